@@ -1,0 +1,19 @@
+// Package autograd is the reverse-mode automatic differentiation of the
+// toolkit: a [Tape] records the differentiable operations of one forward pass
+// and [Tape.Backward] runs them backwards.
+//
+// It is written by hand, not taken from a library, because the models here
+// need sparse graph operations (products with a fixed or learned sparse
+// adjacency, edge softmax, sampled dense-dense products) next to dense ones,
+// in float32, with deterministic parallel kernels and buffers recycled across
+// epochs so that steady-state training does not allocate large arrays; no Go
+// autodiff library offers that combination.
+//
+// Layout follows spago: one file per differentiable operation, its forward and
+// backward side by side, each with its own finite-difference gradient check.
+//
+// Operations are methods of a Tape: t.MatMul(x, w), t.ReLU(h), ... The values
+// and gradients of intermediate variables live in buffers owned by the tape
+// and are recycled by [Tape.Reset]; copy out what must outlive the pass.
+// Parameters ([NewParam]) own their value and gradient and live across tapes.
+package autograd

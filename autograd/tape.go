@@ -1,0 +1,135 @@
+package autograd
+
+import (
+	"fmt"
+
+	"github.com/pcgcn/pcgcn/rng"
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// Tape records operations for reverse-mode differentiation and owns the
+// buffers of intermediate values and gradients, recycled by Reset.
+type Tape struct {
+	// Exec is the parallelism of the kernels the operations run.
+	Exec tensor.Exec
+	// Training switches dropout on; with Training false dropout is the identity.
+	Training bool
+	// RNG draws dropout masks; set it before the first Dropout in training.
+	RNG *rng.RNG
+
+	noGrad bool
+	nodes  []*Var
+	free   map[int][]*tensor.Dense
+	used   []*tensor.Dense
+}
+
+// NewTape returns an empty tape using e for its kernels.
+func NewTape(e tensor.Exec) *Tape {
+	return &Tape{Exec: e, free: map[int][]*tensor.Dense{}}
+}
+
+// SetNoGrad switches recording off (true) or on (false). With recording off no
+// operation keeps a backward function and no gradient buffer is allocated:
+// the evaluation mode.
+func (t *Tape) SetNoGrad(off bool) { t.noGrad = off }
+
+// NoGrad reports whether recording is off.
+func (t *Tape) NoGrad() bool { return t.noGrad }
+
+// Reset forgets the recorded operations and returns every buffer the tape
+// handed out to its free lists. Values and gradients of tape-made variables
+// are invalid afterwards.
+func (t *Tape) Reset() {
+	for _, d := range t.used {
+		t.free[len(d.Data)] = append(t.free[len(d.Data)], d)
+	}
+	t.used = t.used[:0]
+	clear(t.nodes)
+	t.nodes = t.nodes[:0]
+}
+
+// Alloc returns a rows×cols buffer owned by the tape with unspecified
+// contents, valid until Reset.
+func (t *Tape) Alloc(rows, cols int) *tensor.Dense {
+	n := rows * cols
+	var d *tensor.Dense
+	if l := t.free[n]; len(l) > 0 {
+		d = l[len(l)-1]
+		t.free[n] = l[:len(l)-1]
+		d.Rows, d.Cols = rows, cols
+	} else {
+		d = tensor.NewDense(rows, cols)
+	}
+	t.used = append(t.used, d)
+	return d
+}
+
+// AllocZero is Alloc with the contents zeroed.
+func (t *Tape) AllocZero(rows, cols int) *tensor.Dense {
+	d := t.Alloc(rows, cols)
+	d.Zero()
+	return d
+}
+
+// Const wraps d as a variable that needs no gradient. d is not owned by the tape.
+func (t *Tape) Const(d *tensor.Dense) *Var { return &Var{Value: d} }
+
+// Scalar returns a constant 1×1 variable.
+func (t *Tape) Scalar(x float32) *Var {
+	d := t.Alloc(1, 1)
+	d.Data[0] = x
+	return &Var{Value: d}
+}
+
+// needs reports whether an operation on inputs must record a backward step.
+func (t *Tape) needs(inputs ...*Var) bool {
+	if t.noGrad {
+		return false
+	}
+	for _, v := range inputs {
+		if v.requiresGrad {
+			return true
+		}
+	}
+	return false
+}
+
+// record makes the output variable of an operation. When any input requires
+// gradient (and recording is on) back is kept and run by Backward.
+func (t *Tape) record(value *tensor.Dense, back func(out *Var), inputs ...*Var) *Var {
+	out := &Var{Value: value}
+	if t.needs(inputs...) {
+		out.requiresGrad = true
+		out.back = func() { back(out) }
+		t.nodes = append(t.nodes, out)
+	}
+	return out
+}
+
+// grad returns v's gradient buffer, allocating a zeroed one from the tape on
+// first use. Backward functions accumulate into it.
+func (t *Tape) grad(v *Var) *tensor.Dense {
+	if v.Grad == nil {
+		v.Grad = t.AllocZero(v.Value.Rows, v.Value.Cols)
+	}
+	return v.Grad
+}
+
+// Backward computes the gradient of the 1×1 variable loss with respect to every
+// variable recorded since the last Reset, accumulating into parameters' Grad.
+func (t *Tape) Backward(loss *Var) {
+	if loss.Value.Rows != 1 || loss.Value.Cols != 1 {
+		panic(fmt.Sprintf("autograd: Backward needs a 1×1 loss, got %s", loss.label()))
+	}
+	if !loss.requiresGrad {
+		panic("autograd: Backward on a loss that depends on no parameter (or recorded under NoGrad)")
+	}
+	g := t.grad(loss)
+	g.Data[0] += 1
+	for i := len(t.nodes) - 1; i >= 0; i-- {
+		v := t.nodes[i]
+		if v.Grad != nil && v.back != nil {
+			v.back()
+		}
+	}
+}

@@ -1,0 +1,221 @@
+// Package graph holds the in-memory form of a node-classification dataset
+// ([Graph]): an undirected adjacency, node features, labels and the
+// train/validation/test splits, plus what is derived from them without a model
+// (the GCN-normalised adjacency, homophily and other statistics).
+package graph
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// Graph is a node-classification dataset as every loader returns it.
+type Graph struct {
+	// Name is the registry name ("cora") or the user's path.
+	Name string
+	// Files lists the files it was read from.
+	Files []string
+	// N is the number of nodes.
+	N int
+	// Adj is the undirected adjacency: symmetric, values 1, no self-loops, no
+	// duplicate entries, marked symmetric.
+	Adj *tensor.CSR
+	// X are the node features (N rows).
+	X Features
+	// Y are the labels in [0, NumClasses).
+	Y []int32
+	// NumClasses is the number of classes.
+	NumClasses int
+	// Splits are the standard train/validation/test splits (10 for the
+	// paper's datasets); empty when the source has none.
+	Splits []Split
+}
+
+// Split is one train/validation/test partition as sorted node indices.
+type Split struct {
+	Train, Val, Test []int32
+}
+
+// Features are node features stored dense or sparse (exactly one is non-nil).
+type Features struct {
+	Dense  *tensor.Dense
+	Sparse *tensor.CSR
+}
+
+// SparseThreshold is the density below which NewFeatures stores features as
+// CSR: below about 10% non-zeros a sparse product beats a dense one.
+const SparseThreshold = 0.10
+
+// NewFeatures stores d sparse when its density is below SparseThreshold.
+func NewFeatures(d *tensor.Dense) Features {
+	if d.Density() < SparseThreshold {
+		return Features{Sparse: tensor.DenseToCSR(d)}
+	}
+	return Features{Dense: d}
+}
+
+// Rows returns the number of feature rows.
+func (f Features) Rows() int {
+	if f.Sparse != nil {
+		return f.Sparse.Rows
+	}
+	return f.Dense.Rows
+}
+
+// Cols returns the feature dimension.
+func (f Features) Cols() int {
+	if f.Sparse != nil {
+		return f.Sparse.Cols
+	}
+	return f.Dense.Cols
+}
+
+// Density returns the fraction of non-zero feature values.
+func (f Features) Density() float64 {
+	if f.Sparse != nil {
+		return f.Sparse.Density()
+	}
+	return f.Dense.Density()
+}
+
+// ToDense returns the features as a dense matrix (shared when already dense).
+func (f Features) ToDense() *tensor.Dense {
+	if f.Sparse != nil {
+		return f.Sparse.ToDense()
+	}
+	return f.Dense
+}
+
+// RowNormalized returns a copy with each row divided by its sum (rows summing
+// to zero are left as they are), keeping the storage kind.
+func (f Features) RowNormalized() Features {
+	if f.Sparse != nil {
+		s := f.Sparse
+		v := make([]float32, len(s.Val))
+		for i := 0; i < s.Rows; i++ {
+			var sum float64
+			for k := s.RowPtr[i]; k < s.RowPtr[i+1]; k++ {
+				sum += float64(s.Val[k])
+			}
+			for k := s.RowPtr[i]; k < s.RowPtr[i+1]; k++ {
+				if sum != 0 {
+					v[k] = float32(float64(s.Val[k]) / sum)
+				} else {
+					v[k] = s.Val[k]
+				}
+			}
+		}
+		return Features{Sparse: s.WithValues(v)}
+	}
+	d := f.Dense.Clone()
+	for i := 0; i < d.Rows; i++ {
+		r := d.Row(i)
+		var sum float64
+		for _, x := range r {
+			sum += float64(x)
+		}
+		if sum != 0 {
+			for j := range r {
+				r[j] = float32(float64(r[j]) / sum)
+			}
+		}
+	}
+	return Features{Dense: d}
+}
+
+// Edge is an undirected edge between two node indices.
+type Edge [2]int32
+
+// UndirectedAdjacency builds the symmetric 0/1 adjacency of n nodes from an
+// edge list in any direction, dropping self-loops and duplicates. It returns an
+// error naming the first edge that refers to a node outside [0, n).
+func UndirectedAdjacency(n int, edges []Edge) (*tensor.CSR, error) {
+	ts := make([]tensor.Triplet, 0, 2*len(edges))
+	for i, e := range edges {
+		u, v := e[0], e[1]
+		if u < 0 || int(u) >= n || v < 0 || int(v) >= n {
+			return nil, fmt.Errorf("edge %d (%d, %d) names a node outside [0, %d)", i, u, v, n)
+		}
+		if u == v {
+			continue
+		}
+		ts = append(ts, tensor.Triplet{Row: u, Col: v, Val: 1}, tensor.Triplet{Row: v, Col: u, Val: 1})
+	}
+	a := tensor.FromTriplets(n, n, ts)
+	for k := range a.Val {
+		a.Val[k] = 1 // duplicates were summed
+	}
+	return a.MarkSymmetric(), nil
+}
+
+// NumEdges returns the number of undirected edges (each counted once).
+func (g *Graph) NumEdges() int { return g.Adj.NNZ() / 2 }
+
+// Validate checks the invariants every loader promises and returns an error
+// naming the first broken one.
+func (g *Graph) Validate() error {
+	if g.N <= 0 {
+		return fmt.Errorf("graph %s: no nodes", g.Name)
+	}
+	if g.Adj == nil || g.Adj.Rows != g.N || g.Adj.Cols != g.N {
+		return fmt.Errorf("graph %s: adjacency is not %d×%d", g.Name, g.N, g.N)
+	}
+	if g.X.Dense == nil && g.X.Sparse == nil {
+		return fmt.Errorf("graph %s: no features", g.Name)
+	}
+	if g.X.Rows() != g.N {
+		return fmt.Errorf("graph %s: %d feature rows for %d nodes", g.Name, g.X.Rows(), g.N)
+	}
+	vals := g.X.Sparse
+	var data []float32
+	if vals != nil {
+		data = vals.Val
+	} else {
+		data = g.X.Dense.Data
+	}
+	for k, v := range data {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return fmt.Errorf("graph %s: feature value %d is %v", g.Name, k, v)
+		}
+	}
+	if len(g.Y) != g.N {
+		return fmt.Errorf("graph %s: %d labels for %d nodes", g.Name, len(g.Y), g.N)
+	}
+	if g.NumClasses < 1 {
+		return fmt.Errorf("graph %s: %d classes", g.Name, g.NumClasses)
+	}
+	for i, y := range g.Y {
+		if y < 0 || int(y) >= g.NumClasses {
+			return fmt.Errorf("graph %s: node %d has label %d outside [0, %d)", g.Name, i, y, g.NumClasses)
+		}
+	}
+	for s, sp := range g.Splits {
+		for _, part := range []struct {
+			name string
+			idx  []int32
+		}{{"train", sp.Train}, {"val", sp.Val}, {"test", sp.Test}} {
+			if len(part.idx) == 0 {
+				return fmt.Errorf("graph %s: split %d has an empty %s set", g.Name, s, part.name)
+			}
+			for _, i := range part.idx {
+				if i < 0 || int(i) >= g.N {
+					return fmt.Errorf("graph %s: split %d %s set names node %d of %d", g.Name, s, part.name, i, g.N)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// MaskToIndex returns the indices where mask is true.
+func MaskToIndex(mask []bool) []int32 {
+	var idx []int32
+	for i, m := range mask {
+		if m {
+			idx = append(idx, int32(i))
+		}
+	}
+	return idx
+}
