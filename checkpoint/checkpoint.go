@@ -1,0 +1,190 @@
+// Package checkpoint saves and loads trained models: the parameters as a
+// NumPy .npz archive (one float32 array per parameter, named as the
+// parameter, readable with numpy.load or torch.from_numpy) and the
+// configuration as config.json, both written atomically (temporary file,
+// then rename) so that a failure never leaves a half-written file.
+//
+// The .npy writer is a few lines written here rather than a dependency: the
+// format (magic, a Python-dict header, raw little-endian data) is fixed and
+// npyio does not write 2-D float32 arrays.
+package checkpoint
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+
+	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// WeightsFile and ConfigFile are the names of the files in a model directory.
+const (
+	WeightsFile = "weights.npz"
+	ConfigFile  = "config.json"
+)
+
+// Save writes params to dir/weights.npz and meta (any JSON-encodable value) to
+// dir/config.json, creating dir if needed.
+func Save(dir string, params []*autograd.Var, meta any) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	seen := map[string]bool{}
+	for _, p := range params {
+		if p.Name == "" || seen[p.Name] {
+			return fmt.Errorf("checkpoint: parameter names must be unique and non-empty (got %q)", p.Name)
+		}
+		seen[p.Name] = true
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: p.Name + ".npy", Method: zip.Store})
+		if err != nil {
+			return err
+		}
+		if err := writeNPY(w, p.Value); err != nil {
+			return err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	cfg, err := json.MarshalIndent(meta, "", "  ")
+	if err != nil {
+		return fmt.Errorf("checkpoint: config: %w", err)
+	}
+	if err := writeAtomic(filepath.Join(dir, WeightsFile), buf.Bytes()); err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(dir, ConfigFile), append(cfg, '\n'))
+}
+
+// ReadConfig returns the raw config.json of a model directory.
+func ReadConfig(dir string) ([]byte, error) {
+	return os.ReadFile(filepath.Join(dir, ConfigFile))
+}
+
+// LoadParams reads dir/weights.npz into params, matching arrays by name and
+// checking shapes. Every parameter must be present.
+func LoadParams(dir string, params []*autograd.Var) error {
+	path := filepath.Join(dir, WeightsFile)
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	defer zr.Close()
+	arrays := map[string]*zip.File{}
+	for _, f := range zr.File {
+		arrays[f.Name] = f
+	}
+	for _, p := range params {
+		f, ok := arrays[p.Name+".npy"]
+		if !ok {
+			return fmt.Errorf("%s: no array for parameter %q", path, p.Name)
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", path, f.Name, err)
+		}
+		d, err := readNPY(rc)
+		rc.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", path, f.Name, err)
+		}
+		if d.Rows != p.Value.Rows || d.Cols != p.Value.Cols {
+			return fmt.Errorf("%s: %s has shape %s, the model wants %s", path, f.Name, d.Shape(), p.Value.Shape())
+		}
+		copy(p.Value.Data, d.Data)
+	}
+	return nil
+}
+
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return errors.Join(werr, cerr)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
+
+// writeNPY writes d as a version 1.0 .npy array of little-endian float32.
+func writeNPY(w io.Writer, d *tensor.Dense) error {
+	header := fmt.Sprintf("{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }", d.Rows, d.Cols)
+	// magic(6) + version(2) + len(2) + header + padding + '\n' must be a multiple of 64
+	total := 10 + len(header) + 1
+	pad := (64 - total%64) % 64
+	header += string(bytes.Repeat([]byte{' '}, pad)) + "\n"
+	var hdr bytes.Buffer
+	hdr.WriteString("\x93NUMPY\x01\x00")
+	binary.Write(&hdr, binary.LittleEndian, uint16(len(header)))
+	hdr.WriteString(header)
+	if _, err := w.Write(hdr.Bytes()); err != nil {
+		return err
+	}
+	raw := make([]byte, 4*len(d.Data))
+	for i, v := range d.Data {
+		binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(v))
+	}
+	_, err := w.Write(raw)
+	return err
+}
+
+var shapeRE = regexp.MustCompile(`'shape':\s*\((\d+),\s*(\d+)\)`)
+
+// readNPY reads a 2-D little-endian float32 C-order array written by writeNPY
+// (or by numpy with the same dtype).
+func readNPY(r io.Reader) (*tensor.Dense, error) {
+	var pre [10]byte
+	if _, err := io.ReadFull(r, pre[:]); err != nil {
+		return nil, fmt.Errorf("truncated .npy header")
+	}
+	if string(pre[:6]) != "\x93NUMPY" || pre[6] != 1 {
+		return nil, fmt.Errorf("not a version-1 .npy array")
+	}
+	hlen := int(binary.LittleEndian.Uint16(pre[8:]))
+	h := make([]byte, hlen)
+	if _, err := io.ReadFull(r, h); err != nil {
+		return nil, fmt.Errorf("truncated .npy header")
+	}
+	hs := string(h)
+	if !bytes.Contains(h, []byte("'<f4'")) || bytes.Contains(h, []byte("'fortran_order': True")) {
+		return nil, fmt.Errorf("want a C-order little-endian float32 array, header %q", hs)
+	}
+	m := shapeRE.FindStringSubmatch(hs)
+	if m == nil {
+		return nil, fmt.Errorf("want a 2-D array, header %q", hs)
+	}
+	rows, _ := strconv.Atoi(m[1])
+	cols, _ := strconv.Atoi(m[2])
+	if rows*cols > 1<<28 {
+		return nil, fmt.Errorf("array %d×%d too large", rows, cols)
+	}
+	raw := make([]byte, 4*rows*cols)
+	if _, err := io.ReadFull(r, raw); err != nil {
+		return nil, fmt.Errorf("truncated data for a %d×%d array", rows, cols)
+	}
+	d := tensor.NewDense(rows, cols)
+	for i := range d.Data {
+		d.Data[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+	}
+	return d, nil
+}

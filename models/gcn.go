@@ -1,0 +1,93 @@
+package models
+
+import (
+	"fmt"
+
+	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/nn"
+	"github.com/pcgcn/pcgcn/rng"
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// GCNConfig holds GCN's hyperparameters.
+type GCNConfig struct {
+	Common
+}
+
+// Base returns the shared hyperparameters.
+func (c *GCNConfig) Base() *Common { return &c.Common }
+
+// GCNPreset returns the usual GCN setting on the Geom-GCN splits: 2 layers,
+// 64 hidden units, dropout 0.5, lr 0.01, weight decay 5e-4, row-normalised
+// features (Kipf & Welling's defaults; the same as ../shared/bench).
+func GCNPreset(string) *GCNConfig {
+	return &GCNConfig{Common: Common{Hidden: 64, Layers: 2, Dropout: 0.5, LR: 0.01, WeightDecay: 5e-4, NormalizeFeatures: true}}
+}
+
+func gcnSpec() Spec {
+	return Spec{
+		Name:    "gcn",
+		Summary: "GCN: graph convolutional network (Kipf & Welling, 2017)",
+		Preset:  func(ds string) Config { return GCNPreset(ds) },
+		New: func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
+			c, ok := cfg.(*GCNConfig)
+			if !ok {
+				return nil, fmt.Errorf("gcn: config is %T, want *GCNConfig", cfg)
+			}
+			return NewGCN(d, c, g)
+		},
+	}
+}
+
+// GCN is Kipf & Welling's graph convolutional network:
+// H⁽ˡ⁾ = ReLU(Â·dropout(H⁽ˡ⁻¹⁾)·W⁽ˡ⁾ + b⁽ˡ⁾), the last layer without ReLU giving
+// the logits. Weights are Glorot-uniform and biases zero, as in PyG's GCNConv.
+type GCN struct {
+	data *Data
+	cfg  *GCNConfig
+	ws   []*autograd.Var
+	bs   []*autograd.Var
+}
+
+// NewGCN builds a GCN with cfg.Layers graph convolutions.
+func NewGCN(d *Data, c *GCNConfig, g *rng.RNG) (*GCN, error) {
+	if c.Layers < 1 || c.Hidden < 1 {
+		return nil, fmt.Errorf("gcn: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
+	}
+	m := &GCN{data: d, cfg: c}
+	dims := layerDims(d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers)
+	for l := 0; l < c.Layers; l++ {
+		w := tensor.NewDense(dims[l], dims[l+1])
+		nn.XavierUniform(w, 1, g)
+		m.ws = append(m.ws, autograd.NewParam(fmt.Sprintf("conv%d.W", l+1), w))
+		m.bs = append(m.bs, autograd.NewParam(fmt.Sprintf("conv%d.b", l+1), tensor.NewDense(1, dims[l+1])))
+	}
+	return m, nil
+}
+
+// layerDims returns in, hidden..., out for a stack of layers.
+func layerDims(in, hidden, out, layers int) []int {
+	dims := []int{in}
+	for l := 1; l < layers; l++ {
+		dims = append(dims, hidden)
+	}
+	return append(dims, out)
+}
+
+// Params returns the weights and biases.
+func (m *GCN) Params() []*autograd.Var { return append(append([]*autograd.Var{}, m.ws...), m.bs...) }
+
+// Forward computes the logits.
+func (m *GCN) Forward(t *autograd.Tape) Output {
+	p := m.cfg.Dropout
+	h := t.Add(t.SpMM(m.data.AHat, dropMatMul(t, nn.InputFromFeatures(t, m.data.X), m.ws[0], p)), m.bs[0])
+	var emb *autograd.Var
+	for l := 1; l < len(m.ws); l++ {
+		emb = t.ReLU(h)
+		h = t.Add(t.SpMM(m.data.AHat, t.MatMul(t.Dropout(emb, p), m.ws[l])), m.bs[l])
+	}
+	if emb == nil {
+		emb = h
+	}
+	return Output{Logits: h, Embedding: emb}
+}

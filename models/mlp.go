@@ -1,0 +1,82 @@
+package models
+
+import (
+	"fmt"
+
+	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/nn"
+	"github.com/pcgcn/pcgcn/rng"
+)
+
+// MLPConfig holds the MLP's hyperparameters.
+type MLPConfig struct {
+	Common
+}
+
+// Base returns the shared hyperparameters.
+func (c *MLPConfig) Base() *Common { return &c.Common }
+
+// MLPPreset returns a 2-layer MLP with 64 hidden units, dropout 0.5, lr 0.01
+// and weight decay 5e-4 (the same as ../shared/bench).
+func MLPPreset(string) *MLPConfig {
+	return &MLPConfig{Common: Common{Hidden: 64, Layers: 2, Dropout: 0.5, LR: 0.01, WeightDecay: 5e-4, NormalizeFeatures: true}}
+}
+
+func mlpSpec() Spec {
+	return Spec{
+		Name:    "mlp",
+		Summary: "MLP: multilayer perceptron on the node features, graph ignored",
+		Preset:  func(ds string) Config { return MLPPreset(ds) },
+		New: func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
+			c, ok := cfg.(*MLPConfig)
+			if !ok {
+				return nil, fmt.Errorf("mlp: config is %T, want *MLPConfig", cfg)
+			}
+			return NewMLP(d, c, g)
+		},
+	}
+}
+
+// MLP is a stack of PyTorch-default Linear layers with ReLU and dropout.
+type MLP struct {
+	data *Data
+	cfg  *MLPConfig
+	ls   []*nn.Linear
+}
+
+// NewMLP builds an MLP with cfg.Layers linear layers.
+func NewMLP(d *Data, c *MLPConfig, g *rng.RNG) (*MLP, error) {
+	if c.Layers < 1 || c.Hidden < 1 {
+		return nil, fmt.Errorf("mlp: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
+	}
+	m := &MLP{data: d, cfg: c}
+	dims := layerDims(d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers)
+	for l := 0; l < c.Layers; l++ {
+		m.ls = append(m.ls, nn.NewLinear(fmt.Sprintf("lin%d", l+1), dims[l], dims[l+1], true, g))
+	}
+	return m, nil
+}
+
+// Params returns the layers' parameters.
+func (m *MLP) Params() []*autograd.Var {
+	var ps []*autograd.Var
+	for _, l := range m.ls {
+		ps = append(ps, l.Params()...)
+	}
+	return ps
+}
+
+// Forward computes the logits.
+func (m *MLP) Forward(t *autograd.Tape) Output {
+	p := m.cfg.Dropout
+	h := m.ls[0].ForwardInput(t, nn.InputFromFeatures(t, m.data.X), p)
+	var emb *autograd.Var
+	for _, l := range m.ls[1:] {
+		emb = t.ReLU(h)
+		h = l.Forward(t, t.Dropout(emb, p))
+	}
+	if emb == nil {
+		emb = h
+	}
+	return Output{Logits: h, Embedding: emb}
+}

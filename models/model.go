@@ -1,0 +1,131 @@
+package models
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/rng"
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// Model is a node classifier built for one graph and one split.
+type Model interface {
+	// Forward computes the outputs for every node on t. Whether dropout is
+	// active is t.Training.
+	Forward(t *autograd.Tape) Output
+	// Params returns the trainable parameters, with stable unique names.
+	Params() []*autograd.Var
+}
+
+// Output is what a forward pass yields.
+type Output struct {
+	// Logits are the n×c class scores (unnormalised).
+	Logits *autograd.Var
+	// Aux is an extra 1×1 training loss added to the cross-entropy (nil if none).
+	Aux *autograd.Var
+	// Embedding is the last hidden representation (n×d), for visualisation.
+	Embedding *autograd.Var
+}
+
+// Data is what a model is built from: the graph, the features as the model
+// asked for them, the normalised adjacency and the split in use.
+type Data struct {
+	Graph *graph.Graph
+	// X are the features after the model's requested normalisation.
+	X graph.Features
+	// AHat is D̃^{-1/2}(A+I)D̃^{-1/2}, computed once per graph.
+	AHat *tensor.CSR
+	// Train, Val and Test index the split's nodes. Train may be a reduced set
+	// (e.g. a class removed for the missing-class study).
+	Train, Val, Test []int32
+}
+
+// NewData prepares the inputs of one split. normalize selects row
+// normalisation of the features. aHat may be nil (then it is computed).
+func NewData(g *graph.Graph, split graph.Split, normalize bool, aHat *tensor.CSR) *Data {
+	x := g.X
+	if normalize {
+		x = x.RowNormalized()
+	}
+	if aHat == nil {
+		aHat = graph.GCNNorm(g.Adj)
+	}
+	return &Data{Graph: g, X: x, AHat: aHat, Train: split.Train, Val: split.Val, Test: split.Test}
+}
+
+// Spec describes a model for the registry.
+type Spec struct {
+	// Name is the command-line name ("pcgcn", "gcn", ...).
+	Name string
+	// Summary is one line for `pcgcn models`.
+	Summary string
+	// Preset returns the default hyperparameters for a dataset name (the
+	// published settings where they exist), as a pointer to the model's
+	// config struct. Unknown datasets get the model's general defaults.
+	Preset func(dataset string) Config
+	// New builds the model on d with the given config and initialisation RNG.
+	New func(d *Data, cfg Config, g *rng.RNG) (Model, error)
+}
+
+// Config is a model's hyperparameter struct (a pointer to it). Its fields are
+// addressed by their JSON names in config files and --set flags.
+type Config interface {
+	// Base returns the hyperparameters every model has.
+	Base() *Common
+}
+
+// Common are the hyperparameters shared by every model.
+type Common struct {
+	Hidden      int     `json:"hidden"`
+	Layers      int     `json:"layers"`
+	Dropout     float64 `json:"dropout"`
+	LR          float64 `json:"lr"`
+	WeightDecay float64 `json:"weight_decay"`
+	// NormalizeFeatures divides each feature row by its sum before training.
+	NormalizeFeatures bool `json:"normalize_features"`
+}
+
+// Registry maps model names to specs. It is built by NewRegistry and not
+// modified afterwards.
+type Registry struct{ specs map[string]Spec }
+
+// NewRegistry returns the registry of every model in this package.
+func NewRegistry() *Registry {
+	r := &Registry{specs: map[string]Spec{}}
+	for _, s := range allSpecs() {
+		r.specs[s.Name] = s
+	}
+	return r
+}
+
+// Get returns the spec of a model or an error listing the valid names.
+func (r *Registry) Get(name string) (Spec, error) {
+	s, ok := r.specs[strings.ToLower(name)]
+	if !ok {
+		return Spec{}, fmt.Errorf("unknown model %q (valid: %s)", name, strings.Join(r.Names(), ", "))
+	}
+	return s, nil
+}
+
+// Names returns the model names in a stable order (pcgcn first).
+func (r *Registry) Names() []string {
+	var names []string
+	for n := range r.specs {
+		if n != "pcgcn" {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	if _, ok := r.specs["pcgcn"]; ok {
+		names = append([]string{"pcgcn"}, names...)
+	}
+	return names
+}
+
+// allSpecs lists the models of this package.
+func allSpecs() []Spec {
+	return []Spec{pcgcnSpec(), gcnSpec(), mlpSpec()}
+}

@@ -1,0 +1,112 @@
+package models
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// SetOption sets the field of cfg whose JSON name is key (fields of embedded
+// structs included) from its string form. It returns an error naming the key
+// and listing the valid ones when the key is unknown or the value does not
+// parse.
+func SetOption(cfg Config, key, value string) error {
+	f, ok := fieldByJSON(reflect.ValueOf(cfg).Elem(), key)
+	if !ok {
+		return fmt.Errorf("unknown option %q (valid: %s)", key, strings.Join(OptionKeys(cfg), ", "))
+	}
+	switch f.Kind() {
+	case reflect.Int:
+		v, err := strconv.Atoi(value)
+		if err != nil {
+			return fmt.Errorf("option %s: %q is not an integer", key, value)
+		}
+		f.SetInt(int64(v))
+	case reflect.Float64:
+		v, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			return fmt.Errorf("option %s: %q is not a number", key, value)
+		}
+		f.SetFloat(v)
+	case reflect.Bool:
+		v, err := strconv.ParseBool(value)
+		if err != nil {
+			return fmt.Errorf("option %s: %q is not true/false", key, value)
+		}
+		f.SetBool(v)
+	case reflect.String:
+		f.SetString(value)
+	default:
+		return fmt.Errorf("option %s: unsupported kind %s", key, f.Kind())
+	}
+	return nil
+}
+
+// OptionKeys returns the JSON names of cfg's settable fields, sorted.
+func OptionKeys(cfg Config) []string {
+	var keys []string
+	walkFields(reflect.ValueOf(cfg).Elem(), func(name string, _ reflect.Value) { keys = append(keys, name) })
+	sort.Strings(keys)
+	return keys
+}
+
+// LoadOptions applies a JSON object of options (a config file) to cfg,
+// reporting unknown keys.
+func LoadOptions(cfg Config, data []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return fmt.Errorf("config is not a JSON object: %w", err)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		raw := strings.TrimSpace(string(m[k]))
+		if s, err := strconv.Unquote(raw); err == nil {
+			raw = s
+		}
+		if err := SetOption(cfg, k, raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func fieldByJSON(v reflect.Value, key string) (reflect.Value, bool) {
+	var found reflect.Value
+	walkFields(v, func(name string, f reflect.Value) {
+		if name == key {
+			found = f
+		}
+	})
+	return found, found.IsValid()
+}
+
+// walkFields visits exported fields by JSON name, descending into embedded
+// structs (whose fields encoding/json flattens).
+func walkFields(v reflect.Value, visit func(string, reflect.Value)) {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		if !sf.IsExported() {
+			continue
+		}
+		if sf.Anonymous && sf.Type.Kind() == reflect.Struct {
+			walkFields(v.Field(i), visit)
+			continue
+		}
+		name := strings.Split(sf.Tag.Get("json"), ",")[0]
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		visit(name, v.Field(i))
+	}
+}

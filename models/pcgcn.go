@@ -1,0 +1,445 @@
+package models
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/nn"
+	"github.com/pcgcn/pcgcn/rng"
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// PCGCNConfig holds PCGCN's hyperparameters and the switches of the paper's
+// studies. Every choice the paper leaves open is a field here; the defaults
+// are the literal reading of Section 3 and Algorithm 1 (see README, "Reading
+// of the paper").
+type PCGCNConfig struct {
+	Common
+	// Lambda weighs the consistency loss λ·Σ_l CE(softmax(S_l), y) (Eq. con:loss).
+	Lambda float64 `json:"lambda"`
+	// Beta is the control gain β of Eq. eq:hybrid.
+	Beta float64 `json:"beta"`
+	// Tau is the softmax temperature τ of Eq. con:rel1. The paper gives no
+	// value; it matters only for the gradient of the "ste" mode.
+	Tau float64 `json:"tau"`
+	// BMode is how the assignment B passes gradient: "hard" is the one-hot of
+	// Eq. con:rel2 as written (so α gets no gradient through B), "ste" the
+	// straight-through estimator (one-hot forward, softmax(S̃/τ) backward).
+	BMode string `json:"bmode"`
+	// AlphaInit is the initial value of each layer's learnable α.
+	AlphaInit float64 `json:"alpha_init"`
+	// AlphaSigmoid, when true, learns α through a sigmoid so it stays in (0,1);
+	// the paper puts no constraint on α.
+	AlphaSigmoid bool `json:"alpha_sigmoid"`
+	// Protos selects where the prototypes live: "input" takes class means of
+	// H⁽⁰⁾ = g(X) once per forward pass, as Eq. con:class and Algorithm 1 say;
+	// "layer" takes class means of each layer's input H⁽ˡ⁻¹⁾ instead.
+	Protos string `json:"protos"`
+	// ProtoStopGrad, when true, stops the gradient flowing into the prototypes
+	// (they follow g but are treated as targets).
+	ProtoStopGrad bool `json:"proto_stop_grad"`
+	// SeparateProtoEncoder, when true, computes the prototypes with their own
+	// linear layer g (the paper writes g_θ in Eq. con:class and ĝ_θ for H⁽⁰⁾ in
+	// Algorithm 1); by default one layer serves both.
+	SeparateProtoEncoder bool `json:"separate_proto_encoder"`
+
+	// NoHomP drops the homophily propagation ÂS from Eq. con:sim (ablation).
+	NoHomP bool `json:"no_hom_p"`
+	// NoHetP drops the heterophily propagation (I−Â)S from Eq. con:sim (ablation).
+	NoHetP bool `json:"no_het_p"`
+	// NoMP replaces the message passing ÂH⁽ˡ⁾W⁽ˡ⁾ by H⁽ˡ⁾W⁽ˡ⁾, the previous
+	// layer's features (ablation "w/o MP").
+	NoMP bool `json:"no_mp"`
+	// NoCL removes the consistency loss (ablation "w/o CL"; same as λ = 0).
+	NoCL bool `json:"no_cl"`
+
+	// Uncontrolled is the fraction of nodes left without pinning control
+	// (their control term β(H−BP)W is zero), chosen by UncontrolledBy.
+	Uncontrolled float64 `json:"uncontrolled"`
+	// UncontrolledBy is "random", "min-degree" or "max-degree".
+	UncontrolledBy string `json:"uncontrolled_by"`
+	// PinTrue is the fraction of unlabelled nodes (not in the training set)
+	// whose rows of B are set to their true class (the matching-degree study).
+	PinTrue float64 `json:"pin_true"`
+}
+
+// Base returns the shared hyperparameters.
+func (c *PCGCNConfig) Base() *Common { return &c.Common }
+
+// pcgcnPresets is the paper's Table "Hyperparameters of PCGCN" (dropout, hid,
+// layers, lr, wd, λ, β).
+var pcgcnPresets = map[string][7]float64{
+	"cora":      {0.8, 512, 2, 0.001, 5e-4, 0.1, 0.6},
+	"citeseer":  {0.7, 256, 2, 0.01, 5e-4, 0.1, 0.6},
+	"pubmed":    {0.3, 256, 2, 0.001, 1e-4, 1, 0.5},
+	"cornell":   {0.4, 32, 1, 0.05, 5e-4, 1, 5},
+	"wisconsin": {0.2, 128, 1, 0.05, 5e-4, 1, 5},
+	"texas":     {0.7, 256, 1, 0.05, 1e-3, 10, -3},
+	"chameleon": {0.5, 64, 2, 0.01, 5e-5, 10, -0.2},
+	"squirrel":  {0.5, 64, 2, 0.01, 5e-5, 1, -0.1},
+	"actor":     {0.1, 64, 2, 0.01, 5e-5, 10, -5},
+	"flickr":    {0.6, 128, 2, 0.01, 5e-5, 0.1, -0.1},
+}
+
+// PCGCNPreset returns the paper's hyperparameters for a dataset (the
+// filtered Chameleon/Squirrel variants use their parent's); other datasets
+// get Chameleon's, a middle-of-the-road setting.
+func PCGCNPreset(dataset string) *PCGCNConfig {
+	p, ok := pcgcnPresets[dataset]
+	if !ok {
+		switch dataset {
+		case "chameleon-filtered":
+			p = pcgcnPresets["chameleon"]
+		case "squirrel-filtered":
+			p = pcgcnPresets["squirrel"]
+		default:
+			p = pcgcnPresets["chameleon"]
+		}
+	}
+	return &PCGCNConfig{
+		Common: Common{Dropout: p[0], Hidden: int(p[1]), Layers: int(p[2]), LR: p[3], WeightDecay: p[4],
+			NormalizeFeatures: true},
+		Lambda: p[5], Beta: p[6],
+		Tau: 0.5, BMode: "hard", AlphaInit: 0.5, Protos: "input", UncontrolledBy: "random",
+	}
+}
+
+func pcgcnSpec() Spec {
+	return Spec{
+		Name:    "pcgcn",
+		Summary: "PCGCN: GCN with prototype-based pinning control (Zhang, Li & Chen)",
+		Preset:  func(ds string) Config { return PCGCNPreset(ds) },
+		New: func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
+			c, ok := cfg.(*PCGCNConfig)
+			if !ok {
+				return nil, fmt.Errorf("pcgcn: config is %T, want *PCGCNConfig", cfg)
+			}
+			return NewPCGCN(d, c, g)
+		},
+	}
+}
+
+// PCGCN is the pinning-controlled GCN of the paper:
+//
+//	H⁽⁰⁾ = g(X)
+//	P_j  = mean_{i ∈ T_j} H⁽⁰⁾_i                       (Eq. con:class)
+//	S    = H⁽ˡ⁻¹⁾Pᵀ
+//	S̃    = α⁽ˡ⁾ÂS + (1−α⁽ˡ⁾)(I−Â)S                      (Eq. con:sim)
+//	B    = one-hot(argmax softmax(S̃/τ))                (Eqs. con:rel1-2)
+//	H⁽ˡ⁾ = ReLU(ÂH⁽ˡ⁻¹⁾W⁽ˡ⁾ + β(H⁽ˡ⁻¹⁾ − BP)W⁽ˡ⁾)       (Eq. eq:hybrid)
+//	ŷ    = softmax(Linear(H⁽ᴸ⁾))
+//	loss = CE(ŷ_T, y_T) + λ Σ_l CE(softmax(S⁽ˡ⁾)_T, y_T) (Eq. con:loss)
+//
+// Dropout (rate Dropout) applies to X before g, to each layer's input and to
+// the classifier's input. A class with no training node gets a learnable
+// prototype, randomly initialised (Algorithm 1, line 8).
+type PCGCN struct {
+	cfg   *PCGCNConfig
+	data  *Data
+	g     *nn.Linear
+	gp    *nn.Linear // separate prototype encoder, or nil
+	ws    []*autograd.Var
+	alpha []*autograd.Var
+	cls   *nn.Linear
+	free  *autograd.Var // c×d learnable prototypes for classes without training nodes
+
+	trainY   []int32 // labels of the training nodes (segments)
+	labels   []int32
+	present  *tensor.Dense // c×1: 1 where the class has training nodes
+	missing  *tensor.Dense // c×1: 1 − present
+	anyMiss  bool
+	control  *tensor.Dense // n×1 mask of controlled nodes, nil when all are
+	pinNodes []int32       // unlabelled nodes whose B row is their true class
+
+	// lastB holds the argmax assignment of each layer from the latest forward.
+	lastB [][]int32
+}
+
+// NewPCGCN builds PCGCN on d.
+func NewPCGCN(d *Data, c *PCGCNConfig, g *rng.RNG) (*PCGCN, error) {
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	gr := d.Graph
+	nc, hid := gr.NumClasses, c.Hidden
+	m := &PCGCN{cfg: c, data: d, labels: gr.Y, }
+	m.g = nn.NewLinear("g", d.X.Cols(), hid, true, g)
+	if c.SeparateProtoEncoder {
+		m.gp = nn.NewLinear("g_proto", d.X.Cols(), hid, true, g)
+	}
+	for l := 0; l < c.Layers; l++ {
+		w := tensor.NewDense(hid, hid)
+		nn.XavierUniform(w, 1, g)
+		m.ws = append(m.ws, autograd.NewParam(fmt.Sprintf("layer%d.W", l+1), w))
+		a := tensor.NewDense(1, 1)
+		a.Data[0] = float32(c.AlphaInit)
+		if c.AlphaSigmoid {
+			a.Data[0] = float32(logit(c.AlphaInit))
+		}
+		m.alpha = append(m.alpha, autograd.NewParam(fmt.Sprintf("layer%d.alpha", l+1), a))
+	}
+	m.cls = nn.NewLinear("classifier", hid, nc, true, g)
+	fp := tensor.NewDense(nc, hid)
+	nn.XavierUniform(fp, 1, g)
+	m.free = autograd.NewParam("free_prototypes", fp)
+
+	m.trainY = make([]int32, len(d.Train))
+	counts := make([]int, nc)
+	for k, i := range d.Train {
+		m.trainY[k] = gr.Y[i]
+		counts[gr.Y[i]]++
+	}
+	m.present, m.missing = tensor.NewDense(nc, 1), tensor.NewDense(nc, 1)
+	for j, n := range counts {
+		if n > 0 {
+			m.present.Data[j] = 1
+		} else {
+			m.missing.Data[j] = 1
+			m.anyMiss = true
+		}
+	}
+	if c.Uncontrolled > 0 {
+		m.control = uncontrolledMask(d, c.Uncontrolled, c.UncontrolledBy, g)
+	}
+	if c.PinTrue > 0 {
+		m.pinNodes = pickUnlabelled(d, c.PinTrue, g)
+	}
+	return m, nil
+}
+
+func (c *PCGCNConfig) validate() error {
+	switch {
+	case c.Hidden < 1:
+		return fmt.Errorf("pcgcn: hidden must be ≥ 1, got %d", c.Hidden)
+	case c.Layers < 1:
+		return fmt.Errorf("pcgcn: layers must be ≥ 1, got %d", c.Layers)
+	case c.Dropout < 0 || c.Dropout >= 1:
+		return fmt.Errorf("pcgcn: dropout must be in [0,1), got %g", c.Dropout)
+	case c.Tau <= 0:
+		return fmt.Errorf("pcgcn: tau must be > 0, got %g", c.Tau)
+	case c.BMode != "hard" && c.BMode != "ste":
+		return fmt.Errorf("pcgcn: bmode must be hard or ste, got %q", c.BMode)
+	case c.Protos != "input" && c.Protos != "layer":
+		return fmt.Errorf("pcgcn: protos must be input or layer, got %q", c.Protos)
+	case c.NoHomP && c.NoHetP:
+		return fmt.Errorf("pcgcn: no_hom_p and no_het_p together leave no similarity to match on")
+	case c.Uncontrolled < 0 || c.Uncontrolled > 1:
+		return fmt.Errorf("pcgcn: uncontrolled must be in [0,1], got %g", c.Uncontrolled)
+	case c.UncontrolledBy != "random" && c.UncontrolledBy != "min-degree" && c.UncontrolledBy != "max-degree":
+		return fmt.Errorf("pcgcn: uncontrolled_by must be random, min-degree or max-degree, got %q", c.UncontrolledBy)
+	case c.AlphaSigmoid && (c.AlphaInit <= 0 || c.AlphaInit >= 1):
+		return fmt.Errorf("pcgcn: alpha_init must be in (0,1) with alpha_sigmoid, got %g", c.AlphaInit)
+	case c.PinTrue < 0 || c.PinTrue > 1:
+		return fmt.Errorf("pcgcn: pin_true must be in [0,1], got %g", c.PinTrue)
+	}
+	return nil
+}
+
+// Params returns the trainable parameters. The free prototypes are included
+// only when some class has no training node (otherwise they are unused).
+func (m *PCGCN) Params() []*autograd.Var {
+	ps := append([]*autograd.Var{}, m.g.Params()...)
+	if m.gp != nil {
+		ps = append(ps, m.gp.Params()...)
+	}
+	ps = append(ps, m.ws...)
+	ps = append(ps, m.alpha...)
+	ps = append(ps, m.cls.Params()...)
+	if m.anyMiss {
+		ps = append(ps, m.free)
+	}
+	return ps
+}
+
+// Forward runs the model on every node.
+func (m *PCGCN) Forward(t *autograd.Tape) Output {
+	c := m.cfg
+	p := c.Dropout
+	in := nn.InputFromFeatures(t, m.data.X)
+	h0 := m.g.ForwardInput(t, in, p)
+	var protos *autograd.Var
+	if c.Protos == "input" {
+		src := h0
+		if m.gp != nil {
+			src = m.gp.ForwardInput(t, in, p)
+		}
+		protos = m.prototypes(t, src)
+	}
+	h := h0
+	var consist *autograd.Var
+	if m.lastB == nil {
+		m.lastB = make([][]int32, c.Layers)
+	}
+	for l, w := range m.ws {
+		hd := t.Dropout(h, p)
+		P := protos
+		if c.Protos == "layer" {
+			P = m.prototypes(t, hd)
+		}
+		s := t.MatMulNT(hd, P) // S = H Pᵀ (n×c)
+		b := m.assign(t, l, s)
+		hw := t.MatMul(hd, w)
+		mp := hw
+		if !c.NoMP {
+			mp = t.SpMM(m.data.AHat, hw)
+		}
+		ctrl := t.Sub(hw, t.MatMul(b, t.MatMul(P, w))) // (H − BP)W
+		if m.control != nil {
+			ctrl = t.Mul(ctrl, t.Const(m.control))
+		}
+		h = t.ReLU(t.Add(mp, t.Scale(ctrl, float32(c.Beta))))
+		if c.Lambda != 0 && !c.NoCL {
+			ce := t.CrossEntropy(s, m.labels, m.data.Train)
+			if consist == nil {
+				consist = ce
+			} else {
+				consist = t.Add(consist, ce)
+			}
+		}
+	}
+	logits := m.cls.Forward(t, t.Dropout(h, p))
+	out := Output{Logits: logits, Embedding: h}
+	if consist != nil {
+		out.Aux = t.Scale(consist, float32(c.Lambda))
+	}
+	return out
+}
+
+// prototypes returns the c×d class means of h over the training nodes, with
+// the learnable free prototypes in the rows of classes without training nodes.
+func (m *PCGCN) prototypes(t *autograd.Tape, h *autograd.Var) *autograd.Var {
+	nc := m.data.Graph.NumClasses
+	P := t.SegmentMean(t.Gather(h, m.data.Train), m.trainY, nc)
+	if m.cfg.ProtoStopGrad {
+		P = t.StopGrad(P)
+	}
+	if m.anyMiss {
+		P = t.Add(t.Mul(P, t.Const(m.present)), t.Mul(m.free, t.Const(m.missing)))
+	}
+	return P
+}
+
+// assign computes B for layer l from S: S̃ by Eq. con:sim, then the one-hot of
+// its row argmax (softmax and τ do not change the argmax), with the pinned
+// nodes' rows set to their true class; in "ste" mode the backward pass sees
+// softmax(S̃/τ).
+func (m *PCGCN) assign(t *autograd.Tape, l int, s *autograd.Var) *autograd.Var {
+	c := m.cfg
+	as := t.SpMM(m.data.AHat, s) // ÂS
+	a := m.alpha[l]
+	if c.AlphaSigmoid {
+		a = t.Sigmoid(a)
+	}
+	var st *autograd.Var
+	switch {
+	case c.NoHomP:
+		st = t.Sub(s, as) // (I−Â)S
+	case c.NoHetP:
+		st = as
+	default:
+		oneMinus := t.AddConst(t.Scale(a, -1), 1)
+		st = t.Add(t.Mul(as, a), t.Mul(t.Sub(s, as), oneMinus))
+	}
+	hard := t.OneHotArgmax(st)
+	for _, i := range m.pinNodes {
+		row := hard.Value.Row(int(i))
+		clear(row)
+		row[m.labels[i]] = 1
+	}
+	m.recordAssign(l, hard.Value)
+	if c.BMode == "ste" {
+		return t.STE(hard, t.Softmax(t.Scale(st, float32(1/c.Tau))))
+	}
+	return hard
+}
+
+func (m *PCGCN) recordAssign(l int, hard *tensor.Dense) {
+	if len(m.lastB[l]) != hard.Rows {
+		m.lastB[l] = make([]int32, hard.Rows)
+	}
+	for i := 0; i < hard.Rows; i++ {
+		for j, v := range hard.Row(i) {
+			if v != 0 {
+				m.lastB[l][i] = int32(j)
+				break
+			}
+		}
+	}
+}
+
+// Assignments returns, for each layer, the prototype index each node was
+// matched to in the latest forward pass (B's argmax, pins included).
+func (m *PCGCN) Assignments() [][]int32 { return m.lastB }
+
+// MatchingDegree returns, per layer, the fraction of the given nodes whose
+// latest assignment equals their label.
+func (m *PCGCN) MatchingDegree(nodes []int32) []float64 {
+	out := make([]float64, len(m.lastB))
+	for l, b := range m.lastB {
+		if len(b) == 0 || len(nodes) == 0 {
+			continue
+		}
+		hit := 0
+		for _, i := range nodes {
+			if b[i] == m.labels[i] {
+				hit++
+			}
+		}
+		out[l] = float64(hit) / float64(len(nodes))
+	}
+	return out
+}
+
+// uncontrolledMask returns the n×1 mask with zeros at the round(frac·n)
+// nodes chosen by mode: at random, lowest degree first or highest degree
+// first (ties broken by node index).
+func uncontrolledMask(d *Data, frac float64, mode string, g *rng.RNG) *tensor.Dense {
+	n := d.Graph.N
+	k := int(frac*float64(n) + 0.5)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	adj := d.Graph.Adj
+	deg := func(i int) int32 { return adj.RowPtr[i+1] - adj.RowPtr[i] }
+	switch mode {
+	case "random":
+		order = g.Perm(n)
+	case "min-degree":
+		sort.SliceStable(order, func(a, b int) bool { return deg(order[a]) < deg(order[b]) })
+	case "max-degree":
+		sort.SliceStable(order, func(a, b int) bool { return deg(order[a]) > deg(order[b]) })
+	}
+	mask := tensor.NewDense(n, 1)
+	for i := range mask.Data {
+		mask.Data[i] = 1
+	}
+	for _, i := range order[:k] {
+		mask.Data[i] = 0
+	}
+	return mask
+}
+
+// pickUnlabelled returns round(frac·u) random nodes among the u nodes outside
+// the training set.
+func pickUnlabelled(d *Data, frac float64, g *rng.RNG) []int32 {
+	inTrain := make([]bool, d.Graph.N)
+	for _, i := range d.Train {
+		inTrain[i] = true
+	}
+	var pool []int32
+	for i := 0; i < d.Graph.N; i++ {
+		if !inTrain[i] {
+			pool = append(pool, int32(i))
+		}
+	}
+	g.Shuffle(len(pool), func(a, b int) { pool[a], pool[b] = pool[b], pool[a] })
+	k := int(frac*float64(len(pool)) + 0.5)
+	out := append([]int32(nil), pool[:k]...)
+	sort.Slice(out, func(a, b int) bool { return out[a] < out[b] })
+	return out
+}
+
+func logit(p float64) float64 { return math.Log(p / (1 - p)) }

@@ -1,0 +1,69 @@
+package nn
+
+import (
+	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// Input is what a first layer reads: either a dense variable (which may carry
+// gradient, e.g. the output of another layer) or a constant sparse matrix
+// (bag-of-words node features kept in CSR). Exactly one field is set.
+//
+// It is a struct rather than an interface so that it mirrors graph.Features
+// and a layer can branch on it without type switches; the sparse side is a
+// plain *tensor.CSR because no gradient ever flows into input features.
+type Input struct {
+	Dense  *autograd.Var
+	Sparse *tensor.CSR
+}
+
+// DenseInput wraps a dense variable.
+func DenseInput(x *autograd.Var) Input { return Input{Dense: x} }
+
+// SparseInput wraps constant sparse features. A matrix marked symmetric
+// (an adjacency used as features) is rewrapped without the mark, sharing its
+// arrays: dropout makes its values asymmetric, and the backward product of
+// SpMM would otherwise use it in place of its transpose.
+func SparseInput(x *tensor.CSR) Input { return Input{Sparse: unmarked(x)} }
+
+// unmarked returns x, or when x is marked symmetric a CSR with the same
+// arrays and a pattern of its own that is not.
+func unmarked(x *tensor.CSR) *tensor.CSR {
+	if !x.Symmetric() {
+		return x
+	}
+	c, err := tensor.NewCSR(x.Rows, x.Cols, x.RowPtr, x.ColIdx, x.Val)
+	if err != nil {
+		panic("nn: invalid sparse input: " + err.Error())
+	}
+	return c
+}
+
+// InputFromFeatures returns the input for node features f: sparse features
+// stay sparse, dense ones become a constant of t.
+func InputFromFeatures(t *autograd.Tape, f graph.Features) Input {
+	if f.Sparse != nil {
+		return SparseInput(f.Sparse)
+	}
+	return Input{Dense: t.Const(f.Dense)}
+}
+
+// Rows returns the number of input rows (nodes).
+func (in Input) Rows() int {
+	if in.Sparse != nil {
+		return in.Sparse.Rows
+	}
+	return in.Dense.Rows()
+}
+
+// Cols returns the input dimension.
+func (in Input) Cols() int {
+	if in.Sparse != nil {
+		return in.Sparse.Cols
+	}
+	return in.Dense.Cols()
+}
+
+// valid reports whether exactly one field is set.
+func (in Input) valid() bool { return (in.Dense == nil) != (in.Sparse == nil) }

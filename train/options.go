@@ -1,0 +1,63 @@
+package train
+
+import (
+	"fmt"
+
+	"github.com/pcgcn/pcgcn/graph"
+)
+
+// Options control one training run.
+type Options struct {
+	// Epochs is the maximum number of epochs (default 1000).
+	Epochs int `json:"epochs"`
+	// Patience stops training when the best validation metric has not improved
+	// for this many epochs (default 200; 0 disables early stopping).
+	Patience int `json:"patience"`
+	// Threads is the number of goroutines of the kernels (0: GOMAXPROCS).
+	Threads int `json:"threads"`
+	// Seed is the base seed; split k trains with a seed derived from (Seed, k).
+	Seed uint64 `json:"seed"`
+	// Metric is "accuracy" or "rocauc" (binary datasets).
+	Metric string `json:"metric"`
+	// DropClass removes the training labels of this class (the missing-class
+	// study); -1 keeps all.
+	DropClass int `json:"drop_class"`
+	// Progress, when set, is called after every epoch.
+	Progress func(Progress) `json:"-"`
+}
+
+// DefaultOptions are the protocol defaults: up to 1000 epochs with patience
+// 200 on the validation metric (what GPRGNN's and Geom-GCN-split baselines'
+// code uses), seed 42, accuracy.
+func DefaultOptions() Options {
+	return Options{Epochs: 1000, Patience: 200, Seed: 42, Metric: "accuracy", DropClass: -1}
+}
+
+// Progress is reported after each epoch.
+type Progress struct {
+	Split, Epoch, Epochs int
+	Loss                 float64
+	Val, BestVal         float64
+}
+
+func (o *Options) validate(g *graph.Graph) error {
+	if o.Epochs < 1 {
+		return fmt.Errorf("epochs must be ≥ 1, got %d", o.Epochs)
+	}
+	if o.Patience < 0 {
+		return fmt.Errorf("patience must be ≥ 0, got %d", o.Patience)
+	}
+	switch o.Metric {
+	case "accuracy":
+	case "rocauc":
+		if g.NumClasses != 2 {
+			return fmt.Errorf("metric rocauc needs a binary dataset, %s has %d classes", g.Name, g.NumClasses)
+		}
+	default:
+		return fmt.Errorf("metric must be accuracy or rocauc, got %q", o.Metric)
+	}
+	if o.DropClass >= g.NumClasses {
+		return fmt.Errorf("drop_class %d is not a class of %s (%d classes)", o.DropClass, g.Name, g.NumClasses)
+	}
+	return nil
+}

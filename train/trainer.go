@@ -1,0 +1,198 @@
+package train
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/optim"
+	"github.com/pcgcn/pcgcn/rng"
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// Result is the outcome of training on one split.
+type Result struct {
+	// Split is the split index.
+	Split int `json:"split"`
+	// BestEpoch is the epoch (1-based) with the best validation metric; ties
+	// go to the lower validation loss, then to the earlier epoch.
+	BestEpoch int `json:"best_epoch"`
+	// Epochs is the number of epochs run.
+	Epochs int `json:"epochs"`
+	// Val and Test are the metric (accuracy or ROC AUC, in [0,1]) at BestEpoch.
+	Val  float64 `json:"val"`
+	Test float64 `json:"test"`
+	// Seconds is the wall time of the split (training and evaluation).
+	Seconds float64 `json:"seconds"`
+	// MsPerEpoch is the mean time of a training step (forward, backward, Adam).
+	MsPerEpoch float64 `json:"ms_per_epoch"`
+
+	// Model is the trained model, restored to its best-validation parameters.
+	Model models.Model `json:"-"`
+	// Data is what the model was built on.
+	Data *models.Data `json:"-"`
+}
+
+// SplitSeed derives the seed of split k from the base seed.
+func SplitSeed(base uint64, k int) uint64 { return base*1_000_003 + uint64(k) }
+
+// Run trains a model of the given spec and config on split k of g. aHat may
+// be nil (computed) or Â precomputed for g.
+func Run(g *graph.Graph, aHat *tensor.CSR, k int, spec models.Spec, cfg models.Config, opt Options) (*Result, error) {
+	if err := opt.validate(g); err != nil {
+		return nil, err
+	}
+	if k < 0 || k >= len(g.Splits) {
+		return nil, fmt.Errorf("%s has %d splits, split %d requested", g.Name, len(g.Splits), k)
+	}
+	split := g.Splits[k]
+	if opt.DropClass >= 0 {
+		split.Train = withoutClass(split.Train, g.Y, int32(opt.DropClass))
+		if len(split.Train) == 0 {
+			return nil, fmt.Errorf("dropping class %d leaves no training node", opt.DropClass)
+		}
+	}
+	data := models.NewData(g, split, cfg.Base().NormalizeFeatures, aHat)
+	seed := rng.New(SplitSeed(opt.Seed, k))
+	model, err := spec.New(data, cfg, seed.Child())
+	if err != nil {
+		return nil, err
+	}
+	params := model.Params()
+	adam := optim.NewAdam(params, cfg.Base().LR, cfg.Base().WeightDecay)
+	tape := autograd.NewTape(tensor.Exec{Threads: opt.Threads})
+	tape.RNG = seed.Child()
+
+	best := snapshot(params)
+	res := &Result{Split: k, Val: math.Inf(-1), Data: data, Model: model}
+	bestLoss := math.Inf(1)
+	start := time.Now()
+	var trainTime time.Duration
+	since := 0
+	for epoch := 1; epoch <= opt.Epochs; epoch++ {
+		t0 := time.Now()
+		loss := Step(tape, model, adam, data)
+		trainTime += time.Since(t0)
+
+		val, test, valLoss := evaluate(tape, model, data, opt.Metric)
+		res.Epochs = epoch
+		if val > res.Val || (val == res.Val && valLoss < bestLoss) {
+			res.Val, res.Test, res.BestEpoch, bestLoss = val, test, epoch, valLoss
+			best.save(params)
+			since = 0
+		} else {
+			since++
+		}
+		if opt.Progress != nil {
+			opt.Progress(Progress{Split: k, Epoch: epoch, Epochs: opt.Epochs, Loss: loss, Val: val, BestVal: res.Val})
+		}
+		if opt.Patience > 0 && since >= opt.Patience {
+			break
+		}
+	}
+	best.restore(params)
+	tape.Reset()
+	res.Seconds = time.Since(start).Seconds()
+	res.MsPerEpoch = float64(trainTime.Microseconds()) / 1000 / float64(res.Epochs)
+	return res, nil
+}
+
+// Step runs one training epoch: forward with dropout, cross-entropy on the
+// training nodes plus the model's auxiliary loss, backward and an optimiser
+// step. It returns the loss.
+func Step(tape *autograd.Tape, model models.Model, opt optim.Optimizer, data *models.Data) float64 {
+	tape.Reset()
+	tape.SetNoGrad(false)
+	tape.Training = true
+	opt.ZeroGrad()
+	out := model.Forward(tape)
+	loss := tape.CrossEntropy(out.Logits, data.Graph.Y, data.Train)
+	if out.Aux != nil {
+		loss = tape.Add(loss, out.Aux)
+	}
+	tape.Backward(loss)
+	opt.Step()
+	return float64(loss.Scalar())
+}
+
+// evaluate returns the validation and test metric and the validation loss,
+// without dropout and without recording.
+func evaluate(tape *autograd.Tape, model models.Model, data *models.Data, metric string) (val, test, valLoss float64) {
+	logits := Logits(tape, model)
+	y := data.Graph.Y
+	if metric == "rocauc" {
+		val, test = ROCAUC(logits, y, data.Val), ROCAUC(logits, y, data.Test)
+	} else {
+		val, test = Accuracy(logits, y, data.Val), Accuracy(logits, y, data.Test)
+	}
+	valLoss = crossEntropy(logits, y, data.Val)
+	return val, test, valLoss
+}
+
+// Logits runs model in evaluation mode (no dropout, nothing recorded) and
+// returns its logits; the matrix is owned by tape and valid until its next
+// Reset.
+func Logits(tape *autograd.Tape, model models.Model) *tensor.Dense {
+	tape.Reset()
+	tape.SetNoGrad(true)
+	tape.Training = false
+	defer tape.SetNoGrad(false)
+	return model.Forward(tape).Logits.Value
+}
+
+// crossEntropy is the mean negative log-softmax of the labels over idx.
+func crossEntropy(logits *tensor.Dense, y []int32, idx []int32) float64 {
+	if len(idx) == 0 {
+		return 0
+	}
+	var s float64
+	for _, i := range idx {
+		r := logits.Row(int(i))
+		m := r[0]
+		for _, v := range r {
+			m = max(m, v)
+		}
+		var z float64
+		for _, v := range r {
+			z += math.Exp(float64(v - m))
+		}
+		s += math.Log(z) - float64(r[y[i]]-m)
+	}
+	return s / float64(len(idx))
+}
+
+func withoutClass(idx []int32, y []int32, c int32) []int32 {
+	var out []int32
+	for _, i := range idx {
+		if y[i] != c {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// paramSnapshot holds copies of parameter values.
+type paramSnapshot [][]float32
+
+func snapshot(ps []*autograd.Var) paramSnapshot {
+	s := make(paramSnapshot, len(ps))
+	for i, p := range ps {
+		s[i] = append([]float32(nil), p.Value.Data...)
+	}
+	return s
+}
+
+func (s paramSnapshot) save(ps []*autograd.Var) {
+	for i, p := range ps {
+		copy(s[i], p.Value.Data)
+	}
+}
+
+func (s paramSnapshot) restore(ps []*autograd.Var) {
+	for i, p := range ps {
+		copy(p.Value.Data, s[i])
+	}
+}
