@@ -164,7 +164,7 @@ func NewPCGCN(d *Data, c *PCGCNConfig, g *rng.RNG) (*PCGCN, error) {
 	}
 	gr := d.Graph
 	nc, hid := gr.NumClasses, c.Hidden
-	m := &PCGCN{cfg: c, data: d, labels: gr.Y, }
+	m := &PCGCN{cfg: c, data: d, labels: gr.Y}
 	m.g = nn.NewLinear("g", d.X.Cols(), hid, true, g)
 	if c.SeparateProtoEncoder {
 		m.gp = nn.NewLinear("g_proto", d.X.Cols(), hid, true, g)
