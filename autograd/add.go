@@ -26,13 +26,10 @@ func (t *Tape) addSub(op string, a, b *Var, sign float32) *Var {
 	})
 	return t.record(out, func(o *Var) {
 		if a.requiresGrad {
-			ga := t.grad(a).Data
-			for p, g := range o.Grad.Data {
-				ga[p] += g
-			}
+			reduceInto(t.Exec, bcSame, o.Grad, t.grad(a), nil, 1)
 		}
 		if b.requiresGrad {
-			reduceInto(k, o.Grad, t.grad(b), func(int, int) float32 { return sign })
+			reduceInto(t.Exec, k, o.Grad, t.grad(b), nil, sign)
 		}
 	}, a, b)
 }

@@ -45,18 +45,51 @@ func bIndex(k bcast, i, j, cols int) int {
 	return 0
 }
 
-// reduceInto adds g (rows×cols) into gb, summing over the broadcast axes in a
-// fixed order (deterministic).
-func reduceInto(k bcast, g *tensor.Dense, gb *tensor.Dense, scale func(i, j int) float32) {
-	cols := g.Cols
-	for i := 0; i < g.Rows; i++ {
-		row := g.Data[i*cols : (i+1)*cols]
-		for j, v := range row {
-			s := v
-			if scale != nil {
-				s *= scale(i, j)
-			}
-			gb.Data[bIndex(k, i, j, cols)] += s
+// reduceInto adds sign·g (rows×cols), multiplied element-wise by mul when mul
+// is not nil, into gb, summing over the broadcast axes of kind k. Every element
+// of gb is summed by one goroutine in a fixed order (deterministic); sums over
+// rows are accumulated in float64.
+func reduceInto(e tensor.Exec, k bcast, g, gb *tensor.Dense, mul []float32, sign float32) {
+	rows, cols := g.Rows, g.Cols
+	gd, bd := g.Data, gb.Data
+	term := func(p int) float32 {
+		if mul != nil {
+			return gd[p] * mul[p]
 		}
+		return gd[p]
+	}
+	switch k {
+	case bcSame:
+		e.For(len(gd), len(gd), func(lo, hi int) {
+			for p := lo; p < hi; p++ {
+				bd[p] += sign * term(p)
+			}
+		})
+	case bcCol:
+		e.For(rows, rows*cols, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				var s float32
+				for p := i * cols; p < (i+1)*cols; p++ {
+					s += term(p)
+				}
+				bd[i] += sign * s
+			}
+		})
+	case bcRow:
+		e.For(cols, rows*cols, func(lo, hi int) {
+			for j := lo; j < hi; j++ {
+				var s float64
+				for p := j; p < len(gd); p += cols {
+					s += float64(term(p))
+				}
+				bd[j] += sign * float32(s)
+			}
+		})
+	case bcScalar:
+		var s float64
+		for p := range gd {
+			s += float64(term(p))
+		}
+		bd[0] += sign * float32(s)
 	}
 }

@@ -11,9 +11,25 @@
 //
 // Layout follows spago: one file per differentiable operation, its forward and
 // backward side by side, each with its own finite-difference gradient check.
+// The operations are:
+//
+//   - dense products: MatMul (a·b), MatMulNT (a·bᵀ);
+//   - sparse: SpMM (fixed sparse · dense), SpMMEdges (sparse with learned
+//     values · dense), SDDMM, EdgeGatherAdd, EdgeSoftmax;
+//   - element-wise: Add, Sub, Mul (with row, column and scalar broadcasting),
+//     Scale, AddConst, Neg, ReLU, LeakyReLU, ELU, Sigmoid, Tanh;
+//   - rows: Softmax, LogSoftmax; losses NLLLoss, CrossEntropy, BCEWithLogits;
+//   - Dropout and DropoutCSR (counter-based masks, identical for any thread
+//     count);
+//   - shape: Gather, SegmentMean, ConcatCols, SliceCols, Sum, Mean, SumRows;
+//   - gradient control: STE, StopGrad, OneHotArgmax (constant).
 //
 // Operations are methods of a Tape: t.MatMul(x, w), t.ReLU(h), ... The values
 // and gradients of intermediate variables live in buffers owned by the tape
 // and are recycled by [Tape.Reset]; copy out what must outlive the pass.
 // Parameters ([NewParam]) own their value and gradient and live across tapes.
+//
+// Every kernel gives each output element to one goroutine with a fixed order
+// of operations, so values and gradients are bit-identical for any
+// [tensor.Exec] thread count.
 package autograd

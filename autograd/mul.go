@@ -3,7 +3,8 @@ package autograd
 // Mul returns the element-wise product a ⊙ b with the broadcasting of Add (b
 // may be a learnable 1×1 scalar, a row or a column vector).
 //
-// Backward: ∂a += ∂out ⊙ b; ∂b += (∂out ⊙ a) summed over the broadcast axes.
+// Backward: ∂a += ∂out ⊙ b (b broadcast); ∂b += (∂out ⊙ a) summed over the
+// broadcast axes.
 func (t *Tape) Mul(a, b *Var) *Var {
 	k := broadcastKind("Mul", a, b)
 	rows, cols := a.Rows(), a.Cols()
@@ -19,16 +20,18 @@ func (t *Tape) Mul(a, b *Var) *Var {
 	})
 	return t.record(out, func(o *Var) {
 		if a.requiresGrad {
-			ga := t.grad(a).Data
-			for i := 0; i < rows; i++ {
-				for j := 0; j < cols; j++ {
-					p := i*cols + j
-					ga[p] += o.Grad.Data[p] * bd[bIndex(k, i, j, cols)]
+			ga, gd := t.grad(a).Data, o.Grad.Data
+			t.Exec.For(rows, rows*cols, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					for j := 0; j < cols; j++ {
+						p := i*cols + j
+						ga[p] += gd[p] * bd[bIndex(k, i, j, cols)]
+					}
 				}
-			}
+			})
 		}
 		if b.requiresGrad {
-			reduceInto(k, o.Grad, t.grad(b), func(i, j int) float32 { return ad[i*cols+j] })
+			reduceInto(t.Exec, k, o.Grad, t.grad(b), ad, 1)
 		}
 	}, a, b)
 }

@@ -29,8 +29,10 @@ func (t *Tape) reduce(x *Var, scale float64) *Var {
 	return t.record(out, func(o *Var) {
 		g := o.Grad.Data[0] * float32(scale)
 		gx := t.grad(x).Data
-		for i := range gx {
-			gx[i] += g
-		}
+		t.Exec.For(len(gx), len(gx), func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				gx[i] += g
+			}
+		})
 	}, x)
 }

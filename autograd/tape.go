@@ -21,6 +21,7 @@ type Tape struct {
 	nodes  []*Var
 	free   map[int][]*tensor.Dense
 	used   []*tensor.Dense
+	cols   map[patternKey]*colIndex // column indexes of sparse patterns, kept across Reset
 }
 
 // NewTape returns an empty tape using e for its kernels.
@@ -100,7 +101,7 @@ func (t *Tape) record(value *tensor.Dense, back func(out *Var), inputs ...*Var) 
 	out := &Var{Value: value}
 	if t.needs(inputs...) {
 		out.requiresGrad = true
-		out.back = func() { back(out) }
+		out.back = back
 		t.nodes = append(t.nodes, out)
 	}
 	return out
@@ -129,7 +130,7 @@ func (t *Tape) Backward(loss *Var) {
 	for i := len(t.nodes) - 1; i >= 0; i-- {
 		v := t.nodes[i]
 		if v.Grad != nil && v.back != nil {
-			v.back()
+			v.back(v)
 		}
 	}
 }

@@ -19,7 +19,7 @@ type Var struct {
 
 	requiresGrad bool
 	param        bool
-	back         func() // propagates v.Grad to the inputs
+	back         func(v *Var) // propagates v.Grad to the inputs
 }
 
 // NewParam returns a trainable leaf owning value and a gradient buffer of the

@@ -24,9 +24,11 @@ type PCGCNConfig struct {
 	// Tau is the softmax temperature τ of Eq. con:rel1. The paper gives no
 	// value; it matters only for the gradient of the "ste" mode.
 	Tau float64 `json:"tau"`
-	// BMode is how the assignment B passes gradient: "hard" is the one-hot of
+	// BMode is how the assignment B is formed: "hard" is the one-hot of
 	// Eq. con:rel2 as written (so α gets no gradient through B), "ste" the
-	// straight-through estimator (one-hot forward, softmax(S̃/τ) backward).
+	// straight-through estimator (one-hot forward, softmax(S̃/τ) backward),
+	// "soft" the normalised similarity softmax(S̃/τ) itself (the only reading
+	// in which the paper's temperature τ changes the forward pass).
 	BMode string `json:"bmode"`
 	// AlphaInit is the initial value of each layer's learnable α.
 	AlphaInit float64 `json:"alpha_init"`
@@ -219,8 +221,8 @@ func (c *PCGCNConfig) validate() error {
 		return fmt.Errorf("pcgcn: dropout must be in [0,1), got %g", c.Dropout)
 	case c.Tau <= 0:
 		return fmt.Errorf("pcgcn: tau must be > 0, got %g", c.Tau)
-	case c.BMode != "hard" && c.BMode != "ste":
-		return fmt.Errorf("pcgcn: bmode must be hard or ste, got %q", c.BMode)
+	case c.BMode != "hard" && c.BMode != "ste" && c.BMode != "soft":
+		return fmt.Errorf("pcgcn: bmode must be hard, ste or soft, got %q", c.BMode)
 	case c.Protos != "input" && c.Protos != "layer":
 		return fmt.Errorf("pcgcn: protos must be input or layer, got %q", c.Protos)
 	case c.NoHomP && c.NoHetP:
@@ -349,10 +351,34 @@ func (m *PCGCN) assign(t *autograd.Tape, l int, s *autograd.Var) *autograd.Var {
 		row[m.labels[i]] = 1
 	}
 	m.recordAssign(l, hard.Value)
-	if c.BMode == "ste" {
+	switch c.BMode {
+	case "ste":
 		return t.STE(hard, t.Softmax(t.Scale(st, float32(1/c.Tau))))
+	case "soft":
+		soft := t.Softmax(t.Scale(st, float32(1/c.Tau)))
+		if len(m.pinNodes) == 0 {
+			return soft
+		}
+		// pinned rows are one-hot: soft ⊙ (1−pin) + pin-one-hot
+		keep, pins := m.pinMasks(t, hard.Value)
+		return t.Add(t.Mul(soft, keep), pins)
 	}
 	return hard
+}
+
+// pinMasks returns, for soft assignments, the n×1 mask of unpinned rows and
+// the n×c one-hot rows of the pinned nodes (taken from hard).
+func (m *PCGCN) pinMasks(t *autograd.Tape, hard *tensor.Dense) (keep, pins *autograd.Var) {
+	k := t.Alloc(hard.Rows, 1)
+	for i := range k.Data {
+		k.Data[i] = 1
+	}
+	p := t.AllocZero(hard.Rows, hard.Cols)
+	for _, i := range m.pinNodes {
+		k.Data[i] = 0
+		copy(p.Row(int(i)), hard.Row(int(i)))
+	}
+	return t.Const(k), t.Const(p)
 }
 
 func (m *PCGCN) recordAssign(l int, hard *tensor.Dense) {

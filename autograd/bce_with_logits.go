@@ -1,0 +1,38 @@
+package autograd
+
+import (
+	"fmt"
+	"math"
+)
+
+// BCEWithLogits returns the 1×1 mean over i in idx of the binary cross-entropy
+// of the n×1 logits z against labels[i] ∈ {0, 1}: max(z,0) − z·y +
+// log(1 + e^−|z|), which is stable for any z.
+//
+// Backward: ∂z[i] += ∂out/len(idx)·(σ(z[i]) − y[i]) for each i in idx.
+func (t *Tape) BCEWithLogits(logits *Var, labels []int32, idx []int32) *Var {
+	if logits.Cols() != 1 {
+		panic(fmt.Sprintf("autograd: BCEWithLogits wants n×1 logits, got %s", logits.label()))
+	}
+	for _, i := range idx {
+		if i < 0 || int(i) >= logits.Rows() || int(i) >= len(labels) || labels[i] < 0 || labels[i] > 1 {
+			panic(fmt.Sprintf("autograd: BCEWithLogits: node %d outside %s or label not 0/1", i, logits.label()))
+		}
+	}
+	z := logits.Value.Data
+	var s float64
+	for _, i := range idx {
+		v, y := float64(z[i]), float64(labels[i])
+		s += math.Max(v, 0) - v*y + math.Log1p(math.Exp(-math.Abs(v)))
+	}
+	scale := meanScale(len(idx))
+	out := t.Alloc(1, 1)
+	out.Data[0] = float32(s * scale)
+	return t.record(out, func(o *Var) {
+		g := o.Grad.Data[0] * float32(scale)
+		gz := t.grad(logits).Data
+		for _, i := range idx {
+			gz[i] += g * (sigmoid(z[i]) - float32(labels[i]))
+		}
+	}, logits)
+}

@@ -1,0 +1,78 @@
+package autograd
+
+import "github.com/pcgcn/pcgcn/tensor"
+
+// colIndex lists the stored entries of a sparse pattern column by column:
+// the entries of column j are at CSR positions perm[ptr[j]:ptr[j+1]], in
+// increasing row order, and row[q] is the row of entry perm[q]. Backward
+// passes use it to sum edge quantities per column (source node) without racing
+// writes: every output row is owned by one goroutine.
+type colIndex struct {
+	ptr, perm, row []int32
+}
+
+// patternKey identifies a CSR pattern by its index storage, which
+// tensor.CSR.WithValues shares, so a pattern with new values hits the cache.
+type patternKey struct {
+	rowPtr, col     *int32
+	nnz, rows, cols int
+}
+
+// maxCachedPatterns bounds the tape's column-index cache; patterns are
+// expected to be few and long-lived (the graph's adjacency and its variants).
+const maxCachedPatterns = 64
+
+// columns returns p's column index, built on first use and cached on the tape.
+func (t *Tape) columns(p *tensor.CSR) *colIndex {
+	key := patternKey{rowPtr: &p.RowPtr[0], nnz: p.NNZ(), rows: p.Rows, cols: p.Cols}
+	if key.nnz > 0 {
+		key.col = &p.ColIdx[0]
+	}
+	if ci, ok := t.cols[key]; ok {
+		return ci
+	}
+	ptr := make([]int32, p.Cols+1)
+	for _, c := range p.ColIdx {
+		ptr[c+1]++
+	}
+	for j := 0; j < p.Cols; j++ {
+		ptr[j+1] += ptr[j]
+	}
+	next := append([]int32(nil), ptr[:p.Cols]...)
+	perm := make([]int32, key.nnz)
+	row := make([]int32, key.nnz)
+	for i := 0; i < p.Rows; i++ {
+		for k := p.RowPtr[i]; k < p.RowPtr[i+1]; k++ {
+			c := p.ColIdx[k]
+			perm[next[c]], row[next[c]] = k, int32(i)
+			next[c]++
+		}
+	}
+	ci := &colIndex{ptr: ptr, perm: perm, row: row}
+	if t.cols == nil || len(t.cols) >= maxCachedPatterns {
+		t.cols = map[patternKey]*colIndex{}
+	}
+	t.cols[key] = ci
+	return ci
+}
+
+// spmmTCols computes c += pᵀ·b where p is the pattern of ci with values vals
+// (in p's CSR order): c[j,:] += Σ over entries k=(i,j) of vals[k]·b[i,:].
+// Unlike tensor.SpMMT it ignores the pattern's symmetric mark, which describes
+// the original values, not vals. Parallel over rows of c, deterministic.
+func spmmTCols(e tensor.Exec, ci *colIndex, vals []float32, b, c *tensor.Dense) {
+	n := b.Cols
+	e.ForBalanced(ci.ptr, n, func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			cj := c.Data[j*n : (j+1)*n]
+			for q := ci.ptr[j]; q < ci.ptr[j+1]; q++ {
+				v := vals[ci.perm[q]]
+				i := int(ci.row[q])
+				bi := b.Data[i*n : (i+1)*n]
+				for x, bv := range bi {
+					cj[x] += v * bv
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,69 @@
+package autograd
+
+import (
+	"fmt"
+
+	"github.com/pcgcn/pcgcn/rng"
+)
+
+// Dropout returns x itself when the tape is not training or p == 0, and
+// otherwise inverted dropout: each element is zeroed with probability p and
+// the kept ones are scaled by 1/(1−p) (p == 1 gives zeros). The mask comes from
+// a new counter-based stream drawn from t.RNG per call; element i's fate
+// depends only on the stream and i, so the mask is the same whatever the
+// thread count. It panics when training with p > 0 and no t.RNG.
+//
+// Backward: ∂x += mask/(1−p) ⊙ ∂out (the mask is recomputed from the stream,
+// not stored).
+func (t *Tape) Dropout(x *Var, p float64) *Var {
+	if p < 0 || p > 1 {
+		panic(fmt.Sprintf("autograd: Dropout probability %g outside [0,1]", p))
+	}
+	if !t.Training || p == 0 {
+		return x
+	}
+	if p == 1 {
+		return &Var{Value: t.AllocZero(x.Rows(), x.Cols())}
+	}
+	m := t.newMask(p)
+	xd := x.Value.Data
+	out := t.Alloc(x.Rows(), x.Cols())
+	yd := out.Data
+	t.Exec.For(len(xd), 4*len(xd), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			yd[i] = m.apply(i, xd[i])
+		}
+	})
+	return t.record(out, func(o *Var) {
+		gx, gy := t.grad(x).Data, o.Grad.Data
+		t.Exec.For(len(gy), 4*len(gy), func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				gx[i] += m.apply(i, gy[i])
+			}
+		})
+	}, x)
+}
+
+// dropMask is one dropout draw: element i is kept when the high 32 bits of
+// stream value i reach the threshold.
+type dropMask struct {
+	s     rng.Stream
+	thr   uint32
+	scale float32
+}
+
+// newMask draws a fresh stream from t.RNG for dropout with probability p < 1.
+func (t *Tape) newMask(p float64) dropMask {
+	if t.RNG == nil {
+		panic("autograd: Dropout in training needs Tape.RNG")
+	}
+	return dropMask{s: t.RNG.Stream(), thr: rng.KeepThreshold(p), scale: float32(1 / (1 - p))}
+}
+
+// apply returns v·scale when element i is kept, 0 otherwise.
+func (m dropMask) apply(i int, v float32) float32 {
+	if uint32(m.s.Uint64At(uint64(i))>>32) >= m.thr {
+		return v * m.scale
+	}
+	return 0
+}

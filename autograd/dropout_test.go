@@ -1,0 +1,101 @@
+package autograd
+
+import (
+	"testing"
+
+	"github.com/pcgcn/pcgcn/rng"
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+func TestDropoutIdentityWhenNotTraining(t *testing.T) {
+	tp := NewTape(tensor.Serial)
+	x := tp.Const(randDense(3, 3, 1))
+	if tp.Dropout(x, 0.5) != x {
+		t.Error("Dropout outside training is not the identity")
+	}
+	tp.Training, tp.RNG = true, rng.New(1)
+	if tp.Dropout(x, 0) != x {
+		t.Error("Dropout with p = 0 is not the identity")
+	}
+	for _, v := range tp.Dropout(x, 1).Value.Data {
+		if v != 0 {
+			t.Fatal("Dropout with p = 1 kept an element")
+		}
+	}
+}
+
+// TestDropoutFixedMask checks ∂x = mask/(1−p) ⊙ ∂out exactly for the mask the
+// forward pass drew, and runs the finite-difference check with a fixed seed.
+func TestDropoutFixedMask(t *testing.T) {
+	const p = 0.3
+	x := NewParam("x", randAway(20, 7, 2, 0.1))
+	r := randDense(20, 7, 3)
+	tp := NewTape(tensor.Serial)
+	tp.Training, tp.RNG = true, rng.New(4)
+	y := tp.Dropout(x, p)
+	tp.Backward(tp.Sum(tp.Mul(y, tp.Const(r))))
+	kept := 0
+	for k, v := range y.Value.Data {
+		var mask float32
+		if v != 0 {
+			mask = 1
+			kept++
+			if !near(v, x.Value.Data[k]/(1-p), 1e-6) {
+				t.Fatalf("kept element %d = %v, want x/(1−p) = %v", k, v, x.Value.Data[k]/(1-p))
+			}
+		}
+		if want := mask / (1 - p) * r.Data[k]; !near(x.Grad.Data[k], want, 1e-6) {
+			t.Fatalf("∂x[%d] = %v, want mask/(1−p)·∂out = %v", k, x.Grad.Data[k], want)
+		}
+	}
+	if kept == 0 || kept == len(y.Value.Data) {
+		t.Fatalf("kept %d of %d", kept, len(y.Value.Data))
+	}
+	check(t, "Dropout", func(tp *Tape, ps []*Var) *Var {
+		tp.Training, tp.RNG = true, rng.New(5)
+		return tp.Dropout(ps[0], p)
+	}, randDense(6, 5, 6))
+}
+
+// TestDropoutRate checks the kept fraction and the mean of the output, and
+// that the mask does not depend on the thread count.
+func TestDropoutRate(t *testing.T) {
+	const p, n = 0.4, 200000
+	ones := tensor.NewDense(n/100, 100)
+	for i := range ones.Data {
+		ones.Data[i] = 1
+	}
+	var outs [2][]float32
+	for r, threads := range []int{1, 3} {
+		tp := NewTape(tensor.Exec{Threads: threads})
+		tp.Training, tp.RNG = true, rng.New(7)
+		outs[r] = tp.Dropout(tp.Const(ones), p).Value.Data
+	}
+	kept, sum := 0, 0.0
+	for k, v := range outs[0] {
+		if v != outs[1][k] {
+			t.Fatalf("element %d differs between 1 and 3 threads", k)
+		}
+		if v != 0 {
+			kept++
+		}
+		sum += float64(v)
+	}
+	if f := float64(kept) / n; f < 0.6-0.005 || f > 0.6+0.005 {
+		t.Errorf("kept fraction %.4f, want 0.6", f)
+	}
+	if m := sum / n; m < 0.99 || m > 1.01 {
+		t.Errorf("mean %.4f, want 1 (inverted dropout)", m)
+	}
+}
+
+func TestDropoutNeedsRNG(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("training Dropout without RNG did not panic")
+		}
+	}()
+	tp := NewTape(tensor.Serial)
+	tp.Training = true
+	tp.Dropout(tp.Const(randDense(2, 2, 1)), 0.5)
+}

@@ -1,0 +1,71 @@
+package autograd
+
+import (
+	"testing"
+
+	"github.com/pcgcn/pcgcn/rng"
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// Gradient-check settings used by every test of the package: a five-point
+// stencil with step ckEps; see GradCheck and TestGradCheckCatchesBrokenGradients.
+const (
+	ckEps  = 3e-2
+	ckAtol = 2e-4
+	ckRtol = 2e-3
+)
+
+// oddShapes are the matrix shapes most element-wise tests run on.
+var oddShapes = [][2]int{{1, 1}, {3, 5}, {7, 2}}
+
+// check runs GradCheck with the package settings and reports failures.
+func check(t *testing.T, name string, f func(tp *Tape, p []*Var) *Var, inputs ...*tensor.Dense) {
+	t.Helper()
+	res, err := GradCheck(f, inputs, ckEps, ckAtol, ckRtol)
+	if err != nil {
+		t.Errorf("%s: %v (max abs err %.3g)", name, err, res.MaxAbsErr)
+	}
+}
+
+func randDense(r, c int, seed uint64) *tensor.Dense {
+	return randomLike(tensor.NewDense(r, c), seed)
+}
+
+// randAway returns a random r×c matrix in ±[gap, 1+gap): no element is
+// within gap of 0, so kinks at 0 stay out of finite-difference reach.
+func randAway(r, c int, seed uint64, gap float32) *tensor.Dense {
+	d := randDense(r, c, seed)
+	for i, v := range d.Data {
+		if v < 0 {
+			d.Data[i] = v - gap
+		} else {
+			d.Data[i] = v + gap
+		}
+	}
+	return d
+}
+
+// randCSR returns a rows×cols pattern where each entry is present with
+// probability density, with random values in [−1, 1). Row 0 is kept empty
+// when rows > 2 so that empty rows are exercised.
+func randCSR(rows, cols int, density float64, seed uint64) *tensor.CSR {
+	g := rng.New(seed)
+	var ts []tensor.Triplet
+	for i := 0; i < rows; i++ {
+		if i == 0 && rows > 2 {
+			continue
+		}
+		for j := 0; j < cols; j++ {
+			if g.Float64() < density {
+				ts = append(ts, tensor.Triplet{Row: int32(i), Col: int32(j), Val: g.Uniform(-1, 1)})
+			}
+		}
+	}
+	return tensor.FromTriplets(rows, cols, ts)
+}
+
+// near reports whether a and b differ by at most tol.
+func near(a, b, tol float32) bool {
+	d := a - b
+	return d <= tol && d >= -tol
+}

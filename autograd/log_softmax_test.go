@@ -1,0 +1,28 @@
+package autograd
+
+import (
+	"math"
+	"testing"
+
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+func TestLogSoftmaxGrad(t *testing.T) {
+	for i, s := range oddShapes {
+		check(t, "LogSoftmax", func(tp *Tape, p []*Var) *Var { return tp.LogSoftmax(p[0]) }, randDense(s[0], s[1], uint64(50+i)))
+	}
+}
+
+// TestLogSoftmaxValue checks exact values and stability for huge inputs,
+// where a naive log(softmax) gives −Inf or NaN.
+func TestLogSoftmaxValue(t *testing.T) {
+	tp := NewTape(tensor.Serial)
+	x := tp.Const(tensor.FromRows([][]float32{{0, 0}, {-1e4, 1e4}, {3, 3 + float32(math.Log(3))}}))
+	got := tp.LogSoftmax(x).Value.Data
+	want := []float32{float32(-math.Ln2), float32(-math.Ln2), -2e4, 0, float32(math.Log(0.25)), float32(math.Log(0.75))}
+	for k, w := range want {
+		if !near(got[k], w, 1e-4) {
+			t.Fatalf("LogSoftmax = %v, want %v", got, want)
+		}
+	}
+}

@@ -1,0 +1,30 @@
+package autograd
+
+import (
+	"testing"
+
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// TestMulSquare checks Mul with the same variable on both sides (both
+// gradient paths accumulate into one buffer): ∂(x⊙x) = 2x.
+func TestMulSquare(t *testing.T) {
+	for i, s := range oddShapes {
+		check(t, "Mul square", func(tp *Tape, p []*Var) *Var { return tp.Mul(p[0], p[0]) }, randDense(s[0], s[1], uint64(96+i)))
+	}
+	tp := NewTape(tensor.Serial)
+	x := NewParam("x", tensor.FromRows([][]float32{{1, -2, 3}}))
+	tp.Backward(tp.Sum(tp.Mul(x, x)))
+	for k, v := range x.Value.Data {
+		if x.Grad.Data[k] != 2*v {
+			t.Fatalf("∂x = %v, want 2x", x.Grad.Data)
+		}
+	}
+}
+
+// TestMulColumnBroadcastGrad multiplies rows by per-row weights (a rows×1
+// parameter), as a gating layer does, on a larger odd shape.
+func TestMulColumnBroadcastGrad(t *testing.T) {
+	check(t, "Mul column", func(tp *Tape, p []*Var) *Var { return tp.Mul(p[0], p[1]) },
+		randDense(9, 4, 98), randDense(9, 1, 99))
+}

@@ -1,0 +1,18 @@
+package autograd
+
+// Neg returns −x.
+//
+// Backward: ∂x −= ∂out.
+func (t *Tape) Neg(x *Var) *Var {
+	return t.elementwise(x, 1,
+		func(y, x []float32) {
+			for i, v := range x {
+				y[i] = -v
+			}
+		},
+		func(gx, gy, _, _ []float32) {
+			for i, g := range gy {
+				gx[i] -= g
+			}
+		})
+}

@@ -1,0 +1,26 @@
+package autograd
+
+import (
+	"math"
+	"testing"
+
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+func TestSoftmaxGrad(t *testing.T) {
+	for i, s := range oddShapes {
+		check(t, "Softmax", func(tp *Tape, p []*Var) *Var { return tp.Softmax(p[0]) }, randDense(s[0], s[1], uint64(40+i)))
+	}
+}
+
+func TestSoftmaxValue(t *testing.T) {
+	tp := NewTape(tensor.Serial)
+	x := tp.Const(tensor.FromRows([][]float32{{0, 0}, {1000, 1000 + float32(math.Log(3))}}))
+	got := tp.Softmax(x).Value.Data
+	want := []float32{0.5, 0.5, 0.25, 0.75}
+	for k, w := range want {
+		if !near(got[k], w, 1e-4) {
+			t.Fatalf("Softmax = %v, want %v", got, want)
+		}
+	}
+}

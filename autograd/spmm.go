@@ -1,0 +1,23 @@
+package autograd
+
+import (
+	"fmt"
+
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// SpMM returns a·x for a fixed (non-differentiable) sparse matrix a: the
+// propagation Â·H, or the product X·W of sparse input features with a weight.
+//
+// Backward: ∂x += aᵀ·∂out (tensor.SpMMT, which uses a itself when a is marked
+// symmetric, so a's values must really be symmetric then).
+func (t *Tape) SpMM(a *tensor.CSR, x *Var) *Var {
+	if a.Cols != x.Rows() {
+		panic(fmt.Sprintf("autograd: SpMM %s · %s", a.Shape(), x.label()))
+	}
+	out := t.Alloc(a.Rows, x.Cols())
+	tensor.SpMM(t.Exec, 1, a, x.Value, 0, out)
+	return t.record(out, func(o *Var) {
+		tensor.SpMMT(t.Exec, 1, a, o.Grad, 1, t.grad(x))
+	}, x)
+}

@@ -1,0 +1,18 @@
+package autograd
+
+import "fmt"
+
+// STE is the straight-through estimator: its value is forward's value (the
+// buffer is shared, not copied) and its gradient flows only to backward, as
+// if the output had been backward. forward and backward must have the same
+// shape; forward gets no gradient from this operation.
+//
+// Backward: ∂backward += ∂out; ∂forward unchanged.
+func (t *Tape) STE(forward, backward *Var) *Var {
+	if forward.Rows() != backward.Rows() || forward.Cols() != backward.Cols() {
+		panic(fmt.Sprintf("autograd: STE forward %s, backward %s", forward.label(), backward.label()))
+	}
+	return t.record(forward.Value, func(o *Var) {
+		reduceInto(t.Exec, bcSame, o.Grad, t.grad(backward), nil, 1)
+	}, backward)
+}

@@ -1,0 +1,22 @@
+package autograd
+
+import (
+	"testing"
+
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+func TestStopGrad(t *testing.T) {
+	tp := NewTape(tensor.Serial)
+	x := NewParam("x", randDense(3, 2, 94))
+	s := tp.StopGrad(x)
+	if s.RequiresGrad() || s.Value != x.Value {
+		t.Fatal("StopGrad must share the value and need no gradient")
+	}
+	tp.Backward(tp.Sum(tp.Mul(x, s))) // ∂x = s = x, not 2x
+	for k, v := range x.Value.Data {
+		if x.Grad.Data[k] != v {
+			t.Fatalf("∂x[%d] = %v, want %v", k, x.Grad.Data[k], v)
+		}
+	}
+}
