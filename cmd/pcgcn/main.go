@@ -35,8 +35,12 @@ directory, then downloaded with checksum verification.`,
 		SilenceErrors: true,
 	}
 	root.PersistentFlags().String("data-dir", "", "local dataset mirror laid out like shared/datasets (default $PCGCN_DATA)")
-	root.AddCommand(
 	// subcommands, one constructor per file
+	root.AddCommand(
+		newTrainCmd(),
+		newPredictCmd(),
+		newBenchCmd(),
+		newModelsCmd(),
 	)
 	return root
 }

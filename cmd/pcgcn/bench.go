@@ -1,0 +1,145 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/optim"
+	"github.com/pcgcn/pcgcn/rng"
+	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/train"
+)
+
+// benchResult mirrors the JSON line of ../shared/bench/bench_epoch.py.
+type benchResult struct {
+	Dataset    string  `json:"dataset"`
+	Model      string  `json:"model"`
+	Threads    int     `json:"threads"`
+	Epochs     int     `json:"epochs"`
+	SparseX    bool    `json:"sparse_x"`
+	MedianMs   float64 `json:"median_ms"`
+	MeanMs     float64 `json:"mean_ms"`
+	MinMs      float64 `json:"min_ms"`
+	PeakRSSMiB float64 `json:"peak_rss_mib"`
+}
+
+func newBenchCmd() *cobra.Command {
+	var (
+		data                  dataFlags
+		mf                    modelFlags
+		threads, epochs, warm int
+		split                 int
+		jsonOut               bool
+	)
+	cmd := &cobra.Command{
+		Use:   "bench --dataset NAME [--model pcgcn] [--threads N] [--epochs N] [--warmup N] [--json]",
+		Short: "Time training epochs (forward + backward + Adam step, no evaluation)",
+		Long: `bench times training epochs of a model on one split: forward, loss, backward and
+the Adam step, with no evaluation, after --warmup untimed epochs. It reports the
+median, mean and minimum milliseconds per epoch and the process's peak resident
+memory, with the same fields and the same measurement as
+../shared/bench/bench_epoch.py, so the two compare directly.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			g, entry, err := data.load(cmd)
+			if err != nil {
+				return err
+			}
+			spec, cfg, err := mf.resolve(cmd, entry.Name)
+			if err != nil {
+				return err
+			}
+			if epochs < 1 || warm < 0 {
+				return fmt.Errorf("--epochs must be ≥ 1 and --warmup ≥ 0")
+			}
+			if split < 0 || split >= len(g.Splits) {
+				return fmt.Errorf("--split %d: %s has %d splits", split, g.Name, len(g.Splits))
+			}
+			times, err := benchEpochs(g, split, spec, cfg, threads, warm, epochs)
+			if err != nil {
+				return err
+			}
+			res := benchResult{Dataset: g.Name, Model: benchName(spec.Name, cfg), Threads: threads, Epochs: epochs,
+				SparseX: g.X.Sparse != nil, PeakRSSMiB: peakRSSMiB()}
+			res.MedianMs, res.MeanMs, res.MinMs = summarizeTimes(times)
+			if jsonOut {
+				return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s %s threads=%d: median %.3f ms/epoch (mean %.3f, min %.3f, n=%d), peak RSS %.0f MiB\n",
+				res.Dataset, res.Model, threads, res.MedianMs, res.MeanMs, res.MinMs, epochs, res.PeakRSSMiB)
+			return nil
+		},
+	}
+	data.register(cmd)
+	mf.register(cmd)
+	cmd.Flags().IntVar(&threads, "threads", 2, "goroutines for the kernels")
+	cmd.Flags().IntVar(&epochs, "epochs", 50, "timed epochs")
+	cmd.Flags().IntVar(&warm, "warmup", 5, "untimed epochs before timing")
+	cmd.Flags().IntVar(&split, "split", 0, "split whose training nodes are used")
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print one JSON line")
+	return cmd
+}
+
+// benchName labels PCGCN with its assignment mode, as bench_epoch.py does.
+func benchName(name string, cfg models.Config) string {
+	if c, ok := cfg.(*models.PCGCNConfig); ok {
+		return name + "-" + c.BMode
+	}
+	return name
+}
+
+// benchEpochs returns the wall time in milliseconds of each timed epoch.
+func benchEpochs(g *graph.Graph, split int, spec models.Spec, cfg models.Config, threads, warm, epochs int) ([]float64, error) {
+	data := models.NewData(g, g.Splits[split], cfg.Base().NormalizeFeatures, nil)
+	seed := rng.New(train.SplitSeed(0, split))
+	m, err := spec.New(data, cfg, seed.Child())
+	if err != nil {
+		return nil, err
+	}
+	adam := optim.NewAdam(m.Params(), cfg.Base().LR, cfg.Base().WeightDecay)
+	tape := autograd.NewTape(tensor.Exec{Threads: threads})
+	tape.RNG = seed.Child()
+	for i := 0; i < warm; i++ {
+		train.Step(tape, m, adam, data)
+	}
+	times := make([]float64, epochs)
+	for i := range times {
+		t0 := time.Now()
+		train.Step(tape, m, adam, data)
+		times[i] = float64(time.Since(t0).Nanoseconds()) / 1e6
+	}
+	return times, nil
+}
+
+func summarizeTimes(ts []float64) (median, mean, minimum float64) {
+	s := slices.Clone(ts)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		median = s[n/2]
+	} else {
+		median = (s[n/2-1] + s[n/2]) / 2
+	}
+	for _, v := range s {
+		mean += v
+	}
+	return median, mean / float64(n), s[0]
+}
+
+// peakRSSMiB returns the process's peak resident set size (Linux reports
+// ru_maxrss in KiB), the figure bench_epoch.py reports.
+func peakRSSMiB() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Maxrss) / 1024
+}

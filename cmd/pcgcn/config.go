@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pcgcn/pcgcn/models"
+)
+
+// modelFlags are the flags that choose and configure a model.
+type modelFlags struct {
+	model  string
+	config string
+	sets   []string
+	// shortcuts for the common hyperparameters (applied when set)
+	lr, wd, dropout float64
+	hidden, layers  int
+}
+
+func (m *modelFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&m.model, "model", "pcgcn", "model name (see `pcgcn models`)")
+	f.StringVar(&m.config, "config", "", "JSON file of hyperparameters, applied over the dataset's preset")
+	f.StringArrayVar(&m.sets, "set", nil, "override one hyperparameter, key=value (repeatable; `pcgcn models --options NAME` lists the keys)")
+	f.Float64Var(&m.lr, "lr", 0, "learning rate (overrides the preset)")
+	f.Float64Var(&m.wd, "wd", 0, "weight decay, PyTorch-style L2 added to the gradient (overrides the preset)")
+	f.Float64Var(&m.dropout, "dropout", 0, "dropout rate (overrides the preset)")
+	f.IntVar(&m.hidden, "hidden", 0, "hidden size (overrides the preset)")
+	f.IntVar(&m.layers, "layers", 0, "number of layers (overrides the preset)")
+}
+
+// resolve returns the model's spec and its config: the dataset preset, then
+// the config file, then the shortcut flags, then --set, in that order.
+func (m *modelFlags) resolve(cmd *cobra.Command, dataset string) (models.Spec, models.Config, error) {
+	spec, err := models.NewRegistry().Get(m.model)
+	if err != nil {
+		return spec, nil, err
+	}
+	cfg := spec.Preset(dataset)
+	if m.config != "" {
+		data, err := os.ReadFile(m.config)
+		if err != nil {
+			return spec, nil, fmt.Errorf("--config: %w", err)
+		}
+		if err := models.LoadOptions(cfg, data); err != nil {
+			return spec, nil, fmt.Errorf("--config %s: %w", m.config, err)
+		}
+	}
+	c := cfg.Base()
+	f := cmd.Flags()
+	if f.Changed("lr") {
+		c.LR = m.lr
+	}
+	if f.Changed("wd") {
+		c.WeightDecay = m.wd
+	}
+	if f.Changed("dropout") {
+		c.Dropout = m.dropout
+	}
+	if f.Changed("hidden") {
+		c.Hidden = m.hidden
+	}
+	if f.Changed("layers") {
+		c.Layers = m.layers
+	}
+	for _, kv := range m.sets {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return spec, nil, fmt.Errorf("--set %q: want key=value", kv)
+		}
+		if err := models.SetOption(cfg, strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
+			return spec, nil, fmt.Errorf("--set for model %s: %w", spec.Name, err)
+		}
+	}
+	return spec, cfg, nil
+}

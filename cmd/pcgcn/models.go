@@ -1,0 +1,61 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pcgcn/pcgcn/models"
+)
+
+func newModelsCmd() *cobra.Command {
+	var (
+		options string
+		dataset string
+		jsonOut bool
+	)
+	cmd := &cobra.Command{
+		Use:   "models [--options NAME [--dataset D]] [--json]",
+		Short: "List the models, or one model's hyperparameters",
+		Long: `models lists the models train accepts with --model, one line each. With
+--options NAME it prints that model's hyperparameters as resolved for --dataset
+(the preset), i.e. every key accepted by --set and by --config files.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			reg := models.NewRegistry()
+			out := cmd.OutOrStdout()
+			if options != "" {
+				spec, err := reg.Get(options)
+				if err != nil {
+					return err
+				}
+				cfg := spec.Preset(strings.ToLower(dataset))
+				b, err := json.MarshalIndent(cfg, "", "  ")
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(out, string(b))
+				return nil
+			}
+			if jsonOut {
+				var rows []map[string]string
+				for _, n := range reg.Names() {
+					s, _ := reg.Get(n)
+					rows = append(rows, map[string]string{"name": n, "summary": s.Summary})
+				}
+				return json.NewEncoder(out).Encode(rows)
+			}
+			for _, n := range reg.Names() {
+				s, _ := reg.Get(n)
+				fmt.Fprintf(out, "%-10s %s\n", n, s.Summary)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&options, "options", "", "print this model's hyperparameters (the keys of --set)")
+	cmd.Flags().StringVar(&dataset, "dataset", "", "dataset whose preset --options shows")
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print JSON")
+	return cmd
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/train"
+)
+
+// saveModel writes the result of a split to dir.
+func saveModel(dir, model, dataset string, cfg models.Config, r *train.Result, _ *graph.Graph) error {
+	if err := train.Save(dir, model, dataset, cfg, r); err != nil {
+		return fmt.Errorf("--save %s: %w", dir, err)
+	}
+	return nil
+}
+
+func newPredictCmd() *cobra.Command {
+	var (
+		data     dataFlags
+		modelDir string
+		out      string
+		threads  int
+	)
+	cmd := &cobra.Command{
+		Use:   "predict --model-dir DIR --dataset NAME|--data PATH [--out FILE]",
+		Short: "Predict every node's class with a model saved by `train --save`",
+		Long: `predict loads a model written by ` + "`pcgcn train --save DIR`" + ` and writes, for every
+node of the graph it was trained on, the predicted class and the class
+probabilities as CSV: node,pred,p0,p1,...`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if modelDir == "" {
+				return fmt.Errorf("--model-dir is required")
+			}
+			g, _, err := data.load(cmd)
+			if err != nil {
+				return err
+			}
+			m, _, _, err := train.Load(modelDir, g, models.NewRegistry())
+			if err != nil {
+				return err
+			}
+			p := train.Probabilities(m, threads)
+			var buf bytes.Buffer
+			w := bufio.NewWriter(&buf)
+			fmt.Fprint(w, "node,pred")
+			for c := 0; c < p.Cols; c++ {
+				fmt.Fprintf(w, ",p%d", c)
+			}
+			fmt.Fprintln(w)
+			for i, pred := range train.Predict(p) {
+				fmt.Fprintf(w, "%d,%d", i, pred)
+				for _, v := range p.Row(i) {
+					fmt.Fprintf(w, ",%s", strconv.FormatFloat(float64(v), 'g', 7, 32))
+				}
+				fmt.Fprintln(w)
+			}
+			w.Flush()
+			if out == "" || out == "-" {
+				_, err = cmd.OutOrStdout().Write(buf.Bytes())
+				return err
+			}
+			return writeFileAtomic(out, buf.Bytes())
+		},
+	}
+	data.register(cmd)
+	cmd.Flags().StringVar(&modelDir, "model-dir", "", "directory written by `pcgcn train --save`")
+	cmd.Flags().StringVar(&out, "out", "-", "CSV file to write (- for standard output)")
+	cmd.Flags().IntVar(&threads, "threads", 0, "goroutines for the kernels (0: all cores)")
+	return cmd
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames it.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

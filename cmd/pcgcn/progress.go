@@ -1,0 +1,73 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/pcgcn/pcgcn/train"
+)
+
+// progress shows training progress on stderr: a bar per split (split k/N,
+// epoch, validation metric) on a terminal, one line per finished split
+// otherwise.
+type progress struct {
+	w      io.Writer
+	quiet  bool
+	tty    bool
+	n, i   int
+	bar    *progressbar.ProgressBar
+	splitK int
+}
+
+func newProgress(w io.Writer, quiet bool, n int) *progress {
+	tty := false
+	if f, ok := w.(*os.File); ok {
+		tty = term.IsTerminal(int(f.Fd()))
+	}
+	return &progress{w: w, quiet: quiet, tty: tty, n: n}
+}
+
+func (p *progress) startSplit(i, k, epochs int) {
+	p.i, p.splitK = i, k
+	if p.quiet || !p.tty {
+		return
+	}
+	p.bar = progressbar.NewOptions(epochs,
+		progressbar.OptionSetWriter(p.w),
+		progressbar.OptionSetDescription(fmt.Sprintf("split %d/%d", i+1, p.n)),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionThrottle(100_000_000),
+	)
+}
+
+func (p *progress) epoch(e train.Progress) {
+	if p.bar == nil {
+		return
+	}
+	p.bar.Describe(fmt.Sprintf("split %d/%d (#%d) val %.2f%% best %.2f%%", p.i+1, p.n, p.splitK, 100*e.Val, 100*e.BestVal))
+	_ = p.bar.Set(e.Epoch)
+}
+
+func (p *progress) endSplit(r *train.Result) {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+		p.bar = nil
+	}
+	if !p.quiet {
+		fmt.Fprintf(p.w, "split %d/%d (#%d): test %.2f%% val %.2f%% at epoch %d of %d (%.1fs)\n",
+			p.i+1, p.n, r.Split, 100*r.Test, 100*r.Val, r.BestEpoch, r.Epochs, r.Seconds)
+	}
+}
+
+func (p *progress) done() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+		p.bar = nil
+	}
+}

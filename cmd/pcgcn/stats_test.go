@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// statsTestMirror finds shared/datasets ($PCGCN_DATA, else walking up from the
+// working directory); it skips, or fails under PCGCN_REQUIRE_DATA=1, when
+// there is none.
+func statsTestMirror(t *testing.T) string {
+	t.Helper()
+	if d := os.Getenv("PCGCN_DATA"); d != "" {
+		return d
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		cand := filepath.Join(dir, "shared", "datasets")
+		if _, err := os.Stat(filepath.Join(cand, "SHA256SUMS")); err == nil {
+			return cand
+		}
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	if os.Getenv("PCGCN_REQUIRE_DATA") == "1" {
+		t.Fatal("dataset mirror not found and PCGCN_REQUIRE_DATA=1")
+	}
+	t.Skip("dataset mirror not found; set PCGCN_DATA")
+	return ""
+}
+
+// execCmd executes a command under a root carrying the persistent --data-dir
+// flag, as main's root does, and returns its output and error. The cache is
+// redirected to a temporary directory.
+func execCmd(t *testing.T, sub *cobra.Command, args ...string) (string, error) {
+	t.Helper()
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("PCGCN_DATA", "")
+	root := &cobra.Command{Use: "pcgcn", SilenceUsage: true, SilenceErrors: true}
+	root.PersistentFlags().String("data-dir", "", "mirror")
+	root.AddCommand(sub)
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(args)
+	err := root.Execute()
+	return out.String(), err
+}
+
+func TestStatsJSONCornell(t *testing.T) {
+	dir := statsTestMirror(t)
+	out, err := execCmd(t, newStatsCmd(), "stats", "cornell", "--json", "--offline", "--data-dir", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("output is not one JSON object: %v\n%s", err, out)
+	}
+	for _, k := range []string{"name", "nodes", "edges", "features", "classes", "edge_homophily", "node_homophily",
+		"splits", "feature_density", "class_sizes", "isolated", "degree_min", "degree_mean", "degree_max",
+		"class_insensitive_homophily"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("key %q missing", k)
+		}
+	}
+	// Values checked independently with numpy on the Geom-GCN files.
+	if m["name"] != "cornell" || m["nodes"] != 183.0 || m["edges"] != 277.0 || m["features"] != 1703.0 ||
+		m["classes"] != 5.0 || m["isolated"] != 0.0 || m["degree_max"] != 94.0 {
+		t.Errorf("sizes: %v", m)
+	}
+	if math.Abs(m["edge_homophily"].(float64)-82.0/277) > 1e-12 || math.Abs(m["node_homophily"].(float64)-0.30093763636665627) > 1e-9 {
+		t.Errorf("homophily edge %v node %v", m["edge_homophily"], m["node_homophily"])
+	}
+	splits, _ := m["splits"].([]any)
+	if len(splits) != 10 {
+		t.Fatalf("splits %v", m["splits"])
+	}
+	s0 := splits[0].(map[string]any)
+	if s0["train"] != 87.0 || s0["val"] != 59.0 || s0["test"] != 37.0 {
+		t.Errorf("split 0 %v, want 87/59/37", s0)
+	}
+}
+
+func TestStatsHuman(t *testing.T) {
+	dir := statsTestMirror(t)
+	out, err := execCmd(t, newStatsCmd(), "--data-dir", dir, "stats", "texas")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"dataset", "texas", "nodes", "183", "edges", "279", "node homophily", "0.0567",
+		"edge homophily", "0.0609", "split 9", "train 87, val 59, test 37"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestStatsDataPath(t *testing.T) {
+	dir := statsTestMirror(t)
+	out, err := execCmd(t, newStatsCmd(), "stats", "--json", "--data", filepath.Join(dir, "heterophilous-graphs", "wisconsin.npz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m["nodes"] != 251.0 || m["edges"] != 450.0 {
+		t.Errorf("wisconsin.npz: %v nodes, %v edges; want 251 and 450", m["nodes"], m["edges"])
+	}
+}
+
+func TestStatsErrors(t *testing.T) {
+	broken := filepath.Join(t.TempDir(), "broken.npz")
+	if err := os.WriteFile(broken, []byte("not a zip"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"stats", "no-such-set", "--offline"}, []string{`"no-such-set"`, "valid names", "cora", "tolokers"}},
+		{[]string{"stats", "--data", broken}, []string{broken}},
+		{[]string{"stats"}, []string{"--data PATH", "cornell"}},
+		{[]string{"stats", "cora", "--data", broken}, []string{"not both"}},
+	} {
+		_, err := execCmd(t, newStatsCmd(), tc.args...)
+		if err == nil {
+			t.Errorf("%v: no error", tc.args)
+			continue
+		}
+		if strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: error spans lines: %q", tc.args, err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%v: error %q lacks %q", tc.args, err, w)
+			}
+		}
+	}
+}
+
+func TestDatasetsList(t *testing.T) {
+	dir := statsTestMirror(t)
+	out, err := execCmd(t, newDatasetsCmd(), "datasets", "--json", "--data-dir", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var infos []datasetInfo
+	if err := json.Unmarshal([]byte(out), &infos); err != nil {
+		t.Fatal(err)
+	}
+	if len(infos) != 14 {
+		t.Fatalf("%d datasets listed", len(infos))
+	}
+	avail := map[string]string{}
+	for _, i := range infos {
+		avail[i.Name] = i.Available
+		if i.Description == "" || i.Nodes == 0 || i.Metric == "" {
+			t.Errorf("incomplete %+v", i)
+		}
+	}
+	for name, want := range map[string]string{"cornell": "data-dir", "cora": "data-dir", "tolokers": "data-dir",
+		"pubmed": "download", "flickr": "download"} {
+		if avail[name] != want {
+			t.Errorf("%s available %q, want %q", name, avail[name], want)
+		}
+	}
+	table, err := execCmd(t, newDatasetsCmd(), "datasets", "--data-dir", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(table, "NAME") || !strings.Contains(table, "squirrel-filtered") || !strings.Contains(table, "roc_auc") {
+		t.Errorf("table:\n%s", table)
+	}
+}
