@@ -41,6 +41,8 @@ directory, then downloaded with checksum verification.`,
 		newPredictCmd(),
 		newBenchCmd(),
 		newModelsCmd(),
+		newDatasetsCmd(),
+		newStatsCmd(),
 	)
 	return root
 }

@@ -65,20 +65,20 @@ preset for the dataset, then --config, then the shortcut flags, then --set.`,
 
 // trainReport is the JSON output of train.
 type trainReport struct {
-	Dataset      string         `json:"dataset"`
-	Model        string         `json:"model"`
-	Metric       string         `json:"metric"`
-	TestAccMean  float64        `json:"test_acc_mean"`
-	TestAccStd   float64        `json:"test_acc_std"`
-	ValAccMean   float64        `json:"val_acc_mean"`
-	ValAccStd    float64        `json:"val_acc_std"`
-	MsPerEpoch   float64        `json:"ms_per_epoch"`
-	Seconds      float64        `json:"seconds"`
-	PerSplit     []splitReport  `json:"per_split"`
-	Config       models.Config  `json:"config"`
-	Training     train.Options  `json:"training"`
-	Paper        *paper.Score   `json:"paper,omitempty"`
-	Graph        graphSummary   `json:"graph"`
+	Dataset     string        `json:"dataset"`
+	Model       string        `json:"model"`
+	Metric      string        `json:"metric"`
+	TestAccMean float64       `json:"test_acc_mean"`
+	TestAccStd  float64       `json:"test_acc_std"`
+	ValAccMean  float64       `json:"val_acc_mean"`
+	ValAccStd   float64       `json:"val_acc_std"`
+	MsPerEpoch  float64       `json:"ms_per_epoch"`
+	Seconds     float64       `json:"seconds"`
+	PerSplit    []splitReport `json:"per_split"`
+	Config      models.Config `json:"config"`
+	Training    train.Options `json:"training"`
+	Paper       *paper.Score  `json:"paper,omitempty"`
+	Graph       graphSummary  `json:"graph"`
 }
 
 type splitReport struct {
@@ -184,5 +184,3 @@ func printTrainTable(w io.Writer, r *trainReport) {
 	}
 	fmt.Fprintf(w, "%.2f ms per training epoch, %.1f s in all\n", r.MsPerEpoch, r.Seconds)
 }
-
-

@@ -1,0 +1,144 @@
+package datasets
+
+import (
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+)
+
+// store copies src (of length size, −1 when unknown) into dest through a
+// temporary file in dest's directory, verifies it against f (see check) and
+// renames it into place. Nothing is left at dest unless it verified; the
+// temporary file is removed on every failure.
+func store(dest string, src io.Reader, size int64, f File, from string, o Options) (digests, error) {
+	dir := filepath.Dir(dest)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return digests{}, err
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(dest)+".part-*")
+	if err != nil {
+		return digests{}, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	h := sha256.New()
+	var w io.Writer = io.MultiWriter(tmp, h)
+	if bar := newBar(o, size, f.Path); bar != nil {
+		w = io.MultiWriter(w, bar)
+		defer bar.Close()
+	}
+	n, err := io.Copy(w, src)
+	if err != nil {
+		return digests{}, fmt.Errorf("%s: %w", from, err)
+	}
+	if size >= 0 && n != size {
+		return digests{}, fmt.Errorf("%s: truncated: got %d of %d bytes", from, n, size)
+	}
+	if err := tmp.Close(); err != nil {
+		return digests{}, err
+	}
+	d := digests{size: n, sha256: hex.EncodeToString(h.Sum(nil))}
+	switch f.basis() {
+	case BasisSHA256:
+		if d.sha256 != f.SHA256 {
+			return d, &ChecksumError{Path: from, Basis: BasisSHA256, Got: d.sha256, Want: f.SHA256}
+		}
+	case BasisGitBlob:
+		blob, err := gitBlobOf(tmp.Name(), n)
+		if err != nil {
+			return d, err
+		}
+		if blob != f.GitBlobSHA1 {
+			return d, &ChecksumError{Path: from, Basis: BasisGitBlob, Got: blob, Want: f.GitBlobSHA1}
+		}
+		d.gitBlob = blob
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return d, err
+	}
+	if err := os.Rename(tmp.Name(), dest); err != nil {
+		return d, err
+	}
+	ok = true
+	return d, nil
+}
+
+// gitBlobOf computes the Git blob id of a file of n bytes.
+func gitBlobOf(path string, n int64) (string, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer fh.Close()
+	var g hash.Hash = sha1.New()
+	fmt.Fprintf(g, "blob %d\x00", n)
+	if _, err := io.Copy(g, fh); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(g.Sum(nil)), nil
+}
+
+// download fetches f.URL into dest (see store).
+func download(dest string, f File, o Options) (digests, error) {
+	resp, err := o.client().Get(f.URL)
+	if err != nil {
+		return digests{}, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return digests{}, fmt.Errorf("%s: HTTP %s", f.URL, resp.Status)
+	}
+	o.logf("downloading %s from %s", f.Path, f.URL)
+	return store(dest, resp.Body, resp.ContentLength, f, f.URL, o)
+}
+
+// copyLocal copies a data-directory file into the cache (see store).
+func copyLocal(dest, src string, f File, o Options) (digests, error) {
+	fh, err := os.Open(src)
+	if err != nil {
+		return digests{}, err
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return digests{}, err
+	}
+	return store(dest, fh, st.Size(), f, src, o)
+}
+
+// newBar returns a byte progress bar on o.Progress when it is a terminal or
+// a bar was asked for, else nil.
+func newBar(o Options, size int64, desc string) *progressbar.ProgressBar {
+	if o.Progress == nil || !(o.ProgressBar || isTerminal(o.Progress)) {
+		return nil
+	}
+	return progressbar.NewOptions64(size,
+		progressbar.OptionSetWriter(o.Progress),
+		progressbar.OptionSetDescription(desc),
+		progressbar.OptionShowBytes(true),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionOnCompletion(func() { fmt.Fprintln(o.Progress) }),
+	)
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
