@@ -125,7 +125,13 @@ func (r *Registry) Names() []string {
 	return names
 }
 
-// allSpecs lists the models of this package.
+// allSpecs lists the models of this package. Baselines are registered in
+// the specs_*.go files, one per family of models.
 func allSpecs() []Spec {
-	return []Spec{pcgcnSpec(), gcnSpec(), mlpSpec()}
+	specs := []Spec{pcgcnSpec(), gcnSpec(), mlpSpec()}
+	specs = append(specs, classicSpecs()...)
+	specs = append(specs, mixingSpecs()...)
+	specs = append(specs, spectralSpecs()...)
+	specs = append(specs, globalSpecs()...)
+	return specs
 }

@@ -1,0 +1,6 @@
+package models
+
+// globalSpecs registers GloGNN, GGCN.
+func globalSpecs() []Spec {
+	return nil
+}
