@@ -1,0 +1,88 @@
+package models
+
+import (
+	"math"
+	"testing"
+
+	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/rng"
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// tinyGraph is a 7-node, 3-class graph with dense 4-dim features and one
+// split; isolated node 6 checks the self-loop normalisation.
+func tinyGraph(t *testing.T) *graph.Graph {
+	t.Helper()
+	edges := []graph.Edge{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}, {1, 4}, {2, 5}, {5, 5}, {0, 1}}
+	adj, err := graph.UndirectedAdjacency(7, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := rng.New(11)
+	x := tensor.NewDense(7, 4)
+	for i := range x.Data {
+		x.Data[i] = g.Uniform(0, 1)
+	}
+	return &graph.Graph{
+		Name: "tiny", N: 7, Adj: adj, X: graph.Features{Dense: x},
+		Y: []int32{0, 1, 2, 0, 1, 2, 1}, NumClasses: 3,
+		Splits: []graph.Split{{Train: []int32{0, 1, 2, 4}, Val: []int32{3, 5}, Test: []int32{6}}},
+	}
+}
+
+// dense64 converts a matrix to float64 rows.
+func dense64(d *tensor.Dense) [][]float64 {
+	out := make([][]float64, d.Rows)
+	for i := range out {
+		out[i] = make([]float64, d.Cols)
+		for j := range out[i] {
+			out[i][j] = float64(d.At(i, j))
+		}
+	}
+	return out
+}
+
+func mm(a, b [][]float64) [][]float64 {
+	out := make([][]float64, len(a))
+	for i := range a {
+		out[i] = make([]float64, len(b[0]))
+		for k := range b {
+			for j := range b[0] {
+				out[i][j] += a[i][k] * b[k][j]
+			}
+		}
+	}
+	return out
+}
+
+func transpose(a [][]float64) [][]float64 {
+	out := make([][]float64, len(a[0]))
+	for j := range out {
+		out[j] = make([]float64, len(a))
+		for i := range a {
+			out[j][i] = a[i][j]
+		}
+	}
+	return out
+}
+
+func addBias(a [][]float64, b [][]float64) [][]float64 {
+	for i := range a {
+		for j := range a[i] {
+			a[i][j] += b[0][j]
+		}
+	}
+	return a
+}
+
+func assertClose(t *testing.T, what string, got *tensor.Dense, want [][]float64, tol float64) {
+	t.Helper()
+	for i := range want {
+		for j := range want[i] {
+			g := float64(got.At(i, j))
+			if math.Abs(g-want[i][j]) > tol*(1+math.Abs(want[i][j])) {
+				t.Fatalf("%s[%d][%d] = %.7g, want %.7g", what, i, j, g, want[i][j])
+			}
+		}
+	}
+}

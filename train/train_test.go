@@ -1,0 +1,155 @@
+package train
+
+import (
+	"math"
+	"testing"
+
+	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+func loadCornell(t *testing.T) *graph.Graph {
+	t.Helper()
+	g, err := datasets.Load("cornell", datasets.Options{DataDir: datatest.Mirror(t), Offline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func quickOpts(threads int) Options {
+	o := DefaultOptions()
+	o.Epochs, o.Patience, o.Threads = 40, 0, threads
+	return o
+}
+
+func TestRunDeterministicAcrossThreads(t *testing.T) {
+	g := loadCornell(t)
+	spec, _ := models.NewRegistry().Get("pcgcn")
+	for _, mode := range []string{"hard", "soft"} {
+		var first *Result
+		for _, threads := range []int{1, 2} {
+			cfg := spec.Preset("cornell")
+			models.SetOption(cfg, "bmode", mode)
+			r, err := Run(g, nil, 0, spec, cfg, quickOpts(threads))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first == nil {
+				first = r
+				continue
+			}
+			if r.Val != first.Val || r.Test != first.Test || r.BestEpoch != first.BestEpoch {
+				t.Errorf("%s: threads 1 vs 2: val %v/%v test %v/%v epoch %d/%d", mode, first.Val, r.Val, first.Test, r.Test, first.BestEpoch, r.BestEpoch)
+			}
+			for i, p := range first.Model.Params() {
+				q := r.Model.Params()[i]
+				for k, v := range p.Value.Data {
+					if q.Value.Data[k] != v {
+						t.Fatalf("%s: parameter %s[%d] differs between 1 and 2 threads: %v vs %v", mode, p.Name, k, v, q.Value.Data[k])
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestSaveLoadPredictRoundTrip(t *testing.T) {
+	g := loadCornell(t)
+	reg := models.NewRegistry()
+	for _, name := range []string{"pcgcn", "gcn", "mlp"} {
+		spec, _ := reg.Get(name)
+		cfg := spec.Preset("cornell")
+		r, err := Run(g, nil, 3, spec, cfg, quickOpts(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := Probabilities(r.Model, 1)
+		dir := t.TempDir()
+		if err := Save(dir, name, "cornell", cfg, r); err != nil {
+			t.Fatal(err)
+		}
+		m, data, meta, err := Load(dir, g, reg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := Probabilities(m, 2)
+		for i, v := range want.Data {
+			if got.Data[i] != v {
+				t.Fatalf("%s: probability %d: saved model %v, reloaded %v", name, i, v, got.Data[i])
+			}
+		}
+		if meta.Split != 3 || len(data.Train) != len(r.Data.Train) {
+			t.Errorf("%s: metadata split %d, %d training nodes", name, meta.Split, len(data.Train))
+		}
+		if acc := Accuracy(got, g.Y, r.Data.Test); math.Abs(acc-r.Test) > 1e-12 {
+			t.Errorf("%s: reloaded test accuracy %v, trained %v", name, acc, r.Test)
+		}
+	}
+}
+
+func TestLoadRejectsOtherGraph(t *testing.T) {
+	g := loadCornell(t)
+	reg := models.NewRegistry()
+	spec, _ := reg.Get("mlp")
+	cfg := spec.Preset("cornell")
+	r, err := Run(g, nil, 0, spec, cfg, quickOpts(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := Save(dir, "mlp", "cornell", cfg, r); err != nil {
+		t.Fatal(err)
+	}
+	other := *g
+	other.N = 10
+	if _, _, _, err := Load(dir, &other, reg); err == nil {
+		t.Error("loading a model onto a different graph succeeded")
+	}
+}
+
+func TestDropClass(t *testing.T) {
+	g := loadCornell(t)
+	spec, _ := models.NewRegistry().Get("pcgcn")
+	opt := quickOpts(1)
+	opt.DropClass = 0
+	r, err := Run(g, nil, 0, spec, spec.Preset("cornell"), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range r.Data.Train {
+		if g.Y[i] == 0 {
+			t.Fatal("a class-0 node stayed in the training set")
+		}
+	}
+	if len(r.Data.Train) >= len(g.Splits[0].Train) {
+		t.Error("no training node was removed")
+	}
+	opt.DropClass = 9
+	if _, err := Run(g, nil, 0, spec, spec.Preset("cornell"), opt); err == nil {
+		t.Error("dropping a class that does not exist succeeded")
+	}
+}
+
+func TestMetrics(t *testing.T) {
+	logits := tensor.FromRows([][]float32{{0, 1}, {2, 0}, {0, 3}, {1, 1.5}})
+	y := []int32{1, 0, 0, 1}
+	if a := Accuracy(logits, y, []int32{0, 1, 2, 3}); a != 0.75 {
+		t.Errorf("accuracy %v, want 0.75", a)
+	}
+	// scores s = l1 − l0: 1, −2, 3, 0.5; positives {0, 3} → ranks: −2:1, 0.5:2, 1:3, 3:4
+	// AUC = (rank sum of positives − 2·3/2) / (2·2) = (3+2−3)/4 = 0.5
+	if a := ROCAUC(logits, y, []int32{0, 1, 2, 3}); a != 0.5 {
+		t.Errorf("ROC AUC %v, want 0.5", a)
+	}
+	tie := tensor.FromRows([][]float32{{0, 1}, {0, 1}})
+	if a := ROCAUC(tie, []int32{1, 0}, []int32{0, 1}); a != 0.5 {
+		t.Errorf("ROC AUC with a tie %v, want 0.5", a)
+	}
+	if m, s := MeanStd([]float64{1, 3}); m != 2 || s != 1 {
+		t.Errorf("MeanStd = %v, %v", m, s)
+	}
+}
