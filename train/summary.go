@@ -16,6 +16,10 @@ type Summary struct {
 	TestStd  float64 `json:"test_std"`
 	ValMean  float64 `json:"val_mean"`
 	ValStd   float64 `json:"val_std"`
+	// TestAccMean and TestAccStd are the test accuracy in percent (equal to
+	// TestMean/TestStd when the metric is accuracy).
+	TestAccMean float64 `json:"test_acc_mean"`
+	TestAccStd  float64 `json:"test_acc_std"`
 	// MsPerEpoch is the mean training-step time over the splits.
 	MsPerEpoch float64 `json:"ms_per_epoch"`
 	// Seconds is the total wall time.
@@ -39,15 +43,17 @@ func RunSplits(g *graph.Graph, splits []int, spec models.Spec, cfg models.Config
 // Summarize aggregates per-split results.
 func Summarize(rs []*Result) *Summary {
 	s := &Summary{PerSplit: rs}
-	var test, val, ms []float64
+	var test, val, ms, acc []float64
 	for _, r := range s.PerSplit {
 		test = append(test, 100*r.Test)
+		acc = append(acc, 100*r.TestAccuracy)
 		val = append(val, 100*r.Val)
 		ms = append(ms, r.MsPerEpoch)
 		s.Seconds += r.Seconds
 	}
 	s.TestMean, s.TestStd = MeanStd(test)
 	s.ValMean, s.ValStd = MeanStd(val)
+	s.TestAccMean, s.TestAccStd = MeanStd(acc)
 	s.MsPerEpoch, _ = MeanStd(ms)
 	return s
 }

@@ -25,6 +25,9 @@ type Result struct {
 	// Val and Test are the metric (accuracy or ROC AUC, in [0,1]) at BestEpoch.
 	Val  float64 `json:"val"`
 	Test float64 `json:"test"`
+	// TestAccuracy is the test accuracy at BestEpoch (equal to Test when the
+	// metric is accuracy).
+	TestAccuracy float64 `json:"test_accuracy"`
 	// Seconds is the wall time of the split (training and evaluation).
 	Seconds float64 `json:"seconds"`
 	// MsPerEpoch is the mean time of a training step (forward, backward, Adam).
@@ -77,17 +80,17 @@ func Run(g *graph.Graph, aHat *tensor.CSR, k int, spec models.Spec, cfg models.C
 		loss := Step(tape, model, adam, data)
 		trainTime += time.Since(t0)
 
-		val, test, valLoss := evaluate(tape, model, data, opt.Metric)
+		ev := evaluate(tape, model, data, opt.Metric)
 		res.Epochs = epoch
-		if val > res.Val || (val == res.Val && valLoss < bestLoss) {
-			res.Val, res.Test, res.BestEpoch, bestLoss = val, test, epoch, valLoss
+		if ev.val > res.Val || (ev.val == res.Val && ev.valLoss < bestLoss) {
+			res.Val, res.Test, res.TestAccuracy, res.BestEpoch, bestLoss = ev.val, ev.test, ev.testAcc, epoch, ev.valLoss
 			best.save(params)
 			since = 0
 		} else {
 			since++
 		}
 		if opt.Progress != nil {
-			opt.Progress(Progress{Split: k, Epoch: epoch, Epochs: opt.Epochs, Loss: loss, Val: val, BestVal: res.Val})
+			opt.Progress(Progress{Split: k, Epoch: epoch, Epochs: opt.Epochs, Loss: loss, Val: ev.val, BestVal: res.Val})
 		}
 		if opt.Patience > 0 && since >= opt.Patience {
 			break
@@ -118,18 +121,23 @@ func Step(tape *autograd.Tape, model models.Model, opt optim.Optimizer, data *mo
 	return float64(loss.Scalar())
 }
 
-// evaluate returns the validation and test metric and the validation loss,
-// without dropout and without recording.
-func evaluate(tape *autograd.Tape, model models.Model, data *models.Data, metric string) (val, test, valLoss float64) {
+// evaluation is the outcome of one evaluation pass.
+type evaluation struct {
+	val, test, testAcc, valLoss float64
+}
+
+// evaluate returns the validation and test metric, the test accuracy and the
+// validation loss, without dropout and without recording.
+func evaluate(tape *autograd.Tape, model models.Model, data *models.Data, metric string) evaluation {
 	logits := Logits(tape, model)
 	y := data.Graph.Y
+	ev := evaluation{testAcc: Accuracy(logits, y, data.Test), valLoss: crossEntropy(logits, y, data.Val)}
 	if metric == "rocauc" {
-		val, test = ROCAUC(logits, y, data.Val), ROCAUC(logits, y, data.Test)
+		ev.val, ev.test = ROCAUC(logits, y, data.Val), ROCAUC(logits, y, data.Test)
 	} else {
-		val, test = Accuracy(logits, y, data.Val), Accuracy(logits, y, data.Test)
+		ev.val, ev.test = Accuracy(logits, y, data.Val), ev.testAcc
 	}
-	valLoss = crossEntropy(logits, y, data.Val)
-	return val, test, valLoss
+	return ev
 }
 
 // Logits runs model in evaluation mode (no dropout, nothing recorded) and

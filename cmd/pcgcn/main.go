@@ -43,6 +43,7 @@ directory, then downloaded with checksum verification.`,
 		newModelsCmd(),
 		newDatasetsCmd(),
 		newStatsCmd(),
+		newReproduceCmd(),
 	)
 	return root
 }

@@ -1,0 +1,106 @@
+// Package experiments runs the paper's studies as lists of cells (a model on a
+// dataset, with option overrides, over a set of splits). Each finished cell is
+// saved atomically as JSON under the results directory, so an interrupted run
+// resumes without redoing finished cells; the report package renders the
+// saved cells as tables and figures.
+package experiments
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/pcgcn/pcgcn/train"
+)
+
+// Cell is one unit of work.
+type Cell struct {
+	// Study names the study the cell belongs to ("main", "ablation", ...).
+	Study string `json:"study"`
+	// Dataset and Model are registry names.
+	Dataset string `json:"dataset"`
+	Model   string `json:"model"`
+	// Variant labels the cell within the study ("" for the default model).
+	Variant string `json:"variant,omitempty"`
+	// Sets are option overrides applied over the dataset preset (--set).
+	Sets map[string]string `json:"sets,omitempty"`
+	// DropClass removes a class's training labels (-1: none).
+	DropClass int `json:"drop_class"`
+	// Splits lists the split indices to run.
+	Splits []int `json:"splits"`
+	// Collect asks for per-node outputs kept in the result (see NodeOutputs).
+	Collect bool `json:"collect,omitempty"`
+}
+
+// Key returns a file-name-safe identifier unique within a study.
+func (c Cell) Key() string {
+	parts := []string{c.Model, c.Dataset}
+	if c.Variant != "" {
+		parts = append(parts, c.Variant)
+	}
+	if c.DropClass >= 0 {
+		parts = append(parts, fmt.Sprintf("drop%d", c.DropClass))
+	}
+	if len(c.Sets) > 0 {
+		keys := make([]string, 0, len(c.Sets))
+		for k := range c.Sets {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			parts = append(parts, k+"="+c.Sets[k])
+		}
+	}
+	s := strings.Join(parts, "__")
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '=', r == '.':
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// Result is a finished cell.
+type Result struct {
+	Cell Cell `json:"cell"`
+	// Metric is "accuracy" or "rocauc"; the means are in percent.
+	Metric   string  `json:"metric"`
+	TestMean float64 `json:"test_mean"`
+	TestStd  float64 `json:"test_std"`
+	ValMean  float64 `json:"val_mean"`
+	ValStd   float64 `json:"val_std"`
+	// TestAccMean/TestAccStd are the test accuracy (percent) whatever the metric.
+	TestAccMean float64 `json:"test_acc_mean"`
+	TestAccStd  float64 `json:"test_acc_std"`
+	MsPerEpoch  float64 `json:"ms_per_epoch"`
+	Seconds     float64 `json:"seconds"`
+	// Config is the fully resolved model configuration.
+	Config   any           `json:"config"`
+	PerSplit []SplitResult `json:"per_split"`
+}
+
+// SplitResult is one split of a cell.
+type SplitResult struct {
+	Split     int     `json:"split"`
+	Val       float64 `json:"val"`
+	Test      float64 `json:"test"`
+	BestEpoch int     `json:"best_epoch"`
+	Epochs    int     `json:"epochs"`
+	Seconds   float64 `json:"seconds"`
+	// Extra holds study-specific measurements (e.g. the matching degree).
+	Extra map[string]float64 `json:"extra,omitempty"`
+	// Nodes holds per-node outputs when the cell asked for them.
+	Nodes *NodeOutputs `json:"nodes,omitempty"`
+}
+
+// NodeOutputs are per-node outputs of one split: the test nodes and whether
+// each was classified correctly, for the homophily-bucket and distance studies.
+type NodeOutputs struct {
+	Test    []int32 `json:"test"`
+	Correct []bool  `json:"correct"`
+}
+
+func splitResult(r *train.Result) SplitResult {
+	return SplitResult{Split: r.Split, Val: 100 * r.Val, Test: 100 * r.Test, BestEpoch: r.BestEpoch, Epochs: r.Epochs, Seconds: r.Seconds}
+}

@@ -1,0 +1,267 @@
+package experiments
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"time"
+
+	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/train"
+)
+
+// Runner runs cells, skipping those already saved under Dir.
+type Runner struct {
+	// Dir is the results directory; cell results go to Dir/<study>/<key>.json.
+	Dir string
+	// Data resolves datasets by name (DataDir, cache, download).
+	Data datasets.Options
+	// Threads, Seed, Epochs and Patience configure training (0 epochs or
+	// patience: the protocol defaults).
+	Threads          int
+	Seed             uint64
+	Epochs, Patience int
+	// Progress receives progress lines (nil: quiet).
+	Progress io.Writer
+	// Extras, when set, adds study-specific measurements to each split.
+	Extras func(c Cell, r *train.Result) map[string]float64
+
+	graphs map[string]*graph.Graph
+	ahats  map[string]*tensor.CSR
+	reg    *models.Registry
+}
+
+// Path returns where a cell's result is saved.
+func (rn *Runner) Path(c Cell) string {
+	return filepath.Join(rn.Dir, c.Study, c.Key()+".json")
+}
+
+// Load returns the saved result of c, or nil when there is none (or it was
+// saved for a different cell definition).
+func (rn *Runner) Load(c Cell) *Result {
+	b, err := os.ReadFile(rn.Path(c))
+	if err != nil {
+		return nil
+	}
+	var r Result
+	if json.Unmarshal(b, &r) != nil || !sameCell(r.Cell, c) {
+		return nil
+	}
+	return &r
+}
+
+func sameCell(a, b Cell) bool {
+	if len(a.Sets) == 0 && len(b.Sets) == 0 {
+		a.Sets, b.Sets = nil, nil
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// Run runs every cell not yet saved, saving each as it finishes, and returns
+// all results in the order of cells.
+func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
+	if rn.reg == nil {
+		rn.reg = models.NewRegistry()
+		rn.graphs = map[string]*graph.Graph{}
+		rn.ahats = map[string]*tensor.CSR{}
+	}
+	out := make([]*Result, len(cells))
+	var todo []int
+	total := 0
+	for i, c := range cells {
+		if r := rn.Load(c); r != nil {
+			out[i] = r
+			continue
+		}
+		todo = append(todo, i)
+		total += len(c.Splits)
+	}
+	p := newMeter(rn.Progress, len(cells)-len(todo), len(cells), total)
+	for _, i := range todo {
+		r, err := rn.runCell(cells[i], p)
+		if err != nil {
+			return out, fmt.Errorf("%s %s on %s: %w", cells[i].Study, cells[i].Model, cells[i].Dataset, err)
+		}
+		if err := rn.save(r); err != nil {
+			return out, err
+		}
+		out[i] = r
+		p.cellDone(cells[i])
+	}
+	p.finish()
+	return out, nil
+}
+
+func (rn *Runner) graph(name string) (*graph.Graph, *tensor.CSR, error) {
+	if g, ok := rn.graphs[name]; ok {
+		return g, rn.ahats[name], nil
+	}
+	g, err := datasets.Load(name, rn.Data)
+	if err != nil {
+		return nil, nil, err
+	}
+	rn.graphs[name], rn.ahats[name] = g, graph.GCNNorm(g.Adj)
+	return g, rn.ahats[name], nil
+}
+
+func (rn *Runner) runCell(c Cell, p *meter) (*Result, error) {
+	g, aHat, err := rn.graph(c.Dataset)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := rn.reg.Get(c.Model)
+	if err != nil {
+		return nil, err
+	}
+	cfg := spec.Preset(c.Dataset)
+	for k, v := range c.Sets {
+		if err := models.SetOption(cfg, k, v); err != nil {
+			return nil, err
+		}
+	}
+	opt := train.DefaultOptions()
+	opt.Threads, opt.DropClass = rn.Threads, c.DropClass
+	if rn.Seed != 0 {
+		opt.Seed = rn.Seed
+	}
+	if rn.Epochs > 0 {
+		opt.Epochs = rn.Epochs
+	}
+	if rn.Patience > 0 {
+		opt.Patience = rn.Patience
+	}
+	if e, err := datasets.Lookup(c.Dataset); err == nil && e.Metric == datasets.ROCAUC {
+		opt.Metric = "rocauc"
+	}
+	res := &Result{Cell: c, Metric: opt.Metric, Config: cfg}
+	var trs []*train.Result
+	for _, k := range c.Splits {
+		if k >= len(g.Splits) {
+			return nil, fmt.Errorf("split %d requested, %s has %d", k, c.Dataset, len(g.Splits))
+		}
+		p.splitStart(c, k)
+		r, err := train.Run(g, aHat, k, spec, cfg, opt)
+		if err != nil {
+			return nil, err
+		}
+		sr := splitResult(r)
+		if c.Collect {
+			sr.Nodes = nodeOutputs(r, rn.Threads)
+		}
+		if rn.Extras != nil {
+			sr.Extra = rn.Extras(c, r)
+		}
+		res.PerSplit = append(res.PerSplit, sr)
+		trs = append(trs, r)
+		p.splitDone()
+	}
+	s := train.Summarize(trs)
+	res.TestMean, res.TestStd, res.ValMean, res.ValStd = s.TestMean, s.TestStd, s.ValMean, s.ValStd
+	res.MsPerEpoch, res.Seconds = s.MsPerEpoch, s.Seconds
+	res.TestAccMean, res.TestAccStd = s.TestAccMean, s.TestAccStd
+	return res, nil
+}
+
+// nodeOutputs evaluates the trained model and records test-node correctness.
+func nodeOutputs(r *train.Result, threads int) *NodeOutputs {
+	t := autograd.NewTape(tensor.Exec{Threads: threads})
+	logits := train.Logits(t, r.Model)
+	pred := train.Predict(logits)
+	no := &NodeOutputs{Test: r.Data.Test, Correct: make([]bool, len(r.Data.Test))}
+	for k, i := range r.Data.Test {
+		no.Correct[k] = pred[i] == r.Data.Graph.Y[i]
+	}
+	return no
+}
+
+func (rn *Runner) save(r *Result) error {
+	path := rn.Path(r.Cell)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(r, "", " ")
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, append(b, '\n'))
+}
+
+// WriteFileAtomic writes data to a temporary file beside path and renames it
+// into place, so readers never see a partial file.
+func WriteFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return errors.Join(werr, cerr)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
+
+// meter reports progress over the splits of a plan with an estimate of the
+// time left, one line per finished split.
+type meter struct {
+	w                 io.Writer
+	cellsDone, cells  int
+	splitsDone, total int
+	start             time.Time
+	cur               string
+}
+
+func newMeter(w io.Writer, done, cells, total int) *meter {
+	m := &meter{w: w, cellsDone: done, cells: cells, total: total, start: time.Now()}
+	if w != nil && done > 0 {
+		fmt.Fprintf(w, "%d of %d cells already done, resuming\n", done, cells)
+	}
+	return m
+}
+
+func (m *meter) splitStart(c Cell, k int) {
+	m.cur = fmt.Sprintf("%s %s/%s%s split %d", c.Study, c.Model, c.Dataset, variantSuffix(c), k)
+}
+
+func variantSuffix(c Cell) string {
+	s := ""
+	if c.Variant != "" {
+		s += " [" + c.Variant + "]"
+	}
+	if c.DropClass >= 0 {
+		s += fmt.Sprintf(" [class %d dropped]", c.DropClass)
+	}
+	return s
+}
+
+func (m *meter) splitDone() {
+	m.splitsDone++
+	if m.w == nil {
+		return
+	}
+	el := time.Since(m.start)
+	left := time.Duration(float64(el) / float64(m.splitsDone) * float64(m.total-m.splitsDone))
+	fmt.Fprintf(m.w, "[%3.0f%%] %d/%d splits, %s elapsed, ~%s left: %s\n", 100*float64(m.splitsDone)/float64(max(m.total, 1)),
+		m.splitsDone, m.total, el.Round(time.Second), left.Round(time.Second), m.cur)
+}
+
+func (m *meter) cellDone(Cell) { m.cellsDone++ }
+
+func (m *meter) finish() {
+	if m.w != nil {
+		fmt.Fprintf(m.w, "%d cells done, %d splits trained in %s\n", m.cells, m.splitsDone, time.Since(m.start).Round(time.Second))
+	}
+}

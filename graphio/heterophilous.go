@@ -1,0 +1,105 @@
+package graphio
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/pcgcn/pcgcn/graph"
+)
+
+// ReadHeterophilous reads one .npz of Platonov et al.'s heterophily
+// benchmark (chameleon, squirrel, *_filtered, minesweeper, tolokers, actor,
+// texas, wisconsin, cornell): node_features float (n, f), node_labels int
+// (n,), edges int (m, 2) (each undirected edge once; symmetrised here, with
+// self-loops and duplicates dropped should there be any) and train_masks,
+// val_masks, test_masks bool (k, n), giving k splits (10 in every published
+// file). The graph is named after the file without ".npz".
+func ReadHeterophilous(path string) (*graph.Graph, error) {
+	data, err := readFiles(path)
+	if err != nil {
+		return nil, err
+	}
+	return decodeHeterophilous(path, data[0])
+}
+
+// decodeHeterophilous decodes the archive bytes read from path.
+func decodeHeterophilous(path string, data []byte) (*graph.Graph, error) {
+	z, err := openNPZ(path, data)
+	if err != nil {
+		return nil, err
+	}
+	la, err := z.get("node_labels")
+	if err != nil {
+		return nil, err
+	}
+	if len(la.shape) != 1 {
+		return nil, fmt.Errorf("%s: node_labels has shape %v, want (n,)", path, la.shape)
+	}
+	n := la.shape[0]
+	if n == 0 || n > MaxNodes {
+		return nil, fmt.Errorf("%s: node_labels has %d nodes", path, n)
+	}
+	lv, err := la.ints()
+	if err != nil {
+		return nil, fmt.Errorf("%s: node_labels: %v", path, err)
+	}
+	y, classes, err := labelsFrom(path, lv)
+	if err != nil {
+		return nil, err
+	}
+	fa, err := z.get("node_features")
+	if err != nil {
+		return nil, err
+	}
+	if len(fa.shape) != 2 || fa.shape[0] != n || fa.shape[1] == 0 {
+		return nil, fmt.Errorf("%s: node_features has shape %v, want (%d, f) with f ≥ 1", path, fa.shape, n)
+	}
+	fv, err := fa.floats()
+	if err != nil {
+		return nil, fmt.Errorf("%s: node_features: %v", path, err)
+	}
+	x, err := denseFeatures(path, n, fa.shape[1], fv)
+	if err != nil {
+		return nil, err
+	}
+	ea, err := z.get("edges")
+	if err != nil {
+		return nil, err
+	}
+	if len(ea.shape) != 2 || ea.shape[1] != 2 {
+		return nil, fmt.Errorf("%s: edges has shape %v, want (m, 2)", path, ea.shape)
+	}
+	ev, err := ea.ints()
+	if err != nil {
+		return nil, fmt.Errorf("%s: edges: %v", path, err)
+	}
+	edges, err := edgesFrom(path, ev, n)
+	if err != nil {
+		return nil, err
+	}
+	var masks [3][]bool
+	k := -1
+	for i, key := range []string{"train_masks", "val_masks", "test_masks"} {
+		a, err := z.get(key)
+		if err != nil {
+			return nil, err
+		}
+		if len(a.shape) != 2 || a.shape[1] != n || a.shape[0] == 0 || (k >= 0 && a.shape[0] != k) {
+			return nil, fmt.Errorf("%s: %s has shape %v, want (k, %d) with the same k ≥ 1 for all masks", path, key, a.shape, n)
+		}
+		k = a.shape[0]
+		if masks[i], err = a.bools(); err != nil {
+			return nil, fmt.Errorf("%s: %s: %v", path, key, err)
+		}
+	}
+	splits := make([]graph.Split, k)
+	for s := range splits {
+		lo, hi := s*n, (s+1)*n
+		if splits[s], err = splitFromMasks(path, s, masks[0][lo:hi], masks[1][lo:hi], masks[2][lo:hi]); err != nil {
+			return nil, err
+		}
+	}
+	name := strings.TrimSuffix(filepath.Base(path), ".npz")
+	return assemble(path, name, []string{path}, x, y, classes, edges, splits)
+}

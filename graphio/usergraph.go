@@ -1,0 +1,326 @@
+package graphio
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/pcgcn/pcgcn/graph"
+)
+
+// ReadUserGraph reads a user's own graph from dir, in the format described
+// in the package documentation and docs/data-format.md: edges.csv or
+// edges.tsv, labels.csv, features.csv or features.npy, and optionally
+// splits.csv. The graph is named after dir.
+func ReadUserGraph(dir string) (*graph.Graph, error) {
+	var u userFiles
+	var err error
+	if u.edgesPath, u.edges, err = readOneOf(dir, "edges.csv", "edges.tsv"); err != nil {
+		return nil, err
+	}
+	if u.featPath, u.feats, err = readOneOf(dir, "features.csv", "features.npy"); err != nil {
+		return nil, err
+	}
+	u.labelPath = filepath.Join(dir, "labels.csv")
+	if u.labels, err = os.ReadFile(u.labelPath); err != nil {
+		return nil, err
+	}
+	u.splitPath = filepath.Join(dir, "splits.csv")
+	u.splits, err = os.ReadFile(u.splitPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		u.splitPath, u.splits = "", nil
+	} else if err != nil {
+		return nil, err
+	}
+	return u.decode(filepath.Base(filepath.Clean(dir)))
+}
+
+// readOneOf reads whichever of the two names exists in dir; both or neither
+// is an error.
+func readOneOf(dir, a, b string) (string, []byte, error) {
+	pa, pb := filepath.Join(dir, a), filepath.Join(dir, b)
+	da, errA := os.ReadFile(pa)
+	db, errB := os.ReadFile(pb)
+	switch {
+	case errA == nil && errB == nil:
+		return "", nil, fmt.Errorf("%s: both %s and %s exist; keep one", dir, a, b)
+	case errA == nil:
+		return pa, da, nil
+	case errB == nil:
+		return pb, db, nil
+	case !errors.Is(errA, fs.ErrNotExist):
+		return "", nil, errA
+	case !errors.Is(errB, fs.ErrNotExist):
+		return "", nil, errB
+	}
+	return "", nil, fmt.Errorf("%s: neither %s nor %s exists", dir, a, b)
+}
+
+// userFiles holds the contents of a user graph directory.
+type userFiles struct {
+	edgesPath, featPath, labelPath, splitPath string
+	edges, feats, labels, splits              []byte
+}
+
+// decode parses the files into a graph.
+func (u *userFiles) decode(name string) (*graph.Graph, error) {
+	labels, err := parseUserLabels(u.labelPath, u.labels)
+	if err != nil {
+		return nil, err
+	}
+	y, classes, err := labelsFrom(u.labelPath, labels)
+	if err != nil {
+		return nil, err
+	}
+	n := len(y)
+	var x graph.Features
+	if filepath.Ext(u.featPath) == ".npy" {
+		x, err = userNPYFeatures(u.featPath, u.feats, n)
+	} else {
+		x, err = userCSVFeatures(u.featPath, u.feats, n)
+	}
+	if err != nil {
+		return nil, err
+	}
+	sep := ","
+	if filepath.Ext(u.edgesPath) == ".tsv" {
+		sep = "\t"
+	}
+	ls, err := lines(u.edgesPath, u.edges, false)
+	if err != nil {
+		return nil, err
+	}
+	header := !isIntRow(ls[0], sep, 2)
+	edges, err := parseEdgeList(u.edgesPath, u.edges, sep, header, false, n)
+	if err != nil {
+		return nil, err
+	}
+	var splits []graph.Split
+	if u.splitPath != "" {
+		if splits, err = parseUserSplits(u.splitPath, u.splits, n); err != nil {
+			return nil, err
+		}
+	}
+	files := []string{u.edgesPath, u.featPath, u.labelPath}
+	if u.splitPath != "" {
+		files = append(files, u.splitPath)
+	}
+	return assemble(u.labelPath, name, files, x, y, classes, edges, splits)
+}
+
+// fields splits a line on sep, trimming spaces around each field.
+func fields(l []byte, sep string) [][]byte {
+	f := bytes.Split(l, []byte(sep))
+	for i := range f {
+		f[i] = bytes.TrimSpace(f[i])
+	}
+	return f
+}
+
+// isIntRow reports whether l holds exactly k integer fields.
+func isIntRow(l []byte, sep string, k int) bool {
+	f := fields(l, sep)
+	if len(f) != k {
+		return false
+	}
+	for _, x := range f {
+		if _, err := strconv.ParseInt(string(x), 10, 64); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// dataLines returns the lines of a user file, dropping a header line
+// (recognised by isData being false on it) and trailing blank lines.
+func dataLines(path string, data []byte, isData func([]byte) bool) ([][]byte, error) {
+	ls, err := lines(path, data, false)
+	if err != nil {
+		return nil, err
+	}
+	for len(ls) > 0 && len(bytes.TrimSpace(ls[len(ls)-1])) == 0 {
+		ls = ls[:len(ls)-1]
+	}
+	if len(ls) > 0 && !isData(ls[0]) {
+		ls = ls[1:]
+	}
+	if len(ls) == 0 {
+		return nil, fmt.Errorf("%s: no data lines", path)
+	}
+	return ls, nil
+}
+
+// parseUserLabels reads labels.csv: one integer per line (line i is node
+// i), or "node,label" pairs covering nodes 0..n-1 once each.
+func parseUserLabels(path string, data []byte) ([]int64, error) {
+	ls, err := dataLines(path, data, func(l []byte) bool { return isIntRow(l, ",", 1) || isIntRow(l, ",", 2) })
+	if err != nil {
+		return nil, err
+	}
+	pairs := isIntRow(ls[0], ",", 2)
+	if len(ls) > MaxNodes {
+		return nil, fmt.Errorf("%s: too many nodes", path)
+	}
+	out := make([]int64, len(ls))
+	seen := make([]bool, len(ls))
+	for i, l := range ls {
+		f := fields(l, ",")
+		if pairs != (len(f) == 2) || len(f) > 2 {
+			return nil, fmt.Errorf("%s: line %d: %q does not match the first line's format", path, i+1, l)
+		}
+		vals := make([]int64, len(f))
+		for j, x := range f {
+			if vals[j], err = strconv.ParseInt(string(x), 10, 64); err != nil {
+				return nil, fmt.Errorf("%s: line %d: %q is not an integer", path, i+1, x)
+			}
+		}
+		if !pairs {
+			out[i] = vals[0]
+			continue
+		}
+		node := vals[0]
+		if node < 0 || node >= int64(len(ls)) || seen[node] {
+			return nil, fmt.Errorf("%s: line %d: node %d is outside [0, %d) or listed twice", path, i+1, node, len(ls))
+		}
+		seen[node] = true
+		out[node] = vals[1]
+	}
+	return out, nil
+}
+
+// userCSVFeatures reads features.csv: n rows of comma-separated numbers.
+func userCSVFeatures(path string, data []byte, n int) (graph.Features, error) {
+	isNum := func(l []byte) bool {
+		for _, x := range fields(l, ",") {
+			if _, err := strconv.ParseFloat(string(x), 64); err != nil {
+				return false
+			}
+		}
+		return true
+	}
+	ls, err := dataLines(path, data, isNum)
+	if err != nil {
+		return graph.Features{}, err
+	}
+	if len(ls) != n {
+		return graph.Features{}, fmt.Errorf("%s: %d feature rows for %d labelled nodes", path, len(ls), n)
+	}
+	f := len(fields(ls[0], ","))
+	var vals []float32 // grown as rows parse: a corrupt first row must not size a huge buffer
+	for i, l := range ls {
+		fs := fields(l, ",")
+		if len(fs) != f {
+			return graph.Features{}, fmt.Errorf("%s: row %d has %d values, row 0 has %d", path, i, len(fs), f)
+		}
+		for j, x := range fs {
+			v, err := strconv.ParseFloat(string(x), 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(float64(float32(v)), 0) {
+				return graph.Features{}, fmt.Errorf("%s: row %d value %d: %q is not a finite number", path, i, j, x)
+			}
+			vals = append(vals, float32(v))
+		}
+	}
+	return denseFeatures(path, n, f, vals)
+}
+
+// userNPYFeatures reads features.npy: a float or integer (n, f) array.
+func userNPYFeatures(path string, data []byte, n int) (graph.Features, error) {
+	a, err := parseNPY(data)
+	if err != nil {
+		return graph.Features{}, fmt.Errorf("%s: %v", path, err)
+	}
+	if len(a.shape) != 2 || a.shape[0] != n || a.shape[1] == 0 {
+		return graph.Features{}, fmt.Errorf("%s: shape %v, want (%d, f) with f ≥ 1 for %d labelled nodes", path, a.shape, n, n)
+	}
+	v, err := a.floats()
+	if err != nil {
+		return graph.Features{}, fmt.Errorf("%s: %v", path, err)
+	}
+	return denseFeatures(path, n, a.shape[1], v)
+}
+
+// parseUserSplits reads splits.csv: "split,node,role" rows (optional
+// header), role one of train, val, test; splits numbered 0..K-1. Memory is
+// proportional to the file, whatever split numbers it names.
+func parseUserSplits(path string, data []byte, n int) ([]graph.Split, error) {
+	isRow := func(l []byte) bool {
+		f := fields(l, ",")
+		if len(f) != 3 {
+			return false
+		}
+		_, e1 := strconv.Atoi(string(f[0]))
+		_, e2 := strconv.Atoi(string(f[1]))
+		return e1 == nil && e2 == nil
+	}
+	ls, err := dataLines(path, data, isRow)
+	if err != nil {
+		return nil, err
+	}
+	type entry struct{ split, node, role, line int }
+	entries := make([]entry, 0, len(ls))
+	k := 0
+	for i, l := range ls {
+		f := fields(l, ",")
+		if !isRow(l) {
+			return nil, fmt.Errorf("%s: line %d: %q is not split,node,role", path, i+1, l)
+		}
+		s, _ := strconv.Atoi(string(f[0]))
+		node, _ := strconv.Atoi(string(f[1]))
+		if s < 0 || s > len(ls)/3 {
+			// each of the splits 0..s needs at least three rows
+			return nil, fmt.Errorf("%s: line %d: split %d cannot be filled: splits are numbered 0..K-1 and each needs train, val and test nodes", path, i+1, s)
+		}
+		if node < 0 || node >= n {
+			return nil, fmt.Errorf("%s: line %d: node %d outside [0, %d)", path, i+1, node, n)
+		}
+		r := -1
+		for j, name := range []string{"train", "val", "test"} {
+			if string(f[2]) == name {
+				r = j
+			}
+		}
+		if r < 0 {
+			return nil, fmt.Errorf("%s: line %d: role %q is not train, val or test", path, i+1, f[2])
+		}
+		entries = append(entries, entry{s, node, r, i + 1})
+		k = max(k, s+1)
+	}
+	sort.SliceStable(entries, func(a, b int) bool { return entries[a].split < entries[b].split })
+	out := make([]graph.Split, k)
+	mark := make([]int, n) // 1 + index of the split that last used the node
+	for _, e := range entries {
+		if mark[e.node] == e.split+1 {
+			return nil, fmt.Errorf("%s: line %d: node %d appears twice in split %d", path, e.line, e.node, e.split)
+		}
+		mark[e.node] = e.split + 1
+		sp := &out[e.split]
+		switch e.role {
+		case 0:
+			sp.Train = append(sp.Train, int32(e.node))
+		case 1:
+			sp.Val = append(sp.Val, int32(e.node))
+		default:
+			sp.Test = append(sp.Test, int32(e.node))
+		}
+	}
+	for s := range out {
+		sp := &out[s]
+		for _, p := range []struct {
+			name string
+			idx  []int32
+		}{{"train", sp.Train}, {"val", sp.Val}, {"test", sp.Test}} {
+			if len(p.idx) == 0 {
+				return nil, fmt.Errorf("%s: split %d has an empty %s set", path, s, p.name)
+			}
+			slices.Sort(p.idx)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,116 @@
+package graphio
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const (
+	userEdges  = "src,dst\n0,1\n1,2\n2,2\n2,1\n"
+	userLabels = "label\n1\n0\n1\n"
+	userFeats  = "a,b\n1,0\n0,2.5\n-1,1\n"
+	userSplits = "split,node,role\n0,0,train\n0,1,val\n0,2,test\n1,2,train\n1,0,val\n1,1,test\n"
+)
+
+// userDir writes a user graph directory from name → content.
+func userDir(t *testing.T, files map[string]string) string {
+	dir := filepath.Join(t.TempDir(), "mine")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range files {
+		writeFile(t, dir, name, []byte(s))
+	}
+	return dir
+}
+
+func TestUserGraph(t *testing.T) {
+	dir := userDir(t, map[string]string{"edges.csv": userEdges, "labels.csv": userLabels, "features.csv": userFeats, "splits.csv": userSplits})
+	g, err := ReadUserGraph(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGraph(t, g)
+	if g.Name != "mine" || g.N != 3 || g.NumEdges() != 2 || g.NumClasses != 2 || !reflect.DeepEqual(g.Y, []int32{1, 0, 1}) {
+		t.Fatalf("name %q N %d E %d C %d Y %v", g.Name, g.N, g.NumEdges(), g.NumClasses, g.Y)
+	}
+	if x := g.X.ToDense(); !reflect.DeepEqual(x.Data, []float32{1, 0, 0, 2.5, -1, 1}) {
+		t.Fatalf("features %v", x.Data)
+	}
+	if len(g.Splits) != 2 || !reflect.DeepEqual(g.Splits[1].Train, []int32{2}) || !reflect.DeepEqual(g.Splits[1].Test, []int32{1}) {
+		t.Fatalf("splits %+v", g.Splits)
+	}
+}
+
+func TestUserGraphVariants(t *testing.T) {
+	// TSV edges without header, node,label pairs, .npy features, no splits
+	dir := userDir(t, map[string]string{
+		"edges.tsv":    "0\t2\n",
+		"labels.csv":   "node,label\n2,4\n0,1\n1,0\n",
+		"features.npy": string(npyBytes("<f8", []int{3, 1}, []float64{0.5, 0, 2})),
+	})
+	g, err := ReadUserGraph(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGraph(t, g)
+	if g.NumEdges() != 1 || !reflect.DeepEqual(g.Y, []int32{1, 0, 4}) || g.NumClasses != 5 || g.Splits != nil {
+		t.Fatalf("E %d Y %v C %d splits %v", g.NumEdges(), g.Y, g.NumClasses, g.Splits)
+	}
+}
+
+func TestUserGraphCorrupt(t *testing.T) {
+	base := map[string]string{"edges.csv": userEdges, "labels.csv": userLabels, "features.csv": userFeats, "splits.csv": userSplits}
+	cases := []struct {
+		name, file, content, fragment string
+	}{
+		{"label out of range", "labels.csv", "1\n-2\n1\n", "label -2"},
+		{"edge to missing node", "edges.csv", "0,1\n1,3\n", "node 3"},
+		{"NaN feature", "features.csv", "1,0\nNaN,2\n1,1\n", "not a finite number"},
+		{"short feature row", "features.csv", "1,0\n2\n1,1\n", "row 1 has 1 values"},
+		{"feature row count", "features.csv", "1,0\n2,1\n", "2 feature rows for 3"},
+		{"empty split part", "splits.csv", "0,0,train\n0,1,val\n", "empty test set"},
+		{"split role", "splits.csv", "0,0,train\n0,1,dev\n0,2,test\n", "role \"dev\""},
+		{"split gap", "splits.csv", "0,0,train\n0,1,val\n0,2,test\n2,0,train\n", "split 2"},
+		{"truncated edges", "edges.csv", "0,1\n1,", "not a node id"},
+		{"label pairs repeat a node", "labels.csv", "0,1\n0,1\n2,0\n", "listed twice"},
+		{"empty labels", "labels.csv", "", "empty file"},
+	}
+	for _, c := range cases {
+		files := map[string]string{}
+		for k, v := range base {
+			files[k] = v
+		}
+		files[c.file] = c.content
+		dir := userDir(t, files)
+		_, err := ReadUserGraph(dir)
+		wantErr(t, err, filepath.Join(dir, c.file), c.fragment)
+	}
+	dir := userDir(t, map[string]string{"edges.csv": userEdges, "edges.tsv": "0\t1\n", "labels.csv": userLabels, "features.csv": userFeats})
+	if _, err := ReadUserGraph(dir); err == nil || !strings.Contains(err.Error(), "both edges.csv and edges.tsv") {
+		t.Fatalf("two edge files: %v", err)
+	}
+	dir = userDir(t, map[string]string{"edges.csv": userEdges, "labels.csv": userLabels})
+	if _, err := ReadUserGraph(dir); err == nil || !strings.Contains(err.Error(), "neither features.csv nor features.npy") {
+		t.Fatalf("no features: %v", err)
+	}
+}
+
+func FuzzUserGraph(f *testing.F) {
+	f.Add([]byte(userEdges), []byte(userLabels), []byte(userFeats), []byte(userSplits), false)
+	f.Add([]byte("0\t2\n"), []byte("node,label\n2,4\n0,1\n1,0\n"), npyBytes("<f8", []int{3, 1}, []float64{0.5, 0, 2}), []byte{}, true)
+	f.Fuzz(func(t *testing.T, edges, labels, feats, splits []byte, tsv bool) {
+		u := userFiles{edgesPath: "e.csv", featPath: "f.csv", labelPath: "l.csv", edges: edges, feats: feats, labels: labels}
+		if tsv {
+			u.edgesPath, u.featPath = "e.tsv", "f.npy"
+		}
+		if len(splits) > 0 {
+			u.splitPath, u.splits = "s.csv", splits
+		}
+		g, err := u.decode("fuzz")
+		fuzzCheck(t, g, err, []string{u.edgesPath, u.featPath, u.labelPath, "s.csv"})
+	})
+}

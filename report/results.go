@@ -1,0 +1,200 @@
+// Package report renders saved experiment results as Markdown tables and
+// figures next to the numbers the paper reports.
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/paper"
+)
+
+// SpeedRow is one dataset of the side-by-side speed comparison with the
+// PyTorch reference (written by scripts/bench_vs_pytorch.sh).
+type SpeedRow struct {
+	Dataset      string  `json:"dataset"`
+	Model        string  `json:"model"`
+	Threads      int     `json:"threads"`
+	OursMs       float64 `json:"ours_median_ms"`
+	TorchMs      float64 `json:"torch_median_ms"`
+	OursRSSMiB   float64 `json:"ours_peak_rss_mib"`
+	TorchRSSMiB  float64 `json:"torch_peak_rss_mib"`
+	SpeedupRatio float64 `json:"speedup"`
+}
+
+// Run describes how the results were produced.
+type Run struct {
+	Command  string
+	Machine  string
+	WallTime string
+}
+
+// index keys results by model and dataset.
+func index(rs []*experiments.Result) map[string]map[string]*experiments.Result {
+	m := map[string]map[string]*experiments.Result{}
+	for _, r := range rs {
+		if r == nil {
+			continue
+		}
+		if m[r.Cell.Model] == nil {
+			m[r.Cell.Model] = map[string]*experiments.Result{}
+		}
+		m[r.Cell.Model][r.Cell.Dataset] = r
+	}
+	return m
+}
+
+// PCGCNSection compares PCGCN with the paper's PCGCN row.
+func PCGCNSection(rs []*experiments.Result, datasets []string) string {
+	var b strings.Builder
+	idx := index(rs)["pcgcn"]
+	pap := paper.MainTable()["pcgcn"]
+	fmt.Fprintln(&b, "| dataset | ours: test acc. % (10 splits) | paper | difference | within paper's mean ± 2 std | ms / epoch |")
+	fmt.Fprintln(&b, "| --- | ---: | ---: | ---: | :---: | ---: |")
+	for _, d := range datasets {
+		r := idx[d]
+		p, ok := pap[d]
+		if r == nil {
+			continue
+		}
+		ours := fmt.Sprintf("%.2f ± %.2f", r.TestMean, r.TestStd)
+		if !ok {
+			fmt.Fprintf(&b, "| %s | %s | — | — | — | %.2f |\n", d, ours, r.MsPerEpoch)
+			continue
+		}
+		diff := r.TestMean - p.Mean
+		within := "yes"
+		if math.Abs(diff) > 2*p.Std {
+			within = "**no** (see [fidelity](fidelity.md))"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %.2f ± %.2f | %+.2f | %s | %.2f |\n", d, ours, p.Mean, p.Std, diff, within, r.MsPerEpoch)
+	}
+	return b.String()
+}
+
+// ExtraSection reports the datasets beyond the paper, with ROC AUC for the
+// binary ones.
+func ExtraSection(rs []*experiments.Result, models, datasets []string) string {
+	var b strings.Builder
+	idx := index(rs)
+	fmt.Fprintln(&b, "| model | dataset | metric used for selection | test metric % | test accuracy % | ms / epoch |")
+	fmt.Fprintln(&b, "| --- | --- | --- | ---: | ---: | ---: |")
+	for _, m := range models {
+		for _, d := range datasets {
+			r := idx[m][d]
+			if r == nil {
+				continue
+			}
+			metric := "accuracy"
+			if r.Metric == "rocauc" {
+				metric = "ROC AUC"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %.2f ± %.2f | %.2f ± %.2f | %.2f |\n", m, d, metric, r.TestMean, r.TestStd, r.TestAccMean, r.TestAccStd, r.MsPerEpoch)
+		}
+	}
+	return b.String()
+}
+
+// MainTable renders every model × dataset as "ours (paper)" with the average
+// rank of our means over the datasets (rank 1 best; ties share the mean rank)
+// and the paper's average rank.
+func MainTable(rs []*experiments.Result, models, datasets []string) string {
+	var b strings.Builder
+	idx := index(rs)
+	pap := paper.MainTable()
+	ranks := averageRanks(idx, models, datasets)
+	fmt.Fprintf(&b, "| model | %s | avg. rank (ours) | avg. rank (paper) | ms / epoch (mean) |\n", strings.Join(datasets, " | "))
+	fmt.Fprintf(&b, "| --- |%s ---: | ---: | ---: |\n", strings.Repeat(" ---: |", len(datasets)))
+	for _, m := range models {
+		row := []string{m}
+		var ms []float64
+		for _, d := range datasets {
+			cell := "—"
+			if r := idx[m][d]; r != nil {
+				cell = fmt.Sprintf("%.2f ± %.2f", r.TestMean, r.TestStd)
+				ms = append(ms, r.MsPerEpoch)
+				if p, ok := pap[m][d]; ok {
+					cell += fmt.Sprintf(" (%.2f)", p.Mean)
+					if math.Abs(r.TestMean-p.Mean) > 2*math.Max(p.Std, r.TestStd) {
+						cell += " ⚠"
+					}
+				}
+			} else if p, ok := pap[m][d]; ok {
+				cell = fmt.Sprintf("— (%.2f)", p.Mean)
+			}
+			row = append(row, cell)
+		}
+		rank := "—"
+		if v, ok := ranks[m]; ok {
+			rank = fmt.Sprintf("%.1f", v)
+		}
+		prank := "—"
+		if v, ok := paper.AverageRank()[m]; ok {
+			prank = fmt.Sprintf("%.1f", v)
+		}
+		msCell := "—"
+		if len(ms) > 0 {
+			var s float64
+			for _, v := range ms {
+				s += v
+			}
+			msCell = fmt.Sprintf("%.2f", s/float64(len(ms)))
+		}
+		row = append(row, rank, prank, msCell)
+		fmt.Fprintf(&b, "| %s |\n", strings.Join(row, " | "))
+	}
+	fmt.Fprintln(&b, "\nEach cell: our test accuracy, mean ± std over the 10 splits, (the paper's mean). ⚠ marks a difference larger than 2 standard deviations (the larger of the two); docs/results.md discusses each.")
+	return b.String()
+}
+
+// averageRanks ranks the models on each dataset where all of them have a result.
+func averageRanks(idx map[string]map[string]*experiments.Result, models, datasets []string) map[string]float64 {
+	sum := map[string]float64{}
+	n := 0
+	for _, d := range datasets {
+		var have []string
+		for _, m := range models {
+			if idx[m][d] != nil {
+				have = append(have, m)
+			}
+		}
+		if len(have) != len(models) || len(have) == 0 {
+			continue
+		}
+		n++
+		sort.SliceStable(have, func(i, j int) bool { return idx[have[i]][d].TestMean > idx[have[j]][d].TestMean })
+		for i := 0; i < len(have); {
+			j := i
+			for j < len(have) && idx[have[j]][d].TestMean == idx[have[i]][d].TestMean {
+				j++
+			}
+			r := float64(i+1+j) / 2
+			for k := i; k < j; k++ {
+				sum[have[k]] += r
+			}
+			i = j
+		}
+	}
+	out := map[string]float64{}
+	if n == 0 {
+		return out
+	}
+	for m, s := range sum {
+		out[m] = s / float64(n)
+	}
+	return out
+}
+
+// SpeedSection renders the side-by-side speed comparison.
+func SpeedSection(rows []SpeedRow) string {
+	var b strings.Builder
+	fmt.Fprintln(&b, "| dataset | model | threads | pcgcn (Go) ms/epoch | PyTorch ms/epoch | speed-up | pcgcn peak RSS MiB | PyTorch peak RSS MiB |")
+	fmt.Fprintln(&b, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| %s | %s | %d | %.2f | %.2f | %.2f× | %.0f | %.0f |\n", r.Dataset, r.Model, r.Threads, r.OursMs, r.TorchMs, r.SpeedupRatio, r.OursRSSMiB, r.TorchRSSMiB)
+	}
+	return b.String()
+}
