@@ -31,3 +31,50 @@ func MainCells(models, datasets []string, splits []int) []Cell {
 	}
 	return cells
 }
+
+// Variant is a named set of option overrides.
+type Variant struct {
+	Name string
+	Sets map[string]string
+	// Why says what the variant tests.
+	Why string
+}
+
+// FidelityVariants are the readings of the paper compared in docs/fidelity.md.
+// The first is the literal reading; each later one changes one choice the
+// paper leaves open (or combines the best of them).
+func FidelityVariants() []Variant {
+	soft := func(tau string, extra ...string) map[string]string {
+		m := map[string]string{"bmode": "soft", "tau": tau}
+		for i := 0; i+1 < len(extra); i += 2 {
+			m[extra[i]] = extra[i+1]
+		}
+		return m
+	}
+	return []Variant{
+		{"literal (hard B)", map[string]string{"bmode": "hard"}, "Eqs. con:rel1-2 as written: one-hot argmax, α gets no gradient through B"},
+		{"ste, τ=0.5", map[string]string{"bmode": "ste", "tau": "0.5"}, "straight-through: one-hot forward, softmax(S̃/τ) backward (../shared/bench's default)"},
+		{"ste, τ=1", map[string]string{"bmode": "ste", "tau": "1"}, "as above, smoother backward"},
+		{"soft, τ=0.5", soft("0.5"), "B = softmax(S̃/τ) in the forward pass: the only reading in which τ matters"},
+		{"soft, τ=1", soft("1"), ""},
+		{"soft, τ=2", soft("2"), ""},
+		{"soft, τ=5", soft("5"), ""},
+		{"soft τ=1, layer prototypes", soft("1", "protos", "layer"), "prototypes = class means of each layer's input instead of g(X)"},
+		{"soft τ=1, prototypes stop-grad", soft("1", "proto_stop_grad", "true"), "no gradient through the prototypes"},
+		{"soft τ=1, raw features", soft("1", "normalize_features", "false"), "no row normalisation of X"},
+		{"soft τ=1, −β", soft("1", "beta_scale", "-1"), "opposite sign convention for the control gain"},
+		{"soft τ=1, input dropout only", soft("1", "input_dropout_only", "true"), "dropout on X only"},
+		{"soft τ=1, α∈(0,1)", soft("1", "alpha_sigmoid", "true"), "α through a sigmoid"},
+	}
+}
+
+// FidelityCells runs every fidelity variant of PCGCN on the datasets.
+func FidelityCells(datasets []string, splits []int) []Cell {
+	var cells []Cell
+	for _, d := range datasets {
+		for _, v := range FidelityVariants() {
+			cells = append(cells, Cell{Study: "fidelity", Dataset: d, Model: "pcgcn", Variant: v.Name, Sets: v.Sets, DropClass: -1, Splits: splits})
+		}
+	}
+	return cells
+}

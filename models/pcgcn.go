@@ -21,6 +21,10 @@ type PCGCNConfig struct {
 	Lambda float64 `json:"lambda"`
 	// Beta is the control gain β of Eq. eq:hybrid.
 	Beta float64 `json:"beta"`
+	// BetaScale multiplies Beta (−1 flips the sign convention: the control
+	// law of pinning control, x(k+1) = f(x) − q·u, subtracts the controller,
+	// while Eq. eq:hybrid adds β·u).
+	BetaScale float64 `json:"beta_scale"`
 	// Tau is the softmax temperature τ of Eq. con:rel1. The paper gives no
 	// value; it matters only for the gradient of the "ste" mode.
 	Tau float64 `json:"tau"`
@@ -42,6 +46,9 @@ type PCGCNConfig struct {
 	// ProtoStopGrad, when true, stops the gradient flowing into the prototypes
 	// (they follow g but are treated as targets).
 	ProtoStopGrad bool `json:"proto_stop_grad"`
+	// InputDropoutOnly, when true, applies dropout to X only, not to the
+	// layers' and the classifier's inputs.
+	InputDropoutOnly bool `json:"input_dropout_only"`
 	// SeparateProtoEncoder, when true, computes the prototypes with their own
 	// linear layer g (the paper writes g_θ in Eq. con:class and ĝ_θ for H⁽⁰⁾ in
 	// Algorithm 1); by default one layer serves both.
@@ -103,7 +110,7 @@ func PCGCNPreset(dataset string) *PCGCNConfig {
 	return &PCGCNConfig{
 		Common: Common{Dropout: p[0], Hidden: int(p[1]), Layers: int(p[2]), LR: p[3], WeightDecay: p[4],
 			NormalizeFeatures: true},
-		Lambda: p[5], Beta: p[6],
+		Lambda: p[5], Beta: p[6], BetaScale: 1,
 		Tau: 0.5, BMode: "hard", AlphaInit: 0.5, Protos: "input", UncontrolledBy: "random",
 	}
 }
@@ -261,11 +268,14 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 	p := c.Dropout
 	in := nn.InputFromFeatures(t, m.data.X)
 	h0 := m.g.ForwardInput(t, in, p)
+	if c.InputDropoutOnly {
+		p = 0
+	}
 	var protos *autograd.Var
 	if c.Protos == "input" {
 		src := h0
 		if m.gp != nil {
-			src = m.gp.ForwardInput(t, in, p)
+			src = m.gp.ForwardInput(t, in, c.Dropout)
 		}
 		protos = m.prototypes(t, src)
 	}
@@ -291,7 +301,7 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 		if m.control != nil {
 			ctrl = t.Mul(ctrl, t.Const(m.control))
 		}
-		h = t.ReLU(t.Add(mp, t.Scale(ctrl, float32(c.Beta))))
+		h = t.ReLU(t.Add(mp, t.Scale(ctrl, float32(c.Beta*c.BetaScale))))
 		if c.Lambda != 0 && !c.NoCL {
 			ce := t.CrossEntropy(s, m.labels, m.data.Train)
 			if consist == nil {

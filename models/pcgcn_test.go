@@ -108,7 +108,7 @@ func referencePCGCN(m *PCGCN, d *Data) (logits [][]float64, sims [][][]float64) 
 		for i := range h {
 			next[i] = make([]float64, len(w[0]))
 			for k := range next[i] {
-				v := mp[i][k] + c.Beta*(hw[i][k]-bpw[i][k])
+				v := mp[i][k] + c.Beta*c.BetaScale*(hw[i][k]-bpw[i][k])
 				next[i][k] = math.Max(v, 0)
 			}
 		}

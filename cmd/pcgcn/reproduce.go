@@ -39,7 +39,8 @@ splits), saving each finished cell atomically under --results, so that an
 interrupted run resumes where it stopped. It then regenerates the Markdown
 report from every saved cell and prints the total wall time.
 
-Studies (--only): main — every model on every offline dataset of the paper and
+Studies (--only): fidelity — PCGCN under each reading of the paper's open
+choices (docs/fidelity.md); main — every model on every offline dataset of the paper and
 the four extra heterophily benchmarks (the main table; PCGCN's row is issue 5's
 results table).
 
@@ -49,7 +50,7 @@ for checking, not for numbers.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReproduce(cmd, &f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.only, "only", "main", "comma-separated studies to run: main")
+	fl.StringVar(&f.only, "only", "main", "comma-separated studies to run: fidelity, main")
 	fl.StringVar(&f.models, "models", "", "comma-separated models (default: every registered model)")
 	fl.StringVar(&f.datasets, "datasets", "", "comma-separated datasets (default: the paper's offline datasets and the extra four)")
 	fl.StringVar(&f.splits, "splits", "0-9", "splits to run per cell")
@@ -113,12 +114,24 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 			if _, err := rn.Run(cells); err != nil {
 				return err
 			}
+			if err := writeResultsReport(rn, f, time.Since(start), reg.Names()); err != nil {
+				return err
+			}
+		case "fidelity":
+			fds := splitList(f.datasets)
+			if len(fds) == 0 {
+				fds = experiments.PaperDatasets()
+			}
+			rs, err := rn.Run(experiments.FidelityCells(fds, splits))
+			if err != nil {
+				return err
+			}
+			if err := writeFidelityReport(rn, f, time.Since(start), rs); err != nil {
+				return err
+			}
 		default:
-			return fmt.Errorf("--only: unknown study %q (valid: main)", study)
+			return fmt.Errorf("--only: unknown study %q (valid: main, fidelity)", study)
 		}
-	}
-	if err := writeResultsReport(rn, f, time.Since(start), reg.Names()); err != nil {
-		return err
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "reproduce finished in %s; report in %s\n", time.Since(start).Round(time.Second), filepath.Join(f.docsDir, "results.md"))
 	return nil
@@ -157,11 +170,7 @@ func writeResultsReport(rn *experiments.Runner, f *reproduceFlags, wall time.Dur
 		}
 	}
 	discussion, _ := os.ReadFile(filepath.Join(f.docsDir, "results-discussion.md"))
-	md := report.ResultsPage(report.Run{
-		Command:  "pcgcn reproduce --only main" + map[bool]string{true: " --quick", false: ""}[f.quick],
-		Machine:  fmt.Sprintf("%d cores (%s), %s/%s", runtime.NumCPU(), cpuModel(), runtime.GOOS, runtime.GOARCH),
-		WallTime: fmt.Sprintf("this invocation %s; total training time of all %d saved cells %s", wall.Round(time.Second), len(rs), (time.Duration(compute) * time.Second).Round(time.Second)),
-	}, rs, allModels, speed, string(discussion))
+	md := report.ResultsPage(runInfo(f, "main", wall, len(rs), compute), rs, allModels, speed, string(discussion))
 	out := filepath.Join(f.docsDir, "results.md")
 	if f.quick {
 		out = filepath.Join(rn.Dir, "results.md")
@@ -170,6 +179,46 @@ func writeResultsReport(rn *experiments.Runner, f *reproduceFlags, wall time.Dur
 		return err
 	}
 	return experiments.WriteFileAtomic(out, []byte(md))
+}
+
+// writeFidelityReport writes docs/fidelity.md from every saved fidelity cell
+// of the paper's datasets.
+func writeFidelityReport(rn *experiments.Runner, f *reproduceFlags, wall time.Duration, _ []*experiments.Result) error {
+	splits := experiments.AllSplits(10)
+	if f.quick {
+		splits = splits[:2]
+	}
+	var rs []*experiments.Result
+	var compute float64
+	for _, c := range experiments.FidelityCells(experiments.PaperDatasets(), splits) {
+		if r := rn.Load(c); r != nil {
+			rs = append(rs, r)
+			compute += r.Seconds
+		}
+	}
+	notes, _ := os.ReadFile(filepath.Join(f.docsDir, "fidelity-notes.md"))
+	md := report.FidelityPage(runInfo(f, "fidelity", wall, len(rs), compute), rs, experiments.PaperDatasets(), string(notes))
+	out := filepath.Join(f.docsDir, "fidelity.md")
+	if f.quick {
+		out = filepath.Join(rn.Dir, "fidelity.md")
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
+	return experiments.WriteFileAtomic(out, []byte(md))
+}
+
+// runInfo describes this invocation for a report header.
+func runInfo(f *reproduceFlags, study string, wall time.Duration, cells int, compute float64) report.Run {
+	cmd := "pcgcn reproduce --only " + study
+	if f.quick {
+		cmd += " --quick"
+	}
+	return report.Run{
+		Command:  cmd,
+		Machine:  fmt.Sprintf("%d cores (%s), %s/%s", runtime.NumCPU(), cpuModel(), runtime.GOOS, runtime.GOARCH),
+		WallTime: fmt.Sprintf("this invocation %s; total training time of the %d saved cells %s", wall.Round(time.Second), cells, (time.Duration(compute) * time.Second).Round(time.Second)),
+	}
 }
 
 // cpuModel reads the CPU model name on Linux ("unknown" elsewhere).

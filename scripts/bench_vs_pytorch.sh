@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Side-by-side speed of pcgcn and the PyTorch CPU reference (../shared/bench): for every offline
+# dataset and for PCGCN, GCN and MLP, times training epochs (forward + backward + Adam step, no
+# evaluation, split 0) with `pcgcn bench` and `bench_epoch.py` at the same thread count, one after
+# the other, and writes results/speed.json (read by `pcgcn reproduce` into docs/results.md).
+#
+# Both sides run the same model: PCGCN with the straight-through assignment (bmode=ste, the
+# reference's default, tau 0.5), row-normalised features, sparse X, the paper's hyperparameters.
+#
+# Needs Debian's python3-torch: apt-get install -y python3-torch python3-scipy python3-numpy
+# Usage: scripts/bench_vs_pytorch.sh [THREADS=2] [EPOCHS=50] [DATASETS="cora ..."] [MODELS="pcgcn gcn mlp"]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+THREADS=${THREADS:-2}
+EPOCHS=${EPOCHS:-50}
+DATASETS=${DATASETS:-"cora citeseer chameleon squirrel actor cornell texas wisconsin"}
+MODELS=${MODELS:-"pcgcn gcn mlp"}
+export PCGCN_DATA=${PCGCN_DATA:-$(cd .. && pwd)/shared/datasets}
+BENCH=${BENCH:-$(cd .. && pwd)/shared/bench}
+
+mkdir -p bin results
+go build -o bin/pcgcn ./cmd/pcgcn
+tmp=$(mktemp results/.speed.XXXXXX)
+trap 'rm -f "$tmp"' EXIT
+start=$(date +%s)
+for model in $MODELS; do
+  for ds in $DATASETS; do
+    extra=()
+    [ "$model" = pcgcn ] && extra=(--set bmode=ste --set tau=0.5)
+    ours=$(bin/pcgcn bench --dataset "$ds" --model "$model" --threads "$THREADS" --epochs "$EPOCHS" --warmup 5 "${extra[@]}" --json)
+    torch=$(cd "$BENCH" && /usr/bin/python3 -W ignore bench_epoch.py --dataset "$ds" --model "$model" --threads "$THREADS" --epochs "$EPOCHS" --warmup 5 --json)
+    echo "$ours" >&2
+    echo "$torch" >&2
+    printf '%s\n%s\n' "$ours" "$torch" >> "$tmp"
+  done
+done
+/usr/bin/python3 - "$tmp" <<'PY' > results/speed.json.new
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+rows = []
+for ours, torch in zip(lines[0::2], lines[1::2]):
+    rows.append(dict(dataset=ours["dataset"], model=torch["model"], threads=ours["threads"],
+                     ours_median_ms=ours["median_ms"], torch_median_ms=torch["median_ms"],
+                     ours_peak_rss_mib=ours["peak_rss_mib"], torch_peak_rss_mib=torch["peak_rss_mib"],
+                     speedup=torch["median_ms"] / ours["median_ms"]))
+print(json.dumps(rows, indent=1))
+PY
+mv results/speed.json.new results/speed.json
+echo "wrote results/speed.json in $(( $(date +%s) - start ))s" >&2
