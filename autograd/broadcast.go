@@ -45,50 +45,85 @@ func bIndex(k bcast, i, j, cols int) int {
 	return 0
 }
 
+// reduceBlock is the number of rows whose column sums one goroutine
+// accumulates before the blocks are combined; fixed, so that the order of
+// additions (and the result) does not depend on the number of goroutines.
+const reduceBlock = 256
+
 // reduceInto adds sign·g (rows×cols), multiplied element-wise by mul when mul
-// is not nil, into gb, summing over the broadcast axes of kind k. Every element
-// of gb is summed by one goroutine in a fixed order (deterministic); sums over
-// rows are accumulated in float64.
+// is not nil, into gb, summing over the broadcast axes of kind k. Sums over
+// rows are accumulated in float64 per block of reduceBlock rows and the
+// blocks combined in order, so results are identical for any thread count.
 func reduceInto(e tensor.Exec, k bcast, g, gb *tensor.Dense, mul []float32, sign float32) {
 	rows, cols := g.Rows, g.Cols
 	gd, bd := g.Data, gb.Data
-	term := func(p int) float32 {
-		if mul != nil {
-			return gd[p] * mul[p]
-		}
-		return gd[p]
-	}
 	switch k {
 	case bcSame:
 		e.For(len(gd), len(gd), func(lo, hi int) {
+			if mul == nil {
+				for p := lo; p < hi; p++ {
+					bd[p] += sign * gd[p]
+				}
+				return
+			}
 			for p := lo; p < hi; p++ {
-				bd[p] += sign * term(p)
+				bd[p] += sign * gd[p] * mul[p]
 			}
 		})
 	case bcCol:
 		e.For(rows, rows*cols, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				var s float32
-				for p := i * cols; p < (i+1)*cols; p++ {
-					s += term(p)
+				row := gd[i*cols : (i+1)*cols]
+				if mul == nil {
+					for _, v := range row {
+						s += v
+					}
+				} else {
+					m := mul[i*cols : (i+1)*cols]
+					for j, v := range row {
+						s += v * m[j]
+					}
 				}
 				bd[i] += sign * s
 			}
 		})
-	case bcRow:
-		e.For(cols, rows*cols, func(lo, hi int) {
-			for j := lo; j < hi; j++ {
-				var s float64
-				for p := j; p < len(gd); p += cols {
-					s += float64(term(p))
+	case bcRow, bcScalar:
+		nb := (rows + reduceBlock - 1) / reduceBlock
+		partial := make([]float64, nb*cols)
+		e.For(nb, rows*cols, func(lo, hi int) {
+			for b := lo; b < hi; b++ {
+				acc := partial[b*cols : (b+1)*cols]
+				for i := b * reduceBlock; i < min((b+1)*reduceBlock, rows); i++ {
+					row := gd[i*cols : (i+1)*cols]
+					if mul == nil {
+						for j, v := range row {
+							acc[j] += float64(v)
+						}
+					} else {
+						m := mul[i*cols : (i+1)*cols]
+						for j, v := range row {
+							acc[j] += float64(v * m[j])
+						}
+					}
 				}
-				bd[j] += sign * float32(s)
 			}
 		})
-	case bcScalar:
+		sums := make([]float64, cols)
+		for b := 0; b < nb; b++ {
+			for j, v := range partial[b*cols : (b+1)*cols] {
+				sums[j] += v
+			}
+		}
+		if k == bcRow {
+			for j, v := range sums {
+				bd[j] += sign * float32(v)
+			}
+			return
+		}
 		var s float64
-		for p := range gd {
-			s += float64(term(p))
+		for _, v := range sums {
+			s += v
 		}
 		bd[0] += sign * float32(s)
 	}

@@ -2,6 +2,7 @@ package autograd
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/pcgcn/pcgcn/rng"
 )
@@ -29,26 +30,19 @@ func (t *Tape) Dropout(x *Var, p float64) *Var {
 	xd := x.Value.Data
 	out := t.Alloc(x.Rows(), x.Cols())
 	yd := out.Data
-	t.Exec.For(len(xd), 4*len(xd), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			yd[i] = m.apply(i, xd[i])
-		}
-	})
+	t.Exec.For(len(xd), 4*len(xd), func(lo, hi int) { m.applyRange(xd, yd, lo, hi, false) })
 	return t.record(out, func(o *Var) {
 		gx, gy := t.grad(x).Data, o.Grad.Data
-		t.Exec.For(len(gy), 4*len(gy), func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				gx[i] += m.apply(i, gy[i])
-			}
-		})
+		t.Exec.For(len(gy), 4*len(gy), func(lo, hi int) { m.applyRange(gy, gx, lo, hi, true) })
 	}, x)
 }
 
-// dropMask is one dropout draw: element i is kept when the high 32 bits of
-// stream value i reach the threshold.
+// dropMask is one dropout draw. Element i is decided by 16 bits of stream
+// value i/4 (four elements per hash, so p is resolved to 1/65536): kept when
+// those bits reach the threshold.
 type dropMask struct {
 	s     rng.Stream
-	thr   uint32
+	thr   uint32 // 16-bit threshold, in [0, 65536]
 	scale float32
 }
 
@@ -57,13 +51,25 @@ func (t *Tape) newMask(p float64) dropMask {
 	if t.RNG == nil {
 		panic("autograd: Dropout in training needs Tape.RNG")
 	}
-	return dropMask{s: t.RNG.Stream(), thr: rng.KeepThreshold(p), scale: float32(1 / (1 - p))}
+	return dropMask{s: t.RNG.Stream(), thr: uint32(math.Round(p * 65536)), scale: float32(1 / (1 - p))}
 }
 
-// apply returns v·scale when element i is kept, 0 otherwise.
-func (m dropMask) apply(i int, v float32) float32 {
-	if uint32(m.s.Uint64At(uint64(i))>>32) >= m.thr {
-		return v * m.scale
+// applyRange writes (or, with acc, adds) the masked and scaled x[i] into y[i]
+// for i in [lo, hi), hashing once per group of four elements.
+func (m dropMask) applyRange(x, y []float32, lo, hi int, acc bool) {
+	var u uint64
+	for i := lo; i < hi; i++ {
+		if i == lo || i&3 == 0 {
+			u = m.s.Uint64At(uint64(i) >> 2)
+		}
+		var v float32
+		if uint32(u>>(16*(uint(i)&3)))&0xffff >= m.thr {
+			v = x[i] * m.scale
+		}
+		if acc {
+			y[i] += v
+		} else {
+			y[i] = v
+		}
 	}
-	return 0
 }

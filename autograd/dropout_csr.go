@@ -28,10 +28,6 @@ func (t *Tape) DropoutCSR(x *tensor.CSR, p float64) *tensor.CSR {
 		return x.WithValues(vals)
 	}
 	m := t.newMask(p)
-	t.Exec.For(len(vals), 4*len(vals), func(lo, hi int) {
-		for k := lo; k < hi; k++ {
-			vals[k] = m.apply(k, x.Val[k])
-		}
-	})
+	t.Exec.For(len(vals), 4*len(vals), func(lo, hi int) { m.applyRange(x.Val, vals, lo, hi, false) })
 	return x.WithValues(vals)
 }
