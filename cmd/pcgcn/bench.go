@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"runtime/pprof"
 	"slices"
 	"syscall"
 	"time"
@@ -38,6 +40,7 @@ func newBenchCmd() *cobra.Command {
 		threads, epochs, warm int
 		split                 int
 		jsonOut               bool
+		cpuProfile            string
 	)
 	cmd := &cobra.Command{
 		Use:   "bench --dataset NAME [--model pcgcn] [--threads N] [--epochs N] [--warmup N] [--json]",
@@ -63,6 +66,17 @@ memory, with the same fields and the same measurement as
 			if split < 0 || split >= len(g.Splits) {
 				return fmt.Errorf("--split %d: %s has %d splits", split, g.Name, len(g.Splits))
 			}
+			if cpuProfile != "" {
+				pf, err := os.Create(cpuProfile)
+				if err != nil {
+					return err
+				}
+				defer pf.Close()
+				if err := pprof.StartCPUProfile(pf); err != nil {
+					return err
+				}
+				defer pprof.StopCPUProfile()
+			}
 			times, err := benchEpochs(g, split, spec, cfg, threads, warm, epochs)
 			if err != nil {
 				return err
@@ -85,6 +99,7 @@ memory, with the same fields and the same measurement as
 	cmd.Flags().IntVar(&warm, "warmup", 5, "untimed epochs before timing")
 	cmd.Flags().IntVar(&split, "split", 0, "split whose training nodes are used")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print one JSON line")
+	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	return cmd
 }
 
