@@ -1,0 +1,80 @@
+package experiments
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/internal/datatest"
+)
+
+func TestRunnerSavesAndResumes(t *testing.T) {
+	var log bytes.Buffer
+	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
+		Threads: 1, Epochs: 5, Patience: 5, Progress: &log}
+	cells := []Cell{
+		{Study: "s", Dataset: "cornell", Model: "mlp", DropClass: -1, Splits: []int{0, 1}},
+		{Study: "s", Dataset: "cornell", Model: "gcn", DropClass: -1, Splits: []int{0}, Collect: true},
+	}
+	rs, err := rn.Run(cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 2 || len(rs[0].PerSplit) != 2 || rs[1].PerSplit[0].Nodes == nil {
+		t.Fatalf("results %+v", rs)
+	}
+	if n := len(rs[1].PerSplit[0].Nodes.Test); n != 37 {
+		t.Errorf("%d test nodes collected, want 37", n)
+	}
+	if _, err := os.Stat(rn.Path(cells[0])); err != nil {
+		t.Fatal(err)
+	}
+	// a second run trains nothing and returns the saved results
+	log.Reset()
+	again, err := rn.Run(cells)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "2 of 2 cells already done") || strings.Contains(log.String(), "split 0") {
+		t.Errorf("second run did not resume: %q", log.String())
+	}
+	if again[0].TestMean != rs[0].TestMean {
+		t.Error("resumed result differs")
+	}
+	// a changed cell definition is not taken from the old file
+	changed := cells[0]
+	changed.Splits = []int{0}
+	if rn.Load(changed) != nil {
+		t.Error("a result saved for splits 0-1 was returned for split 0 only")
+	}
+}
+
+func TestRunnerReportsBadCells(t *testing.T) {
+	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Epochs: 2}
+	_, err := rn.Run([]Cell{{Study: "s", Dataset: "cornell", Model: "nope", DropClass: -1, Splits: []int{0}}})
+	if err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("unknown model: %v", err)
+	}
+	_, err = rn.Run([]Cell{{Study: "s", Dataset: "cornell", Model: "mlp", DropClass: -1, Splits: []int{11}}})
+	if err == nil || !strings.Contains(err.Error(), "split 11") {
+		t.Errorf("bad split: %v", err)
+	}
+}
+
+func TestCellKeysUnique(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range FidelityCells(PaperDatasets(), AllSplits(10)) {
+		if seen[c.Key()] {
+			t.Errorf("duplicate key %s", c.Key())
+		}
+		seen[c.Key()] = true
+	}
+	for _, c := range MainCells([]string{"pcgcn", "gcn"}, PaperDatasets(), AllSplits(10)) {
+		if seen[c.Key()] {
+			t.Errorf("duplicate key %s", c.Key())
+		}
+		seen[c.Key()] = true
+	}
+}

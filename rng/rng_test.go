@@ -1,0 +1,86 @@
+package rng
+
+import (
+	"math"
+	"testing"
+)
+
+func TestSeededSequencesRepeat(t *testing.T) {
+	a, b := New(7), New(7)
+	for i := 0; i < 100; i++ {
+		if x, y := a.Uint64(), b.Uint64(); x != y {
+			t.Fatalf("draw %d: %d vs %d", i, x, y)
+		}
+	}
+	if New(7).Uint64() == New(8).Uint64() {
+		t.Error("different seeds gave the same first draw")
+	}
+}
+
+func TestChildDoesNotConsumeParent(t *testing.T) {
+	a, b := New(3), New(3)
+	c1 := a.Child()
+	if a.Uint64() != b.Uint64() {
+		t.Error("Child consumed the parent's sequence")
+	}
+	c2 := New(3).Child()
+	if c1.Uint64() != c2.Uint64() {
+		t.Error("children of equal parents differ")
+	}
+	if a.Child().Uint64() == New(3).Child().Uint64() {
+		t.Error("second child equals the first")
+	}
+}
+
+func TestStreamIsAPureFunctionOfIndex(t *testing.T) {
+	s := NewStream(99)
+	want := s.Uint64At(12345)
+	var acc uint64
+	for i := uint64(0); i < 1000; i++ {
+		acc ^= s.Uint64At(i)
+	}
+	if s.Uint64At(12345) != want || acc == 0 {
+		t.Error("Uint64At depends on call history")
+	}
+	if NewStream(100).Uint64At(12345) == want {
+		t.Error("different keys gave the same value")
+	}
+}
+
+func TestStreamUniformity(t *testing.T) {
+	s := NewStream(5)
+	const n = 200000
+	var sum, sumSq float64
+	for i := uint64(0); i < n; i++ {
+		u := float64(s.Float32At(i))
+		if u < 0 || u >= 1 {
+			t.Fatalf("Float32At(%d) = %v outside [0,1)", i, u)
+		}
+		sum += u
+		sumSq += u * u
+	}
+	mean, variance := sum/n, sumSq/n-(sum/n)*(sum/n)
+	if math.Abs(mean-0.5) > 0.005 || math.Abs(variance-1.0/12) > 0.003 {
+		t.Errorf("mean %v, variance %v; want 0.5, 1/12", mean, variance)
+	}
+}
+
+func TestKeepThreshold(t *testing.T) {
+	if KeepThreshold(0) != 0 || KeepThreshold(1) != math.MaxUint32 {
+		t.Error("edge thresholds")
+	}
+	if got := KeepThreshold(0.25); got != 1<<30 {
+		t.Errorf("KeepThreshold(0.25) = %d, want %d", got, 1<<30)
+	}
+}
+
+func TestPermIsPermutation(t *testing.T) {
+	p := New(1).Perm(50)
+	seen := make([]bool, 50)
+	for _, v := range p {
+		if seen[v] {
+			t.Fatalf("%d repeated", v)
+		}
+		seen[v] = true
+	}
+}
