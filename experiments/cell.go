@@ -30,7 +30,19 @@ type Cell struct {
 	Splits []int `json:"splits"`
 	// Collect asks for per-node outputs kept in the result (see NodeOutputs).
 	Collect bool `json:"collect,omitempty"`
+	// LabelsPerClass, when positive, replaces the standard splits by random
+	// ones with this many training labels per class (the label-rate study;
+	// see graph.RandomSplit and LabelRateVal).
+	LabelsPerClass int `json:"labels_per_class,omitempty"`
+	// Embed asks the runner to pass the trained model's last hidden
+	// representation to Runner.Embed and keep the 2-D points it returns.
+	Embed bool `json:"embed,omitempty"`
 }
+
+// LabelRateVal is the number of validation nodes drawn at random for the
+// label-rate study's splits; every other node not used for training is a
+// test node.
+const LabelRateVal = 500
 
 // Key returns a file-name-safe identifier unique within a study.
 func (c Cell) Key() string {
@@ -40,6 +52,12 @@ func (c Cell) Key() string {
 	}
 	if c.DropClass >= 0 {
 		parts = append(parts, fmt.Sprintf("drop%d", c.DropClass))
+	}
+	if c.LabelsPerClass > 0 {
+		parts = append(parts, fmt.Sprintf("labels%d", c.LabelsPerClass))
+	}
+	if c.Embed {
+		parts = append(parts, "embed")
 	}
 	if len(c.Sets) > 0 {
 		keys := make([]string, 0, len(c.Sets))
@@ -92,6 +110,9 @@ type SplitResult struct {
 	Extra map[string]float64 `json:"extra,omitempty"`
 	// Nodes holds per-node outputs when the cell asked for them.
 	Nodes *NodeOutputs `json:"nodes,omitempty"`
+	// Points are 2-D coordinates of every node's embedding (t-SNE) when the
+	// cell asked for them.
+	Points [][2]float32 `json:"points,omitempty"`
 }
 
 // NodeOutputs are per-node outputs of one split: the test nodes and whether

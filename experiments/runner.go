@@ -33,6 +33,9 @@ type Runner struct {
 	Progress io.Writer
 	// Extras, when set, adds study-specific measurements to each split.
 	Extras func(c Cell, r *train.Result) map[string]float64
+	// Embed maps an n×d embedding to n×2 points (t-SNE) and measurements of
+	// it (e.g. the silhouette score); used by cells with Embed set.
+	Embed func(emb *tensor.Dense, y []int32) (*tensor.Dense, map[string]float64, error)
 
 	graphs map[string]*graph.Graph
 	ahats  map[string]*tensor.CSR
@@ -117,6 +120,14 @@ func (rn *Runner) runCell(c Cell, p *meter) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.LabelsPerClass > 0 {
+		if g, err = withRandomSplits(g, c.LabelsPerClass, c.Splits, rn.Seed); err != nil {
+			return nil, err
+		}
+	}
+	if c.Embed && rn.Embed == nil {
+		return nil, fmt.Errorf("cell asks for embeddings but the runner has no Embed function")
+	}
 	spec, err := rn.reg.Get(c.Model)
 	if err != nil {
 		return nil, err
@@ -159,6 +170,19 @@ func (rn *Runner) runCell(c Cell, p *meter) (*Result, error) {
 		if rn.Extras != nil {
 			sr.Extra = rn.Extras(c, r)
 		}
+		if c.Embed {
+			pts, extra, err := rn.embed(r)
+			if err != nil {
+				return nil, err
+			}
+			sr.Points = pts
+			if sr.Extra == nil {
+				sr.Extra = map[string]float64{}
+			}
+			for k, v := range extra {
+				sr.Extra[k] = v
+			}
+		}
 		res.PerSplit = append(res.PerSplit, sr)
 		trs = append(trs, r)
 		p.splitDone()
@@ -168,6 +192,44 @@ func (rn *Runner) runCell(c Cell, p *meter) (*Result, error) {
 	res.MsPerEpoch, res.Seconds = s.MsPerEpoch, s.Seconds
 	res.TestAccMean, res.TestAccStd = s.TestAccMean, s.TestAccStd
 	return res, nil
+}
+
+// withRandomSplits returns a shallow copy of g whose splits are random
+// label-rate splits (index k drawn with a seed derived from seed, perClass, k).
+func withRandomSplits(g *graph.Graph, perClass int, splits []int, seed uint64) (*graph.Graph, error) {
+	n := 0
+	for _, k := range splits {
+		n = max(n, k+1)
+	}
+	cp := *g
+	cp.Splits = make([]graph.Split, n)
+	for k := 0; k < n; k++ {
+		sp, err := graph.RandomSplit(g, perClass, LabelRateVal, train.SplitSeed(seed+uint64(perClass)*7919, k))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", g.Name, err)
+		}
+		cp.Splits[k] = sp
+	}
+	return &cp, nil
+}
+
+// embed evaluates the trained model and maps its embedding to 2-D points.
+func (rn *Runner) embed(r *train.Result) ([][2]float32, map[string]float64, error) {
+	t := autograd.NewTape(tensor.Exec{Threads: rn.Threads})
+	t.SetNoGrad(true)
+	out := r.Model.Forward(t)
+	if out.Embedding == nil {
+		return nil, nil, fmt.Errorf("model gives no embedding")
+	}
+	xy, extra, err := rn.Embed(out.Embedding.Value, r.Data.Graph.Y)
+	if err != nil {
+		return nil, nil, err
+	}
+	pts := make([][2]float32, xy.Rows)
+	for i := range pts {
+		pts[i] = [2]float32{xy.At(i, 0), xy.At(i, 1)}
+	}
+	return pts, extra, nil
 }
 
 // nodeOutputs evaluates the trained model and records test-node correctness.

@@ -21,15 +21,108 @@ func AllSplits(n int) []int {
 }
 
 // MainCells is the main table: every model on every dataset, default
-// configuration (the dataset's preset).
+// configuration (the dataset's preset). The cells keep per-node test
+// outputs, from which the homophily-bucket and label-distance studies are
+// computed without training again.
 func MainCells(models, datasets []string, splits []int) []Cell {
 	var cells []Cell
 	for _, d := range datasets {
 		for _, m := range models {
-			cells = append(cells, Cell{Study: "main", Dataset: d, Model: m, DropClass: -1, Splits: splits})
+			cells = append(cells, Cell{Study: "main", Dataset: d, Model: m, DropClass: -1, Splits: splits, Collect: true})
 		}
 	}
 	return cells
+}
+
+// HeterophilousDatasets are the six heterophilous graphs of fig:hete.
+func HeterophilousDatasets() []string {
+	return []string{"chameleon", "squirrel", "actor", "texas", "wisconsin", "cornell"}
+}
+
+// TSNECells train GCN, LINKX and PCGCN on split 0 of Chameleon and Squirrel
+// and keep t-SNE coordinates of their last hidden layer (fig:tsne1-2).
+func TSNECells(datasets []string) []Cell {
+	var cells []Cell
+	for _, d := range datasets {
+		for _, m := range []string{"gcn", "linkx", "pcgcn"} {
+			cells = append(cells, Cell{Study: "tsne", Dataset: d, Model: m, DropClass: -1, Splits: []int{0}, Embed: true})
+		}
+	}
+	return cells
+}
+
+// LabelRateSizes is the grid of training labels per class of fig:label.
+func LabelRateSizes() []int { return []int{70, 50, 30, 20, 10, 5, 2} }
+
+// LabelRateCells train each model with few labels per class on random splits.
+func LabelRateCells(models, datasets []string, sizes, splits []int) []Cell {
+	var cells []Cell
+	for _, d := range datasets {
+		for _, k := range sizes {
+			for _, m := range models {
+				cells = append(cells, Cell{Study: "labelrate", Dataset: d, Model: m, DropClass: -1, Splits: splits, LabelsPerClass: k})
+			}
+		}
+	}
+	return cells
+}
+
+// MissingClassCells remove each class's training labels in turn
+// (tb:missclass-1/2; the paper's "dataset-i" is class i−1 here).
+func MissingClassCells(models, datasets []string, classes int, splits []int) []Cell {
+	var cells []Cell
+	for _, d := range datasets {
+		for c := 0; c < classes; c++ {
+			for _, m := range models {
+				cells = append(cells, Cell{Study: "missing", Dataset: d, Model: m, DropClass: c, Splits: splits})
+			}
+		}
+	}
+	return cells
+}
+
+// AblationVariants are the rows of Table "Ablation study".
+func AblationVariants() []Variant {
+	return []Variant{
+		{"no_hom_p", map[string]string{"no_hom_p": "true"}, "w/o homophily propagation ÂS"},
+		{"no_het_p", map[string]string{"no_het_p": "true"}, "w/o heterophily propagation (I−Â)S"},
+		{"no_mp", map[string]string{"no_mp": "true"}, "w/o message passing: ÂHW replaced by HW"},
+		{"no_cl", map[string]string{"no_cl": "true"}, "w/o the consistency loss"},
+	}
+}
+
+// PartialControlVariants are the rows of Table "full control vs partial
+// control": 10% of the nodes uncontrolled, chosen three ways.
+func PartialControlVariants() []Variant {
+	var vs []Variant
+	for _, by := range []string{"random", "min-degree", "max-degree"} {
+		vs = append(vs, Variant{by, map[string]string{"uncontrolled": "0.1", "uncontrolled_by": by}, "10% uncontrolled by " + by})
+	}
+	return vs
+}
+
+// MatchingFractions are the fractions of unlabelled nodes pinned to their
+// true class in fig:corr.
+func MatchingFractions() []string { return []string{"0", "0.2", "0.4", "0.6", "0.8", "1"} }
+
+// VariantCells runs PCGCN under each variant on each dataset.
+func VariantCells(study string, variants []Variant, datasets []string, splits []int) []Cell {
+	var cells []Cell
+	for _, d := range datasets {
+		for _, v := range variants {
+			cells = append(cells, Cell{Study: study, Dataset: d, Model: "pcgcn", Variant: v.Name, Sets: v.Sets, DropClass: -1, Splits: splits})
+		}
+	}
+	return cells
+}
+
+// MatchingCells pin growing fractions of unlabelled nodes to their class.
+func MatchingCells(datasets []string, splits []int) []Cell {
+	var vs []Variant
+	for _, f := range MatchingFractions() {
+		vs = append(vs, Variant{"pin" + f, map[string]string{"pin_true": f}, ""})
+	}
+	return VariantCells("matching", vs, datasets, splits)
 }
 
 // Variant is a named set of option overrides.

@@ -1,0 +1,60 @@
+package graph
+
+import (
+	"testing"
+)
+
+func TestRandomSplit(t *testing.T) {
+	n := 40
+	y := make([]int32, n)
+	for i := range y {
+		y[i] = int32(i % 3)
+	}
+	y[39] = 2
+	g := &Graph{N: n, Y: y, NumClasses: 4} // class 3 is empty
+	sp, err := RandomSplit(g, 5, 10, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[int32]int{}
+	seen := map[int32]bool{}
+	for _, part := range [][]int32{sp.Train, sp.Val, sp.Test} {
+		for _, i := range part {
+			if seen[i] {
+				t.Fatalf("node %d in two sets", i)
+			}
+			seen[i] = true
+		}
+	}
+	for _, i := range sp.Train {
+		counts[y[i]]++
+	}
+	if counts[0] != 5 || counts[1] != 5 || counts[2] != 5 || len(sp.Val) != 10 || len(sp.Test) != n-25 {
+		t.Errorf("counts %v, val %d, test %d", counts, len(sp.Val), len(sp.Test))
+	}
+	again, _ := RandomSplit(g, 5, 10, 1)
+	for i := range sp.Train {
+		if again.Train[i] != sp.Train[i] {
+			t.Fatal("not deterministic")
+		}
+	}
+	other, _ := RandomSplit(g, 5, 10, 2)
+	same := true
+	for i := range sp.Train {
+		same = same && other.Train[i] == sp.Train[i]
+	}
+	if same {
+		t.Error("different seeds gave the same split")
+	}
+	// a class smaller than perClass keeps one node out of training
+	small, err := RandomSplit(g, 20, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(small.Train) != 12+12+13 || len(small.Test) != 1 {
+		t.Errorf("%d training nodes, want all but one of each class", len(small.Train))
+	}
+	if _, err := RandomSplit(g, 5, 100, 1); err == nil {
+		t.Error("too many validation nodes accepted")
+	}
+}
