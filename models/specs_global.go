@@ -2,5 +2,5 @@ package models
 
 // globalSpecs registers GloGNN, GGCN.
 func globalSpecs() []Spec {
-	return nil
+	return []Spec{glognnSpec(), ggcnSpec()}
 }

@@ -1,0 +1,272 @@
+package models
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/nn"
+	"github.com/pcgcn/pcgcn/rng"
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// GGCNConfig holds GGCN's hyperparameters. Layers counts the signed graph
+// convolutions (at least 2: input → hidden, Layers−2 hidden → hidden, hidden
+// → classes), as the authors' --layer does.
+type GGCNConfig struct {
+	Common
+	// DecayRate is λ of the decaying residual weight log(λ/k^Exponent + 1).
+	DecayRate float64 `json:"decay_rate"`
+	// Exponent is the exponent of the decaying residual weight (authors' default 3).
+	Exponent float64 `json:"exponent"`
+}
+
+// Base returns the shared hyperparameters.
+func (c *GGCNConfig) Base() *Common { return &c.Common }
+
+// ggcnPresets are the authors' per-dataset settings from
+// github.com/Yujun-Yan/Heterophily_and_oversmoothing, table_1_GGCN.sh:
+// layers, hidden, dropout, weight decay, decay rate. Where the script does not
+// set an option the defaults of full-supervised.py apply (lr 0.01, dropout
+// 0.5, decay_rate 1.0, exponent 3).
+var ggcnPresets = map[string]struct {
+	layers, hidden         int
+	dropout, wd, decayRate float64
+}{
+	"cora":      {32, 16, 0.5, 1e-3, 0.9},
+	"citeseer":  {10, 80, 0.5, 1e-7, 0.02},
+	"pubmed":    {5, 32, 0.3, 1e-5, 1.1},
+	"chameleon": {5, 32, 0.3, 1e-2, 0.8},
+	"squirrel":  {2, 32, 0.5, 4e-3, 1.0},
+	"actor":     {4, 32, 0, 7e-3, 1.2},
+	"cornell":   {6, 16, 0.5, 1e-3, 0.7},
+	"texas":     {2, 16, 0.4, 1e-3, 1.0},
+	"wisconsin": {5, 16, 0, 6e-4, 1.0},
+}
+
+// GGCNPreset returns the authors' setting for a dataset (table_1_GGCN.sh),
+// with row-normalised features as in their process.py. The filtered
+// Chameleon/Squirrel variants use their parent's setting; minesweeper,
+// tolokers and unknown datasets get Chameleon's (our choice: the mid-sized
+// heterophilous graph). Their protocol (1500 epochs, patience 100 on
+// validation loss) is replaced by ours (train.DefaultOptions).
+func GGCNPreset(dataset string) *GGCNConfig {
+	p, ok := ggcnPresets[globalPresetName(dataset)]
+	if !ok {
+		p = ggcnPresets["chameleon"]
+	}
+	return &GGCNConfig{
+		Common: Common{Hidden: p.hidden, Layers: p.layers, Dropout: p.dropout, LR: 0.01, WeightDecay: p.wd,
+			NormalizeFeatures: true},
+		DecayRate: p.decayRate, Exponent: 3,
+	}
+}
+
+// globalPresetName maps the extra benchmark graphs to the paper dataset whose
+// published setting they use: the filtered variants to their parent, Actor's
+// Geom-GCN name "film" to "actor", everything else to itself.
+func globalPresetName(ds string) string {
+	switch ds {
+	case "chameleon-filtered":
+		return "chameleon"
+	case "squirrel-filtered":
+		return "squirrel"
+	case "film":
+		return "actor"
+	}
+	return ds
+}
+
+func ggcnSpec() Spec {
+	return Spec{
+		Name:    "ggcn",
+		Summary: "GGCN: signed, degree-corrected messages with decaying residuals (Yan et al., ICDM 2022)",
+		Preset:  func(ds string) Config { return GGCNPreset(ds) },
+		New: func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
+			c, ok := cfg.(*GGCNConfig)
+			if !ok {
+				return nil, fmt.Errorf("ggcn: config is %T, want *GGCNConfig", cfg)
+			}
+			return NewGGCN(d, c, g)
+		},
+	}
+}
+
+// GGCN is the model of Yan et al., "Two sides of the same coin: heterophily
+// and oversmoothing in graph convolutional neural networks" (ICDM 2022),
+// following the authors' code (github.com/Yujun-Yan/Heterophily_and_oversmoothing,
+// model.py, classes GGCN and GGCNlayer).
+//
+// One layer with input H, for the edges (i, j) of A (self-loops excluded):
+//
+//	Z     = H·W + b                                     (PyTorch-default Linear)
+//	s_ij  = cos(Z_i, Z_j) = ⟨Z_i, Z_j⟩ / (‖Z_i‖‖Z_j‖)
+//	r_ij  = Â_ii/Â_ij − 1 = √(d̃_j/d̃_i) − 1               (d̃ = degree + 1)
+//	τ_ij  = softplus(a·r_ij + b₀)                        (degree correction; a, b₀ learnt, init 0.5, 0)
+//	w_ij  = s_ij·Â_ij·τ_ij,  w⁺ = max(w, 0),  w⁻ = min(w, 0)
+//	out   = softplus(σ)·(c₀·W⁺Z + c₁·W⁻Z + c₂·Z)         (c = softmax(θ), θ init 0; σ init 2)
+//
+// The network (Layers = L ≥ 2 such layers, conv₀ … conv_{L−1}):
+//
+//	X'   = dropout(X)                       (one mask shared by the two uses)
+//	P    = ELU(X'·W_in + b_in)              (residual stream)
+//	H    = conv₀(X')
+//	for k = 1 … L−1:
+//	    H = dropout(ELU(H))
+//	    P = P + H               if k = 1
+//	    P = P + η_k·H,  η_k = log(λ/(k+1)^e + 1)   otherwise  (λ = DecayRate, e = Exponent)
+//	    H = conv_k(P)
+//	logits = H
+//
+// Â is the GCN normalisation D̃^{-1/2}(A+I)D̃^{-1/2}. Differences from the
+// authors' code, none of which changes the equations above: their dense
+// layer computes the cosine with max(‖Z_i‖‖Z_j‖, 1e-9) in the denominator,
+// ours divides each row by max(‖Z_i‖, 1e-9) (the same for every non-zero
+// row); we propagate over the sparse adjacency (their GGCNlayer_SP, which
+// they use for Pubmed) instead of n×n dense matrices; and our graphs are
+// undirected, whereas their loader keeps the Geom-GCN edge files directed
+// for the WebKB/Wikipedia/Actor graphs. Only the full model is provided
+// (their ablation switches --no_degree, --no_sign, --no_decay are not).
+type GGCN struct {
+	data   *Data
+	cfg    *GGCNConfig
+	in     *nn.Linear // X → residual stream
+	layers []*ggcnLayer
+
+	adj   *tensor.CSR   // A without self-loops: the edges the messages use
+	aVal  *tensor.Dense // nnz×1: Â_ij on A's entries
+	ratio *tensor.Dense // nnz×1: Â_ii/Â_ij − 1 on A's entries
+}
+
+// ggcnLayer holds one signed convolution's parameters.
+type ggcnLayer struct {
+	lin   *nn.Linear
+	deg   *autograd.Var // 1×2: slope a and intercept b₀ of the degree correction
+	coeff *autograd.Var // 1×3: logits of the (positive, negative, self) mix
+	scale *autograd.Var // 1×1: σ, the layer's scale before softplus
+}
+
+// NewGGCN builds GGCN on d.
+func NewGGCN(d *Data, c *GGCNConfig, g *rng.RNG) (*GGCN, error) {
+	switch {
+	case c.Layers < 2:
+		return nil, fmt.Errorf("ggcn: layers must be ≥ 2, got %d", c.Layers)
+	case c.Hidden < 1:
+		return nil, fmt.Errorf("ggcn: hidden must be ≥ 1, got %d", c.Hidden)
+	case c.Dropout < 0 || c.Dropout >= 1:
+		return nil, fmt.Errorf("ggcn: dropout must be in [0,1), got %g", c.Dropout)
+	case c.DecayRate < 0:
+		return nil, fmt.Errorf("ggcn: decay_rate must be ≥ 0, got %g", c.DecayRate)
+	}
+	m := &GGCN{data: d, cfg: c, adj: d.Graph.Adj}
+	nf, nc, hid := d.X.Cols(), d.Graph.NumClasses, c.Hidden
+	dims := layerDims(nf, hid, nc, c.Layers)
+	for l := 0; l < c.Layers; l++ {
+		deg := tensor.NewDense(1, 2)
+		deg.Data[0] = 0.5
+		scale := tensor.NewDense(1, 1)
+		scale.Data[0] = 2
+		m.layers = append(m.layers, &ggcnLayer{
+			lin:   nn.NewLinear(fmt.Sprintf("conv%d.lin", l+1), dims[l], dims[l+1], true, g),
+			deg:   autograd.NewParam(fmt.Sprintf("conv%d.deg_coeff", l+1), deg),
+			coeff: autograd.NewParam(fmt.Sprintf("conv%d.coeff", l+1), tensor.NewDense(1, 3)),
+			scale: autograd.NewParam(fmt.Sprintf("conv%d.scale", l+1), scale),
+		})
+	}
+	m.in = nn.NewLinear("input", nf, hid, true, g)
+	m.aVal, m.ratio = ggcnEdgeConstants(d.Graph.Adj)
+	return m, nil
+}
+
+// ggcnEdgeConstants returns, on the entries of adj (no self-loops), Â_ij =
+// 1/√(d̃_i d̃_j) and the degree ratio Â_ii/Â_ij − 1 = √(d̃_j/d̃_i) − 1, with
+// d̃ the degree counting the self-loop.
+func ggcnEdgeConstants(adj *tensor.CSR) (aVal, ratio *tensor.Dense) {
+	n := adj.Rows
+	deg := make([]float64, n)
+	for i := 0; i < n; i++ {
+		deg[i] = 1
+		for k := adj.RowPtr[i]; k < adj.RowPtr[i+1]; k++ {
+			deg[i] += float64(adj.Val[k])
+		}
+	}
+	aVal, ratio = tensor.NewDense(adj.NNZ(), 1), tensor.NewDense(adj.NNZ(), 1)
+	for i := 0; i < n; i++ {
+		for k := adj.RowPtr[i]; k < adj.RowPtr[i+1]; k++ {
+			j := adj.ColIdx[k]
+			aVal.Data[k] = float32(float64(adj.Val[k]) / math.Sqrt(deg[i]*deg[j]))
+			ratio.Data[k] = float32((1/deg[i])/float64(aVal.Data[k]) - 1)
+		}
+	}
+	return aVal, ratio
+}
+
+// Params returns the input layer's and every convolution's parameters.
+func (m *GGCN) Params() []*autograd.Var {
+	var ps []*autograd.Var
+	for _, l := range m.layers {
+		ps = append(ps, l.lin.Params()...)
+		ps = append(ps, l.deg, l.coeff, l.scale)
+	}
+	return append(ps, m.in.Params()...)
+}
+
+// Forward computes the logits.
+func (m *GGCN) Forward(t *autograd.Tape) Output {
+	p := m.cfg.Dropout
+	x := ggcnDropInput(t, nn.InputFromFeatures(t, m.data.X), p)
+	prev := t.ELU(ggcnLinear(t, m.in, x), 1)
+	h := m.conv(t, m.layers[0], ggcnLinear(t, m.layers[0].lin, x))
+	for k, l := range m.layers[1:] {
+		h = t.Dropout(t.ELU(h, 1), p)
+		if k == 0 {
+			prev = t.Add(h, prev)
+		} else {
+			eta := math.Log(m.cfg.DecayRate/math.Pow(float64(k+2), m.cfg.Exponent) + 1)
+			prev = t.Add(t.Scale(h, float32(eta)), prev)
+		}
+		h = m.conv(t, l, l.lin.Forward(t, prev))
+	}
+	return Output{Logits: h, Embedding: prev}
+}
+
+// conv applies the signed, degree-corrected propagation of one layer to its
+// transformed input z.
+func (m *GGCN) conv(t *autograd.Tape, l *ggcnLayer, z *autograd.Var) *autograd.Var {
+	zn := t.L2NormalizeRows(z, 1e-9)
+	cos := t.SDDMM(m.adj, zn, zn)
+	a, b := t.SliceCols(l.deg, 0, 1), t.SliceCols(l.deg, 1, 2)
+	tau := t.Softplus(t.Add(t.Mul(t.Const(m.ratio), a), b))
+	w := t.Mul(t.Mul(cos, t.Const(m.aVal)), tau)
+	pos := t.ReLU(w)
+	neg := t.Neg(t.ReLU(t.Neg(w)))
+	c := t.Softmax(l.coeff)
+	out := t.Add(t.Add(
+		t.Mul(t.SpMMEdges(m.adj, pos, z), t.SliceCols(c, 0, 1)),
+		t.Mul(t.SpMMEdges(m.adj, neg, z), t.SliceCols(c, 1, 2))),
+		t.Mul(z, t.SliceCols(c, 2, 3)))
+	return t.Mul(out, t.Softplus(l.scale))
+}
+
+// ggcnDropInput applies dropout with probability p to the input features once,
+// so that several layers can read the same dropped features.
+func ggcnDropInput(t *autograd.Tape, in nn.Input, p float64) nn.Input {
+	if in.Sparse != nil {
+		return nn.Input{Sparse: t.DropoutCSR(in.Sparse, p)}
+	}
+	return nn.Input{Dense: t.Dropout(in.Dense, p)}
+}
+
+// ggcnLinear returns in·W + b for a dense or sparse (already dropped) input.
+func ggcnLinear(t *autograd.Tape, l *nn.Linear, in nn.Input) *autograd.Var {
+	var h *autograd.Var
+	if in.Sparse != nil {
+		h = t.SpMM(in.Sparse, l.W)
+	} else {
+		h = t.MatMul(in.Dense, l.W)
+	}
+	if l.B != nil {
+		h = t.Add(h, l.B)
+	}
+	return h
+}
