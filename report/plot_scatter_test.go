@@ -1,0 +1,95 @@
+package report
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// blobs returns n points in `classes` Gaussian clusters of the given spread
+// around a circle of radius 10.
+func blobs(n, classes int, spread float64, seed uint64) (*tensor.Dense, []int32) {
+	r := rand.New(rand.NewPCG(seed, 1))
+	xy := tensor.NewDense(n, 2)
+	y := make([]int32, n)
+	for i := 0; i < n; i++ {
+		c := r.IntN(classes)
+		a := 2 * math.Pi * float64(c) / float64(classes)
+		xy.Set(i, 0, float32(10*math.Cos(a)+spread*r.NormFloat64()))
+		xy.Set(i, 1, float32(10*math.Sin(a)+spread*r.NormFloat64()))
+		y[i] = int32(c)
+	}
+	return xy, y
+}
+
+func TestScatterPlot(t *testing.T) {
+	t.Parallel()
+	xy, y := blobs(800, 5, 3, 1)
+	path := figPath(t, "scatter.png")
+	if err := ScatterPlot(path, "Chameleon, PCGCN: t-SNE of the last hidden layer", xy, y, "silhouette 0.31"); err != nil {
+		t.Fatal(err)
+	}
+	checkPNG(t, path, pxW, pxH, true)
+}
+
+func TestScatterGrid(t *testing.T) {
+	t.Parallel()
+	// Two small panels keep the race-detector run short; the paper's four
+	// when the figure is kept for inspection.
+	names := []string{"GCN", "PCGCN"}
+	n := 300
+	if os.Getenv("PCGCN_FIG_DIR") != "" {
+		names, n = []string{"initial features", "GCN", "LINKX", "PCGCN"}, 1500
+	}
+	var panels []ScatterPanel
+	for i, name := range names {
+		xy, y := blobs(n, 5, 12-3*float64(i+4-len(names)), 2)
+		panels = append(panels, ScatterPanel{Title: name, XY: xy, Labels: y, Note: "silhouette 0.12"})
+	}
+	path := figPath(t, "scatter_grid.png")
+	if err := ScatterGrid(path, "Chameleon: t-SNE of node representations (split 0)", panels); err != nil {
+		t.Fatal(err)
+	}
+	// Panels of 3.2 in plus a 1.2 in legend column, 3.6 in high.
+	checkPNG(t, path, int((3.2*float64(len(names))+1.2)*figDPI), int(3.6*figDPI), true)
+}
+
+func TestPointsDense(t *testing.T) {
+	d := PointsDense([][2]float32{{1, 2}, {3, 4}})
+	if d.Rows != 2 || d.Cols != 2 || d.At(0, 1) != 2 || d.At(1, 0) != 3 {
+		t.Errorf("got %v", d)
+	}
+}
+
+func TestScatterErrors(t *testing.T) {
+	dir := t.TempDir()
+	xy, y := blobs(10, 3, 1, 3)
+	if ScatterPlot(dir+"/a.png", "t", xy, y[:9], "") == nil {
+		t.Error("9 labels for 10 points: no error")
+	}
+	if ScatterPlot(dir+"/b.png", "t", nil, nil, "") == nil {
+		t.Error("nil points: no error")
+	}
+	if ScatterPlot(dir+"/c.png", "t", tensor.NewDense(10, 3), y, "") == nil {
+		t.Error("10×3 points: no error")
+	}
+	if ScatterPlot(dir+"/d.png", "t", tensor.NewDense(0, 2), nil, "") == nil {
+		t.Error("no points: no error")
+	}
+	bad := xy.Clone()
+	bad.Set(0, 0, float32(math.NaN()))
+	if ScatterPlot(dir+"/e.png", "t", bad, y, "") == nil {
+		t.Error("NaN coordinate: no error")
+	}
+	neg := append([]int32(nil), y...)
+	neg[0] = -1
+	if ScatterPlot(dir+"/f.png", "t", xy, neg, "") == nil {
+		t.Error("label -1: no error")
+	}
+	if ScatterGrid(dir+"/g.png", "t", nil) == nil {
+		t.Error("no panels: no error")
+	}
+}

@@ -1,0 +1,133 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/paper"
+)
+
+// StatsTable renders Table "Statistics of the datasets" with our measured
+// values next to the paper's (paper value in parentheses where it differs).
+func StatsTable(stats []graph.Stats) string {
+	var b strings.Builder
+	ps := paper.DatasetStats()
+	ph := paper.EdgeHomophilyRow()
+	fmt.Fprintln(&b, "| dataset | nodes | edges (undirected, once) | features | classes | edge homophily | node homophily | class-insensitive h |")
+	fmt.Fprintln(&b, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	num := func(ours, theirs int, ok bool) string {
+		if !ok || ours == theirs {
+			return fmt.Sprint(ours)
+		}
+		return fmt.Sprintf("%d (paper %d)", ours, theirs)
+	}
+	for _, s := range stats {
+		p, ok := ps[s.Name]
+		h := fmt.Sprintf("%.3f", s.EdgeHomophily)
+		if v, hok := ph[s.Name]; hok {
+			h += fmt.Sprintf(" (paper %.2f)", v)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %.3f | %.3f |\n", s.Name, num(s.Nodes, p.Nodes, ok), num(s.Edges, p.Edges, ok),
+			num(s.Features, p.Features, ok), num(s.Classes, p.Classes, ok), h, s.NodeHomophily, s.ClassInsensitiveHomophily)
+	}
+	return b.String()
+}
+
+// byCell indexes results by model, dataset, variant and dropped class.
+func byCell(rs []*experiments.Result) map[string]*experiments.Result {
+	m := map[string]*experiments.Result{}
+	for _, r := range rs {
+		if r != nil {
+			m[fmt.Sprintf("%s|%s|%s|%d", r.Cell.Model, r.Cell.Dataset, r.Cell.Variant, r.Cell.DropClass)] = r
+		}
+	}
+	return m
+}
+
+func key(model, ds, variant string, drop int) string {
+	return fmt.Sprintf("%s|%s|%s|%d", model, ds, variant, drop)
+}
+
+// VariantTable renders a PCGCN variant study (ablation, partial control) with
+// the paper's value in parentheses: rows are the variants and the full model
+// (taken from the main table), columns the datasets.
+func VariantTable(variants []experiments.Variant, rs, main []*experiments.Result, datasets []string, paperRows map[string]map[string]float64, fullRow string) string {
+	idx, midx := byCell(rs), byCell(main)
+	var b strings.Builder
+	fmt.Fprintf(&b, "| variant | %s |\n", strings.Join(datasets, " | "))
+	fmt.Fprintf(&b, "| --- |%s\n", strings.Repeat(" ---: |", len(datasets)))
+	row := func(name string, get func(d string) *experiments.Result, pap map[string]float64) {
+		cells := []string{name}
+		for _, d := range datasets {
+			c := "—"
+			if r := get(d); r != nil {
+				c = fmt.Sprintf("%.2f ± %.2f", r.TestMean, r.TestStd)
+			}
+			if v, ok := pap[d]; ok {
+				c += fmt.Sprintf(" (%.2f)", v)
+			}
+			cells = append(cells, c)
+		}
+		fmt.Fprintf(&b, "| %s |\n", strings.Join(cells, " | "))
+	}
+	for _, v := range variants {
+		row(v.Why, func(d string) *experiments.Result { return idx[key("pcgcn", d, v.Name, -1)] }, paperRows[v.Name])
+	}
+	row("PCGCN (full)", func(d string) *experiments.Result { return midx[key("pcgcn", d, "", -1)] }, paperRows[fullRow])
+	return b.String()
+}
+
+// MissingClassTable renders one dataset's missing-class table: the full
+// dataset (from the main table) and each class removed, per model, with the
+// paper's numbers in parentheses and the average over the removed classes.
+func MissingClassTable(dataset string, models []string, classes int, rs, main []*experiments.Result) string {
+	idx, midx := byCell(rs), byCell(main)
+	pap := paper.MissingClass()[dataset]
+	var b strings.Builder
+	head := []string{"model", dataset}
+	for c := 1; c <= classes; c++ {
+		head = append(head, fmt.Sprintf("%s-%d", dataset, c))
+	}
+	head = append(head, "average")
+	fmt.Fprintf(&b, "| %s |\n| --- |%s\n", strings.Join(head, " | "), strings.Repeat(" ---: |", len(head)-1))
+	for _, m := range models {
+		cells := []string{m}
+		ps := pap[m]
+		cell := func(r *experiments.Result, i int) string {
+			c := "—"
+			if r != nil {
+				c = fmt.Sprintf("%.2f ± %.2f", r.TestMean, r.TestStd)
+			}
+			if i < len(ps) {
+				c += fmt.Sprintf(" (%.2f)", ps[i].Mean)
+			}
+			return c
+		}
+		cells = append(cells, cell(midx[key(m, dataset, "", -1)], 0))
+		var sum, psum float64
+		n := 0
+		for c := 0; c < classes; c++ {
+			r := idx[key(m, dataset, "", c)]
+			cells = append(cells, cell(r, c+1))
+			if r != nil {
+				sum += r.TestMean
+				n++
+			}
+			if c+1 < len(ps) {
+				psum += ps[c+1].Mean
+			}
+		}
+		avg := "—"
+		if n == classes {
+			avg = fmt.Sprintf("%.2f", sum/float64(n))
+		}
+		if len(ps) == classes+1 {
+			avg += fmt.Sprintf(" (%.2f)", psum/float64(classes))
+		}
+		cells = append(cells, avg)
+		fmt.Fprintf(&b, "| %s |\n", strings.Join(cells, " | "))
+	}
+	return b.String()
+}
