@@ -51,10 +51,15 @@ func TestRandomSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(small.Train) != 12+12+13 || len(small.Test) != 1 {
+	if len(small.Train) != 12+12+13 || len(small.Val) != 1 || len(small.Test) != 2 {
 		t.Errorf("%d training nodes, want all but one of each class", len(small.Train))
 	}
-	if _, err := RandomSplit(g, 5, 100, 1); err == nil {
-		t.Error("too many validation nodes accepted")
+	capped, err := RandomSplit(g, 5, 100, 1)
+	if err != nil || len(capped.Val) != (n-15)/2 {
+		t.Errorf("validation set not capped at half the rest: %d, %v", len(capped.Val), err)
+	}
+	tiny := &Graph{N: 2, Y: []int32{0, 1}, NumClasses: 2}
+	if _, err := RandomSplit(tiny, 1, 1, 1); err == nil {
+		t.Error("a split with no node left for validation accepted")
 	}
 }
