@@ -12,9 +12,8 @@ import (
 // kept ones scaled by 1/(1−p). Only stored entries are drawn: the implicit
 // zeros would stay zero anyway, so this is the distribution of dense dropout
 // on the same matrix. The values live in a tape buffer, valid until Reset.
-// The result shares x's pattern, including a symmetric mark that the dropped
-// values no longer honour, so do not use it where a transposed product relies
-// on that mark.
+// The result shares x's pattern (and its cached transpose) but, having new
+// values, is not marked symmetric even when x is.
 func (t *Tape) DropoutCSR(x *tensor.CSR, p float64) *tensor.CSR {
 	if p < 0 || p > 1 {
 		panic(fmt.Sprintf("autograd: DropoutCSR probability %g outside [0,1]", p))

@@ -2,5 +2,5 @@ package models
 
 // classicSpecs registers GAT, GraphSAGE, SGC, APPNP.
 func classicSpecs() []Spec {
-	return nil
+	return []Spec{gatSpec(), sageSpec(), sgcSpec(), appnpSpec()}
 }

@@ -2,5 +2,5 @@ package models
 
 // spectralSpecs registers FAGCN, GPRGNN, LINKX.
 func spectralSpecs() []Spec {
-	return nil
+	return []Spec{fagcnSpec(), gprgnnSpec(), linkxSpec()}
 }

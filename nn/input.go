@@ -21,24 +21,10 @@ type Input struct {
 // DenseInput wraps a dense variable.
 func DenseInput(x *autograd.Var) Input { return Input{Dense: x} }
 
-// SparseInput wraps constant sparse features. A matrix marked symmetric
-// (an adjacency used as features) is rewrapped without the mark, sharing its
-// arrays: dropout makes its values asymmetric, and the backward product of
-// SpMM would otherwise use it in place of its transpose.
-func SparseInput(x *tensor.CSR) Input { return Input{Sparse: unmarked(x)} }
-
-// unmarked returns x, or when x is marked symmetric a CSR with the same
-// arrays and a pattern of its own that is not.
-func unmarked(x *tensor.CSR) *tensor.CSR {
-	if !x.Symmetric() {
-		return x
-	}
-	c, err := tensor.NewCSR(x.Rows, x.Cols, x.RowPtr, x.ColIdx, x.Val)
-	if err != nil {
-		panic("nn: invalid sparse input: " + err.Error())
-	}
-	return c
-}
+// SparseInput wraps constant sparse features. A matrix marked symmetric (an
+// adjacency used as features) is safe under dropout: the dropped copy made by
+// Tape.DropoutCSR is not marked, so SpMM's backward uses the true transpose.
+func SparseInput(x *tensor.CSR) Input { return Input{Sparse: x} }
 
 // InputFromFeatures returns the input for node features f: sparse features
 // stay sparse, dense ones become a constant of t.

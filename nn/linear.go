@@ -69,8 +69,8 @@ func (l *Linear) Forward(t *autograd.Tape, x *autograd.Var) *autograd.Var {
 // ForwardInput applies dropout with probability p to the input (a no-op
 // unless t.Training) and then the layer. Sparse input is dropped with
 // DropoutCSR on its stored values and multiplied with SpMM, so it is never
-// densified. (A sparse input marked symmetric is unmarked first, as by
-// SparseInput, since dropped values are no longer symmetric.)
+// densified. (The dropped copy of a matrix marked symmetric is not marked,
+// so the backward product uses the true transpose.)
 func (l *Linear) ForwardInput(t *autograd.Tape, in Input, p float64) *autograd.Var {
 	if !in.valid() {
 		panic("nn: Linear.ForwardInput needs exactly one of Input.Dense and Input.Sparse")
@@ -78,7 +78,7 @@ func (l *Linear) ForwardInput(t *autograd.Tape, in Input, p float64) *autograd.V
 	if in.Sparse != nil {
 		x := in.Sparse
 		if p > 0 && t.Training {
-			x = t.DropoutCSR(unmarked(x), p)
+			x = t.DropoutCSR(x, p)
 		}
 		return l.bias(t, t.SpMM(x, l.W))
 	}

@@ -21,13 +21,17 @@ type CSR struct {
 	Val        []float32
 
 	pat *pattern
+	// symmetric is set by MarkSymmetric. It describes the values as well as
+	// the pattern, so WithValues does not carry it over.
+	symmetric bool
 }
 
 // pattern holds what CSRs sharing RowPtr/ColIdx have in common: the transposed
 // pattern and the permutation from transposed positions to original ones.
 type pattern struct {
 	once      sync.Once
-	symmetric bool
+	checkOnce sync.Once
+	checkErr  error // from checkIndices
 	tRowPtr   []int32
 	tColIdx   []int32
 	tPerm     []int32 // tVal[k] = Val[tPerm[k]]
@@ -57,10 +61,12 @@ func NewCSR(rows, cols int, rowPtr, colIdx []int32, val []float32) (*CSR, error)
 		return nil, fmt.Errorf("tensor: CSR has %d column indices and %d values, RowPtr says %d", len(colIdx), len(val), nnz)
 	}
 	for i := 0; i < rows; i++ {
-		lo, hi := rowPtr[i], rowPtr[i+1]
-		if hi < lo {
+		if rowPtr[i+1] < rowPtr[i] {
 			return nil, fmt.Errorf("tensor: CSR RowPtr decreases at row %d", i)
 		}
+	}
+	for i := 0; i < rows; i++ {
+		lo, hi := rowPtr[i], rowPtr[i+1]
 		for k := lo; k < hi; k++ {
 			c := colIdx[k]
 			if c < 0 || int(c) >= cols {
@@ -144,12 +150,12 @@ func (a *CSR) Density() float64 {
 // MarkSymmetric declares that the pattern and values are symmetric
 // (A == Aᵀ), so transposed products reuse A itself. The caller vouches for it.
 func (a *CSR) MarkSymmetric() *CSR {
-	a.pattern().symmetric = true
+	a.symmetric = true
 	return a
 }
 
 // Symmetric reports whether MarkSymmetric was called on the pattern.
-func (a *CSR) Symmetric() bool { return a.pattern().symmetric }
+func (a *CSR) Symmetric() bool { return a.symmetric }
 
 func (a *CSR) pattern() *pattern {
 	if a.pat == nil {
@@ -159,7 +165,8 @@ func (a *CSR) pattern() *pattern {
 }
 
 // WithValues returns a CSR with a's pattern (shared, including its cached
-// transpose) and the given values, which must have NNZ entries.
+// transpose) and the given values, which must have NNZ entries. The result is
+// not marked symmetric even when a is: new values need not be symmetric.
 func (a *CSR) WithValues(val []float32) *CSR {
 	if len(val) != a.NNZ() {
 		panic(fmt.Sprintf("tensor: WithValues got %d values for %s", len(val), a.Shape()))
@@ -233,4 +240,33 @@ func DenseToCSR(d *Dense) *CSR {
 		rp[i+1] = int32(len(ci))
 	}
 	return &CSR{Rows: d.Rows, Cols: d.Cols, RowPtr: rp, ColIdx: ci, Val: v, pat: &pattern{}}
+}
+
+// checkIndices panics unless a's arrays are consistent and every column index
+// is inside [0, Cols): the vector kernels read b's rows without bounds checks,
+// so a CSR assembled by hand (not through NewCSR or FromTriplets) is checked
+// once per pattern, on its first sparse product, and the answer is cached.
+func (a *CSR) checkIndices() {
+	p := a.pattern()
+	p.checkOnce.Do(func() {
+		if len(a.RowPtr) != a.Rows+1 || a.RowPtr[0] != 0 || int(a.RowPtr[a.Rows]) != len(a.ColIdx) || len(a.Val) != len(a.ColIdx) {
+			p.checkErr = fmt.Errorf("tensor: CSR %d×%d has inconsistent RowPtr (%d entries), ColIdx (%d) and Val (%d)", a.Rows, a.Cols, len(a.RowPtr), len(a.ColIdx), len(a.Val))
+			return
+		}
+		for i := 0; i < a.Rows; i++ {
+			if a.RowPtr[i+1] < a.RowPtr[i] {
+				p.checkErr = fmt.Errorf("tensor: CSR RowPtr decreases at row %d", i)
+				return
+			}
+		}
+		for k, c := range a.ColIdx {
+			if c < 0 || int(c) >= a.Cols {
+				p.checkErr = fmt.Errorf("tensor: CSR entry %d has column %d outside [0,%d)", k, c, a.Cols)
+				return
+			}
+		}
+	})
+	if p.checkErr != nil {
+		panic(p.checkErr)
+	}
 }

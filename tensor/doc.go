@@ -11,4 +11,12 @@
 // goroutines. The sparse kernels are written by hand because no Go library
 // offers float32 CSR products with int32 indices, cached transposes and
 // deterministic parallelism.
+//
+// On amd64 CPUs with AVX2 and FMA the products run on the assembly tiles of
+// internal/simd (about ten times gonum's pure-Go speed; see BENCHMARKS.md at
+// the repository root); elsewhere, or when built with the purego tag, they
+// run on portable Go loops. The choice is made once from the CPU's features
+// and never changes while a program runs. The two paths round differently,
+// so results agree to float32 precision between machines, and bit for bit
+// between runs and thread counts on one machine.
 package tensor

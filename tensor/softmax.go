@@ -1,9 +1,6 @@
 package tensor
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // RowSoftmax computes, for each row i of pattern, out[k] = exp(v[k]-m) / Σ
 // exp(v[k']-m) over that row's stored entries (m the row maximum): the
@@ -13,7 +10,7 @@ func RowSoftmax(e Exec, pattern *CSR, vals, out []float32) {
 	if len(vals) != pattern.NNZ() || len(out) != pattern.NNZ() {
 		panic(fmt.Sprintf("tensor: RowSoftmax got %d values and %d outputs for %s", len(vals), len(out), pattern.Shape()))
 	}
-	e.ForBalanced(pattern.RowPtr, 8, func(lo, hi int) {
+	e.forDynamicBalanced(pattern.RowPtr, 8, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			a, b := pattern.RowPtr[i], pattern.RowPtr[i+1]
 			softmaxInto(vals[a:b], out[a:b])
@@ -34,7 +31,7 @@ func softmaxInto(x, y []float32) {
 	}
 	var s float64
 	for i, v := range x {
-		ev := float32(math.Exp(float64(v - m)))
+		ev := float32(expNonPos(float64(v - m)))
 		y[i] = ev
 		s += float64(ev)
 	}

@@ -1,0 +1,369 @@
+// Command asm generates the AVX2/FMA micro-kernels of package simd with avo.
+// Run it through `go generate ./internal/simd/` (see simd.go); it writes
+// kernels_amd64.s and stubs_amd64.go next to package simd.
+//
+// Every kernel forms each output element with the same sequence of
+// floating-point operations whatever tile, row count or column mask it runs
+// under: an accumulator starts at zero, takes one fused multiply-add per
+// reduction index in increasing order, and is then folded into the output with
+// one more fused multiply-add (out = alpha·acc + out). That is what lets the
+// callers in package tensor split rows among goroutines freely and still get
+// bit-identical results.
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// maxRows is the height of the largest GEMM tile: 6 rows × 2 vectors use 12
+// of the 16 YMM registers for accumulators.
+const maxRows = 6
+
+func main() {
+	ConstraintExpr("!purego")
+
+	masks := GLOBL("tailmask", RODATA|NOPTR)
+	for i := 0; i < 16; i++ {
+		v := uint32(0)
+		if i < 8 {
+			v = 0xffffffff
+		}
+		DATA(4*i, U32(v))
+	}
+
+	for rows := 1; rows <= maxRows; rows++ {
+		gemmTile(rows, "x16", masks)
+		gemmTile(rows, "x16m", masks)
+		gemmTile(rows, "x8m", masks)
+	}
+	spmmRow(false, masks)
+	spmmRow(true, masks)
+	sddmmRow(masks)
+	Generate()
+}
+
+// loadMask loads into a new YMM register the mask whose first t lanes (t in
+// 1..8, held in a general register) are set.
+func loadMask(masks Mem, t Register) VecVirtual {
+	base := GP64()
+	LEAQ(masks, base)
+	off := GP64()
+	MOVQ(t, off)
+	NEGQ(off)
+	m := YMM()
+	VMOVUPS(Mem{Base: base, Index: off, Scale: 4, Disp: 32}, m)
+	return m
+}
+
+// gemmTile emits a rows×16 (kind "x16"), rows×(8+cols-8) ("x16m", the second
+// vector masked to cols-8 lanes) or rows×cols ("x8m", one masked vector,
+// cols ≤ 8) tile: c[r][j] = alpha·Σ_p a[r·rsa+p·csa]·b[p·ldb+j] + c[r][j].
+func gemmTile(rows int, kind string, masks Mem) {
+	name := fmt.Sprintf("gemm%d%s", rows, kind)
+	TEXT(name, NOSPLIT, "func(kc int, a *float32, rsa, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s computes a %d-row tile of c += alpha·a·b (see GemmTile).", name, rows))
+
+	kc := Load(Param("kc"), GP64())
+	pa := Load(Param("a"), GP64())
+	rsa := Load(Param("rsa"), GP64())
+	SHLQ(U8(2), rsa)
+	csa := Load(Param("csa"), GP64())
+	SHLQ(U8(2), csa)
+	pb := Load(Param("b"), GP64())
+	ldb := Load(Param("ldb"), GP64())
+	SHLQ(U8(2), ldb)
+
+	nv := 2
+	if kind == "x8m" {
+		nv = 1
+	}
+	var mask VecVirtual
+	if kind != "x16" {
+		t := Load(Param("cols"), GP64())
+		if kind == "x16m" {
+			SUBQ(U8(8), t)
+		}
+		mask = loadMask(masks, t)
+	}
+	masked := func(v int) bool { return kind == "x8m" || (kind == "x16m" && v == 1) }
+
+	var rs3, rs5 Register
+	if rows > 3 {
+		rs3 = GP64()
+		LEAQ(Mem{Base: rsa, Index: rsa, Scale: 2}, rs3)
+	}
+	if rows > 5 {
+		rs5 = GP64()
+		LEAQ(Mem{Base: rsa, Index: rsa, Scale: 4}, rs5)
+	}
+	aAddr := func(r int) Mem {
+		switch r {
+		case 0:
+			return Mem{Base: pa}
+		case 1:
+			return Mem{Base: pa, Index: rsa, Scale: 1}
+		case 2:
+			return Mem{Base: pa, Index: rsa, Scale: 2}
+		case 3:
+			return Mem{Base: pa, Index: rs3, Scale: 1}
+		case 4:
+			return Mem{Base: pa, Index: rsa, Scale: 4}
+		default:
+			return Mem{Base: pa, Index: rs5, Scale: 1}
+		}
+	}
+
+	acc := make([][]VecVirtual, rows)
+	for r := range acc {
+		acc[r] = make([]VecVirtual, nv)
+		for v := range acc[r] {
+			acc[r][v] = YMM()
+			VXORPS(acc[r][v], acc[r][v], acc[r][v])
+		}
+	}
+	bv := make([]VecVirtual, nv)
+	for v := range bv {
+		bv[v] = YMM()
+	}
+	bc := YMM()
+
+	Label("loop")
+	for v := 0; v < nv; v++ {
+		src := Mem{Base: pb, Disp: 32 * v}
+		if masked(v) {
+			VMASKMOVPS(src, mask, bv[v])
+		} else {
+			VMOVUPS(src, bv[v])
+		}
+	}
+	for r := 0; r < rows; r++ {
+		VBROADCASTSS(aAddr(r), bc)
+		for v := 0; v < nv; v++ {
+			VFMADD231PS(bv[v], bc, acc[r][v])
+		}
+	}
+	ADDQ(csa, pa)
+	ADDQ(ldb, pb)
+	DECQ(kc)
+	JNZ(LabelRef("loop"))
+
+	al := YMM()
+	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
+	pc := Load(Param("c"), GP64())
+	ldc := Load(Param("ldc"), GP64())
+	SHLQ(U8(2), ldc)
+	t := YMM()
+	for r := 0; r < rows; r++ {
+		for v := 0; v < nv; v++ {
+			dst := Mem{Base: pc, Disp: 32 * v}
+			if masked(v) {
+				VMASKMOVPS(dst, mask, t)
+				VFMADD231PS(acc[r][v], al, t)
+				VMASKMOVPS(t, mask, dst)
+			} else {
+				VMOVUPS(dst, t)
+				VFMADD231PS(acc[r][v], al, t)
+				VMOVUPS(t, dst)
+			}
+		}
+		if r+1 < rows {
+			ADDQ(ldc, pc)
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// spmmRow emits c[j] += alpha·Σ_k val[k]·b[col[k]·ldb+j] for j < n, one
+// sparse row; with perm the value of entry k is val[perm[k]].
+func spmmRow(perm bool, masks Mem) {
+	name := "spmmRow"
+	if perm {
+		name = "spmmRowPerm"
+	}
+	TEXT(name, NOSPLIT, "func(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32)")
+	Pragma("noescape")
+	Doc(name + " adds alpha times one sparse row times b to c (see SpMMRow).")
+
+	nnz := Load(Param("nnz"), GP64())
+	pcol := Load(Param("col"), GP64())
+	pval := Load(Param("val"), GP64())
+	var pperm Register
+	if perm {
+		pperm = Load(Param("perm"), GP64())
+	}
+	pb := Load(Param("b"), GP64())
+	ldb := Load(Param("ldb"), GP64())
+	SHLQ(U8(2), ldb)
+	pc := Load(Param("c"), GP64())
+	n := Load(Param("n"), GP64())
+	al := YMM()
+	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
+
+	// block emits the loop over the row's entries for w vectors of columns
+	// starting at pb/pc, then advances pb, pc and n.
+	block := func(tag string, w int, mask VecVirtual) {
+		acc := make([]VecVirtual, w)
+		for v := range acc {
+			acc[v] = YMM()
+			VXORPS(acc[v], acc[v], acc[v])
+		}
+		k := GP64()
+		XORQ(k, k)
+		Label("k" + tag)
+		idx := GP64()
+		MOVLQSX(Mem{Base: pcol, Index: k, Scale: 4}, idx)
+		IMULQ(ldb, idx)
+		ADDQ(pb, idx)
+		x := YMM()
+		if perm {
+			p := GP64()
+			MOVLQSX(Mem{Base: pperm, Index: k, Scale: 4}, p)
+			VBROADCASTSS(Mem{Base: pval, Index: p, Scale: 4}, x)
+		} else {
+			VBROADCASTSS(Mem{Base: pval, Index: k, Scale: 4}, x)
+		}
+		if mask != nil {
+			bt := YMM()
+			VMASKMOVPS(Mem{Base: idx}, mask, bt)
+			VFMADD231PS(bt, x, acc[0])
+		} else {
+			for v := 0; v < w; v++ {
+				VFMADD231PS(Mem{Base: idx, Disp: 32 * v}, x, acc[v])
+			}
+		}
+		INCQ(k)
+		CMPQ(k, nnz)
+		JL(LabelRef("k" + tag))
+
+		t := YMM()
+		for v := 0; v < w; v++ {
+			dst := Mem{Base: pc, Disp: 32 * v}
+			if mask != nil {
+				VMASKMOVPS(dst, mask, t)
+				VFMADD231PS(acc[v], al, t)
+				VMASKMOVPS(t, mask, dst)
+			} else {
+				VMOVUPS(dst, t)
+				VFMADD231PS(acc[v], al, t)
+				VMOVUPS(t, dst)
+			}
+		}
+		ADDQ(U32(32*w), pb)
+		ADDQ(U32(32*w), pc)
+		SUBQ(U32(8*w), n)
+	}
+
+	TESTQ(nnz, nnz)
+	JZ(LabelRef("done"))
+	for _, w := range []int{8, 4, 2, 1} {
+		tag := fmt.Sprintf("w%d", w)
+		Label("test" + tag)
+		CMPQ(n, U32(8*w))
+		JL(LabelRef("skip" + tag))
+		block(tag, w, nil)
+		JMP(LabelRef("test" + tag))
+		Label("skip" + tag)
+	}
+	TESTQ(n, n)
+	JZ(LabelRef("done"))
+	mask := loadMask(masks, n)
+	block("tail", 1, mask)
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// sddmmRow emits out[k] = ⟨a, b[col[k]·ldb : +d]⟩ for k < nnz.
+func sddmmRow(masks Mem) {
+	TEXT("sddmmRow", NOSPLIT, "func(nnz int, col *int32, a *float32, b *float32, ldb int, d int, out *float32)")
+	Pragma("noescape")
+	Doc("sddmmRow writes the dot products of a with the rows of b named by col (see SDDMMRow).")
+
+	nnz := Load(Param("nnz"), GP64())
+	pcol := Load(Param("col"), GP64())
+	pa := Load(Param("a"), GP64())
+	pb := Load(Param("b"), GP64())
+	ldb := Load(Param("ldb"), GP64())
+	SHLQ(U8(2), ldb)
+	d := Load(Param("d"), GP64())
+	pout := Load(Param("out"), GP64())
+
+	tail := GP64()
+	MOVQ(d, tail)
+	ANDQ(U8(7), tail)
+	mask := loadMask(masks, tail) // all lanes clear when d%8 == 0
+
+	k := GP64()
+	XORQ(k, k)
+	TESTQ(nnz, nnz)
+	JZ(LabelRef("done"))
+	Label("entry")
+	row := GP64()
+	MOVLQSX(Mem{Base: pcol, Index: k, Scale: 4}, row)
+	IMULQ(ldb, row)
+	ADDQ(pb, row)
+	ap := GP64()
+	MOVQ(pa, ap)
+	rem := GP64()
+	MOVQ(d, rem)
+	acc := make([]VecVirtual, 4)
+	for v := range acc {
+		acc[v] = YMM()
+		VXORPS(acc[v], acc[v], acc[v])
+	}
+	x := make([]VecVirtual, 4)
+	for v := range x {
+		x[v] = YMM()
+	}
+	Label("l32")
+	CMPQ(rem, U8(32))
+	JL(LabelRef("l8"))
+	for v := 0; v < 4; v++ {
+		VMOVUPS(Mem{Base: ap, Disp: 32 * v}, x[v])
+		VFMADD231PS(Mem{Base: row, Disp: 32 * v}, x[v], acc[v])
+	}
+	ADDQ(U8(128), ap)
+	ADDQ(U8(128), row)
+	SUBQ(U8(32), rem)
+	JMP(LabelRef("l32"))
+	Label("l8")
+	CMPQ(rem, U8(8))
+	JL(LabelRef("ltail"))
+	VMOVUPS(Mem{Base: ap}, x[0])
+	VFMADD231PS(Mem{Base: row}, x[0], acc[0])
+	ADDQ(U8(32), ap)
+	ADDQ(U8(32), row)
+	SUBQ(U8(8), rem)
+	JMP(LabelRef("l8"))
+	Label("ltail")
+	TESTQ(rem, rem)
+	JZ(LabelRef("reduce"))
+	VMASKMOVPS(Mem{Base: ap}, mask, x[0])
+	VMASKMOVPS(Mem{Base: row}, mask, x[1])
+	VFMADD231PS(x[1], x[0], acc[0])
+	Label("reduce")
+	VADDPS(acc[1], acc[0], acc[0])
+	VADDPS(acc[3], acc[2], acc[2])
+	VADDPS(acc[2], acc[0], acc[0])
+	hi := XMM()
+	VEXTRACTF128(U8(1), acc[0], hi)
+	lo := acc[0].AsX()
+	VADDPS(hi, lo, lo)
+	VMOVHLPS(lo, lo, hi)
+	VADDPS(hi, lo, lo)
+	VMOVSHDUP(lo, hi)
+	VADDSS(hi, lo, lo)
+	VMOVSS(lo, Mem{Base: pout, Index: k, Scale: 4})
+	INCQ(k)
+	CMPQ(k, nnz)
+	JL(LabelRef("entry"))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}

@@ -1,0 +1,123 @@
+//go:build !purego
+
+package simd
+
+import (
+	"fmt"
+
+	"golang.org/x/sys/cpu"
+)
+
+// enabled is fixed at package initialisation from the CPU's feature flags
+// (which include the operating system's support for the YMM state) and never
+// changes afterwards.
+var enabled = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// Enabled reports whether the vector kernels can run on this CPU. When it is
+// false, calling any other function of this package panics.
+func Enabled() bool { return enabled }
+
+// GemmTile adds alpha·A·B to a rows×cols tile of C, where A is rows×kc with
+// element (r, p) at a[r·rsa+p·csa], B is kc×cols with element (p, j) at
+// b[p·ldb+j] and C has element (r, j) at c[r·ldc+j]. rows must be in
+// 1..[TileRows], cols in 1..[TileCols] and kc ≥ 1; the slices start at the
+// tile's first element. Each C element becomes fma(alpha, acc, c) where acc is
+// the fused multiply-add chain over p = 0..kc-1 starting from zero.
+func GemmTile(rows, cols, kc int, alpha float32, a []float32, rsa, csa int, b []float32, ldb int, c []float32, ldc int) {
+	checkTile(rows, cols, kc, a, rsa, csa, b, ldb, c, ldc)
+	pa, pb, pc := &a[0], &b[0], &c[0]
+	switch {
+	case cols == TileCols:
+		switch rows {
+		case 1:
+			gemm1x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 2:
+			gemm2x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 3:
+			gemm3x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 4:
+			gemm4x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 5:
+			gemm5x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		default:
+			gemm6x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		}
+	case cols > 8:
+		switch rows {
+		case 1:
+			gemm1x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 2:
+			gemm2x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 3:
+			gemm3x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 4:
+			gemm4x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 5:
+			gemm5x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		default:
+			gemm6x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		}
+	default:
+		switch rows {
+		case 1:
+			gemm1x8m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 2:
+			gemm2x8m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 3:
+			gemm3x8m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 4:
+			gemm4x8m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 5:
+			gemm5x8m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		default:
+			gemm6x8m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		}
+	}
+}
+
+// SpMMRow adds alpha·Σ_k v_k·b[col[k]·ldb : col[k]·ldb+len(c)] to c, where
+// v_k is val[k], or val[perm[k]] when perm is not nil. Each element of c
+// becomes fma(alpha, acc, c) with acc the fused multiply-add chain over k in
+// order from zero. The indices in col and perm are not checked.
+func SpMMRow(alpha float32, col []int32, val []float32, perm []int32, b []float32, ldb int, c []float32) {
+	nnz := len(col)
+	if nnz == 0 || len(c) == 0 {
+		return
+	}
+	if perm != nil {
+		_ = perm[nnz-1]
+		spmmRowPerm(nnz, &col[0], &val[0], &perm[0], &b[0], ldb, &c[0], len(c), alpha)
+		return
+	}
+	_ = val[nnz-1]
+	spmmRow(nnz, &col[0], &val[0], nil, &b[0], ldb, &c[0], len(c), alpha)
+}
+
+// SDDMMRow sets out[k] = ⟨a, b[col[k]·ldb : col[k]·ldb+len(a)]⟩ for every k,
+// summing with four interleaved fused multiply-add chains of 8 lanes each
+// and a fixed reduction tree. The indices in col are not checked.
+func SDDMMRow(col []int32, a, b []float32, ldb int, out []float32) {
+	nnz := len(col)
+	if nnz == 0 {
+		return
+	}
+	_ = out[nnz-1]
+	if len(a) == 0 {
+		clear(out[:nnz])
+		return
+	}
+	sddmmRow(nnz, &col[0], &a[0], &b[0], ldb, len(a), &out[0])
+}
+
+// checkTile panics unless the GemmTile arguments describe a tile that lies
+// inside the given slices.
+func checkTile(rows, cols, kc int, a []float32, rsa, csa int, b []float32, ldb int, c []float32, ldc int) {
+	if rows < 1 || rows > TileRows || cols < 1 || cols > TileCols || kc < 1 {
+		panic(fmt.Sprintf("simd: GemmTile shape %d×%d×%d outside 1..%d × 1..%d × 1..", rows, kc, cols, TileRows, TileCols))
+	}
+	if rsa < 0 || csa < 0 || ldb < 0 || ldc < 0 ||
+		len(a) <= (rows-1)*rsa+(kc-1)*csa || len(b) < (kc-1)*ldb+cols || len(c) < (rows-1)*ldc+cols {
+		panic(fmt.Sprintf("simd: GemmTile %d×%d×%d does not fit slices a %d (strides %d, %d), b %d (ld %d), c %d (ld %d)",
+			rows, kc, cols, len(a), rsa, csa, len(b), ldb, len(c), ldc))
+	}
+}

@@ -1,0 +1,22 @@
+//go:build !amd64 || purego
+
+package simd
+
+// Enabled reports whether the vector kernels can run; in this build (not
+// amd64, or the purego tag) it is always false.
+func Enabled() bool { return false }
+
+// GemmTile is unavailable in this build; see Enabled.
+func GemmTile(rows, cols, kc int, alpha float32, a []float32, rsa, csa int, b []float32, ldb int, c []float32, ldc int) {
+	panic("simd: GemmTile called without vector support")
+}
+
+// SpMMRow is unavailable in this build; see Enabled.
+func SpMMRow(alpha float32, col []int32, val []float32, perm []int32, b []float32, ldb int, c []float32) {
+	panic("simd: SpMMRow called without vector support")
+}
+
+// SDDMMRow is unavailable in this build; see Enabled.
+func SDDMMRow(col []int32, a, b []float32, ldb int, out []float32) {
+	panic("simd: SDDMMRow called without vector support")
+}

@@ -1,0 +1,96 @@
+package tensor
+
+import "github.com/pcgcn/pcgcn/internal/simd"
+
+// Cache blocking of gemmBlocked, chosen by measurement on the project's
+// machine (BENCHMARKS.md). A gemmKC×gemmNB block of op(b) is packed into
+// 16-column panels on the goroutine's stack (64 KiB, held in L2); the
+// 6×gemmKC slice of op(a) that one row tile reads stays in L1 while it meets
+// every panel. Packing matters: read in place, the rows of a 16-column panel
+// of b lie n floats apart and, for n = 64 or 512, map onto a few L1 sets.
+const (
+	gemmKC = 256
+	gemmNB = 64
+)
+
+// gemmBlocked computes c = alpha·op(a)·op(b) + beta·c with the vector tiles
+// of package simd. The rows of c are dealt out in pieces of whole
+// simd.TileRows-row panels (Exec.forDynamic); the goroutine that takes a
+// piece scales its rows by beta, then for each block of gemmKC inner
+// indices adds alpha times that block's partial product, formed by one fused
+// multiply-add chain per element: the order depends on k only, never on how
+// rows are split among goroutines. op(a) is read in place through its
+// strides; every piece packs the blocks of op(b) it needs itself, which costs
+// k·n copies per piece against m·n·k/pieces multiply-adds.
+func gemmBlocked(e Exec, transA, transB bool, alpha float32, a, b *Dense, beta float32, c *Dense, m, n, k int) {
+	panels := (m + simd.TileRows - 1) / simd.TileRows
+	nbPadded := (min(n, gemmNB) + simd.TileCols - 1) / simd.TileCols * simd.TileCols
+	small := min(k, gemmKC)*nbPadded <= gemmSmallPack
+	e.forDynamic(panels, m*n*k, func(plo, phi int) {
+		// Go zeroes the buffer on every call, so small products get a small one.
+		if small {
+			var pack [gemmSmallPack]float32
+			gemmPanels(plo, phi, pack[:], transA, transB, alpha, a, b, beta, c, m, n, k)
+		} else {
+			var pack [gemmKC * gemmNB]float32
+			gemmPanels(plo, phi, pack[:], transA, transB, alpha, a, b, beta, c, m, n, k)
+		}
+	})
+}
+
+// gemmSmallPack is the packing buffer of products whose op(b) blocks, padded
+// to whole 16-column panels, need no more (k, n ≤ 64 in the hidden layers):
+// 16 KiB instead of 64 KiB.
+const gemmSmallPack = 64 * 64
+
+// gemmPanels computes the rows of c in panels [plo, phi) for gemmBlocked,
+// packing op(b) into pack.
+func gemmPanels(plo, phi int, pack []float32, transA, transB bool, alpha float32, a, b *Dense, beta float32, c *Dense, m, n, k int) {
+	rsa, csa := k, 1
+	if transA {
+		rsa, csa = 1, m
+	}
+	r0, r1 := plo*simd.TileRows, min(phi*simd.TileRows, m)
+	scaleRow(c.Data[r0*n:r1*n], beta)
+	for k0 := 0; k0 < k; k0 += gemmKC {
+		kc := min(gemmKC, k-k0)
+		for jb := 0; jb < n; jb += gemmNB {
+			nb := min(gemmNB, n-jb)
+			packB(pack, b, transB, k0, kc, jb, nb)
+			for i0 := r0; i0 < r1; i0 += simd.TileRows {
+				rows := min(simd.TileRows, r1-i0)
+				as := a.Data[i0*rsa+k0*csa:]
+				for q := 0; q*simd.TileCols < nb; q++ {
+					cols := min(simd.TileCols, nb-q*simd.TileCols)
+					simd.GemmTile(rows, cols, kc, alpha, as, rsa, csa,
+						pack[q*kc*simd.TileCols:], simd.TileCols, c.Data[i0*n+jb+q*simd.TileCols:], n)
+				}
+			}
+		}
+	}
+}
+
+// packB copies the kc×nb block of op(b) at (k0, jb) into dst as consecutive
+// kc×simd.TileCols panels (row stride simd.TileCols; lanes past nb in the
+// last panel are left as they are: the tiles mask them).
+func packB(dst []float32, b *Dense, transB bool, k0, kc, jb, nb int) {
+	const w = simd.TileCols
+	if transB {
+		ld := b.Cols
+		for j := 0; j < nb; j++ {
+			src := b.Data[(jb+j)*ld+k0 : (jb+j)*ld+k0+kc]
+			panel := dst[(j/w)*kc*w+j%w:]
+			for p, v := range src {
+				panel[p*w] = v
+			}
+		}
+		return
+	}
+	ld := b.Cols
+	for p := 0; p < kc; p++ {
+		src := b.Data[(k0+p)*ld+jb : (k0+p)*ld+jb+nb]
+		for q := 0; q*w < nb; q++ {
+			copy(dst[q*kc*w+p*w:q*kc*w+p*w+w], src[q*w:min(q*w+w, nb)])
+		}
+	}
+}
