@@ -144,6 +144,10 @@ func (m *GPRGNN) Params() []*autograd.Var {
 	return append(ps, m.gamma)
 }
 
+// NoDecayParams returns γ: the authors' optimiser applies no weight decay to
+// the propagation coefficients.
+func (m *GPRGNN) NoDecayParams() []*autograd.Var { return []*autograd.Var{m.gamma} }
+
 // Forward computes the logits.
 func (m *GPRGNN) Forward(t *autograd.Tape) Output {
 	p := m.cfg.Dropout

@@ -20,6 +20,13 @@ type Model interface {
 	Params() []*autograd.Var
 }
 
+// NoDecay is implemented by models some of whose parameters their authors
+// train without weight decay (e.g. GPRGNN's propagation coefficients γ); the
+// trainer puts those in a parameter group with zero decay.
+type NoDecay interface {
+	NoDecayParams() []*autograd.Var
+}
+
 // Output is what a forward pass yields.
 type Output struct {
 	// Logits are the n×c class scores (unnormalised).

@@ -8,6 +8,7 @@ import (
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -151,5 +152,24 @@ func TestMetrics(t *testing.T) {
 	}
 	if m, s := MeanStd([]float64{1, 3}); m != 2 || s != 1 {
 		t.Errorf("MeanStd = %v, %v", m, s)
+	}
+}
+
+func TestNoDecayParamsGetTheirOwnGroup(t *testing.T) {
+	g := loadCornell(t)
+	spec, _ := models.NewRegistry().Get("gprgnn")
+	cfg := spec.Preset("cornell")
+	d := models.NewData(g, g.Splits[0], true, nil)
+	m, err := spec.New(d, cfg, rng.New(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	adam := NewOptimizer(m, cfg)
+	gs := adam.Groups()
+	if len(gs) != 2 || gs[1].WeightDecay != 0 || len(gs[1].Params()) != 1 || gs[0].WeightDecay != cfg.Base().WeightDecay {
+		t.Fatalf("groups: %d", len(gs))
+	}
+	if n := len(gs[0].Params()) + len(gs[1].Params()); n != len(m.Params()) {
+		t.Errorf("%d parameters in groups, model has %d", n, len(m.Params()))
 	}
 }

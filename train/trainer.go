@@ -65,7 +65,7 @@ func Run(g *graph.Graph, aHat *tensor.CSR, k int, spec models.Spec, cfg models.C
 		return nil, err
 	}
 	params := model.Params()
-	adam := optim.NewAdam(params, cfg.Base().LR, cfg.Base().WeightDecay)
+	adam := NewOptimizer(model, cfg)
 	tape := autograd.NewTape(tensor.Exec{Threads: opt.Threads})
 	tape.RNG = seed.Child()
 
@@ -101,6 +101,34 @@ func Run(g *graph.Graph, aHat *tensor.CSR, k int, spec models.Spec, cfg models.C
 	res.Seconds = time.Since(start).Seconds()
 	res.MsPerEpoch = float64(trainTime.Microseconds()) / 1000 / float64(res.Epochs)
 	return res, nil
+}
+
+// NewOptimizer returns Adam with the config's learning rate and PyTorch-style
+// weight decay, except for parameters the model exempts (models.NoDecay),
+// which get their own group without decay.
+func NewOptimizer(model models.Model, cfg models.Config) *optim.Adam {
+	lr, wd := cfg.Base().LR, cfg.Base().WeightDecay
+	nd, ok := model.(models.NoDecay)
+	if !ok {
+		return optim.NewAdam(model.Params(), lr, wd)
+	}
+	exempt := map[*autograd.Var]bool{}
+	for _, p := range nd.NoDecayParams() {
+		exempt[p] = true
+	}
+	var decayed, free []*autograd.Var
+	for _, p := range model.Params() {
+		if exempt[p] {
+			free = append(free, p)
+		} else {
+			decayed = append(decayed, p)
+		}
+	}
+	adam := optim.NewAdam(decayed, lr, wd)
+	if len(free) > 0 {
+		adam.AddGroup(free, lr, 0)
+	}
+	return adam
 }
 
 // Step runs one training epoch: forward with dropout, cross-entropy on the

@@ -14,7 +14,6 @@ import (
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/models"
-	"github.com/pcgcn/pcgcn/optim"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
 	"github.com/pcgcn/pcgcn/train"
@@ -119,7 +118,7 @@ func benchEpochs(g *graph.Graph, split int, spec models.Spec, cfg models.Config,
 	if err != nil {
 		return nil, err
 	}
-	adam := optim.NewAdam(m.Params(), cfg.Base().LR, cfg.Base().WeightDecay)
+	adam := train.NewOptimizer(m, cfg)
 	tape := autograd.NewTape(tensor.Exec{Threads: threads})
 	tape.RNG = seed.Child()
 	for i := 0; i < warm; i++ {
