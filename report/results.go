@@ -146,7 +146,7 @@ func MainTable(rs []*experiments.Result, models, datasets []string) string {
 		row = append(row, rank, prank, msCell)
 		fmt.Fprintf(&b, "| %s |\n", strings.Join(row, " | "))
 	}
-	fmt.Fprintln(&b, "\nEach cell: our test accuracy, mean ± std over the 10 splits, (the paper's mean). ⚠ marks a difference larger than 2 standard deviations (the larger of the two); docs/results.md discusses each.")
+	fmt.Fprintln(&b, "\nEach cell: our test accuracy, mean ± std over the splits, (the paper's mean). ⚠ marks a difference larger than 2 standard deviations (the larger of the two); docs/results.md discusses each.")
 	return b.String()
 }
 

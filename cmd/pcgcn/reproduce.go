@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +15,7 @@ import (
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/report"
+	"github.com/pcgcn/pcgcn/studies"
 )
 
 type reproduceFlags struct {
@@ -32,31 +33,47 @@ type reproduceFlags struct {
 func newReproduceCmd() *cobra.Command {
 	var f reproduceFlags
 	cmd := &cobra.Command{
-		Use:   "reproduce [--only main,...] [--models ...] [--datasets ...] [--splits 0-9] [--quick]",
-		Short: "Run the paper's experiments and regenerate docs/results.md and results/*.json",
+		Use:   "reproduce [--only STUDY,...] [--datasets ...] [--splits 0-9] [--quick]",
+		Short: "Run the paper's experiments and regenerate the reports (docs/report.md, docs/results.md)",
 		Long: `reproduce runs the paper's studies cell by cell (a model on a dataset over the
-splits), saving each finished cell atomically under --results, so that an
-interrupted run resumes where it stopped. It then regenerates the Markdown
-report from every saved cell and prints the total wall time.
+splits), saving each finished cell atomically as JSON under --results, so that
+an interrupted run resumes where it stopped, with progress and an estimate of
+the time left. It then regenerates the reports from every saved cell and prints
+the total wall time.
 
-Studies (--only): fidelity — PCGCN under each reading of the paper's open
-choices (docs/fidelity.md); main — every model on every offline dataset of the paper and
-the four extra heterophily benchmarks (the main table; PCGCN's row is issue 5's
-results table).
+Studies (--only, comma-separated; default all of the paper's):
+  stats      dataset statistics against the paper's table
+  main       every model on every offline dataset (the main table); also the
+             four extra heterophily benchmarks, written to docs/results.md
+  hete       accuracy by node-homophily bin (PCGCN, GCN, GAT)
+  tsne       t-SNE of last-layer embeddings with silhouette scores
+  sld        accuracy by shortest label distance (PCGCN, GCN)
+  labelrate  70 down to 2 training labels per class, random splits
+  missing    one class's training labels removed
+  ablation   PCGCN without each component
+  partial    10% of nodes uncontrolled (random, min-degree, max-degree)
+  matching   a fraction of unlabelled nodes pinned to their class
+  fidelity   PCGCN under each reading of the paper's open choices
+             (docs/fidelity.md; not part of the default set)
 
---quick runs 2 splits with at most 60 epochs: the whole pipeline in minutes,
-for checking, not for numbers.`,
+docs/report.md has one section per study; docs/results.md the main table, the
+extra benchmarks and the speed comparison (results/speed.json, written by
+scripts/bench_vs_pytorch.sh).
+
+--quick runs 2 splits with at most 60 epochs on the small WebKB graphs and
+writes everything under <results>/quick: the whole pipeline in minutes, for
+checking, not for numbers.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReproduce(cmd, &f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.only, "only", "main", "comma-separated studies to run: fidelity, main")
-	fl.StringVar(&f.models, "models", "", "comma-separated models (default: every registered model)")
-	fl.StringVar(&f.datasets, "datasets", "", "comma-separated datasets (default: the paper's offline datasets and the extra four)")
+	fl.StringVar(&f.only, "only", "", "comma-separated studies to run (default: all but fidelity)")
+	fl.StringVar(&f.models, "models", "", "comma-separated models of the main table (default: every registered model)")
+	fl.StringVar(&f.datasets, "datasets", "", "comma-separated datasets to restrict the studies to")
 	fl.StringVar(&f.splits, "splits", "0-9", "splits to run per cell")
-	fl.BoolVar(&f.quick, "quick", false, "2 splits, at most 60 epochs: a fast end-to-end check")
+	fl.BoolVar(&f.quick, "quick", false, "2 splits, at most 60 epochs, small graphs: a fast end-to-end check")
 	fl.StringVar(&f.resultsDir, "results", "results", "directory of the per-cell JSON results")
-	fl.StringVar(&f.docsDir, "docs", "docs", "directory the Markdown report is written to")
+	fl.StringVar(&f.docsDir, "docs", "docs", "directory the Markdown reports and figures are written to")
 	fl.IntVar(&f.threads, "threads", 0, "goroutines for the kernels (0: all cores)")
 	fl.Uint64Var(&f.seed, "seed", 42, "base random seed")
 	return cmd
@@ -76,18 +93,12 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 	start := time.Now()
 	reg := models.NewRegistry()
 	modelNames := splitList(f.models)
-	if len(modelNames) == 0 {
-		modelNames = reg.Names()
-	}
 	for _, m := range modelNames {
 		if _, err := reg.Get(m); err != nil {
 			return err
 		}
 	}
 	dsNames := splitList(f.datasets)
-	if len(dsNames) == 0 {
-		dsNames = append(experiments.PaperDatasets(), experiments.ExtraDatasets()...)
-	}
 	for _, d := range dsNames {
 		if _, err := datasets.Lookup(d); err != nil {
 			return err
@@ -97,57 +108,87 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 	if err != nil {
 		return err
 	}
-	dataDir, _ := cmd.Flags().GetString("data-dir")
-	rn := &experiments.Runner{
-		Dir: f.resultsDir, Data: datasets.Options{DataDir: dataDir, Progress: cmd.ErrOrStderr()},
-		Threads: f.threads, Seed: f.seed, Progress: cmd.ErrOrStderr(),
+	only := splitList(f.only)
+	valid := append(studies.Names(), "fidelity")
+	for _, s := range only {
+		if !slices.Contains(valid, s) {
+			return fmt.Errorf("--only: unknown study %q (valid: %s)", s, strings.Join(valid, ", "))
+		}
 	}
+	dataDir, _ := cmd.Flags().GetString("data-dir")
+	data := datasets.Options{DataDir: dataDir, Progress: cmd.ErrOrStderr()}
+	docs := f.docsDir
+	if f.quick {
+		docs = filepath.Join(f.resultsDir, "quick")
+	}
+	rn := &experiments.Runner{Dir: f.resultsDir, Data: data, Threads: f.threads, Seed: f.seed, Progress: cmd.ErrOrStderr(),
+		Extras: experiments.MatchingExtras}
 	if f.quick {
 		splits = splits[:min(2, len(splits))]
 		rn.Epochs, rn.Patience = 60, 30
 		rn.Dir = filepath.Join(f.resultsDir, "quick")
 	}
-	for _, study := range splitList(f.only) {
-		switch study {
-		case "main":
-			cells := experiments.MainCells(modelNames, dsNames, splits)
-			if _, err := rn.Run(cells); err != nil {
-				return err
-			}
-			if err := writeResultsReport(rn, f, time.Since(start), reg.Names()); err != nil {
-				return err
-			}
-		case "fidelity":
-			fds := splitList(f.datasets)
-			if len(fds) == 0 {
-				fds = experiments.PaperDatasets()
-			}
-			rs, err := rn.Run(experiments.FidelityCells(fds, splits))
-			if err != nil {
-				return err
-			}
-			if err := writeFidelityReport(rn, f, time.Since(start), rs); err != nil {
-				return err
-			}
-		default:
-			return fmt.Errorf("--only: unknown study %q (valid: main, fidelity)", study)
+
+	if slices.Contains(only, "fidelity") {
+		fds := dsNames
+		if len(fds) == 0 {
+			fds = experiments.PaperDatasets()
+		}
+		if _, err := rn.Run(experiments.FidelityCells(fds, splits)); err != nil {
+			return err
+		}
+		if err := writeFidelityReport(rn, docs, splits, time.Since(start)); err != nil {
+			return err
 		}
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "reproduce finished in %s; report in %s\n", time.Since(start).Round(time.Second), filepath.Join(f.docsDir, "results.md"))
+	var paperStudies []string
+	for _, s := range only {
+		if s != "fidelity" {
+			paperStudies = append(paperStudies, s)
+		}
+	}
+	if len(only) == 0 || len(paperStudies) > 0 {
+		// the results page: the main table over the paper's and the extra
+		// datasets (quick mode: the small graphs only)
+		if len(only) == 0 || slices.Contains(only, "main") {
+			mds := dsNames
+			if len(mds) == 0 && !f.quick {
+				mds = append(experiments.PaperDatasets(), experiments.ExtraDatasets()...)
+			}
+			if len(mds) == 0 {
+				mds = []string{"cornell", "texas", "wisconsin"}
+			}
+			mm := modelNames
+			if len(mm) == 0 && f.quick {
+				mm = []string{"pcgcn", "gcn", "gat", "mlp", "linkx"}
+			} else if len(mm) == 0 {
+				mm = reg.Names()
+			}
+			if _, err := rn.Run(experiments.MainCells(mm, mds, splits)); err != nil {
+				return err
+			}
+			if err := writeResultsReport(rn, f, docs, splits, time.Since(start), mm); err != nil {
+				return err
+			}
+		}
+		err := studies.Run(studies.Options{Only: paperStudies, Datasets: dsNames, Models: modelNames, Splits: splits,
+			Quick: f.quick, ResultsDir: f.resultsDir, ReportPath: filepath.Join(docs, "report.md"), Data: data,
+			Threads: f.threads, Seed: f.seed, Progress: cmd.ErrOrStderr()})
+		if err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "reproduce finished in %s; reports in %s\n", time.Since(start).Round(time.Second), docs)
 	return nil
 }
 
-// writeResultsReport gathers every saved main-table cell (not only this
-// run's) and writes results/main.json and docs/results.md.
-func writeResultsReport(rn *experiments.Runner, f *reproduceFlags, wall time.Duration, allModels []string) error {
+// writeResultsReport gathers every saved main-table cell of the listed models
+// (not only this run's) and writes results/main.json and docs/results.md.
+func writeResultsReport(rn *experiments.Runner, f *reproduceFlags, docs string, splits []int, wall time.Duration, mm []string) error {
 	all := append(experiments.PaperDatasets(), experiments.ExtraDatasets()...)
-	splits := experiments.AllSplits(10)
-	if f.quick {
-		splits = splits[:2]
-	}
 	var rs []*experiments.Result
 	var compute float64
-	for _, c := range experiments.MainCells(allModels, all, splits) {
+	for _, c := range experiments.MainCells(mm, all, splits) {
 		if r := rn.Load(c); r != nil {
 			rs = append(rs, r)
 			compute += r.Seconds
@@ -170,24 +211,16 @@ func writeResultsReport(rn *experiments.Runner, f *reproduceFlags, wall time.Dur
 		}
 	}
 	discussion, _ := os.ReadFile(filepath.Join(f.docsDir, "results-discussion.md"))
-	md := report.ResultsPage(runInfo(f, "main", wall, len(rs), compute), rs, allModels, speed, string(discussion))
-	out := filepath.Join(f.docsDir, "results.md")
-	if f.quick {
-		out = filepath.Join(rn.Dir, "results.md")
-	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+	md := report.ResultsPage(runInfo(f, "main", wall, len(rs), compute), rs, mm, speed, string(discussion))
+	if err := os.MkdirAll(docs, 0o755); err != nil {
 		return err
 	}
-	return experiments.WriteFileAtomic(out, []byte(md))
+	return experiments.WriteFileAtomic(filepath.Join(docs, "results.md"), []byte(md))
 }
 
-// writeFidelityReport writes docs/fidelity.md from every saved fidelity cell
-// of the paper's datasets.
-func writeFidelityReport(rn *experiments.Runner, f *reproduceFlags, wall time.Duration, _ []*experiments.Result) error {
-	splits := experiments.AllSplits(10)
-	if f.quick {
-		splits = splits[:2]
-	}
+// writeFidelityReport writes fidelity.md from every saved fidelity cell of the
+// paper's datasets.
+func writeFidelityReport(rn *experiments.Runner, docs string, splits []int, wall time.Duration) error {
 	var rs []*experiments.Result
 	var compute float64
 	for _, c := range experiments.FidelityCells(experiments.PaperDatasets(), splits) {
@@ -196,16 +229,12 @@ func writeFidelityReport(rn *experiments.Runner, f *reproduceFlags, wall time.Du
 			compute += r.Seconds
 		}
 	}
-	notes, _ := os.ReadFile(filepath.Join(f.docsDir, "fidelity-notes.md"))
-	md := report.FidelityPage(runInfo(f, "fidelity", wall, len(rs), compute), rs, experiments.PaperDatasets(), string(notes))
-	out := filepath.Join(f.docsDir, "fidelity.md")
-	if f.quick {
-		out = filepath.Join(rn.Dir, "fidelity.md")
-	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+	notes, _ := os.ReadFile(filepath.Join("docs", "fidelity-notes.md"))
+	md := report.FidelityPage(runInfo(&reproduceFlags{}, "fidelity", wall, len(rs), compute), rs, experiments.PaperDatasets(), string(notes))
+	if err := os.MkdirAll(docs, 0o755); err != nil {
 		return err
 	}
-	return experiments.WriteFileAtomic(out, []byte(md))
+	return experiments.WriteFileAtomic(filepath.Join(docs, "fidelity.md"), []byte(md))
 }
 
 // runInfo describes this invocation for a report header.
@@ -216,21 +245,7 @@ func runInfo(f *reproduceFlags, study string, wall time.Duration, cells int, com
 	}
 	return report.Run{
 		Command:  cmd,
-		Machine:  fmt.Sprintf("%d cores (%s), %s/%s", runtime.NumCPU(), cpuModel(), runtime.GOOS, runtime.GOARCH),
+		Machine:  studies.Machine(),
 		WallTime: fmt.Sprintf("this invocation %s; total training time of the %d saved cells %s", wall.Round(time.Second), cells, (time.Duration(compute) * time.Second).Round(time.Second)),
 	}
-}
-
-// cpuModel reads the CPU model name on Linux ("unknown" elsewhere).
-func cpuModel() string {
-	b, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		return "unknown CPU"
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "unknown CPU"
 }

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/pcgcn/pcgcn/internal/datatest"
+)
+
+// TestReproduceQuickEndToEnd runs the whole study pipeline in quick mode on
+// Texas and checks that every report section, table and figure is produced
+// and well formed.
+func TestReproduceQuickEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end run (about 30 s); skipped with -short")
+	}
+	dir := t.TempDir()
+	root := newRootCmd()
+	var out, errOut bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	root.SetArgs([]string{"reproduce", "--quick", "--datasets", "texas", "--threads", "2",
+		"--data-dir", datatest.Mirror(t), "--results", filepath.Join(dir, "results"), "--docs", filepath.Join(dir, "docs")})
+	if err := root.Execute(); err != nil {
+		t.Fatalf("reproduce: %v\n%s", err, errOut.String())
+	}
+	q := filepath.Join(dir, "results", "quick")
+	report, err := os.ReadFile(filepath.Join(q, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, title := range []string{"Dataset statistics", "Main table", "node homophily", "t-SNE", "shortest label distance",
+		"Few labels", "Missing classes", "Ablation", "partial control", "Matching degree"} {
+		if !strings.Contains(string(report), title) {
+			t.Errorf("report lacks section %d (%s)", i+1, title)
+		}
+	}
+	if strings.Contains(string(report), "Not run yet") {
+		t.Errorf("some study did not run:\n%s", report)
+	}
+	figs := regexp.MustCompile(`\]\((figures/[^)]+\.png)\)`).FindAllStringSubmatch(string(report), -1)
+	if len(figs) < 5 {
+		t.Errorf("report links %d figures, want at least 5", len(figs))
+	}
+	for _, m := range figs {
+		f, err := os.Open(filepath.Join(q, m[1]))
+		if err != nil {
+			t.Errorf("figure %s: %v", m[1], err)
+			continue
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil || img.Bounds().Dx() < 300 || img.Bounds().Dy() < 200 {
+			t.Errorf("figure %s is not a readable PNG: %v", m[1], err)
+		}
+	}
+	results, err := os.ReadFile(filepath.Join(q, "results.md"))
+	if err != nil || !strings.Contains(string(results), "| pcgcn |") {
+		t.Errorf("results.md: %v", err)
+	}
+	var main []map[string]any
+	b, err := os.ReadFile(filepath.Join(q, "main.json"))
+	if err != nil || json.Unmarshal(b, &main) != nil || len(main) == 0 {
+		t.Errorf("main.json unreadable or empty: %v", err)
+	}
+	// a second run resumes: nothing is trained again
+	errOut.Reset()
+	root = newRootCmd()
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	root.SetArgs([]string{"reproduce", "--quick", "--datasets", "texas", "--data-dir", datatest.Mirror(t),
+		"--results", filepath.Join(dir, "results"), "--docs", filepath.Join(dir, "docs")})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(errOut.String(), "split 0\n") {
+		t.Errorf("the second run trained again:\n%s", errOut.String())
+	}
+}

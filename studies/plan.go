@@ -1,0 +1,229 @@
+// Package studies runs the PCGCN paper's experiments end to end and writes
+// the report: the dataset statistics, the main table, accuracy by node
+// homophily, t-SNE of embeddings, accuracy by shortest label distance, the
+// label-rate curves, the missing-class tables, the ablation, partial control
+// and the matching degree. Each study lists cells for the experiments runner
+// (which saves and resumes them) and renders a section of docs/report.md from
+// the saved cells: the paper's claim, its numbers, ours, and a sentence on
+// whether the claim holds here, computed from the numbers.
+package studies
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/graph"
+)
+
+// Options configure a reproduction.
+type Options struct {
+	// Only lists the studies to run (all when empty): see Names.
+	Only []string
+	// Datasets overrides each study's datasets (intersected with what the
+	// study can use; studies needing the paper's datasets keep theirs when
+	// the intersection is empty).
+	Datasets []string
+	// Models are the models of the main table (default: every registered
+	// model; in quick mode pcgcn, gcn, gat, mlp and linkx).
+	Models []string
+	// Splits are the standard splits to run (default 0-9).
+	Splits []int
+	// Quick runs 2 splits, at most 60 epochs, small label-rate and t-SNE
+	// settings and small datasets: the whole pipeline in minutes.
+	Quick bool
+	// ResultsDir holds the per-cell JSON (default "results").
+	ResultsDir string
+	// ReportPath is where the Markdown report goes (default docs/report.md);
+	// figures go to a "figures" directory beside it.
+	ReportPath string
+	// Data resolves datasets.
+	Data datasets.Options
+	// Threads and Seed configure training.
+	Threads int
+	Seed    uint64
+	// Progress receives progress lines (nil: quiet).
+	Progress io.Writer
+}
+
+// Names lists the studies in report order.
+func Names() []string {
+	return []string{"stats", "main", "hete", "tsne", "sld", "labelrate", "missing", "ablation", "partial", "matching"}
+}
+
+// study is one section of the report.
+type study struct {
+	name  string
+	title string
+	// cells returns the cells the study needs (possibly none).
+	cells func(p *plan) []experiments.Cell
+	// render writes the section from saved results.
+	render func(p *plan, w io.Writer) error
+}
+
+// plan is a resolved reproduction.
+type plan struct {
+	opt     Options
+	runner  *experiments.Runner
+	figDir  string
+	graphs  map[string]*graph.Graph
+	splits  []int
+	started time.Time
+}
+
+func (p *plan) graph(name string) (*graph.Graph, error) {
+	if g, ok := p.graphs[name]; ok {
+		return g, nil
+	}
+	g, err := datasets.Load(name, p.opt.Data)
+	if err != nil {
+		return nil, err
+	}
+	p.graphs[name] = g
+	return g, nil
+}
+
+// datasets returns the study's default datasets, narrowed by Options.Datasets
+// (or, in quick mode, by the small graphs) when that leaves any.
+func (p *plan) datasets(defaults []string) []string {
+	want := p.opt.Datasets
+	if len(want) == 0 && p.opt.Quick {
+		want = []string{"cornell", "texas", "wisconsin"}
+	}
+	if len(want) == 0 {
+		return defaults
+	}
+	var out []string
+	for _, d := range defaults {
+		for _, w := range want {
+			if d == w {
+				out = append(out, d)
+			}
+		}
+	}
+	if len(out) == 0 {
+		if p.opt.Quick {
+			return want
+		}
+		return defaults
+	}
+	return out
+}
+
+// results loads the saved results of cells, skipping missing ones.
+func (p *plan) results(cells []experiments.Cell) []*experiments.Result {
+	var rs []*experiments.Result
+	for _, c := range cells {
+		if r := p.runner.Load(c); r != nil {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
+
+// Run runs the selected studies and writes the report.
+func Run(opt Options) error {
+	if opt.ResultsDir == "" {
+		opt.ResultsDir = "results"
+	}
+	if opt.ReportPath == "" {
+		opt.ReportPath = filepath.Join("docs", "report.md")
+	}
+	if len(opt.Splits) == 0 {
+		opt.Splits = experiments.AllSplits(10)
+	}
+	p := &plan{opt: opt, graphs: map[string]*graph.Graph{}, started: time.Now(), splits: opt.Splits}
+	p.runner = &experiments.Runner{Dir: opt.ResultsDir, Data: opt.Data, Threads: opt.Threads, Seed: opt.Seed,
+		Progress: opt.Progress, Extras: experiments.MatchingExtras, Embed: p.embed}
+	if opt.Quick {
+		p.splits = opt.Splits[:min(2, len(opt.Splits))]
+		p.runner.Epochs, p.runner.Patience = 60, 30
+		p.runner.Dir = filepath.Join(opt.ResultsDir, "quick")
+	}
+	p.figDir = filepath.Join(filepath.Dir(opt.ReportPath), "figures")
+	selected, err := selectStudies(opt.Only)
+	if err != nil {
+		return err
+	}
+	// one plan over every selected study, so progress and the time estimate
+	// cover the whole run
+	var cells []experiments.Cell
+	for _, s := range selected {
+		if s.cells != nil {
+			cells = append(cells, s.cells(p)...)
+		}
+	}
+	if _, err := p.runner.Run(cells); err != nil {
+		return err
+	}
+	return p.writeReport(allStudies())
+}
+
+func selectStudies(only []string) ([]study, error) {
+	all := allStudies()
+	if len(only) == 0 {
+		return all, nil
+	}
+	var out []study
+	for _, name := range only {
+		found := false
+		for _, s := range all {
+			if s.name == name {
+				out = append(out, s)
+				found = true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("unknown study %q (valid: %s)", name, strings.Join(Names(), ", "))
+		}
+	}
+	return out, nil
+}
+
+// writeReport renders every study from whatever results are saved (a study
+// not yet run says so), atomically.
+func (p *plan) writeReport(all []study) error {
+	if err := os.MkdirAll(p.figDir, 0o755); err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Reproducing \"Steering Graph Neural Networks with Pinning Control\"\n\n")
+	fmt.Fprintf(&b, "Generated by `%s` on %s; this invocation took %s. Every number is in `%s/` (one JSON file per cell); figures are in `%s/`.\n\n",
+		p.command(), Machine(), time.Since(p.started).Round(time.Second), p.runner.Dir, filepath.Base(p.figDir))
+	if p.opt.Quick {
+		fmt.Fprintln(&b, "**Quick mode: 2 splits and at most 60 epochs on small graphs. A check of the pipeline, not results.**")
+		fmt.Fprintln(&b)
+	}
+	for i, s := range all {
+		fmt.Fprintf(&b, "## %d. %s\n\n", i+1, s.title)
+		if err := s.render(p, &b); err != nil {
+			return fmt.Errorf("study %s: %w", s.name, err)
+		}
+		fmt.Fprintln(&b)
+	}
+	if err := os.MkdirAll(filepath.Dir(p.opt.ReportPath), 0o755); err != nil {
+		return err
+	}
+	return experiments.WriteFileAtomic(p.opt.ReportPath, []byte(b.String()))
+}
+
+func (p *plan) command() string {
+	c := "pcgcn reproduce"
+	if len(p.opt.Only) > 0 {
+		c += " --only " + strings.Join(p.opt.Only, ",")
+	}
+	if p.opt.Quick {
+		c += " --quick"
+	}
+	return c
+}
+
+// figure returns the path of a figure file and its link relative to the report.
+func (p *plan) figure(name string) (path, link string) {
+	return filepath.Join(p.figDir, name), filepath.Join(filepath.Base(p.figDir), name)
+}
