@@ -14,7 +14,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -24,6 +23,7 @@ import (
 	"strconv"
 
 	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/internal/atomicfile"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -62,10 +62,10 @@ func Save(dir string, params []*autograd.Var, meta any) error {
 	if err != nil {
 		return fmt.Errorf("checkpoint: config: %w", err)
 	}
-	if err := writeAtomic(filepath.Join(dir, WeightsFile), buf.Bytes()); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, WeightsFile), buf.Bytes()); err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(dir, ConfigFile), append(cfg, '\n'))
+	return atomicfile.Write(filepath.Join(dir, ConfigFile), append(cfg, '\n'))
 }
 
 // ReadConfig returns the raw config.json of a model directory.
@@ -104,24 +104,6 @@ func LoadParams(dir string, params []*autograd.Var) error {
 			return fmt.Errorf("%s: %s has shape %s, the model wants %s", path, f.Name, d.Shape(), p.Value.Shape())
 		}
 		copy(p.Value.Data, d.Data)
-	}
-	return nil
-}
-
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return errors.Join(werr, cerr)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/pcgcn/pcgcn/internal/atomicfile"
 )
 
 // ManifestName is the name of the cache manifest inside the cache directory.
@@ -59,26 +61,5 @@ func writeManifest(cacheDir string, m Manifest) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(cacheDir, "."+ManifestName+".part-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(append(b, '\n'))
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp.Name(), 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), filepath.Join(cacheDir, ManifestName))
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-	}
-	return werr
+	return atomicfile.Write(filepath.Join(cacheDir, ManifestName), append(b, '\n'))
 }

@@ -2,39 +2,15 @@ package graph_test
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/internal/datatest"
 )
 
-// mirror returns the datasets mirror ($PCGCN_DATA, else shared/datasets
-// beside an ancestor of the working directory); it skips the test when
-// there is none, or fails it when PCGCN_REQUIRE_DATA=1.
-func mirror(t *testing.T) string {
-	t.Helper()
-	if d := os.Getenv("PCGCN_DATA"); d != "" {
-		return d
-	}
-	if wd, err := os.Getwd(); err == nil {
-		for dir := wd; ; dir = filepath.Dir(dir) {
-			c := filepath.Join(dir, "shared", "datasets")
-			if st, err := os.Stat(c); err == nil && st.IsDir() {
-				return c
-			}
-			if filepath.Dir(dir) == dir {
-				break
-			}
-		}
-	}
-	if os.Getenv("PCGCN_REQUIRE_DATA") == "1" {
-		t.Fatal("datasets mirror not found (set PCGCN_DATA) and PCGCN_REQUIRE_DATA=1")
-	}
-	t.Skip("datasets mirror not found; set PCGCN_DATA")
-	return ""
-}
+// mirror returns the datasets mirror (see internal/datatest).
+func mirror(t *testing.T) string { return datatest.Mirror(t) }
 
 // naiveSLD walks out from node i alone until it meets a training node of
 // i's class: the definition, one node at a time.

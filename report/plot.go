@@ -3,9 +3,8 @@ package report
 import (
 	"fmt"
 	"image/color"
+	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -14,6 +13,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/pcgcn/pcgcn/internal/atomicfile"
 )
 
 // Figure geometry shared by the single-panel figures: 6×4 inches at 150 dpi
@@ -184,24 +185,14 @@ func savePNG(path, title string, w, h vg.Length, plots []*plot.Plot, leg *plot.L
 			p.Draw(cs[0][i])
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	err := atomicfile.WriteFrom(path, func(w io.Writer) error {
+		_, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(w)
 		return err
-	}
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	})
 	if err != nil {
-		return err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
 		return fmt.Errorf("report: writing %s: %w", path, err)
 	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, path)
+	return nil
 }
 
 // finite reports whether v is neither NaN nor infinite.

@@ -4,13 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/internal/atomicfile"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/train"
 )
@@ -69,7 +68,7 @@ probabilities as CSV: node,pred,p0,p1,...`,
 				_, err = cmd.OutOrStdout().Write(buf.Bytes())
 				return err
 			}
-			return writeFileAtomic(out, buf.Bytes())
+			return atomicfile.Write(out, buf.Bytes())
 		},
 	}
 	data.register(cmd)
@@ -77,22 +76,4 @@ probabilities as CSV: node,pred,p0,p1,...`,
 	cmd.Flags().StringVar(&out, "out", "-", "CSV file to write (- for standard output)")
 	cmd.Flags().IntVar(&threads, "threads", 0, "goroutines for the kernels (0: all cores)")
 	return cmd
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames it.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -10,35 +10,12 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/pcgcn/pcgcn/internal/datatest"
 )
 
-// statsTestMirror finds shared/datasets ($PCGCN_DATA, else walking up from the
-// working directory); it skips, or fails under PCGCN_REQUIRE_DATA=1, when
-// there is none.
-func statsTestMirror(t *testing.T) string {
-	t.Helper()
-	if d := os.Getenv("PCGCN_DATA"); d != "" {
-		return d
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		cand := filepath.Join(dir, "shared", "datasets")
-		if _, err := os.Stat(filepath.Join(cand, "SHA256SUMS")); err == nil {
-			return cand
-		}
-		if filepath.Dir(dir) == dir {
-			break
-		}
-	}
-	if os.Getenv("PCGCN_REQUIRE_DATA") == "1" {
-		t.Fatal("dataset mirror not found and PCGCN_REQUIRE_DATA=1")
-	}
-	t.Skip("dataset mirror not found; set PCGCN_DATA")
-	return ""
-}
+// statsTestMirror returns the datasets mirror (see internal/datatest).
+func statsTestMirror(t *testing.T) string { return datatest.Mirror(t) }
 
 // execCmd executes a command under a root carrying the persistent --data-dir
 // flag, as main's root does, and returns its output and error. The cache is

@@ -26,19 +26,23 @@ func Mirror(t testing.TB) string {
 
 // Find looks for the mirror without a test.
 func Find() (string, bool) {
-	if env := os.Getenv("PCGCN_DATA"); env != "" {
-		if isDir(env) {
-			return env, true
-		}
-		return "", false
-	}
 	wd, err := os.Getwd()
 	if err != nil {
 		return "", false
 	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
+	return findFrom(os.Getenv("PCGCN_DATA"), wd)
+}
+
+// findFrom returns env when it names a mirror (a directory holding
+// SHA256SUMS), else the first shared/datasets mirror found walking up from
+// start.
+func findFrom(env, start string) (string, bool) {
+	if env != "" {
+		return env, exists(filepath.Join(env, "SHA256SUMS"))
+	}
+	for dir := start; ; dir = filepath.Dir(dir) {
 		cand := filepath.Join(dir, "shared", "datasets")
-		if isDir(cand) {
+		if exists(filepath.Join(cand, "SHA256SUMS")) {
 			return cand, true
 		}
 		if filepath.Dir(dir) == dir {
@@ -47,7 +51,7 @@ func Find() (string, bool) {
 	}
 }
 
-func isDir(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
