@@ -88,8 +88,10 @@ func (f Features) ToDense() *tensor.Dense {
 	return f.Dense
 }
 
-// RowNormalized returns a copy with each row divided by its sum (rows summing
-// to zero are left as they are), keeping the storage kind.
+// RowNormalized returns a copy with each row divided by its sum, keeping the
+// storage kind. Rows whose sum is not positive are left as they are: the
+// benchmark features are non-negative, and dividing a row of a user's signed
+// features by a negative or zero sum would flip or blow it up.
 func (f Features) RowNormalized() Features {
 	if f.Sparse != nil {
 		s := f.Sparse
@@ -100,7 +102,7 @@ func (f Features) RowNormalized() Features {
 				sum += float64(s.Val[k])
 			}
 			for k := s.RowPtr[i]; k < s.RowPtr[i+1]; k++ {
-				if sum != 0 {
+				if sum > 0 {
 					v[k] = float32(float64(s.Val[k]) / sum)
 				} else {
 					v[k] = s.Val[k]
@@ -116,7 +118,7 @@ func (f Features) RowNormalized() Features {
 		for _, x := range r {
 			sum += float64(x)
 		}
-		if sum != 0 {
+		if sum > 0 {
 			for j := range r {
 				r[j] = float32(float64(r[j]) / sum)
 			}

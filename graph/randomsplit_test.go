@@ -2,6 +2,8 @@ package graph
 
 import (
 	"testing"
+
+	"github.com/pcgcn/pcgcn/tensor"
 )
 
 func TestRandomSplit(t *testing.T) {
@@ -61,5 +63,20 @@ func TestRandomSplit(t *testing.T) {
 	tiny := &Graph{N: 2, Y: []int32{0, 1}, NumClasses: 2}
 	if _, err := RandomSplit(tiny, 1, 1, 1); err == nil {
 		t.Error("a split with no node left for validation accepted")
+	}
+}
+
+func TestRowNormalized(t *testing.T) {
+	d := tensor.FromRows([][]float32{{1, 3}, {0, 0}, {-1, 0.5}, {2, 0}})
+	for _, f := range []Features{{Dense: d}, {Sparse: tensor.DenseToCSR(d)}} {
+		got := f.RowNormalized().ToDense()
+		want := [][]float32{{0.25, 0.75}, {0, 0}, {-1, 0.5}, {1, 0}}
+		for i, row := range want {
+			for j, v := range row {
+				if got.At(i, j) != v {
+					t.Errorf("sparse=%v: (%d,%d) = %v, want %v", f.Sparse != nil, i, j, got.At(i, j), v)
+				}
+			}
+		}
 	}
 }
