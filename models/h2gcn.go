@@ -1,0 +1,195 @@
+package models
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/nn"
+	"github.com/pcgcn/pcgcn/rng"
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// H2GCNConfig holds H2GCN's hyperparameters. Common.Layers is the number K
+// of propagation rounds (1 for H2GCN-1, 2 for H2GCN-2); Common.Dropout is the
+// dropout before the classifier, the only dropout of the authors' network.
+type H2GCNConfig struct {
+	Common
+	// EgoReLU applies ReLU to the ego embedding r⁽⁰⁾ = XW_e (the "R" of the
+	// authors' network setup "M64-R-T1-G-V-…"; their grid tries both).
+	EgoReLU bool `json:"ego_relu"`
+	// InputDropout is a dropout on the features before the embedding; the
+	// authors use none (0), it is here for tuning.
+	InputDropout float64 `json:"input_dropout"`
+}
+
+// Base returns the shared hyperparameters.
+func (c *H2GCNConfig) Base() *Common { return &c.Common }
+
+// H2GCNPreset returns the authors' H2GCN setting with k rounds
+// (GemsLab/H2GCN, h2gcn/models/H2GCN.py defaults and
+// experiments/h2gcn/configs/real-geomgcn/h2gcn.json): 64 hidden units, ReLU
+// on the ego embedding, dropout 0.5 before the classifier, Adam with lr 0.01,
+// row-normalised features. The authors' grid (with/without ReLU and dropout,
+// Keras l2 5e-4 or 1e-5) was selected per dataset on validation accuracy
+// without publishing the winners, so one setting serves every dataset; its
+// regulariser is l2(1e-5), which adds 1e-5·Σw² to the loss, i.e. PyTorch-style
+// weight decay 2e-5: it had the higher validation accuracy in our runs on
+// Chameleon (split 0: 56.8 vs 51.7), Texas and Wisconsin (10 splits) and tied
+// on Cornell against l2(5e-4) (weight decay 1e-3). The authors' protocol
+// (Geom-GCN splits, best validation accuracy) matches ours except for the
+// epoch budget; ours is kept.
+func H2GCNPreset(_ string, k int) *H2GCNConfig {
+	return &H2GCNConfig{
+		Common:  Common{Hidden: 64, Layers: k, Dropout: 0.5, LR: 0.01, WeightDecay: 2e-5, NormalizeFeatures: true},
+		EgoReLU: true,
+	}
+}
+
+func h2gcnSpec(k int) Spec {
+	name := fmt.Sprintf("h2gcn-%d", k)
+	return Spec{
+		Name:    name,
+		Summary: fmt.Sprintf("H2GCN-%d: ego/neighbour separation, 1- and 2-hop, %d round(s) (Zhu et al., 2020)", k, k),
+		Preset:  func(ds string) Config { return H2GCNPreset(ds, k) },
+		New: func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
+			c, ok := cfg.(*H2GCNConfig)
+			if !ok {
+				return nil, fmt.Errorf("%s: config is %T, want *H2GCNConfig", name, cfg)
+			}
+			return NewH2GCN(d, c, g)
+		},
+	}
+}
+
+// H2GCN is Zhu et al.'s "Beyond homophily" network (NeurIPS 2020), as in the
+// authors' TensorFlow code (github.com/GemsLab/H2GCN):
+//
+//	r⁽⁰⁾ = ReLU(X·W_e)                                  (ego embedding, no bias)
+//	r⁽ᵏ⁾ = [Ā₁·r⁽ᵏ⁻¹⁾ ‖ Ā₂·r⁽ᵏ⁻¹⁾]                       k = 1..K
+//	r    = [r⁽⁰⁾ ‖ r⁽¹⁾ ‖ … ‖ r⁽ᴷ⁾]                       (combination of all rounds)
+//	ŷ    = dropout(r)·W_c                               (no bias)
+//
+// Ā₁ and Ā₂ are D^{-1/2}·D^{-1/2}-normalised, without self-loops: A₁ = A and
+// A₂ = 1[(A+I)² > 0] − 1[A+I > 0], the nodes at distance exactly two (an
+// isolated row stays zero). Neighbour aggregation has no weights and no
+// non-linearity: the only parameters are W_e (Glorot-uniform, f×hidden) and
+// W_c (Glorot-uniform, hidden·(2^{K+1}−1)×c), as Keras initialises them. The
+// authors concatenate the rounds as [r⁽ᴷ⁾ ‖ r⁽⁰⁾ ‖ … ‖ r⁽ᴷ⁻¹⁾]; the order of
+// the blocks only permutes the rows of W_c.
+type H2GCN struct {
+	data   *Data
+	cfg    *H2GCNConfig
+	a1, a2 *tensor.CSR
+	we, wc *autograd.Var
+}
+
+// NewH2GCN builds H2GCN with cfg.Layers rounds, computing the normalised 1-
+// and 2-hop adjacencies of d.Graph.Adj.
+func NewH2GCN(d *Data, c *H2GCNConfig, g *rng.RNG) (*H2GCN, error) {
+	switch {
+	case c.Layers < 1 || c.Layers > 8:
+		return nil, fmt.Errorf("h2gcn: layers (rounds K) must be in [1,8], got %d", c.Layers)
+	case c.Hidden < 1:
+		return nil, fmt.Errorf("h2gcn: hidden must be ≥ 1, got %d", c.Hidden)
+	case c.Dropout < 0 || c.Dropout >= 1 || c.InputDropout < 0 || c.InputDropout >= 1:
+		return nil, fmt.Errorf("h2gcn: dropout and input_dropout must be in [0,1), got %g and %g", c.Dropout, c.InputDropout)
+	}
+	m := &H2GCN{data: d, cfg: c}
+	m.a1 = h2gcnSymNorm(d.Graph.Adj)
+	m.a2 = h2gcnSymNorm(h2gcnTwoHop(d.Graph.Adj))
+	we := tensor.NewDense(d.X.Cols(), c.Hidden)
+	nn.XavierUniform(we, 1, g)
+	m.we = autograd.NewParam("embed.W", we)
+	width := c.Hidden * (1<<(c.Layers+1) - 1)
+	wc := tensor.NewDense(width, d.Graph.NumClasses)
+	nn.XavierUniform(wc, 1, g)
+	m.wc = autograd.NewParam("classifier.W", wc)
+	return m, nil
+}
+
+// Params returns W_e and W_c.
+func (m *H2GCN) Params() []*autograd.Var { return []*autograd.Var{m.we, m.wc} }
+
+// Forward computes the logits; the embedding is the combined r.
+func (m *H2GCN) Forward(t *autograd.Tape) Output {
+	r := dropMatMul(t, nn.InputFromFeatures(t, m.data.X), m.we, m.cfg.InputDropout)
+	if m.cfg.EgoReLU {
+		r = t.ReLU(r)
+	}
+	rounds := []*autograd.Var{r}
+	for k := 0; k < m.cfg.Layers; k++ {
+		r = t.ConcatCols(t.SpMM(m.a1, r), t.SpMM(m.a2, r))
+		rounds = append(rounds, r)
+	}
+	emb := t.ConcatCols(rounds...)
+	return Output{Logits: t.MatMul(t.Dropout(emb, m.cfg.Dropout), m.wc), Embedding: emb}
+}
+
+// h2gcnTwoHop returns the 0/1 pattern of the nodes at distance exactly two in the
+// symmetric adjacency adj (no self-loops): j ≠ i with a common neighbour of i
+// and not adjacent to i.
+func h2gcnTwoHop(adj *tensor.CSR) *tensor.CSR {
+	n := adj.Rows
+	stamp := make([]int32, n) // stamp[j] == i+1: j already seen from row i
+	rowPtr := make([]int32, n+1)
+	var cols []int32
+	for i := 0; i < n; i++ {
+		mark := int32(i + 1)
+		stamp[i] = mark
+		for k := adj.RowPtr[i]; k < adj.RowPtr[i+1]; k++ {
+			stamp[adj.ColIdx[k]] = mark
+		}
+		start := len(cols)
+		for k := adj.RowPtr[i]; k < adj.RowPtr[i+1]; k++ {
+			u := adj.ColIdx[k]
+			for q := adj.RowPtr[u]; q < adj.RowPtr[u+1]; q++ {
+				if j := adj.ColIdx[q]; stamp[j] != mark {
+					stamp[j] = mark
+					cols = append(cols, j)
+				}
+			}
+		}
+		slices.Sort(cols[start:])
+		if len(cols) > math.MaxInt32 {
+			panic("h2gcn: two-hop adjacency has more than 2³¹ entries")
+		}
+		rowPtr[i+1] = int32(len(cols))
+	}
+	vals := make([]float32, len(cols))
+	for k := range vals {
+		vals[k] = 1
+	}
+	a, err := tensor.NewCSR(n, n, rowPtr, cols, vals)
+	if err != nil {
+		panic("h2gcn: " + err.Error())
+	}
+	return a
+}
+
+// h2gcnSymNorm returns D^{-1/2}·a·D^{-1/2} for a symmetric non-negative a,
+// with D its row sums (a zero row stays zero), marked symmetric.
+func h2gcnSymNorm(a *tensor.CSR) *tensor.CSR {
+	inv := make([]float64, a.Rows)
+	for i := range inv {
+		var s float64
+		for k := a.RowPtr[i]; k < a.RowPtr[i+1]; k++ {
+			s += float64(a.Val[k])
+		}
+		if s > 0 {
+			inv[i] = 1 / math.Sqrt(s)
+		}
+	}
+	vals := make([]float32, a.NNZ())
+	for i := 0; i < a.Rows; i++ {
+		for k := a.RowPtr[i]; k < a.RowPtr[i+1]; k++ {
+			vals[k] = float32(float64(a.Val[k]) * inv[i] * inv[a.ColIdx[k]])
+		}
+	}
+	out, err := tensor.NewCSR(a.Rows, a.Cols, a.RowPtr, a.ColIdx, vals)
+	if err != nil {
+		panic("h2gcn: " + err.Error())
+	}
+	return out.MarkSymmetric()
+}
