@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/tensor"
 )
 
 // Adam is the Adam optimizer of Kingma & Ba with the exact update of
@@ -22,6 +23,10 @@ type Adam struct {
 	Beta1, Beta2 float64
 	// Eps is added to the bias-corrected √v (1e-8 by default).
 	Eps float64
+	// Exec splits large parameters' updates over goroutines (the update is
+	// element-wise, so the result does not depend on it). The zero value
+	// uses GOMAXPROCS goroutines.
+	Exec tensor.Exec
 
 	decoupled bool
 	step      int
@@ -70,27 +75,52 @@ func (a *Adam) AddGroup(params []*autograd.Var, lr, weightDecay float64) *Group 
 	return g
 }
 
-// Step applies one Adam update to every parameter.
+// Step applies one Adam update to every parameter. The arithmetic is float32,
+// as torch.optim.Adam's on float32 parameters.
 func (a *Adam) Step() {
 	a.step++
-	b1, b2, eps := a.Beta1, a.Beta2, a.Eps
-	bc1 := 1 - math.Pow(b1, float64(a.step))
-	bc2Sqrt := math.Sqrt(1 - math.Pow(b2, float64(a.step)))
+	// constants in float64, then rounded once (as PyTorch passes 1−β as a
+	// double): float32(1 − float32(0.999)) would be 5e-5 off
+	b1, b2, eps := float32(a.Beta1), float32(a.Beta2), float32(a.Eps)
+	c1, c2 := float32(1-a.Beta1), float32(1-a.Beta2)
+	bc1 := 1 - math.Pow(a.Beta1, float64(a.step))
+	bc2Sqrt := float32(math.Sqrt(1 - math.Pow(a.Beta2, float64(a.step))))
 	for _, s := range a.slots {
 		lr, wd := s.group.LR, s.group.WeightDecay
-		stepSize := lr / bc1
-		l2, shrink := wd, 1.0
+		stepSize := float32(lr / bc1)
+		l2, shrink := float32(wd), float32(1)
 		if a.decoupled {
-			l2, shrink = 0, 1-lr*wd
+			l2, shrink = 0, float32(1-lr*wd)
 		}
-		p, g, m, v := s.p.Value.Data, s.p.Grad.Data, s.m, s.v
-		for i := range p {
-			pi, gi := float64(p[i]), float64(g[i])+l2*float64(p[i])
-			pi *= shrink
-			mi := b1*float64(m[i]) + (1-b1)*gi
-			vi := b2*float64(v[i]) + (1-b2)*gi*gi
-			m[i], v[i] = float32(mi), float32(vi)
-			p[i] = float32(pi - stepSize*mi/(math.Sqrt(vi)/bc2Sqrt+eps))
+		u := adamUpdate{b1: b1, b2: b2, c1: c1, c2: c2, eps: eps, bc2Sqrt: bc2Sqrt, stepSize: stepSize, l2: l2, shrink: shrink,
+			p: s.p.Value.Data, g: s.p.Grad.Data, m: s.m, v: s.v}
+		if n := len(u.p); n < parallelAdam {
+			u.run(0, n) // small parameters: no goroutine, no allocation
+		} else {
+			a.Exec.For(n, 8*n, u.run)
 		}
+	}
+}
+
+// parallelAdam is the parameter size from which an update is split over
+// goroutines.
+const parallelAdam = 1 << 14
+
+// adamUpdate is one parameter's update with the step's constants.
+type adamUpdate struct {
+	b1, b2, c1, c2, eps, bc2Sqrt, stepSize, l2, shrink float32
+	p, g, m, v                                         []float32
+}
+
+func (u adamUpdate) run(lo, hi int) {
+	p, g, m, v := u.p[lo:hi], u.g[lo:hi], u.m[lo:hi], u.v[lo:hi]
+	for i := range p {
+		pi := p[i]
+		gi := g[i] + u.l2*pi
+		pi *= u.shrink
+		mi := u.b1*m[i] + u.c1*gi
+		vi := u.b2*v[i] + u.c2*gi*gi
+		m[i], v[i] = mi, vi
+		p[i] = pi - u.stepSize*mi/(float32(math.Sqrt(float64(vi)))/u.bc2Sqrt+u.eps)
 	}
 }
