@@ -67,6 +67,7 @@ func Run(g *graph.Graph, aHat *tensor.CSR, k int, spec models.Spec, cfg models.C
 	params := model.Params()
 	adam := NewOptimizer(model, cfg)
 	tape := autograd.NewTape(tensor.Exec{Threads: opt.Threads})
+	adam.Exec = tape.Exec
 	tape.RNG = seed.Child()
 
 	best := snapshot(params)

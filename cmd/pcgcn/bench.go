@@ -120,6 +120,7 @@ func benchEpochs(g *graph.Graph, split int, spec models.Spec, cfg models.Config,
 	}
 	adam := train.NewOptimizer(m, cfg)
 	tape := autograd.NewTape(tensor.Exec{Threads: threads})
+	adam.Exec = tape.Exec
 	tape.RNG = seed.Child()
 	for i := 0; i < warm; i++ {
 		train.Step(tape, m, adam, data)
