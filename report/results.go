@@ -52,7 +52,7 @@ func PCGCNSection(rs []*experiments.Result, datasets []string) string {
 	var b strings.Builder
 	idx := index(rs)["pcgcn"]
 	pap := paper.MainTable()["pcgcn"]
-	fmt.Fprintln(&b, "| dataset | ours: test acc. % (10 splits) | paper | difference | within paper's mean ± 2 std | ms / epoch |")
+	fmt.Fprintln(&b, "| dataset | ours: test acc. % | paper | difference | within paper's mean ± 2 std | ms / epoch (during the run) |")
 	fmt.Fprintln(&b, "| --- | ---: | ---: | ---: | :---: | ---: |")
 	for _, d := range datasets {
 		r := idx[d]
