@@ -57,19 +57,46 @@ func (t *Tape) newMask(p float64) dropMask {
 // applyRange writes (or, with acc, adds) the masked and scaled x[i] into y[i]
 // for i in [lo, hi), hashing once per group of four elements.
 func (m dropMask) applyRange(x, y []float32, lo, hi int, acc bool) {
-	var u uint64
-	for i := lo; i < hi; i++ {
-		if i == lo || i&3 == 0 {
-			u = m.s.Uint64At(uint64(i) >> 2)
-		}
-		var v float32
-		if uint32(u>>(16*(uint(i)&3)))&0xffff >= m.thr {
-			v = x[i] * m.scale
-		}
+	i := lo
+	for ; i < hi && i&3 != 0; i++ { // up to the first group boundary
+		m.one(x, y, i, acc)
+	}
+	for ; i+4 <= hi; i += 4 {
+		u := m.s.Uint64At(uint64(i) >> 2)
+		s0, s1, s2, s3 := m.lane(u), m.lane(u>>16), m.lane(u>>32), m.lane(u>>48)
+		xs, ys := x[i:i+4:i+4], y[i:i+4:i+4]
 		if acc {
-			y[i] += v
+			ys[0] += xs[0] * s0
+			ys[1] += xs[1] * s1
+			ys[2] += xs[2] * s2
+			ys[3] += xs[3] * s3
 		} else {
-			y[i] = v
+			ys[0] = xs[0] * s0
+			ys[1] = xs[1] * s1
+			ys[2] = xs[2] * s2
+			ys[3] = xs[3] * s3
 		}
+	}
+	for ; i < hi; i++ {
+		m.one(x, y, i, acc)
+	}
+}
+
+// lane returns the factor (scale or 0) that the low 16 bits of u decide.
+func (m dropMask) lane(u uint64) float32 {
+	f := m.scale
+	if uint32(u)&0xffff < m.thr {
+		f = 0
+	}
+	return f
+}
+
+// one handles a single element outside a whole group.
+func (m dropMask) one(x, y []float32, i int, acc bool) {
+	f := m.lane(m.s.Uint64At(uint64(i)>>2) >> (16 * (uint(i) & 3)))
+	if acc {
+		y[i] += x[i] * f
+	} else {
+		y[i] = x[i] * f
 	}
 }

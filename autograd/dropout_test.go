@@ -99,3 +99,38 @@ func TestDropoutNeedsRNG(t *testing.T) {
 	tp.Training = true
 	tp.Dropout(tp.Const(randDense(2, 2, 1)), 0.5)
 }
+
+func TestDropMaskRangesMatchElementwise(t *testing.T) {
+	m := dropMask{s: rng.NewStream(9), thr: 26214, scale: 1 / 0.6}
+	x := make([]float32, 103)
+	for i := range x {
+		x[i] = float32(i) + 0.5
+	}
+	want := make([]float32, len(x))
+	for i := range x {
+		m.one(x, want, i, false)
+	}
+	for _, r := range [][2]int{{0, 103}, {1, 7}, {3, 4}, {5, 100}, {0, 0}, {98, 103}} {
+		got := make([]float32, len(x))
+		m.applyRange(x, got, r[0], r[1], false)
+		acc := make([]float32, len(x))
+		for i := range acc {
+			acc[i] = 1
+		}
+		m.applyRange(x, acc, r[0], r[1], true)
+		for i := r[0]; i < r[1]; i++ {
+			if got[i] != want[i] || acc[i] != 1+want[i] {
+				t.Fatalf("range %v element %d: %v / %v, want %v", r, i, got[i], acc[i], want[i])
+			}
+		}
+	}
+	kept := 0
+	for _, v := range want {
+		if v != 0 {
+			kept++
+		}
+	}
+	if kept < 45 || kept > 80 {
+		t.Errorf("%d of 103 kept at p = 0.4", kept)
+	}
+}
