@@ -81,26 +81,10 @@ func spectralTrainLogits(m Model, threads int) *tensor.Dense {
 	return m.Forward(tp).Logits.Value.Clone()
 }
 
-// spectralGradCheck checks the gradient of m's logits with respect to all its
-// parameters by finite differences; the checker's parameters are swapped into
-// the model's, sharing value and gradient buffers.
+// spectralGradCheck: see checkForwardGradients.
 func spectralGradCheck(t *testing.T, name string, m Model) {
 	t.Helper()
-	ps := m.Params()
-	inputs := make([]*tensor.Dense, len(ps))
-	for i, p := range ps {
-		inputs[i] = p.Value.Clone()
-	}
-	f := func(tp *autograd.Tape, params []*autograd.Var) *autograd.Var {
-		for i, p := range ps {
-			*p = *params[i]
-		}
-		return m.Forward(tp).Logits
-	}
-	res, err := autograd.GradCheck(f, inputs, 1e-3, 1e-3, 1e-2)
-	if err != nil {
-		t.Errorf("%s: %v (max abs err %.3g)", name, err, res.MaxAbsErr)
-	}
+	checkForwardGradients(t, name, m, false, nil)
 }
 
 // spectralCheckModel runs the checks shared by the three models: the forward

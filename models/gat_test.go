@@ -146,29 +146,10 @@ func classicCompare(t *testing.T, name string, got *tensor.Dense, want [][]float
 	}
 }
 
-// classicGradCheck checks the gradient of m's logits with respect to all its
-// parameters by finite differences (a small step, so that ReLU kinks are
-// rarely crossed). setup may prepare the tape (training mode).
+// classicGradCheck: see checkForwardGradients.
 func classicGradCheck(t *testing.T, name string, m Model, setup func(tp *autograd.Tape)) {
 	t.Helper()
-	ps := m.Params()
-	inputs := make([]*tensor.Dense, len(ps))
-	for i, p := range ps {
-		inputs[i] = p.Value.Clone()
-	}
-	f := func(tp *autograd.Tape, params []*autograd.Var) *autograd.Var {
-		for i, p := range ps {
-			*p = *params[i] // the model now reads (and differentiates) the checker's parameters
-		}
-		if setup != nil {
-			setup(tp)
-		}
-		return m.Forward(tp).Logits
-	}
-	res, err := autograd.GradCheck(f, inputs, 1e-3, 1e-3, 1e-2)
-	if err != nil {
-		t.Errorf("%s: %v (max abs err %.3g)", name, err, res.MaxAbsErr)
-	}
+	checkForwardGradients(t, name, m, false, setup)
 }
 
 // classicSpecCheck checks that the registry serves name with a config of the

@@ -29,31 +29,10 @@ func mixingLogits(m Model, threads int, training bool) *tensor.Dense {
 	return m.Forward(tp).Logits.Value.Clone()
 }
 
-// mixingGradCheck checks the gradient of m's logits (plus its Aux loss, if
-// any) with respect to all its parameters by finite differences; the
-// checker's parameters are swapped into the model's, sharing value and
-// gradient buffers.
+// mixingGradCheck: see checkForwardGradients (with the Aux loss).
 func mixingGradCheck(t *testing.T, name string, m Model) {
 	t.Helper()
-	ps := m.Params()
-	inputs := make([]*tensor.Dense, len(ps))
-	for i, p := range ps {
-		inputs[i] = p.Value.Clone()
-	}
-	f := func(tp *autograd.Tape, params []*autograd.Var) *autograd.Var {
-		for i, p := range ps {
-			*p = *params[i]
-		}
-		out := m.Forward(tp)
-		if out.Aux != nil {
-			return tp.Add(out.Logits, out.Aux)
-		}
-		return out.Logits
-	}
-	res, err := autograd.GradCheck(f, inputs, 1e-3, 1e-3, 1e-2)
-	if err != nil {
-		t.Errorf("%s: %v (max abs err %.3g)", name, err, res.MaxAbsErr)
-	}
+	checkForwardGradients(t, name, m, true, nil)
 }
 
 // mixingCommonChecks asserts that the sparse-feature model gives the same
