@@ -31,7 +31,7 @@ func (d *dataFlags) load(cmd *cobra.Command) (*graph.Graph, datasets.Entry, erro
 	case d.path != "":
 		g, err := datasets.LoadPath(d.path)
 		if err != nil {
-			return nil, datasets.Entry{}, err
+			return nil, datasets.Entry{}, fmt.Errorf("--data %s: %w", d.path, err)
 		}
 		return g, datasets.Entry{Name: g.Name, Metric: datasets.Accuracy}, nil
 	case d.dataset == "":
