@@ -62,7 +62,9 @@ edge_homophily, node_homophily and class_insensitive_homophily.`,
 			var g *graph.Graph
 			var err error
 			if dataPath != "" {
-				g, err = datasets.LoadPath(dataPath)
+				if g, err = datasets.LoadPath(dataPath); err != nil {
+					return fmt.Errorf("--data %s: %w", dataPath, err)
+				}
 			} else {
 				g, err = datasets.Load(args[0], datasets.Options{
 					DataDir: dataDirFlag(cmd), Offline: offline, Progress: downloadProgress(),
