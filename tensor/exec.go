@@ -47,6 +47,10 @@ func (e Exec) For(n, work int, fn func(lo, hi int)) {
 	chunk := (n + t - 1) / t
 	for lo := 0; lo < n; lo += chunk {
 		hi := min(lo+chunk, n)
+		if hi == n { // the calling goroutine takes the last chunk itself
+			fn(lo, hi)
+			break
+		}
 		wg.Add(1)
 		go func(lo, hi int) {
 			defer wg.Done()
@@ -83,6 +87,10 @@ func (e Exec) ForBalanced(prefix []int32, width int, fn func(lo, hi int)) {
 			for hi < n && prefix[hi] < target {
 				hi++
 			}
+		}
+		if hi == n { // the calling goroutine takes the last chunk itself
+			fn(lo, hi)
+			break
 		}
 		wg.Add(1)
 		go func(lo, hi int) {
