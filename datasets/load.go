@@ -99,3 +99,22 @@ func LoadPath(path string) (*graph.Graph, error) {
 	}
 	return g, nil
 }
+
+// IsPath reports whether name refers to a file or directory rather than a
+// registry entry: it names no registry dataset and exists on disk.
+func IsPath(name string) bool {
+	if _, err := Lookup(name); err == nil {
+		return false
+	}
+	_, err := os.Stat(name)
+	return err == nil
+}
+
+// Open loads a registry dataset by name (Load) or, when name is a path to a
+// user graph, that graph (LoadPath); studies accept either.
+func Open(name string, opts Options) (*graph.Graph, error) {
+	if IsPath(name) {
+		return LoadPath(name)
+	}
+	return Load(name, opts)
+}

@@ -107,7 +107,7 @@ func (rn *Runner) graph(name string) (*graph.Graph, *tensor.CSR, error) {
 	if g, ok := rn.graphs[name]; ok {
 		return g, rn.ahats[name], nil
 	}
-	g, err := datasets.Load(name, rn.Data)
+	g, err := datasets.Open(name, rn.Data)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -80,7 +80,7 @@ func (p *plan) graph(name string) (*graph.Graph, error) {
 	if g, ok := p.graphs[name]; ok {
 		return g, nil
 	}
-	g, err := datasets.Load(name, p.opt.Data)
+	g, err := datasets.Open(name, p.opt.Data)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +223,16 @@ func (p *plan) command() string {
 	return c
 }
 
-// figure returns the path of a figure file and its link relative to the report.
+// figure returns the path of a figure file and its link relative to the
+// report. name may contain a dataset given as a path (--data): every
+// character outside [A-Za-z0-9._-] becomes '_'.
 func (p *plan) figure(name string) (path, link string) {
+	name = strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			return r
+		}
+		return '_'
+	}, strings.TrimLeft(name, "/."))
 	return filepath.Join(p.figDir, name), filepath.Join(filepath.Base(p.figDir), name)
 }

@@ -28,6 +28,7 @@ type reproduceFlags struct {
 	docsDir    string
 	threads    int
 	seed       uint64
+	data       string
 }
 
 func newReproduceCmd() *cobra.Command {
@@ -70,6 +71,7 @@ checking, not for numbers.`,
 	fl.StringVar(&f.only, "only", "", "comma-separated studies to run (default: all but fidelity)")
 	fl.StringVar(&f.models, "models", "", "comma-separated models of the main table (default: every registered model)")
 	fl.StringVar(&f.datasets, "datasets", "", "comma-separated datasets to restrict the studies to")
+	fl.StringVar(&f.data, "data", "", "run the studies on your own graph (docs/data-format.md) too; studies that compare with a paper number show ours alone")
 	fl.StringVar(&f.splits, "splits", "0-9", "splits to run per cell")
 	fl.BoolVar(&f.quick, "quick", false, "2 splits, at most 60 epochs, small graphs: a fast end-to-end check")
 	fl.StringVar(&f.resultsDir, "results", "results", "directory of the per-cell JSON results")
@@ -103,6 +105,12 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 		if _, err := datasets.Lookup(d); err != nil {
 			return err
 		}
+	}
+	if f.data != "" {
+		if _, err := os.Stat(f.data); err != nil {
+			return fmt.Errorf("--data: %w", err)
+		}
+		dsNames = append(dsNames, f.data)
 	}
 	splits, err := parseSplits(f.splits, 10)
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -82,4 +83,58 @@ func TestReproduceQuickEndToEnd(t *testing.T) {
 	if strings.Contains(errOut.String(), "split 0\n") {
 		t.Errorf("the second run trained again:\n%s", errOut.String())
 	}
+}
+
+// TestReproduceOnUserGraph runs studies on a graph given by --data.
+func TestReproduceOnUserGraph(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "toy")
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var edges, labels, feats, splits strings.Builder
+	n := 60
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&labels, "%d\n", i%3)
+		fmt.Fprintf(&feats, "%d,%d,%d,1\n", b2i(i%3 == 0), b2i(i%3 == 1), b2i(i%3 == 2))
+		fmt.Fprintf(&edges, "%d,%d\n%d,%d\n", i, (i+3)%n, i, (i+1)%n)
+		role := []string{"train", "train", "val", "test", "test"}[i%5]
+		fmt.Fprintf(&splits, "0,%d,%s\n1,%d,%s\n", i, role, i, role)
+	}
+	for name, s := range map[string]string{"edges.csv": edges.String(), "labels.csv": labels.String(),
+		"features.csv": feats.String(), "splits.csv": splits.String()} {
+		if err := os.WriteFile(filepath.Join(data, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root := newRootCmd()
+	var out, errOut bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	root.SetArgs([]string{"reproduce", "--quick", "--data", data, "--only", "hete,sld,ablation",
+		"--results", filepath.Join(dir, "results"), "--docs", filepath.Join(dir, "docs")})
+	if err := root.Execute(); err != nil {
+		t.Fatalf("reproduce --data: %v\n%s", err, errOut.String())
+	}
+	q := filepath.Join(dir, "results", "quick")
+	report, err := os.ReadFile(filepath.Join(q, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fig := range []string{"hete_", "sld_"} {
+		matches, _ := filepath.Glob(filepath.Join(q, "figures", fig+"*toy.png"))
+		if len(matches) != 1 {
+			t.Errorf("no %s figure for the user graph", fig)
+		}
+	}
+	if !strings.Contains(string(report), "toy") {
+		t.Error("the report does not mention the user graph")
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
