@@ -78,7 +78,7 @@ func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
 	}
 	out := make([]*Result, len(cells))
 	var todo []int
-	total := 0
+	total, totalCost := 0, 0.0
 	for i, c := range cells {
 		if r := rn.Load(c); r != nil {
 			out[i] = r
@@ -86,8 +86,10 @@ func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
 		}
 		todo = append(todo, i)
 		total += len(c.Splits)
+		totalCost += float64(len(c.Splits)) * rn.splitCost(c)
 	}
 	p := newMeter(rn.Progress, len(cells)-len(todo), len(cells), total)
+	p.totalCost = totalCost
 	for _, i := range todo {
 		r, err := rn.runCell(cells[i], p)
 		if err != nil {
@@ -158,7 +160,7 @@ func (rn *Runner) runCell(c Cell, p *meter) (*Result, error) {
 		if k >= len(g.Splits) {
 			return nil, fmt.Errorf("split %d requested, %s has %d", k, c.Dataset, len(g.Splits))
 		}
-		p.splitStart(c, k)
+		p.splitStart(c, k, rn.splitCost(c))
 		r, err := train.Run(g, aHat, k, spec, cfg, opt)
 		if err != nil {
 			return nil, err
@@ -192,6 +194,21 @@ func (rn *Runner) runCell(c Cell, p *meter) (*Result, error) {
 	res.MsPerEpoch, res.Seconds = s.MsPerEpoch, s.Seconds
 	res.TestAccMean, res.TestAccStd = s.TestAccMean, s.TestAccStd
 	return res, nil
+}
+
+// splitCost estimates the relative cost of training one split of c, for the
+// time-left estimate: the size of the dataset's graph and features (nodes,
+// edges and feature non-zeros), or 1 when the graph cannot be loaded.
+func (rn *Runner) splitCost(c Cell) float64 {
+	g, _, err := rn.graph(c.Dataset)
+	if err != nil {
+		return 1
+	}
+	nnz := g.X.Cols() * g.N
+	if g.X.Sparse != nil {
+		nnz = g.X.Sparse.NNZ()
+	}
+	return float64(g.N + g.Adj.NNZ() + nnz)
 }
 
 // withRandomSplits returns a shallow copy of g whose splits are random
@@ -268,6 +285,8 @@ type meter struct {
 	splitsDone, total int
 	start             time.Time
 	cur               string
+	// costDone and totalCost weigh splits by dataset size for the estimate.
+	costDone, totalCost, curCost float64
 }
 
 func newMeter(w io.Writer, done, cells, total int) *meter {
@@ -278,7 +297,8 @@ func newMeter(w io.Writer, done, cells, total int) *meter {
 	return m
 }
 
-func (m *meter) splitStart(c Cell, k int) {
+func (m *meter) splitStart(c Cell, k int, cost float64) {
+	m.curCost = cost
 	m.cur = fmt.Sprintf("%s %s/%s%s split %d", c.Study, c.Model, c.Dataset, variantSuffix(c), k)
 }
 
@@ -295,11 +315,15 @@ func variantSuffix(c Cell) string {
 
 func (m *meter) splitDone() {
 	m.splitsDone++
+	m.costDone += m.curCost
 	if m.w == nil {
 		return
 	}
 	el := time.Since(m.start)
 	left := time.Duration(float64(el) / float64(m.splitsDone) * float64(m.total-m.splitsDone))
+	if m.costDone > 0 && m.totalCost > 0 {
+		left = time.Duration(float64(el) / m.costDone * (m.totalCost - m.costDone))
+	}
 	fmt.Fprintf(m.w, "[%3.0f%%] %d/%d splits, %s elapsed, ~%s left: %s\n", 100*float64(m.splitsDone)/float64(max(m.total, 1)),
 		m.splitsDone, m.total, el.Round(time.Second), left.Round(time.Second), m.cur)
 }
