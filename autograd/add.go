@@ -18,9 +18,18 @@ func (t *Tape) addSub(op string, a, b *Var, sign float32) *Var {
 	ad, bd, od := a.Value.Data, b.Value.Data, out.Data
 	t.Exec.For(rows, rows*cols, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			for j := 0; j < cols; j++ {
-				p := i*cols + j
-				od[p] = ad[p] + sign*bd[bIndex(k, i, j, cols)]
+			ar, or := ad[i*cols:(i+1)*cols], od[i*cols:(i+1)*cols]
+			br, c := rowOperand(k, bd, i, cols)
+			if br == nil {
+				c *= sign
+				for j, v := range ar {
+					or[j] = v + c
+				}
+				continue
+			}
+			br = br[:len(ar)]
+			for j, v := range ar {
+				or[j] = v + sign*br[j]
 			}
 		}
 	})

@@ -32,17 +32,19 @@ func broadcastKind(op string, a, b *Var) bcast {
 	panic(fmt.Sprintf("autograd: %s: cannot broadcast %s onto %s (want same shape, 1×%d, %d×1 or 1×1)", op, b.label(), a.label(), ac, ar))
 }
 
-// bIndex returns the index into b's data for element (i, j) of a.
-func bIndex(k bcast, i, j, cols int) int {
+// rowOperand returns, for row i, the slice of b that row i of a meets (the
+// matching row, or the shared row vector) or, for column and scalar
+// broadcasts, nil and the single value.
+func rowOperand(k bcast, bd []float32, i, cols int) ([]float32, float32) {
 	switch k {
 	case bcSame:
-		return i*cols + j
+		return bd[i*cols : (i+1)*cols], 0
 	case bcRow:
-		return j
+		return bd[:cols], 0
 	case bcCol:
-		return i
+		return nil, bd[i]
 	}
-	return 0
+	return nil, bd[0]
 }
 
 // reduceBlock is the number of rows whose column sums one goroutine
