@@ -72,6 +72,17 @@ func PCGCNSection(rs []*experiments.Result, datasets []string) string {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %.2f ± %.2f | %+.2f | %s | %.2f |\n", d, ours, p.Mean, p.Std, diff, within, r.MsPerEpoch)
 	}
+	var secs float64
+	n := 0
+	for _, d := range datasets {
+		if r := idx[d]; r != nil {
+			secs += r.Seconds
+			n++
+		}
+	}
+	if n > 0 {
+		fmt.Fprintf(&b, "\nTraining and evaluating PCGCN on these %d datasets × their splits took %.1f minutes in all (sum of the cells' wall times, one process, 2 threads).\n", n, secs/60)
+	}
 	return b.String()
 }
 

@@ -88,19 +88,31 @@ func (p *plan) graph(name string) (*graph.Graph, error) {
 	return g, nil
 }
 
-// datasets returns the study's default datasets, narrowed by Options.Datasets
-// (or, in quick mode, by the small graphs) when that leaves any.
+// datasets returns the study's default datasets narrowed by the registry
+// names in Options.Datasets (when that leaves any), plus every dataset given
+// as a path (--data). In quick mode the defaults are the small WebKB graphs,
+// or only the given paths when there are some.
 func (p *plan) datasets(defaults []string) []string {
-	want := p.opt.Datasets
-	if len(want) == 0 && p.opt.Quick {
-		want = []string{"cornell", "texas", "wisconsin"}
+	var named, paths []string
+	for _, w := range p.opt.Datasets {
+		if datasets.IsPath(w) {
+			paths = append(paths, w)
+		} else {
+			named = append(named, w)
+		}
 	}
-	if len(want) == 0 {
-		return defaults
+	if p.opt.Quick && len(named) == 0 {
+		if len(paths) > 0 {
+			return paths
+		}
+		named = []string{"cornell", "texas", "wisconsin"}
+	}
+	if len(named) == 0 {
+		return append(append([]string{}, defaults...), paths...)
 	}
 	var out []string
 	for _, d := range defaults {
-		for _, w := range want {
+		for _, w := range named {
 			if d == w {
 				out = append(out, d)
 			}
@@ -108,11 +120,12 @@ func (p *plan) datasets(defaults []string) []string {
 	}
 	if len(out) == 0 {
 		if p.opt.Quick {
-			return want
+			out = named
+		} else {
+			out = append([]string{}, defaults...)
 		}
-		return defaults
 	}
-	return out
+	return append(out, paths...)
 }
 
 // results loads the saved results of cells, skipping missing ones.
@@ -161,7 +174,18 @@ func Run(opt Options) error {
 	if _, err := p.runner.Run(cells); err != nil {
 		return err
 	}
-	return p.writeReport(allStudies())
+	// a full run's report shows every saved result, not only this run's
+	// datasets and models (a quick run reports what it ran)
+	render := *p
+	if !p.opt.Quick {
+		render.opt.Datasets, render.opt.Models = nil, nil
+		for _, d := range p.opt.Datasets {
+			if datasets.IsPath(d) {
+				render.opt.Datasets = append(render.opt.Datasets, d)
+			}
+		}
+	}
+	return render.writeReport(allStudies())
 }
 
 func selectStudies(only []string) ([]study, error) {

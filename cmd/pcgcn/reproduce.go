@@ -175,7 +175,8 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 			if _, err := rn.Run(experiments.MainCells(mm, mds, splits)); err != nil {
 				return err
 			}
-			if err := writeResultsReport(rn, f, docs, splits, time.Since(start), mm); err != nil {
+			// the page shows every saved cell, not only this invocation's models
+			if err := writeResultsReport(rn, f, docs, splits, time.Since(start), reg.Names()); err != nil {
 				return err
 			}
 		}
