@@ -1,0 +1,67 @@
+package studies
+
+import (
+	"math"
+	"os"
+	"reflect"
+	"testing"
+
+	"github.com/pcgcn/pcgcn/report"
+)
+
+func TestDatasetSelection(t *testing.T) {
+	userDir := t.TempDir() // an existing path stands for a --data graph
+	defaults := []string{"chameleon", "squirrel", "cora"}
+	for _, c := range []struct {
+		name  string
+		opt   Options
+		wants []string
+	}{
+		{"defaults", Options{}, defaults},
+		{"narrowed", Options{Datasets: []string{"cora", "texas"}}, []string{"cora"}},
+		{"no overlap keeps defaults", Options{Datasets: []string{"texas"}}, defaults},
+		{"user graph added", Options{Datasets: []string{userDir}}, append(append([]string{}, defaults...), userDir)},
+		{"quick uses small graphs", Options{Quick: true}, []string{"cornell", "texas", "wisconsin"}},
+		{"quick with a user graph uses only it", Options{Quick: true, Datasets: []string{userDir}}, []string{userDir}},
+		{"quick with no overlap uses the names", Options{Quick: true, Datasets: []string{"texas"}}, []string{"texas"}},
+	} {
+		p := &plan{opt: c.opt}
+		if got := p.datasets(defaults); !reflect.DeepEqual(got, c.wants) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.wants)
+		}
+	}
+	if _, err := os.Stat(userDir); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPearson(t *testing.T) {
+	line := []report.Point{{X: 0, Y: 1}, {X: 1, Y: 3}, {X: 2, Y: 5}}
+	if r := pearson(line); math.Abs(r-1) > 1e-12 {
+		t.Errorf("r = %v, want 1", r)
+	}
+	anti := []report.Point{{X: 0, Y: 2}, {X: 1, Y: 1}, {X: 2, Y: 0}}
+	if r := pearson(anti); math.Abs(r+1) > 1e-12 {
+		t.Errorf("r = %v, want -1", r)
+	}
+	if r := pearson([]report.Point{{X: 1, Y: 1}, {X: 1, Y: 2}}); !math.IsNaN(r) {
+		t.Errorf("constant X: r = %v, want NaN", r)
+	}
+}
+
+func TestFigureNamesAreFileSafe(t *testing.T) {
+	p := &plan{figDir: "docs/figures"}
+	path, link := p.figure("hete_/tmp/my graph.png")
+	if path != "docs/figures/hete__tmp_my_graph.png" || link != "figures/hete__tmp_my_graph.png" {
+		t.Errorf("figure path %q, link %q", path, link)
+	}
+}
+
+func TestSelectStudies(t *testing.T) {
+	if s, err := selectStudies(nil); err != nil || len(s) != len(Names()) {
+		t.Errorf("all studies: %d, %v", len(s), err)
+	}
+	if _, err := selectStudies([]string{"nope"}); err == nil {
+		t.Error("unknown study accepted")
+	}
+}
