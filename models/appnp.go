@@ -44,13 +44,7 @@ func appnpSpec() Spec {
 		Name:    "appnp",
 		Summary: "APPNP: MLP predictions propagated by personalized PageRank (Klicpera et al., 2019)",
 		Preset:  func(ds string) Config { return APPNPPreset(ds) },
-		New: func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
-			c, ok := cfg.(*APPNPConfig)
-			if !ok {
-				return nil, fmt.Errorf("appnp: config is %T, want *APPNPConfig", cfg)
-			}
-			return NewAPPNP(d, c, g)
-		},
+		New:     typedNew("appnp", NewAPPNP),
 	}
 }
 

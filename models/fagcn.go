@@ -53,13 +53,7 @@ func fagcnSpec() Spec {
 		Name:    "fagcn",
 		Summary: "FAGCN: frequency-adaptive GCN with signed edge gates (Bo et al., 2021)",
 		Preset:  func(ds string) Config { return FAGCNPreset(ds) },
-		New: func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
-			c, ok := cfg.(*FAGCNConfig)
-			if !ok {
-				return nil, fmt.Errorf("fagcn: config is %T, want *FAGCNConfig", cfg)
-			}
-			return NewFAGCN(d, c, g)
-		},
+		New:     typedNew("fagcn", NewFAGCN),
 	}
 }
 

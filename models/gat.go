@@ -55,13 +55,7 @@ func gatSpec() Spec {
 		Name:    "gat",
 		Summary: "GAT: graph attention network (Veličković et al., 2018)",
 		Preset:  func(ds string) Config { return GATPreset(ds) },
-		New: func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
-			c, ok := cfg.(*GATConfig)
-			if !ok {
-				return nil, fmt.Errorf("gat: config is %T, want *GATConfig", cfg)
-			}
-			return NewGAT(d, c, g)
-		},
+		New:     typedNew("gat", NewGAT),
 	}
 }
 

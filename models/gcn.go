@@ -29,13 +29,7 @@ func gcnSpec() Spec {
 		Name:    "gcn",
 		Summary: "GCN: graph convolutional network (Kipf & Welling, 2017)",
 		Preset:  func(ds string) Config { return GCNPreset(ds) },
-		New: func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
-			c, ok := cfg.(*GCNConfig)
-			if !ok {
-				return nil, fmt.Errorf("gcn: config is %T, want *GCNConfig", cfg)
-			}
-			return NewGCN(d, c, g)
-		},
+		New:     typedNew("gcn", NewGCN),
 	}
 }
 

@@ -84,13 +84,7 @@ func gcniiSpec() Spec {
 		Name:    "gcnii",
 		Summary: "GCNII: deep GCN with initial residual and identity mapping (Chen et al., 2020)",
 		Preset:  func(ds string) Config { return GCNIIPreset(ds) },
-		New: func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
-			c, ok := cfg.(*GCNIIConfig)
-			if !ok {
-				return nil, fmt.Errorf("gcnii: config is %T, want *GCNIIConfig", cfg)
-			}
-			return NewGCNII(d, c, g)
-		},
+		New:     typedNew("gcnii", NewGCNII),
 	}
 }
 

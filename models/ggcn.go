@@ -82,13 +82,7 @@ func ggcnSpec() Spec {
 		Name:    "ggcn",
 		Summary: "GGCN: signed, degree-corrected messages with decaying residuals (Yan et al., ICDM 2022)",
 		Preset:  func(ds string) Config { return GGCNPreset(ds) },
-		New: func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
-			c, ok := cfg.(*GGCNConfig)
-			if !ok {
-				return nil, fmt.Errorf("ggcn: config is %T, want *GGCNConfig", cfg)
-			}
-			return NewGGCN(d, c, g)
-		},
+		New:     typedNew("ggcn", NewGGCN),
 	}
 }
 

@@ -73,13 +73,7 @@ func glognnSpec() Spec {
 		Name:    "glognn",
 		Summary: "GloGNN: closed-form global aggregation over all nodes (Li et al., ICML 2022)",
 		Preset:  func(ds string) Config { return GloGNNPreset(ds) },
-		New: func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
-			c, ok := cfg.(*GloGNNConfig)
-			if !ok {
-				return nil, fmt.Errorf("glognn: config is %T, want *GloGNNConfig", cfg)
-			}
-			return NewGloGNN(d, c, g)
-		},
+		New:     typedNew("glognn", NewGloGNN),
 	}
 }
 

@@ -79,13 +79,7 @@ func gprgnnSpec() Spec {
 		Name:    "gprgnn",
 		Summary: "GPRGNN: MLP then learnable generalized PageRank propagation (Chien et al., 2021)",
 		Preset:  func(ds string) Config { return GPRGNNPreset(ds) },
-		New: func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
-			c, ok := cfg.(*GPRGNNConfig)
-			if !ok {
-				return nil, fmt.Errorf("gprgnn: config is %T, want *GPRGNNConfig", cfg)
-			}
-			return NewGPRGNN(d, c, g)
-		},
+		New:     typedNew("gprgnn", NewGPRGNN),
 	}
 }
 

@@ -41,13 +41,7 @@ func linkxSpec() Spec {
 		Name:    "linkx",
 		Summary: "LINKX: MLPs on adjacency rows and features, combined (Lim et al., 2021)",
 		Preset:  func(ds string) Config { return LINKXPreset(ds) },
-		New: func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
-			c, ok := cfg.(*LINKXConfig)
-			if !ok {
-				return nil, fmt.Errorf("linkx: config is %T, want *LINKXConfig", cfg)
-			}
-			return NewLINKX(d, c, g)
-		},
+		New:     typedNew("linkx", NewLINKX),
 	}
 }
 

@@ -67,13 +67,7 @@ func mixhopSpec() Spec {
 		Name:    "mixhop",
 		Summary: "MixHop: concatenated adjacency powers Â⁰,Â¹,Â² per layer (Abu-El-Haija et al., 2019)",
 		Preset:  func(ds string) Config { return MixHopPreset(ds) },
-		New: func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
-			c, ok := cfg.(*MixHopConfig)
-			if !ok {
-				return nil, fmt.Errorf("mixhop: config is %T, want *MixHopConfig", cfg)
-			}
-			return NewMixHop(d, c, g)
-		},
+		New:     typedNew("mixhop", NewMixHop),
 	}
 }
 

@@ -27,13 +27,7 @@ func mlpSpec() Spec {
 		Name:    "mlp",
 		Summary: "MLP: multilayer perceptron on the node features, graph ignored",
 		Preset:  func(ds string) Config { return MLPPreset(ds) },
-		New: func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
-			c, ok := cfg.(*MLPConfig)
-			if !ok {
-				return nil, fmt.Errorf("mlp: config is %T, want *MLPConfig", cfg)
-			}
-			return NewMLP(d, c, g)
-		},
+		New:     typedNew("mlp", NewMLP),
 	}
 }
 

@@ -142,3 +142,16 @@ func allSpecs() []Spec {
 	specs = append(specs, globalSpecs()...)
 	return specs
 }
+
+// typedNew adapts a model constructor taking its own config type to
+// Spec.New, reporting a config of the wrong type as an error.
+func typedNew[C Config, M Model](name string, build func(*Data, C, *rng.RNG) (M, error)) func(*Data, Config, *rng.RNG) (Model, error) {
+	return func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
+		c, ok := cfg.(C)
+		if !ok {
+			var want C
+			return nil, fmt.Errorf("%s: config is %T, want %T", name, cfg, want)
+		}
+		return build(d, c, g)
+	}
+}

@@ -122,13 +122,7 @@ func pcgcnSpec() Spec {
 		Name:    "pcgcn",
 		Summary: "PCGCN: GCN with prototype-based pinning control (Zhang, Li & Chen)",
 		Preset:  func(ds string) Config { return PCGCNPreset(ds) },
-		New: func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
-			c, ok := cfg.(*PCGCNConfig)
-			if !ok {
-				return nil, fmt.Errorf("pcgcn: config is %T, want *PCGCNConfig", cfg)
-			}
-			return NewPCGCN(d, c, g)
-		},
+		New:     typedNew("pcgcn", NewPCGCN),
 	}
 }
 

@@ -31,13 +31,7 @@ func sageSpec() Spec {
 		Name:    "sage",
 		Summary: "GraphSAGE: mean aggregator with root weight, full batch (Hamilton et al., 2017)",
 		Preset:  func(ds string) Config { return SAGEPreset(ds) },
-		New: func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
-			c, ok := cfg.(*SAGEConfig)
-			if !ok {
-				return nil, fmt.Errorf("sage: config is %T, want *SAGEConfig", cfg)
-			}
-			return NewSAGE(d, c, g)
-		},
+		New:     typedNew("sage", NewSAGE),
 	}
 }
 

@@ -36,13 +36,7 @@ func sgcSpec() Spec {
 		Name:    "sgc",
 		Summary: "SGC: simplified graph convolution, logistic regression on Â^K·X (Wu et al., 2019)",
 		Preset:  func(ds string) Config { return SGCPreset(ds) },
-		New: func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
-			c, ok := cfg.(*SGCConfig)
-			if !ok {
-				return nil, fmt.Errorf("sgc: config is %T, want *SGCConfig", cfg)
-			}
-			return NewSGC(d, c, g)
-		},
+		New:     typedNew("sgc", NewSGC),
 	}
 }
 
