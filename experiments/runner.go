@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"time"
 
 	"github.com/pcgcn/pcgcn/autograd"
@@ -55,10 +56,53 @@ func (rn *Runner) Load(c Cell) *Result {
 		return nil
 	}
 	var r Result
-	if json.Unmarshal(b, &r) != nil || !sameCell(r.Cell, c) {
+	if json.Unmarshal(b, &r) != nil || !sameCell(r.Cell, c) || !rn.sameConfig(c, r.Config) {
 		return nil
 	}
 	return &r
+}
+
+// sameConfig reports whether a saved configuration equals the one c resolves
+// to now, so that a changed preset makes the saved cell stale instead of
+// silently reusing results of another configuration.
+func (rn *Runner) sameConfig(c Cell, saved any) bool {
+	_, cfg, err := rn.resolve(c)
+	if err != nil {
+		return false
+	}
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		return false
+	}
+	var now any
+	if json.Unmarshal(b, &now) != nil {
+		return false
+	}
+	return reflect.DeepEqual(now, saved)
+}
+
+// resolve returns c's model spec and its configuration: the dataset's preset
+// with the cell's overrides.
+func (rn *Runner) resolve(c Cell) (models.Spec, models.Config, error) {
+	if rn.reg == nil {
+		rn.reg = models.NewRegistry()
+	}
+	spec, err := rn.reg.Get(c.Model)
+	if err != nil {
+		return spec, nil, err
+	}
+	cfg := spec.Preset(c.Dataset)
+	keys := make([]string, 0, len(c.Sets))
+	for k := range c.Sets {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := models.SetOption(cfg, k, c.Sets[k]); err != nil {
+			return spec, nil, err
+		}
+	}
+	return spec, cfg, nil
 }
 
 func sameCell(a, b Cell) bool {
@@ -71,8 +115,7 @@ func sameCell(a, b Cell) bool {
 // Run runs every cell not yet saved, saving each as it finishes, and returns
 // all results in the order of cells.
 func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
-	if rn.reg == nil {
-		rn.reg = models.NewRegistry()
+	if rn.graphs == nil {
 		rn.graphs = map[string]*graph.Graph{}
 		rn.ahats = map[string]*tensor.CSR{}
 	}
@@ -130,15 +173,9 @@ func (rn *Runner) runCell(c Cell, p *meter) (*Result, error) {
 	if c.Embed && rn.Embed == nil {
 		return nil, fmt.Errorf("cell asks for embeddings but the runner has no Embed function")
 	}
-	spec, err := rn.reg.Get(c.Model)
+	spec, cfg, err := rn.resolve(c)
 	if err != nil {
 		return nil, err
-	}
-	cfg := spec.Preset(c.Dataset)
-	for k, v := range c.Sets {
-		if err := models.SetOption(cfg, k, v); err != nil {
-			return nil, err
-		}
 	}
 	opt := train.DefaultOptions()
 	opt.Threads, opt.DropClass = rn.Threads, c.DropClass

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -76,5 +77,27 @@ func TestCellKeysUnique(t *testing.T) {
 			t.Errorf("duplicate key %s", c.Key())
 		}
 		seen[c.Key()] = true
+	}
+}
+
+func TestSavedCellWithAnotherConfigIsStale(t *testing.T) {
+	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Epochs: 3, Patience: 3}
+	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0}, Sets: map[string]string{"hidden": "8"}}
+	if _, err := rn.Run([]Cell{c}); err != nil {
+		t.Fatal(err)
+	}
+	if rn.Load(c) == nil {
+		t.Fatal("the saved cell is not found")
+	}
+	// the same cell saved under another configuration (as after a preset
+	// change) must not be reused
+	b, _ := os.ReadFile(rn.Path(c))
+	var raw map[string]any
+	json.Unmarshal(b, &raw)
+	raw["config"].(map[string]any)["lr"] = 0.123
+	b, _ = json.Marshal(raw)
+	os.WriteFile(rn.Path(c), b, 0o644)
+	if rn.Load(c) != nil {
+		t.Error("a cell saved with another configuration was reused")
 	}
 }
