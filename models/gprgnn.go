@@ -144,16 +144,7 @@ func (m *GPRGNN) NoDecayParams() []*autograd.Var { return []*autograd.Var{m.gamm
 
 // Forward computes the logits.
 func (m *GPRGNN) Forward(t *autograd.Tape) Output {
-	p := m.cfg.Dropout
-	h := m.ls[0].ForwardInput(t, nn.InputFromFeatures(t, m.data.X), p)
-	var emb *autograd.Var
-	for _, l := range m.ls[1:] {
-		emb = t.ReLU(h)
-		h = l.Forward(t, t.Dropout(emb, p))
-	}
-	if emb == nil {
-		emb = h
-	}
+	h, emb := mlpForward(t, m.ls, m.data, m.cfg.Dropout)
 	x := t.Dropout(h, m.cfg.DPRate)
 	z := t.Mul(x, t.SliceCols(m.gamma, 0, 1))
 	for k := 1; k <= m.cfg.K; k++ {

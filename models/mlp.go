@@ -62,15 +62,21 @@ func (m *MLP) Params() []*autograd.Var {
 
 // Forward computes the logits.
 func (m *MLP) Forward(t *autograd.Tape) Output {
-	p := m.cfg.Dropout
-	h := m.ls[0].ForwardInput(t, nn.InputFromFeatures(t, m.data.X), p)
-	var emb *autograd.Var
-	for _, l := range m.ls[1:] {
+	h, emb := mlpForward(t, m.ls, m.data, m.cfg.Dropout)
+	return Output{Logits: h, Embedding: emb}
+}
+
+// mlpForward runs a stack of linear layers on the features: dropout before
+// each layer, ReLU between them. It returns the output and the last hidden
+// representation (the output itself for a single layer). GPRGNN shares it.
+func mlpForward(t *autograd.Tape, ls []*nn.Linear, d *Data, p float64) (out, emb *autograd.Var) {
+	h := ls[0].ForwardInput(t, nn.InputFromFeatures(t, d.X), p)
+	for _, l := range ls[1:] {
 		emb = t.ReLU(h)
 		h = l.Forward(t, t.Dropout(emb, p))
 	}
 	if emb == nil {
 		emb = h
 	}
-	return Output{Logits: h, Embedding: emb}
+	return h, emb
 }

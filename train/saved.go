@@ -41,7 +41,8 @@ func Save(dir, model, dataset string, cfg models.Config, r *Result) error {
 }
 
 // Load rebuilds a saved model on g (which must be the graph it was trained
-// on: same node, feature and class counts) and returns it with its metadata.
+// on: same name and node, feature and class counts) and returns it with its
+// metadata.
 func Load(dir string, g *graph.Graph, reg *models.Registry) (models.Model, *models.Data, *SavedMeta, error) {
 	raw, err := checkpoint.ReadConfig(dir)
 	if err != nil {
@@ -50,6 +51,9 @@ func Load(dir string, g *graph.Graph, reg *models.Registry) (models.Model, *mode
 	var meta SavedMeta
 	if err := json.Unmarshal(raw, &meta); err != nil {
 		return nil, nil, nil, fmt.Errorf("%s/%s: %w", dir, checkpoint.ConfigFile, err)
+	}
+	if meta.Dataset != g.Name {
+		return nil, nil, nil, fmt.Errorf("model in %s was trained on %s, not %s", dir, meta.Dataset, g.Name)
 	}
 	if meta.Nodes != g.N || meta.Features != g.X.Cols() || meta.Classes != g.NumClasses {
 		return nil, nil, nil, fmt.Errorf("model in %s was trained on a graph with %d nodes, %d features, %d classes; %s has %d, %d, %d",

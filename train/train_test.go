@@ -112,6 +112,14 @@ func TestLoadRejectsOtherGraph(t *testing.T) {
 	if _, _, _, err := Load(dir, &other, reg); err == nil {
 		t.Error("loading a model onto a different graph succeeded")
 	}
+	// Texas has Cornell's node, feature and class counts: the name must differ too
+	texas, err := datasets.Load("texas", datasets.Options{DataDir: datatest.Mirror(t), Offline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := Load(dir, texas, reg); err == nil {
+		t.Error("a Cornell model loaded onto Texas")
+	}
 }
 
 func TestDropClass(t *testing.T) {
