@@ -96,6 +96,9 @@ type Result struct {
 	// Config is the fully resolved model configuration.
 	Config   any           `json:"config"`
 	PerSplit []SplitResult `json:"per_split"`
+	// Selection says how a main-table result was chosen among candidates
+	// (see Runner.Load); nil for other cells.
+	Selection *Selection `json:"selection,omitempty"`
 }
 
 // SplitResult is one split of a cell.

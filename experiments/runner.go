@@ -30,6 +30,10 @@ type Runner struct {
 	Threads          int
 	Seed             uint64
 	Epochs, Patience int
+	// PresetOnly turns off the main table's selection between feature
+	// preprocessing candidates (see Candidates): main cells then run only
+	// the dataset's preset.
+	PresetOnly bool
 	// Progress receives progress lines (nil: quiet).
 	Progress io.Writer
 	// Extras, when set, adds study-specific measurements to each split.
@@ -48,9 +52,9 @@ func (rn *Runner) Path(c Cell) string {
 	return filepath.Join(rn.Dir, c.Study, c.Key()+".json")
 }
 
-// Load returns the saved result of c, or nil when there is none (or it was
-// saved for a different cell definition).
-func (rn *Runner) Load(c Cell) *Result {
+// loadExact returns the saved result of exactly c, or nil when there is none
+// (or it was saved for a different cell definition or configuration).
+func (rn *Runner) loadExact(c Cell) *Result {
 	b, err := os.ReadFile(rn.Path(c))
 	if err != nil {
 		return nil
@@ -112,18 +116,21 @@ func sameCell(a, b Cell) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-// Run runs every cell not yet saved, saving each as it finishes, and returns
-// all results in the order of cells.
+// Run runs every cell (every candidate of a main-table cell) not yet saved,
+// saving each as it finishes, and returns the results in the order of cells
+// (for a main-table cell, the selected candidate; see Load).
 func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
 	if rn.graphs == nil {
 		rn.graphs = map[string]*graph.Graph{}
 		rn.ahats = map[string]*tensor.CSR{}
 	}
+	asked := cells
+	cells = rn.expand(cells)
 	out := make([]*Result, len(cells))
 	var todo []int
 	total, totalCost := 0, 0.0
 	for i, c := range cells {
-		if r := rn.Load(c); r != nil {
+		if r := rn.loadExact(c); r != nil {
 			out[i] = r
 			continue
 		}
@@ -145,7 +152,14 @@ func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
 		p.cellDone(cells[i])
 	}
 	p.finish()
-	return out, nil
+	if len(cells) == len(asked) {
+		return out, nil
+	}
+	sel := make([]*Result, len(asked))
+	for i, c := range asked {
+		sel[i] = rn.Load(c)
+	}
+	return sel, nil
 }
 
 func (rn *Runner) graph(name string) (*graph.Graph, *tensor.CSR, error) {

@@ -101,3 +101,43 @@ func TestSavedCellWithAnotherConfigIsStale(t *testing.T) {
 		t.Error("a cell saved with another configuration was reused")
 	}
 }
+
+func TestMainCellsSelectFeatureNormOnValidation(t *testing.T) {
+	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Threads: 1, Epochs: 20, Patience: 20}
+	c := MainCells([]string{"mlp"}, []string{"texas"}, []int{0, 1})[0]
+	cands := rn.Candidates(c)
+	if len(cands) != 2 || cands[1].Sets[FeatureNormOption] != "false" {
+		t.Fatalf("candidates %+v: want the preset and the preset with raw features", cands)
+	}
+	rs, err := rn.Run([]Cell{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range cands {
+		if _, err := os.Stat(rn.Path(k)); err != nil {
+			t.Errorf("candidate %s not saved: %v", k.Key(), err)
+		}
+	}
+	a, b := rn.loadExact(cands[0]), rn.loadExact(cands[1])
+	want := cands[0]
+	if b.ValMean > a.ValMean {
+		want = cands[1]
+	}
+	got := rs[0]
+	if got.Selection == nil || !got.Selection.Complete || len(got.Selection.Candidates) != 2 || got.Selection.Chosen != want.Key() {
+		t.Fatalf("selection %+v, want %s chosen of 2", got.Selection, want.Key())
+	}
+	if got.Cell.Key() != c.Key() || got.ValMean != max(a.ValMean, b.ValMean) {
+		t.Errorf("selected result: cell %s val %.2f; candidates val %.2f / %.2f", got.Cell.Key(), got.ValMean, a.ValMean, b.ValMean)
+	}
+	// with one candidate missing the best saved one is returned, marked incomplete
+	os.Remove(rn.Path(cands[1]))
+	if r := rn.Load(c); r == nil || r.Selection.Complete || r.Selection.Chosen != cands[0].Key() {
+		t.Errorf("incomplete selection: %+v", r)
+	}
+	// PresetOnly: the preset alone
+	rn.PresetOnly = true
+	if r := rn.Load(c); r == nil || r.Selection != nil || len(rn.Candidates(c)) != 1 {
+		t.Errorf("preset only: %+v", r)
+	}
+}

@@ -3,6 +3,7 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -60,7 +61,7 @@ func PCGCNSection(rs []*experiments.Result, datasets []string) string {
 		if r == nil {
 			continue
 		}
-		ours := fmt.Sprintf("%.2f ± %.2f", r.TestMean, r.TestStd)
+		ours := fmt.Sprintf("%.2f ± %.2f%s", r.TestMean, r.TestStd, SelectionMark(r))
 		if !ok {
 			fmt.Fprintf(&b, "| %s | %s | — | — | — | %.2f |\n", d, ours, r.MsPerEpoch)
 			continue
@@ -125,7 +126,7 @@ func MainTable(rs []*experiments.Result, models, datasets []string) string {
 		for _, d := range datasets {
 			cell := "—"
 			if r := idx[m][d]; r != nil {
-				cell = fmt.Sprintf("%.2f ± %.2f", r.TestMean, r.TestStd)
+				cell = fmt.Sprintf("%.2f ± %.2f%s", r.TestMean, r.TestStd, SelectionMark(r))
 				ms = append(ms, r.MsPerEpoch)
 				if p, ok := pap[m][d]; ok {
 					cell += fmt.Sprintf(" (%.2f)", p.Mean)
@@ -157,7 +158,7 @@ func MainTable(rs []*experiments.Result, models, datasets []string) string {
 		row = append(row, rank, prank, msCell)
 		fmt.Fprintf(&b, "| %s |\n", strings.Join(row, " | "))
 	}
-	fmt.Fprintln(&b, "\nEach cell: our test accuracy, mean ± std over the splits, (the paper's mean). ⚠ marks a difference larger than 2 standard deviations (the larger of the two); docs/results.md discusses each.")
+	fmt.Fprintln(&b, "\nEach cell: our test accuracy, mean ± std over the splits, (the paper's mean). "+SelectionLegend+" ⚠ marks a difference larger than 2 standard deviations (the larger of the two); docs/results.md discusses each.")
 	return b.String()
 }
 
@@ -208,4 +209,32 @@ func SpeedSection(rows []SpeedRow) string {
 		fmt.Fprintf(&b, "| %s | %s | %d | %.2f | %.2f | %.2f× | %.0f | %.0f |\n", r.Dataset, r.Model, r.Threads, r.OursMs, r.TorchMs, r.SpeedupRatio, r.OursRSSMiB, r.TorchRSSMiB)
 	}
 	return b.String()
+}
+
+// SelectionLegend explains the marks of SelectionMark.
+const SelectionLegend = "ʳ: raw features, ⁿ: row-normalised features, whichever had the higher mean validation accuracy (both are trained; test plays no part); * the other candidate has not run yet."
+
+// SelectionMark marks a main-table result with the feature preprocessing
+// chosen on validation (see experiments.Selection): "ʳ" raw, "ⁿ"
+// row-normalised, followed by "*" while a candidate is still missing. Results
+// chosen without a selection get no mark.
+func SelectionMark(r *experiments.Result) string {
+	if r.Selection == nil {
+		return ""
+	}
+	var cfg struct {
+		NormalizeFeatures bool `json:"normalize_features"`
+	}
+	b, err := json.Marshal(r.Config)
+	if err != nil || json.Unmarshal(b, &cfg) != nil {
+		return ""
+	}
+	m := "ʳ"
+	if cfg.NormalizeFeatures {
+		m = "ⁿ"
+	}
+	if !r.Selection.Complete {
+		m += "*"
+	}
+	return m
 }

@@ -47,6 +47,9 @@ type Options struct {
 	// Threads and Seed configure training.
 	Threads int
 	Seed    uint64
+	// PresetOnly reports the main table's presets instead of selecting the
+	// feature preprocessing on validation (see experiments.Runner.PresetOnly).
+	PresetOnly bool
 	// Progress receives progress lines (nil: quiet).
 	Progress io.Writer
 }
@@ -152,7 +155,7 @@ func Run(opt Options) error {
 	}
 	p := &plan{opt: opt, graphs: map[string]*graph.Graph{}, started: time.Now(), splits: opt.Splits}
 	p.runner = &experiments.Runner{Dir: opt.ResultsDir, Data: opt.Data, Threads: opt.Threads, Seed: opt.Seed,
-		Progress: opt.Progress, Extras: experiments.MatchingExtras, Embed: p.embed}
+		Progress: opt.Progress, Extras: experiments.MatchingExtras, Embed: p.embed, PresetOnly: opt.PresetOnly}
 	if opt.Quick {
 		p.splits = opt.Splits[:min(2, len(opt.Splits))]
 		p.runner.Epochs, p.runner.Patience = 60, 30
