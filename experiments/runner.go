@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/pcgcn/pcgcn/autograd"
@@ -52,9 +53,10 @@ func (rn *Runner) Path(c Cell) string {
 	return filepath.Join(rn.Dir, c.Study, c.Key()+".json")
 }
 
-// loadExact returns the saved result of exactly c, or nil when there is none
-// (or it was saved for a different cell definition or configuration).
-func (rn *Runner) loadExact(c Cell) *Result {
+// LoadExact returns the saved result of exactly c, or nil when there is none
+// (or it was saved for a different cell definition or configuration). Unlike
+// Load it makes no selection: for a main-table cell it is the preset.
+func (rn *Runner) LoadExact(c Cell) *Result {
 	b, err := os.ReadFile(rn.Path(c))
 	if err != nil {
 		return nil
@@ -130,7 +132,7 @@ func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
 	var todo []int
 	total, totalCost := 0, 0.0
 	for i, c := range cells {
-		if r := rn.loadExact(c); r != nil {
+		if r := rn.LoadExact(c); r != nil {
 			out[i] = r
 			continue
 		}
@@ -360,6 +362,14 @@ func variantSuffix(c Cell) string {
 	}
 	if c.DropClass >= 0 {
 		s += fmt.Sprintf(" [class %d dropped]", c.DropClass)
+	}
+	if c.Variant == "" && len(c.Sets) > 0 {
+		keys := make([]string, 0, len(c.Sets))
+		for k := range c.Sets {
+			keys = append(keys, k+"="+c.Sets[k])
+		}
+		sort.Strings(keys)
+		s += " [" + strings.Join(keys, " ") + "]"
 	}
 	return s
 }

@@ -118,7 +118,7 @@ func TestMainCellsSelectFeatureNormOnValidation(t *testing.T) {
 			t.Errorf("candidate %s not saved: %v", k.Key(), err)
 		}
 	}
-	a, b := rn.loadExact(cands[0]), rn.loadExact(cands[1])
+	a, b := rn.LoadExact(cands[0]), rn.LoadExact(cands[1])
 	want := cands[0]
 	if b.ValMean > a.ValMean {
 		want = cands[1]

@@ -77,12 +77,12 @@ func (rn *Runner) expand(cells []Cell) []Cell {
 func (rn *Runner) Load(c Cell) *Result {
 	cands := rn.Candidates(c)
 	if len(cands) == 1 {
-		return rn.loadExact(c)
+		return rn.LoadExact(c)
 	}
 	var best *Result
 	sel := &Selection{Complete: true}
 	for _, k := range cands {
-		r := rn.loadExact(k)
+		r := rn.LoadExact(k)
 		if r == nil {
 			sel.Complete = false
 			continue

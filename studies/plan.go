@@ -142,6 +142,19 @@ func (p *plan) results(cells []experiments.Cell) []*experiments.Result {
 	return rs
 }
 
+// presetResults is results without the main table's selection: the preset
+// candidate of each main cell, the baseline of studies whose variants change
+// one switch of the preset (ablation, partial control, missing classes).
+func (p *plan) presetResults(cells []experiments.Cell) []*experiments.Result {
+	var rs []*experiments.Result
+	for _, c := range cells {
+		if r := p.runner.LoadExact(c); r != nil {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
+
 // Run runs the selected studies and writes the report.
 func Run(opt Options) error {
 	if opt.ResultsDir == "" {
