@@ -24,7 +24,7 @@ func (t *Tape) Dropout(x *Var, p float64) *Var {
 		return x
 	}
 	if p == 1 {
-		return &Var{Value: t.AllocZero(x.Rows(), x.Cols())}
+		return t.newVar(t.AllocZero(x.Rows(), x.Cols()))
 	}
 	m := t.newMask(p)
 	xd := x.Value.Data

@@ -22,5 +22,5 @@ func (t *Tape) OneHotArgmax(x *Var) *Var {
 			}
 		}
 	})
-	return &Var{Value: out}
+	return t.newVar(out)
 }

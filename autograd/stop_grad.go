@@ -4,4 +4,4 @@ package autograd
 // flows back to x through it.
 //
 // Backward: none.
-func (t *Tape) StopGrad(x *Var) *Var { return &Var{Value: x.Value} }
+func (t *Tape) StopGrad(x *Var) *Var { return t.newVar(x.Value) }

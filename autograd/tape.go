@@ -19,6 +19,8 @@ type Tape struct {
 
 	noGrad bool
 	nodes  []*Var
+	vars   []*Var // every Var the tape has made; the first nvars are in use
+	nvars  int
 	free   map[int][]*tensor.Dense
 	used   []*tensor.Dense
 	cols   map[patternKey]*colIndex // column indexes of sparse patterns, kept across Reset
@@ -38,9 +40,11 @@ func (t *Tape) SetNoGrad(off bool) { t.noGrad = off }
 func (t *Tape) NoGrad() bool { return t.noGrad }
 
 // Reset forgets the recorded operations and returns every buffer the tape
-// handed out to its free lists. Values and gradients of tape-made variables
-// are invalid afterwards.
+// handed out to its free lists. Tape-made variables (every *Var an operation,
+// Const or Scalar returned) are invalid afterwards: their structs, values and
+// gradients are reused by the next step.
 func (t *Tape) Reset() {
+	t.nvars = 0
 	for _, d := range t.used {
 		t.free[len(d.Data)] = append(t.free[len(d.Data)], d)
 	}
@@ -72,14 +76,27 @@ func (t *Tape) AllocZero(rows, cols int) *tensor.Dense {
 	return d
 }
 
-// Const wraps d as a variable that needs no gradient. d is not owned by the tape.
-func (t *Tape) Const(d *tensor.Dense) *Var { return &Var{Value: d} }
+// newVar returns a variable holding value, from the tape's pool of Var
+// structs: a steady-state step (same operations after Reset) allocates none.
+func (t *Tape) newVar(value *tensor.Dense) *Var {
+	if t.nvars == len(t.vars) {
+		t.vars = append(t.vars, new(Var))
+	}
+	v := t.vars[t.nvars]
+	t.nvars++
+	*v = Var{Value: value}
+	return v
+}
+
+// Const wraps d as a variable that needs no gradient. d is not owned by the
+// tape, but the returned Var is, and is invalid after Reset.
+func (t *Tape) Const(d *tensor.Dense) *Var { return t.newVar(d) }
 
 // Scalar returns a constant 1×1 variable.
 func (t *Tape) Scalar(x float32) *Var {
 	d := t.Alloc(1, 1)
 	d.Data[0] = x
-	return &Var{Value: d}
+	return t.newVar(d)
 }
 
 // needs reports whether an operation on inputs must record a backward step.
@@ -98,7 +115,7 @@ func (t *Tape) needs(inputs ...*Var) bool {
 // record makes the output variable of an operation. When any input requires
 // gradient (and recording is on) back is kept and run by Backward.
 func (t *Tape) record(value *tensor.Dense, back func(out *Var), inputs ...*Var) *Var {
-	out := &Var{Value: value}
+	out := t.newVar(value)
 	if t.needs(inputs...) {
 		out.requiresGrad = true
 		out.back = back

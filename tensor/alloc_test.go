@@ -3,8 +3,9 @@ package tensor
 import "testing"
 
 // TestKernelAllocations pins the steady-state allocations of the kernels to
-// a small constant (the closure and goroutine bookkeeping of the parallel
-// loop; the packing buffers live on the goroutines' stacks).
+// a small constant: the kernel's closure (the packing buffers live on the
+// goroutines' stacks), plus, without Workers, the goroutine bookkeeping of
+// the parallel loop.
 func TestKernelAllocations(t *testing.T) {
 	r := newRand(10)
 	a, b, c := randDense(r, 300, 200), randDense(r, 200, 70), NewDense(300, 70)
@@ -15,9 +16,14 @@ func TestKernelAllocations(t *testing.T) {
 	x, ctt := randDense(r, 50, 200), NewDense(70, 50)
 	spt := NewDense(200, 70)
 	SpMMT(Serial, 1, sp, spc, 0, spt) // build the cached transpose
-	for _, e := range []Exec{Serial, {Threads: 2}} {
+	w := NewWorkers(1)
+	defer w.Close()
+	for _, e := range []Exec{Serial, {Threads: 2}, {Threads: 2, Workers: w}} {
 		limit := 2.0
-		if e.Threads > 1 {
+		switch {
+		case e.Workers != nil:
+			limit = 1 // the kernel's closure, as on one thread
+		case e.Threads > 1:
 			limit = 8
 		}
 		for name, f := range map[string]func(){
@@ -29,7 +35,7 @@ func TestKernelAllocations(t *testing.T) {
 			"RowSoftmax": func() { RowSoftmax(e, sp, sp.Val, sdd) },
 		} {
 			got := testing.AllocsPerRun(20, f)
-			t.Logf("%s Threads=%d: %.1f allocs per call", name, e.Threads, got)
+			t.Logf("%s Threads=%d workers=%v: %.1f allocs per call", name, e.Threads, e.Workers != nil, got)
 			if got > limit {
 				t.Errorf("%s with Threads=%d: %.1f allocations per call, want at most %.0f", name, e.Threads, got, limit)
 			}

@@ -12,6 +12,9 @@ import (
 type Exec struct {
 	// Threads is the number of goroutines; 0 or less means GOMAXPROCS.
 	Threads int
+	// Workers, when set, are parked goroutines that take the chunks instead
+	// of goroutines started per call (see NewWorkers); results are the same.
+	Workers *Workers
 }
 
 // Serial is an Exec that runs everything on the calling goroutine.
@@ -43,8 +46,21 @@ func (e Exec) For(n, work int, fn func(lo, hi int)) {
 		}
 		return
 	}
-	var wg sync.WaitGroup
 	chunk := (n + t - 1) / t
+	if w := e.Workers; w.acquire((n - 1) / chunk) {
+		k := 0
+		for lo := 0; lo < n; lo += chunk {
+			if hi := min(lo+chunk, n); hi < n {
+				w.submit(fn, lo, hi)
+				k++
+			} else {
+				fn(lo, hi)
+			}
+		}
+		w.wait(k)
+		return
+	}
+	var wg sync.WaitGroup
 	for lo := 0; lo < n; lo += chunk {
 		hi := min(lo+chunk, n)
 		if hi == n { // the calling goroutine takes the last chunk itself
@@ -77,8 +93,9 @@ func (e Exec) ForBalanced(prefix []int32, width int, fn func(lo, hi int)) {
 		}
 		return
 	}
+	held := e.Workers.acquire(t - 1)
 	var wg sync.WaitGroup
-	lo := 0
+	lo, sent := 0, 0
 	for k := 1; k <= t && lo < n; k++ {
 		hi := n
 		if k < t {
@@ -92,12 +109,21 @@ func (e Exec) ForBalanced(prefix []int32, width int, fn func(lo, hi int)) {
 			fn(lo, hi)
 			break
 		}
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			fn(lo, hi)
-		}(lo, hi)
+		if held {
+			e.Workers.submit(fn, lo, hi)
+			sent++
+		} else {
+			wg.Add(1)
+			go func(lo, hi int) {
+				defer wg.Done()
+				fn(lo, hi)
+			}(lo, hi)
+		}
 		lo = hi
+	}
+	if held {
+		e.Workers.wait(sent)
+		return
 	}
 	wg.Wait()
 }

@@ -1,7 +1,6 @@
 package tensor
 
 import (
-	"sort"
 	"sync"
 	"sync/atomic"
 )
@@ -27,8 +26,7 @@ func (e Exec) forDynamic(n, work int, fn func(lo, hi int)) {
 		}
 		return
 	}
-	p := min(n, piecesPerThread*t)
-	e.runPieces(t, p, func(q int) (int, int) { return q * n / p, (q + 1) * n / p }, fn)
+	e.runPieces(t, n, min(n, piecesPerThread*t), nil, fn)
 }
 
 // forDynamicBalanced is forDynamic with pieces of about equal cost, where
@@ -37,47 +35,84 @@ func (e Exec) forDynamic(n, work int, fn func(lo, hi int)) {
 func (e Exec) forDynamicBalanced(prefix []int32, width int, fn func(lo, hi int)) {
 	n := len(prefix) - 1
 	t := min(e.N(), n)
-	total := int64(prefix[n])
-	if t <= 1 || int(total)*max(width, 1) < minParallelWork {
+	if t <= 1 || int(prefix[n])*max(width, 1) < minParallelWork {
 		if n > 0 {
 			fn(0, n)
 		}
 		return
 	}
-	p := min(n, piecesPerThread*t)
-	bound := func(q int) int {
-		if q >= p {
-			return n
-		}
-		target := int32(total * int64(q) / int64(p))
-		return sort.Search(n, func(i int) bool { return prefix[i] >= target })
-	}
-	e.runPieces(t, p, func(q int) (int, int) { return bound(q), bound(q + 1) }, fn)
+	e.runPieces(t, n, min(n, piecesPerThread*t), prefix, fn)
 }
 
-// runPieces runs fn on pieces 0..p-1 (bounds from piece) with t goroutines,
-// the calling one included, each taking the next untaken piece.
-func (e Exec) runPieces(t, p int, piece func(q int) (lo, hi int), fn func(lo, hi int)) {
-	var next atomic.Int64
-	work := func() {
-		for {
-			q := int(next.Add(1) - 1)
-			if q >= p {
-				return
-			}
-			if lo, hi := piece(q); lo < hi {
-				fn(lo, hi)
-			}
+// pieces is the shared state of one dynamic loop: [0, n) cut into p pieces,
+// of equal length or (prefix non-nil) of about equal cost, taken in turn
+// from the counter next. It is a struct, not closures, so that a loop run
+// by Workers allocates nothing (the Workers own one).
+type pieces struct {
+	next   atomic.Int64
+	n, p   int
+	prefix []int32
+	fn     func(lo, hi int)
+}
+
+// bound returns where piece q starts.
+func (s *pieces) bound(q int) int {
+	if q >= s.p {
+		return s.n
+	}
+	if s.prefix == nil {
+		return q * s.n / s.p
+	}
+	target := int32(int64(s.prefix[s.n]) * int64(q) / int64(s.p))
+	lo, hi := 0, s.n // sort.Search, without its closure
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if s.prefix[m] < target {
+			lo = m + 1
+		} else {
+			hi = m
 		}
 	}
+	return lo
+}
+
+// run takes untaken pieces until none is left.
+func (s *pieces) run() {
+	for {
+		q := int(s.next.Add(1) - 1)
+		if q >= s.p {
+			return
+		}
+		if lo, hi := s.bound(q), s.bound(q+1); lo < hi {
+			s.fn(lo, hi)
+		}
+	}
+}
+
+// runPieces runs fn over [0, n) cut into p pieces (see pieces) with t
+// goroutines, the calling one included.
+func (e Exec) runPieces(t, n, p int, prefix []int32, fn func(lo, hi int)) {
+	if w := e.Workers; w.acquire(t - 1) {
+		s := &w.pieces
+		s.n, s.p, s.prefix, s.fn = n, p, prefix, fn
+		s.next.Store(0)
+		for g := 1; g < t; g++ {
+			w.submit(w.runShared, 0, 0)
+		}
+		s.run()
+		w.wait(t - 1)
+		s.fn, s.prefix = nil, nil
+		return
+	}
+	s := &pieces{n: n, p: p, prefix: prefix, fn: fn}
 	var wg sync.WaitGroup
 	for g := 1; g < t; g++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			work()
+			s.run()
 		}()
 	}
-	work()
+	s.run()
 	wg.Wait()
 }

@@ -91,6 +91,12 @@ func TestKernelsThreadInvariant(t *testing.T) {
 			if i := bitsEqual(base, f(Exec{Threads: th})); i >= 0 {
 				t.Fatalf("%s: Threads=%d differs from Threads=1 at element %d", name, th, i)
 			}
+			w := NewWorkers(th - 1)
+			got := f(Exec{Threads: th, Workers: w})
+			w.Close()
+			if i := bitsEqual(base, got); i >= 0 {
+				t.Fatalf("%s: Threads=%d with Workers differs from Threads=1 at element %d", name, th, i)
+			}
 		}
 	}
 	m, n, k := 203, 37, 530

@@ -66,7 +66,9 @@ func Run(g *graph.Graph, aHat *tensor.CSR, k int, spec models.Spec, cfg models.C
 	}
 	params := model.Params()
 	adam := NewOptimizer(model, cfg)
-	tape := autograd.NewTape(tensor.Exec{Threads: opt.Threads})
+	exec, stop := tensor.StartExec(opt.Threads)
+	defer stop()
+	tape := autograd.NewTape(exec)
 	adam.Exec = tape.Exec
 	tape.RNG = seed.Child()
 

@@ -119,7 +119,9 @@ func benchEpochs(g *graph.Graph, split int, spec models.Spec, cfg models.Config,
 		return nil, err
 	}
 	adam := train.NewOptimizer(m, cfg)
-	tape := autograd.NewTape(tensor.Exec{Threads: threads})
+	exec, stop := tensor.StartExec(threads)
+	defer stop()
+	tape := autograd.NewTape(exec)
 	adam.Exec = tape.Exec
 	tape.RNG = seed.Child()
 	for i := 0; i < warm; i++ {
