@@ -4,8 +4,11 @@ package report
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
+	"os"
 	"sort"
 	"strings"
 
@@ -110,15 +113,81 @@ func ExtraSection(rs []*experiments.Result, models, datasets []string) string {
 	return b.String()
 }
 
+// ModelSpeed is one line of scripts/bench_models.sh (results/speed_models.json):
+// `pcgcn bench --json` for a model on a dataset.
+type ModelSpeed struct {
+	Dataset  string  `json:"dataset"`
+	Model    string  `json:"model"`
+	Threads  int     `json:"threads"`
+	MedianMs float64 `json:"median_ms"`
+}
+
+// ReadModelSpeed reads results/speed_models.json; a missing file gives no
+// rows and no error.
+func ReadModelSpeed(path string) ([]ModelSpeed, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var rows []ModelSpeed
+	if err := json.Unmarshal(b, &rows); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rows, nil
+}
+
+// speedIndex keys bench medians by model and dataset.
+func speedIndex(rows []ModelSpeed) map[string]map[string]float64 {
+	m := map[string]map[string]float64{}
+	for _, r := range rows {
+		if m[r.Model] == nil {
+			m[r.Model] = map[string]float64{}
+		}
+		m[r.Model][r.Dataset] = r.MedianMs
+	}
+	return m
+}
+
+// ModelSpeedTable renders the bench medians of every model × dataset.
+func ModelSpeedTable(rows []ModelSpeed, models, datasets []string) string {
+	var b strings.Builder
+	idx := speedIndex(rows)
+	threads := 0
+	if len(rows) > 0 {
+		threads = rows[0].Threads
+	}
+	fmt.Fprintf(&b, "| model | %s |\n", strings.Join(datasets, " | "))
+	fmt.Fprintf(&b, "| --- |%s\n", strings.Repeat(" ---: |", len(datasets)))
+	for _, m := range models {
+		row := []string{m}
+		for _, d := range datasets {
+			if v, ok := idx[m][d]; ok {
+				row = append(row, fmt.Sprintf("%.2f", v))
+			} else {
+				row = append(row, "—")
+			}
+		}
+		fmt.Fprintf(&b, "| %s |\n", strings.Join(row, " | "))
+	}
+	fmt.Fprintf(&b, "\nMedian ms per training epoch (forward, backward, Adam step; no evaluation), %d threads, all measured in one run of `scripts/bench_models.sh`.\n", threads)
+	return b.String()
+}
+
 // MainTable renders every model × dataset as "ours (paper)" with the average
-// rank of our means over the datasets (rank 1 best; ties share the mean rank)
-// and the paper's average rank.
-func MainTable(rs []*experiments.Result, models, datasets []string) string {
+// rank of our means over the datasets (rank 1 best; ties share the mean rank),
+// the paper's average rank and the ms per epoch: the mean over the datasets
+// of the bench medians in speed when it has the model, else of the training
+// runs' own step times (marked "run").
+func MainTable(rs []*experiments.Result, models, datasets []string, speed []ModelSpeed) string {
 	var b strings.Builder
 	idx := index(rs)
 	pap := paper.MainTable()
 	ranks := averageRanks(idx, models, datasets)
-	fmt.Fprintf(&b, "| model | %s | avg. rank (ours) | avg. rank (paper) | ms / epoch (mean) |\n", strings.Join(datasets, " | "))
+	bench := speedIndex(speed)
+	fmt.Fprintf(&b, "| model | %s | avg. rank (ours) | avg. rank (paper) | ms / epoch (mean over datasets) |\n", strings.Join(datasets, " | "))
 	fmt.Fprintf(&b, "| --- |%s ---: | ---: | ---: |\n", strings.Repeat(" ---: |", len(datasets)))
 	for _, m := range models {
 		row := []string{m}
@@ -148,17 +217,22 @@ func MainTable(rs []*experiments.Result, models, datasets []string) string {
 			prank = fmt.Sprintf("%.1f", v)
 		}
 		msCell := "—"
-		if len(ms) > 0 {
-			var s float64
-			for _, v := range ms {
-				s += v
+		var bms []float64
+		for _, d := range datasets {
+			if v, ok := bench[m][d]; ok {
+				bms = append(bms, v)
 			}
-			msCell = fmt.Sprintf("%.2f", s/float64(len(ms)))
+		}
+		switch {
+		case len(bms) > 0:
+			msCell = fmt.Sprintf("%.2f", mean(bms))
+		case len(ms) > 0:
+			msCell = fmt.Sprintf("%.2f (run)", mean(ms))
 		}
 		row = append(row, rank, prank, msCell)
 		fmt.Fprintf(&b, "| %s |\n", strings.Join(row, " | "))
 	}
-	fmt.Fprintln(&b, "\nEach cell: our test accuracy, mean ± std over the splits, (the paper's mean). "+SelectionLegend+" ⚠ marks a difference larger than 2 standard deviations (the larger of the two); docs/results.md discusses each.")
+	fmt.Fprintln(&b, "\nEach cell: our test accuracy, mean ± std over the splits, (the paper's mean). "+SelectionLegend+" ⚠ marks a difference larger than 2 standard deviations (the larger of the two); docs/results.md discusses each. ms / epoch: the `pcgcn bench` medians of scripts/bench_models.sh (one run, same machine and threads) averaged over the datasets; \"(run)\": the mean step time of the training runs, which shared the machine.")
 	return b.String()
 }
 
@@ -237,4 +311,12 @@ func SelectionMark(r *experiments.Result) string {
 		m += "*"
 	}
 	return m
+}
+
+func mean(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
 }

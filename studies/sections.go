@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strings"
 
 	"github.com/pcgcn/pcgcn/experiments"
@@ -83,7 +84,11 @@ func renderMain(p *plan, w io.Writer) error {
 	}
 	fmt.Fprintln(w, "The paper's claim: PCGCN has the best average rank (2.0) and is best on the heterophilous graphs. Each cell: ours (the paper's).")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, report.MainTable(rs, names, mainDatasets(p)))
+	speed, err := report.ReadModelSpeed(filepath.Join(p.opt.ResultsDir, "speed_models.json"))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w, report.MainTable(rs, names, mainDatasets(p), speed))
 	best, total := 0, 0
 	for _, d := range mainDatasets(p) {
 		var top string

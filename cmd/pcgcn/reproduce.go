@@ -224,8 +224,12 @@ func writeResultsReport(rn *experiments.Runner, f *reproduceFlags, docs string, 
 			return fmt.Errorf("%s: %w", filepath.Join(f.resultsDir, "speed.json"), err)
 		}
 	}
+	modelSpeed, err := report.ReadModelSpeed(filepath.Join(f.resultsDir, "speed_models.json"))
+	if err != nil {
+		return err
+	}
 	discussion, _ := os.ReadFile(filepath.Join(f.docsDir, "results-discussion.md"))
-	md := report.ResultsPage(runInfo(f, "main", wall, len(rs), compute), rs, mm, speed, string(discussion))
+	md := report.ResultsPage(runInfo(f, "main", wall, len(rs), compute), rs, mm, speed, modelSpeed, string(discussion))
 	if err := os.MkdirAll(docs, 0o755); err != nil {
 		return err
 	}
