@@ -134,3 +134,22 @@ func TestDropMaskRangesMatchElementwise(t *testing.T) {
 		t.Errorf("%d of 103 kept at p = 0.4", kept)
 	}
 }
+
+// TestDropLaneMatchesBranch checks the branchless lane against its
+// definition (dropped when the 16 bits are below the threshold) for every
+// 16-bit value and the thresholds of p = 0, 1/65536, 0.5, 0.8 and 1.
+func TestDropLaneMatchesBranch(t *testing.T) {
+	for _, thr := range []uint32{0, 1, 32768, 52429, 65535, 65536} {
+		m := dropMask{thr: thr, scale: 2.5}
+		for v := uint64(0); v < 1<<16; v++ {
+			want := m.scale
+			if uint32(v) < thr {
+				want = 0
+			}
+			// the higher bits must not matter
+			if got := m.lane(v | 0xabcd0000); got != want {
+				t.Fatalf("thr %d, bits %d: lane %v, want %v", thr, v, got, want)
+			}
+		}
+	}
+}
