@@ -1,6 +1,9 @@
 package autograd
 
-import "github.com/pcgcn/pcgcn/tensor"
+import (
+	"github.com/pcgcn/pcgcn/internal/simd"
+	"github.com/pcgcn/pcgcn/tensor"
+)
 
 // colIndex lists the stored entries of a sparse pattern column by column:
 // the entries of column j are at CSR positions perm[ptr[j]:ptr[j+1]], in
@@ -62,9 +65,16 @@ func (t *Tape) columns(p *tensor.CSR) *colIndex {
 // the original values, not vals. Parallel over rows of c, deterministic.
 func spmmTCols(e tensor.Exec, ci *colIndex, vals []float32, b, c *tensor.Dense) {
 	n := b.Cols
+	vec := simd.Enabled()
 	e.ForBalanced(ci.ptr, n, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
 			cj := c.Data[j*n : (j+1)*n]
+			if s, t := ci.ptr[j], ci.ptr[j+1]; vec && s < t {
+				// the vector row kernel of tensor.SpMM: the entries' sum
+				// in order, then added to c[j,:]
+				simd.SpMMRow(1, ci.row[s:t], vals, ci.perm[s:t], b.Data, n, cj)
+				continue
+			}
 			for q := ci.ptr[j]; q < ci.ptr[j+1]; q++ {
 				v := vals[ci.perm[q]]
 				i := int(ci.row[q])
