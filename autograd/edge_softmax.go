@@ -2,7 +2,6 @@ package autograd
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/pcgcn/pcgcn/tensor"
 )
@@ -21,9 +20,48 @@ func (t *Tape) EdgeSoftmax(pattern *tensor.CSR, scores *Var) *Var {
 	out := t.Alloc(pattern.NNZ(), h)
 	sd, od := scores.Value.Data, out.Data
 	rp := pattern.RowPtr
-	if h == 1 {
+	switch {
+	case h == 1:
 		tensor.RowSoftmax(t.Exec, pattern, sd, od)
-	} else {
+	case h <= maxStackHeads:
+		t.Exec.ForBalanced(rp, 8*h, func(lo, hi int) {
+			// edge-major: one pass over a row's entries updates every head,
+			// instead of h strided passes
+			var mb [maxStackHeads]float32
+			var sb [maxStackHeads]float64
+			m, sum := mb[:h], sb[:h]
+			for i := lo; i < hi; i++ {
+				a, b := int(rp[i]), int(rp[i+1])
+				if a == b {
+					continue
+				}
+				copy(m, sd[a*h:(a+1)*h])
+				for k := a + 1; k < b; k++ {
+					for c, v := range sd[k*h : (k+1)*h] {
+						m[c] = max(m[c], v)
+					}
+				}
+				clear(sum)
+				for k := a; k < b; k++ {
+					row, orow := sd[k*h:(k+1)*h], od[k*h:(k+1)*h]
+					for c, v := range row {
+						e := float32(tensor.ExpNonPos(float64(v - m[c])))
+						orow[c] = e
+						sum[c] += float64(e)
+					}
+				}
+				for c := range m {
+					m[c] = float32(1 / sum[c]) // m now holds the inverses
+				}
+				for k := a; k < b; k++ {
+					orow := od[k*h : (k+1)*h]
+					for c := range orow {
+						orow[c] *= m[c]
+					}
+				}
+			}
+		})
+	default:
 		t.Exec.ForBalanced(rp, 8*h, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				a, b := int(rp[i]), int(rp[i+1])
@@ -37,7 +75,7 @@ func (t *Tape) EdgeSoftmax(pattern *tensor.CSR, scores *Var) *Var {
 					}
 					var s float64
 					for k := a; k < b; k++ {
-						e := float32(math.Exp(float64(sd[k*h+c] - m)))
+						e := float32(tensor.ExpNonPos(float64(sd[k*h+c] - m)))
 						od[k*h+c] = e
 						s += float64(e)
 					}
@@ -52,18 +90,32 @@ func (t *Tape) EdgeSoftmax(pattern *tensor.CSR, scores *Var) *Var {
 	return t.record(out, func(o *Var) {
 		gy, gs := o.Grad.Data, t.grad(scores).Data
 		t.Exec.ForBalanced(rp, 2*h, func(lo, hi int) {
+			var db [maxStackHeads]float32
+			dot := db[:]
+			if h > maxStackHeads {
+				dot = make([]float32, h)
+			}
+			dot = dot[:h]
 			for i := lo; i < hi; i++ {
 				a, b := int(rp[i]), int(rp[i+1])
-				for c := 0; c < h; c++ {
-					var dot float32
-					for k := a; k < b; k++ {
-						dot += od[k*h+c] * gy[k*h+c]
+				clear(dot)
+				for k := a; k < b; k++ {
+					orow, grow := od[k*h:(k+1)*h], gy[k*h:(k+1)*h]
+					for c, v := range orow {
+						dot[c] += v * grow[c]
 					}
-					for k := a; k < b; k++ {
-						gs[k*h+c] += od[k*h+c] * (gy[k*h+c] - dot)
+				}
+				for k := a; k < b; k++ {
+					orow, grow, srow := od[k*h:(k+1)*h], gy[k*h:(k+1)*h], gs[k*h:(k+1)*h]
+					for c, v := range orow {
+						srow[c] += v * (grow[c] - dot[c])
 					}
 				}
 			}
 		})
 	}, scores)
 }
+
+// maxStackHeads is the number of attention heads up to which EdgeSoftmax
+// keeps its per-head sums on the stack.
+const maxStackHeads = 16

@@ -1,26 +1,29 @@
 package autograd
 
+import "math"
+
 // LeakyReLU returns x where x > 0 and slope·x elsewhere (GAT uses slope 0.2).
 //
 // Backward: ∂x += ∂out where x > 0, slope·∂out elsewhere.
+//
+// Both directions are branchless (the sign of an activation is a coin flip
+// that a branch would mispredict half the time; on Squirrel's edge scores
+// that made LeakyReLU a fifth of a GAT epoch).
 func (t *Tape) LeakyReLU(x *Var, slope float32) *Var {
+	sb := math.Float32bits(slope)
 	return t.elementwise(x, 1,
 		func(y, x []float32) {
 			for i, v := range x {
-				if v > 0 {
-					y[i] = v
-				} else {
-					y[i] = slope * v
-				}
+				y[i] = max(v, 0) + slope*min(v, 0)
 			}
 		},
 		func(gx, gy, x, _ []float32) {
+			x = x[:len(gy)]
+			gx = gx[:len(gy)]
 			for i, g := range gy {
-				if x[i] > 0 {
-					gx[i] += g
-				} else {
-					gx[i] += slope * g
-				}
+				pos := positiveMask(x[i]) // all ones where x > 0
+				f := math.Float32frombits(0x3f800000&pos | sb&^pos)
+				gx[i] += f * g
 			}
 		})
 }

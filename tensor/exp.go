@@ -9,6 +9,12 @@ import "math"
 // of e^r by Estrin's scheme (truncation error below r⁸/8! ≈ 5·10⁻⁹ relative), then scales by
 // 2ⁿ through the exponent bits.
 func expNonPos(x float64) float64 {
+	return ExpNonPos(x)
+}
+
+// ExpNonPos is expNonPos for other packages' softmax loops (autograd's
+// multi-head edge softmax): e^x for x ≤ 0, to a few parts in 10⁹.
+func ExpNonPos(x float64) float64 {
 	const (
 		log2e = 1.4426950408889634
 		ln2hi = 6.93147180369123816490e-01 // ln2 split as in math.Exp
