@@ -22,6 +22,12 @@ type Graph struct {
 	// Adj is the undirected adjacency: symmetric, values 1, no self-loops, no
 	// duplicate entries, marked symmetric.
 	Adj *tensor.CSR
+	// Out is the directed adjacency as the source lists its edges (row i:
+	// the nodes i links to), values 1, no self-loops, no duplicates, not
+	// marked symmetric; Adj is its symmetrisation. It is nil when the source
+	// stores edges undirected (the npz and Planetoid files). Models use Adj;
+	// GGCN can use Out, as its authors' loader does.
+	Out *tensor.CSR
 	// X are the node features (N rows).
 	X Features
 	// Y are the labels in [0, NumClasses).
@@ -152,6 +158,26 @@ func UndirectedAdjacency(n int, edges []Edge) (*tensor.CSR, error) {
 	return a.MarkSymmetric(), nil
 }
 
+// DirectedAdjacency builds the 0/1 adjacency of n nodes with an entry (u, v)
+// for each edge u→v, dropping self-loops and duplicates.
+func DirectedAdjacency(n int, edges []Edge) (*tensor.CSR, error) {
+	ts := make([]tensor.Triplet, 0, len(edges))
+	for i, e := range edges {
+		u, v := e[0], e[1]
+		if u < 0 || int(u) >= n || v < 0 || int(v) >= n {
+			return nil, fmt.Errorf("edge %d (%d, %d) names a node outside [0, %d)", i, u, v, n)
+		}
+		if u != v {
+			ts = append(ts, tensor.Triplet{Row: u, Col: v, Val: 1})
+		}
+	}
+	a := tensor.FromTriplets(n, n, ts)
+	for k := range a.Val {
+		a.Val[k] = 1 // duplicates were summed
+	}
+	return a, nil
+}
+
 // NumEdges returns the number of undirected edges (each counted once).
 func (g *Graph) NumEdges() int { return g.Adj.NNZ() / 2 }
 
@@ -163,6 +189,14 @@ func (g *Graph) Validate() error {
 	}
 	if g.Adj == nil || g.Adj.Rows != g.N || g.Adj.Cols != g.N {
 		return fmt.Errorf("graph %s: adjacency is not %d×%d", g.Name, g.N, g.N)
+	}
+	if g.Out != nil {
+		if g.Out.Rows != g.N || g.Out.Cols != g.N {
+			return fmt.Errorf("graph %s: directed adjacency is not %d×%d", g.Name, g.N, g.N)
+		}
+		if g.Out.Symmetric() {
+			return fmt.Errorf("graph %s: directed adjacency is marked symmetric", g.Name)
+		}
 	}
 	if g.X.Dense == nil && g.X.Sparse == nil {
 		return fmt.Errorf("graph %s: no features", g.Name)

@@ -101,7 +101,16 @@ func decodeGeomGCN(name, pe, pf string, edgeData, featData []byte) (*graph.Graph
 	if err != nil {
 		return nil, err
 	}
-	return assemble(pf, name, []string{pe, pf}, x, y, classes, edges, nil)
+	g, err := assemble(pf, name, []string{pe, pf}, x, y, classes, edges, nil)
+	if err != nil {
+		return nil, err
+	}
+	// the edge list is directed (u links to v); keep that for models whose
+	// authors use it (GGCN)
+	if g.Out, err = graph.DirectedAdjacency(n, edges); err != nil {
+		return nil, fmt.Errorf("%s: %v", pe, err)
+	}
+	return g, nil
 }
 
 // indexFeatures builds 0/1 features from rows of set-bit indices.

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/pcgcn/pcgcn/tensor"
 )
 
 const (
@@ -31,6 +33,10 @@ func TestGeomGCNSyntheticDense(t *testing.T) {
 	}
 	if x := g.X.ToDense(); !reflect.DeepEqual(x.Data, []float32{1, 0, 0, 0, 1, 0, 0, 0.5, 1}) {
 		t.Fatalf("features %v", x.Data)
+	}
+	// the directed list 0→1, 1→0, 1→1 (a self-loop, dropped), 2→1
+	if g.Out == nil || !reflect.DeepEqual(g.Out.ToDense().Data, []float32{0, 1, 0, 1, 0, 0, 0, 1, 0}) || g.Out.Symmetric() {
+		t.Fatalf("directed adjacency %+v", g.Out)
 	}
 }
 
@@ -85,14 +91,15 @@ func TestGeomGCNReal(t *testing.T) {
 	cases := []struct {
 		name                   string
 		n, f, c, edges, nnz    int
+		directed               int
 		counts                 []int
 		sparse                 bool
 		train, val, test, nspl int
 	}{
-		{"cornell", 183, 1703, 5, 277, 15266, []int{33, 1, 18, 101, 30}, true, 87, 59, 37, 10},
-		{"texas", 183, 1703, 5, 279, 15266, []int{33, 1, 18, 101, 30}, true, 87, 59, 37, 10},
-		{"wisconsin", 251, 1703, 5, 450, 24057, []int{10, 70, 118, 32, 21}, true, 120, 80, 51, 10},
-		{"film", 7600, 932, 5, 26659, 40977, []int{853, 1337, 1630, 1815, 1965}, true, 3648, 2432, 1520, 10},
+		{"cornell", 183, 1703, 5, 277, 15266, 295, []int{33, 1, 18, 101, 30}, true, 87, 59, 37, 10},
+		{"texas", 183, 1703, 5, 279, 15266, 309, []int{33, 1, 18, 101, 30}, true, 87, 59, 37, 10},
+		{"wisconsin", 251, 1703, 5, 450, 24057, 499, []int{10, 70, 118, 32, 21}, true, 120, 80, 51, 10},
+		{"film", 7600, 932, 5, 26659, 40977, 29926, []int{853, 1337, 1630, 1815, 1965}, true, 3648, 2432, 1520, 10},
 	}
 	for _, c := range cases {
 		g, err := ReadGeomGCN(filepath.Join(root, "new_data", c.name))
@@ -102,6 +109,14 @@ func TestGeomGCNReal(t *testing.T) {
 		checkGraph(t, g)
 		if g.N != c.n || g.X.Cols() != c.f || g.NumClasses != c.c || g.NumEdges() != c.edges || featureNNZ(g.X) != c.nnz || (g.X.Sparse != nil) != c.sparse {
 			t.Fatalf("%s: N=%d F=%d C=%d E=%d nnz=%d, want %d %d %d %d %d", c.name, g.N, g.X.Cols(), g.NumClasses, g.NumEdges(), featureNNZ(g.X), c.n, c.f, c.c, c.edges, c.nnz)
+		}
+		// distinct directed pairs without self-loops, counted with Python
+		// from the raw file; their symmetrisation must be Adj
+		if g.Out == nil || g.Out.NNZ() != c.directed {
+			t.Fatalf("%s: directed adjacency %v, want %d entries", c.name, g.Out, c.directed)
+		}
+		if sym := symmetrised(g.Out); !reflect.DeepEqual(sym.RowPtr, g.Adj.RowPtr) || !reflect.DeepEqual(sym.ColIdx, g.Adj.ColIdx) {
+			t.Fatalf("%s: the directed adjacency does not symmetrise to Adj", c.name)
 		}
 		if got := labelCounts(g); !reflect.DeepEqual(got, c.counts) {
 			t.Fatalf("%s: label counts %v, want %v", c.name, got, c.counts)
@@ -155,4 +170,16 @@ func FuzzGeomGCN(f *testing.F) {
 		g, err := decodeGeomGCN(name, "e", "f", edges, feats)
 		fuzzCheck(t, g, err, paths)
 	})
+}
+
+// symmetrised returns the pattern of a + aᵀ.
+func symmetrised(a *tensor.CSR) *tensor.CSR {
+	var ts []tensor.Triplet
+	for i := 0; i < a.Rows; i++ {
+		for k := a.RowPtr[i]; k < a.RowPtr[i+1]; k++ {
+			j := a.ColIdx[k]
+			ts = append(ts, tensor.Triplet{Row: int32(i), Col: j, Val: 1}, tensor.Triplet{Row: j, Col: int32(i), Val: 1})
+		}
+	}
+	return tensor.FromTriplets(a.Rows, a.Cols, ts)
 }

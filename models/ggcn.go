@@ -19,6 +19,12 @@ type GGCNConfig struct {
 	DecayRate float64 `json:"decay_rate"`
 	// Exponent is the exponent of the decaying residual weight (authors' default 3).
 	Exponent float64 `json:"exponent"`
+	// Directed propagates over the graph's directed edge list (each node
+	// aggregates over the nodes it links to, degrees from out-links), as the
+	// authors' loader does for the Geom-GCN edge files, when the graph has
+	// one (graph.Graph.Out: the Geom-GCN text files; Chameleon and Squirrel
+	// come symmetrised in the offline mirror and keep the undirected graph).
+	Directed bool `json:"directed"`
 }
 
 // Base returns the shared hyperparameters.
@@ -58,7 +64,7 @@ func GGCNPreset(dataset string) *GGCNConfig {
 	return &GGCNConfig{
 		Common: Common{Hidden: p.hidden, Layers: p.layers, Dropout: p.dropout, LR: 0.01, WeightDecay: p.wd,
 			NormalizeFeatures: true},
-		DecayRate: p.decayRate, Exponent: 3,
+		DecayRate: p.decayRate, Exponent: 3, Directed: true,
 	}
 }
 
@@ -160,6 +166,9 @@ func NewGGCN(d *Data, c *GGCNConfig, g *rng.RNG) (*GGCN, error) {
 		return nil, fmt.Errorf("ggcn: decay_rate must be ≥ 0, got %g", c.DecayRate)
 	}
 	m := &GGCN{data: d, cfg: c, adj: d.Graph.Adj}
+	if c.Directed && d.Graph.Out != nil {
+		m.adj = d.Graph.Out
+	}
 	nf, nc, hid := d.X.Cols(), d.Graph.NumClasses, c.Hidden
 	dims := layerDims(nf, hid, nc, c.Layers)
 	for l := 0; l < c.Layers; l++ {
@@ -175,7 +184,7 @@ func NewGGCN(d *Data, c *GGCNConfig, g *rng.RNG) (*GGCN, error) {
 		})
 	}
 	m.in = nn.NewLinear("input", nf, hid, true, g)
-	m.aVal, m.ratio = ggcnEdgeConstants(d.Graph.Adj)
+	m.aVal, m.ratio = ggcnEdgeConstants(m.adj)
 	return m, nil
 }
 
