@@ -33,44 +33,98 @@ func (e Exec) N() int {
 // microsecond, which dominates tiny products such as those of a 183-node graph.
 const minParallelWork = 1 << 15
 
+// Serial reports whether a loop over n items costing work multiply-adds runs
+// on the calling goroutine alone (one thread, or too little work to share).
+// The loops of this package decide the same way.
+func (e Exec) Serial(n, work int) bool {
+	return min(e.N(), n) <= 1 || work < minParallelWork
+}
+
+// job is the body of a parallel loop in one of three forms, so that the
+// loops can hand it to goroutines without wrapping it in a new closure: a
+// closure fn, a package-level function afn of an argument (ForArg), or a
+// kernel body of this package with its operands (see kernel).
+type job struct {
+	fn  func(lo, hi int)
+	afn func(arg any, lo, hi int)
+	arg any
+	kb  kernelBody
+	kd  *kernel
+}
+
+func (j *job) call(lo, hi int) {
+	switch {
+	case j.fn != nil:
+		j.fn(lo, hi)
+	case j.afn != nil:
+		j.afn(j.arg, lo, hi)
+	default:
+		j.kb(j.kd, lo, hi)
+	}
+}
+
 // For calls fn on contiguous chunks [lo, hi) covering [0, n). work is an
 // estimate of the total cost in multiply-adds; small jobs run serially.
 func (e Exec) For(n, work int, fn func(lo, hi int)) {
-	t := e.N()
-	if t > n {
-		t = n
-	}
-	if t <= 1 || work < minParallelWork {
+	e.forJob(n, work, job{fn: fn})
+}
+
+// ForArg is For with a body that takes its data as an argument instead of
+// capturing it: with a package-level function and a pointer argument that
+// already lives on the heap, the call allocates nothing (a capturing closure
+// is one heap object per call), which the training loop relies on.
+func (e Exec) ForArg(n, work int, arg any, body func(arg any, lo, hi int)) {
+	e.forJob(n, work, job{afn: body, arg: arg})
+}
+
+func (e Exec) forJob(n, work int, j job) {
+	if e.Serial(n, work) {
 		if n > 0 {
-			fn(0, n)
+			j.call(0, n)
 		}
 		return
 	}
+	e.forChunks(n, j, kernel{})
+}
+
+// forChunks runs j on one contiguous chunk per goroutine (the caller takes
+// the last); the caller has checked that the loop is not serial. kd are the
+// operands of a kernel body, handled as in runPieces.
+func (e Exec) forChunks(n int, j job, kd kernel) {
+	t := min(e.N(), n)
 	chunk := (n + t - 1) / t
 	if w := e.Workers; w.acquire((n - 1) / chunk) {
+		if j.kb != nil {
+			w.kern = kd
+			j.kd = &w.kern
+		}
 		k := 0
 		for lo := 0; lo < n; lo += chunk {
 			if hi := min(lo+chunk, n); hi < n {
-				w.submit(fn, lo, hi)
+				w.submit(j, lo, hi)
 				k++
 			} else {
-				fn(lo, hi)
+				j.call(lo, hi)
 			}
 		}
 		w.wait(k)
 		return
 	}
+	if j.kb != nil {
+		j.kd = new(kernel)
+		*j.kd = kd
+	}
 	var wg sync.WaitGroup
 	for lo := 0; lo < n; lo += chunk {
 		hi := min(lo+chunk, n)
 		if hi == n { // the calling goroutine takes the last chunk itself
-			fn(lo, hi)
+			j.call(lo, hi)
 			break
 		}
 		wg.Add(1)
 		go func(lo, hi int) {
 			defer wg.Done()
-			fn(lo, hi)
+			j.call(lo, hi)
 		}(lo, hi)
 	}
 	wg.Wait()
@@ -81,18 +135,23 @@ func (e Exec) For(n, work int, fn func(lo, hi int)) {
 // before i (len(prefix) == n+1), e.g. a CSR RowPtr. It keeps skewed-degree
 // graphs from leaving one goroutine with most of the edges.
 func (e Exec) ForBalanced(prefix []int32, width int, fn func(lo, hi int)) {
+	e.forBalancedJob(prefix, width, job{fn: fn})
+}
+
+// ForBalancedArg is ForBalanced with the body of ForArg.
+func (e Exec) ForBalancedArg(prefix []int32, width int, arg any, body func(arg any, lo, hi int)) {
+	e.forBalancedJob(prefix, width, job{afn: body, arg: arg})
+}
+
+func (e Exec) forBalancedJob(prefix []int32, width int, j job) {
 	n := len(prefix) - 1
-	t := e.N()
-	if t > n {
-		t = n
-	}
-	total := int(prefix[n]) * max(width, 1)
-	if t <= 1 || total < minParallelWork {
+	if e.Serial(n, int(prefix[n])*max(width, 1)) {
 		if n > 0 {
-			fn(0, n)
+			j.call(0, n)
 		}
 		return
 	}
+	t := min(e.N(), n)
 	held := e.Workers.acquire(t - 1)
 	var wg sync.WaitGroup
 	lo, sent := 0, 0
@@ -106,17 +165,17 @@ func (e Exec) ForBalanced(prefix []int32, width int, fn func(lo, hi int)) {
 			}
 		}
 		if hi == n { // the calling goroutine takes the last chunk itself
-			fn(lo, hi)
+			j.call(lo, hi)
 			break
 		}
 		if held {
-			e.Workers.submit(fn, lo, hi)
+			e.Workers.submit(j, lo, hi)
 			sent++
 		} else {
 			wg.Add(1)
 			go func(lo, hi int) {
 				defer wg.Done()
-				fn(lo, hi)
+				j.call(lo, hi)
 			}(lo, hi)
 		}
 		lo = hi

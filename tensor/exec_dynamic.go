@@ -19,14 +19,13 @@ const piecesPerThread = 4
 // the piece it falls in — true of every kernel here, whose output elements
 // are computed independently of each other.
 func (e Exec) forDynamic(n, work int, fn func(lo, hi int)) {
-	t := min(e.N(), n)
-	if t <= 1 || work < minParallelWork {
+	if e.Serial(n, work) {
 		if n > 0 {
 			fn(0, n)
 		}
 		return
 	}
-	e.runPieces(t, n, min(n, piecesPerThread*t), nil, fn)
+	e.runPieces(n, nil, job{fn: fn}, kernel{})
 }
 
 // forDynamicBalanced is forDynamic with pieces of about equal cost, where
@@ -34,14 +33,13 @@ func (e Exec) forDynamic(n, work int, fn func(lo, hi int)) {
 // n+1) and width multiplies it into multiply-adds, as in ForBalanced.
 func (e Exec) forDynamicBalanced(prefix []int32, width int, fn func(lo, hi int)) {
 	n := len(prefix) - 1
-	t := min(e.N(), n)
-	if t <= 1 || int(prefix[n])*max(width, 1) < minParallelWork {
+	if e.Serial(n, int(prefix[n])*max(width, 1)) {
 		if n > 0 {
 			fn(0, n)
 		}
 		return
 	}
-	e.runPieces(t, n, min(n, piecesPerThread*t), prefix, fn)
+	e.runPieces(n, prefix, job{fn: fn}, kernel{})
 }
 
 // pieces is the shared state of one dynamic loop: [0, n) cut into p pieces,
@@ -52,7 +50,7 @@ type pieces struct {
 	next   atomic.Int64
 	n, p   int
 	prefix []int32
-	fn     func(lo, hi int)
+	j      job
 }
 
 // bound returns where piece q starts.
@@ -84,27 +82,40 @@ func (s *pieces) run() {
 			return
 		}
 		if lo, hi := s.bound(q), s.bound(q+1); lo < hi {
-			s.fn(lo, hi)
+			s.j.call(lo, hi)
 		}
 	}
 }
 
-// runPieces runs fn over [0, n) cut into p pieces (see pieces) with t
-// goroutines, the calling one included.
-func (e Exec) runPieces(t, n, p int, prefix []int32, fn func(lo, hi int)) {
+// runPieces runs j over [0, n) cut into piecesPerThread pieces per goroutine
+// (equal, or balanced by prefix; see pieces), with up to e.N() goroutines,
+// the calling one included. The caller has checked that the loop is not
+// serial. When j is a kernel body, kd are its operands: they are copied into
+// the Workers (no allocation) or, without Workers, to the heap; kd itself is
+// passed by value so that the caller's copy never escapes.
+func (e Exec) runPieces(n int, prefix []int32, j job, kd kernel) {
+	t := min(e.N(), n)
+	p := min(n, piecesPerThread*t)
 	if w := e.Workers; w.acquire(t - 1) {
+		if j.kb != nil {
+			w.kern = kd
+			j.kd = &w.kern
+		}
 		s := &w.pieces
-		s.n, s.p, s.prefix, s.fn = n, p, prefix, fn
+		s.n, s.p, s.prefix, s.j = n, p, prefix, j
 		s.next.Store(0)
 		for g := 1; g < t; g++ {
 			w.submit(w.runShared, 0, 0)
 		}
 		s.run()
 		w.wait(t - 1)
-		s.fn, s.prefix = nil, nil
 		return
 	}
-	s := &pieces{n: n, p: p, prefix: prefix, fn: fn}
+	if j.kb != nil {
+		j.kd = new(kernel)
+		*j.kd = kd
+	}
+	s := &pieces{n: n, p: p, prefix: prefix, j: j}
 	var wg sync.WaitGroup
 	for g := 1; g < t; g++ {
 		wg.Add(1)

@@ -31,16 +31,28 @@ func Gemm(e Exec, transA, transB bool, alpha float32, a, b *Dense, beta float32,
 	if m == 0 || n == 0 {
 		return
 	}
+	kd := kernel{transA: transA, transB: transB, alpha: alpha, a: a, b: b, beta: beta, c: c, m: m, n: n, k: k}
 	if alpha == 0 || k == 0 {
-		e.For(m, m*n, func(lo, hi int) { scaleRow(c.Data[lo*n:hi*n], beta) })
+		if e.Serial(m, m*n) {
+			scaleRows(&kd, 0, m)
+			return
+		}
+		e.forChunks(m, job{kb: scaleRows}, kd)
 		return
 	}
 	if simd.Enabled() {
-		gemmBlocked(e, transA, transB, alpha, a, b, beta, c, m, n, k)
+		gemmBlocked(e, kd)
 		return
 	}
-	gemmPortable(e, transA, transB, alpha, a, b, beta, c, m, n, k)
+	if e.Serial(m, m*n*k) {
+		gemmPortableRows(&kd, 0, m)
+		return
+	}
+	e.runKernel(m, nil, kd, gemmPortableRows)
 }
+
+// scaleRows scales rows [lo, hi) of c by beta (Gemm with nothing to add).
+func scaleRows(kd *kernel, lo, hi int) { scaleRow(kd.c.Data[lo*kd.n:hi*kd.n], kd.beta) }
 
 // scaleRow sets x = beta·x, writing zeros when beta == 0.
 func scaleRow(x []float32, beta float32) {

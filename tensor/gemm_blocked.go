@@ -22,20 +22,28 @@ const (
 // rows are split among goroutines. op(a) is read in place through its
 // strides; every piece packs the blocks of op(b) it needs itself, which costs
 // k·n copies per piece against m·n·k/pieces multiply-adds.
-func gemmBlocked(e Exec, transA, transB bool, alpha float32, a, b *Dense, beta float32, c *Dense, m, n, k int) {
+func gemmBlocked(e Exec, kd kernel) {
+	m, n, k := kd.m, kd.n, kd.k
 	panels := (m + simd.TileRows - 1) / simd.TileRows
-	nbPadded := (min(n, gemmNB) + simd.TileCols - 1) / simd.TileCols * simd.TileCols
-	small := min(k, gemmKC)*nbPadded <= gemmSmallPack
-	e.forDynamic(panels, m*n*k, func(plo, phi int) {
-		// Go zeroes the buffer on every call, so small products get a small one.
-		if small {
-			var pack [gemmSmallPack]float32
-			gemmPanels(plo, phi, pack[:], transA, transB, alpha, a, b, beta, c, m, n, k)
-		} else {
-			var pack [gemmKC * gemmNB]float32
-			gemmPanels(plo, phi, pack[:], transA, transB, alpha, a, b, beta, c, m, n, k)
-		}
-	})
+	if e.Serial(panels, m*n*k) {
+		gemmPanelRange(&kd, 0, panels)
+		return
+	}
+	e.runKernel(panels, nil, kd, gemmPanelRange)
+}
+
+// gemmPanelRange computes the row panels [plo, phi) of gemmBlocked with a
+// packing buffer on the goroutine's stack.
+func gemmPanelRange(kd *kernel, plo, phi int) {
+	nbPadded := (min(kd.n, gemmNB) + simd.TileCols - 1) / simd.TileCols * simd.TileCols
+	// Go zeroes the buffer on every call, so small products get a small one.
+	if min(kd.k, gemmKC)*nbPadded <= gemmSmallPack {
+		var pack [gemmSmallPack]float32
+		gemmPanels(plo, phi, pack[:], kd.transA, kd.transB, kd.alpha, kd.a, kd.b, kd.beta, kd.c, kd.m, kd.n, kd.k)
+	} else {
+		var pack [gemmKC * gemmNB]float32
+		gemmPanels(plo, phi, pack[:], kd.transA, kd.transB, kd.alpha, kd.a, kd.b, kd.beta, kd.c, kd.m, kd.n, kd.k)
+	}
 }
 
 // gemmSmallPack is the packing buffer of products whose op(b) blocks, padded

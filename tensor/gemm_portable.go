@@ -1,43 +1,43 @@
 package tensor
 
-// gemmPortable is the pure-Go Gemm used without vector support: row i of c is
-// scaled by beta, then receives alpha·op(a)[i,p]·op(b)[p,:] for p in order
-// (or dot products for the a·bᵀ forms), by the goroutine that owns row i.
-func gemmPortable(e Exec, transA, transB bool, alpha float32, a, b *Dense, beta float32, c *Dense, m, n, k int) {
-	e.forDynamic(m, m*n*k, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			ci := c.Data[i*n : (i+1)*n]
-			scaleRow(ci, beta)
-			switch {
-			case !transA && !transB:
-				ai := a.Data[i*k : (i+1)*k]
-				for p, av := range ai {
-					if av != 0 {
-						axpy(alpha*av, b.Data[p*n:(p+1)*n], ci)
-					}
-				}
-			case !transA && transB:
-				ai := a.Data[i*k : (i+1)*k]
-				for j := 0; j < n; j++ {
-					ci[j] += alpha * dot(ai, b.Data[j*k:(j+1)*k])
-				}
-			case transA && !transB:
-				for p := 0; p < k; p++ {
-					if av := a.Data[p*m+i]; av != 0 {
-						axpy(alpha*av, b.Data[p*n:(p+1)*n], ci)
-					}
-				}
-			default:
-				for j := 0; j < n; j++ {
-					var s float32
-					for p := 0; p < k; p++ {
-						s += a.Data[p*m+i] * b.Data[j*k+p]
-					}
-					ci[j] += alpha * s
+// gemmPortableRows is the pure-Go Gemm used without vector support, on rows
+// [lo, hi) of c: row i of c is scaled by beta, then receives
+// alpha·op(a)[i,p]·op(b)[p,:] for p in order (or dot products for the a·bᵀ
+// forms), by the goroutine that owns row i.
+func gemmPortableRows(kd *kernel, lo, hi int) {
+	transA, transB, alpha, a, b, beta, c, m, n, k := kd.transA, kd.transB, kd.alpha, kd.a, kd.b, kd.beta, kd.c, kd.m, kd.n, kd.k
+	for i := lo; i < hi; i++ {
+		ci := c.Data[i*n : (i+1)*n]
+		scaleRow(ci, beta)
+		switch {
+		case !transA && !transB:
+			ai := a.Data[i*k : (i+1)*k]
+			for p, av := range ai {
+				if av != 0 {
+					axpy(alpha*av, b.Data[p*n:(p+1)*n], ci)
 				}
 			}
+		case !transA && transB:
+			ai := a.Data[i*k : (i+1)*k]
+			for j := 0; j < n; j++ {
+				ci[j] += alpha * dot(ai, b.Data[j*k:(j+1)*k])
+			}
+		case transA && !transB:
+			for p := 0; p < k; p++ {
+				if av := a.Data[p*m+i]; av != 0 {
+					axpy(alpha*av, b.Data[p*n:(p+1)*n], ci)
+				}
+			}
+		default:
+			for j := 0; j < n; j++ {
+				var s float32
+				for p := 0; p < k; p++ {
+					s += a.Data[p*m+i] * b.Data[j*k+p]
+				}
+				ci[j] += alpha * s
+			}
 		}
-	})
+	}
 }
 
 // axpy computes y += alpha·x.

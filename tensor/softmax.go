@@ -10,12 +10,21 @@ func RowSoftmax(e Exec, pattern *CSR, vals, out []float32) {
 	if len(vals) != pattern.NNZ() || len(out) != pattern.NNZ() {
 		panic(fmt.Sprintf("tensor: RowSoftmax got %d values and %d outputs for %s", len(vals), len(out), pattern.Shape()))
 	}
-	e.forDynamicBalanced(pattern.RowPtr, 8, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			a, b := pattern.RowPtr[i], pattern.RowPtr[i+1]
-			softmaxInto(vals[a:b], out[a:b])
-		}
-	})
+	kd := kernel{rowPtr: pattern.RowPtr, val: vals, out: out}
+	rows := pattern.Rows
+	if e.Serial(rows, int(pattern.RowPtr[rows])*8) {
+		rowSoftmaxRows(&kd, 0, rows)
+		return
+	}
+	e.runKernel(rows, pattern.RowPtr, kd, rowSoftmaxRows)
+}
+
+// rowSoftmaxRows computes rows [lo, hi) of RowSoftmax.
+func rowSoftmaxRows(kd *kernel, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		a, b := kd.rowPtr[i], kd.rowPtr[i+1]
+		softmaxInto(kd.val[a:b], kd.out[a:b])
+	}
 }
 
 // softmaxInto writes the softmax of x into y (may alias), stably.
@@ -44,9 +53,17 @@ func softmaxInto(x, y []float32) {
 // SoftmaxRows writes the row-wise softmax of a dense matrix x into y (may alias).
 func SoftmaxRows(e Exec, x, y *Dense) {
 	MustSameShape("SoftmaxRows", x, y)
-	e.For(x.Rows, x.Len()*8, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			softmaxInto(x.Row(i), y.Row(i))
-		}
-	})
+	kd := kernel{a: x, c: y}
+	if e.Serial(x.Rows, x.Len()*8) {
+		softmaxDenseRows(&kd, 0, x.Rows)
+		return
+	}
+	e.forChunks(x.Rows, job{kb: softmaxDenseRows}, kd)
+}
+
+// softmaxDenseRows computes rows [lo, hi) of SoftmaxRows.
+func softmaxDenseRows(kd *kernel, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		softmaxInto(kd.a.Row(i), kd.c.Row(i))
+	}
 }

@@ -36,34 +36,44 @@ func SpMMT(e Exec, alpha float32, a *CSR, b *Dense, beta float32, c *Dense) {
 // vector registers when package simd is enabled), all by the one goroutine
 // that takes the piece of rows holding row i.
 func spmm(e Exec, alpha float32, rowPtr, colIdx []int32, val []float32, perm []int32, b *Dense, beta float32, c *Dense) {
-	n := b.Cols
+	kd := kernel{alpha: alpha, beta: beta, rowPtr: rowPtr, colIdx: colIdx, val: val, perm: perm, b: b, c: c}
+	rows := len(rowPtr) - 1
+	if e.Serial(rows, int(rowPtr[rows])*max(b.Cols, 1)) {
+		spmmRows(&kd, 0, rows)
+		return
+	}
+	e.runKernel(rows, rowPtr, kd, spmmRows)
+}
+
+// spmmRows computes rows [lo, hi) of spmm.
+func spmmRows(kd *kernel, lo, hi int) {
+	n, alpha, rowPtr, colIdx, val, perm := kd.b.Cols, kd.alpha, kd.rowPtr, kd.colIdx, kd.val, kd.perm
+	bd, cd := kd.b.Data, kd.c.Data
 	vec := simd.Enabled()
-	e.forDynamicBalanced(rowPtr, n, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			ci := c.Data[i*n : (i+1)*n]
-			scaleRow(ci, beta)
-			if alpha == 0 {
-				continue
-			}
-			s, t := rowPtr[i], rowPtr[i+1]
-			if vec {
-				if perm != nil {
-					simd.SpMMRow(alpha, colIdx[s:t], val, perm[s:t], b.Data, n, ci)
-				} else {
-					simd.SpMMRow(alpha, colIdx[s:t], val[s:t], nil, b.Data, n, ci)
-				}
-				continue
-			}
-			for k := s; k < t; k++ {
-				v := val[k]
-				if perm != nil {
-					v = val[perm[k]]
-				}
-				j := int(colIdx[k])
-				axpy(alpha*v, b.Data[j*n:(j+1)*n], ci)
-			}
+	for i := lo; i < hi; i++ {
+		ci := cd[i*n : (i+1)*n]
+		scaleRow(ci, kd.beta)
+		if alpha == 0 {
+			continue
 		}
-	})
+		s, t := rowPtr[i], rowPtr[i+1]
+		if vec {
+			if perm != nil {
+				simd.SpMMRow(alpha, colIdx[s:t], val, perm[s:t], bd, n, ci)
+			} else {
+				simd.SpMMRow(alpha, colIdx[s:t], val[s:t], nil, bd, n, ci)
+			}
+			continue
+		}
+		for k := s; k < t; k++ {
+			v := val[k]
+			if perm != nil {
+				v = val[perm[k]]
+			}
+			j := int(colIdx[k])
+			axpy(alpha*v, bd[j*n:(j+1)*n], ci)
+		}
+	}
 }
 
 // SDDMM computes, for every stored entry k = (i, j) of pattern, out[k] =
@@ -73,20 +83,30 @@ func SDDMM(e Exec, pattern *CSR, a, b *Dense, out []float32) {
 		panic(fmt.Sprintf("tensor: SDDMM shape mismatch: pattern %s, a %s, b %s, out %d", pattern.Shape(), a.Shape(), b.Shape(), len(out)))
 	}
 	pattern.checkIndices()
-	d := a.Cols
+	kd := kernel{pattern: pattern, a: a, b: b, out: out}
+	rows := pattern.Rows
+	if e.Serial(rows, int(pattern.RowPtr[rows])*max(a.Cols, 1)) {
+		sddmmRows(&kd, 0, rows)
+		return
+	}
+	e.runKernel(rows, pattern.RowPtr, kd, sddmmRows)
+}
+
+// sddmmRows computes the entries of rows [lo, hi) for SDDMM.
+func sddmmRows(kd *kernel, lo, hi int) {
+	d, rp, ci, out := kd.a.Cols, kd.pattern.RowPtr, kd.pattern.ColIdx, kd.out
+	ad, bd := kd.a.Data, kd.b.Data
 	vec := simd.Enabled()
-	e.forDynamicBalanced(pattern.RowPtr, d, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			ai := a.Data[i*d : (i+1)*d]
-			s, t := pattern.RowPtr[i], pattern.RowPtr[i+1]
-			if vec {
-				simd.SDDMMRow(pattern.ColIdx[s:t], ai, b.Data, d, out[s:t])
-				continue
-			}
-			for k := s; k < t; k++ {
-				j := int(pattern.ColIdx[k])
-				out[k] = dot(ai, b.Data[j*d:(j+1)*d])
-			}
+	for i := lo; i < hi; i++ {
+		ai := ad[i*d : (i+1)*d]
+		s, t := rp[i], rp[i+1]
+		if vec {
+			simd.SDDMMRow(ci[s:t], ai, bd, d, out[s:t])
+			continue
 		}
-	})
+		for k := s; k < t; k++ {
+			j := int(ci[k])
+			out[k] = dot(ai, bd[j*d:(j+1)*d])
+		}
+	}
 }

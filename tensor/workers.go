@@ -21,14 +21,15 @@ type Workers struct {
 	done   chan struct{}
 	// pieces is the state of the dynamic loop in progress, and runShared
 	// the task that works on it (made once, so submitting it allocates
-	// nothing).
+	// nothing); kern holds the operands of the kernel call in progress.
 	pieces    pieces
-	runShared func(lo, hi int)
+	runShared job
+	kern      kernel
 }
 
 // task is one chunk of a kernel call.
 type task struct {
-	fn     func(lo, hi int)
+	j      job
 	lo, hi int
 }
 
@@ -37,7 +38,7 @@ type task struct {
 func NewWorkers(n int) *Workers {
 	n = max(n, 1)
 	w := &Workers{n: n, tasks: make(chan task), done: make(chan struct{}, n)}
-	w.runShared = func(int, int) { w.pieces.run() }
+	w.runShared = job{fn: func(int, int) { w.pieces.run() }}
 	for range n {
 		go w.loop()
 	}
@@ -46,7 +47,7 @@ func NewWorkers(n int) *Workers {
 
 func (w *Workers) loop() {
 	for t := range w.tasks {
-		t.fn(t.lo, t.hi)
+		t.j.call(t.lo, t.hi)
 		w.done <- struct{}{}
 	}
 }
@@ -77,13 +78,16 @@ func (w *Workers) acquire(extra int) bool {
 }
 
 // submit hands a chunk to a parked goroutine; the caller must hold w.
-func (w *Workers) submit(fn func(lo, hi int), lo, hi int) { w.tasks <- task{fn, lo, hi} }
+func (w *Workers) submit(j job, lo, hi int) { w.tasks <- task{j, lo, hi} }
 
-// wait waits for k submitted chunks and releases w.
+// wait waits for k submitted chunks, then releases w, dropping its
+// references to the finished call's operands.
 func (w *Workers) wait(k int) {
 	for range k {
 		<-w.done
 	}
+	w.kern = kernel{}
+	w.pieces.prefix, w.pieces.j = nil, job{}
 	w.mu.Unlock()
 }
 

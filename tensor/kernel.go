@@ -1,0 +1,28 @@
+package tensor
+
+// kernel holds the operands of one call of a kernel of this package. The
+// kernels' parallel loops hand this struct, not a closure capturing the
+// operands, to the goroutines; with Workers the struct lives in the Workers
+// (one kernel call at a time), so a kernel call allocates nothing. Each
+// kernel uses the fields it needs.
+type kernel struct {
+	transA, transB bool
+	alpha, beta    float32
+	a, b, c        *Dense
+	m, n, k        int
+	rowPtr, colIdx []int32
+	perm           []int32
+	val, out       []float32
+	pattern        *CSR
+}
+
+// kernelBody computes the part [lo, hi) of a kernel's index range.
+type kernelBody func(kd *kernel, lo, hi int)
+
+// runKernel runs body over [0, n) in parallel pieces (equal, or balanced by
+// prefix) with the operands kd, which runPieces copies where the goroutines
+// can reach them. Kernels call it only after Exec.Serial said no, and call
+// their body directly with &kd otherwise, so that kd stays on their stack.
+func (e Exec) runKernel(n int, prefix []int32, kd kernel, body kernelBody) {
+	e.runPieces(n, prefix, job{kb: body}, kd)
+}
