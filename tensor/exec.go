@@ -114,6 +114,13 @@ func (e Exec) forChunks(n int, j job, kd kernel) {
 		j.kd = new(kernel)
 		*j.kd = kd
 	}
+	spawnChunks(n, chunk, j)
+}
+
+// spawnChunks is forChunks without Workers: a goroutine per chunk but the
+// last. It is a function of its own so that only this path moves j to the
+// heap.
+func spawnChunks(n, chunk int, j job) {
 	var wg sync.WaitGroup
 	for lo := 0; lo < n; lo += chunk {
 		hi := min(lo+chunk, n)
@@ -152,37 +159,58 @@ func (e Exec) forBalancedJob(prefix []int32, width int, j job) {
 		return
 	}
 	t := min(e.N(), n)
-	held := e.Workers.acquire(t - 1)
-	var wg sync.WaitGroup
+	w := e.Workers
+	if !w.acquire(t - 1) {
+		spawnBalanced(prefix, t, j)
+		return
+	}
 	lo, sent := 0, 0
 	for k := 1; k <= t && lo < n; k++ {
-		hi := n
-		if k < t {
-			target := int32(int64(prefix[n]) * int64(k) / int64(t))
-			hi = lo + 1
-			for hi < n && prefix[hi] < target {
-				hi++
-			}
-		}
+		hi := balancedEnd(prefix, t, k, lo)
 		if hi == n { // the calling goroutine takes the last chunk itself
 			j.call(lo, hi)
 			break
 		}
-		if held {
-			e.Workers.submit(j, lo, hi)
-			sent++
-		} else {
-			wg.Add(1)
-			go func(lo, hi int) {
-				defer wg.Done()
-				j.call(lo, hi)
-			}(lo, hi)
-		}
+		w.submit(j, lo, hi)
+		sent++
 		lo = hi
 	}
-	if held {
-		e.Workers.wait(sent)
-		return
+	w.wait(sent)
+}
+
+// balancedEnd returns the end of chunk k (1-based) of t over prefix, the
+// chunk starting at lo: the first index whose cumulative cost reaches k/t of
+// the total (at least lo+1), or n for the last chunk.
+func balancedEnd(prefix []int32, t, k, lo int) int {
+	n := len(prefix) - 1
+	if k >= t {
+		return n
+	}
+	target := int32(int64(prefix[n]) * int64(k) / int64(t))
+	hi := lo + 1
+	for hi < n && prefix[hi] < target {
+		hi++
+	}
+	return hi
+}
+
+// spawnBalanced is forBalancedJob without Workers (see spawnChunks).
+func spawnBalanced(prefix []int32, t int, j job) {
+	n := len(prefix) - 1
+	var wg sync.WaitGroup
+	lo := 0
+	for k := 1; k <= t && lo < n; k++ {
+		hi := balancedEnd(prefix, t, k, lo)
+		if hi == n {
+			j.call(lo, hi)
+			break
+		}
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			j.call(lo, hi)
+		}(lo, hi)
+		lo = hi
 	}
 	wg.Wait()
 }

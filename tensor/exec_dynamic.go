@@ -115,7 +115,12 @@ func (e Exec) runPieces(n int, prefix []int32, j job, kd kernel) {
 		j.kd = new(kernel)
 		*j.kd = kd
 	}
-	s := &pieces{n: n, p: p, prefix: prefix, j: j}
+	spawnPieces(t, &pieces{n: n, p: p, prefix: prefix, j: j})
+}
+
+// spawnPieces is runPieces without Workers: t−1 fresh goroutines and the
+// caller work on s.
+func spawnPieces(t int, s *pieces) {
 	var wg sync.WaitGroup
 	for g := 1; g < t; g++ {
 		wg.Add(1)
