@@ -14,31 +14,39 @@ func (t *Tape) Sub(a, b *Var) *Var { return t.addSub("Sub", a, b, -1) }
 func (t *Tape) addSub(op string, a, b *Var, sign float32) *Var {
 	k := broadcastKind(op, a, b)
 	rows, cols := a.Rows(), a.Cols()
-	out := t.Alloc(rows, cols)
-	ad, bd, od := a.Value.Data, b.Value.Data, out.Data
-	t.Exec.For(rows, rows*cols, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			ar, or := ad[i*cols:(i+1)*cols], od[i*cols:(i+1)*cols]
-			br, c := rowOperand(k, bd, i, cols)
-			if br == nil {
-				c *= sign
-				for j, v := range ar {
-					or[j] = v + c
-				}
-				continue
-			}
-			br = br[:len(ar)]
+	o := t.op(t.Alloc(rows, cols), a, b)
+	o.kind, o.p = k, sign
+	t.Exec.ForArg(rows, rows*cols, o, addSubForward)
+	return t.done(o, addSubBack)
+}
+
+func addSubForward(arg any, lo, hi int) {
+	o := arg.(*Var)
+	cols, sign := o.Value.Cols, o.p
+	ad, bd, od := o.in[0].Value.Data, o.in[1].Value.Data, o.Value.Data
+	for i := lo; i < hi; i++ {
+		ar, or := ad[i*cols:(i+1)*cols], od[i*cols:(i+1)*cols]
+		br, c := rowOperand(o.kind, bd, i, cols)
+		if br == nil {
+			c *= sign
 			for j, v := range ar {
-				or[j] = v + sign*br[j]
+				or[j] = v + c
 			}
+			continue
 		}
-	})
-	return t.record(out, func(o *Var) {
-		if a.requiresGrad {
-			reduceInto(t.Exec, bcSame, o.Grad, t.grad(a), nil, 1)
+		br = br[:len(ar)]
+		for j, v := range ar {
+			or[j] = v + sign*br[j]
 		}
-		if b.requiresGrad {
-			reduceInto(t.Exec, k, o.Grad, t.grad(b), nil, sign)
-		}
-	}, a, b)
+	}
+}
+
+func addSubBack(o *Var) {
+	t, a, b := o.tape, o.in[0], o.in[1]
+	if a.requiresGrad {
+		t.reduceInto(bcSame, o.Grad, t.grad(a), nil, 1)
+	}
+	if b.requiresGrad {
+		t.reduceInto(o.kind, o.Grad, t.grad(b), nil, o.p)
+	}
 }

@@ -4,17 +4,17 @@ package autograd
 //
 // Backward: ∂x += ∂out.
 func (t *Tape) AddConst(x *Var, c float32) *Var {
-	return t.elementwise(x, 1,
-		func(y, x []float32) {
-			for i, v := range x {
-				y[i] = v + c
-			}
-		},
-		addGrad)
+	return t.elementwise(x, 1, c, addConstForward, addGrad)
+}
+
+func addConstForward(c float32, y, x []float32) {
+	for i, v := range x {
+		y[i] = v + c
+	}
 }
 
 // addGrad is the backward of operations with unit derivative: ∂x += ∂out.
-func addGrad(gx, gy, _, _ []float32) {
+func addGrad(_ float32, gx, gy, _, _ []float32) {
 	for i, g := range gy {
 		gx[i] += g
 	}

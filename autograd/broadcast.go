@@ -52,71 +52,46 @@ func rowOperand(k bcast, bd []float32, i, cols int) ([]float32, float32) {
 // additions (and the result) does not depend on the number of goroutines.
 const reduceBlock = 256
 
+// reduction holds the operands of the reduction in progress (see
+// reduceInto). The tape keeps one, with its scratch space, so that a
+// reduction's parallel loop allocates nothing; backward steps run one at a
+// time.
+type reduction struct {
+	g, gb   *tensor.Dense
+	mul     []float32
+	sign    float32
+	partial []float64 // per-block column sums, reused
+}
+
 // reduceInto adds sign·g (rows×cols), multiplied element-wise by mul when mul
 // is not nil, into gb, summing over the broadcast axes of kind k. Sums over
 // rows are accumulated in float64 per block of reduceBlock rows and the
 // blocks combined in order, so results are identical for any thread count.
-func reduceInto(e tensor.Exec, k bcast, g, gb *tensor.Dense, mul []float32, sign float32) {
+func (t *Tape) reduceInto(k bcast, g, gb *tensor.Dense, mul []float32, sign float32) {
+	r := &t.red
+	r.g, r.gb, r.mul, r.sign = g, gb, mul, sign
+	defer func() { r.g, r.gb, r.mul = nil, nil, nil }()
 	rows, cols := g.Rows, g.Cols
-	gd, bd := g.Data, gb.Data
 	switch k {
 	case bcSame:
-		e.For(len(gd), len(gd), func(lo, hi int) {
-			if mul == nil {
-				for p := lo; p < hi; p++ {
-					bd[p] += sign * gd[p]
-				}
-				return
-			}
-			for p := lo; p < hi; p++ {
-				bd[p] += sign * gd[p] * mul[p]
-			}
-		})
+		t.Exec.ForArg(len(g.Data), len(g.Data), r, reduceSame)
 	case bcCol:
-		e.For(rows, rows*cols, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				var s float32
-				row := gd[i*cols : (i+1)*cols]
-				if mul == nil {
-					for _, v := range row {
-						s += v
-					}
-				} else {
-					m := mul[i*cols : (i+1)*cols]
-					for j, v := range row {
-						s += v * m[j]
-					}
-				}
-				bd[i] += sign * s
-			}
-		})
+		t.Exec.ForArg(rows, rows*cols, r, reduceCols)
 	case bcRow, bcScalar:
 		nb := (rows + reduceBlock - 1) / reduceBlock
-		partial := make([]float64, nb*cols)
-		e.For(nb, rows*cols, func(lo, hi int) {
-			for b := lo; b < hi; b++ {
-				acc := partial[b*cols : (b+1)*cols]
-				for i := b * reduceBlock; i < min((b+1)*reduceBlock, rows); i++ {
-					row := gd[i*cols : (i+1)*cols]
-					if mul == nil {
-						for j, v := range row {
-							acc[j] += float64(v)
-						}
-					} else {
-						m := mul[i*cols : (i+1)*cols]
-						for j, v := range row {
-							acc[j] += float64(v * m[j])
-						}
-					}
-				}
-			}
-		})
-		sums := make([]float64, cols)
+		if cap(r.partial) < (nb+1)*cols {
+			r.partial = make([]float64, (nb+1)*cols)
+		}
+		r.partial = r.partial[:(nb+1)*cols]
+		clear(r.partial)
+		t.Exec.ForArg(nb, rows*cols, r, reduceRowBlocks)
+		sums := r.partial[nb*cols:]
 		for b := 0; b < nb; b++ {
-			for j, v := range partial[b*cols : (b+1)*cols] {
+			for j, v := range r.partial[b*cols : (b+1)*cols] {
 				sums[j] += v
 			}
 		}
+		bd := gb.Data
 		if k == bcRow {
 			for j, v := range sums {
 				bd[j] += sign * float32(v)
@@ -128,5 +103,64 @@ func reduceInto(e tensor.Exec, k bcast, g, gb *tensor.Dense, mul []float32, sign
 			s += v
 		}
 		bd[0] += sign * float32(s)
+	}
+}
+
+// reduceSame adds sign·g (⊙ mul) into gb element-wise on [lo, hi).
+func reduceSame(arg any, lo, hi int) {
+	r := arg.(*reduction)
+	gd, bd, sign := r.g.Data, r.gb.Data, r.sign
+	if r.mul == nil {
+		for p := lo; p < hi; p++ {
+			bd[p] += sign * gd[p]
+		}
+		return
+	}
+	for p := lo; p < hi; p++ {
+		bd[p] += sign * gd[p] * r.mul[p]
+	}
+}
+
+// reduceCols adds the row sums of sign·g (⊙ mul) of rows [lo, hi) into gb.
+func reduceCols(arg any, lo, hi int) {
+	r := arg.(*reduction)
+	cols, gd, bd := r.g.Cols, r.g.Data, r.gb.Data
+	for i := lo; i < hi; i++ {
+		var s float32
+		row := gd[i*cols : (i+1)*cols]
+		if r.mul == nil {
+			for _, v := range row {
+				s += v
+			}
+		} else {
+			m := r.mul[i*cols : (i+1)*cols]
+			for j, v := range row {
+				s += v * m[j]
+			}
+		}
+		bd[i] += r.sign * s
+	}
+}
+
+// reduceRowBlocks sums the rows of g (⊙ mul) of the blocks [lo, hi) of
+// reduceBlock rows into their partial sums.
+func reduceRowBlocks(arg any, lo, hi int) {
+	r := arg.(*reduction)
+	rows, cols, gd := r.g.Rows, r.g.Cols, r.g.Data
+	for b := lo; b < hi; b++ {
+		acc := r.partial[b*cols : (b+1)*cols]
+		for i := b * reduceBlock; i < min((b+1)*reduceBlock, rows); i++ {
+			row := gd[i*cols : (i+1)*cols]
+			if r.mul == nil {
+				for j, v := range row {
+					acc[j] += float64(v)
+				}
+			} else {
+				m := r.mul[i*cols : (i+1)*cols]
+				for j, v := range row {
+					acc[j] += float64(v * m[j])
+				}
+			}
+		}
 	}
 }

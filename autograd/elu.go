@@ -7,23 +7,25 @@ import "math"
 // Backward: ∂x += ∂out where x > 0, (out + alpha)·∂out elsewhere (which is
 // alpha·eˣ·∂out).
 func (t *Tape) ELU(x *Var, alpha float32) *Var {
-	return t.elementwise(x, 8,
-		func(y, x []float32) {
-			for i, v := range x {
-				if v > 0 {
-					y[i] = v
-				} else {
-					y[i] = alpha * float32(math.Expm1(float64(v)))
-				}
-			}
-		},
-		func(gx, gy, x, y []float32) {
-			for i, g := range gy {
-				if x[i] > 0 {
-					gx[i] += g
-				} else {
-					gx[i] += (y[i] + alpha) * g
-				}
-			}
-		})
+	return t.elementwise(x, 8, alpha, eluForward, eluBackward)
+}
+
+func eluForward(alpha float32, y, x []float32) {
+	for i, v := range x {
+		if v > 0 {
+			y[i] = v
+		} else {
+			y[i] = alpha * float32(math.Expm1(float64(v)))
+		}
+	}
+}
+
+func eluBackward(alpha float32, gx, gy, x, y []float32) {
+	for i, g := range gy {
+		if x[i] > 0 {
+			gx[i] += g
+		} else {
+			gx[i] += (y[i] + alpha) * g
+		}
+	}
 }

@@ -10,20 +10,22 @@ import "math"
 // that a branch would mispredict half the time; on Squirrel's edge scores
 // that made LeakyReLU a fifth of a GAT epoch).
 func (t *Tape) LeakyReLU(x *Var, slope float32) *Var {
+	return t.elementwise(x, 1, slope, leakyReLUForward, leakyReLUBackward)
+}
+
+func leakyReLUForward(slope float32, y, x []float32) {
+	for i, v := range x {
+		y[i] = max(v, 0) + slope*min(v, 0)
+	}
+}
+
+func leakyReLUBackward(slope float32, gx, gy, x, _ []float32) {
 	sb := math.Float32bits(slope)
-	return t.elementwise(x, 1,
-		func(y, x []float32) {
-			for i, v := range x {
-				y[i] = max(v, 0) + slope*min(v, 0)
-			}
-		},
-		func(gx, gy, x, _ []float32) {
-			x = x[:len(gy)]
-			gx = gx[:len(gy)]
-			for i, g := range gy {
-				pos := positiveMask(x[i]) // all ones where x > 0
-				f := math.Float32frombits(0x3f800000&pos | sb&^pos)
-				gx[i] += f * g
-			}
-		})
+	x = x[:len(gy)]
+	gx = gx[:len(gy)]
+	for i, g := range gy {
+		pos := positiveMask(x[i]) // all ones where x > 0
+		f := math.Float32frombits(0x3f800000&pos | sb&^pos)
+		gx[i] += f * g
+	}
 }

@@ -13,14 +13,17 @@ func (t *Tape) MatMul(a, b *Var) *Var {
 	if a.Cols() != b.Rows() {
 		panic(fmt.Sprintf("autograd: MatMul %s · %s", a.label(), b.label()))
 	}
-	out := t.Alloc(a.Rows(), b.Cols())
-	tensor.Gemm(t.Exec, false, false, 1, a.Value, b.Value, 0, out)
-	return t.record(out, func(o *Var) {
-		if a.requiresGrad {
-			tensor.Gemm(t.Exec, false, true, 1, o.Grad, b.Value, 1, t.grad(a))
-		}
-		if b.requiresGrad {
-			tensor.Gemm(t.Exec, true, false, 1, a.Value, o.Grad, 1, t.grad(b))
-		}
-	}, a, b)
+	o := t.op(t.Alloc(a.Rows(), b.Cols()), a, b)
+	tensor.Gemm(t.Exec, false, false, 1, a.Value, b.Value, 0, o.Value)
+	return t.done(o, matMulBack)
+}
+
+func matMulBack(o *Var) {
+	t, a, b := o.tape, o.in[0], o.in[1]
+	if a.requiresGrad {
+		tensor.Gemm(t.Exec, false, true, 1, o.Grad, b.Value, 1, t.grad(a))
+	}
+	if b.requiresGrad {
+		tensor.Gemm(t.Exec, true, false, 1, a.Value, o.Grad, 1, t.grad(b))
+	}
 }

@@ -14,14 +14,17 @@ func (t *Tape) MatMulNT(a, b *Var) *Var {
 	if a.Cols() != b.Cols() {
 		panic(fmt.Sprintf("autograd: MatMulNT %s · (%s)ᵀ", a.label(), b.label()))
 	}
-	out := t.Alloc(a.Rows(), b.Rows())
-	tensor.Gemm(t.Exec, false, true, 1, a.Value, b.Value, 0, out)
-	return t.record(out, func(o *Var) {
-		if a.requiresGrad {
-			tensor.Gemm(t.Exec, false, false, 1, o.Grad, b.Value, 1, t.grad(a))
-		}
-		if b.requiresGrad {
-			tensor.Gemm(t.Exec, true, false, 1, o.Grad, a.Value, 1, t.grad(b))
-		}
-	}, a, b)
+	o := t.op(t.Alloc(a.Rows(), b.Rows()), a, b)
+	tensor.Gemm(t.Exec, false, true, 1, a.Value, b.Value, 0, o.Value)
+	return t.done(o, matMulNTBack)
+}
+
+func matMulNTBack(o *Var) {
+	t, a, b := o.tape, o.in[0], o.in[1]
+	if a.requiresGrad {
+		tensor.Gemm(t.Exec, false, false, 1, o.Grad, b.Value, 1, t.grad(a))
+	}
+	if b.requiresGrad {
+		tensor.Gemm(t.Exec, true, false, 1, o.Grad, a.Value, 1, t.grad(b))
+	}
 }

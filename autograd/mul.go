@@ -8,18 +8,32 @@ package autograd
 func (t *Tape) Mul(a, b *Var) *Var {
 	k := broadcastKind("Mul", a, b)
 	rows, cols := a.Rows(), a.Cols()
-	out := t.Alloc(rows, cols)
-	ad, bd, od := a.Value.Data, b.Value.Data, out.Data
-	t.Exec.For(rows, rows*cols, func(lo, hi int) { mulRows(k, bd, ad, od, lo, hi, cols, false) })
-	return t.record(out, func(o *Var) {
-		if a.requiresGrad {
-			ga, gd := t.grad(a).Data, o.Grad.Data
-			t.Exec.For(rows, rows*cols, func(lo, hi int) { mulRows(k, bd, gd, ga, lo, hi, cols, true) })
-		}
-		if b.requiresGrad {
-			reduceInto(t.Exec, k, o.Grad, t.grad(b), ad, 1)
-		}
-	}, a, b)
+	o := t.op(t.Alloc(rows, cols), a, b)
+	o.kind = k
+	t.Exec.ForArg(rows, rows*cols, o, mulForward)
+	return t.done(o, mulBack)
+}
+
+func mulForward(arg any, lo, hi int) {
+	o := arg.(*Var)
+	mulRows(o.kind, o.in[1].Value.Data, o.in[0].Value.Data, o.Value.Data, lo, hi, o.Value.Cols, false)
+}
+
+func mulBack(o *Var) {
+	t, a, b := o.tape, o.in[0], o.in[1]
+	if a.requiresGrad {
+		t.grad(a)
+		t.Exec.ForArg(o.Value.Rows, o.Value.Len(), o, mulBackA)
+	}
+	if b.requiresGrad {
+		t.reduceInto(o.kind, o.Grad, t.grad(b), a.Value.Data, 1)
+	}
+}
+
+// mulBackA adds ∂out ⊙ b (broadcast) into ∂a on rows [lo, hi).
+func mulBackA(arg any, lo, hi int) {
+	o := arg.(*Var)
+	mulRows(o.kind, o.in[1].Value.Data, o.Grad.Data, o.in[0].Grad.Data, lo, hi, o.Value.Cols, true)
 }
 
 // mulRows writes (or, with acc, adds) x ⊙ b into y for rows lo..hi-1, b

@@ -5,20 +5,20 @@ import "math"
 // ReLU returns max(x, 0) element-wise.
 //
 // Backward: ∂x += ∂out where x > 0 (the derivative at 0 is taken as 0).
-func (t *Tape) ReLU(x *Var) *Var {
-	return t.elementwise(x, 1,
-		func(y, x []float32) {
-			for i, v := range x {
-				y[i] = max(v, 0)
-			}
-		},
-		func(gx, gy, x, _ []float32) {
-			x = x[:len(gy)]
-			gx = gx[:len(gy)]
-			for i, g := range gy {
-				gx[i] += math.Float32frombits(math.Float32bits(g) & positiveMask(x[i]))
-			}
-		})
+func (t *Tape) ReLU(x *Var) *Var { return t.elementwise(x, 1, 0, reluForward, reluBackward) }
+
+func reluForward(_ float32, y, x []float32) {
+	for i, v := range x {
+		y[i] = max(v, 0)
+	}
+}
+
+func reluBackward(_ float32, gx, gy, x, _ []float32) {
+	x = x[:len(gy)]
+	gx = gx[:len(gy)]
+	for i, g := range gy {
+		gx[i] += math.Float32frombits(math.Float32bits(g) & positiveMask(x[i]))
+	}
 }
 
 // positiveMask returns all ones when v > 0 and zero otherwise, without a

@@ -5,18 +5,18 @@ import "math"
 // Sigmoid returns 1/(1 + e⁻ˣ) element-wise, computed without overflow.
 //
 // Backward: ∂x += out·(1 − out)·∂out.
-func (t *Tape) Sigmoid(x *Var) *Var {
-	return t.elementwise(x, 8,
-		func(y, x []float32) {
-			for i, v := range x {
-				y[i] = sigmoid(v)
-			}
-		},
-		func(gx, gy, _, y []float32) {
-			for i, g := range gy {
-				gx[i] += y[i] * (1 - y[i]) * g
-			}
-		})
+func (t *Tape) Sigmoid(x *Var) *Var { return t.elementwise(x, 8, 0, sigmoidForward, sigmoidBackward) }
+
+func sigmoidForward(_ float32, y, x []float32) {
+	for i, v := range x {
+		y[i] = sigmoid(v)
+	}
+}
+
+func sigmoidBackward(_ float32, gx, gy, _, y []float32) {
+	for i, g := range gy {
+		gx[i] += y[i] * (1 - y[i]) * g
+	}
 }
 
 // sigmoid is the logistic function, stable for large |v|.

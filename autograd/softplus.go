@@ -8,21 +8,23 @@ import "math"
 //
 // Backward: ∂x += σ(x)·∂out (σ the logistic function; 1 above the threshold).
 func (t *Tape) Softplus(x *Var) *Var {
-	return t.elementwise(x, 8,
-		func(y, x []float32) {
-			for i, v := range x {
-				y[i] = softplus(v)
-			}
-		},
-		func(gx, gy, x, _ []float32) {
-			for i, g := range gy {
-				if x[i] > softplusThreshold {
-					gx[i] += g
-				} else {
-					gx[i] += sigmoid(x[i]) * g
-				}
-			}
-		})
+	return t.elementwise(x, 8, 0, softplusForward, softplusBackward)
+}
+
+func softplusForward(_ float32, y, x []float32) {
+	for i, v := range x {
+		y[i] = softplus(v)
+	}
+}
+
+func softplusBackward(_ float32, gx, gy, x, _ []float32) {
+	for i, g := range gy {
+		if x[i] > softplusThreshold {
+			gx[i] += g
+		} else {
+			gx[i] += sigmoid(x[i]) * g
+		}
+	}
 }
 
 // softplusThreshold is the input above which Softplus is the identity.

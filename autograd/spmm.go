@@ -15,9 +15,13 @@ func (t *Tape) SpMM(a *tensor.CSR, x *Var) *Var {
 	if a.Cols != x.Rows() {
 		panic(fmt.Sprintf("autograd: SpMM %s · %s", a.Shape(), x.label()))
 	}
-	out := t.Alloc(a.Rows, x.Cols())
-	tensor.SpMM(t.Exec, 1, a, x.Value, 0, out)
-	return t.record(out, func(o *Var) {
-		tensor.SpMMT(t.Exec, 1, a, o.Grad, 1, t.grad(x))
-	}, x)
+	o := t.op(t.Alloc(a.Rows, x.Cols()), x, nil)
+	o.csr = a
+	tensor.SpMM(t.Exec, 1, a, x.Value, 0, o.Value)
+	return t.done(o, spmmBack)
+}
+
+func spmmBack(o *Var) {
+	t, x := o.tape, o.in[0]
+	tensor.SpMMT(t.Exec, 1, o.csr, o.Grad, 1, t.grad(x))
 }

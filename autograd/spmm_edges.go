@@ -25,7 +25,7 @@ func (t *Tape) SpMMEdges(pattern *tensor.CSR, vals, x *Var) *Var {
 		if vals.requiresGrad {
 			tmp := t.Alloc(pattern.NNZ(), 1)
 			tensor.SDDMM(t.Exec, pattern, o.Grad, x.Value, tmp.Data)
-			reduceInto(t.Exec, bcSame, tmp, t.grad(vals), nil, 1)
+			t.reduceInto(bcSame, tmp, t.grad(vals), nil, 1)
 		}
 		if x.requiresGrad {
 			spmmTCols(t.Exec, t.columns(pattern), vals.Value.Data, o.Grad, t.grad(x))

@@ -13,6 +13,6 @@ func (t *Tape) STE(forward, backward *Var) *Var {
 		panic(fmt.Sprintf("autograd: STE forward %s, backward %s", forward.label(), backward.label()))
 	}
 	return t.record(forward.Value, func(o *Var) {
-		reduceInto(t.Exec, bcSame, o.Grad, t.grad(backward), nil, 1)
+		t.reduceInto(bcSame, o.Grad, t.grad(backward), nil, 1)
 	}, backward)
 }

@@ -24,6 +24,7 @@ type Tape struct {
 	free   map[int][]*tensor.Dense
 	used   []*tensor.Dense
 	cols   map[patternKey]*colIndex // column indexes of sparse patterns, kept across Reset
+	red    reduction                // operands of the reduction in progress
 }
 
 // NewTape returns an empty tape using e for its kernels.
@@ -122,6 +123,27 @@ func (t *Tape) record(value *tensor.Dense, back func(out *Var), inputs ...*Var) 
 		t.nodes = append(t.nodes, out)
 	}
 	return out
+}
+
+// op returns the output variable of an operation on a and b (b may be nil)
+// holding value, before the operation's forward kernels run: they read the
+// inputs from o.in. done then records the backward step.
+func (t *Tape) op(value *tensor.Dense, a, b *Var) *Var {
+	o := t.newVar(value)
+	o.tape, o.in = t, [2]*Var{a, b}
+	return o
+}
+
+// done records back, a package-level function of the output, as o's backward
+// step when an input requires gradient (and recording is on), and returns o.
+func (t *Tape) done(o *Var, back func(o *Var)) *Var {
+	a, b := o.in[0], o.in[1]
+	if !t.noGrad && (a != nil && a.requiresGrad || b != nil && b.requiresGrad) {
+		o.requiresGrad = true
+		o.back = back
+		t.nodes = append(t.nodes, o)
+	}
+	return o
 }
 
 // grad returns v's gradient buffer, allocating a zeroed one from the tape on

@@ -20,6 +20,19 @@ type Var struct {
 	requiresGrad bool
 	param        bool
 	back         func(v *Var) // propagates v.Grad to the inputs
+
+	// The operation that made v (see Tape.op): its tape, inputs and
+	// parameters, read by its kernels and backward step. Those are
+	// package-level functions of v rather than closures, so that recording
+	// an operation allocates nothing.
+	tape *Tape
+	in   [2]*Var
+	kind bcast
+	cost int
+	p    float32
+	ewf  ewForward
+	ewb  ewBackward
+	csr  *tensor.CSR
 }
 
 // NewParam returns a trainable leaf owning value and a gradient buffer of the
