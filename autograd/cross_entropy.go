@@ -11,31 +11,40 @@ import "math"
 func (t *Tape) CrossEntropy(logits *Var, labels []int32, idx []int32) *Var {
 	cols := logits.Cols()
 	checkLabels("CrossEntropy", logits, labels, idx)
+	// the output's aux keeps each selected row's logsumexp for backward
+	o := t.op(t.Alloc(1, 1), logits, nil)
+	o.aux, o.idx, o.lab = t.Alloc(len(idx), 1), idx, labels
+	t.Exec.ForArg(len(idx), 8*len(idx)*cols, o, crossEntropyLSE)
 	xd := logits.Value.Data
-	lse := t.Alloc(len(idx), 1) // logsumexp of each selected row, kept for backward
-	t.Exec.For(len(idx), 8*len(idx)*cols, func(lo, hi int) {
-		for q := lo; q < hi; q++ {
-			i := int(idx[q])
-			lse.Data[q] = float32(logSumExp(xd[i*cols : (i+1)*cols]))
-		}
-	})
 	var s float64
 	for q, i := range idx {
-		s += float64(lse.Data[q]) - float64(xd[int(i)*cols+int(labels[i])])
+		s += float64(o.aux.Data[q]) - float64(xd[int(i)*cols+int(labels[i])])
 	}
-	scale := meanScale(len(idx))
-	out := t.Alloc(1, 1)
-	out.Data[0] = float32(s * scale)
-	return t.record(out, func(o *Var) {
-		g := o.Grad.Data[0] * float32(scale)
-		gx := t.grad(logits).Data
-		// serial: idx may repeat a node
-		for q, i := range idx {
-			row, gr := xd[int(i)*cols:(int(i)+1)*cols], gx[int(i)*cols:(int(i)+1)*cols]
-			for j, v := range row {
-				gr[j] += g * float32(math.Exp(float64(v-lse.Data[q])))
-			}
-			gr[labels[i]] -= g
+	o.Value.Data[0] = float32(s * meanScale(len(idx)))
+	return t.done(o, crossEntropyBack)
+}
+
+// crossEntropyLSE computes the logsumexp of the selected rows [lo, hi).
+func crossEntropyLSE(arg any, lo, hi int) {
+	o := arg.(*Var)
+	cols, xd := o.in[0].Value.Cols, o.in[0].Value.Data
+	for q := lo; q < hi; q++ {
+		i := int(o.idx[q])
+		o.aux.Data[q] = float32(logSumExp(xd[i*cols : (i+1)*cols]))
+	}
+}
+
+func crossEntropyBack(o *Var) {
+	logits := o.in[0]
+	cols, xd := logits.Value.Cols, logits.Value.Data
+	g := o.Grad.Data[0] * float32(meanScale(len(o.idx)))
+	gx := o.tape.grad(logits).Data
+	// serial: idx may repeat a node
+	for q, i := range o.idx {
+		row, gr := xd[int(i)*cols:(int(i)+1)*cols], gx[int(i)*cols:(int(i)+1)*cols]
+		for j, v := range row {
+			gr[j] += g * float32(math.Exp(float64(v-o.aux.Data[q])))
 		}
-	}, logits)
+		gr[o.lab[i]] -= g
+	}
 }

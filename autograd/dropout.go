@@ -26,15 +26,27 @@ func (t *Tape) Dropout(x *Var, p float64) *Var {
 	if p == 1 {
 		return t.newVar(t.AllocZero(x.Rows(), x.Cols()))
 	}
-	m := t.newMask(p)
-	xd := x.Value.Data
-	out := t.Alloc(x.Rows(), x.Cols())
-	yd := out.Data
-	t.Exec.For(len(xd), 4*len(xd), func(lo, hi int) { m.applyRange(xd, yd, lo, hi, false) })
-	return t.record(out, func(o *Var) {
-		gx, gy := t.grad(x).Data, o.Grad.Data
-		t.Exec.For(len(gy), 4*len(gy), func(lo, hi int) { m.applyRange(gy, gx, lo, hi, true) })
-	}, x)
+	o := t.op(t.Alloc(x.Rows(), x.Cols()), x, nil)
+	o.mask = t.newMask(p)
+	n := len(x.Value.Data)
+	t.Exec.ForArg(n, 4*n, o, dropoutForward)
+	return t.done(o, dropoutBack)
+}
+
+func dropoutForward(arg any, lo, hi int) {
+	o := arg.(*Var)
+	o.mask.applyRange(o.in[0].Value.Data, o.Value.Data, lo, hi, false)
+}
+
+func dropoutBack(o *Var) {
+	o.tape.grad(o.in[0])
+	n := len(o.Grad.Data)
+	o.tape.Exec.ForArg(n, 4*n, o, dropoutBackward)
+}
+
+func dropoutBackward(arg any, lo, hi int) {
+	o := arg.(*Var)
+	o.mask.applyRange(o.Grad.Data, o.in[0].Grad.Data, lo, hi, true)
 }
 
 // dropMask is one dropout draw. Element i is decided by 16 bits of stream

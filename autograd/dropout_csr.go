@@ -21,12 +21,19 @@ func (t *Tape) DropoutCSR(x *tensor.CSR, p float64) *tensor.CSR {
 	if !t.Training || p == 0 {
 		return x
 	}
-	vals := t.Alloc(x.NNZ(), 1).Data
+	// a tape Var carries the mask and the values to the loop (no closure)
+	o := t.newVar(t.Alloc(x.NNZ(), 1))
+	vals := o.Value.Data
 	if p == 1 {
 		clear(vals)
-		return x.WithValues(vals)
+		return x.WithValuesInto(t.csrHeader(), vals)
 	}
-	m := t.newMask(p)
-	t.Exec.For(len(vals), 4*len(vals), func(lo, hi int) { m.applyRange(x.Val, vals, lo, hi, false) })
-	return x.WithValues(vals)
+	o.mask, o.csr = t.newMask(p), x
+	t.Exec.ForArg(len(vals), 4*len(vals), o, dropoutCSRValues)
+	return x.WithValuesInto(t.csrHeader(), vals)
+}
+
+func dropoutCSRValues(arg any, lo, hi int) {
+	o := arg.(*Var)
+	o.mask.applyRange(o.csr.Val, o.Value.Data, lo, hi, false)
 }

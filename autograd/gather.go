@@ -14,21 +14,28 @@ func (t *Tape) Gather(x *Var, idx []int32) *Var {
 			panic(fmt.Sprintf("autograd: Gather row %d outside %s", i, x.label()))
 		}
 	}
-	out := t.Alloc(len(idx), cols)
-	xd, od := x.Value.Data, out.Data
-	t.Exec.For(len(idx), len(od), func(lo, hi int) {
-		for q := lo; q < hi; q++ {
-			i := int(idx[q])
-			copy(od[q*cols:(q+1)*cols], xd[i*cols:(i+1)*cols])
+	o := t.op(t.Alloc(len(idx), cols), x, nil)
+	o.idx = idx
+	t.Exec.ForArg(len(idx), len(idx)*cols, o, gatherRows)
+	return t.done(o, gatherBack)
+}
+
+func gatherRows(arg any, lo, hi int) {
+	o := arg.(*Var)
+	cols, xd, od := o.Value.Cols, o.in[0].Value.Data, o.Value.Data
+	for q := lo; q < hi; q++ {
+		i := int(o.idx[q])
+		copy(od[q*cols:(q+1)*cols], xd[i*cols:(i+1)*cols])
+	}
+}
+
+func gatherBack(o *Var) {
+	cols := o.Value.Cols
+	gx, gy := o.tape.grad(o.in[0]).Data, o.Grad.Data
+	for q, i := range o.idx {
+		gr := gx[int(i)*cols : (int(i)+1)*cols]
+		for j, g := range gy[q*cols : (q+1)*cols] {
+			gr[j] += g
 		}
-	})
-	return t.record(out, func(o *Var) {
-		gx, gy := t.grad(x).Data, o.Grad.Data
-		for q, i := range idx {
-			gr := gx[int(i)*cols : (int(i)+1)*cols]
-			for j, g := range gy[q*cols : (q+1)*cols] {
-				gr[j] += g
-			}
-		}
-	}, x)
+	}
 }

@@ -6,21 +6,24 @@ package autograd
 //
 // Backward: none.
 func (t *Tape) OneHotArgmax(x *Var) *Var {
-	rows, cols := x.Rows(), x.Cols()
-	out := t.AllocZero(rows, cols)
-	xd, od := x.Value.Data, out.Data
-	t.Exec.For(rows, len(xd), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			best := -1
-			for j, v := range xd[i*cols : (i+1)*cols] {
-				if v == v && (best < 0 || v > xd[i*cols+best]) {
-					best = j
-				}
-			}
-			if best >= 0 {
-				od[i*cols+best] = 1
+	o := t.op(t.AllocZero(x.Rows(), x.Cols()), x, nil)
+	t.Exec.ForArg(x.Rows(), x.Value.Len(), o, oneHotArgmaxRows)
+	o.in[0] = nil // a constant: nothing to record
+	return o
+}
+
+func oneHotArgmaxRows(arg any, lo, hi int) {
+	o := arg.(*Var)
+	cols, xd, od := o.Value.Cols, o.in[0].Value.Data, o.Value.Data
+	for i := lo; i < hi; i++ {
+		best := -1
+		for j, v := range xd[i*cols : (i+1)*cols] {
+			if v == v && (best < 0 || v > xd[i*cols+best]) {
+				best = j
 			}
 		}
-	})
-	return t.newVar(out)
+		if best >= 0 {
+			od[i*cols+best] = 1
+		}
+	}
 }

@@ -15,7 +15,8 @@ func (t *Tape) SegmentMean(x *Var, seg []int32, numSeg int) *Var {
 		panic(fmt.Sprintf("autograd: SegmentMean: %d segment ids for %s", len(seg), x.label()))
 	}
 	cols := x.Cols()
-	inv := t.AllocZero(numSeg, 1).Data // counts, then their inverses
+	invD := t.AllocZero(numSeg, 1) // counts, then their inverses
+	inv := invD.Data
 	for i, s := range seg {
 		if int(s) >= numSeg {
 			panic(fmt.Sprintf("autograd: SegmentMean: row %d in segment %d of %d", i, s, numSeg))
@@ -45,19 +46,28 @@ func (t *Tape) SegmentMean(x *Var, seg []int32, numSeg int) *Var {
 			od[j] *= f
 		}
 	}
-	return t.record(out, func(o *Var) {
-		gx, gy := t.grad(x).Data, o.Grad.Data
-		t.Exec.For(len(seg), len(gx), func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				s := int(seg[i])
-				if s < 0 {
-					continue
-				}
-				f, gr := inv[s], gx[i*cols:(i+1)*cols]
-				for j, g := range gy[s*cols : (s+1)*cols] {
-					gr[j] += g * f
-				}
-			}
-		})
-	}, x)
+	o := t.op(out, x, nil)
+	o.idx, o.aux = seg, invD
+	return t.done(o, segmentMeanBack)
+}
+
+func segmentMeanBack(o *Var) {
+	o.tape.grad(o.in[0])
+	o.tape.Exec.ForArg(len(o.idx), o.in[0].Value.Len(), o, segmentMeanBackRows)
+}
+
+func segmentMeanBackRows(arg any, lo, hi int) {
+	o := arg.(*Var)
+	cols, inv := o.Value.Cols, o.aux.Data
+	gx, gy := o.in[0].Grad.Data, o.Grad.Data
+	for i := lo; i < hi; i++ {
+		s := int(o.idx[i])
+		if s < 0 {
+			continue
+		}
+		f, gr := inv[s], gx[i*cols:(i+1)*cols]
+		for j, g := range gy[s*cols : (s+1)*cols] {
+			gr[j] += g * f
+		}
+	}
 }

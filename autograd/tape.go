@@ -25,6 +25,8 @@ type Tape struct {
 	used   []*tensor.Dense
 	cols   map[patternKey]*colIndex // column indexes of sparse patterns, kept across Reset
 	red    reduction                // operands of the reduction in progress
+	csrs   []*tensor.CSR            // CSR headers handed out (DropoutCSR); the first ncsr are in use
+	ncsr   int
 }
 
 // NewTape returns an empty tape using e for its kernels.
@@ -45,7 +47,7 @@ func (t *Tape) NoGrad() bool { return t.noGrad }
 // Const or Scalar returned) are invalid afterwards: their structs, values and
 // gradients are reused by the next step.
 func (t *Tape) Reset() {
-	t.nvars = 0
+	t.nvars, t.ncsr = 0, 0
 	for _, d := range t.used {
 		t.free[len(d.Data)] = append(t.free[len(d.Data)], d)
 	}
@@ -87,6 +89,15 @@ func (t *Tape) newVar(value *tensor.Dense) *Var {
 	t.nvars++
 	*v = Var{Value: value}
 	return v
+}
+
+// csrHeader returns a CSR header owned by the tape, valid until Reset.
+func (t *Tape) csrHeader() *tensor.CSR {
+	if t.ncsr == len(t.csrs) {
+		t.csrs = append(t.csrs, new(tensor.CSR))
+	}
+	t.ncsr++
+	return t.csrs[t.ncsr-1]
 }
 
 // Const wraps d as a variable that needs no gradient. d is not owned by the

@@ -33,6 +33,10 @@ type Var struct {
 	ewf  ewForward
 	ewb  ewBackward
 	csr  *tensor.CSR
+	mask dropMask
+	idx  []int32       // node indices (CrossEntropy's idx, Gather's rows)
+	lab  []int32       // labels
+	aux  *tensor.Dense // a saved intermediate (CrossEntropy's logsumexps)
 }
 
 // NewParam returns a trainable leaf owning value and a gradient buffer of the

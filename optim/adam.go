@@ -31,6 +31,7 @@ type Adam struct {
 	decoupled bool
 	step      int
 	slots     []adamSlot
+	upd       adamUpdate // the update in progress, read by the parallel loop
 }
 
 // adamSlot is one parameter with its moments.
@@ -97,7 +98,8 @@ func (a *Adam) Step() {
 		if n := len(u.p); n < parallelAdam {
 			u.run(0, n) // small parameters: no goroutine, no allocation
 		} else {
-			a.Exec.For(n, 8*n, u.run)
+			a.upd = u // the loop reads it through a pointer: no closure
+			a.Exec.ForArg(n, 8*n, &a.upd, runAdamUpdate)
 		}
 	}
 }
@@ -112,7 +114,9 @@ type adamUpdate struct {
 	p, g, m, v                                         []float32
 }
 
-func (u adamUpdate) run(lo, hi int) {
+func runAdamUpdate(arg any, lo, hi int) { arg.(*adamUpdate).run(lo, hi) }
+
+func (u *adamUpdate) run(lo, hi int) {
 	p, g, m, v := u.p[lo:hi], u.g[lo:hi], u.m[lo:hi], u.v[lo:hi]
 	for i := range p {
 		pi := p[i]

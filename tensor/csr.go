@@ -174,6 +174,17 @@ func (a *CSR) WithValues(val []float32) *CSR {
 	return &CSR{Rows: a.Rows, Cols: a.Cols, RowPtr: a.RowPtr, ColIdx: a.ColIdx, Val: val, pat: a.pattern()}
 }
 
+// WithValuesInto is WithValues writing the new matrix's header into dst
+// (whatever dst held before) instead of allocating one, for callers that
+// recycle headers, and returns dst.
+func (a *CSR) WithValuesInto(dst *CSR, val []float32) *CSR {
+	if len(val) != a.NNZ() {
+		panic(fmt.Sprintf("tensor: WithValues got %d values for %s", len(val), a.Shape()))
+	}
+	*dst = CSR{Rows: a.Rows, Cols: a.Cols, RowPtr: a.RowPtr, ColIdx: a.ColIdx, Val: val, pat: a.pattern()}
+	return dst
+}
+
 // transposed returns the transposed pattern and the permutation, computing it
 // once per pattern (safe for concurrent use).
 func (a *CSR) transposed() (rowPtr, colIdx, perm []int32) {
