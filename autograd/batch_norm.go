@@ -13,44 +13,53 @@ import "math"
 // Backward, with x̂ = out and s = 1/√(σ² + eps) per column:
 // ∂x[i,j] += sⱼ·(∂out[i,j] − mean_i ∂out[·,j] − x̂[i,j]·mean_i(∂out ⊙ x̂)[·,j]).
 func (t *Tape) BatchNorm(x *Var, eps float32) *Var {
-	rows, cols := x.Rows(), x.Cols()
-	out := t.Alloc(rows, cols)
-	inv := t.Alloc(1, cols)
-	xd, od, sd := x.Value.Data, out.Data, inv.Data
-	n := float64(rows)
-	t.Exec.For(cols, 3*len(xd), func(lo, hi int) {
-		for j := lo; j < hi; j++ {
-			var sum float64
-			for p := j; p < len(xd); p += cols {
-				sum += float64(xd[p])
-			}
-			mu := sum / n
-			var ss float64
-			for p := j; p < len(xd); p += cols {
-				d := float64(xd[p]) - mu
-				ss += d * d
-			}
-			s := 1 / math.Sqrt(ss/n+float64(eps))
-			sd[j] = float32(s)
-			for p := j; p < len(xd); p += cols {
-				od[p] = float32((float64(xd[p]) - mu) * s)
-			}
+	o := t.op(t.Alloc(x.Rows(), x.Cols()), x, nil)
+	o.aux, o.p = t.Alloc(1, x.Cols()), eps // aux: 1/√(σ² + eps) per column
+	t.Exec.ForArg(x.Cols(), 3*x.Value.Len(), o, batchNormCols)
+	return t.done(o, batchNormBack)
+}
+
+func batchNormCols(arg any, lo, hi int) {
+	o := arg.(*Var)
+	cols, xd, od, sd := o.Value.Cols, o.in[0].Value.Data, o.Value.Data, o.aux.Data
+	n := float64(o.Value.Rows)
+	for j := lo; j < hi; j++ {
+		var sum float64
+		for p := j; p < len(xd); p += cols {
+			sum += float64(xd[p])
 		}
-	})
-	return t.record(out, func(o *Var) {
-		gx, gy, y := t.grad(x).Data, o.Grad.Data, o.Value.Data
-		t.Exec.For(cols, 4*len(gy), func(lo, hi int) {
-			for j := lo; j < hi; j++ {
-				var sg, sgy float64
-				for p := j; p < len(gy); p += cols {
-					sg += float64(gy[p])
-					sgy += float64(gy[p]) * float64(y[p])
-				}
-				mg, mgy, s := sg/n, sgy/n, float64(sd[j])
-				for p := j; p < len(gy); p += cols {
-					gx[p] += float32(s * (float64(gy[p]) - mg - float64(y[p])*mgy))
-				}
-			}
-		})
-	}, x)
+		mu := sum / n
+		var ss float64
+		for p := j; p < len(xd); p += cols {
+			d := float64(xd[p]) - mu
+			ss += d * d
+		}
+		s := 1 / math.Sqrt(ss/n+float64(o.p))
+		sd[j] = float32(s)
+		for p := j; p < len(xd); p += cols {
+			od[p] = float32((float64(xd[p]) - mu) * s)
+		}
+	}
+}
+
+func batchNormBack(o *Var) {
+	o.tape.grad(o.in[0])
+	o.tape.Exec.ForArg(o.Value.Cols, 4*o.Value.Len(), o, batchNormBackCols)
+}
+
+func batchNormBackCols(arg any, lo, hi int) {
+	o := arg.(*Var)
+	cols, gx, gy, y, sd := o.Value.Cols, o.in[0].Grad.Data, o.Grad.Data, o.Value.Data, o.aux.Data
+	n := float64(o.Value.Rows)
+	for j := lo; j < hi; j++ {
+		var sg, sgy float64
+		for p := j; p < len(gy); p += cols {
+			sg += float64(gy[p])
+			sgy += float64(gy[p]) * float64(y[p])
+		}
+		mg, mgy, s := sg/n, sgy/n, float64(sd[j])
+		for p := j; p < len(gy); p += cols {
+			gx[p] += float32(s * (float64(gy[p]) - mg - float64(y[p])*mgy))
+		}
+	}
 }

@@ -25,14 +25,17 @@ func (t *Tape) BCEWithLogits(logits *Var, labels []int32, idx []int32) *Var {
 		v, y := float64(z[i]), float64(labels[i])
 		s += math.Max(v, 0) - v*y + math.Log1p(math.Exp(-math.Abs(v)))
 	}
-	scale := meanScale(len(idx))
-	out := t.Alloc(1, 1)
-	out.Data[0] = float32(s * scale)
-	return t.record(out, func(o *Var) {
-		g := o.Grad.Data[0] * float32(scale)
-		gz := t.grad(logits).Data
-		for _, i := range idx {
-			gz[i] += g * (sigmoid(z[i]) - float32(labels[i]))
-		}
-	}, logits)
+	o := t.op(t.Alloc(1, 1), logits, nil)
+	o.idx, o.lab, o.s = idx, labels, meanScale(len(idx))
+	o.Value.Data[0] = float32(s * o.s)
+	return t.done(o, bceWithLogitsBack)
+}
+
+func bceWithLogitsBack(o *Var) {
+	logits := o.in[0]
+	g := o.Grad.Data[0] * float32(o.s)
+	z, gz := logits.Value.Data, o.tape.grad(logits).Data
+	for _, i := range o.idx {
+		gz[i] += g * (sigmoid(z[i]) - float32(o.lab[i]))
+	}
 }

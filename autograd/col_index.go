@@ -59,30 +59,43 @@ func (t *Tape) columns(p *tensor.CSR) *colIndex {
 	return ci
 }
 
+// edgeArgs are the operands of spmmTCols, kept in the tape (one call at a
+// time) so that its parallel loop allocates nothing.
+type edgeArgs struct {
+	ci   *colIndex
+	vals []float32
+	b, c *tensor.Dense
+}
+
 // spmmTCols computes c += pᵀ·b where p is the pattern of ci with values vals
 // (in p's CSR order): c[j,:] += Σ over entries k=(i,j) of vals[k]·b[i,:].
 // Unlike tensor.SpMMT it ignores the pattern's symmetric mark, which describes
 // the original values, not vals. Parallel over rows of c, deterministic.
-func spmmTCols(e tensor.Exec, ci *colIndex, vals []float32, b, c *tensor.Dense) {
-	n := b.Cols
+func (t *Tape) spmmTCols(ci *colIndex, vals []float32, b, c *tensor.Dense) {
+	t.edge = edgeArgs{ci: ci, vals: vals, b: b, c: c}
+	t.Exec.ForBalancedArg(ci.ptr, b.Cols, &t.edge, spmmTColsRows)
+	t.edge = edgeArgs{}
+}
+
+func spmmTColsRows(arg any, lo, hi int) {
+	e := arg.(*edgeArgs)
+	ci, vals, n, bd, cd := e.ci, e.vals, e.b.Cols, e.b.Data, e.c.Data
 	vec := simd.Enabled()
-	e.ForBalanced(ci.ptr, n, func(lo, hi int) {
-		for j := lo; j < hi; j++ {
-			cj := c.Data[j*n : (j+1)*n]
-			if s, t := ci.ptr[j], ci.ptr[j+1]; vec && s < t {
-				// the vector row kernel of tensor.SpMM: the entries' sum
-				// in order, then added to c[j,:]
-				simd.SpMMRow(1, ci.row[s:t], vals, ci.perm[s:t], b.Data, n, cj)
-				continue
-			}
-			for q := ci.ptr[j]; q < ci.ptr[j+1]; q++ {
-				v := vals[ci.perm[q]]
-				i := int(ci.row[q])
-				bi := b.Data[i*n : (i+1)*n]
-				for x, bv := range bi {
-					cj[x] += v * bv
-				}
+	for j := lo; j < hi; j++ {
+		cj := cd[j*n : (j+1)*n]
+		if s, t := ci.ptr[j], ci.ptr[j+1]; vec && s < t {
+			// the vector row kernel of tensor.SpMM: the entries' sum in
+			// order, then added to c[j,:]
+			simd.SpMMRow(1, ci.row[s:t], vals, ci.perm[s:t], bd, n, cj)
+			continue
+		}
+		for q := ci.ptr[j]; q < ci.ptr[j+1]; q++ {
+			v := vals[ci.perm[q]]
+			i := int(ci.row[q])
+			bi := bd[i*n : (i+1)*n]
+			for x, bv := range bi {
+				cj[x] += v * bv
 			}
 		}
-	})
+	}
 }

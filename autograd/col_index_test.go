@@ -54,7 +54,7 @@ func TestSpMMTCols(t *testing.T) {
 			want.Data[j*3+x] += s
 		}
 	}
-	spmmTCols(tp.Exec, tp.columns(p), p.Val, b, c)
+	tp.spmmTCols(tp.columns(p), p.Val, b, c)
 	for k := range c.Data {
 		if !near(c.Data[k], want.Data[k], 1e-5) {
 			t.Fatalf("element %d: %v, want %v", k, c.Data[k], want.Data[k])

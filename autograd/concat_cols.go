@@ -17,41 +17,56 @@ func (t *Tape) ConcatCols(xs ...*Var) *Var {
 		}
 		cols += x.Cols()
 	}
-	out := t.Alloc(rows, cols)
-	od := out.Data
-	t.Exec.For(rows, len(od), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			off := i * cols
-			for _, x := range xs {
-				c := x.Cols()
-				copy(od[off:off+c], x.Value.Data[i*c:(i+1)*c])
-				off += c
-			}
-		}
-	})
-	xs = append([]*Var(nil), xs...) // the caller may reuse its slice
-	return t.record(out, func(o *Var) {
-		gy := o.Grad.Data
-		from := 0
-		for _, x := range xs {
-			c := x.Cols()
-			if x.requiresGrad {
-				addColBlock(t, t.grad(x).Data, gy, rows, cols, from, c)
-			}
-			from += c
-		}
-	}, xs...)
+	o := t.op(t.Alloc(rows, cols), nil, nil)
+	o.xs = t.keepVars(xs) // the caller may reuse its slice
+	t.Exec.ForArg(rows, rows*cols, o, concatColsRows)
+	needs := false
+	for _, x := range xs {
+		needs = needs || x.requiresGrad
+	}
+	return t.record1(o, concatColsBack, needs)
 }
 
-// addColBlock adds columns [from, from+c) of the rows×cols matrix g into the
-// rows×c matrix dst, row-parallel.
-func addColBlock(t *Tape, dst, g []float32, rows, cols, from, c int) {
-	t.Exec.For(rows, rows*c, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			d := dst[i*c : (i+1)*c]
-			for j, v := range g[i*cols+from : i*cols+from+c] {
-				d[j] += v
-			}
+func concatColsRows(arg any, lo, hi int) {
+	o := arg.(*Var)
+	cols, od := o.Value.Cols, o.Value.Data
+	for i := lo; i < hi; i++ {
+		off := i * cols
+		for _, x := range o.xs {
+			c := x.Value.Cols
+			copy(od[off:off+c], x.Value.Data[i*c:(i+1)*c])
+			off += c
 		}
-	})
+	}
+}
+
+// concatColsBack adds each input's block of columns of ∂out into its
+// gradient, one input at a time (o.i0: the block's first column, o.i1: the
+// input's index).
+func concatColsBack(o *Var) {
+	t := o.tape
+	from := 0
+	for k, x := range o.xs {
+		if x.requiresGrad {
+			t.grad(x)
+			o.i0, o.i1 = from, k
+			t.Exec.ForArg(o.Value.Rows, o.Value.Rows*x.Value.Cols, o, concatColsBackRows)
+		}
+		from += x.Value.Cols
+	}
+}
+
+// concatColsBackRows adds columns [from, from+c) of ∂out into the gradient
+// of input o.i1 (rows×c) on rows [lo, hi).
+func concatColsBackRows(arg any, lo, hi int) {
+	o := arg.(*Var)
+	x := o.xs[o.i1]
+	cols, c, from := o.Value.Cols, x.Value.Cols, o.i0
+	dst, g := x.Grad.Data, o.Grad.Data
+	for i := lo; i < hi; i++ {
+		d := dst[i*c : (i+1)*c]
+		for j, v := range g[i*cols+from : i*cols+from+c] {
+			d[j] += v
+		}
+	}
 }

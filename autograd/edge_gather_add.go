@@ -19,50 +19,66 @@ func (t *Tape) EdgeGatherAdd(pattern *tensor.CSR, src, dst *Var) *Var {
 	if src.Rows() != pattern.Rows || dst.Rows() != pattern.Cols || dst.Cols() != h {
 		panic(fmt.Sprintf("autograd: EdgeGatherAdd pattern %s, src %s, dst %s", pattern.Shape(), src.label(), dst.label()))
 	}
-	out := t.Alloc(pattern.NNZ(), h)
-	od, sd, dd := out.Data, src.Value.Data, dst.Value.Data
-	rp, ci := pattern.RowPtr, pattern.ColIdx
-	t.Exec.ForBalanced(rp, h, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			si := sd[i*h : (i+1)*h]
-			for k := int(rp[i]); k < int(rp[i+1]); k++ {
-				j := int(ci[k])
-				ok, dj := od[k*h:(k+1)*h], dd[j*h:(j+1)*h]
-				for c := range ok {
-					ok[c] = si[c] + dj[c]
-				}
+	o := t.op(t.Alloc(pattern.NNZ(), h), src, dst)
+	o.csr = pattern
+	t.Exec.ForBalancedArg(pattern.RowPtr, h, o, edgeGatherAddRows)
+	return t.done(o, edgeGatherAddBack)
+}
+
+func edgeGatherAddRows(arg any, lo, hi int) {
+	o := arg.(*Var)
+	h, rp, ci := o.Value.Cols, o.csr.RowPtr, o.csr.ColIdx
+	od, sd, dd := o.Value.Data, o.in[0].Value.Data, o.in[1].Value.Data
+	for i := lo; i < hi; i++ {
+		si := sd[i*h : (i+1)*h]
+		for k := int(rp[i]); k < int(rp[i+1]); k++ {
+			j := int(ci[k])
+			ok, dj := od[k*h:(k+1)*h], dd[j*h:(j+1)*h]
+			for c := range ok {
+				ok[c] = si[c] + dj[c]
 			}
 		}
-	})
-	return t.record(out, func(o *Var) {
-		gd := o.Grad.Data
-		if src.requiresGrad {
-			gs := t.grad(src).Data
-			t.Exec.ForBalanced(rp, h, func(lo, hi int) {
-				for i := lo; i < hi; i++ {
-					gi := gs[i*h : (i+1)*h]
-					for k := int(rp[i]); k < int(rp[i+1]); k++ {
-						for c, g := range gd[k*h : (k+1)*h] {
-							gi[c] += g
-						}
-					}
-				}
-			})
+	}
+}
+
+func edgeGatherAddBack(o *Var) {
+	t, src, dst, h := o.tape, o.in[0], o.in[1], o.Value.Cols
+	if src.requiresGrad {
+		t.grad(src)
+		t.Exec.ForBalancedArg(o.csr.RowPtr, h, o, edgeGatherAddBackSrc)
+	}
+	if dst.requiresGrad {
+		t.grad(dst)
+		o.col = t.columns(o.csr)
+		t.Exec.ForBalancedArg(o.col.ptr, h, o, edgeGatherAddBackDst)
+	}
+}
+
+// edgeGatherAddBackSrc sums each row's entries of ∂out into ∂src.
+func edgeGatherAddBackSrc(arg any, lo, hi int) {
+	o := arg.(*Var)
+	h, rp, gd, gs := o.Value.Cols, o.csr.RowPtr, o.Grad.Data, o.in[0].Grad.Data
+	for i := lo; i < hi; i++ {
+		gi := gs[i*h : (i+1)*h]
+		for k := int(rp[i]); k < int(rp[i+1]); k++ {
+			for c, g := range gd[k*h : (k+1)*h] {
+				gi[c] += g
+			}
 		}
-		if dst.requiresGrad {
-			gt := t.grad(dst).Data
-			cols := t.columns(pattern)
-			t.Exec.ForBalanced(cols.ptr, h, func(lo, hi int) {
-				for j := lo; j < hi; j++ {
-					gj := gt[j*h : (j+1)*h]
-					for q := cols.ptr[j]; q < cols.ptr[j+1]; q++ {
-						k := int(cols.perm[q])
-						for c, g := range gd[k*h : (k+1)*h] {
-							gj[c] += g
-						}
-					}
-				}
-			})
+	}
+}
+
+// edgeGatherAddBackDst sums each column's entries of ∂out into ∂dst.
+func edgeGatherAddBackDst(arg any, lo, hi int) {
+	o := arg.(*Var)
+	h, cols, gd, gt := o.Value.Cols, o.col, o.Grad.Data, o.in[1].Grad.Data
+	for j := lo; j < hi; j++ {
+		gj := gt[j*h : (j+1)*h]
+		for q := cols.ptr[j]; q < cols.ptr[j+1]; q++ {
+			k := int(cols.perm[q])
+			for c, g := range gd[k*h : (k+1)*h] {
+				gj[c] += g
+			}
 		}
-	}, src, dst)
+	}
 }

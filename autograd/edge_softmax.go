@@ -17,103 +17,118 @@ func (t *Tape) EdgeSoftmax(pattern *tensor.CSR, scores *Var) *Var {
 	if scores.Rows() != pattern.NNZ() {
 		panic(fmt.Sprintf("autograd: EdgeSoftmax pattern %s, scores %s", pattern.Shape(), scores.label()))
 	}
-	out := t.Alloc(pattern.NNZ(), h)
-	sd, od := scores.Value.Data, out.Data
-	rp := pattern.RowPtr
+	o := t.op(t.Alloc(pattern.NNZ(), h), scores, nil)
+	o.csr = pattern
 	switch {
 	case h == 1:
-		tensor.RowSoftmax(t.Exec, pattern, sd, od)
+		tensor.RowSoftmax(t.Exec, pattern, scores.Value.Data, o.Value.Data)
 	case h <= maxStackHeads:
-		t.Exec.ForBalanced(rp, 8*h, func(lo, hi int) {
-			// edge-major: one pass over a row's entries updates every head,
-			// instead of h strided passes
-			var mb [maxStackHeads]float32
-			var sb [maxStackHeads]float64
-			m, sum := mb[:h], sb[:h]
-			for i := lo; i < hi; i++ {
-				a, b := int(rp[i]), int(rp[i+1])
-				if a == b {
-					continue
-				}
-				copy(m, sd[a*h:(a+1)*h])
-				for k := a + 1; k < b; k++ {
-					for c, v := range sd[k*h : (k+1)*h] {
-						m[c] = max(m[c], v)
-					}
-				}
-				clear(sum)
-				for k := a; k < b; k++ {
-					row, orow := sd[k*h:(k+1)*h], od[k*h:(k+1)*h]
-					for c, v := range row {
-						e := float32(tensor.ExpNonPos(float64(v - m[c])))
-						orow[c] = e
-						sum[c] += float64(e)
-					}
-				}
-				for c := range m {
-					m[c] = float32(1 / sum[c]) // m now holds the inverses
-				}
-				for k := a; k < b; k++ {
-					orow := od[k*h : (k+1)*h]
-					for c := range orow {
-						orow[c] *= m[c]
-					}
-				}
-			}
-		})
+		t.Exec.ForBalancedArg(pattern.RowPtr, 8*h, o, edgeSoftmaxHeads)
 	default:
-		t.Exec.ForBalanced(rp, 8*h, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				a, b := int(rp[i]), int(rp[i+1])
-				if a == b {
-					continue
-				}
-				for c := 0; c < h; c++ {
-					m := sd[a*h+c]
-					for k := a + 1; k < b; k++ {
-						m = max(m, sd[k*h+c])
-					}
-					var s float64
-					for k := a; k < b; k++ {
-						e := float32(tensor.ExpNonPos(float64(sd[k*h+c] - m)))
-						od[k*h+c] = e
-						s += float64(e)
-					}
-					inv := float32(1 / s)
-					for k := a; k < b; k++ {
-						od[k*h+c] *= inv
-					}
-				}
-			}
-		})
+		t.Exec.ForBalancedArg(pattern.RowPtr, 8*h, o, edgeSoftmaxManyHeads)
 	}
-	return t.record(out, func(o *Var) {
-		gy, gs := o.Grad.Data, t.grad(scores).Data
-		t.Exec.ForBalanced(rp, 2*h, func(lo, hi int) {
-			var db [maxStackHeads]float32
-			dot := db[:]
-			if h > maxStackHeads {
-				dot = make([]float32, h)
+	return t.done(o, edgeSoftmaxBack)
+}
+
+// edgeSoftmaxHeads is the forward pass on rows [lo, hi) for up to
+// maxStackHeads heads: edge-major, one pass over a row's entries updates
+// every head, instead of h strided passes.
+func edgeSoftmaxHeads(arg any, lo, hi int) {
+	o := arg.(*Var)
+	h, rp, sd, od := o.Value.Cols, o.csr.RowPtr, o.in[0].Value.Data, o.Value.Data
+	var mb [maxStackHeads]float32
+	var sb [maxStackHeads]float64
+	m, sum := mb[:h], sb[:h]
+	for i := lo; i < hi; i++ {
+		a, b := int(rp[i]), int(rp[i+1])
+		if a == b {
+			continue
+		}
+		copy(m, sd[a*h:(a+1)*h])
+		for k := a + 1; k < b; k++ {
+			for c, v := range sd[k*h : (k+1)*h] {
+				m[c] = max(m[c], v)
 			}
-			dot = dot[:h]
-			for i := lo; i < hi; i++ {
-				a, b := int(rp[i]), int(rp[i+1])
-				clear(dot)
-				for k := a; k < b; k++ {
-					orow, grow := od[k*h:(k+1)*h], gy[k*h:(k+1)*h]
-					for c, v := range orow {
-						dot[c] += v * grow[c]
-					}
-				}
-				for k := a; k < b; k++ {
-					orow, grow, srow := od[k*h:(k+1)*h], gy[k*h:(k+1)*h], gs[k*h:(k+1)*h]
-					for c, v := range orow {
-						srow[c] += v * (grow[c] - dot[c])
-					}
-				}
+		}
+		clear(sum)
+		for k := a; k < b; k++ {
+			row, orow := sd[k*h:(k+1)*h], od[k*h:(k+1)*h]
+			for c, v := range row {
+				e := float32(tensor.ExpNonPos(float64(v - m[c])))
+				orow[c] = e
+				sum[c] += float64(e)
 			}
-		})
-	}, scores)
+		}
+		for c := range m {
+			m[c] = float32(1 / sum[c]) // m now holds the inverses
+		}
+		for k := a; k < b; k++ {
+			orow := od[k*h : (k+1)*h]
+			for c := range orow {
+				orow[c] *= m[c]
+			}
+		}
+	}
+}
+
+// edgeSoftmaxManyHeads is the forward pass for more heads, head by head.
+func edgeSoftmaxManyHeads(arg any, lo, hi int) {
+	o := arg.(*Var)
+	h, rp, sd, od := o.Value.Cols, o.csr.RowPtr, o.in[0].Value.Data, o.Value.Data
+	for i := lo; i < hi; i++ {
+		a, b := int(rp[i]), int(rp[i+1])
+		if a == b {
+			continue
+		}
+		for c := 0; c < h; c++ {
+			m := sd[a*h+c]
+			for k := a + 1; k < b; k++ {
+				m = max(m, sd[k*h+c])
+			}
+			var s float64
+			for k := a; k < b; k++ {
+				e := float32(tensor.ExpNonPos(float64(sd[k*h+c] - m)))
+				od[k*h+c] = e
+				s += float64(e)
+			}
+			inv := float32(1 / s)
+			for k := a; k < b; k++ {
+				od[k*h+c] *= inv
+			}
+		}
+	}
+}
+
+func edgeSoftmaxBack(o *Var) {
+	o.tape.grad(o.in[0])
+	o.tape.Exec.ForBalancedArg(o.csr.RowPtr, 2*o.Value.Cols, o, edgeSoftmaxBackRows)
+}
+
+func edgeSoftmaxBackRows(arg any, lo, hi int) {
+	o := arg.(*Var)
+	h, rp, od, gy, gs := o.Value.Cols, o.csr.RowPtr, o.Value.Data, o.Grad.Data, o.in[0].Grad.Data
+	var db [maxStackHeads]float32
+	dot := db[:]
+	if h > maxStackHeads {
+		dot = make([]float32, h)
+	}
+	dot = dot[:h]
+	for i := lo; i < hi; i++ {
+		a, b := int(rp[i]), int(rp[i+1])
+		clear(dot)
+		for k := a; k < b; k++ {
+			orow, grow := od[k*h:(k+1)*h], gy[k*h:(k+1)*h]
+			for c, v := range orow {
+				dot[c] += v * grow[c]
+			}
+		}
+		for k := a; k < b; k++ {
+			orow, grow, srow := od[k*h:(k+1)*h], gy[k*h:(k+1)*h], gs[k*h:(k+1)*h]
+			for c, v := range orow {
+				srow[c] += v * (grow[c] - dot[c])
+			}
+		}
+	}
 }
 
 // maxStackHeads is the number of attention heads up to which EdgeSoftmax

@@ -7,11 +7,14 @@ import "github.com/pcgcn/pcgcn/tensor"
 // Backward: ∂x += x·(∂out + ∂outᵀ).
 func (t *Tape) Gram(x *Var) *Var {
 	d := x.Cols()
-	out := t.Alloc(d, d)
-	tensor.Gemm(t.Exec, true, false, 1, x.Value, x.Value, 0, out)
-	return t.record(out, func(o *Var) {
-		gx := t.grad(x)
-		tensor.Gemm(t.Exec, false, false, 1, x.Value, o.Grad, 1, gx)
-		tensor.Gemm(t.Exec, false, true, 1, x.Value, o.Grad, 1, gx)
-	}, x)
+	o := t.op(t.Alloc(d, d), x, nil)
+	tensor.Gemm(t.Exec, true, false, 1, x.Value, x.Value, 0, o.Value)
+	return t.done(o, gramBack)
+}
+
+func gramBack(o *Var) {
+	t, x := o.tape, o.in[0]
+	gx := t.grad(x)
+	tensor.Gemm(t.Exec, false, false, 1, x.Value, o.Grad, 1, gx)
+	tensor.Gemm(t.Exec, false, true, 1, x.Value, o.Grad, 1, gx)
 }

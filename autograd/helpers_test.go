@@ -69,3 +69,28 @@ func near(a, b, tol float32) bool {
 	d := a - b
 	return d <= tol && d >= -tol
 }
+
+// record makes the output variable of a test-only operation whose backward
+// step is a closure (the package's own operations use op and done instead).
+func (t *Tape) record(value *tensor.Dense, back func(out *Var), inputs ...*Var) *Var {
+	out := t.newVar(value)
+	if t.needs(inputs...) {
+		out.requiresGrad = true
+		out.back = back
+		t.nodes = append(t.nodes, out)
+	}
+	return out
+}
+
+// needs reports whether an operation on inputs must record a backward step.
+func (t *Tape) needs(inputs ...*Var) bool {
+	if t.noGrad {
+		return false
+	}
+	for _, v := range inputs {
+		if v.requiresGrad {
+			return true
+		}
+	}
+	return false
+}

@@ -8,29 +8,37 @@ import "math"
 // Backward: ∂x[i,:] += ∂out[i,:] − softmax(x[i,:])·Σ_j ∂out[i,j], with
 // softmax = exp(out).
 func (t *Tape) LogSoftmax(x *Var) *Var {
-	out := t.Alloc(x.Rows(), x.Cols())
-	cols := x.Cols()
-	xd, yd := x.Value.Data, out.Data
-	t.Exec.For(x.Rows(), 8*len(xd), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			logSoftmaxRow(xd[i*cols:(i+1)*cols], yd[i*cols:(i+1)*cols])
+	o := t.op(t.Alloc(x.Rows(), x.Cols()), x, nil)
+	t.Exec.ForArg(x.Rows(), 8*x.Value.Len(), o, logSoftmaxRows)
+	return t.done(o, logSoftmaxBack)
+}
+
+func logSoftmaxRows(arg any, lo, hi int) {
+	o := arg.(*Var)
+	cols, xd, yd := o.Value.Cols, o.in[0].Value.Data, o.Value.Data
+	for i := lo; i < hi; i++ {
+		logSoftmaxRow(xd[i*cols:(i+1)*cols], yd[i*cols:(i+1)*cols])
+	}
+}
+
+func logSoftmaxBack(o *Var) {
+	o.tape.grad(o.in[0])
+	o.tape.Exec.ForArg(o.Value.Rows, 8*o.Value.Len(), o, logSoftmaxBackRows)
+}
+
+func logSoftmaxBackRows(arg any, lo, hi int) {
+	o := arg.(*Var)
+	cols, yd, gy, gx := o.Value.Cols, o.Value.Data, o.Grad.Data, o.in[0].Grad.Data
+	for i := lo; i < hi; i++ {
+		yi, gyi, gxi := yd[i*cols:(i+1)*cols], gy[i*cols:(i+1)*cols], gx[i*cols:(i+1)*cols]
+		var s float32
+		for _, g := range gyi {
+			s += g
 		}
-	})
-	return t.record(out, func(o *Var) {
-		gy, gx := o.Grad.Data, t.grad(x).Data
-		t.Exec.For(x.Rows(), 8*len(yd), func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				yi, gyi, gxi := yd[i*cols:(i+1)*cols], gy[i*cols:(i+1)*cols], gx[i*cols:(i+1)*cols]
-				var s float32
-				for _, g := range gyi {
-					s += g
-				}
-				for j, v := range yi {
-					gxi[j] += gyi[j] - float32(math.Exp(float64(v)))*s
-				}
-			}
-		})
-	}, x)
+		for j, v := range yi {
+			gxi[j] += gyi[j] - float32(math.Exp(float64(v)))*s
+		}
+	}
 }
 
 // logSumExp returns log Σ exp(x) computed stably (−Inf for an empty x).

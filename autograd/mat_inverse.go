@@ -17,20 +17,27 @@ func (t *Tape) MatInverse(a *Var) *Var {
 	if a.Cols() != k {
 		panic(fmt.Sprintf("autograd: MatInverse of non-square %s", a.label()))
 	}
-	out := t.Alloc(k, k)
-	invertInto(a.Value, out)
-	return t.record(out, func(o *Var) {
-		tmp := t.Alloc(k, k)
-		tensor.Gemm(t.Exec, true, false, 1, out, o.Grad, 0, tmp)
-		tensor.Gemm(t.Exec, false, true, -1, tmp, out, 1, t.grad(a))
-	}, a)
+	o := t.op(t.Alloc(k, k), a, nil)
+	if cap(t.f64) < 2*k*k {
+		t.f64 = make([]float64, 2*k*k)
+	}
+	invertInto(a.Value, o.Value, t.f64[:2*k*k])
+	return t.done(o, matInverseBack)
 }
 
-// invertInto writes the inverse of the k×k matrix a into out.
-func invertInto(a, out *tensor.Dense) {
+func matInverseBack(o *Var) {
+	t, k := o.tape, o.Value.Rows
+	tmp := t.Alloc(k, k)
+	tensor.Gemm(t.Exec, true, false, 1, o.Value, o.Grad, 0, tmp)
+	tensor.Gemm(t.Exec, false, true, -1, tmp, o.Value, 1, t.grad(o.in[0]))
+}
+
+// invertInto writes the inverse of the k×k matrix a into out, using m
+// (2k² values) as scratch.
+func invertInto(a, out *tensor.Dense, m []float64) {
 	k := a.Rows
 	w := 2 * k
-	m := make([]float64, k*w) // [a | I]
+	clear(m) // [a | I]
 	var scale float64
 	for i := 0; i < k; i++ {
 		for j := 0; j < k; j++ {

@@ -10,20 +10,24 @@ import "fmt"
 func (t *Tape) NLLLoss(logp *Var, labels []int32, idx []int32) *Var {
 	cols := logp.Cols()
 	checkLabels("NLLLoss", logp, labels, idx)
-	out := t.Alloc(1, 1)
+	o := t.op(t.Alloc(1, 1), logp, nil)
+	o.idx, o.lab, o.s = idx, labels, meanScale(len(idx))
 	var s float64
 	for _, i := range idx {
 		s -= float64(logp.Value.Data[int(i)*cols+int(labels[i])])
 	}
-	scale := meanScale(len(idx))
-	out.Data[0] = float32(s * scale)
-	return t.record(out, func(o *Var) {
-		g := o.Grad.Data[0] * float32(scale)
-		gx := t.grad(logp).Data
-		for _, i := range idx {
-			gx[int(i)*cols+int(labels[i])] -= g
-		}
-	}, logp)
+	o.Value.Data[0] = float32(s * o.s)
+	return t.done(o, nllLossBack)
+}
+
+func nllLossBack(o *Var) {
+	logp := o.in[0]
+	cols := logp.Value.Cols
+	g := o.Grad.Data[0] * float32(o.s)
+	gx := o.tape.grad(logp).Data
+	for _, i := range o.idx {
+		gx[int(i)*cols+int(o.lab[i])] -= g
+	}
 }
 
 // meanScale is 1/n, or 0 for n == 0.

@@ -20,19 +20,26 @@ func (t *Tape) Mean(x *Var) *Var {
 
 // reduce returns scale·Σx as a 1×1 variable.
 func (t *Tape) reduce(x *Var, scale float64) *Var {
-	out := t.Alloc(1, 1)
+	o := t.op(t.Alloc(1, 1), x, nil)
 	var s float64
 	for _, v := range x.Value.Data {
 		s += float64(v)
 	}
-	out.Data[0] = float32(s * scale)
-	return t.record(out, func(o *Var) {
-		g := o.Grad.Data[0] * float32(scale)
-		gx := t.grad(x).Data
-		t.Exec.For(len(gx), len(gx), func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				gx[i] += g
-			}
-		})
-	}, x)
+	o.s = scale
+	o.Value.Data[0] = float32(s * scale)
+	return t.done(o, reduceBack)
+}
+
+func reduceBack(o *Var) {
+	o.tape.grad(o.in[0])
+	n := o.in[0].Value.Len()
+	o.tape.Exec.ForArg(n, n, o, reduceBackRange)
+}
+
+func reduceBackRange(arg any, lo, hi int) {
+	o := arg.(*Var)
+	g, gx := o.Grad.Data[0]*float32(o.s), o.in[0].Grad.Data
+	for i := lo; i < hi; i++ {
+		gx[i] += g
+	}
 }

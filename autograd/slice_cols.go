@@ -11,23 +11,34 @@ func (t *Tape) SliceCols(x *Var, from, to int) *Var {
 	if from < 0 || to > cols || from > to {
 		panic(fmt.Sprintf("autograd: SliceCols [%d,%d) of %s", from, to, x.label()))
 	}
-	rows, c := x.Rows(), to-from
-	out := t.Alloc(rows, c)
-	xd, od := x.Value.Data, out.Data
-	t.Exec.For(rows, len(od), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			copy(od[i*c:(i+1)*c], xd[i*cols+from:i*cols+to])
+	o := t.op(t.Alloc(x.Rows(), to-from), x, nil)
+	o.i0, o.i1 = from, to
+	t.Exec.ForArg(x.Rows(), o.Value.Len(), o, sliceColsRows)
+	return t.done(o, sliceColsBack)
+}
+
+func sliceColsRows(arg any, lo, hi int) {
+	o := arg.(*Var)
+	cols, c, from, to := o.in[0].Value.Cols, o.Value.Cols, o.i0, o.i1
+	xd, od := o.in[0].Value.Data, o.Value.Data
+	for i := lo; i < hi; i++ {
+		copy(od[i*c:(i+1)*c], xd[i*cols+from:i*cols+to])
+	}
+}
+
+func sliceColsBack(o *Var) {
+	o.tape.grad(o.in[0])
+	o.tape.Exec.ForArg(o.Value.Rows, o.Value.Len(), o, sliceColsBackRows)
+}
+
+func sliceColsBackRows(arg any, lo, hi int) {
+	o := arg.(*Var)
+	cols, c, from, to := o.in[0].Value.Cols, o.Value.Cols, o.i0, o.i1
+	gx, gy := o.in[0].Grad.Data, o.Grad.Data
+	for i := lo; i < hi; i++ {
+		d := gx[i*cols+from : i*cols+to]
+		for j, v := range gy[i*c : (i+1)*c] {
+			d[j] += v
 		}
-	})
-	return t.record(out, func(o *Var) {
-		gx, gy := t.grad(x).Data, o.Grad.Data
-		t.Exec.For(rows, len(gy), func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				d := gx[i*cols+from : i*cols+to]
-				for j, v := range gy[i*c : (i+1)*c] {
-					d[j] += v
-				}
-			}
-		})
-	}, x)
+	}
 }

@@ -18,17 +18,20 @@ func (t *Tape) SpMMEdges(pattern *tensor.CSR, vals, x *Var) *Var {
 	if vals.Rows() != pattern.NNZ() || vals.Cols() != 1 || pattern.Cols != x.Rows() {
 		panic(fmt.Sprintf("autograd: SpMMEdges pattern %s, values %s, x %s", pattern.Shape(), vals.label(), x.label()))
 	}
-	a := pattern.WithValues(vals.Value.Data)
-	out := t.Alloc(pattern.Rows, x.Cols())
-	tensor.SpMM(t.Exec, 1, a, x.Value, 0, out)
-	return t.record(out, func(o *Var) {
-		if vals.requiresGrad {
-			tmp := t.Alloc(pattern.NNZ(), 1)
-			tensor.SDDMM(t.Exec, pattern, o.Grad, x.Value, tmp.Data)
-			t.reduceInto(bcSame, tmp, t.grad(vals), nil, 1)
-		}
-		if x.requiresGrad {
-			spmmTCols(t.Exec, t.columns(pattern), vals.Value.Data, o.Grad, t.grad(x))
-		}
-	}, vals, x)
+	o := t.op(t.Alloc(pattern.Rows, x.Cols()), vals, x)
+	o.csr = pattern
+	tensor.SpMM(t.Exec, 1, pattern.WithValuesInto(t.csrHeader(), vals.Value.Data), x.Value, 0, o.Value)
+	return t.done(o, spmmEdgesBack)
+}
+
+func spmmEdgesBack(o *Var) {
+	t, vals, x, pattern := o.tape, o.in[0], o.in[1], o.csr
+	if vals.requiresGrad {
+		tmp := t.Alloc(pattern.NNZ(), 1)
+		tensor.SDDMM(t.Exec, pattern, o.Grad, x.Value, tmp.Data)
+		t.reduceInto(bcSame, tmp, t.grad(vals), nil, 1)
+	}
+	if x.requiresGrad {
+		t.spmmTCols(t.columns(pattern), vals.Value.Data, o.Grad, t.grad(x))
+	}
 }

@@ -12,7 +12,9 @@ func (t *Tape) STE(forward, backward *Var) *Var {
 	if forward.Rows() != backward.Rows() || forward.Cols() != backward.Cols() {
 		panic(fmt.Sprintf("autograd: STE forward %s, backward %s", forward.label(), backward.label()))
 	}
-	return t.record(forward.Value, func(o *Var) {
-		t.reduceInto(bcSame, o.Grad, t.grad(backward), nil, 1)
-	}, backward)
+	return t.done(t.op(forward.Value, backward, nil), steBack)
+}
+
+func steBack(o *Var) {
+	o.tape.reduceInto(bcSame, o.Grad, o.tape.grad(o.in[0]), nil, 1)
 }

@@ -27,6 +27,9 @@ type Tape struct {
 	red    reduction                // operands of the reduction in progress
 	csrs   []*tensor.CSR            // CSR headers handed out (DropoutCSR); the first ncsr are in use
 	ncsr   int
+	vlist  []*Var    // backing store of the Var lists operations keep (ConcatCols)
+	edge   edgeArgs  // operands of the edge kernel in progress (spmmTCols)
+	f64    []float64 // scratch of MatInverse
 }
 
 // NewTape returns an empty tape using e for its kernels.
@@ -48,6 +51,8 @@ func (t *Tape) NoGrad() bool { return t.noGrad }
 // gradients are reused by the next step.
 func (t *Tape) Reset() {
 	t.nvars, t.ncsr = 0, 0
+	clear(t.vlist)
+	t.vlist = t.vlist[:0]
 	for _, d := range t.used {
 		t.free[len(d.Data)] = append(t.free[len(d.Data)], d)
 	}
@@ -91,6 +96,13 @@ func (t *Tape) newVar(value *tensor.Dense) *Var {
 	return v
 }
 
+// CSRWithValues returns x's pattern with the values vals (x.WithValues) in a
+// CSR header owned by the tape, valid until Reset: a model that builds
+// sparse inputs every step allocates nothing for them.
+func (t *Tape) CSRWithValues(x *tensor.CSR, vals []float32) *tensor.CSR {
+	return x.WithValuesInto(t.csrHeader(), vals)
+}
+
 // csrHeader returns a CSR header owned by the tape, valid until Reset.
 func (t *Tape) csrHeader() *tensor.CSR {
 	if t.ncsr == len(t.csrs) {
@@ -111,37 +123,30 @@ func (t *Tape) Scalar(x float32) *Var {
 	return t.newVar(d)
 }
 
-// needs reports whether an operation on inputs must record a backward step.
-func (t *Tape) needs(inputs ...*Var) bool {
-	if t.noGrad {
-		return false
-	}
-	for _, v := range inputs {
-		if v.requiresGrad {
-			return true
-		}
-	}
-	return false
-}
-
-// record makes the output variable of an operation. When any input requires
-// gradient (and recording is on) back is kept and run by Backward.
-func (t *Tape) record(value *tensor.Dense, back func(out *Var), inputs ...*Var) *Var {
-	out := t.newVar(value)
-	if t.needs(inputs...) {
-		out.requiresGrad = true
-		out.back = back
-		t.nodes = append(t.nodes, out)
-	}
-	return out
-}
-
 // op returns the output variable of an operation on a and b (b may be nil)
 // holding value, before the operation's forward kernels run: they read the
 // inputs from o.in. done then records the backward step.
 func (t *Tape) op(value *tensor.Dense, a, b *Var) *Var {
 	o := t.newVar(value)
 	o.tape, o.in = t, [2]*Var{a, b}
+	return o
+}
+
+// keepVars returns a copy of xs in tape-owned storage, valid until Reset.
+func (t *Tape) keepVars(xs []*Var) []*Var {
+	n := len(t.vlist)
+	t.vlist = append(t.vlist, xs...)
+	return t.vlist[n:len(t.vlist):len(t.vlist)]
+}
+
+// record1 records back for an operation whose inputs requiring gradient
+// the caller has checked (needs); done for the usual one or two inputs.
+func (t *Tape) record1(o *Var, back func(o *Var), needs bool) *Var {
+	if !t.noGrad && needs {
+		o.requiresGrad = true
+		o.back = back
+		t.nodes = append(t.nodes, o)
+	}
 	return o
 }
 

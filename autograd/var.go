@@ -37,6 +37,11 @@ type Var struct {
 	idx  []int32       // node indices (CrossEntropy's idx, Gather's rows)
 	lab  []int32       // labels
 	aux  *tensor.Dense // a saved intermediate (CrossEntropy's logsumexps)
+	i0   int           // column ranges (SliceCols, ConcatCols)
+	i1   int
+	s    float64   // a scale (Sum, Mean, the losses)
+	xs   []*Var    // ConcatCols' inputs (a tape-owned slice)
+	col  *colIndex // a pattern's column index (edge operations)
 }
 
 // NewParam returns a trainable leaf owning value and a gradient buffer of the

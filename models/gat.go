@@ -93,7 +93,8 @@ type gatLayer struct {
 	b              *autograd.Var // 1 × heads·ch (concat) or 1 × ch (mean)
 	heads, ch      int
 	concat         bool
-	blocks         *tensor.Dense // heads·ch × heads: 1 where row r is in head col's block
+	blocks         *tensor.Dense   // heads·ch × heads: 1 where row r is in head col's block
+	outs           []*autograd.Var // scratch of forward, one per head (ConcatCols copies it)
 }
 
 // NewGAT builds a GAT with cfg.Layers attention layers.
@@ -189,7 +190,10 @@ func (l *gatLayer) forward(t *autograd.Tape, pat *tensor.CSR, z *autograd.Var, c
 	if l.heads == 1 {
 		return t.Add(t.SpMMEdges(pat, alpha, z), l.b)
 	}
-	outs := make([]*autograd.Var, l.heads)
+	if len(l.outs) != l.heads {
+		l.outs = make([]*autograd.Var, l.heads)
+	}
+	outs := l.outs
 	for k := range outs {
 		outs[k] = t.SpMMEdges(pat, t.SliceCols(alpha, k, k+1), t.SliceCols(z, k*l.ch, (k+1)*l.ch))
 	}

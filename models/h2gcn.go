@@ -83,6 +83,7 @@ type H2GCN struct {
 	cfg    *H2GCNConfig
 	a1, a2 *tensor.CSR
 	we, wc *autograd.Var
+	rounds []*autograd.Var // scratch of Forward (ConcatCols copies it)
 }
 
 // NewH2GCN builds H2GCN with cfg.Layers rounds, computing the normalised 1-
@@ -118,11 +119,12 @@ func (m *H2GCN) Forward(t *autograd.Tape) Output {
 	if m.cfg.EgoReLU {
 		r = t.ReLU(r)
 	}
-	rounds := []*autograd.Var{r}
+	rounds := append(m.rounds[:0], r)
 	for k := 0; k < m.cfg.Layers; k++ {
 		r = t.ConcatCols(t.SpMM(m.a1, r), t.SpMM(m.a2, r))
 		rounds = append(rounds, r)
 	}
+	m.rounds = rounds
 	emb := t.ConcatCols(rounds...)
 	return Output{Logits: t.MatMul(t.Dropout(emb, m.cfg.Dropout), m.wc), Embedding: emb}
 }

@@ -94,6 +94,7 @@ type MixHop struct {
 	ws     [][]*autograd.Var // ws[l][k]: layer l, power powers[k]
 	shifts []*autograd.Var   // BN shifts of the hidden layers
 	q      *autograd.Var     // psum logits, 1×|P|
+	blocks []*autograd.Var   // scratch of Forward (ConcatCols copies it)
 }
 
 // NewMixHop builds MixHop on d.
@@ -185,7 +186,7 @@ func (m *MixHop) Forward(t *autograd.Tape) Output {
 	x := m.input(t)
 	var h, emb *autograd.Var
 	for l, layer := range m.ws {
-		var blocks []*autograd.Var
+		blocks := m.blocks[:0]
 		for k, w := range layer {
 			var z *autograd.Var
 			if l == 0 {
@@ -198,6 +199,7 @@ func (m *MixHop) Forward(t *autograd.Tape) Output {
 			}
 			blocks = append(blocks, z)
 		}
+		m.blocks = blocks
 		h = t.ConcatCols(blocks...)
 		if l < len(m.ws)-1 {
 			if c.BatchNorm {
@@ -259,7 +261,7 @@ func (m *MixHop) input(t *autograd.Tape) nn.Input {
 				vals[k] = x.Val[k] * s
 			}
 		}
-		return nn.Input{Sparse: x.WithValues(vals)}
+		return nn.Input{Sparse: t.CSRWithValues(x, vals)}
 	}
 	x := t.Dropout(in.Dense, p)
 	if !m.cfg.L2Normalize {

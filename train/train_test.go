@@ -187,10 +187,8 @@ func TestNoDecayParamsGetTheirOwnGroup(t *testing.T) {
 
 // TestStepReusesBuffers checks that a steady-state training step allocates no
 // buffers: the tape recycles every value, gradient and Var, the optimiser
-// owns its moments, the kernels run on parked Workers and allocate nothing.
-// What remains are the small closures of the autograd operations (their
-// backward steps and element loops: about 170 for a PCGCN step on
-// Chameleon, reported in the log and bounded here).
+// owns its moments, the kernels run on parked Workers: the step allocates
+// nothing at all (TestEveryModelStepAllocatesNothing checks every model).
 func TestStepReusesBuffers(t *testing.T) {
 	g, err := datasets.Load("chameleon", datasets.Options{DataDir: datatest.Mirror(t), Offline: true})
 	if err != nil {
@@ -222,12 +220,13 @@ func TestStepReusesBuffers(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	allocs := float64(after.Mallocs-before.Mallocs) / steps
 	bytes := float64(after.TotalAlloc-before.TotalAlloc) / steps
-	t.Logf("steady-state step: %.0f allocations, %.1f KiB (a layer's activations alone are %.0f KiB)", allocs, bytes/1024, float64(g.N*cfg.Base().Hidden*4)/1024)
+	t.Logf("steady-state step: %.2f allocations, %.1f KiB (a layer's activations alone are %.0f KiB)", allocs, bytes/1024, float64(g.N*cfg.Base().Hidden*4)/1024)
 	if bytes > 32<<10 {
 		t.Errorf("a training step allocates %.0f KiB: some buffer is not recycled", bytes/1024)
 	}
-	if allocs > 200 {
-		t.Errorf("a training step makes %.0f allocations, want about 170 (the closures of the autograd operations)", allocs)
+	// (a stray runtime allocation over the 20 steps is not the step's)
+	if allocs >= 1 && !testing.Short() {
+		t.Errorf("a training step makes %.2f allocations, want none", allocs)
 	}
 }
 
@@ -266,6 +265,45 @@ func BenchmarkStep(b *testing.B) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// TestEveryModelStepAllocatesNothing checks, for every registered model with
+// its Chameleon preset (large enough that the kernels run in parallel), that
+// a steady-state training step (forward, backward, Adam) makes no heap
+// allocation at all: values, gradients, Vars and CSR headers come from the
+// tape, operations record package-level functions, and the kernels hand
+// their operands to parked workers without closures.
+func TestEveryModelStepAllocatesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocation counts are not meaningful under -race")
+	}
+	g, err := datasets.Load("chameleon", datasets.Options{DataDir: datatest.Mirror(t), Offline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := models.NewRegistry()
+	for _, name := range reg.Names() {
+		spec, _ := reg.Get(name)
+		cfg := spec.Preset("chameleon")
+		d := models.NewData(g, g.Splits[0], cfg.Base().NormalizeFeatures, nil)
+		m, err := spec.New(d, cfg, rng.New(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		exec, stop := tensor.StartExec(2)
+		tape := autograd.NewTape(exec)
+		tape.RNG = rng.New(2)
+		adam := NewOptimizer(m, cfg)
+		adam.Exec = exec
+		for range 2 { // the tape's pools reach their size
+			Step(tape, m, adam, d)
+		}
+		allocs := testing.AllocsPerRun(2, func() { Step(tape, m, adam, d) })
+		stop()
+		if allocs != 0 {
+			t.Errorf("%s: %.0f allocations per training step, want none", name, allocs)
 		}
 	}
 }
