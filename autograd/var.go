@@ -30,6 +30,7 @@ type Var struct {
 	kind bcast
 	cost int
 	p    float32
+	p2   float32
 	ewf  ewForward
 	ewb  ewBackward
 	csr  *tensor.CSR

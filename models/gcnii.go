@@ -163,12 +163,15 @@ func (m *GCNII) Forward(t *autograd.Tape) Output {
 			w = m.ws[l-1]
 		}
 		hi := t.SpMM(m.data.AHat, t.Dropout(h, p))
-		s := t.Add(t.Scale(hi, 1-alpha), ah0)
+		// fused a·x + b·y: the same bits as Scale and Add, fewer buffers
+		// (ah0 enters with factor 1, so its gradient is summed over the
+		// layers before the one scaling by α, as with Add)
+		s := t.AddScaled(hi, 1-alpha, ah0, 1)
 		support := s
 		if c.Variant == "gcnii*" {
 			support = t.ConcatCols(hi, h0)
 		}
-		h = t.ReLU(t.Add(t.Scale(t.MatMul(support, w), beta), t.Scale(s, 1-beta)))
+		h = t.ReLU(t.AddScaled(t.MatMul(support, w), beta, s, 1-beta))
 	}
 	return Output{Logits: m.out.Forward(t, t.Dropout(h, p)), Embedding: h}
 }

@@ -1,0 +1,57 @@
+package autograd
+
+import "fmt"
+
+// AddScaled returns ca·a + cb·b for a and b of the same shape and constants
+// ca, cb: one operation (and one intermediate buffer) instead of two Scale
+// and an Add, with the same float32 rounding (each product rounded, then the
+// sum). Deep models that mix states this way every layer (GCNII's initial
+// residual and identity mapping) keep a third fewer activations.
+//
+// Backward: ∂a += ca·∂out, ∂b += cb·∂out.
+func (t *Tape) AddScaled(a *Var, ca float32, b *Var, cb float32) *Var {
+	if a.Rows() != b.Rows() || a.Cols() != b.Cols() {
+		panic(fmt.Sprintf("autograd: AddScaled %s and %s", a.label(), b.label()))
+	}
+	o := t.op(t.Alloc(a.Rows(), a.Cols()), a, b)
+	o.p, o.p2 = ca, cb
+	n := a.Value.Len()
+	t.Exec.ForArg(n, 2*n, o, addScaledForward)
+	return t.done(o, addScaledBack)
+}
+
+func addScaledForward(arg any, lo, hi int) {
+	o := arg.(*Var)
+	ad, bd, od := o.in[0].Value.Data[lo:hi], o.in[1].Value.Data[lo:hi], o.Value.Data[lo:hi]
+	bd = bd[:len(ad)]
+	od = od[:len(ad)]
+	for i, v := range ad {
+		od[i] = o.p*v + o.p2*bd[i]
+	}
+}
+
+func addScaledBack(o *Var) {
+	t := o.tape
+	for k, x := range o.in {
+		if x.requiresGrad {
+			t.grad(x)
+			o.i1 = k
+			n := o.Value.Len()
+			t.Exec.ForArg(n, n, o, addScaledBackward)
+		}
+	}
+}
+
+// addScaledBackward adds c·∂out into the gradient of input o.i1.
+func addScaledBackward(arg any, lo, hi int) {
+	o := arg.(*Var)
+	c := o.p
+	if o.i1 == 1 {
+		c = o.p2
+	}
+	gx, gy := o.in[o.i1].Grad.Data[lo:hi], o.Grad.Data[lo:hi]
+	gx = gx[:len(gy)]
+	for i, g := range gy {
+		gx[i] += c * g
+	}
+}
