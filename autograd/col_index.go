@@ -21,16 +21,22 @@ type patternKey struct {
 	nnz, rows, cols int
 }
 
+// keyOf returns p's cache key.
+func keyOf(p *tensor.CSR) patternKey {
+	key := patternKey{rowPtr: &p.RowPtr[0], nnz: p.NNZ(), rows: p.Rows, cols: p.Cols}
+	if key.nnz > 0 {
+		key.col = &p.ColIdx[0]
+	}
+	return key
+}
+
 // maxCachedPatterns bounds the tape's column-index cache; patterns are
 // expected to be few and long-lived (the graph's adjacency and its variants).
 const maxCachedPatterns = 64
 
 // columns returns p's column index, built on first use and cached on the tape.
 func (t *Tape) columns(p *tensor.CSR) *colIndex {
-	key := patternKey{rowPtr: &p.RowPtr[0], nnz: p.NNZ(), rows: p.Rows, cols: p.Cols}
-	if key.nnz > 0 {
-		key.col = &p.ColIdx[0]
-	}
+	key := keyOf(p)
 	if ci, ok := t.cols[key]; ok {
 		return ci
 	}

@@ -24,6 +24,7 @@ type Tape struct {
 	free   map[int][]*tensor.Dense
 	used   []*tensor.Dense
 	cols   map[patternKey]*colIndex // column indexes of sparse patterns, kept across Reset
+	heads  map[headKey]*headPerm    // per-head value positions of patterns, kept across Reset
 	red    reduction                // operands of the reduction in progress
 	csrs   []*tensor.CSR            // CSR headers handed out (DropoutCSR); the first ncsr are in use
 	ncsr   int

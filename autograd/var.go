@@ -43,6 +43,7 @@ type Var struct {
 	s    float64   // a scale (Sum, Mean, the losses)
 	xs   []*Var    // ConcatCols' inputs (a tape-owned slice)
 	col  *colIndex // a pattern's column index (edge operations)
+	hp   *headPerm // per-head value positions (SpMMEdgesHeads)
 }
 
 // NewParam returns a trainable leaf owning value and a gradient buffer of the

@@ -190,6 +190,9 @@ func (l *gatLayer) forward(t *autograd.Tape, pat *tensor.CSR, z *autograd.Var, c
 	if l.heads == 1 {
 		return t.Add(t.SpMMEdges(pat, alpha, z), l.b)
 	}
+	if l.concat { // all heads in one pass, the same bits as the per-head form below
+		return t.Add(t.SpMMEdgesHeads(pat, alpha, z), l.b)
+	}
 	if len(l.outs) != l.heads {
 		l.outs = make([]*autograd.Var, l.heads)
 	}

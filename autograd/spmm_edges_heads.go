@@ -1,0 +1,178 @@
+package autograd
+
+import (
+	"fmt"
+
+	"github.com/pcgcn/pcgcn/internal/simd"
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// SpMMEdgesHeads is multi-head SpMMEdges: with h = alpha.Cols() heads and
+// z = [Z_0 … Z_{h−1}] (n×h·ch, head k in columns k·ch…(k+1)·ch), it returns
+// [A_0·Z_0 … A_{h−1}·Z_{h−1}] where A_k has the pattern of pattern and the
+// values alpha[:,k] — a multi-head attention layer's concatenated output in
+// one operation, without slicing α and Z per head and concatenating the
+// results. Every element is computed as SpMMEdges computes it on the sliced
+// operands (the same sums in the same order), so the result is
+// ConcatCols(SpMMEdges(pattern, α_k, Z_k)…) to the bit, gradients included.
+//
+// Backward: ∂alpha[e,k] += ⟨∂out[i, block k], Z_k[j,:]⟩ for entry e = (i, j);
+// ∂Z_k += A_kᵀ·∂out[:, block k] (through the pattern's column index).
+func (t *Tape) SpMMEdgesHeads(pattern *tensor.CSR, alpha, z *Var) *Var {
+	h := alpha.Cols()
+	if alpha.Rows() != pattern.NNZ() || h < 1 || z.Cols()%h != 0 || pattern.Cols != z.Rows() {
+		panic(fmt.Sprintf("autograd: SpMMEdgesHeads pattern %s, alpha %s, z %s", pattern.Shape(), alpha.label(), z.label()))
+	}
+	o := t.op(t.Alloc(pattern.Rows, z.Cols()), alpha, z)
+	o.csr = pattern
+	o.hp = t.headPerms(pattern, h)
+	t.Exec.ForBalancedArg(pattern.RowPtr, z.Cols(), o, spmmHeadsRows)
+	return t.done(o, spmmHeadsBack)
+}
+
+// headPerm holds, for a pattern and a head count h, the positions of head
+// k's values in a row-major nnz×h matrix: row[k][e] = e·h+k in CSR order, and
+// col[k][q] = perm[q]·h+k in the column index's order. The vector kernels
+// read strided values through them.
+type headPerm struct {
+	row, col [][]int32
+}
+
+type headKey struct {
+	p patternKey
+	h int
+}
+
+// headPerms returns the head permutations of p for h heads, cached on the
+// tape like its column index.
+func (t *Tape) headPerms(p *tensor.CSR, h int) *headPerm {
+	ci := t.columns(p)
+	key := headKey{p: keyOf(p), h: h}
+	if hp, ok := t.heads[key]; ok {
+		return hp
+	}
+	nnz := p.NNZ()
+	hp := &headPerm{row: make([][]int32, h), col: make([][]int32, h)}
+	for k := range h {
+		r, c := make([]int32, nnz), make([]int32, nnz)
+		for e := range nnz {
+			r[e] = int32(e*h + k)
+			c[e] = ci.perm[e]*int32(h) + int32(k)
+		}
+		hp.row[k], hp.col[k] = r, c
+	}
+	if t.heads == nil || len(t.heads) >= maxCachedPatterns {
+		t.heads = map[headKey]*headPerm{}
+	}
+	t.heads[key] = hp
+	return hp
+}
+
+// spmmHeadsRows computes rows [lo, hi) of the output, head by head.
+func spmmHeadsRows(arg any, lo, hi int) {
+	o := arg.(*Var)
+	rp, colIdx, h := o.csr.RowPtr, o.csr.ColIdx, len(o.hp.row)
+	width := o.Value.Cols
+	ch := width / h
+	ad, zd, od := o.in[0].Value.Data, o.in[1].Value.Data, o.Value.Data
+	vec := simd.Enabled()
+	for i := lo; i < hi; i++ {
+		s, e := rp[i], rp[i+1]
+		for k := range h {
+			c := od[i*width+k*ch : i*width+(k+1)*ch]
+			clear(c)
+			if vec {
+				simd.SpMMRow(1, colIdx[s:e], ad, o.hp.row[k][s:e], zd[k*ch:], width, c)
+				continue
+			}
+			for q := s; q < e; q++ {
+				j, v := int(colIdx[q]), ad[int(q)*h+k]
+				zj := zd[j*width+k*ch : j*width+(k+1)*ch]
+				for x, zv := range zj {
+					c[x] += v * zv
+				}
+			}
+		}
+	}
+}
+
+func spmmHeadsBack(o *Var) {
+	t, alpha, z := o.tape, o.in[0], o.in[1]
+	if alpha.requiresGrad {
+		t.grad(alpha)
+		t.Exec.ForBalancedArg(o.csr.RowPtr, z.Value.Cols, o, spmmHeadsBackAlpha)
+	}
+	if z.requiresGrad {
+		t.grad(z)
+		o.col = t.columns(o.csr)
+		t.Exec.ForBalancedArg(o.col.ptr, z.Value.Cols, o, spmmHeadsBackZ)
+	}
+}
+
+// spmmHeadsBackAlpha adds the per-head edge gradients of rows [lo, hi):
+// the dots of ∂out's row blocks with the source rows' Z blocks, computed as
+// SDDMM does (into a stack buffer, then added at the strided positions).
+func spmmHeadsBackAlpha(arg any, lo, hi int) {
+	o := arg.(*Var)
+	rp, colIdx, h := o.csr.RowPtr, o.csr.ColIdx, len(o.hp.row)
+	width := o.Value.Cols
+	ch := width / h
+	gy, zd, ga := o.Grad.Data, o.in[1].Value.Data, o.in[0].Grad.Data
+	vec := simd.Enabled()
+	var buf [256]float32
+	for i := lo; i < hi; i++ {
+		for k := range h {
+			gi := gy[i*width+k*ch : i*width+(k+1)*ch]
+			for s := rp[i]; s < rp[i+1]; s += int32(len(buf)) {
+				e := min(s+int32(len(buf)), rp[i+1])
+				out := buf[:e-s]
+				if vec {
+					simd.SDDMMRow(colIdx[s:e], gi, zd[k*ch:], width, out)
+				} else {
+					for q := s; q < e; q++ {
+						j := int(colIdx[q])
+						var d float32
+						for x, v := range gi {
+							d += v * zd[j*width+k*ch+x]
+						}
+						out[q-s] = d
+					}
+				}
+				for q, v := range out {
+					ga[(int(s)+q)*h+k] += v
+				}
+			}
+		}
+	}
+}
+
+// spmmHeadsBackZ adds A_kᵀ·∂out_k into the rows [lo, hi) of ∂Z, head by head
+// (the column-index walk of spmmTCols).
+func spmmHeadsBackZ(arg any, lo, hi int) {
+	o := arg.(*Var)
+	ci, h := o.col, len(o.hp.row)
+	width := o.Value.Cols
+	ch := width / h
+	gy, ad, gz := o.Grad.Data, o.in[0].Value.Data, o.in[1].Grad.Data
+	vec := simd.Enabled()
+	for j := lo; j < hi; j++ {
+		s, e := ci.ptr[j], ci.ptr[j+1]
+		if s == e {
+			continue
+		}
+		for k := range h {
+			c := gz[j*width+k*ch : j*width+(k+1)*ch]
+			if vec {
+				simd.SpMMRow(1, ci.row[s:e], ad, o.hp.col[k][s:e], gy[k*ch:], width, c)
+				continue
+			}
+			for q := s; q < e; q++ {
+				v, i := ad[int(ci.perm[q])*h+k], int(ci.row[q])
+				gi := gy[i*width+k*ch : i*width+(k+1)*ch]
+				for x, g := range gi {
+					c[x] += v * g
+				}
+			}
+		}
+	}
+}
