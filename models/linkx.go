@@ -58,8 +58,9 @@ func linkxSpec() Spec {
 // A is the symmetric adjacency without self-loops and without normalisation.
 // All layers use PyTorch's default initialisation. With Layers ≥ 2 the
 // authors' MLP_f also applies BatchNorm after each hidden ReLU; this
-// implementation omits it (the engine has no batch-norm operation yet), so it
-// matches their code exactly only for Layers = 1 (the preset).
+// implementation omits it (autograd.BatchNorm has no running statistics for
+// evaluation, which PyTorch's BatchNorm1d uses), so it matches their code
+// exactly only for Layers = 1 (the preset).
 type LINKX struct {
 	data *Data
 	cfg  *LINKXConfig
