@@ -130,19 +130,27 @@ func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
 	cells = rn.expand(cells)
 	out := make([]*Result, len(cells))
 	var todo []int
-	total, totalCost := 0, 0.0
+	total := 0
+	rates := map[string][]float64{} // seconds per split per unit of graph size, by model
 	for i, c := range cells {
 		if r := rn.LoadExact(c); r != nil {
 			out[i] = r
+			if n := len(r.PerSplit); n > 0 && r.Seconds > 0 {
+				rates[c.Model] = append(rates[c.Model], r.Seconds/float64(n)/rn.splitCost(c))
+			}
 			continue
 		}
 		todo = append(todo, i)
 		total += len(c.Splits)
-		totalCost += float64(len(c.Splits)) * rn.splitCost(c)
 	}
+	rate := modelRates(rates)
+	cost := func(c Cell) float64 { return rate(c.Model) * rn.splitCost(c) }
 	p := newMeter(rn.Progress, len(cells)-len(todo), len(cells), total)
-	p.totalCost = totalCost
 	for _, i := range todo {
+		p.totalCost += float64(len(cells[i].Splits)) * cost(cells[i])
+	}
+	for _, i := range todo {
+		p.curCost = cost(cells[i])
 		r, err := rn.runCell(cells[i], p)
 		if err != nil {
 			return out, fmt.Errorf("%s %s on %s: %w", cells[i].Study, cells[i].Model, cells[i].Dataset, err)
@@ -213,7 +221,7 @@ func (rn *Runner) runCell(c Cell, p *meter) (*Result, error) {
 		if k >= len(g.Splits) {
 			return nil, fmt.Errorf("split %d requested, %s has %d", k, c.Dataset, len(g.Splits))
 		}
-		p.splitStart(c, k, rn.splitCost(c))
+		p.splitStart(c, k)
 		r, err := train.Run(g, aHat, k, spec, cfg, opt)
 		if err != nil {
 			return nil, err
@@ -247,6 +255,36 @@ func (rn *Runner) runCell(c Cell, p *meter) (*Result, error) {
 	res.MsPerEpoch, res.Seconds = s.MsPerEpoch, s.Seconds
 	res.TestAccMean, res.TestAccStd = s.TestAccMean, s.TestAccStd
 	return res, nil
+}
+
+// modelRates returns the time per split per unit of graph size of a model:
+// the median over its cells already saved in the plan, or, for a model
+// without any, the median over all models (1 when nothing is known). Models
+// differ by two orders of magnitude (a 64-layer GCNII against SGC), so
+// weighting the splits left by graph size alone gave estimates off by as
+// much.
+func modelRates(rates map[string][]float64) func(model string) float64 {
+	median := func(v []float64) float64 {
+		v = append([]float64(nil), v...)
+		sort.Float64s(v)
+		return v[len(v)/2]
+	}
+	med := map[string]float64{}
+	var all []float64
+	for m, v := range rates {
+		med[m] = median(v)
+		all = append(all, med[m])
+	}
+	fallback := 1.0
+	if len(all) > 0 {
+		fallback = median(all)
+	}
+	return func(model string) float64 {
+		if r, ok := med[model]; ok {
+			return r
+		}
+		return fallback
+	}
 }
 
 // splitCost estimates the relative cost of training one split of c, for the
@@ -338,7 +376,9 @@ type meter struct {
 	splitsDone, total int
 	start             time.Time
 	cur               string
-	// costDone and totalCost weigh splits by dataset size for the estimate.
+	// costDone and totalCost weigh splits by their estimated cost (model
+	// rate × graph size); the time left is the cost left at the pace of the
+	// cost done, which calibrates the estimate to the machine and its load.
 	costDone, totalCost, curCost float64
 }
 
@@ -350,8 +390,7 @@ func newMeter(w io.Writer, done, cells, total int) *meter {
 	return m
 }
 
-func (m *meter) splitStart(c Cell, k int, cost float64) {
-	m.curCost = cost
+func (m *meter) splitStart(c Cell, k int) {
 	m.cur = fmt.Sprintf("%s %s/%s%s split %d", c.Study, c.Model, c.Dataset, variantSuffix(c), k)
 }
 

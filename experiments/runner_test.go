@@ -141,3 +141,16 @@ func TestMainCellsSelectFeatureNormOnValidation(t *testing.T) {
 		t.Errorf("preset only: %+v", r)
 	}
 }
+
+func TestModelRates(t *testing.T) {
+	rate := modelRates(map[string][]float64{"gcnii": {9, 10, 30}, "sgc": {0.1}, "gcn": {1}})
+	if rate("gcnii") != 10 || rate("sgc") != 0.1 {
+		t.Errorf("medians: gcnii %v sgc %v", rate("gcnii"), rate("sgc"))
+	}
+	if rate("gat") != 1 { // the median of the known models' medians
+		t.Errorf("unknown model: %v", rate("gat"))
+	}
+	if modelRates(nil)("x") != 1 {
+		t.Error("no history should give rate 1")
+	}
+}
