@@ -122,29 +122,12 @@ func sameCell(a, b Cell) bool {
 // saving each as it finishes, and returns the results in the order of cells
 // (for a main-table cell, the selected candidate; see Load).
 func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
-	if rn.graphs == nil {
-		rn.graphs = map[string]*graph.Graph{}
-		rn.ahats = map[string]*tensor.CSR{}
-	}
 	asked := cells
-	cells = rn.expand(cells)
-	out := make([]*Result, len(cells))
-	var todo []int
+	cells, out, todo, cost := rn.pending(cells)
 	total := 0
-	rates := map[string][]float64{} // seconds per split per unit of graph size, by model
-	for i, c := range cells {
-		if r := rn.LoadExact(c); r != nil {
-			out[i] = r
-			if n := len(r.PerSplit); n > 0 && r.Seconds > 0 {
-				rates[c.Model] = append(rates[c.Model], r.Seconds/float64(n)/rn.splitCost(c))
-			}
-			continue
-		}
-		todo = append(todo, i)
-		total += len(c.Splits)
+	for _, i := range todo {
+		total += len(cells[i].Splits)
 	}
-	rate := modelRates(rates)
-	cost := func(c Cell) float64 { return rate(c.Model) * rn.splitCost(c) }
 	p := newMeter(rn.Progress, len(cells)-len(todo), len(cells), total)
 	for _, i := range todo {
 		p.totalCost += float64(len(cells[i].Splits)) * cost(cells[i])
@@ -255,6 +238,72 @@ func (rn *Runner) runCell(c Cell, p *meter) (*Result, error) {
 	res.MsPerEpoch, res.Seconds = s.MsPerEpoch, s.Seconds
 	res.TestAccMean, res.TestAccStd = s.TestAccMean, s.TestAccStd
 	return res, nil
+}
+
+// pending expands cells into their candidates and returns them with the
+// saved results (nil where none), the indices of those still to run, and an
+// estimate of the seconds one split of a cell takes (its model's rate in the
+// finished cells times its graph's size).
+func (rn *Runner) pending(cells []Cell) ([]Cell, []*Result, []int, func(Cell) float64) {
+	if rn.graphs == nil {
+		rn.graphs = map[string]*graph.Graph{}
+		rn.ahats = map[string]*tensor.CSR{}
+	}
+	cells = rn.expand(cells)
+	out := make([]*Result, len(cells))
+	var todo []int
+	rates := map[string][]float64{} // seconds per split per unit of graph size, by model
+	for i, c := range cells {
+		if r := rn.LoadExact(c); r != nil {
+			out[i] = r
+			if n := len(r.PerSplit); n > 0 && r.Seconds > 0 {
+				rates[c.Model] = append(rates[c.Model], r.Seconds/float64(n)/rn.splitCost(c))
+			}
+			continue
+		}
+		todo = append(todo, i)
+	}
+	rate := modelRates(rates)
+	return cells, out, todo, func(c Cell) float64 { return rate(c.Model) * rn.splitCost(c) }
+}
+
+// PlanEntry summarises the work left in one study.
+type PlanEntry struct {
+	Study      string  `json:"study"`
+	Cells      int     `json:"cells"`
+	Done       int     `json:"done"`
+	Splits     int     `json:"splits_left"`
+	EstSeconds float64 `json:"estimated_seconds"`
+}
+
+// Plan reports, per study, how many of cells (with their candidates) are
+// saved and how many splits are left, with an estimate of the time they take
+// from the models' rates in the saved cells (seconds as measured then, at
+// the thread count and load of those runs). It trains nothing.
+func (rn *Runner) Plan(cells []Cell) []PlanEntry {
+	cells, out, _, cost := rn.pending(cells)
+	var order []string
+	by := map[string]*PlanEntry{}
+	for i, c := range cells {
+		e := by[c.Study]
+		if e == nil {
+			e = &PlanEntry{Study: c.Study}
+			by[c.Study] = e
+			order = append(order, c.Study)
+		}
+		e.Cells++
+		if out[i] != nil {
+			e.Done++
+			continue
+		}
+		e.Splits += len(c.Splits)
+		e.EstSeconds += float64(len(c.Splits)) * cost(c)
+	}
+	plan := make([]PlanEntry, len(order))
+	for i, s := range order {
+		plan[i] = *by[s]
+	}
+	return plan
 }
 
 // modelRates returns the time per split per unit of graph size of a model:

@@ -157,6 +157,31 @@ func (p *plan) presetResults(cells []experiments.Cell) []*experiments.Result {
 
 // Run runs the selected studies and writes the report.
 func Run(opt Options) error {
+	p, cells, err := newPlan(opt)
+	if err != nil {
+		return err
+	}
+	if _, err := p.runner.Run(cells); err != nil {
+		return err
+	}
+	// a full run's report shows every saved result, not only this run's
+	// datasets and models (a quick run reports what it ran)
+	render := *p
+	if !p.opt.Quick {
+		render.opt.Datasets, render.opt.Models = nil, nil
+		for _, d := range p.opt.Datasets {
+			if datasets.IsPath(d) {
+				render.opt.Datasets = append(render.opt.Datasets, d)
+			}
+		}
+	}
+	return render.writeReport(allStudies())
+}
+
+// newPlan sets up the runner and lists the cells of every selected study:
+// one plan over all of them, so that progress and the time estimate cover
+// the whole run.
+func newPlan(opt Options) (*plan, []experiments.Cell, error) {
 	if opt.ResultsDir == "" {
 		opt.ResultsDir = "results"
 	}
@@ -177,31 +202,26 @@ func Run(opt Options) error {
 	p.figDir = filepath.Join(filepath.Dir(opt.ReportPath), "figures")
 	selected, err := selectStudies(opt.Only)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	// one plan over every selected study, so progress and the time estimate
-	// cover the whole run
 	var cells []experiments.Cell
 	for _, s := range selected {
 		if s.cells != nil {
 			cells = append(cells, s.cells(p)...)
 		}
 	}
-	if _, err := p.runner.Run(cells); err != nil {
-		return err
+	return p, cells, nil
+}
+
+// Plan reports, per study, the work the same Options would leave to Run:
+// cells saved, splits left and an estimate of their time (see
+// experiments.Runner.Plan). It trains nothing.
+func Plan(opt Options) ([]experiments.PlanEntry, error) {
+	p, cells, err := newPlan(opt)
+	if err != nil {
+		return nil, err
 	}
-	// a full run's report shows every saved result, not only this run's
-	// datasets and models (a quick run reports what it ran)
-	render := *p
-	if !p.opt.Quick {
-		render.opt.Datasets, render.opt.Models = nil, nil
-		for _, d := range p.opt.Datasets {
-			if datasets.IsPath(d) {
-				render.opt.Datasets = append(render.opt.Datasets, d)
-			}
-		}
-	}
-	return render.writeReport(allStudies())
+	return p.runner.Plan(cells), nil
 }
 
 func selectStudies(only []string) ([]study, error) {

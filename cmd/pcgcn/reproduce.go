@@ -3,10 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,6 +32,7 @@ type reproduceFlags struct {
 	seed       uint64
 	data       string
 	presetOnly bool
+	plan       bool
 }
 
 func newReproduceCmd() *cobra.Command {
@@ -82,6 +85,7 @@ checking, not for numbers.`,
 	fl.StringVar(&f.docsDir, "docs", "docs", "directory the Markdown reports and figures are written to")
 	fl.IntVar(&f.threads, "threads", 0, "goroutines for the kernels (0: all cores)")
 	fl.Uint64Var(&f.seed, "seed", 42, "base random seed")
+	fl.BoolVar(&f.plan, "plan", false, "train nothing: list, per study, the cells saved and the splits left, with an estimate of their time from the models' rates in the saved cells")
 	fl.BoolVar(&f.presetOnly, "preset-only", false, "main table: report each model's preset as is, instead of also training it with feature row normalisation flipped and keeping the candidate with the better validation accuracy")
 	return cmd
 }
@@ -142,16 +146,21 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 		rn.Dir = filepath.Join(f.resultsDir, "quick")
 	}
 
+	var plan []experiments.PlanEntry
 	if slices.Contains(only, "fidelity") {
 		fds := dsNames
 		if len(fds) == 0 {
 			fds = experiments.PaperDatasets()
 		}
-		if _, err := rn.Run(experiments.FidelityCells(fds, splits)); err != nil {
+		if f.plan {
+			plan = append(plan, rn.Plan(experiments.FidelityCells(fds, splits))...)
+		} else if _, err := rn.Run(experiments.FidelityCells(fds, splits)); err != nil {
 			return err
 		}
-		if err := writeFidelityReport(rn, docs, splits, time.Since(start)); err != nil {
-			return err
+		if !f.plan {
+			if err := writeFidelityReport(rn, docs, splits, time.Since(start)); err != nil {
+				return err
+			}
 		}
 	}
 	var paperStudies []string
@@ -177,20 +186,40 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 			} else if len(mm) == 0 {
 				mm = reg.Names()
 			}
-			if _, err := rn.Run(experiments.MainCells(mm, mds, splits)); err != nil {
-				return err
-			}
-			// the page shows every saved cell, not only this invocation's models
-			if err := writeResultsReport(rn, f, docs, splits, time.Since(start), reg.Names()); err != nil {
-				return err
+			switch {
+			case f.plan:
+				plan = append(plan, rn.Plan(experiments.MainCells(mm, mds, splits))...)
+			default:
+				if _, err := rn.Run(experiments.MainCells(mm, mds, splits)); err != nil {
+					return err
+				}
+				// the page shows every saved cell, not only this invocation's models
+				if err := writeResultsReport(rn, f, docs, splits, time.Since(start), reg.Names()); err != nil {
+					return err
+				}
 			}
 		}
-		err := studies.Run(studies.Options{Only: paperStudies, Datasets: dsNames, Models: modelNames, Splits: splits,
+		opt := studies.Options{Only: paperStudies, Datasets: dsNames, Models: modelNames, Splits: splits,
 			Quick: f.quick, ResultsDir: f.resultsDir, ReportPath: filepath.Join(docs, "report.md"), Data: data,
-			Threads: f.threads, Seed: f.seed, Progress: cmd.ErrOrStderr(), PresetOnly: f.presetOnly})
-		if err != nil {
+			Threads: f.threads, Seed: f.seed, Progress: cmd.ErrOrStderr(), PresetOnly: f.presetOnly}
+		if f.plan {
+			sp, err := studies.Plan(opt)
+			if err != nil {
+				return err
+			}
+			for _, e := range sp {
+				// the main table was planned above over more datasets
+				if e.Study != "main" || !slices.ContainsFunc(plan, func(p experiments.PlanEntry) bool { return p.Study == "main" }) {
+					plan = append(plan, e)
+				}
+			}
+		} else if err := studies.Run(opt); err != nil {
 			return err
 		}
+	}
+	if f.plan {
+		printPlan(cmd.OutOrStdout(), plan)
+		return nil
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "reproduce finished in %s; reports in %s\n", time.Since(start).Round(time.Second), docs)
 	return nil
@@ -266,4 +295,20 @@ func runInfo(f *reproduceFlags, study string, wall time.Duration, cells int, com
 		Machine:  studies.Machine(),
 		WallTime: fmt.Sprintf("this invocation %s; total training time of the %d saved cells %s", wall.Round(time.Second), cells, (time.Duration(compute) * time.Second).Round(time.Second)),
 	}
+}
+
+// printPlan writes the --plan table: per study, cells saved and splits left
+// with the estimated time, and the totals.
+func printPlan(w io.Writer, plan []experiments.PlanEntry) {
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "study\tcells\tsaved\tsplits left\testimated time\t")
+	var cells, done, splits int
+	var secs float64
+	for _, e := range plan {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t\n", e.Study, e.Cells, e.Done, e.Splits, (time.Duration(e.EstSeconds) * time.Second).Round(time.Minute))
+		cells, done, splits, secs = cells+e.Cells, done+e.Done, splits+e.Splits, secs+e.EstSeconds
+	}
+	fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%s\t\n", cells, done, splits, (time.Duration(secs) * time.Second).Round(time.Minute))
+	tw.Flush()
+	fmt.Fprintln(w, "(estimates: each model's seconds per split per unit of graph size in its saved cells, at the threads and load of those runs; a model with none gets the median rate)")
 }

@@ -83,6 +83,20 @@ func TestReproduceQuickEndToEnd(t *testing.T) {
 	if strings.Contains(errOut.String(), "split 0\n") {
 		t.Errorf("the second run trained again:\n%s", errOut.String())
 	}
+	// --plan trains nothing and, everything being saved, finds nothing left
+	out.Reset()
+	root = newRootCmd()
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	root.SetArgs([]string{"reproduce", "--quick", "--plan", "--datasets", "texas", "--data-dir", datatest.Mirror(t),
+		"--results", filepath.Join(dir, "results"), "--docs", filepath.Join(dir, "docs")})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	total := regexp.MustCompile(`(?m)^\s*total\s+(\d+)\s+(\d+)\s+0\s+0s`).FindStringSubmatch(out.String())
+	if total == nil || total[1] != total[2] || !strings.Contains(out.String(), "ablation") {
+		t.Errorf("plan after a full run:\n%s", out.String())
+	}
 }
 
 // TestReproduceOnUserGraph runs studies on a graph given by --data.
