@@ -109,6 +109,10 @@ type SplitResult struct {
 	BestEpoch int     `json:"best_epoch"`
 	Epochs    int     `json:"epochs"`
 	Seconds   float64 `json:"seconds"`
+	// TestAcc is the test accuracy (percent) whatever the metric, and
+	// MsPerEpoch the mean training-step time, for the cell's summary.
+	TestAcc    float64 `json:"test_acc,omitempty"`
+	MsPerEpoch float64 `json:"ms_per_epoch,omitempty"`
 	// Extra holds study-specific measurements (e.g. the matching degree).
 	Extra map[string]float64 `json:"extra,omitempty"`
 	// Nodes holds per-node outputs when the cell asked for them.
@@ -126,5 +130,6 @@ type NodeOutputs struct {
 }
 
 func splitResult(r *train.Result) SplitResult {
-	return SplitResult{Split: r.Split, Val: 100 * r.Val, Test: 100 * r.Test, BestEpoch: r.BestEpoch, Epochs: r.Epochs, Seconds: r.Seconds}
+	return SplitResult{Split: r.Split, Val: 100 * r.Val, Test: 100 * r.Test, BestEpoch: r.BestEpoch, Epochs: r.Epochs, Seconds: r.Seconds,
+		TestAcc: 100 * r.TestAccuracy, MsPerEpoch: r.MsPerEpoch}
 }

@@ -199,8 +199,12 @@ func (rn *Runner) runCell(c Cell, p *meter) (*Result, error) {
 		opt.Metric = "rocauc"
 	}
 	res := &Result{Cell: c, Metric: opt.Metric, Config: cfg}
-	var trs []*train.Result
-	for _, k := range c.Splits {
+	// splits finished by an interrupted run of this cell are kept
+	if part := rn.loadPartial(c); part != nil {
+		res.PerSplit = part.PerSplit
+		p.resumed(c, len(part.PerSplit))
+	}
+	for _, k := range c.Splits[len(res.PerSplit):] {
 		if k >= len(g.Splits) {
 			return nil, fmt.Errorf("split %d requested, %s has %d", k, c.Dataset, len(g.Splits))
 		}
@@ -230,14 +234,70 @@ func (rn *Runner) runCell(c Cell, p *meter) (*Result, error) {
 			}
 		}
 		res.PerSplit = append(res.PerSplit, sr)
-		trs = append(trs, r)
+		if len(res.PerSplit) < len(c.Splits) {
+			if err := rn.savePartial(res); err != nil {
+				return nil, err
+			}
+		}
 		p.splitDone()
 	}
-	s := train.Summarize(trs)
-	res.TestMean, res.TestStd, res.ValMean, res.ValStd = s.TestMean, s.TestStd, s.ValMean, s.ValStd
-	res.MsPerEpoch, res.Seconds = s.MsPerEpoch, s.Seconds
-	res.TestAccMean, res.TestAccStd = s.TestAccMean, s.TestAccStd
+	summarize(res)
 	return res, nil
+}
+
+// summarize sets res's means and standard deviations from its splits (the
+// percentages train.Summarize would give from the runs themselves).
+func summarize(res *Result) {
+	var test, val, acc, ms []float64
+	res.Seconds = 0
+	for _, sr := range res.PerSplit {
+		test, val, acc, ms = append(test, sr.Test), append(val, sr.Val), append(acc, sr.TestAcc), append(ms, sr.MsPerEpoch)
+		res.Seconds += sr.Seconds
+	}
+	res.TestMean, res.TestStd = train.MeanStd(test)
+	res.ValMean, res.ValStd = train.MeanStd(val)
+	res.TestAccMean, res.TestAccStd = train.MeanStd(acc)
+	res.MsPerEpoch, _ = train.MeanStd(ms)
+}
+
+// partialPath is where the finished splits of a cell in progress are kept.
+func (rn *Runner) partialPath(c Cell) string {
+	return filepath.Join(rn.Dir, c.Study, c.Key()+".partial.json")
+}
+
+// savePartial saves the splits of res finished so far, so that a run
+// interrupted in the middle of a long cell resumes at its next split.
+func (rn *Runner) savePartial(res *Result) error {
+	path := rn.partialPath(res.Cell)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, b)
+}
+
+// loadPartial returns the finished splits saved for c by an interrupted
+// run, or nil when there are none or they were saved for another cell
+// definition or configuration (or by a version that did not record every
+// field the summary needs).
+func (rn *Runner) loadPartial(c Cell) *Result {
+	b, err := os.ReadFile(rn.partialPath(c))
+	if err != nil {
+		return nil
+	}
+	var r Result
+	if json.Unmarshal(b, &r) != nil || !sameCell(r.Cell, c) || !rn.sameConfig(c, r.Config) || len(r.PerSplit) >= len(c.Splits) {
+		return nil
+	}
+	for i, sr := range r.PerSplit {
+		if sr.Split != c.Splits[i] || sr.MsPerEpoch == 0 {
+			return nil
+		}
+	}
+	return &r
 }
 
 // pending expands cells into their candidates and returns them with the
@@ -402,6 +462,7 @@ func nodeOutputs(r *train.Result, threads int) *NodeOutputs {
 }
 
 func (rn *Runner) save(r *Result) error {
+	defer os.Remove(rn.partialPath(r.Cell))
 	path := rn.Path(r.Cell)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
@@ -478,6 +539,17 @@ func (m *meter) splitDone() {
 }
 
 func (m *meter) cellDone(Cell) { m.cellsDone++ }
+
+// resumed takes n splits of the current cell, finished by an earlier run,
+// out of the plan.
+func (m *meter) resumed(c Cell, n int) {
+	m.total -= n
+	m.totalCost -= float64(n) * m.curCost
+	if m.w != nil && n > 0 {
+		fmt.Fprintf(m.w, "%s %s/%s%s: %d of its %d splits were saved by an interrupted run; resuming\n",
+			c.Study, c.Model, c.Dataset, variantSuffix(c), n, len(c.Splits))
+	}
+}
 
 func (m *meter) finish() {
 	if m.w != nil {

@@ -154,3 +154,45 @@ func TestModelRates(t *testing.T) {
 		t.Error("no history should give rate 1")
 	}
 }
+
+// TestRunnerResumesInsideACell checks that the splits an interrupted run
+// finished are kept: the cell restarts at the next split and its summary is
+// the one an uninterrupted run gives.
+func TestRunnerResumesInsideACell(t *testing.T) {
+	var log bytes.Buffer
+	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
+		Threads: 1, Epochs: 8, Patience: 8, Progress: &log}
+	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0, 1, 2}}
+	full, err := rn.Run([]Cell{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// an interrupted run: only split 0 finished, saved as partial
+	part := *full[0]
+	part.PerSplit = part.PerSplit[:1]
+	if err := rn.savePartial(&part); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(rn.Path(c))
+	log.Reset()
+	again, err := rn.Run([]Cell{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(log.String(), "split 0\n") || !strings.Contains(log.String(), "1 of its 3 splits were saved") {
+		t.Errorf("did not resume inside the cell:\n%s", log.String())
+	}
+	a, b := full[0], again[0]
+	if a.TestMean != b.TestMean || a.ValMean != b.ValMean || a.TestStd != b.TestStd || len(b.PerSplit) != 3 {
+		t.Errorf("resumed summary %v±%v (val %v) differs from the uninterrupted %v±%v (val %v)", b.TestMean, b.TestStd, b.ValMean, a.TestMean, a.TestStd, a.ValMean)
+	}
+	if _, err := os.Stat(rn.partialPath(c)); !os.IsNotExist(err) {
+		t.Errorf("the partial file was not removed: %v", err)
+	}
+	// a partial saved for another configuration is ignored
+	part.Config = map[string]any{"hidden": 3}
+	rn.savePartial(&part)
+	if rn.loadPartial(c) != nil {
+		t.Error("a partial cell of another configuration was reused")
+	}
+}
