@@ -41,7 +41,9 @@ type Runner struct {
 	Extras func(c Cell, r *train.Result) map[string]float64
 	// Embed maps an n×d embedding to n×2 points (t-SNE) and measurements of
 	// it (e.g. the silhouette score); used by cells with Embed set.
-	Embed func(emb *tensor.Dense, y []int32) (*tensor.Dense, map[string]float64, error)
+	// The test nodes of the cell's split are given too, for measurements
+	// restricted to nodes the model was not trained on.
+	Embed func(emb *tensor.Dense, y, test []int32) (*tensor.Dense, map[string]float64, error)
 
 	graphs map[string]*graph.Graph
 	ahats  map[string]*tensor.CSR
@@ -438,7 +440,7 @@ func (rn *Runner) embed(r *train.Result) ([][2]float32, map[string]float64, erro
 	if out.Embedding == nil {
 		return nil, nil, fmt.Errorf("model gives no embedding")
 	}
-	xy, extra, err := rn.Embed(out.Embedding.Value, r.Data.Graph.Y)
+	xy, extra, err := rn.Embed(out.Embedding.Value, r.Data.Graph.Y, r.Data.Test)
 	if err != nil {
 		return nil, nil, err
 	}

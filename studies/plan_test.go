@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/report"
@@ -63,5 +64,24 @@ func TestSelectStudies(t *testing.T) {
 	}
 	if _, err := selectStudies([]string{"nope"}); err == nil {
 		t.Error("unknown study accepted")
+	}
+}
+
+func TestTSNEVerdict(t *testing.T) {
+	ex := map[string]float64{"silhouette_embedding_test": 0}
+	for _, c := range []struct {
+		sil  map[string]float64
+		want string
+	}{
+		{map[string]float64{"pcgcn": 0.30, "gcn": 0.1, "linkx": 0.2}, "claim holds"},
+		{map[string]float64{"pcgcn": 0.21, "gcn": 0.1, "linkx": 0.2}, "about equally"},
+		{map[string]float64{"pcgcn": 0.10, "gcn": 0.1, "linkx": 0.2}, "does not hold"},
+	} {
+		if v := tsneVerdict(ex, c.sil); !strings.Contains(v, c.want) {
+			t.Errorf("%v: verdict %q, want %q", c.sil, v, c.want)
+		}
+	}
+	if v := tsneVerdict(map[string]float64{}, nil); !strings.Contains(v, "rerun") {
+		t.Errorf("old cells: %q", v)
 	}
 }
