@@ -111,7 +111,7 @@ func renderTSNE(p *plan, w io.Writer) error {
 			return err
 		}
 		panels := []report.ScatterPanel{{Title: "initial features", XY: report.PointsDense(fpts), Labels: g.Y,
-			Note: fmt.Sprintf("silhouette %.3f", fx["silhouette_embedding"])}}
+			Note: fmt.Sprintf("silhouette %.3f (test nodes %s)", fx["silhouette_embedding"], num3(fx, "silhouette_embedding_test"))}}
 		fmt.Fprintf(w, "### %s\n\n| representation | silhouette, embedding: all nodes | test nodes | silhouette, t-SNE 2-D: all nodes | test nodes | test acc. split 0 |\n| --- | ---: | ---: | ---: | ---: | ---: |\n", d)
 		fmt.Fprintf(w, "| initial features | %s | %s | %s | %s | — |\n", num3(fx, "silhouette_embedding"), num3(fx, "silhouette_embedding_test"), num3(fx, "silhouette_tsne"), num3(fx, "silhouette_tsne_test"))
 		sil := map[string]float64{}
