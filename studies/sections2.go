@@ -302,18 +302,22 @@ func renderVariants(p *plan, w io.Writer, study string, vs []experiments.Variant
 		if !ok {
 			continue
 		}
-		n++
-		top := true
+		have, top := 0, true
 		for _, r := range rs {
-			if r.Cell.Dataset == d && r.TestMean > f {
-				top = false
+			if r.Cell.Dataset == d {
+				have++
+				top = top && r.TestMean <= f
 			}
 		}
+		if have < len(vs) { // only datasets where every variant has run
+			continue
+		}
+		n++
 		if top {
 			best++
 		}
 	}
-	fmt.Fprintf(w, "**Verdict:** the full model is at least as accurate as every variant on %d of %d datasets.\n", best, n)
+	fmt.Fprintf(w, "**Verdict:** the full model is at least as accurate as every variant on %d of the %d datasets where every variant has run.\n", best, n)
 	return nil
 }
 
