@@ -131,24 +131,23 @@ func (p *plan) datasets(defaults []string) []string {
 	return append(out, paths...)
 }
 
-// results loads the saved results of cells, skipping missing ones.
+// results loads the saved results of cells, skipping missing ones (main
+// cells: the validation-selected candidate).
 func (p *plan) results(cells []experiments.Cell) []*experiments.Result {
-	var rs []*experiments.Result
-	for _, c := range cells {
-		if r := p.runner.Load(c); r != nil {
-			rs = append(rs, r)
-		}
-	}
-	return rs
+	return loadAll(cells, p.runner.Load)
 }
 
 // presetResults is results without the main table's selection: the preset
 // candidate of each main cell, the baseline of studies whose variants change
 // one switch of the preset (ablation, partial control, missing classes).
 func (p *plan) presetResults(cells []experiments.Cell) []*experiments.Result {
+	return loadAll(cells, p.runner.LoadExact)
+}
+
+func loadAll(cells []experiments.Cell, load func(experiments.Cell) *experiments.Result) []*experiments.Result {
 	var rs []*experiments.Result
 	for _, c := range cells {
-		if r := p.runner.LoadExact(c); r != nil {
+		if r := load(c); r != nil {
 			rs = append(rs, r)
 		}
 	}

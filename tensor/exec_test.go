@@ -1,43 +1,39 @@
 package tensor
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 )
 
+// checkCovers runs a loop whose body marks the items it visits and fails
+// unless every item of [0, n) was visited exactly once.
+func checkCovers(t *testing.T, name string, n int, run func(fn func(lo, hi int))) {
+	t.Helper()
+	var mu sync.Mutex
+	seen := make([]int, n)
+	run(func(lo, hi int) {
+		mu.Lock()
+		defer mu.Unlock()
+		for i := lo; i < hi; i++ {
+			seen[i]++
+		}
+	})
+	for i, s := range seen {
+		if s != 1 {
+			t.Fatalf("%s: item %d visited %d times", name, i, s)
+		}
+	}
+}
+
 func TestExecCoversRange(t *testing.T) {
 	prefix := []int32{0, 100000, 100001, 100001, 100500, 200000, 200000, 300000}
 	for _, th := range []int{0, 1, 2, 3, 8, 100} {
+		e := Exec{Threads: th}
 		for _, work := range []int{0, 1 << 30} {
-			var mu sync.Mutex
-			seen := make([]int, 37)
-			Exec{Threads: th}.For(37, work, func(lo, hi int) {
-				mu.Lock()
-				defer mu.Unlock()
-				for i := lo; i < hi; i++ {
-					seen[i]++
-				}
-			})
-			for i, s := range seen {
-				if s != 1 {
-					t.Fatalf("For Threads=%d work=%d: item %d visited %d times", th, work, i, s)
-				}
-			}
+			checkCovers(t, fmt.Sprintf("For Threads=%d work=%d", th, work), 37, func(fn func(lo, hi int)) { e.For(37, work, fn) })
 		}
-		var mu sync.Mutex
-		seen := make([]int, len(prefix)-1)
-		Exec{Threads: th}.ForBalanced(prefix, 64, func(lo, hi int) {
-			mu.Lock()
-			defer mu.Unlock()
-			for i := lo; i < hi; i++ {
-				seen[i]++
-			}
-		})
-		for i, s := range seen {
-			if s != 1 {
-				t.Fatalf("ForBalanced Threads=%d: item %d visited %d times", th, i, s)
-			}
-		}
+		checkCovers(t, fmt.Sprintf("ForBalanced Threads=%d", th), len(prefix)-1, func(fn func(lo, hi int)) { e.ForBalanced(prefix, 64, fn) })
 	}
 	if (Exec{}).N() < 1 || (Exec{Threads: -3}).N() < 1 || (Exec{Threads: 5}).N() != 5 {
 		t.Fatal("Exec.N wrong")
@@ -48,37 +44,13 @@ func TestDynamicLoopsCoverRange(t *testing.T) {
 	// trailing and leading empty rows, one heavy row
 	prefix := []int32{0, 0, 50000, 50001, 50001, 90000, 120000, 120000, 120000}
 	for _, th := range []int{1, 2, 3, 8, 100} {
+		e := Exec{Threads: th}
 		for _, work := range []int{0, 1 << 30} {
-			var mu sync.Mutex
-			seen := make([]int, 53)
-			Exec{Threads: th}.forDynamic(53, work, func(lo, hi int) {
-				mu.Lock()
-				defer mu.Unlock()
-				for i := lo; i < hi; i++ {
-					seen[i]++
-				}
-			})
-			for i, s := range seen {
-				if s != 1 {
-					t.Fatalf("forDynamic Threads=%d work=%d: item %d visited %d times", th, work, i, s)
-				}
-			}
+			checkCovers(t, fmt.Sprintf("forDynamic Threads=%d work=%d", th, work), 53, func(fn func(lo, hi int)) { e.forDynamic(53, work, fn) })
 		}
 		for _, width := range []int{0, 64} {
-			var mu sync.Mutex
-			seen := make([]int, len(prefix)-1)
-			Exec{Threads: th}.forDynamicBalanced(prefix, width, func(lo, hi int) {
-				mu.Lock()
-				defer mu.Unlock()
-				for i := lo; i < hi; i++ {
-					seen[i]++
-				}
-			})
-			for i, s := range seen {
-				if s != 1 {
-					t.Fatalf("forDynamicBalanced Threads=%d width=%d: item %d visited %d times", th, width, i, s)
-				}
-			}
+			checkCovers(t, fmt.Sprintf("forDynamicBalanced Threads=%d width=%d", th, width), len(prefix)-1,
+				func(fn func(lo, hi int)) { e.forDynamicBalanced(prefix, width, fn) })
 		}
 	}
 	Exec{Threads: 4}.forDynamic(0, 1<<30, func(lo, hi int) { t.Fatal("called on an empty range") })
@@ -89,23 +61,6 @@ func TestWorkersCoverRangeAndShare(t *testing.T) {
 	prefix := []int32{0, 0, 50000, 50001, 50001, 90000, 120000, 120000, 120000}
 	w := NewWorkers(3)
 	defer w.Close()
-	check := func(name string, n int, run func(fn func(lo, hi int))) {
-		t.Helper()
-		var mu sync.Mutex
-		seen := make([]int, n)
-		run(func(lo, hi int) {
-			mu.Lock()
-			defer mu.Unlock()
-			for i := lo; i < hi; i++ {
-				seen[i]++
-			}
-		})
-		for i, s := range seen {
-			if s != 1 {
-				t.Fatalf("%s: item %d visited %d times", name, i, s)
-			}
-		}
-	}
 	// the same Workers used from several goroutines at once (the busy ones
 	// fall back to fresh goroutines), and by Execs of more threads than it has
 	var wg sync.WaitGroup
@@ -116,10 +71,10 @@ func TestWorkersCoverRangeAndShare(t *testing.T) {
 			for _, th := range []int{2, 4, 6} {
 				e := Exec{Threads: th, Workers: w}
 				for range 20 {
-					check("For", 37+g, func(fn func(lo, hi int)) { e.For(37+g, 1<<30, fn) })
-					check("ForBalanced", len(prefix)-1, func(fn func(lo, hi int)) { e.ForBalanced(prefix, 64, fn) })
-					check("forDynamic", 53, func(fn func(lo, hi int)) { e.forDynamic(53, 1<<30, fn) })
-					check("forDynamicBalanced", len(prefix)-1, func(fn func(lo, hi int)) { e.forDynamicBalanced(prefix, 64, fn) })
+					checkCovers(t, "For", 37+g, func(fn func(lo, hi int)) { e.For(37+g, 1<<30, fn) })
+					checkCovers(t, "ForBalanced", len(prefix)-1, func(fn func(lo, hi int)) { e.ForBalanced(prefix, 64, fn) })
+					checkCovers(t, "forDynamic", 53, func(fn func(lo, hi int)) { e.forDynamic(53, 1<<30, fn) })
+					checkCovers(t, "forDynamicBalanced", len(prefix)-1, func(fn func(lo, hi int)) { e.forDynamicBalanced(prefix, 64, fn) })
 				}
 			}
 		}()
@@ -129,6 +84,6 @@ func TestWorkersCoverRangeAndShare(t *testing.T) {
 	w.Close()
 	w.Close()
 	e := Exec{Threads: 3, Workers: w}
-	check("For after Close", 41, func(fn func(lo, hi int)) { e.For(41, 1<<30, fn) })
-	check("forDynamic after Close", 41, func(fn func(lo, hi int)) { e.forDynamic(41, 1<<30, fn) })
+	checkCovers(t, "For after Close", 41, func(fn func(lo, hi int)) { e.For(41, 1<<30, fn) })
+	checkCovers(t, "forDynamic after Close", 41, func(fn func(lo, hi int)) { e.forDynamic(41, 1<<30, fn) })
 }
