@@ -325,8 +325,40 @@ func (rn *Runner) pending(cells []Cell) ([]Cell, []*Result, []int, func(Cell) fl
 		}
 		todo = append(todo, i)
 	}
+	rn.savedRates(cells, todo, rates)
 	rate := modelRates(rates)
 	return cells, out, todo, func(c Cell) float64 { return rate(c.Model) * rn.splitCost(c) }
+}
+
+// savedRates adds to rates, for each model of the pending cells that has no
+// rate yet, the rates of its cells saved under Dir by any study, so that a
+// plan restricted to cells not yet run (--models, --datasets) still has the
+// model's measured speed instead of a guess.
+func (rn *Runner) savedRates(cells []Cell, todo []int, rates map[string][]float64) {
+	need := map[string]bool{}
+	for _, i := range todo {
+		if len(rates[cells[i].Model]) == 0 {
+			need[cells[i].Model] = true
+		}
+	}
+	if len(need) == 0 {
+		return
+	}
+	files, _ := filepath.Glob(filepath.Join(rn.Dir, "*", "*.json"))
+	for _, f := range files {
+		if strings.HasSuffix(f, ".partial.json") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var r Result
+		if json.Unmarshal(b, &r) != nil || !need[r.Cell.Model] || len(r.PerSplit) == 0 || r.Seconds <= 0 {
+			continue
+		}
+		rates[r.Cell.Model] = append(rates[r.Cell.Model], r.Seconds/float64(len(r.PerSplit))/rn.splitCost(r.Cell))
+	}
 }
 
 // PlanEntry summarises the work left in one study.
@@ -386,7 +418,10 @@ func modelRates(rates map[string][]float64) func(model string) float64 {
 		med[m] = median(v)
 		all = append(all, med[m])
 	}
-	fallback := 1.0
+	// With no history at all, a rough rate of this machine kind (GCN on
+	// Chameleon runs a split in about 2 s for a size of about 5e6), so that
+	// a first plan gives hours, not years.
+	fallback := 4e-7
 	if len(all) > 0 {
 		fallback = median(all)
 	}

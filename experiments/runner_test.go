@@ -3,6 +3,7 @@ package experiments
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -150,8 +151,29 @@ func TestModelRates(t *testing.T) {
 	if rate("gat") != 1 { // the median of the known models' medians
 		t.Errorf("unknown model: %v", rate("gat"))
 	}
-	if modelRates(nil)("x") != 1 {
-		t.Error("no history should give rate 1")
+	if r := modelRates(nil)("x"); r <= 0 || r > 1e-5 {
+		t.Errorf("no history: rate %v, want a small positive guess", r)
+	}
+}
+
+// TestPlanUsesRatesOfOtherStudies checks that a model's speed measured in
+// any saved cell estimates its cells in a plan that has none of its own.
+func TestPlanUsesRatesOfOtherStudies(t *testing.T) {
+	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
+		Threads: 1, Epochs: 4, Patience: 4}
+	done := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0, 1}}
+	rs, err := rn.Run([]Cell{done})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perSplit := rs[0].Seconds / 2
+	todo := Cell{Study: "t", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0, 1, 2}}
+	plan := rn.Plan([]Cell{todo})
+	if len(plan) != 1 || plan[0].Splits != 3 {
+		t.Fatalf("plan: %+v", plan)
+	}
+	if got, want := plan[0].EstSeconds, 3*perSplit; math.Abs(got-want) > 1e-9*want+1e-12 {
+		t.Errorf("estimate %v s, want 3 splits x %v s measured in study s", got, perSplit)
 	}
 }
 
