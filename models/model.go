@@ -93,6 +93,20 @@ type Common struct {
 	WeightDecay float64 `json:"weight_decay"`
 	// NormalizeFeatures divides each feature row by its sum before training.
 	NormalizeFeatures bool `json:"normalize_features"`
+	// Optimizer is "adam" (the default when empty: Adam with PyTorch-style
+	// L2 weight decay added to the gradient) or "adamw" (decoupled weight
+	// decay, torch.optim.AdamW), for models whose authors train with AdamW.
+	Optimizer string `json:"optimizer,omitempty"`
+}
+
+// Validate checks the settings shared by every model that the model's own
+// constructor does not see (the optimiser).
+func (c *Common) Validate() error {
+	switch c.Optimizer {
+	case "", "adam", "adamw":
+		return nil
+	}
+	return fmt.Errorf("optimizer must be adam or adamw, got %q", c.Optimizer)
 }
 
 // Registry maps model names to specs. It is built by NewRegistry and not

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/autograd"
@@ -182,6 +183,31 @@ func TestNoDecayParamsGetTheirOwnGroup(t *testing.T) {
 	}
 	if n := len(gs[0].Params()) + len(gs[1].Params()); n != len(m.Params()) {
 		t.Errorf("%d parameters in groups, model has %d", n, len(m.Params()))
+	}
+}
+
+// TestOptimizerChoice checks that "adamw" gives decoupled weight decay in
+// every group, the default Adam's, and that an unknown name fails the run.
+func TestOptimizerChoice(t *testing.T) {
+	g := loadCornell(t)
+	spec, _ := models.NewRegistry().Get("gprgnn")
+	d := models.NewData(g, g.Splits[0], true, nil)
+	for _, name := range []string{"", "adam", "adamw"} {
+		cfg := spec.Preset("cornell")
+		cfg.Base().Optimizer = name
+		m, err := spec.New(d, cfg, rng.New(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		adam := NewOptimizer(m, cfg)
+		if adam.Decoupled() != (name == "adamw") || len(adam.Groups()) != 2 {
+			t.Errorf("optimizer %q: decoupled %v, %d groups", name, adam.Decoupled(), len(adam.Groups()))
+		}
+	}
+	cfg := spec.Preset("cornell")
+	cfg.Base().Optimizer = "sgd"
+	if _, err := Run(g, nil, 0, spec, cfg, quickOpts(1)); err == nil || !strings.Contains(err.Error(), "sgd") {
+		t.Errorf("unknown optimizer: err %v", err)
 	}
 }
 

@@ -51,6 +51,9 @@ func Run(g *graph.Graph, aHat *tensor.CSR, k int, spec models.Spec, cfg models.C
 	if k < 0 || k >= len(g.Splits) {
 		return nil, fmt.Errorf("%s has %d splits, split %d requested", g.Name, len(g.Splits), k)
 	}
+	if err := cfg.Base().Validate(); err != nil {
+		return nil, err
+	}
 	split := g.Splits[k]
 	if opt.DropClass >= 0 {
 		split.Train = withoutClass(split.Train, g.Y, int32(opt.DropClass))
@@ -107,13 +110,18 @@ func Run(g *graph.Graph, aHat *tensor.CSR, k int, spec models.Spec, cfg models.C
 }
 
 // NewOptimizer returns Adam with the config's learning rate and PyTorch-style
-// weight decay, except for parameters the model exempts (models.NoDecay),
-// which get their own group without decay.
+// weight decay (AdamW's decoupled decay when the config's Optimizer is
+// "adamw"), except for parameters the model exempts (models.NoDecay), which
+// get their own group without decay.
 func NewOptimizer(model models.Model, cfg models.Config) *optim.Adam {
 	lr, wd := cfg.Base().LR, cfg.Base().WeightDecay
+	newAdam := optim.NewAdam
+	if cfg.Base().Optimizer == "adamw" {
+		newAdam = optim.NewAdamW
+	}
 	nd, ok := model.(models.NoDecay)
 	if !ok {
-		return optim.NewAdam(model.Params(), lr, wd)
+		return newAdam(model.Params(), lr, wd)
 	}
 	exempt := map[*autograd.Var]bool{}
 	for _, p := range nd.NoDecayParams() {
@@ -127,7 +135,7 @@ func NewOptimizer(model models.Model, cfg models.Config) *optim.Adam {
 			decayed = append(decayed, p)
 		}
 	}
-	adam := optim.NewAdam(decayed, lr, wd)
+	adam := newAdam(decayed, lr, wd)
 	if len(free) > 0 {
 		adam.AddGroup(free, lr, 0)
 	}

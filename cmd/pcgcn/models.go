@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -35,6 +36,12 @@ func newModelsCmd() *cobra.Command {
 				b, err := json.MarshalIndent(cfg, "", "  ")
 				if err != nil {
 					return err
+				}
+				// The optimiser key is omitted from saved configs when it
+				// has its default; show it here so that every --set key is
+				// listed.
+				if cfg.Base().Optimizer == "" {
+					b = append(bytes.TrimSuffix(b, []byte("\n}")), []byte(",\n  \"optimizer\": \"adam\"\n}")...)
 				}
 				fmt.Fprintln(out, string(b))
 				return nil
