@@ -44,6 +44,7 @@ directory, then downloaded with checksum verification.`,
 		newDatasetsCmd(),
 		newStatsCmd(),
 		newReproduceCmd(),
+		newTuneCmd(),
 	)
 	return root
 }

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/experiments"
+)
+
+type tuneFlags struct {
+	data       dataFlags
+	model      string
+	grid       []string
+	sets       []string
+	splits     string
+	seed       uint64
+	threads    int
+	epochs     int
+	patience   int
+	resultsDir string
+	jsonOut    bool
+}
+
+func newTuneCmd() *cobra.Command {
+	var f tuneFlags
+	cmd := &cobra.Command{
+		Use:   "tune --model NAME --dataset NAME|--data PATH --grid KEY=V1,V2,... [flags]",
+		Short: "Grid-search a model's hyperparameters on validation accuracy",
+		Long: `tune trains the model at every point of a hyperparameter grid (the product of
+the --grid axes, applied over the dataset's preset and the fixed --set
+overrides) on the requested splits, and ranks the points by mean validation
+metric. Test accuracy is printed beside it but plays no part in the ranking.
+
+Each grid point is a cell saved under <results>/tune/ as it finishes, so an
+interrupted search resumes where it stopped and a repeated one trains
+nothing. The protocol is train's: Adam, up to --epochs epochs, patience
+--patience, the model at its best-validation epoch.`,
+		Example: `  pcgcn tune --model linkx --dataset actor --grid hidden=64,256,512 --grid lr=0.05,0.01,0.002 --splits 0-2
+  pcgcn tune --model gcn --data mygraph/ --grid dropout=0.2,0.5 --set hidden=128 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runTune(cmd, &f) },
+	}
+	f.data.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&f.model, "model", "pcgcn", "model name (see `pcgcn models`)")
+	fl.StringArrayVar(&f.grid, "grid", nil, "one grid axis, key=v1,v2,... (repeatable; the keys of `pcgcn models --options NAME`)")
+	fl.StringArrayVar(&f.sets, "set", nil, "a fixed override for every grid point, key=value (repeatable)")
+	fl.StringVar(&f.splits, "splits", "all", "splits to train each point on: all, 0-9, 3 or 0,2,5-7")
+	fl.Uint64Var(&f.seed, "seed", 42, "base random seed (split k uses a seed derived from it and k)")
+	fl.IntVar(&f.threads, "threads", 0, "goroutines for the kernels (0: all cores)")
+	fl.IntVar(&f.epochs, "epochs", 1000, "maximum epochs per split")
+	fl.IntVar(&f.patience, "patience", 200, "stop after this many epochs without validation improvement (0: never)")
+	fl.StringVar(&f.resultsDir, "results", "results", "directory of the per-point JSON results (points saved in <results>/tune/)")
+	fl.BoolVar(&f.jsonOut, "json", false, "print the ranked points as JSON")
+	return cmd
+}
+
+// tunePoint is one ranked grid point of tune's JSON output.
+type tunePoint struct {
+	Rank       int               `json:"rank"`
+	Sets       map[string]string `json:"sets"`
+	Metric     string            `json:"metric"`
+	ValMean    float64           `json:"val_mean"`
+	ValStd     float64           `json:"val_std"`
+	TestMean   float64           `json:"test_mean"`
+	TestStd    float64           `json:"test_std"`
+	MsPerEpoch float64           `json:"ms_per_epoch"`
+	Splits     int               `json:"splits"`
+}
+
+func runTune(cmd *cobra.Command, f *tuneFlags) error {
+	start := time.Now()
+	if len(f.grid) == 0 {
+		return fmt.Errorf("no grid: give at least one --grid key=v1,v2,...")
+	}
+	grid, err := experiments.ParseGrid(f.grid)
+	if err != nil {
+		return err
+	}
+	base := map[string]string{}
+	for _, s := range f.sets {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok {
+			return fmt.Errorf("--set %q: want key=value", s)
+		}
+		base[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	g, _, err := f.data.load(cmd)
+	if err != nil {
+		return err
+	}
+	splits, err := parseSplits(f.splits, len(g.Splits))
+	if err != nil {
+		return err
+	}
+	name := strings.ToLower(f.data.dataset)
+	if f.data.path != "" {
+		name = f.data.path
+	}
+	cells, err := experiments.TuneCells(strings.ToLower(f.model), name, grid, base, splits)
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.model, err)
+	}
+	dataDir, _ := cmd.Flags().GetString("data-dir")
+	rn := &experiments.Runner{Dir: f.resultsDir, Data: datasets.Options{DataDir: dataDir, Progress: cmd.ErrOrStderr()},
+		Threads: f.threads, Seed: f.seed, Epochs: f.epochs, Patience: f.patience, Progress: cmd.ErrOrStderr()}
+	if f.patience == 0 {
+		rn.Patience = f.epochs // Runner: 0 means the protocol default
+	}
+	if f.epochs != 1000 || f.patience != 200 {
+		// saved points do not record the epoch budget: keep other budgets apart
+		rn.Dir = filepath.Join(f.resultsDir, fmt.Sprintf("epochs%d-patience%d", f.epochs, f.patience))
+	}
+	rs, err := rn.Run(cells)
+	if err != nil {
+		return err
+	}
+	ranked := experiments.RankByValidation(rs)
+	points := make([]tunePoint, len(ranked))
+	for i, r := range ranked {
+		points[i] = tunePoint{Rank: i + 1, Sets: r.Cell.Sets, Metric: r.Metric, ValMean: r.ValMean, ValStd: r.ValStd,
+			TestMean: r.TestMean, TestStd: r.TestStd, MsPerEpoch: r.MsPerEpoch, Splits: len(r.PerSplit)}
+	}
+	out := cmd.OutOrStdout()
+	if f.jsonOut {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(points)
+	}
+	printTune(out, f, grid, points, len(splits))
+	fmt.Fprintf(cmd.ErrOrStderr(), "wall time %s\n", time.Since(start).Round(time.Second))
+	return nil
+}
+
+func printTune(w io.Writer, f *tuneFlags, grid experiments.Grid, points []tunePoint, nSplits int) {
+	metric := "accuracy"
+	if len(points) > 0 && points[0].Metric != "" {
+		metric = points[0].Metric
+	}
+	ds := f.data.dataset
+	if f.data.path != "" {
+		ds = f.data.path
+	}
+	fmt.Fprintf(w, "%s on %s: %d grid points × %d splits, ranked by mean validation %s (test shown, not used)\n",
+		f.model, ds, len(points), nSplits, metric)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "rank\t")
+	for _, k := range grid.Keys {
+		fmt.Fprintf(tw, "%s\t", k)
+	}
+	fmt.Fprint(tw, "val %\ttest %\tms/epoch\t\n")
+	for _, p := range points {
+		fmt.Fprintf(tw, "%d\t", p.Rank)
+		for _, k := range grid.Keys {
+			fmt.Fprintf(tw, "%s\t", p.Sets[k])
+		}
+		fmt.Fprintf(tw, "%.2f ± %.2f\t%.2f ± %.2f\t%.1f\t\n", p.ValMean, p.ValStd, p.TestMean, p.TestStd, p.MsPerEpoch)
+	}
+	tw.Flush()
+	if len(points) > 0 {
+		var flags []string
+		for _, k := range grid.Keys {
+			flags = append(flags, "--set "+k+"="+points[0].Sets[k])
+		}
+		fmt.Fprintf(w, "best on validation: %s\n", strings.Join(flags, " "))
+	}
+}

@@ -1,0 +1,111 @@
+package experiments
+
+import (
+	"fmt"
+	"maps"
+	"sort"
+	"strings"
+
+	"github.com/pcgcn/pcgcn/models"
+)
+
+// Grid is a hyperparameter grid: each key (an option name of --set) with the
+// values to try, in the order given.
+type Grid struct {
+	Keys   []string
+	Values [][]string
+}
+
+// ParseGrid reads grid axes written as "key=v1,v2,...", one axis per string.
+// A key may appear only once and needs at least one value.
+func ParseGrid(axes []string) (Grid, error) {
+	var g Grid
+	for _, a := range axes {
+		k, vs, ok := strings.Cut(a, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			return Grid{}, fmt.Errorf("grid axis %q: want key=v1,v2,...", a)
+		}
+		for _, seen := range g.Keys {
+			if seen == k {
+				return Grid{}, fmt.Errorf("grid axis %q: key %s given twice", a, k)
+			}
+		}
+		var vals []string
+		for _, v := range strings.Split(vs, ",") {
+			if v = strings.TrimSpace(v); v != "" {
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) == 0 {
+			return Grid{}, fmt.Errorf("grid axis %q: no values", a)
+		}
+		g.Keys = append(g.Keys, k)
+		g.Values = append(g.Values, vals)
+	}
+	return g, nil
+}
+
+// Points returns every combination of the grid's values, the last key
+// varying fastest. An empty grid has one point, the preset.
+func (g Grid) Points() []map[string]string {
+	pts := []map[string]string{{}}
+	for i, k := range g.Keys {
+		var next []map[string]string
+		for _, p := range pts {
+			for _, v := range g.Values[i] {
+				q := maps.Clone(p)
+				q[k] = v
+				next = append(next, q)
+			}
+		}
+		pts = next
+	}
+	return pts
+}
+
+// TuneCells returns one "tune" cell per grid point: model on dataset with the
+// fixed overrides base and the point's values (which win over base), over
+// splits. Every override is checked against the model's options first, so a
+// misspelt key or a bad value fails before anything is trained.
+func TuneCells(model, dataset string, g Grid, base map[string]string, splits []int) ([]Cell, error) {
+	spec, err := models.NewRegistry().Get(model)
+	if err != nil {
+		return nil, err
+	}
+	var cells []Cell
+	for _, p := range g.Points() {
+		sets := maps.Clone(base)
+		if sets == nil {
+			sets = map[string]string{}
+		}
+		maps.Copy(sets, p)
+		cfg := spec.Preset(dataset)
+		keys := make([]string, 0, len(sets))
+		for k := range sets {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if err := models.SetOption(cfg, k, sets[k]); err != nil {
+				return nil, fmt.Errorf("%s=%s: %w", k, sets[k], err)
+			}
+		}
+		if err := cfg.Base().Validate(); err != nil {
+			return nil, err
+		}
+		if len(sets) == 0 {
+			sets = nil
+		}
+		cells = append(cells, Cell{Study: "tune", Dataset: dataset, Model: model, Sets: sets, DropClass: -1, Splits: splits})
+	}
+	return cells, nil
+}
+
+// RankByValidation returns the results ordered by mean validation metric,
+// best first (ties keep the grid order). Test numbers play no part.
+func RankByValidation(rs []*Result) []*Result {
+	out := append([]*Result(nil), rs...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].ValMean > out[j].ValMean })
+	return out
+}
