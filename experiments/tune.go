@@ -24,7 +24,7 @@ func ParseGrid(axes []string) (Grid, error) {
 		k, vs, ok := strings.Cut(a, "=")
 		k = strings.TrimSpace(k)
 		if !ok || k == "" {
-			return Grid{}, fmt.Errorf("grid axis %q: want key=v1,v2,...", a)
+			return Grid{}, fmt.Errorf("grid axis %q: want key=v1,v2 (values comma-separated)", a)
 		}
 		for _, seen := range g.Keys {
 			if seen == k {

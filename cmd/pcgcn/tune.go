@@ -79,7 +79,7 @@ type tunePoint struct {
 func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	start := time.Now()
 	if len(f.grid) == 0 {
-		return fmt.Errorf("no grid: give at least one --grid key=v1,v2,...")
+		return fmt.Errorf("no grid: give at least one --grid key=v1,v2 (values comma-separated)")
 	}
 	grid, err := experiments.ParseGrid(f.grid)
 	if err != nil {
