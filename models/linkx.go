@@ -19,21 +19,40 @@ type LINKXConfig struct {
 // Base returns the shared hyperparameters.
 func (c *LINKXConfig) Base() *Common { return &c.Common }
 
-// LINKXPreset returns LINKX's setting. The authors tune LINKX on the Geom-GCN
-// graphs over a grid (github.com/CUAI/Non-Homophily-Large-Scale,
+// LINKXPreset returns LINKX's setting for a dataset. The authors tune LINKX
+// on the Geom-GCN graphs over a grid (github.com/CUAI/Non-Homophily-Large-Scale,
 // experiments/linkx_tuning.sh: hidden 64–512, final-MLP layers 1–4, lr 0.05,
-// 0.01 or 0.002, dropout 0 or 0.5, one-layer MLP_A and MLP_X) but publish no
-// per-dataset choice (nor does the GloGNN repository), so one setting from
-// that grid is used for every dataset, chosen by us: hidden 64, a one-layer
-// final MLP (the authors' architecture exactly, since their BatchNorm sits
-// only between final-MLP layers; on Chameleon splits 0–2 it scored 67.0%
-// against 63.8% for two layers without BatchNorm), lr 0.01, and the
-// repository's default weight decay 1e-3 (parse.py). Dropout 0.5 is kept for
-// --layers ≥ 2. Features are used as loaded (no row normalisation), as in
-// the authors' loader. The authors train 500 epochs with AdamW; our protocol
-// (Adam, ≤1000 epochs, patience 200) is kept.
-func LINKXPreset(string) *LINKXConfig {
-	return &LINKXConfig{Common: Common{Hidden: 64, Layers: 1, Dropout: 0.5, LR: 0.01, WeightDecay: 1e-3}}
+// 0.01 or 0.002, dropout 0 or 0.5, one- or two-layer MLP_A and MLP_X) and
+// publish only the best score per dataset, not the setting. We run the hidden
+// × lr part of that grid per dataset with
+//
+//	pcgcn tune --model linkx --dataset D --grid hidden=64,256,512 --grid lr=0.05,0.01,0.002 --splits 0-2
+//
+// and take the point with the best mean validation accuracy (results/tune/;
+// see linkxTuned for the datasets tuned so far). The rest of the setting is
+// fixed: a one-layer final MLP (the authors' architecture exactly, since
+// their BatchNorm sits only between final-MLP layers; on Chameleon splits
+// 0–2 it scored 67.0% against 63.8% for two layers without BatchNorm), the
+// repository's default weight decay 1e-3 (parse.py) as PyTorch-style L2,
+// dropout 0.5 (used only with --layers ≥ 2), features as loaded (no row
+// normalisation), as in the authors' loader. Datasets not tuned get hidden
+// 64, lr 0.01. The authors train 500 epochs with AdamW; our protocol (Adam,
+// ≤1000 epochs, patience 200) is kept (`--set optimizer=adamw` changed
+// nothing on Actor).
+func LINKXPreset(dataset string) *LINKXConfig {
+	hidden, lr := linkxTuned(dataset)
+	return &LINKXConfig{Common: Common{Hidden: hidden, Layers: 1, Dropout: 0.5, LR: lr, WeightDecay: 1e-3}}
+}
+
+// linkxTuned returns the hidden size and learning rate `pcgcn tune` chose on
+// validation for a dataset (splits 0–2), or hidden 64, lr 0.01 for a
+// dataset not tuned.
+func linkxTuned(dataset string) (hidden int, lr float64) {
+	switch dataset {
+	case "actor": // validation 35.46 (preset before tuning: 33.74)
+		return 512, 0.05
+	}
+	return 64, 0.01
 }
 
 func linkxSpec() Spec {

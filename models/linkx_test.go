@@ -51,8 +51,11 @@ func TestLINKXForwardMatchesNaive(t *testing.T) {
 
 func TestLINKXSpec(t *testing.T) {
 	spectralSpecCheck(t, "linkx", "hidden", "layers", "dropout", "lr", "weight_decay")
-	if c := LINKXPreset("texas"); c.NormalizeFeatures || c.Hidden != 64 || c.Layers != 1 {
-		t.Errorf("texas preset %+v", *c)
+	if c := LINKXPreset("my-graph"); c.NormalizeFeatures || c.Hidden != 64 || c.LR != 0.01 || c.Layers != 1 {
+		t.Errorf("untuned preset %+v", *c)
+	}
+	if c := LINKXPreset("actor"); c.NormalizeFeatures || c.Hidden != 512 || c.LR != 0.05 || c.Layers != 1 {
+		t.Errorf("actor preset (tuned) %+v", *c)
 	}
 	d := spectralData(t, false)
 	if _, err := NewLINKX(d, &LINKXConfig{Common: Common{Hidden: 4, Layers: 1, Dropout: 1}}, rng.New(1)); err == nil {
