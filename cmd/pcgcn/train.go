@@ -38,7 +38,8 @@ func newTrainCmd() *cobra.Command {
 reports the test metric at the epoch of best validation metric, as mean ± std
 (population std, in percent) over the splits, next to the paper's number.
 
-Protocol: Adam with PyTorch-style weight decay, up to --epochs epochs, stopping
+Protocol: Adam with PyTorch-style weight decay (--set optimizer=adamw for
+AdamW's decoupled decay), up to --epochs epochs, stopping
 when validation accuracy has not improved for --patience epochs; the model at
 its best-validation epoch is kept. Hyperparameters start from the paper's
 preset for the dataset, then --config, then the shortcut flags, then --set.`,
