@@ -37,7 +37,8 @@ func newTuneCmd() *cobra.Command {
 		Long: `tune trains the model at every point of a hyperparameter grid (the product of
 the --grid axes, applied over the dataset's preset and the fixed --set
 overrides) on the requested splits, and ranks the points by mean validation
-metric. Test accuracy is printed beside it but plays no part in the ranking.
+metric (ties: the earlier grid point). Test accuracy is printed beside it but
+plays no part in the ranking.
 
 Each grid point is a cell saved under <results>/tune/ as it finishes, so an
 interrupted search resumes where it stopped and a repeated one trains
