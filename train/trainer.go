@@ -52,7 +52,7 @@ func Run(g *graph.Graph, aHat *tensor.CSR, k int, spec models.Spec, cfg models.C
 		return nil, fmt.Errorf("%s has %d splits, split %d requested", g.Name, len(g.Splits), k)
 	}
 	if err := cfg.Base().Validate(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", spec.Name, err)
 	}
 	split := g.Splits[k]
 	if opt.DropClass >= 0 {

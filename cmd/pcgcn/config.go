@@ -67,13 +67,41 @@ func (m *modelFlags) resolve(cmd *cobra.Command, dataset string) (models.Spec, m
 		c.Layers = m.layers
 	}
 	for _, kv := range m.sets {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return spec, nil, fmt.Errorf("--set %q: want key=value", kv)
+		k, v, err := parseSet(kv)
+		if err != nil {
+			return spec, nil, err
 		}
-		if err := models.SetOption(cfg, strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
+		if err := models.SetOption(cfg, k, v); err != nil {
 			return spec, nil, fmt.Errorf("--set for model %s: %w", spec.Name, err)
 		}
 	}
 	return spec, cfg, nil
+}
+
+// parseSet splits one --set argument, key=value, trimming spaces.
+func parseSet(kv string) (key, value string, err error) {
+	k, v, ok := strings.Cut(kv, "=")
+	if !ok || strings.TrimSpace(k) == "" {
+		return "", "", fmt.Errorf("--set %q: want key=value", kv)
+	}
+	return strings.TrimSpace(k), strings.TrimSpace(v), nil
+}
+
+// protocolFlags are the training-protocol flags shared by the commands that
+// train (train, tune): which splits, the seed, threads and the epoch budget.
+type protocolFlags struct {
+	splits   string
+	seed     uint64
+	threads  int
+	epochs   int
+	patience int
+}
+
+func (p *protocolFlags) register(cmd *cobra.Command, splitsHelp string) {
+	fl := cmd.Flags()
+	fl.StringVar(&p.splits, "splits", "all", splitsHelp+": all, 0-9, 3 or 0,2,5-7")
+	fl.Uint64Var(&p.seed, "seed", 42, "base random seed (split k uses a seed derived from it and k)")
+	fl.IntVar(&p.threads, "threads", 0, "goroutines for the kernels (0: all cores)")
+	fl.IntVar(&p.epochs, "epochs", 1000, "maximum epochs per split")
+	fl.IntVar(&p.patience, "patience", 200, "stop after this many epochs without validation improvement (0: never)")
 }

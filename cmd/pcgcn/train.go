@@ -16,13 +16,9 @@ import (
 )
 
 type trainFlags struct {
-	data      dataFlags
-	model     modelFlags
-	splits    string
-	seed      uint64
-	threads   int
-	epochs    int
-	patience  int
+	data  dataFlags
+	model modelFlags
+	protocolFlags
 	dropClass int
 	jsonOut   bool
 	save      string
@@ -52,11 +48,7 @@ preset for the dataset, then --config, then the shortcut flags, then --set.`,
 	f.data.register(cmd)
 	f.model.register(cmd)
 	fl := cmd.Flags()
-	fl.StringVar(&f.splits, "splits", "all", "splits to run: all, 0-9, 3 or 0,2,5-7")
-	fl.Uint64Var(&f.seed, "seed", 42, "base random seed (split k uses a seed derived from it and k)")
-	fl.IntVar(&f.threads, "threads", 0, "goroutines for the kernels (0: all cores)")
-	fl.IntVar(&f.epochs, "epochs", 1000, "maximum epochs per split")
-	fl.IntVar(&f.patience, "patience", 200, "stop after this many epochs without validation improvement (0: never)")
+	f.protocolFlags.register(cmd, "splits to run")
 	fl.IntVar(&f.dropClass, "drop-class", -1, "remove this class's training labels (0-based; the missing-class study)")
 	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object instead of the table")
 	fl.StringVar(&f.save, "save", "", "directory to write the trained model of the first split (weights .npz + config.json)")

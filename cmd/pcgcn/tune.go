@@ -16,15 +16,11 @@ import (
 )
 
 type tuneFlags struct {
-	data       dataFlags
-	model      string
-	grid       []string
-	sets       []string
-	splits     string
-	seed       uint64
-	threads    int
-	epochs     int
-	patience   int
+	data  dataFlags
+	model string
+	grid  []string
+	sets  []string
+	protocolFlags
 	resultsDir string
 	jsonOut    bool
 }
@@ -54,11 +50,7 @@ nothing. The protocol is train's: Adam, up to --epochs epochs, patience
 	fl.StringVar(&f.model, "model", "pcgcn", "model name (see `pcgcn models`)")
 	fl.StringArrayVar(&f.grid, "grid", nil, "one grid axis, key=v1,v2,... (repeatable; the keys of `pcgcn models --options NAME`)")
 	fl.StringArrayVar(&f.sets, "set", nil, "a fixed override for every grid point, key=value (repeatable)")
-	fl.StringVar(&f.splits, "splits", "all", "splits to train each point on: all, 0-9, 3 or 0,2,5-7")
-	fl.Uint64Var(&f.seed, "seed", 42, "base random seed (split k uses a seed derived from it and k)")
-	fl.IntVar(&f.threads, "threads", 0, "goroutines for the kernels (0: all cores)")
-	fl.IntVar(&f.epochs, "epochs", 1000, "maximum epochs per split")
-	fl.IntVar(&f.patience, "patience", 200, "stop after this many epochs without validation improvement (0: never)")
+	f.protocolFlags.register(cmd, "splits to train each point on")
 	fl.StringVar(&f.resultsDir, "results", "results", "directory of the per-point JSON results (points saved in <results>/tune/)")
 	fl.BoolVar(&f.jsonOut, "json", false, "print the ranked points as JSON")
 	return cmd
@@ -88,11 +80,11 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	}
 	base := map[string]string{}
 	for _, s := range f.sets {
-		k, v, ok := strings.Cut(s, "=")
-		if !ok {
-			return fmt.Errorf("--set %q: want key=value", s)
+		k, v, err := parseSet(s)
+		if err != nil {
+			return err
 		}
-		base[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		base[k] = v
 	}
 	g, _, err := f.data.load(cmd)
 	if err != nil {
