@@ -30,72 +30,101 @@ func (t *Tape) EdgeSoftmax(pattern *tensor.CSR, scores *Var) *Var {
 	return t.done(o, edgeSoftmaxBack)
 }
 
+// expBatch is the number of edge scores (entries × heads) the forward pass
+// shifts before exponentiating them with one vector call: rows are batched
+// until they hold this many, so that short rows share the call's overhead
+// and a batch stays in the L1/L2 cache between the three passes.
+const expBatch = 2048
+
 // edgeSoftmaxHeads is the forward pass on rows [lo, hi) for up to
-// maxStackHeads heads: edge-major, one pass over a row's entries updates
-// every head, instead of h strided passes.
+// maxStackHeads heads, edge-major (one pass over a row's entries updates
+// every head, instead of h strided passes), in batches of rows: each row's
+// scores minus its per-head maximum are written to the output, the batch is
+// exponentiated in place by tensor.ExpNonPosSlice, and each row is divided
+// by its per-head sums.
 func edgeSoftmaxHeads(arg any, lo, hi int) {
 	o := arg.(*Var)
 	h, rp, sd, od := o.Value.Cols, o.csr.RowPtr, o.in[0].Value.Data, o.Value.Data
 	var mb [maxStackHeads]float32
 	var sb [maxStackHeads]float64
 	m, sum := mb[:h], sb[:h]
-	for i := lo; i < hi; i++ {
-		a, b := int(rp[i]), int(rp[i+1])
-		if a == b {
-			continue
-		}
-		copy(m, sd[a*h:(a+1)*h])
-		for k := a + 1; k < b; k++ {
-			for c, v := range sd[k*h : (k+1)*h] {
-				m[c] = max(m[c], v)
+	for first := lo; first < hi; {
+		last := first
+		for ; last < hi && int(rp[last]-rp[first])*h < expBatch; last++ {
+			a, b := int(rp[last]), int(rp[last+1])
+			if a == b {
+				continue
+			}
+			copy(m, sd[a*h:(a+1)*h])
+			for k := a + 1; k < b; k++ {
+				for c, v := range sd[k*h : (k+1)*h] {
+					m[c] = max(m[c], v)
+				}
+			}
+			for k := a; k < b; k++ {
+				row, orow := sd[k*h:(k+1)*h], od[k*h:(k+1)*h]
+				for c, v := range row {
+					orow[c] = v - m[c]
+				}
 			}
 		}
-		clear(sum)
-		for k := a; k < b; k++ {
-			row, orow := sd[k*h:(k+1)*h], od[k*h:(k+1)*h]
-			for c, v := range row {
-				e := float32(tensor.ExpNonPos(float64(v - m[c])))
-				orow[c] = e
-				sum[c] += float64(e)
+		tensor.ExpNonPosSlice(od[int(rp[first])*h : int(rp[last])*h])
+		for i := first; i < last; i++ {
+			a, b := int(rp[i]), int(rp[i+1])
+			clear(sum)
+			for k := a; k < b; k++ {
+				for c, e := range od[k*h : (k+1)*h] {
+					sum[c] += float64(e)
+				}
+			}
+			for c := range m {
+				m[c] = float32(1 / sum[c]) // m now holds the inverses
+			}
+			for k := a; k < b; k++ {
+				orow := od[k*h : (k+1)*h]
+				for c := range orow {
+					orow[c] *= m[c]
+				}
 			}
 		}
-		for c := range m {
-			m[c] = float32(1 / sum[c]) // m now holds the inverses
-		}
-		for k := a; k < b; k++ {
-			orow := od[k*h : (k+1)*h]
-			for c := range orow {
-				orow[c] *= m[c]
-			}
-		}
+		first = last
 	}
 }
 
-// edgeSoftmaxManyHeads is the forward pass for more heads, head by head.
+// edgeSoftmaxManyHeads is the forward pass for more heads, head by head,
+// batched like edgeSoftmaxHeads.
 func edgeSoftmaxManyHeads(arg any, lo, hi int) {
 	o := arg.(*Var)
 	h, rp, sd, od := o.Value.Cols, o.csr.RowPtr, o.in[0].Value.Data, o.Value.Data
-	for i := lo; i < hi; i++ {
-		a, b := int(rp[i]), int(rp[i+1])
-		if a == b {
-			continue
-		}
-		for c := 0; c < h; c++ {
-			m := sd[a*h+c]
-			for k := a + 1; k < b; k++ {
-				m = max(m, sd[k*h+c])
-			}
-			var s float64
-			for k := a; k < b; k++ {
-				e := float32(tensor.ExpNonPos(float64(sd[k*h+c] - m)))
-				od[k*h+c] = e
-				s += float64(e)
-			}
-			inv := float32(1 / s)
-			for k := a; k < b; k++ {
-				od[k*h+c] *= inv
+	for first := lo; first < hi; {
+		last := first
+		for ; last < hi && int(rp[last]-rp[first])*h < expBatch; last++ {
+			a, b := int(rp[last]), int(rp[last+1])
+			for c := 0; a < b && c < h; c++ {
+				m := sd[a*h+c]
+				for k := a + 1; k < b; k++ {
+					m = max(m, sd[k*h+c])
+				}
+				for k := a; k < b; k++ {
+					od[k*h+c] = sd[k*h+c] - m
+				}
 			}
 		}
+		tensor.ExpNonPosSlice(od[int(rp[first])*h : int(rp[last])*h])
+		for i := first; i < last; i++ {
+			a, b := int(rp[i]), int(rp[i+1])
+			for c := 0; a < b && c < h; c++ {
+				var s float64
+				for k := a; k < b; k++ {
+					s += float64(od[k*h+c])
+				}
+				inv := float32(1 / s)
+				for k := a; k < b; k++ {
+					od[k*h+c] *= inv
+				}
+			}
+		}
+		first = last
 	}
 }
 

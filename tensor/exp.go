@@ -1,6 +1,10 @@
 package tensor
 
-import "math"
+import (
+	"math"
+
+	"github.com/pcgcn/pcgcn/internal/simd"
+)
 
 // expNonPos returns e^x for x ≤ 0 (NaN for NaN), accurate to a few parts in
 // 10⁹, i.e. well past float32 precision, and about twice as fast as
@@ -32,4 +36,19 @@ func ExpNonPos(x float64) float64 {
 	r4 := r2 * r2 // Estrin's scheme: shorter dependency chains than Horner's
 	p := (1 + r) + r2*(1.0/2+r*(1.0/6)) + r4*((1.0/24+r*(1.0/120))+r2*(1.0/720+r*(1.0/5040)))
 	return p * math.Float64frombits(uint64(int64(n)+1023)<<52)
+}
+
+// ExpNonPosSlice sets x[i] = e^x[i] in place for inputs ≤ 0 (the shifted
+// scores of a softmax). With vector support it runs the AVX2 kernel
+// (float32 arithmetic, within 2 ulp; inputs below about −87.34 give 0),
+// otherwise ExpNonPos element by element; the two agree to float32
+// precision, not bit for bit, and each is deterministic.
+func ExpNonPosSlice(x []float32) {
+	if simd.Enabled() {
+		simd.ExpNonPos(x)
+		return
+	}
+	for i, v := range x {
+		x[i] = float32(ExpNonPos(float64(v)))
+	}
 }

@@ -38,10 +38,12 @@ func softmaxInto(x, y []float32) {
 			m = v
 		}
 	}
-	var s float64
 	for i, v := range x {
-		ev := float32(expNonPos(float64(v - m)))
-		y[i] = ev
+		y[i] = v - m
+	}
+	ExpNonPosSlice(y)
+	var s float64
+	for _, ev := range y {
 		s += float64(ev)
 	}
 	inv := float32(1 / s)

@@ -1701,3 +1701,173 @@ reduce:
 done:
 	VZEROUPPER
 	RET
+
+// func expNonPos(n int, x *float32)
+// Requires: AVX, AVX2, FMA3
+TEXT ·expNonPos(SB), NOSPLIT, $0-16
+	MOVQ    n+0(FP), AX
+	MOVQ    x+8(FP), CX
+	LEAQ    expconst<>+0(SB), DX
+	VMOVUPS (DX), Y0
+
+l8:
+	CMPQ         AX, $0x08
+	JL           tail
+	VMOVUPS      (CX), Y1
+	VMAXPS       Y1, Y0, Y2
+	VMULPS       32(DX), Y2, Y3
+	VROUNDPS     $0x00, Y3, Y3
+	VMOVAPS      Y2, Y2
+	VFNMADD231PS 64(DX), Y3, Y2
+	VFNMADD231PS 96(DX), Y3, Y2
+	VMOVUPS      128(DX), Y5
+	VFMADD213PS  160(DX), Y2, Y5
+	VFMADD213PS  192(DX), Y2, Y5
+	VFMADD213PS  224(DX), Y2, Y5
+	VFMADD213PS  256(DX), Y2, Y5
+	VFMADD213PS  288(DX), Y2, Y5
+	VMULPS       Y2, Y2, Y6
+	VFMADD213PS  Y2, Y6, Y5
+	VADDPS       320(DX), Y5, Y5
+	VCVTPS2DQ    Y3, Y3
+	VPADDD       352(DX), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y3, Y5, Y5
+	VCMPPS       $0x15, Y0, Y1, Y1
+	VANDPS       Y1, Y5, Y5
+	VMOVUPS      Y5, (CX)
+	ADDQ         $0x20, CX
+	SUBQ         $0x08, AX
+	JMP          l8
+
+tail:
+	TESTQ        AX, AX
+	JZ           done
+	LEAQ         tailmask<>+0(SB), BX
+	NEGQ         AX
+	VMOVUPS      32(BX)(AX*4), Y4
+	VMASKMOVPS   (CX), Y4, Y1
+	VMAXPS       Y1, Y0, Y2
+	VMULPS       32(DX), Y2, Y3
+	VROUNDPS     $0x00, Y3, Y3
+	VMOVAPS      Y2, Y2
+	VFNMADD231PS 64(DX), Y3, Y2
+	VFNMADD231PS 96(DX), Y3, Y2
+	VMOVUPS      128(DX), Y5
+	VFMADD213PS  160(DX), Y2, Y5
+	VFMADD213PS  192(DX), Y2, Y5
+	VFMADD213PS  224(DX), Y2, Y5
+	VFMADD213PS  256(DX), Y2, Y5
+	VFMADD213PS  288(DX), Y2, Y5
+	VMULPS       Y2, Y2, Y6
+	VFMADD213PS  Y2, Y6, Y5
+	VADDPS       320(DX), Y5, Y5
+	VCVTPS2DQ    Y3, Y3
+	VPADDD       352(DX), Y3, Y3
+	VPSLLD       $0x17, Y3, Y3
+	VMULPS       Y3, Y5, Y5
+	VCMPPS       $0x15, Y0, Y1, Y1
+	VANDPS       Y1, Y5, Y5
+	VMASKMOVPS   Y5, Y4, (CX)
+
+done:
+	VZEROUPPER
+	RET
+
+DATA expconst<>+0(SB)/4, $0xc2aeac4f
+DATA expconst<>+4(SB)/4, $0xc2aeac4f
+DATA expconst<>+8(SB)/4, $0xc2aeac4f
+DATA expconst<>+12(SB)/4, $0xc2aeac4f
+DATA expconst<>+16(SB)/4, $0xc2aeac4f
+DATA expconst<>+20(SB)/4, $0xc2aeac4f
+DATA expconst<>+24(SB)/4, $0xc2aeac4f
+DATA expconst<>+28(SB)/4, $0xc2aeac4f
+DATA expconst<>+32(SB)/4, $0x3fb8aa3b
+DATA expconst<>+36(SB)/4, $0x3fb8aa3b
+DATA expconst<>+40(SB)/4, $0x3fb8aa3b
+DATA expconst<>+44(SB)/4, $0x3fb8aa3b
+DATA expconst<>+48(SB)/4, $0x3fb8aa3b
+DATA expconst<>+52(SB)/4, $0x3fb8aa3b
+DATA expconst<>+56(SB)/4, $0x3fb8aa3b
+DATA expconst<>+60(SB)/4, $0x3fb8aa3b
+DATA expconst<>+64(SB)/4, $0x3f318000
+DATA expconst<>+68(SB)/4, $0x3f318000
+DATA expconst<>+72(SB)/4, $0x3f318000
+DATA expconst<>+76(SB)/4, $0x3f318000
+DATA expconst<>+80(SB)/4, $0x3f318000
+DATA expconst<>+84(SB)/4, $0x3f318000
+DATA expconst<>+88(SB)/4, $0x3f318000
+DATA expconst<>+92(SB)/4, $0x3f318000
+DATA expconst<>+96(SB)/4, $0xb95e8083
+DATA expconst<>+100(SB)/4, $0xb95e8083
+DATA expconst<>+104(SB)/4, $0xb95e8083
+DATA expconst<>+108(SB)/4, $0xb95e8083
+DATA expconst<>+112(SB)/4, $0xb95e8083
+DATA expconst<>+116(SB)/4, $0xb95e8083
+DATA expconst<>+120(SB)/4, $0xb95e8083
+DATA expconst<>+124(SB)/4, $0xb95e8083
+DATA expconst<>+128(SB)/4, $0x39506967
+DATA expconst<>+132(SB)/4, $0x39506967
+DATA expconst<>+136(SB)/4, $0x39506967
+DATA expconst<>+140(SB)/4, $0x39506967
+DATA expconst<>+144(SB)/4, $0x39506967
+DATA expconst<>+148(SB)/4, $0x39506967
+DATA expconst<>+152(SB)/4, $0x39506967
+DATA expconst<>+156(SB)/4, $0x39506967
+DATA expconst<>+160(SB)/4, $0x3ab743ce
+DATA expconst<>+164(SB)/4, $0x3ab743ce
+DATA expconst<>+168(SB)/4, $0x3ab743ce
+DATA expconst<>+172(SB)/4, $0x3ab743ce
+DATA expconst<>+176(SB)/4, $0x3ab743ce
+DATA expconst<>+180(SB)/4, $0x3ab743ce
+DATA expconst<>+184(SB)/4, $0x3ab743ce
+DATA expconst<>+188(SB)/4, $0x3ab743ce
+DATA expconst<>+192(SB)/4, $0x3c088908
+DATA expconst<>+196(SB)/4, $0x3c088908
+DATA expconst<>+200(SB)/4, $0x3c088908
+DATA expconst<>+204(SB)/4, $0x3c088908
+DATA expconst<>+208(SB)/4, $0x3c088908
+DATA expconst<>+212(SB)/4, $0x3c088908
+DATA expconst<>+216(SB)/4, $0x3c088908
+DATA expconst<>+220(SB)/4, $0x3c088908
+DATA expconst<>+224(SB)/4, $0x3d2aa9c1
+DATA expconst<>+228(SB)/4, $0x3d2aa9c1
+DATA expconst<>+232(SB)/4, $0x3d2aa9c1
+DATA expconst<>+236(SB)/4, $0x3d2aa9c1
+DATA expconst<>+240(SB)/4, $0x3d2aa9c1
+DATA expconst<>+244(SB)/4, $0x3d2aa9c1
+DATA expconst<>+248(SB)/4, $0x3d2aa9c1
+DATA expconst<>+252(SB)/4, $0x3d2aa9c1
+DATA expconst<>+256(SB)/4, $0x3e2aaaaa
+DATA expconst<>+260(SB)/4, $0x3e2aaaaa
+DATA expconst<>+264(SB)/4, $0x3e2aaaaa
+DATA expconst<>+268(SB)/4, $0x3e2aaaaa
+DATA expconst<>+272(SB)/4, $0x3e2aaaaa
+DATA expconst<>+276(SB)/4, $0x3e2aaaaa
+DATA expconst<>+280(SB)/4, $0x3e2aaaaa
+DATA expconst<>+284(SB)/4, $0x3e2aaaaa
+DATA expconst<>+288(SB)/4, $0x3f000000
+DATA expconst<>+292(SB)/4, $0x3f000000
+DATA expconst<>+296(SB)/4, $0x3f000000
+DATA expconst<>+300(SB)/4, $0x3f000000
+DATA expconst<>+304(SB)/4, $0x3f000000
+DATA expconst<>+308(SB)/4, $0x3f000000
+DATA expconst<>+312(SB)/4, $0x3f000000
+DATA expconst<>+316(SB)/4, $0x3f000000
+DATA expconst<>+320(SB)/4, $0x3f800000
+DATA expconst<>+324(SB)/4, $0x3f800000
+DATA expconst<>+328(SB)/4, $0x3f800000
+DATA expconst<>+332(SB)/4, $0x3f800000
+DATA expconst<>+336(SB)/4, $0x3f800000
+DATA expconst<>+340(SB)/4, $0x3f800000
+DATA expconst<>+344(SB)/4, $0x3f800000
+DATA expconst<>+348(SB)/4, $0x3f800000
+DATA expconst<>+352(SB)/4, $0x0000007f
+DATA expconst<>+356(SB)/4, $0x0000007f
+DATA expconst<>+360(SB)/4, $0x0000007f
+DATA expconst<>+364(SB)/4, $0x0000007f
+DATA expconst<>+368(SB)/4, $0x0000007f
+DATA expconst<>+372(SB)/4, $0x0000007f
+DATA expconst<>+376(SB)/4, $0x0000007f
+DATA expconst<>+380(SB)/4, $0x0000007f
+GLOBL expconst<>(SB), RODATA|NOPTR, $384

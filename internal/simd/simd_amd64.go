@@ -109,6 +109,17 @@ func SDDMMRow(col []int32, a, b []float32, ldb int, out []float32) {
 	sddmmRow(nnz, &col[0], &a[0], &b[0], ldb, len(a), &out[0])
 }
 
+// ExpNonPos sets x[i] = e^x[i] in place for inputs x[i] ≤ 0, eight lanes at
+// a time: Cody–Waite reduction x = n·ln2 + r and Cephes' expf polynomial,
+// within 2 ulp of the float32-rounded exponential. Inputs below ln(2⁻¹²⁶)
+// (about −87.34, where e^x leaves float32's normal range) give 0 and NaN
+// stays NaN; positive inputs are not supported.
+func ExpNonPos(x []float32) {
+	if len(x) > 0 {
+		expNonPos(len(x), &x[0])
+	}
+}
+
 // checkTile panics unless the GemmTile arguments describe a tile that lies
 // inside the given slices.
 func checkTile(rows, cols, kc int, a []float32, rsa, csa int, b []float32, ldb int, c []float32, ldc int) {

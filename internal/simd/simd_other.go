@@ -20,3 +20,8 @@ func SpMMRow(alpha float32, col []int32, val []float32, perm []int32, b []float3
 func SDDMMRow(col []int32, a, b []float32, ldb int, out []float32) {
 	panic("simd: SDDMMRow called without vector support")
 }
+
+// ExpNonPos is unavailable in this build; see Enabled.
+func ExpNonPos(x []float32) {
+	panic("simd: ExpNonPos called without vector support")
+}

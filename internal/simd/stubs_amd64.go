@@ -108,3 +108,8 @@ func spmmRowPerm(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb
 //
 //go:noescape
 func sddmmRow(nnz int, col *int32, a *float32, b *float32, ldb int, d int, out *float32)
+
+// expNonPos sets x[i] = e^x[i] for i < n (see ExpNonPos).
+//
+//go:noescape
+func expNonPos(n int, x *float32)

@@ -13,6 +13,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -43,6 +44,7 @@ func main() {
 	spmmRow(false, masks)
 	spmmRow(true, masks)
 	sddmmRow(masks)
+	expNonPos(masks)
 	Generate()
 }
 
@@ -363,6 +365,91 @@ func sddmmRow(masks Mem) {
 	INCQ(k)
 	CMPQ(k, nnz)
 	JL(LabelRef("entry"))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// expConsts are the constants of expNonPos, each replicated over 8 lanes: the
+// clamp ln(2⁻¹²⁶), log₂e, ln2 split in a short high part and a low part
+// (Cody–Waite, as in Cephes' expf), the six coefficients of Cephes' expf
+// polynomial, 1, and the float32 exponent bias 127 (as an integer).
+var expConsts = []uint32{
+	math.Float32bits(-87.33654),
+	math.Float32bits(1.44269504088896341),
+	math.Float32bits(0.693359375),
+	math.Float32bits(-2.12194440e-4),
+	math.Float32bits(1.9875691500e-4),
+	math.Float32bits(1.3981999507e-3),
+	math.Float32bits(8.3334519073e-3),
+	math.Float32bits(4.1665795894e-2),
+	math.Float32bits(1.6666665459e-1),
+	math.Float32bits(5.0000001201e-1),
+	math.Float32bits(1),
+	127,
+}
+
+// expNonPos emits the in-place vector exponential of x[0:n] for x ≤ 0:
+// x = n·ln2 + r, e^r by Cephes' degree-7 expf polynomial, scaled by 2ⁿ
+// through the exponent bits. Inputs below ln(2⁻¹²⁶) give 0, NaN stays NaN.
+func expNonPos(masks Mem) {
+	TEXT("expNonPos", NOSPLIT, "func(n int, x *float32)")
+	Pragma("noescape")
+	Doc("expNonPos sets x[i] = e^x[i] for i < n (see ExpNonPos).")
+
+	consts := GLOBL("expconst", RODATA|NOPTR)
+	for i, v := range expConsts {
+		for lane := 0; lane < 8; lane++ {
+			DATA(32*i+4*lane, U32(v))
+		}
+	}
+	n := Load(Param("n"), GP64())
+	px := Load(Param("x"), GP64())
+	cb := GP64()
+	LEAQ(consts, cb)
+	c := func(i int) Mem { return Mem{Base: cb, Disp: 32 * i} }
+	lo := YMM()
+	VMOVUPS(c(0), lo)
+
+	x, t, e, r, y, r2, m := YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM()
+	body := func() {
+		VMAXPS(x, lo, t) // max(x, lo); x when x is NaN
+		VMULPS(c(1), t, e)
+		VROUNDPS(U8(0), e, e) // n = round(t·log₂e), to nearest
+		VMOVAPS(t, r)
+		VFNMADD231PS(c(2), e, r) // r = t − n·ln2_hi − n·ln2_lo
+		VFNMADD231PS(c(3), e, r)
+		VMOVUPS(c(4), y)
+		for i := 5; i <= 9; i++ {
+			VFMADD213PS(c(i), r, y) // y = y·r + p_i
+		}
+		VMULPS(r, r, r2)
+		VFMADD213PS(r, r2, y) // y·r² + r
+		VADDPS(c(10), y, y)   // + 1
+		VCVTPS2DQ(e, e)
+		VPADDD(c(11), e, e)
+		VPSLLD(U8(23), e, e) // 2ⁿ
+		VMULPS(e, y, y)
+		VCMPPS(U8(0x15), lo, x, m) // !(x < lo), true for NaN (NLT_UQ)
+		VANDPS(m, y, y)
+	}
+
+	Label("l8")
+	CMPQ(n, U8(8))
+	JL(LabelRef("tail"))
+	VMOVUPS(Mem{Base: px}, x)
+	body()
+	VMOVUPS(y, Mem{Base: px})
+	ADDQ(U8(32), px)
+	SUBQ(U8(8), n)
+	JMP(LabelRef("l8"))
+	Label("tail")
+	TESTQ(n, n)
+	JZ(LabelRef("done"))
+	mask := loadMask(masks, n)
+	VMASKMOVPS(Mem{Base: px}, mask, x)
+	body()
+	VMASKMOVPS(y, mask, Mem{Base: px})
 	Label("done")
 	VZEROUPPER()
 	RET()
