@@ -27,24 +27,65 @@ type H2GCNConfig struct {
 // Base returns the shared hyperparameters.
 func (c *H2GCNConfig) Base() *Common { return &c.Common }
 
-// H2GCNPreset returns the authors' H2GCN setting with k rounds
+// H2GCNPreset returns H2GCN with k rounds as the authors set it up
 // (GemsLab/H2GCN, h2gcn/models/H2GCN.py defaults and
-// experiments/h2gcn/configs/real-geomgcn/h2gcn.json): 64 hidden units, ReLU
-// on the ego embedding, dropout 0.5 before the classifier, Adam with lr 0.01,
-// row-normalised features. The authors' grid (with/without ReLU and dropout,
-// Keras l2 5e-4 or 1e-5) was selected per dataset on validation accuracy
-// without publishing the winners, so one setting serves every dataset; its
-// regulariser is l2(1e-5), which adds 1e-5·Σw² to the loss, i.e. PyTorch-style
-// weight decay 2e-5: it had the higher validation accuracy in our runs on
-// Chameleon (split 0: 56.8 vs 51.7), Texas and Wisconsin (10 splits) and tied
-// on Cornell against l2(5e-4) (weight decay 1e-3). The authors' protocol
-// (Geom-GCN splits, best validation accuracy) matches ours except for the
-// epoch budget; ours is kept.
-func H2GCNPreset(_ string, k int) *H2GCNConfig {
+// experiments/h2gcn/configs/real-geomgcn/h2gcn.json): 64 hidden units, Adam
+// with lr 0.01, row-normalised features, and the three switches of the
+// authors' grid (ReLU on the ego embedding or not, dropout 0 or 0.5 before
+// the classifier, Keras l2 1e-5 or 5e-4, which is PyTorch-style weight decay
+// 2e-5 or 1e-3 since l2(λ) adds λ·Σw² to the loss). The authors selected the
+// grid point per dataset on validation accuracy without publishing the
+// winners, so we ran the same grid with `pcgcn tune` on splits 0–2 and keep
+// the validation winner per dataset (h2gcnTuned; results/tune). A dataset
+// not tuned gets ReLU, dropout 0.5 and weight decay 2e-5, the authors'
+// defaults. The authors' protocol (Geom-GCN splits, best validation
+// accuracy) matches ours except for the epoch budget; ours is kept.
+func H2GCNPreset(dataset string, k int) *H2GCNConfig {
+	t := h2gcnTuned(dataset, k)
 	return &H2GCNConfig{
-		Common:  Common{Hidden: 64, Layers: k, Dropout: 0.5, LR: 0.01, WeightDecay: 2e-5, NormalizeFeatures: true},
-		EgoReLU: true,
+		Common:  Common{Hidden: 64, Layers: k, Dropout: t.dropout, LR: 0.01, WeightDecay: t.weightDecay, NormalizeFeatures: true},
+		EgoReLU: t.egoReLU,
 	}
+}
+
+// h2gcnPoint is one point of the authors' H2GCN grid.
+type h2gcnPoint struct {
+	egoReLU     bool
+	dropout     float64
+	weightDecay float64
+}
+
+// h2gcnTuned returns the grid point `pcgcn tune --grid ego_relu=true,false
+// --grid dropout=0,0.5 --grid weight_decay=2e-5,1e-3 --splits 0-2` ranked
+// first on mean validation accuracy for H2GCN-k on a dataset (ties go to the
+// earlier grid point), or the authors' defaults for a dataset not tuned.
+func h2gcnTuned(dataset string, k int) h2gcnPoint {
+	type key struct {
+		dataset string
+		k       int
+	}
+	// the winner's mean validation accuracy on splits 0–2 in the comment
+	tuned := map[key]h2gcnPoint{
+		{"texas", 1}:     {true, 0.5, 2e-5},  // 87.57, tied with no ReLU: the earlier point
+		{"texas", 2}:     {true, 0.5, 2e-5},  // 90.40
+		{"wisconsin", 1}: {true, 0, 2e-5},    // 85.83
+		{"wisconsin", 2}: {true, 0, 2e-5},    // 85.42
+		{"cornell", 1}:   {false, 0.5, 1e-3}, // 80.79
+		{"cornell", 2}:   {false, 0.5, 1e-3}, // 80.79
+		{"chameleon", 1}: {false, 0, 2e-5},   // 55.14
+		{"chameleon", 2}: {true, 0, 2e-5},    // 58.07
+		{"citeseer", 1}:  {false, 0.5, 1e-3}, // 78.18
+		{"citeseer", 2}:  {false, 0.5, 1e-3}, // 78.69
+		{"cora", 1}:      {false, 0.5, 2e-5}, // 87.56
+		{"cora", 2}:      {false, 0.5, 1e-3}, // 88.61
+		{"actor", 1}:     {true, 0.5, 1e-3},  // 37.31
+		{"actor", 2}:     {false, 0.5, 1e-3}, // 37.23
+		{"squirrel", 1}:  {false, 0, 2e-5},   // 36.52
+	}
+	if p, ok := tuned[key{dataset, k}]; ok {
+		return p
+	}
+	return h2gcnPoint{egoReLU: true, dropout: 0.5, weightDecay: 2e-5}
 }
 
 func h2gcnSpec(k int) Spec {

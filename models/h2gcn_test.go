@@ -189,6 +189,12 @@ func TestH2GCNPresetAndErrors(t *testing.T) {
 			t.Errorf("h2gcn-%d preset = %+v", k, c)
 		}
 	}
+	if c := H2GCNPreset("chameleon", 1); c.EgoReLU || c.Dropout != 0 || c.WeightDecay != 2e-5 || c.Layers != 1 {
+		t.Errorf("tuned h2gcn-1 chameleon preset = %+v", c)
+	}
+	if c := H2GCNPreset("my-graph", 2); !c.EgoReLU || c.Dropout != 0.5 || c.WeightDecay != 2e-5 || c.Hidden != 64 || !c.NormalizeFeatures {
+		t.Errorf("untuned h2gcn-2 preset = %+v", c)
+	}
 	d := mixingData(t, false)
 	c := H2GCNPreset("cora", 1)
 	c.Layers = 0
