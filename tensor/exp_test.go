@@ -86,7 +86,7 @@ func TestExpNonPosSlice(t *testing.T) {
 	}
 	t.Logf("vector path %v: worst error %d ulp", simd.Enabled(), worst)
 
-	special := []float32{0, -0.0, float32(math.NaN()), float32(math.Inf(-1)), -1000, -88, -1e-30}
+	special := []float32{0, float32(math.Copysign(0, -1)), float32(math.NaN()), float32(math.Inf(-1)), -1000, -88, -1e-30}
 	ExpNonPosSlice(special)
 	if special[0] != 1 || special[1] != 1 || !math.IsNaN(float64(special[2])) || special[3] != 0 || special[4] != 0 || special[6] != 1 {
 		t.Fatalf("special cases: got %v", special)
