@@ -126,6 +126,9 @@ func sameCell(a, b Cell) bool {
 func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
 	asked := cells
 	cells, out, todo, cost := rn.pending(cells)
+	if err := rn.check(cells, todo); err != nil {
+		return nil, err
+	}
 	total := 0
 	for _, i := range todo {
 		total += len(cells[i].Splits)
@@ -155,6 +158,23 @@ func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
 		sel[i] = rn.Load(c)
 	}
 	return sel, nil
+}
+
+// check resolves and validates the configuration of every cell to be run
+// (cells[i] for i in todo), so that a bad option or an out-of-range value in
+// any of them fails before the first one is trained.
+func (rn *Runner) check(cells []Cell, todo []int) error {
+	for _, i := range todo {
+		c := cells[i]
+		_, cfg, err := rn.resolve(c)
+		if err == nil {
+			err = cfg.Validate()
+		}
+		if err != nil {
+			return fmt.Errorf("%s %s on %s: %w", c.Study, c.Model, c.Dataset, err)
+		}
+	}
+	return nil
 }
 
 func (rn *Runner) graph(name string) (*graph.Graph, *tensor.CSR, error) {

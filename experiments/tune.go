@@ -66,8 +66,10 @@ func (g Grid) Points() []map[string]string {
 
 // TuneCells returns one "tune" cell per grid point: model on dataset with the
 // fixed overrides base and the point's values (which win over base), over
-// splits. Every override is checked against the model's options first, so a
-// misspelt key or a bad value fails before anything is trained.
+// splits. Every point's configuration is resolved and validated first
+// (models.Config.Validate), so a misspelt key, a value that does not parse or
+// an out-of-range value at any point fails before anything is trained, and
+// then no cell is returned. The errors name the model.
 func TuneCells(model, dataset string, g Grid, base map[string]string, splits []int) ([]Cell, error) {
 	spec, err := models.NewRegistry().Get(model)
 	if err != nil {
@@ -88,11 +90,11 @@ func TuneCells(model, dataset string, g Grid, base map[string]string, splits []i
 		sort.Strings(keys)
 		for _, k := range keys {
 			if err := models.SetOption(cfg, k, sets[k]); err != nil {
-				return nil, fmt.Errorf("%s=%s: %w", k, sets[k], err)
+				return nil, fmt.Errorf("%s: %s=%s: %w", spec.Name, k, sets[k], err)
 			}
 		}
-		if err := cfg.Base().Validate(); err != nil {
-			return nil, err
+		if err := cfg.Validate(); err != nil {
+			return nil, err // names the model already
 		}
 		if len(sets) == 0 {
 			sets = nil

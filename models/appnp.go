@@ -25,6 +25,25 @@ type APPNPConfig struct {
 // Base returns the shared hyperparameters.
 func (c *APPNPConfig) Base() *Common { return &c.Common }
 
+// Validate reports the first out-of-range hyperparameter: layers, hidden, k,
+// alpha and the dropout rates.
+func (c *APPNPConfig) Validate() error {
+	if err := c.Common.Validate(); err != nil {
+		return fmt.Errorf("appnp: %w", err)
+	}
+	switch {
+	case c.Layers < 1 || c.Hidden < 1:
+		return fmt.Errorf("appnp: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
+	case c.K < 0:
+		return fmt.Errorf("appnp: k must be ≥ 0, got %d", c.K)
+	case c.Alpha < 0 || c.Alpha > 1:
+		return fmt.Errorf("appnp: alpha must be in [0,1], got %g", c.Alpha)
+	case c.Dropout < 0 || c.Dropout >= 1 || c.EdgeDropout < 0 || c.EdgeDropout >= 1:
+		return fmt.Errorf("appnp: dropout and edge_dropout must be in [0,1), got %g and %g", c.Dropout, c.EdgeDropout)
+	}
+	return nil
+}
+
 // APPNPPreset returns the setting of Klicpera et al. (Sec. 6: 2-layer MLP of
 // 64 units, dropout 0.5, lr 0.01, K = 10, α = 0.1) with row-normalised
 // features, for every dataset. Two choices are ours: weight decay 5e-4 on
@@ -71,15 +90,8 @@ type APPNP struct {
 
 // NewAPPNP builds the MLP of APPNP.
 func NewAPPNP(d *Data, c *APPNPConfig, g *rng.RNG) (*APPNP, error) {
-	switch {
-	case c.Layers < 1 || c.Hidden < 1:
-		return nil, fmt.Errorf("appnp: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	case c.K < 0:
-		return nil, fmt.Errorf("appnp: k must be ≥ 0, got %d", c.K)
-	case c.Alpha < 0 || c.Alpha > 1:
-		return nil, fmt.Errorf("appnp: alpha must be in [0,1], got %g", c.Alpha)
-	case c.Dropout < 0 || c.Dropout >= 1 || c.EdgeDropout < 0 || c.EdgeDropout >= 1:
-		return nil, fmt.Errorf("appnp: dropout and edge_dropout must be in [0,1), got %g and %g", c.Dropout, c.EdgeDropout)
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
 	m := &APPNP{data: d, cfg: c, aHat: d.AHat}
 	if c.EdgeDropout > 0 {

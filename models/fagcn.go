@@ -22,6 +22,21 @@ type FAGCNConfig struct {
 // Base returns the shared hyperparameters.
 func (c *FAGCNConfig) Base() *Common { return &c.Common }
 
+// Validate reports the first out-of-range hyperparameter: layers, hidden and
+// dropout.
+func (c *FAGCNConfig) Validate() error {
+	if err := c.Common.Validate(); err != nil {
+		return fmt.Errorf("fagcn: %w", err)
+	}
+	if c.Layers < 1 || c.Hidden < 1 {
+		return fmt.Errorf("fagcn: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
+	}
+	if c.Dropout < 0 || c.Dropout >= 1 {
+		return fmt.Errorf("fagcn: dropout must be in [0,1), got %g", c.Dropout)
+	}
+	return nil
+}
+
 // FAGCNPreset returns FAGCN's setting for a dataset. For the heterophilous
 // graphs (Chameleon, Squirrel, Actor, Cornell, Texas, Wisconsin and the
 // filtered/extra graphs) it is the authors' defaults in
@@ -86,11 +101,8 @@ type FAGCN struct {
 
 // NewFAGCN builds FAGCN with cfg.Layers propagation layers.
 func NewFAGCN(d *Data, c *FAGCNConfig, g *rng.RNG) (*FAGCN, error) {
-	if c.Layers < 1 || c.Hidden < 1 {
-		return nil, fmt.Errorf("fagcn: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	}
-	if c.Dropout < 0 || c.Dropout >= 1 {
-		return nil, fmt.Errorf("fagcn: dropout must be in [0,1), got %g", c.Dropout)
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
 	const gain = 1.414 // the authors' xavier_normal_ gain
 	m := &FAGCN{data: d, cfg: c}

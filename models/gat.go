@@ -29,6 +29,23 @@ type GATConfig struct {
 // Base returns the shared hyperparameters.
 func (c *GATConfig) Base() *Common { return &c.Common }
 
+// Validate reports the first out-of-range hyperparameter: layers, hidden, the
+// head counts and the dropout rates.
+func (c *GATConfig) Validate() error {
+	if err := c.Common.Validate(); err != nil {
+		return fmt.Errorf("gat: %w", err)
+	}
+	switch {
+	case c.Layers < 1 || c.Hidden < 1:
+		return fmt.Errorf("gat: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
+	case c.Heads < 1 || c.OutHeads < 1:
+		return fmt.Errorf("gat: need heads ≥ 1 and out_heads ≥ 1, got %d and %d", c.Heads, c.OutHeads)
+	case c.Dropout < 0 || c.Dropout >= 1 || c.AttnDropout < 0 || c.AttnDropout >= 1:
+		return fmt.Errorf("gat: dropout and attn_dropout must be in [0,1), got %g and %g", c.Dropout, c.AttnDropout)
+	}
+	return nil
+}
+
 // GATPreset returns the setting under which the paper's GAT row was measured:
 // the paper's GAT numbers are those of Yan et al. (GGCN, ICDM 2022), whose
 // script Yujun-Yan/Heterophily_and_oversmoothing table_1_GAT.sh runs 2 layers,
@@ -99,13 +116,8 @@ type gatLayer struct {
 
 // NewGAT builds a GAT with cfg.Layers attention layers.
 func NewGAT(d *Data, c *GATConfig, g *rng.RNG) (*GAT, error) {
-	switch {
-	case c.Layers < 1 || c.Hidden < 1:
-		return nil, fmt.Errorf("gat: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	case c.Heads < 1 || c.OutHeads < 1:
-		return nil, fmt.Errorf("gat: need heads ≥ 1 and out_heads ≥ 1, got %d and %d", c.Heads, c.OutHeads)
-	case c.Dropout < 0 || c.Dropout >= 1 || c.AttnDropout < 0 || c.AttnDropout >= 1:
-		return nil, fmt.Errorf("gat: dropout and attn_dropout must be in [0,1), got %g and %g", c.Dropout, c.AttnDropout)
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
 	m := &GAT{data: d, cfg: c, loops: gatLoopPattern(d.Graph.Adj)}
 	in := d.X.Cols()

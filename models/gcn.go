@@ -17,6 +17,17 @@ type GCNConfig struct {
 // Base returns the shared hyperparameters.
 func (c *GCNConfig) Base() *Common { return &c.Common }
 
+// Validate reports the first out-of-range hyperparameter: layers and hidden.
+func (c *GCNConfig) Validate() error {
+	if err := c.Common.Validate(); err != nil {
+		return fmt.Errorf("gcn: %w", err)
+	}
+	if c.Layers < 1 || c.Hidden < 1 {
+		return fmt.Errorf("gcn: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
+	}
+	return nil
+}
+
 // GCNPreset returns the usual GCN setting on the Geom-GCN splits: 2 layers,
 // 64 hidden units, dropout 0.5, lr 0.01, weight decay 5e-4, row-normalised
 // features (Kipf & Welling's defaults; the same as ../shared/bench).
@@ -45,8 +56,8 @@ type GCN struct {
 
 // NewGCN builds a GCN with cfg.Layers graph convolutions.
 func NewGCN(d *Data, c *GCNConfig, g *rng.RNG) (*GCN, error) {
-	if c.Layers < 1 || c.Hidden < 1 {
-		return nil, fmt.Errorf("gcn: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
 	m := &GCN{data: d, cfg: c}
 	dims := layerDims(d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers)

@@ -31,6 +31,25 @@ type GCNIIConfig struct {
 // Base returns the shared hyperparameters.
 func (c *GCNIIConfig) Base() *Common { return &c.Common }
 
+// Validate reports the first out-of-range hyperparameter: layers, hidden,
+// dropout, lambda and the variant.
+func (c *GCNIIConfig) Validate() error {
+	if err := c.Common.Validate(); err != nil {
+		return fmt.Errorf("gcnii: %w", err)
+	}
+	switch {
+	case c.Layers < 1 || c.Hidden < 1:
+		return fmt.Errorf("gcnii: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
+	case c.Dropout < 0 || c.Dropout >= 1:
+		return fmt.Errorf("gcnii: dropout must be in [0,1), got %g", c.Dropout)
+	case c.Lambda <= 0:
+		return fmt.Errorf("gcnii: lambda must be > 0, got %g", c.Lambda)
+	case c.Variant != "gcnii" && c.Variant != "gcnii*":
+		return fmt.Errorf("gcnii: variant must be gcnii or gcnii*, got %q", c.Variant)
+	}
+	return nil
+}
+
 // gcniiPresets are the authors' full-supervised settings on the Geom-GCN
 // splits (chennnM/GCNII, full.sh with the defaults of full-supervised.py:
 // hidden 64, dropout 0.5, lr 0.01, α 0.5, λ 0.5): layers, α, λ, weight decay.
@@ -112,15 +131,8 @@ type GCNII struct {
 
 // NewGCNII builds GCNII with cfg.Layers convolutions.
 func NewGCNII(d *Data, c *GCNIIConfig, g *rng.RNG) (*GCNII, error) {
-	switch {
-	case c.Layers < 1 || c.Hidden < 1:
-		return nil, fmt.Errorf("gcnii: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	case c.Dropout < 0 || c.Dropout >= 1:
-		return nil, fmt.Errorf("gcnii: dropout must be in [0,1), got %g", c.Dropout)
-	case c.Lambda <= 0:
-		return nil, fmt.Errorf("gcnii: lambda must be > 0, got %g", c.Lambda)
-	case c.Variant != "gcnii" && c.Variant != "gcnii*":
-		return nil, fmt.Errorf("gcnii: variant must be gcnii or gcnii*, got %q", c.Variant)
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
 	m := &GCNII{data: d, cfg: c}
 	m.in = nn.NewLinear("fc_in", d.X.Cols(), c.Hidden, true, g)

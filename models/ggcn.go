@@ -30,6 +30,25 @@ type GGCNConfig struct {
 // Base returns the shared hyperparameters.
 func (c *GGCNConfig) Base() *Common { return &c.Common }
 
+// Validate reports the first out-of-range hyperparameter: layers, hidden,
+// dropout and decay_rate.
+func (c *GGCNConfig) Validate() error {
+	if err := c.Common.Validate(); err != nil {
+		return fmt.Errorf("ggcn: %w", err)
+	}
+	switch {
+	case c.Layers < 2:
+		return fmt.Errorf("ggcn: layers must be ≥ 2, got %d", c.Layers)
+	case c.Hidden < 1:
+		return fmt.Errorf("ggcn: hidden must be ≥ 1, got %d", c.Hidden)
+	case c.Dropout < 0 || c.Dropout >= 1:
+		return fmt.Errorf("ggcn: dropout must be in [0,1), got %g", c.Dropout)
+	case c.DecayRate < 0:
+		return fmt.Errorf("ggcn: decay_rate must be ≥ 0, got %g", c.DecayRate)
+	}
+	return nil
+}
+
 // ggcnPresets are the authors' per-dataset settings from
 // github.com/Yujun-Yan/Heterophily_and_oversmoothing, table_1_GGCN.sh:
 // layers, hidden, dropout, weight decay, decay rate. Where the script does not
@@ -155,15 +174,8 @@ type ggcnLayer struct {
 
 // NewGGCN builds GGCN on d.
 func NewGGCN(d *Data, c *GGCNConfig, g *rng.RNG) (*GGCN, error) {
-	switch {
-	case c.Layers < 2:
-		return nil, fmt.Errorf("ggcn: layers must be ≥ 2, got %d", c.Layers)
-	case c.Hidden < 1:
-		return nil, fmt.Errorf("ggcn: hidden must be ≥ 1, got %d", c.Hidden)
-	case c.Dropout < 0 || c.Dropout >= 1:
-		return nil, fmt.Errorf("ggcn: dropout must be in [0,1), got %g", c.Dropout)
-	case c.DecayRate < 0:
-		return nil, fmt.Errorf("ggcn: decay_rate must be ≥ 0, got %g", c.DecayRate)
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
 	m := &GGCN{data: d, cfg: c, adj: d.Graph.Adj}
 	if c.Directed && d.Graph.Out != nil {

@@ -31,6 +31,33 @@ type GloGNNConfig struct {
 // Base returns the shared hyperparameters.
 func (c *GloGNNConfig) Base() *Common { return &c.Common }
 
+// Validate reports the first out-of-range hyperparameter: layers, hidden,
+// dropout, alpha, beta, gamma, delta, norm_layers and orders.
+func (c *GloGNNConfig) Validate() error {
+	if err := c.Common.Validate(); err != nil {
+		return fmt.Errorf("glognn: %w", err)
+	}
+	switch {
+	case c.Layers != 2:
+		return fmt.Errorf("glognn: the MLP has exactly 2 layers (layers=2); set norm_layers for the aggregation depth, got layers=%d", c.Layers)
+	case c.Hidden < 1:
+		return fmt.Errorf("glognn: hidden must be ≥ 1, got %d", c.Hidden)
+	case c.Dropout < 0 || c.Dropout >= 1:
+		return fmt.Errorf("glognn: dropout must be in [0,1), got %g", c.Dropout)
+	case c.Alpha < 0 || c.Beta < 0 || c.Alpha+c.Beta <= 0:
+		return fmt.Errorf("glognn: need alpha, beta ≥ 0 and alpha+beta > 0, got %g and %g", c.Alpha, c.Beta)
+	case c.Gamma < 0 || c.Gamma >= 1:
+		return fmt.Errorf("glognn: gamma must be in [0,1), got %g", c.Gamma)
+	case c.Delta < 0 || c.Delta > 1:
+		return fmt.Errorf("glognn: delta must be in [0,1], got %g", c.Delta)
+	case c.NormLayers < 0:
+		return fmt.Errorf("glognn: norm_layers must be ≥ 0, got %d", c.NormLayers)
+	case c.Orders < 1:
+		return fmt.Errorf("glognn: orders must be ≥ 1, got %d", c.Orders)
+	}
+	return nil
+}
+
 // glognnPresets are the authors' GloGNN settings (norm_func_id 1,
 // orders_func_id 2, hidden 64) from github.com/RecklessRonan/GloGNN,
 // small-scale/run_glognn_sota_reproduce_small.sh: lr, dropout, weight decay,
@@ -133,23 +160,8 @@ type GloGNN struct {
 
 // NewGloGNN builds GloGNN on d.
 func NewGloGNN(d *Data, c *GloGNNConfig, g *rng.RNG) (*GloGNN, error) {
-	switch {
-	case c.Layers != 2:
-		return nil, fmt.Errorf("glognn: the MLP has exactly 2 layers (layers=2); set norm_layers for the aggregation depth, got layers=%d", c.Layers)
-	case c.Hidden < 1:
-		return nil, fmt.Errorf("glognn: hidden must be ≥ 1, got %d", c.Hidden)
-	case c.Dropout < 0 || c.Dropout >= 1:
-		return nil, fmt.Errorf("glognn: dropout must be in [0,1), got %g", c.Dropout)
-	case c.Alpha < 0 || c.Beta < 0 || c.Alpha+c.Beta <= 0:
-		return nil, fmt.Errorf("glognn: need alpha, beta ≥ 0 and alpha+beta > 0, got %g and %g", c.Alpha, c.Beta)
-	case c.Gamma < 0 || c.Gamma >= 1:
-		return nil, fmt.Errorf("glognn: gamma must be in [0,1), got %g", c.Gamma)
-	case c.Delta < 0 || c.Delta > 1:
-		return nil, fmt.Errorf("glognn: delta must be in [0,1], got %g", c.Delta)
-	case c.NormLayers < 0:
-		return nil, fmt.Errorf("glognn: norm_layers must be ≥ 0, got %d", c.NormLayers)
-	case c.Orders < 1:
-		return nil, fmt.Errorf("glognn: orders must be ≥ 1, got %d", c.Orders)
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
 	n, nc := d.Graph.N, d.Graph.NumClasses
 	m := &GloGNN{data: d, cfg: c}

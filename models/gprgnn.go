@@ -27,6 +27,23 @@ type GPRGNNConfig struct {
 // Base returns the shared hyperparameters.
 func (c *GPRGNNConfig) Base() *Common { return &c.Common }
 
+// Validate reports the first out-of-range hyperparameter: layers, hidden, k
+// and the dropout rates.
+func (c *GPRGNNConfig) Validate() error {
+	if err := c.Common.Validate(); err != nil {
+		return fmt.Errorf("gprgnn: %w", err)
+	}
+	switch {
+	case c.Layers < 1 || c.Hidden < 1:
+		return fmt.Errorf("gprgnn: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
+	case c.K < 0:
+		return fmt.Errorf("gprgnn: k must be ≥ 0, got %d", c.K)
+	case c.DPRate < 0 || c.DPRate >= 1 || c.Dropout < 0 || c.Dropout >= 1:
+		return fmt.Errorf("gprgnn: dropout and dprate must be in [0,1), got %g and %g", c.Dropout, c.DPRate)
+	}
+	return nil
+}
+
 // gprgnnPresets are (lr, α, weight decay, dprate) per dataset from the
 // authors' github.com/jianhao2016/GPRGNN src/Reproduce_GPRGNN.sh: the dense
 // 60/20/20 heterophily runs for chameleon, film (Actor), squirrel, texas and
@@ -102,13 +119,8 @@ type GPRGNN struct {
 
 // NewGPRGNN builds GPRGNN.
 func NewGPRGNN(d *Data, c *GPRGNNConfig, g *rng.RNG) (*GPRGNN, error) {
-	switch {
-	case c.Layers < 1 || c.Hidden < 1:
-		return nil, fmt.Errorf("gprgnn: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	case c.K < 0:
-		return nil, fmt.Errorf("gprgnn: k must be ≥ 0, got %d", c.K)
-	case c.DPRate < 0 || c.DPRate >= 1 || c.Dropout < 0 || c.Dropout >= 1:
-		return nil, fmt.Errorf("gprgnn: dropout and dprate must be in [0,1), got %g and %g", c.Dropout, c.DPRate)
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
 	m := &GPRGNN{data: d, cfg: c}
 	dims := layerDims(d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers)

@@ -27,6 +27,23 @@ type H2GCNConfig struct {
 // Base returns the shared hyperparameters.
 func (c *H2GCNConfig) Base() *Common { return &c.Common }
 
+// Validate reports the first out-of-range hyperparameter: layers (the rounds
+// K), hidden and the dropout rates.
+func (c *H2GCNConfig) Validate() error {
+	if err := c.Common.Validate(); err != nil {
+		return fmt.Errorf("h2gcn: %w", err)
+	}
+	switch {
+	case c.Layers < 1 || c.Layers > 8:
+		return fmt.Errorf("h2gcn: layers (rounds K) must be in [1,8], got %d", c.Layers)
+	case c.Hidden < 1:
+		return fmt.Errorf("h2gcn: hidden must be ≥ 1, got %d", c.Hidden)
+	case c.Dropout < 0 || c.Dropout >= 1 || c.InputDropout < 0 || c.InputDropout >= 1:
+		return fmt.Errorf("h2gcn: dropout and input_dropout must be in [0,1), got %g and %g", c.Dropout, c.InputDropout)
+	}
+	return nil
+}
+
 // H2GCNPreset returns H2GCN with k rounds as the authors set it up
 // (GemsLab/H2GCN, h2gcn/models/H2GCN.py defaults and
 // experiments/h2gcn/configs/real-geomgcn/h2gcn.json): 64 hidden units, Adam
@@ -131,13 +148,8 @@ type H2GCN struct {
 // NewH2GCN builds H2GCN with cfg.Layers rounds, computing the normalised 1-
 // and 2-hop adjacencies of d.Graph.Adj.
 func NewH2GCN(d *Data, c *H2GCNConfig, g *rng.RNG) (*H2GCN, error) {
-	switch {
-	case c.Layers < 1 || c.Layers > 8:
-		return nil, fmt.Errorf("h2gcn: layers (rounds K) must be in [1,8], got %d", c.Layers)
-	case c.Hidden < 1:
-		return nil, fmt.Errorf("h2gcn: hidden must be ≥ 1, got %d", c.Hidden)
-	case c.Dropout < 0 || c.Dropout >= 1 || c.InputDropout < 0 || c.InputDropout >= 1:
-		return nil, fmt.Errorf("h2gcn: dropout and input_dropout must be in [0,1), got %g and %g", c.Dropout, c.InputDropout)
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
 	m := &H2GCN{data: d, cfg: c}
 	m.a1 = h2gcnSymNorm(d.Graph.Adj)

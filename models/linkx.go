@@ -19,6 +19,21 @@ type LINKXConfig struct {
 // Base returns the shared hyperparameters.
 func (c *LINKXConfig) Base() *Common { return &c.Common }
 
+// Validate reports the first out-of-range hyperparameter: layers, hidden and
+// dropout.
+func (c *LINKXConfig) Validate() error {
+	if err := c.Common.Validate(); err != nil {
+		return fmt.Errorf("linkx: %w", err)
+	}
+	if c.Layers < 1 || c.Hidden < 1 {
+		return fmt.Errorf("linkx: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
+	}
+	if c.Dropout < 0 || c.Dropout >= 1 {
+		return fmt.Errorf("linkx: dropout must be in [0,1), got %g", c.Dropout)
+	}
+	return nil
+}
+
 // LINKXPreset returns LINKX's setting for a dataset. The authors tune LINKX
 // on the Geom-GCN graphs over a grid (github.com/CUAI/Non-Homophily-Large-Scale,
 // experiments/linkx_tuning.sh: hidden 64–512, final-MLP layers 1–4, lr 0.05,
@@ -105,11 +120,8 @@ type LINKX struct {
 
 // NewLINKX builds LINKX.
 func NewLINKX(d *Data, c *LINKXConfig, g *rng.RNG) (*LINKX, error) {
-	if c.Layers < 1 || c.Hidden < 1 {
-		return nil, fmt.Errorf("linkx: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	}
-	if c.Dropout < 0 || c.Dropout >= 1 {
-		return nil, fmt.Errorf("linkx: dropout must be in [0,1), got %g", c.Dropout)
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
 	hid := c.Hidden
 	m := &LINKX{data: d, cfg: c, adj: d.Graph.Adj}

@@ -35,6 +35,24 @@ type MixHopConfig struct {
 // Base returns the shared hyperparameters.
 func (c *MixHopConfig) Base() *Common { return &c.Common }
 
+// Validate reports the first out-of-range hyperparameter: the powers, layers,
+// hidden (at least one unit per power) and the dropout rates.
+func (c *MixHopConfig) Validate() error {
+	if err := c.Common.Validate(); err != nil {
+		return fmt.Errorf("mixhop: %w", err)
+	}
+	powers, err := mixhopPowers(c.Powers)
+	switch {
+	case err != nil:
+		return err
+	case c.Layers < 1 || c.Hidden < len(powers):
+		return fmt.Errorf("mixhop: need layers ≥ 1 and hidden ≥ %d (one unit per power), got %d and %d", len(powers), c.Layers, c.Hidden)
+	case c.Dropout < 0 || c.Dropout >= 1 || c.InputDropout < 0 || c.InputDropout >= 1:
+		return fmt.Errorf("mixhop: dropout and input_dropout must be in [0,1), got %g and %g", c.Dropout, c.InputDropout)
+	}
+	return nil
+}
+
 // mixhopPsumReg is the weight of the authors' penalty on the psum logits q.
 const mixhopPsumReg = 1e-3
 
@@ -99,14 +117,12 @@ type MixHop struct {
 
 // NewMixHop builds MixHop on d.
 func NewMixHop(d *Data, c *MixHopConfig, g *rng.RNG) (*MixHop, error) {
-	powers, err := mixhopPowers(c.Powers)
-	switch {
-	case err != nil:
+	if err := c.Validate(); err != nil {
 		return nil, err
-	case c.Layers < 1 || c.Hidden < len(powers):
-		return nil, fmt.Errorf("mixhop: need layers ≥ 1 and hidden ≥ %d (one unit per power), got %d and %d", len(powers), c.Layers, c.Hidden)
-	case c.Dropout < 0 || c.Dropout >= 1 || c.InputDropout < 0 || c.InputDropout >= 1:
-		return nil, fmt.Errorf("mixhop: dropout and input_dropout must be in [0,1), got %g and %g", c.Dropout, c.InputDropout)
+	}
+	powers, err := mixhopPowers(c.Powers)
+	if err != nil {
+		return nil, err
 	}
 	m := &MixHop{data: d, cfg: c, powers: powers}
 	in, nc := d.X.Cols(), d.Graph.NumClasses

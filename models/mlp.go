@@ -16,6 +16,17 @@ type MLPConfig struct {
 // Base returns the shared hyperparameters.
 func (c *MLPConfig) Base() *Common { return &c.Common }
 
+// Validate reports the first out-of-range hyperparameter: layers and hidden.
+func (c *MLPConfig) Validate() error {
+	if err := c.Common.Validate(); err != nil {
+		return fmt.Errorf("mlp: %w", err)
+	}
+	if c.Layers < 1 || c.Hidden < 1 {
+		return fmt.Errorf("mlp: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
+	}
+	return nil
+}
+
 // MLPPreset returns a 2-layer MLP with 64 hidden units, dropout 0.5, lr 0.01
 // and weight decay 5e-4 (the same as ../shared/bench).
 func MLPPreset(string) *MLPConfig {
@@ -40,8 +51,8 @@ type MLP struct {
 
 // NewMLP builds an MLP with cfg.Layers linear layers.
 func NewMLP(d *Data, c *MLPConfig, g *rng.RNG) (*MLP, error) {
-	if c.Layers < 1 || c.Hidden < 1 {
-		return nil, fmt.Errorf("mlp: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
 	m := &MLP{data: d, cfg: c}
 	dims := layerDims(d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers)

@@ -82,6 +82,11 @@ type Spec struct {
 type Config interface {
 	// Base returns the hyperparameters every model has.
 	Base() *Common
+	// Validate reports the first out-of-range hyperparameter, without
+	// building the model. Its errors name the model ("glognn: gamma must be
+	// in [0,1), got 2"), so callers add no prefix of their own. The model's
+	// constructor calls it first and checks only what needs the data.
+	Validate() error
 }
 
 // Common are the hyperparameters shared by every model.
@@ -100,7 +105,8 @@ type Common struct {
 }
 
 // Validate checks the settings shared by every model that the model's own
-// constructor does not see (the optimiser).
+// checks do not cover (the optimiser). Its error does not name the model:
+// each model's Validate calls it first and adds the model's name.
 func (c *Common) Validate() error {
 	switch c.Optimizer {
 	case "", "adam", "adamw":

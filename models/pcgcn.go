@@ -79,6 +79,39 @@ type PCGCNConfig struct {
 // Base returns the shared hyperparameters.
 func (c *PCGCNConfig) Base() *Common { return &c.Common }
 
+// Validate reports the first out-of-range hyperparameter: hidden, layers,
+// dropout, tau, the modes, the ablation switches and the fractions.
+func (c *PCGCNConfig) Validate() error {
+	if err := c.Common.Validate(); err != nil {
+		return fmt.Errorf("pcgcn: %w", err)
+	}
+	switch {
+	case c.Hidden < 1:
+		return fmt.Errorf("pcgcn: hidden must be ≥ 1, got %d", c.Hidden)
+	case c.Layers < 1:
+		return fmt.Errorf("pcgcn: layers must be ≥ 1, got %d", c.Layers)
+	case c.Dropout < 0 || c.Dropout >= 1:
+		return fmt.Errorf("pcgcn: dropout must be in [0,1), got %g", c.Dropout)
+	case c.Tau <= 0:
+		return fmt.Errorf("pcgcn: tau must be > 0, got %g", c.Tau)
+	case c.BMode != "hard" && c.BMode != "ste" && c.BMode != "soft":
+		return fmt.Errorf("pcgcn: bmode must be hard, ste or soft, got %q", c.BMode)
+	case c.Protos != "input" && c.Protos != "layer":
+		return fmt.Errorf("pcgcn: protos must be input or layer, got %q", c.Protos)
+	case c.NoHomP && c.NoHetP:
+		return fmt.Errorf("pcgcn: no_hom_p and no_het_p together leave no similarity to match on")
+	case c.Uncontrolled < 0 || c.Uncontrolled > 1:
+		return fmt.Errorf("pcgcn: uncontrolled must be in [0,1], got %g", c.Uncontrolled)
+	case c.UncontrolledBy != "random" && c.UncontrolledBy != "min-degree" && c.UncontrolledBy != "max-degree":
+		return fmt.Errorf("pcgcn: uncontrolled_by must be random, min-degree or max-degree, got %q", c.UncontrolledBy)
+	case c.AlphaSigmoid && (c.AlphaInit <= 0 || c.AlphaInit >= 1):
+		return fmt.Errorf("pcgcn: alpha_init must be in (0,1) with alpha_sigmoid, got %g", c.AlphaInit)
+	case c.PinTrue < 0 || c.PinTrue > 1:
+		return fmt.Errorf("pcgcn: pin_true must be in [0,1], got %g", c.PinTrue)
+	}
+	return nil
+}
+
 // pcgcnPresets is the paper's Table "Hyperparameters of PCGCN" (dropout, hid,
 // layers, lr, wd, λ, β).
 var pcgcnPresets = map[string][7]float64{
@@ -164,7 +197,7 @@ type PCGCN struct {
 
 // NewPCGCN builds PCGCN on d.
 func NewPCGCN(d *Data, c *PCGCNConfig, g *rng.RNG) (*PCGCN, error) {
-	if err := c.validate(); err != nil {
+	if err := c.Validate(); err != nil {
 		return nil, err
 	}
 	gr := d.Graph
@@ -212,34 +245,6 @@ func NewPCGCN(d *Data, c *PCGCNConfig, g *rng.RNG) (*PCGCN, error) {
 		m.pinNodes = pickUnlabelled(d, c.PinTrue, g)
 	}
 	return m, nil
-}
-
-func (c *PCGCNConfig) validate() error {
-	switch {
-	case c.Hidden < 1:
-		return fmt.Errorf("pcgcn: hidden must be ≥ 1, got %d", c.Hidden)
-	case c.Layers < 1:
-		return fmt.Errorf("pcgcn: layers must be ≥ 1, got %d", c.Layers)
-	case c.Dropout < 0 || c.Dropout >= 1:
-		return fmt.Errorf("pcgcn: dropout must be in [0,1), got %g", c.Dropout)
-	case c.Tau <= 0:
-		return fmt.Errorf("pcgcn: tau must be > 0, got %g", c.Tau)
-	case c.BMode != "hard" && c.BMode != "ste" && c.BMode != "soft":
-		return fmt.Errorf("pcgcn: bmode must be hard, ste or soft, got %q", c.BMode)
-	case c.Protos != "input" && c.Protos != "layer":
-		return fmt.Errorf("pcgcn: protos must be input or layer, got %q", c.Protos)
-	case c.NoHomP && c.NoHetP:
-		return fmt.Errorf("pcgcn: no_hom_p and no_het_p together leave no similarity to match on")
-	case c.Uncontrolled < 0 || c.Uncontrolled > 1:
-		return fmt.Errorf("pcgcn: uncontrolled must be in [0,1], got %g", c.Uncontrolled)
-	case c.UncontrolledBy != "random" && c.UncontrolledBy != "min-degree" && c.UncontrolledBy != "max-degree":
-		return fmt.Errorf("pcgcn: uncontrolled_by must be random, min-degree or max-degree, got %q", c.UncontrolledBy)
-	case c.AlphaSigmoid && (c.AlphaInit <= 0 || c.AlphaInit >= 1):
-		return fmt.Errorf("pcgcn: alpha_init must be in (0,1) with alpha_sigmoid, got %g", c.AlphaInit)
-	case c.PinTrue < 0 || c.PinTrue > 1:
-		return fmt.Errorf("pcgcn: pin_true must be in [0,1], got %g", c.PinTrue)
-	}
-	return nil
 }
 
 // Params returns the trainable parameters. The free prototypes are included

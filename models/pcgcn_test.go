@@ -240,7 +240,7 @@ func TestPCGCNAblations(t *testing.T) {
 	}
 	bad := PCGCNPreset("cora")
 	bad.NoHomP, bad.NoHetP = true, true
-	if err := bad.validate(); err == nil {
+	if err := bad.Validate(); err == nil {
 		t.Error("no_hom_p with no_het_p accepted")
 	}
 }

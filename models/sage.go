@@ -17,6 +17,17 @@ type SAGEConfig struct {
 // Base returns the shared hyperparameters.
 func (c *SAGEConfig) Base() *Common { return &c.Common }
 
+// Validate reports the first out-of-range hyperparameter: layers and hidden.
+func (c *SAGEConfig) Validate() error {
+	if err := c.Common.Validate(); err != nil {
+		return fmt.Errorf("sage: %w", err)
+	}
+	if c.Layers < 1 || c.Hidden < 1 {
+		return fmt.Errorf("sage: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
+	}
+	return nil
+}
+
 // SAGEPreset returns 2 layers of 64 units, dropout 0.5, lr 0.01, weight decay
 // 5e-4 and row-normalised features for every dataset. This is our choice:
 // neither the paper nor the Geom-GCN-split literature it copies its GraphSAGE
@@ -60,8 +71,8 @@ type SAGE struct {
 
 // NewSAGE builds GraphSAGE with cfg.Layers layers.
 func NewSAGE(d *Data, c *SAGEConfig, g *rng.RNG) (*SAGE, error) {
-	if c.Layers < 1 || c.Hidden < 1 {
-		return nil, fmt.Errorf("sage: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
 	m := &SAGE{data: d, cfg: c, mean: sageMeanAdjacency(d.Graph.Adj)}
 	dims := layerDims(d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers)

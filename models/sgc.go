@@ -21,6 +21,20 @@ type SGCConfig struct {
 // Base returns the shared hyperparameters.
 func (c *SGCConfig) Base() *Common { return &c.Common }
 
+// Validate reports the first out-of-range hyperparameter: k and dropout.
+func (c *SGCConfig) Validate() error {
+	if err := c.Common.Validate(); err != nil {
+		return fmt.Errorf("sgc: %w", err)
+	}
+	if c.K < 0 {
+		return fmt.Errorf("sgc: k must be ≥ 0, got %d", c.K)
+	}
+	if c.Dropout < 0 || c.Dropout >= 1 {
+		return fmt.Errorf("sgc: dropout must be in [0,1), got %g", c.Dropout)
+	}
+	return nil
+}
+
 // SGCPreset returns the defaults of the authors' code (Tiiiger/SGC, args.py:
 // K = 2, lr 0.2, weight decay 5e-6, no dropout, row-normalised features) for
 // every dataset. Their per-dataset tuned weight decays (SGC-tuning/*.txt) are
@@ -59,11 +73,8 @@ type SGC struct {
 
 // NewSGC precomputes Â^K·X and builds the linear layer.
 func NewSGC(d *Data, c *SGCConfig, g *rng.RNG) (*SGC, error) {
-	if c.K < 0 {
-		return nil, fmt.Errorf("sgc: k must be ≥ 0, got %d", c.K)
-	}
-	if c.Dropout < 0 || c.Dropout >= 1 {
-		return nil, fmt.Errorf("sgc: dropout must be in [0,1), got %g", c.Dropout)
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
 	m := &SGC{cfg: c, x: sgcPropagate(d.AHat, d.X, c.K)}
 	m.lin = nn.NewLinear("lin", d.X.Cols(), d.Graph.NumClasses, true, g)

@@ -51,8 +51,8 @@ func Run(g *graph.Graph, aHat *tensor.CSR, k int, spec models.Spec, cfg models.C
 	if k < 0 || k >= len(g.Splits) {
 		return nil, fmt.Errorf("%s has %d splits, split %d requested", g.Name, len(g.Splits), k)
 	}
-	if err := cfg.Base().Validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", spec.Name, err)
+	if err := cfg.Validate(); err != nil {
+		return nil, err // names the model already
 	}
 	split := g.Splits[k]
 	if opt.DropClass >= 0 {

@@ -112,7 +112,7 @@ func benchName(name string, cfg models.Config) string {
 
 // benchEpochs returns the wall time in milliseconds of each timed epoch.
 func benchEpochs(g *graph.Graph, split int, spec models.Spec, cfg models.Config, threads, warm, epochs int) ([]float64, error) {
-	if err := cfg.Base().Validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	data := models.NewData(g, g.Splits[split], cfg.Base().NormalizeFeatures, nil)

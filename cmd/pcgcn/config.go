@@ -33,7 +33,9 @@ func (m *modelFlags) register(cmd *cobra.Command) {
 }
 
 // resolve returns the model's spec and its config: the dataset preset, then
-// the config file, then the shortcut flags, then --set, in that order.
+// the config file, then the shortcut flags, then --set, in that order. The
+// result is validated (models.Config.Validate), so an out-of-range value
+// fails here, before anything is trained.
 func (m *modelFlags) resolve(cmd *cobra.Command, dataset string) (models.Spec, models.Config, error) {
 	spec, err := models.NewRegistry().Get(m.model)
 	if err != nil {
@@ -74,6 +76,9 @@ func (m *modelFlags) resolve(cmd *cobra.Command, dataset string) (models.Spec, m
 		if err := models.SetOption(cfg, k, v); err != nil {
 			return spec, nil, fmt.Errorf("--set for model %s: %w", spec.Name, err)
 		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return spec, nil, err // names the model already
 	}
 	return spec, cfg, nil
 }

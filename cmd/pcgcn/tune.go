@@ -98,9 +98,11 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if f.data.path != "" {
 		name = f.data.path
 	}
+	// every point is validated here, before anything is trained; the errors
+	// name the model
 	cells, err := experiments.TuneCells(strings.ToLower(f.model), name, grid, base, splits)
 	if err != nil {
-		return fmt.Errorf("%s: %w", f.model, err)
+		return err
 	}
 	dataDir, _ := cmd.Flags().GetString("data-dir")
 	rn := &experiments.Runner{Dir: f.resultsDir, Data: datasets.Options{DataDir: dataDir, Progress: cmd.ErrOrStderr()},

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -60,5 +61,60 @@ func TestTuneRanksOnValidation(t *testing.T) {
 		if _, err := run(bad...); err == nil {
 			t.Errorf("tune %v accepted", bad)
 		}
+	}
+}
+
+// TestOutOfRangeValueFailsBeforeTraining checks that tune and train reject an
+// out-of-range value with the model's one-line message before training or
+// saving anything, even when the bad value is the last grid point.
+func TestOutOfRangeValueFailsBeforeTraining(t *testing.T) {
+	mirror := datatest.Mirror(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"tune grid", []string{"tune", "--model", "glognn", "--grid", "gamma=0,2", "--splits", "0"},
+			"glognn: gamma must be in [0,1), got 2"},
+		{"tune set", []string{"tune", "--model", "glognn", "--grid", "gamma=0,0.5", "--set", "orders=0", "--splits", "0"},
+			"glognn: orders must be ≥ 1, got 0"},
+		{"train set", []string{"train", "--model", "glognn", "--set", "gamma=2", "--splits", "0", "--save", "SAVE"},
+			"glognn: gamma must be in [0,1), got 2"},
+		{"train shortcut", []string{"train", "--model", "gcn", "--hidden", "0", "--splits", "0", "--save", "SAVE"},
+			"gcn: need layers ≥ 1 and hidden ≥ 1, got 2 and 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := append([]string{}, tc.args...)
+			for i, a := range args {
+				if a == "SAVE" {
+					args[i] = filepath.Join(dir, "model")
+				}
+			}
+			args = append(args, "--dataset", "texas", "--epochs", "2", "--threads", "1",
+				"--data-dir", mirror)
+			if args[0] == "tune" {
+				args = append(args, "--results", dir)
+			}
+			root := newRootCmd()
+			var out, errOut bytes.Buffer
+			root.SetOut(&out)
+			root.SetErr(&errOut)
+			root.SetArgs(args)
+			err := root.Execute()
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+			var saved []string
+			filepath.WalkDir(dir, func(p string, d fs.DirEntry, _ error) error {
+				if d != nil && !d.IsDir() {
+					saved = append(saved, p)
+				}
+				return nil
+			})
+			if len(saved) != 0 || out.Len() != 0 {
+				t.Errorf("wrote before failing: files %v, stdout %q", saved, out.String())
+			}
+		})
 	}
 }

@@ -1,0 +1,141 @@
+package models
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/rng"
+)
+
+// TestValidateRejectsOutOfRange sets one out-of-range value on each model's
+// preset and checks that Validate reports it with the constructor's message,
+// that the constructor returns the very same error, and that the untouched presets of a few datasets pass.
+func TestValidateRejectsOutOfRange(t *testing.T) {
+	reg := NewRegistry()
+	g := tinyGraph(t)
+	d := NewData(g, g.Splits[0], false, nil)
+	cases := []struct {
+		model, key, value, want string
+	}{
+		{"pcgcn", "bmode", "fuzzy", `pcgcn: bmode must be hard, ste or soft, got "fuzzy"`},
+		{"gcn", "layers", "0", "gcn: need layers ≥ 1 and hidden ≥ 1, got 0 and "},
+		{"mlp", "hidden", "0", "mlp: need layers ≥ 1 and hidden ≥ 1, got "},
+		{"sage", "layers", "-1", "sage: need layers ≥ 1 and hidden ≥ 1, got -1 and "},
+		{"gat", "heads", "0", "gat: need heads ≥ 1 and out_heads ≥ 1, got 0 and "},
+		{"sgc", "k", "-1", "sgc: k must be ≥ 0, got -1"},
+		{"appnp", "alpha", "1.5", "appnp: alpha must be in [0,1], got 1.5"},
+		{"mixhop", "powers", "0,0", `mixhop: powers must be distinct integers in [0,16] separated by commas, got "0,0"`},
+		{"gcnii", "variant", "gcn", `gcnii: variant must be gcnii or gcnii*, got "gcn"`},
+		{"h2gcn-1", "layers", "9", "h2gcn: layers (rounds K) must be in [1,8], got 9"},
+		{"h2gcn-2", "input_dropout", "1", "h2gcn: dropout and input_dropout must be in [0,1), got "},
+		{"fagcn", "dropout", "1", "fagcn: dropout must be in [0,1), got 1"},
+		{"gprgnn", "dprate", "-0.1", "gprgnn: dropout and dprate must be in [0,1), got "},
+		{"linkx", "dropout", "1", "linkx: dropout must be in [0,1), got 1"},
+		{"glognn", "gamma", "2", "glognn: gamma must be in [0,1), got 2"},
+		{"ggcn", "decay_rate", "-1", "ggcn: decay_rate must be ≥ 0, got -1"},
+	}
+	covered := map[string]bool{}
+	for _, tc := range cases {
+		covered[tc.model] = true
+		t.Run(tc.model, func(t *testing.T) {
+			spec, err := reg.Get(tc.model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, ds := range []string{"cora", "squirrel", "texas", "unknown"} {
+				if err := spec.Preset(ds).Validate(); err != nil {
+					t.Errorf("preset for %s: %v", ds, err)
+				}
+			}
+			cfg := spec.Preset("texas")
+			if err := SetOption(cfg, tc.key, tc.value); err != nil {
+				t.Fatal(err)
+			}
+			err = cfg.Validate()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("%s=%s: Validate gave %v, want %q", tc.key, tc.value, err, tc.want)
+			}
+			if _, nerr := spec.New(d, cfg, rng.New(1)); nerr == nil || nerr.Error() != err.Error() {
+				t.Errorf("%s=%s: constructor gave %v, want Validate's error %q", tc.key, tc.value, nerr, err)
+			}
+		})
+	}
+	for _, name := range reg.Names() {
+		if !covered[name] {
+			t.Errorf("model %s has no out-of-range case", name)
+		}
+	}
+}
+
+// TestValidateChecksOptimizer checks that every model's Validate runs the
+// shared check first and names the model in its error, which the Validate
+// promoted from the embedded Common would not: a config type without its own
+// Validate fails here.
+func TestValidateChecksOptimizer(t *testing.T) {
+	reg := NewRegistry()
+	for _, name := range reg.Names() {
+		spec, _ := reg.Get(name)
+		cfg := spec.Preset("texas")
+		cfg.Base().Optimizer = "sgd"
+		prefix, _, _ := strings.Cut(name, "-") // h2gcn-1 and h2gcn-2 share H2GCNConfig
+		want := prefix + `: optimizer must be adam or adamw, got "sgd"`
+		if err := cfg.Validate(); err == nil || err.Error() != want {
+			t.Errorf("%s: Validate gave %v, want %q", name, err, want)
+		}
+		cfg.Base().Optimizer = "adamw"
+		if err := cfg.Validate(); err != nil {
+			t.Errorf("%s with adamw: %v", name, err)
+		}
+	}
+}
+
+// knownDatasetNames returns every dataset name the presets may be asked for:
+// the dataset registry's, the names the preset tables of this package key
+// on (including aliases such as "film"), and names no table knows.
+func knownDatasetNames() []string {
+	set := map[string]bool{"film": true, "unknown": true, "": true, "./mygraph": true}
+	for _, n := range datasets.Names() {
+		set[n] = true
+	}
+	for _, keys := range [][]string{keysOf(pcgcnPresets), keysOf(glognnPresets), keysOf(ggcnPresets),
+		keysOf(gprgnnPresets), keysOf(gcniiPresets)} {
+		for _, k := range keys {
+			set[k] = true
+		}
+	}
+	names := make([]string, 0, len(set))
+	for n := range set {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func keysOf[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+// TestEveryPresetValidates checks that every registered model's preset for
+// every known dataset name passes Validate, so that checking before training
+// never rejects a default setting.
+func TestEveryPresetValidates(t *testing.T) {
+	reg := NewRegistry()
+	names := knownDatasetNames()
+	if len(names) < len(datasets.Names())+3 {
+		t.Fatalf("only %d dataset names: %v", len(names), names)
+	}
+	for _, model := range reg.Names() {
+		spec, _ := reg.Get(model)
+		for _, ds := range names {
+			if err := spec.Preset(ds).Validate(); err != nil {
+				t.Errorf("%s preset for %q: %v", model, ds, err)
+			}
+		}
+	}
+}
