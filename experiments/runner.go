@@ -324,8 +324,12 @@ func (rn *Runner) loadPartial(c Cell) *Result {
 
 // pending expands cells into their candidates and returns them with the
 // saved results (nil where none), the indices of those still to run, and an
-// estimate of the seconds one split of a cell takes (its model's rate in the
-// finished cells times its graph's size).
+// estimate of the seconds one split of a cell takes: its graph's size times
+// the rate (seconds per split per unit of size) of the same model on the
+// same dataset in saved cells, or, without any, the model's rate over all
+// datasets. Per-dataset presets can differ a lot (PCGCN runs hidden 512 on
+// Cora, 64 elsewhere), so the model's median alone misjudged such cells
+// several-fold.
 func (rn *Runner) pending(cells []Cell) ([]Cell, []*Result, []int, func(Cell) float64) {
 	if rn.graphs == nil {
 		rn.graphs = map[string]*graph.Graph{}
@@ -334,31 +338,50 @@ func (rn *Runner) pending(cells []Cell) ([]Cell, []*Result, []int, func(Cell) fl
 	cells = rn.expand(cells)
 	out := make([]*Result, len(cells))
 	var todo []int
-	rates := map[string][]float64{} // seconds per split per unit of graph size, by model
+	rates := map[string][]float64{} // by model, and by model and dataset (pairKey)
 	for i, c := range cells {
 		if r := rn.LoadExact(c); r != nil {
 			out[i] = r
-			if n := len(r.PerSplit); n > 0 && r.Seconds > 0 {
-				rates[c.Model] = append(rates[c.Model], r.Seconds/float64(n)/rn.splitCost(c))
-			}
+			rn.addRate(rates, r)
 			continue
 		}
 		todo = append(todo, i)
 	}
 	rn.savedRates(cells, todo, rates)
 	rate := modelRates(rates)
-	return cells, out, todo, func(c Cell) float64 { return rate(c.Model) * rn.splitCost(c) }
+	return cells, out, todo, func(c Cell) float64 {
+		if _, ok := rates[pairKey(c)]; ok {
+			return rate(pairKey(c)) * rn.splitCost(c)
+		}
+		return rate(c.Model) * rn.splitCost(c)
+	}
 }
 
-// savedRates adds to rates, for each model of the pending cells that has no
-// rate yet, the rates of its cells saved under Dir by any study, so that a
-// plan restricted to cells not yet run (--models, --datasets) still has the
-// model's measured speed instead of a guess.
+// pairKey is the rates key of a model on a dataset.
+func pairKey(c Cell) string { return c.Model + "\x00" + c.Dataset }
+
+// addRate records the measured rate of a saved result under its model and
+// under its model and dataset.
+func (rn *Runner) addRate(rates map[string][]float64, r *Result) {
+	n := len(r.PerSplit)
+	if n == 0 || r.Seconds <= 0 {
+		return
+	}
+	v := r.Seconds / float64(n) / rn.splitCost(r.Cell)
+	rates[r.Cell.Model] = append(rates[r.Cell.Model], v)
+	rates[pairKey(r.Cell)] = append(rates[pairKey(r.Cell)], v)
+}
+
+// savedRates adds to rates, for each model and dataset of the pending cells
+// that has no rate yet, the rates of its cells saved under Dir by any study,
+// so that a plan restricted to cells not yet run (--models, --datasets)
+// still has the measured speed instead of a guess.
 func (rn *Runner) savedRates(cells []Cell, todo []int, rates map[string][]float64) {
 	need := map[string]bool{}
 	for _, i := range todo {
-		if len(rates[cells[i].Model]) == 0 {
-			need[cells[i].Model] = true
+		if len(rates[pairKey(cells[i])]) == 0 {
+			need[pairKey(cells[i])] = true
+			need[cells[i].Model] = len(rates[cells[i].Model]) == 0
 		}
 	}
 	if len(need) == 0 {
@@ -374,10 +397,18 @@ func (rn *Runner) savedRates(cells []Cell, todo []int, rates map[string][]float6
 			continue
 		}
 		var r Result
-		if json.Unmarshal(b, &r) != nil || !need[r.Cell.Model] || len(r.PerSplit) == 0 || r.Seconds <= 0 {
+		if json.Unmarshal(b, &r) != nil || len(r.PerSplit) == 0 || r.Seconds <= 0 {
 			continue
 		}
-		rates[r.Cell.Model] = append(rates[r.Cell.Model], r.Seconds/float64(len(r.PerSplit))/rn.splitCost(r.Cell))
+		if pk := pairKey(r.Cell); need[pk] || need[r.Cell.Model] {
+			v := r.Seconds / float64(len(r.PerSplit)) / rn.splitCost(r.Cell)
+			if need[pk] {
+				rates[pk] = append(rates[pk], v)
+			}
+			if need[r.Cell.Model] {
+				rates[r.Cell.Model] = append(rates[r.Cell.Model], v)
+			}
+		}
 	}
 }
 
@@ -436,7 +467,9 @@ func modelRates(rates map[string][]float64) func(model string) float64 {
 	var all []float64
 	for m, v := range rates {
 		med[m] = median(v)
-		all = append(all, med[m])
+		if !strings.Contains(m, "\x00") { // a model's own rate, not a model-and-dataset one
+			all = append(all, med[m])
+		}
 	}
 	// With no history at all, a rough rate of this machine kind (GCN on
 	// Chameleon runs a split in about 2 s for a size of about 5e6), so that

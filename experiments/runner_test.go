@@ -218,3 +218,37 @@ func TestRunnerResumesInsideACell(t *testing.T) {
 		t.Error("a partial cell of another configuration was reused")
 	}
 }
+
+// TestPlanUsesRateOfSameDataset checks that a cell's estimate comes from the
+// same model on the same dataset when that was measured, not from the
+// model's median over other datasets (presets differ per dataset).
+func TestPlanUsesRateOfSameDataset(t *testing.T) {
+	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
+		Threads: 1, Epochs: 4, Patience: 4}
+	texas := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0}}
+	cornell := Cell{Study: "s", Dataset: "cornell", Model: "mlp", DropClass: -1, Splits: []int{0}}
+	if _, err := rn.Run([]Cell{texas, cornell}); err != nil {
+		t.Fatal(err)
+	}
+	// make the Cornell cell look ten times slower than Texas's, as a bigger
+	// preset would be
+	r := rn.LoadExact(cornell)
+	r.Seconds *= 10
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileAtomic(rn.Path(cornell), b); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []Cell{texas, cornell} {
+		todo := c
+		todo.Study = "t"
+		todo.Splits = []int{0, 1}
+		plan := rn.Plan([]Cell{todo})
+		want := 2 * rn.LoadExact(c).Seconds
+		if len(plan) != 1 || math.Abs(plan[0].EstSeconds-want) > 1e-9*want {
+			t.Errorf("%s: plan %+v, want %v s (2 splits at its own measured rate)", c.Dataset, plan, want)
+		}
+	}
+}

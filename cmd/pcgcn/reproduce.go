@@ -322,5 +322,5 @@ func printPlan(w io.Writer, plan []experiments.PlanEntry) {
 	}
 	fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%s\t\n", cells, done, splits, (time.Duration(secs) * time.Second).Round(time.Minute))
 	tw.Flush()
-	fmt.Fprintln(w, "(estimates: each model's seconds per split per unit of graph size in its saved cells, at the threads and load of those runs; a model with none gets the median rate)")
+	fmt.Fprintln(w, "(estimates: seconds per split per unit of graph size of the same model on the same dataset in saved cells, else of the model on any dataset, at the threads and load of those runs; a model with none gets the median rate)")
 }
