@@ -1,0 +1,98 @@
+package studies
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/report"
+)
+
+// line returns n points on y = a·x + noise[i].
+func line(a float64, noise []float64) []report.Point {
+	ps := make([]report.Point, len(noise))
+	for i, e := range noise {
+		x := float64(i) * 20
+		ps[i] = report.Point{X: x, Y: a*x + e}
+	}
+	return ps
+}
+
+func TestMatchingVerdict(t *testing.T) {
+	exact := []float64{0, 0, 0, 0, 0, 0}
+	noisy := []float64{30, -30, 25, -25, 30, -30} // r well below 0.7 for slope 0.5
+	hom := map[string]bool{"cora": true, "chameleon": false}
+	ds := []string{"chameleon", "cora"}
+	cases := []struct {
+		name string
+		pts  map[string][]report.Point
+		want string
+	}{
+		{"strong on heterophilous, weak on homophilous", map[string][]report.Point{"chameleon": line(1, exact), "cora": line(0.5, noisy)}, "the claim holds here"},
+		{"weak on heterophilous", map[string][]report.Point{"chameleon": line(0.5, noisy), "cora": line(1, exact)}, "the claim does not hold here"},
+		{"a dataset not finished", map[string][]report.Point{"chameleon": line(1, exact), "cora": line(1, exact[:4])}, "not yet: cora has 4 of its 6 points"},
+	}
+	for _, c := range cases {
+		got := matchingVerdict(c.pts, ds, hom, 6)
+		if !strings.Contains(got, c.want) {
+			t.Errorf("%s: %q, want it to contain %q", c.name, got, c.want)
+		}
+	}
+	if r := pearson(line(0.5, noisy)); r >= strongCorrelation || r <= 0 {
+		t.Fatalf("test data: noisy r = %.3f, want in (0, %.1f)", r, strongCorrelation)
+	}
+	if got := matchingVerdict(map[string][]report.Point{"chameleon": line(1, exact)}, []string{"chameleon"}, hom, 6); !strings.Contains(got, "only one kind") {
+		t.Errorf("one kind of dataset: %q", got)
+	}
+}
+
+func TestLabelRateVerdict(t *testing.T) {
+	for _, c := range []struct {
+		wins, n, total int
+		want           string
+	}{
+		{0, 0, 35, "not yet"},
+		{3, 4, 35, "3 of the 4 points where every model has run (4 of the 35"},
+		{35, 35, 35, "the claim holds here"},
+		{30, 35, 35, "30 of 35 (dataset, labels-per-class) points: the claim does not hold here"},
+	} {
+		if got := labelRateVerdict(c.wins, c.n, c.total); !strings.Contains(got, c.want) {
+			t.Errorf("%d/%d of %d: %q, want %q", c.wins, c.n, c.total, got, c.want)
+		}
+	}
+}
+
+// TestPartialStudiesSayNotYet trains one cell of the missing-class and the
+// label-rate studies and checks that their sections give no verdict on the
+// incomplete results.
+func TestPartialStudiesSayNotYet(t *testing.T) {
+	dir := t.TempDir()
+	p, _, err := newPlan(Options{Quick: true, Datasets: []string{"texas"}, Splits: []int{0}, ResultsDir: dir,
+		ReportPath: filepath.Join(dir, "report.md"), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.runner.Epochs, p.runner.Patience = 3, 3
+	miss := experiments.MissingClassCells([]string{"mlp"}, []string{"texas"}, 5, p.splits)[:1]
+	rate := experiments.LabelRateCells([]string{"mlp"}, []string{"texas"}, p.labelRateSizes()[:1], p.splits)
+	if _, err := p.runner.Run(append(miss, rate...)); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := renderMissing(p, &b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "**Verdict on texas:** not yet: 1 of the 20") {
+		t.Errorf("missing classes, one cell saved:\n%s", b.String())
+	}
+	b.Reset()
+	if err := renderLabelRate(p, &b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "**Verdict:** not yet") {
+		t.Errorf("label rate, one cell saved:\n%s", b.String())
+	}
+}
