@@ -377,13 +377,8 @@ func renderMatching(p *plan, w io.Writer) error {
 	if err := report.MatchingPlot(path, "test accuracy vs matching degree", pts); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "![matching degree](%s)\n\n| dataset | Pearson r (accuracy, matching degree) | points |\n| --- | ---: | ---: |\n", link)
-	for _, d := range matchingDatasets(p) {
-		if ps := pts[d]; len(ps) > 1 {
-			fmt.Fprintf(w, "| %s | %.3f | %d |\n", d, pearson(ps), len(ps))
-		}
-	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "![matching degree](%s)\n\n", link)
+	matchingTable(w, matchingDatasets(p), pts)
 	homophilous := map[string]bool{}
 	for _, d := range matchingDatasets(p) {
 		g, err := p.graph(d)
@@ -394,6 +389,22 @@ func renderMatching(p *plan, w io.Writer) error {
 	}
 	fmt.Fprintln(w, matchingVerdict(pts, matchingDatasets(p), homophilous, len(experiments.MatchingFractions())))
 	return nil
+}
+
+// matchingTable writes each dataset's Pearson r between test accuracy and
+// the matching degree. Two points always lie on a line (r = ±1), so r is
+// shown from three points on.
+func matchingTable(w io.Writer, datasets []string, pts map[string][]report.Point) {
+	fmt.Fprintln(w, "| dataset | Pearson r (accuracy, matching degree) | points |\n| --- | ---: | ---: |")
+	for _, d := range datasets {
+		switch ps := pts[d]; {
+		case len(ps) > 2:
+			fmt.Fprintf(w, "| %s | %.3f | %d |\n", d, pearson(ps), len(ps))
+		case len(ps) > 0:
+			fmt.Fprintf(w, "| %s | — (needs 3 points) | %d |\n", d, len(ps))
+		}
+	}
+	fmt.Fprintln(w)
 }
 
 // strongCorrelation is the Pearson r from which the matching verdict calls

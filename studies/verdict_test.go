@@ -49,6 +49,25 @@ func TestMatchingVerdict(t *testing.T) {
 	}
 }
 
+func TestMatchingTable(t *testing.T) {
+	exact := []float64{0, 0, 0, 0, 0, 0}
+	pts := map[string][]report.Point{
+		"chameleon": line(1, exact),     // six points on a line: r = 1
+		"cora":      line(1, exact[:2]), // two points: r would be ±1 whatever they are
+	}
+	var b strings.Builder
+	matchingTable(&b, []string{"chameleon", "cora", "actor"}, pts)
+	got := b.String()
+	for _, want := range []string{"| chameleon | 1.000 | 6 |", "| cora | — (needs 3 points) | 2 |"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("table lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "actor") {
+		t.Errorf("a dataset with no point has a row:\n%s", got)
+	}
+}
+
 func TestLabelRateVerdict(t *testing.T) {
 	for _, c := range []struct {
 		wins, n, total int
