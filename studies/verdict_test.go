@@ -1,6 +1,7 @@
 package studies
 
 import (
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -113,5 +114,29 @@ func TestPartialStudiesSayNotYet(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "**Verdict:** not yet") {
 		t.Errorf("label rate, one cell saved:\n%s", b.String())
+	}
+}
+
+func TestMissingVerdict(t *testing.T) {
+	avg := func(mlp, gcn, gat, pcgcn float64) map[string]float64 {
+		return map[string]float64{"mlp": mlp, "gcn": gcn, "gat": gat, "pcgcn": pcgcn}
+	}
+	paperAvg := paperMissingAverages("chameleon")
+	if d := paperAvg["pcgcn"] - paperAvg["gcn"]; math.Abs(d-20.316) > 0.001 {
+		t.Fatalf("paper's chameleon margin over GCN = %.2f, want 20.316 (57.976 − 37.66, the means of its columns)", d)
+	}
+	for _, c := range []struct {
+		name     string
+		avg, pap map[string]float64
+		want     string
+	}{
+		{"far ahead", avg(40, 45, 44, 60), paperAvg, "ahead of the best baseline (GCN) by 15.00 points (the paper: 20.32), so the claim that it stays ahead holds here"},
+		{"just ahead", avg(42.18, 51.21, 54.07, 56.14), paperAvg, "(GAT) by 2.07 points (the paper: 20.32), so it stays ahead, but by less than half the paper's margin: the claim holds in part here"},
+		{"behind", avg(40, 58, 44, 55), paperAvg, "GCN is ahead by 3.00 points, so the claim does not hold here"},
+		{"own graph", avg(40, 45, 44, 50), nil, "(GCN) by 5.00 points, so the claim that it stays ahead holds here"},
+	} {
+		if got := missingVerdict(c.avg, c.pap); !strings.Contains(got, c.want) {
+			t.Errorf("%s: %q, want it to contain %q", c.name, got, c.want)
+		}
 	}
 }
