@@ -276,8 +276,7 @@ func (p *plan) writeReport(all []study) error {
 			}
 		}
 	}
-	fmt.Fprintf(&b, " It renders the %d of the %d cells of the full plan saved so far, whose training took %s in all; `pcgcn reproduce --plan` lists what is left.\n\n",
-		saved, total, (time.Duration(secs) * time.Second).Round(time.Minute))
+	b.WriteString(coverage(saved, total, time.Duration(secs)*time.Second))
 	if p.opt.Quick {
 		fmt.Fprintln(&b, "**Quick mode: 2 splits and at most 60 epochs on small graphs. A check of the pipeline, not results.**")
 		fmt.Fprintln(&b)
@@ -318,4 +317,16 @@ func (p *plan) figure(name string) (path, link string) {
 		return '_'
 	}, strings.TrimLeft(name, "/."))
 	return filepath.Join(p.figDir, name), filepath.Join(filepath.Base(p.figDir), name)
+}
+
+// coverage is the report header's sentence on how much of the full plan the
+// report renders and the training time of those cells, summed over the
+// invocations that trained them.
+func coverage(saved, total int, training time.Duration) string {
+	training = training.Round(time.Minute)
+	if saved == total {
+		return fmt.Sprintf(" It renders all %d cells of the full plan, whose training took %s in all, summed over the invocations that trained them.\n\n", total, training)
+	}
+	return fmt.Sprintf(" It renders the %d of the %d cells of the full plan saved so far, whose training took %s in all; `pcgcn reproduce --plan` lists what is left.\n\n",
+		saved, total, training)
 }

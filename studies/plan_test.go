@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pcgcn/pcgcn/report"
 )
@@ -83,5 +84,14 @@ func TestTSNEVerdict(t *testing.T) {
 	}
 	if v := tsneVerdict(map[string]float64{}, nil); !strings.Contains(v, "rerun") {
 		t.Errorf("old cells: %q", v)
+	}
+}
+
+func TestCoverage(t *testing.T) {
+	if got := coverage(3, 10, 90*time.Minute); !strings.Contains(got, "the 3 of the 10 cells of the full plan saved so far, whose training took 1h30m0s") || !strings.Contains(got, "--plan") {
+		t.Errorf("partial: %q", got)
+	}
+	if got := coverage(10, 10, 40*time.Hour+29*time.Second); !strings.Contains(got, "all 10 cells of the full plan, whose training took 40h0m0s in all") || strings.Contains(got, "so far") {
+		t.Errorf("complete: %q", got)
 	}
 }
