@@ -427,7 +427,9 @@ func renderMatching(p *plan, w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "![matching degree](%s)\n\n", link)
-	matchingTable(w, matchingDatasets(p), pts)
+	matchingTable(w, matchingDatasets(p), pts, controlGains(rs))
+	fmt.Fprintln(w, "β is the control gain of Eq. eq:hybrid, β(H − BP)W (the paper's table gives its sign per dataset). A node whose row of B is its true class y gets β·(H − P_y)W: with β < 0 its class prototype is added to its representation, with β > 0 it is subtracted, so pinning more nodes to their true class can only be expected to help where β < 0.")
+	fmt.Fprintln(w)
 	homophilous := map[string]bool{}
 	for _, d := range matchingDatasets(p) {
 		g, err := p.graph(d)
@@ -443,17 +445,52 @@ func renderMatching(p *plan, w io.Writer) error {
 // matchingTable writes each dataset's Pearson r between test accuracy and
 // the matching degree. Two points always lie on a line (r = ±1), so r is
 // shown from three points on.
-func matchingTable(w io.Writer, datasets []string, pts map[string][]report.Point) {
-	fmt.Fprintln(w, "| dataset | Pearson r (accuracy, matching degree) | points |\n| --- | ---: | ---: |")
+//
+// beta holds each dataset's control gain β, shown beside r because its sign
+// decides whether a truer B adds or subtracts the class prototype.
+func matchingTable(w io.Writer, datasets []string, pts map[string][]report.Point, beta map[string]float64) {
+	fmt.Fprintln(w, "| dataset | β | Pearson r (accuracy, matching degree) | points |\n| --- | ---: | ---: | ---: |")
 	for _, d := range datasets {
+		b := "—"
+		if v, ok := beta[d]; ok {
+			b = fmt.Sprintf("%g", v)
+		}
 		switch ps := pts[d]; {
 		case len(ps) > 2:
-			fmt.Fprintf(w, "| %s | %.3f | %d |\n", d, pearson(ps), len(ps))
+			fmt.Fprintf(w, "| %s | %s | %.3f | %d |\n", d, b, pearson(ps), len(ps))
 		case len(ps) > 0:
-			fmt.Fprintf(w, "| %s | — (needs 3 points) | %d |\n", d, len(ps))
+			fmt.Fprintf(w, "| %s | %s | — (needs 3 points) | %d |\n", d, b, len(ps))
 		}
 	}
 	fmt.Fprintln(w)
+}
+
+// controlGains returns the β (beta × beta_scale) each dataset's saved
+// PCGCN cells were trained with, read from their resolved configurations.
+func controlGains(rs []*experiments.Result) map[string]float64 {
+	out := map[string]float64{}
+	for _, r := range rs {
+		if r == nil {
+			continue
+		}
+		raw, err := json.Marshal(r.Config)
+		if err != nil {
+			continue
+		}
+		var c struct {
+			Beta      *float64 `json:"beta"`
+			BetaScale *float64 `json:"beta_scale"`
+		}
+		if json.Unmarshal(raw, &c) != nil || c.Beta == nil {
+			continue
+		}
+		b := *c.Beta
+		if c.BetaScale != nil {
+			b *= *c.BetaScale
+		}
+		out[r.Cell.Dataset] = b
+	}
+	return out
 }
 
 // strongCorrelation is the Pearson r from which the matching verdict calls
@@ -489,8 +526,12 @@ func matchingVerdict(pts map[string][]report.Point, datasets []string, homophilo
 	}
 	rh, ro := mean(het), mean(hom)
 	holds := rh >= strongCorrelation && rh > ro
-	return fmt.Sprintf("**Verdict:** mean r %.3f on the heterophilous datasets against %.3f on the homophilous ones: the claim %s.",
+	v := fmt.Sprintf("**Verdict:** mean r %.3f on the heterophilous datasets against %.3f on the homophilous ones: the claim %s.",
 		rh, ro, map[bool]string{true: "holds here", false: "does not hold here"}[holds])
+	if ro < 0 {
+		v += " On the homophilous datasets the correlation is negative: accuracy falls as more nodes are pinned to their true class, which is more than the \"less correlated\" the paper reports."
+	}
+	return v
 }
 
 func pearson(ps []report.Point) float64 {

@@ -3,12 +3,14 @@ package studies
 import (
 	"math"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/report"
 )
 
@@ -34,6 +36,7 @@ func TestMatchingVerdict(t *testing.T) {
 	}{
 		{"strong on heterophilous, weak on homophilous", map[string][]report.Point{"chameleon": line(1, exact), "cora": line(0.5, noisy)}, "the claim holds here"},
 		{"weak on heterophilous", map[string][]report.Point{"chameleon": line(0.5, noisy), "cora": line(1, exact)}, "the claim does not hold here"},
+		{"falling on homophilous", map[string][]report.Point{"chameleon": line(1, exact), "cora": line(-1, exact)}, "the claim holds here. On the homophilous datasets the correlation is negative"},
 		{"a dataset not finished", map[string][]report.Point{"chameleon": line(1, exact), "cora": line(1, exact[:4])}, "not yet: cora has 4 of its 6 points"},
 	}
 	for _, c := range cases {
@@ -41,6 +44,9 @@ func TestMatchingVerdict(t *testing.T) {
 		if !strings.Contains(got, c.want) {
 			t.Errorf("%s: %q, want it to contain %q", c.name, got, c.want)
 		}
+	}
+	if got := matchingVerdict(map[string][]report.Point{"chameleon": line(1, exact), "cora": line(0.5, noisy)}, ds, hom, 6); strings.Contains(got, "negative") {
+		t.Errorf("a positive homophilous r is called negative: %q", got)
 	}
 	if r := pearson(line(0.5, noisy)); r >= strongCorrelation || r <= 0 {
 		t.Fatalf("test data: noisy r = %.3f, want in (0, %.1f)", r, strongCorrelation)
@@ -57,9 +63,9 @@ func TestMatchingTable(t *testing.T) {
 		"cora":      line(1, exact[:2]), // two points: r would be ±1 whatever they are
 	}
 	var b strings.Builder
-	matchingTable(&b, []string{"chameleon", "cora", "actor"}, pts)
+	matchingTable(&b, []string{"chameleon", "cora", "actor"}, pts, map[string]float64{"chameleon": -0.2})
 	got := b.String()
-	for _, want := range []string{"| chameleon | 1.000 | 6 |", "| cora | — (needs 3 points) | 2 |"} {
+	for _, want := range []string{"| chameleon | -0.2 | 1.000 | 6 |", "| cora | — | — (needs 3 points) | 2 |"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("table lacks %q:\n%s", want, got)
 		}
@@ -138,5 +144,17 @@ func TestMissingVerdict(t *testing.T) {
 		if got := missingVerdict(c.avg, c.pap); !strings.Contains(got, c.want) {
 			t.Errorf("%s: %q, want it to contain %q", c.name, got, c.want)
 		}
+	}
+}
+
+func TestControlGains(t *testing.T) {
+	// a cell as it is saved (the struct) and as it is loaded back (a JSON map)
+	fresh := &experiments.Result{Cell: experiments.Cell{Dataset: "chameleon"}, Config: &models.PCGCNConfig{Beta: -0.2, BetaScale: 1}}
+	loaded := &experiments.Result{Cell: experiments.Cell{Dataset: "cora"}, Config: map[string]any{"beta": 0.6, "beta_scale": 2.0}}
+	other := &experiments.Result{Cell: experiments.Cell{Dataset: "actor"}, Config: map[string]any{"hidden": 64}}
+	got := controlGains([]*experiments.Result{fresh, loaded, other, nil})
+	want := map[string]float64{"chameleon": -0.2, "cora": 1.2}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("controlGains = %v, want %v", got, want)
 	}
 }
