@@ -341,19 +341,25 @@ func MatchingPoints(rs []*experiments.Result, key string) map[string][]Point {
 	return out
 }
 
+// accTableHeader writes the header of a per-bucket accuracy table: the
+// bucket column, one count or share column, and each model's accuracy.
+func accTableHeader(b *strings.Builder, bucket, size string, models []string) {
+	fmt.Fprintf(b, "| %s | %s |", bucket, size)
+	for _, m := range models {
+		fmt.Fprintf(b, " %s acc. %% (n) |", m)
+	}
+	fmt.Fprint(b, "\n| --- | ---: |")
+	for range models {
+		fmt.Fprint(b, " ---: |")
+	}
+	fmt.Fprintln(b)
+}
+
 // BucketTable renders bins as a Markdown table: one row per bin with the
 // share of test nodes and each model's accuracy (and count).
 func BucketTable(bins []Bin, models []string) string {
 	var b strings.Builder
-	fmt.Fprint(&b, "| node homophily | share of test nodes |")
-	for _, m := range models {
-		fmt.Fprintf(&b, " %s acc. %% (n) |", m)
-	}
-	fmt.Fprint(&b, "\n| --- | ---: |")
-	for range models {
-		fmt.Fprint(&b, " ---: |")
-	}
-	fmt.Fprintln(&b)
+	accTableHeader(&b, "node homophily", "share of test nodes", models)
 	for i, bin := range bins {
 		closer := ")"
 		if i == len(bins)-1 {
@@ -372,15 +378,7 @@ func BucketTable(bins []Bin, models []string) string {
 // bucket with its node count and each model's accuracy (and count).
 func DistanceTable(buckets []DistanceBucket, models []string) string {
 	var b strings.Builder
-	fmt.Fprint(&b, "| SLD | test nodes (pooled over splits) |")
-	for _, m := range models {
-		fmt.Fprintf(&b, " %s acc. %% (n) |", m)
-	}
-	fmt.Fprint(&b, "\n| --- | ---: |")
-	for range models {
-		fmt.Fprint(&b, " ---: |")
-	}
-	fmt.Fprintln(&b)
+	accTableHeader(&b, "SLD", "test nodes (pooled over splits)", models)
 	for _, d := range buckets {
 		fmt.Fprintf(&b, "| %s | %d |", d.Label, d.Nodes)
 		for m := range models {

@@ -55,20 +55,15 @@ func classColor(i int) color.RGBA {
 // pcgcnRedHex is PCGCN's colour in every figure, as in the paper.
 const pcgcnRedHex = 0xd62728
 
-// baselineColor is the i-th model colour other than PCGCN's red (cycling).
+// baselineColor is the i-th model colour other than PCGCN's red (cycling):
+// the Tableau 10 palette without its red.
 func baselineColor(i int) color.RGBA {
-	cs := [...]color.RGBA{
-		{31, 119, 180, 255},  // blue
-		{255, 127, 14, 255},  // orange
-		{44, 160, 44, 255},   // green
-		{148, 103, 189, 255}, // purple
-		{140, 86, 75, 255},   // brown
-		{227, 119, 194, 255}, // pink
-		{127, 127, 127, 255}, // grey
-		{188, 189, 34, 255},  // olive
-		{23, 190, 207, 255},  // cyan
+	const red = 3 // classColor(3) is PCGCN's red
+	i %= 9
+	if i >= red {
+		i++
 	}
-	return cs[i%len(cs)]
+	return classColor(i)
 }
 
 // isPCGCN reports whether a model name denotes PCGCN (or a variant of it).
