@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pcgcn/pcgcn/autograd"
@@ -28,7 +29,13 @@ type Runner struct {
 	Data datasets.Options
 	// Threads, Seed, Epochs and Patience configure training (0 epochs or
 	// patience: the protocol defaults).
-	Threads          int
+	Threads int
+	// Jobs is how many cells train at once, each with Threads goroutines
+	// (0 or 1: one at a time). Cells are independent and seeded, so every
+	// result is the same whatever Jobs is; on a small machine Jobs = cores
+	// with Threads = 1 trains faster overall than one cell on every core,
+	// because a single training run does not scale perfectly.
+	Jobs             int
 	Seed             uint64
 	Epochs, Patience int
 	// PresetOnly turns off the main table's selection between feature
@@ -45,6 +52,7 @@ type Runner struct {
 	// restricted to nodes the model was not trained on.
 	Embed func(emb *tensor.Dense, y, test []int32) (*tensor.Dense, map[string]float64, error)
 
+	mu     sync.Mutex // guards graphs and ahats
 	graphs map[string]*graph.Graph
 	ahats  map[string]*tensor.CSR
 	reg    *models.Registry
@@ -134,20 +142,16 @@ func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
 		total += len(cells[i].Splits)
 	}
 	p := newMeter(rn.Progress, len(cells)-len(todo), len(cells), total)
+	costs := make([]float64, len(cells))
 	for _, i := range todo {
-		p.totalCost += float64(len(cells[i].Splits)) * cost(cells[i])
+		costs[i] = cost(cells[i])
+		p.totalCost += float64(len(cells[i].Splits)) * costs[i]
 	}
-	for _, i := range todo {
-		p.curCost = cost(cells[i])
-		r, err := rn.runCell(cells[i], p)
-		if err != nil {
-			return out, fmt.Errorf("%s %s on %s: %w", cells[i].Study, cells[i].Model, cells[i].Dataset, err)
-		}
-		if err := rn.save(r); err != nil {
-			return out, err
-		}
-		out[i] = r
-		p.cellDone(cells[i])
+	if rn.reg == nil {
+		rn.reg = models.NewRegistry() // before the workers share it
+	}
+	if err := rn.runAll(cells, todo, costs, out, p); err != nil {
+		return out, err
 	}
 	p.finish()
 	if len(cells) == len(asked) {
@@ -158,6 +162,59 @@ func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
 		sel[i] = rn.Load(c)
 	}
 	return sel, nil
+}
+
+// runAll trains cells[i] for i in todo, Jobs of them at a time, handing
+// them out in order, saving each as it finishes and storing it in out[i].
+// After the first error no further cell starts; the cells under way finish
+// (and are saved) and the first error is returned.
+func (rn *Runner) runAll(cells []Cell, todo []int, costs []float64, out []*Result, p *meter) error {
+	var (
+		mu       sync.Mutex // guards next and firstErr
+		next     int
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	take := func() (int, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if firstErr != nil || next == len(todo) {
+			return 0, false
+		}
+		next++
+		return todo[next-1], true
+	}
+	fail := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	for range max(1, min(rn.Jobs, len(todo))) {
+		wg.Go(func() {
+			for {
+				i, ok := take()
+				if !ok {
+					return
+				}
+				c := cells[i]
+				r, err := rn.runCell(c, p, costs[i])
+				if err != nil {
+					fail(fmt.Errorf("%s %s on %s: %w", c.Study, c.Model, c.Dataset, err))
+					return
+				}
+				if err := rn.save(r); err != nil {
+					fail(err)
+					return
+				}
+				out[i] = r
+				p.cellDone()
+			}
+		})
+	}
+	wg.Wait()
+	return firstErr
 }
 
 // check resolves and validates the configuration of every cell to be run
@@ -178,6 +235,11 @@ func (rn *Runner) check(cells []Cell, todo []int) error {
 }
 
 func (rn *Runner) graph(name string) (*graph.Graph, *tensor.CSR, error) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if rn.graphs == nil {
+		rn.graphs, rn.ahats = map[string]*graph.Graph{}, map[string]*tensor.CSR{}
+	}
 	if g, ok := rn.graphs[name]; ok {
 		return g, rn.ahats[name], nil
 	}
@@ -189,7 +251,7 @@ func (rn *Runner) graph(name string) (*graph.Graph, *tensor.CSR, error) {
 	return g, rn.ahats[name], nil
 }
 
-func (rn *Runner) runCell(c Cell, p *meter) (*Result, error) {
+func (rn *Runner) runCell(c Cell, p *meter, cost float64) (*Result, error) {
 	g, aHat, err := rn.graph(c.Dataset)
 	if err != nil {
 		return nil, err
@@ -224,13 +286,12 @@ func (rn *Runner) runCell(c Cell, p *meter) (*Result, error) {
 	// splits finished by an interrupted run of this cell are kept
 	if part := rn.loadPartial(c); part != nil {
 		res.PerSplit = part.PerSplit
-		p.resumed(c, len(part.PerSplit))
+		p.resumed(c, len(part.PerSplit), cost)
 	}
 	for _, k := range c.Splits[len(res.PerSplit):] {
 		if k >= len(g.Splits) {
 			return nil, fmt.Errorf("split %d requested, %s has %d", k, c.Dataset, len(g.Splits))
 		}
-		p.splitStart(c, k)
 		r, err := train.Run(g, aHat, k, spec, cfg, opt)
 		if err != nil {
 			return nil, err
@@ -261,7 +322,7 @@ func (rn *Runner) runCell(c Cell, p *meter) (*Result, error) {
 				return nil, err
 			}
 		}
-		p.splitDone()
+		p.splitDone(c, k, cost)
 	}
 	summarize(res)
 	return res, nil
@@ -331,10 +392,6 @@ func (rn *Runner) loadPartial(c Cell) *Result {
 // Cora, 64 elsewhere), so the model's median alone misjudged such cells
 // several-fold.
 func (rn *Runner) pending(cells []Cell) ([]Cell, []*Result, []int, func(Cell) float64) {
-	if rn.graphs == nil {
-		rn.graphs = map[string]*graph.Graph{}
-		rn.ahats = map[string]*tensor.CSR{}
-	}
 	cells = rn.expand(cells)
 	out := make([]*Result, len(cells))
 	var todo []int
@@ -569,17 +626,18 @@ func (rn *Runner) save(r *Result) error {
 func WriteFileAtomic(path string, data []byte) error { return atomicfile.Write(path, data) }
 
 // meter reports progress over the splits of a plan with an estimate of the
-// time left, one line per finished split.
+// time left, one line per finished split. Its methods may be called from
+// several cells training at once.
 type meter struct {
+	mu                sync.Mutex
 	w                 io.Writer
 	cellsDone, cells  int
 	splitsDone, total int
 	start             time.Time
-	cur               string
 	// costDone and totalCost weigh splits by their estimated cost (model
 	// rate × graph size); the time left is the cost left at the pace of the
 	// cost done, which calibrates the estimate to the machine and its load.
-	costDone, totalCost, curCost float64
+	costDone, totalCost float64
 }
 
 func newMeter(w io.Writer, done, cells, total int) *meter {
@@ -588,10 +646,6 @@ func newMeter(w io.Writer, done, cells, total int) *meter {
 		fmt.Fprintf(w, "%d of %d cells already done, resuming\n", done, cells)
 	}
 	return m
-}
-
-func (m *meter) splitStart(c Cell, k int) {
-	m.cur = fmt.Sprintf("%s %s/%s%s split %d", c.Study, c.Model, c.Dataset, variantSuffix(c), k)
 }
 
 func variantSuffix(c Cell) string {
@@ -613,9 +667,13 @@ func variantSuffix(c Cell) string {
 	return s
 }
 
-func (m *meter) splitDone() {
+// splitDone counts split k of c, whose estimated cost is cost, and prints
+// the progress line.
+func (m *meter) splitDone(c Cell, k int, cost float64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.splitsDone++
-	m.costDone += m.curCost
+	m.costDone += cost
 	if m.w == nil {
 		return
 	}
@@ -624,17 +682,22 @@ func (m *meter) splitDone() {
 	if m.costDone > 0 && m.totalCost > 0 {
 		left = time.Duration(float64(el) / m.costDone * (m.totalCost - m.costDone))
 	}
-	fmt.Fprintf(m.w, "[%3.0f%%] %d/%d splits, %s elapsed, ~%s left: %s\n", 100*float64(m.splitsDone)/float64(max(m.total, 1)),
-		m.splitsDone, m.total, el.Round(time.Second), left.Round(time.Second), m.cur)
+	fmt.Fprintf(m.w, "[%3.0f%%] %d/%d splits, %s elapsed, ~%s left: %s %s/%s%s split %d\n", 100*float64(m.splitsDone)/float64(max(m.total, 1)),
+		m.splitsDone, m.total, el.Round(time.Second), left.Round(time.Second), c.Study, c.Model, c.Dataset, variantSuffix(c), k)
 }
 
-func (m *meter) cellDone(Cell) { m.cellsDone++ }
+func (m *meter) cellDone() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.cellsDone++
+}
 
-// resumed takes n splits of the current cell, finished by an earlier run,
-// out of the plan.
-func (m *meter) resumed(c Cell, n int) {
+// resumed takes n splits of c, finished by an earlier run, out of the plan.
+func (m *meter) resumed(c Cell, n int, cost float64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.total -= n
-	m.totalCost -= float64(n) * m.curCost
+	m.totalCost -= float64(n) * cost
 	if m.w != nil && n > 0 {
 		fmt.Fprintf(m.w, "%s %s/%s%s: %d of its %d splits were saved by an interrupted run; resuming\n",
 			c.Study, c.Model, c.Dataset, variantSuffix(c), n, len(c.Splits))

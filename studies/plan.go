@@ -44,9 +44,10 @@ type Options struct {
 	ReportPath string
 	// Data resolves datasets.
 	Data datasets.Options
-	// Threads and Seed configure training.
-	Threads int
-	Seed    uint64
+	// Threads and Seed configure training; Jobs cells train at once (see
+	// experiments.Runner.Jobs).
+	Threads, Jobs int
+	Seed          uint64
 	// PresetOnly reports the main table's presets instead of selecting the
 	// feature preprocessing on validation (see experiments.Runner.PresetOnly).
 	PresetOnly bool
@@ -191,7 +192,7 @@ func newPlan(opt Options) (*plan, []experiments.Cell, error) {
 		opt.Splits = experiments.AllSplits(10)
 	}
 	p := &plan{opt: opt, graphs: map[string]*graph.Graph{}, started: time.Now(), splits: opt.Splits}
-	p.runner = &experiments.Runner{Dir: opt.ResultsDir, Data: opt.Data, Threads: opt.Threads, Seed: opt.Seed,
+	p.runner = &experiments.Runner{Dir: opt.ResultsDir, Data: opt.Data, Threads: opt.Threads, Jobs: opt.Jobs, Seed: opt.Seed,
 		Progress: opt.Progress, Extras: experiments.MatchingExtras, Embed: p.embed, PresetOnly: opt.PresetOnly}
 	if opt.Quick {
 		p.splits = opt.Splits[:min(2, len(opt.Splits))]

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -109,4 +110,24 @@ func (p *protocolFlags) register(cmd *cobra.Command, splitsHelp string) {
 	fl.IntVar(&p.threads, "threads", 0, "goroutines for the kernels (0: all cores)")
 	fl.IntVar(&p.epochs, "epochs", 1000, "maximum epochs per split")
 	fl.IntVar(&p.patience, "patience", 200, "stop after this many epochs without validation improvement (0: never)")
+}
+
+// jobsHelp explains --jobs (reproduce, tune), with the gain measured on this
+// project's 2-core machine (BENCHMARKS.md, "Cells at once").
+const jobsHelp = "cells (model × dataset × options) trained at once, each with --threads goroutines; " +
+	"one training run does not scale perfectly over cores, so on a 2-core machine --jobs 2 trains " +
+	"1.1–1.6× more cells per hour than one job on both cores (BENCHMARKS.md); results are the same whatever --jobs is"
+
+// threadsPerJob resolves --threads for --jobs cells at once: 0 shares the
+// cores among the jobs (at least one goroutine each).
+func threadsPerJob(threads, jobs int) (int, error) {
+	switch {
+	case jobs < 1:
+		return 0, fmt.Errorf("--jobs must be at least 1, got %d", jobs)
+	case threads < 0:
+		return 0, fmt.Errorf("--threads must be at least 0, got %d", threads)
+	case threads == 0 && jobs > 1:
+		return max(1, runtime.NumCPU()/jobs), nil
+	}
+	return threads, nil
 }

@@ -29,6 +29,7 @@ type reproduceFlags struct {
 	resultsDir string
 	docsDir    string
 	threads    int
+	jobs       int
 	seed       uint64
 	data       string
 	presetOnly bool
@@ -85,7 +86,8 @@ checking, not for numbers.`,
 	fl.BoolVar(&f.quick, "quick", false, "2 splits, at most 60 epochs, small graphs: a fast end-to-end check")
 	fl.StringVar(&f.resultsDir, "results", "results", "directory of the per-cell JSON results")
 	fl.StringVar(&f.docsDir, "docs", "docs", "directory the Markdown reports and figures are written to")
-	fl.IntVar(&f.threads, "threads", 0, "goroutines for the kernels (0: all cores)")
+	fl.IntVar(&f.threads, "threads", 0, "goroutines for the kernels of each cell (0: the cores divided among the --jobs)")
+	fl.IntVar(&f.jobs, "jobs", 1, jobsHelp)
 	fl.Uint64Var(&f.seed, "seed", 42, "base random seed")
 	fl.BoolVar(&f.plan, "plan", false, "train nothing: list, per study, the cells saved and the splits left, with an estimate of their time from the models' rates in the saved cells")
 	fl.BoolVar(&f.presetOnly, "preset-only", false, "main table: report each model's preset as is, instead of also training it with feature row normalisation flipped and keeping the candidate with the better validation accuracy")
@@ -140,7 +142,10 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 	if f.quick {
 		docs = filepath.Join(f.resultsDir, "quick")
 	}
-	rn := &experiments.Runner{Dir: f.resultsDir, Data: data, Threads: f.threads, Seed: f.seed, Progress: cmd.ErrOrStderr(),
+	if f.threads, err = threadsPerJob(f.threads, f.jobs); err != nil {
+		return err
+	}
+	rn := &experiments.Runner{Dir: f.resultsDir, Data: data, Threads: f.threads, Jobs: f.jobs, Seed: f.seed, Progress: cmd.ErrOrStderr(),
 		Extras: experiments.MatchingExtras, PresetOnly: f.presetOnly}
 	if f.quick {
 		splits = splits[:min(2, len(splits))]
@@ -209,7 +214,7 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 		}
 		opt := studies.Options{Only: paperStudies, Datasets: dsNames, Models: modelNames, Splits: splits,
 			Quick: f.quick, ResultsDir: f.resultsDir, ReportPath: filepath.Join(docs, "report.md"), Data: data,
-			Threads: f.threads, Seed: f.seed, Progress: cmd.ErrOrStderr(), PresetOnly: f.presetOnly}
+			Threads: f.threads, Jobs: f.jobs, Seed: f.seed, Progress: cmd.ErrOrStderr(), PresetOnly: f.presetOnly}
 		if f.plan {
 			sp, err := studies.Plan(opt)
 			if err != nil {

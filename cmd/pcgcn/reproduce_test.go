@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -26,7 +28,7 @@ func TestReproduceQuickEndToEnd(t *testing.T) {
 	var out, errOut bytes.Buffer
 	root.SetOut(&out)
 	root.SetErr(&errOut)
-	root.SetArgs([]string{"reproduce", "--quick", "--datasets", "texas", "--threads", "2",
+	root.SetArgs([]string{"reproduce", "--quick", "--datasets", "texas", "--jobs", "2", "--threads", "1",
 		"--data-dir", datatest.Mirror(t), "--results", filepath.Join(dir, "results"), "--docs", filepath.Join(dir, "docs")})
 	if err := root.Execute(); err != nil {
 		t.Fatalf("reproduce: %v\n%s", err, errOut.String())
@@ -151,4 +153,23 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+func TestThreadsPerJob(t *testing.T) {
+	for _, c := range []struct{ threads, jobs, want int }{
+		{3, 1, 3}, {0, 1, 0}, {1, 2, 1}, {0, 2 * runtime.NumCPU(), 1}, {0, 2, max(1, runtime.NumCPU()/2)},
+	} {
+		if got, err := threadsPerJob(c.threads, c.jobs); err != nil || got != c.want {
+			t.Errorf("threadsPerJob(%d, %d) = %d, %v; want %d", c.threads, c.jobs, got, err, c.want)
+		}
+	}
+	for _, args := range [][]string{{"reproduce", "--jobs", "0"}, {"tune", "--dataset", "texas", "--grid", "lr=0.1", "--jobs", "-1"}} {
+		root := newRootCmd()
+		root.SetOut(io.Discard)
+		root.SetErr(io.Discard)
+		root.SetArgs(append(args, "--data-dir", datatest.Mirror(t), "--results", t.TempDir()))
+		if err := root.Execute(); err == nil || !strings.Contains(err.Error(), "--jobs must be at least 1") {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
 }

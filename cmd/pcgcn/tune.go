@@ -23,6 +23,7 @@ type tuneFlags struct {
 	protocolFlags
 	resultsDir string
 	jsonOut    bool
+	jobs       int
 }
 
 func newTuneCmd() *cobra.Command {
@@ -53,6 +54,7 @@ nothing. The protocol is train's: Adam, up to --epochs epochs, patience
 	f.protocolFlags.register(cmd, "splits to train each point on")
 	fl.StringVar(&f.resultsDir, "results", "results", "directory of the per-point JSON results (points saved in <results>/tune/)")
 	fl.BoolVar(&f.jsonOut, "json", false, "print the ranked points as JSON")
+	fl.IntVar(&f.jobs, "jobs", 1, jobsHelp)
 	return cmd
 }
 
@@ -104,9 +106,13 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
+	threads, err := threadsPerJob(f.threads, f.jobs)
+	if err != nil {
+		return err
+	}
 	dataDir, _ := cmd.Flags().GetString("data-dir")
 	rn := &experiments.Runner{Dir: f.resultsDir, Data: datasets.Options{DataDir: dataDir, Progress: cmd.ErrOrStderr()},
-		Threads: f.threads, Seed: f.seed, Epochs: f.epochs, Patience: f.patience, Progress: cmd.ErrOrStderr()}
+		Threads: threads, Jobs: f.jobs, Seed: f.seed, Epochs: f.epochs, Patience: f.patience, Progress: cmd.ErrOrStderr()}
 	if f.patience == 0 {
 		rn.Patience = f.epochs // Runner: 0 means the protocol default
 	}

@@ -1,0 +1,86 @@
+package experiments
+
+import (
+	"bytes"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/internal/datatest"
+)
+
+// jobsCells are cells of several studies, models and datasets (a main cell
+// with its two candidates, a missing-class cell, a label-rate cell with its
+// random splits, a variant cell), for comparing runs with one and several jobs.
+func jobsCells() []Cell {
+	return []Cell{
+		{Study: "main", Dataset: "cornell", Model: "gcn", DropClass: -1, Splits: []int{0, 1}},
+		{Study: "missing", Dataset: "texas", Model: "mlp", DropClass: 1, Splits: []int{0}},
+		{Study: "labelrate", Dataset: "wisconsin", Model: "pcgcn", DropClass: -1, Splits: []int{0, 1}, LabelsPerClass: 5},
+		{Study: "ablation", Dataset: "cornell", Model: "pcgcn", Variant: "no_cl", Sets: map[string]string{"no_cl": "true"}, DropClass: -1, Splits: []int{1}},
+		{Study: "main", Dataset: "texas", Model: "sgc", DropClass: -1, Splits: []int{0}},
+	}
+}
+
+// TestRunnerJobsGiveTheSameResults trains the same cells one at a time and
+// three at a time: every saved number must be the same, every cell saved,
+// and every split reported once (run with -race, this also checks that
+// cells training at once share nothing unguarded).
+func TestRunnerJobsGiveTheSameResults(t *testing.T) {
+	run := func(jobs int) ([]*Result, string, *Runner) {
+		var log bytes.Buffer
+		rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
+			Threads: 1, Jobs: jobs, Epochs: 8, Patience: 8, Progress: &log}
+		rs, err := rn.Run(jobsCells())
+		if err != nil {
+			t.Fatalf("jobs %d: %v", jobs, err)
+		}
+		return rs, log.String(), rn
+	}
+	one, _, _ := run(1)
+	three, log, rn := run(3)
+	for i := range one {
+		a, b := *one[i], *three[i]
+		for k := range a.PerSplit { // wall-clock fields differ between runs
+			a.PerSplit[k].Seconds, a.PerSplit[k].MsPerEpoch = 0, 0
+			b.PerSplit[k].Seconds, b.PerSplit[k].MsPerEpoch = 0, 0
+		}
+		a.Seconds, a.MsPerEpoch, b.Seconds, b.MsPerEpoch = 0, 0, 0, 0
+		if !reflect.DeepEqual(a.PerSplit, b.PerSplit) || a.TestMean != b.TestMean || a.ValMean != b.ValMean {
+			t.Errorf("cell %d (%s %s/%s): one job %+v, three jobs %+v", i, a.Cell.Study, a.Cell.Model, a.Cell.Dataset, a.PerSplit, b.PerSplit)
+		}
+	}
+	splits := 0
+	for _, c := range rn.expand(jobsCells()) {
+		splits += len(c.Splits)
+		if _, err := os.Stat(rn.Path(c)); err != nil {
+			t.Errorf("cell %s not saved: %v", c.Key(), err)
+		}
+	}
+	if n := strings.Count(log, " split "); n != splits {
+		t.Errorf("%d progress lines for %d splits:\n%s", n, splits, log)
+	}
+	if !strings.Contains(log, "[100%]") {
+		t.Errorf("progress never reached 100%%:\n%s", log)
+	}
+}
+
+// TestRunnerJobsStopAfterAnError: a failing cell stops the run with its
+// error while the other jobs' cells are still saved.
+func TestRunnerJobsStopAfterAnError(t *testing.T) {
+	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
+		Threads: 1, Jobs: 2, Epochs: 3, Patience: 3}
+	cells := []Cell{
+		{Study: "s", Dataset: "cornell", Model: "mlp", DropClass: -1, Splits: []int{0}},
+		{Study: "s", Dataset: "cornell", Model: "mlp", DropClass: -1, Splits: []int{0, 12}},
+	}
+	_, err := rn.Run(cells)
+	if err == nil || !strings.Contains(err.Error(), "split 12") {
+		t.Fatalf("want the split error, got %v", err)
+	}
+	if rn.LoadExact(cells[0]) == nil {
+		t.Error("the good cell, trained alongside, was not saved")
+	}
+}
