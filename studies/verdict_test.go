@@ -9,8 +9,10 @@ import (
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/paper"
 	"github.com/pcgcn/pcgcn/report"
 )
 
@@ -156,5 +158,24 @@ func TestControlGains(t *testing.T) {
 	want := map[string]float64{"chameleon": -0.2, "cora": 1.2}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("controlGains = %v, want %v", got, want)
+	}
+}
+
+func TestMissingDrops(t *testing.T) {
+	g := &graph.Graph{NumClasses: 2, Y: []int32{0, 1, 1, 1}, Splits: []graph.Split{{Test: []int32{0, 1}}, {Test: []int32{2, 3}}}}
+	if got := testClassShares(g); !reflect.DeepEqual(got, []float64{0.25, 0.75}) {
+		t.Fatalf("testClassShares = %v, want [0.25 0.75]", got)
+	}
+	full := map[string]float64{"mlp": 47.48, "pcgcn": 67.81}
+	avg := map[string]float64{"mlp": 42.18, "pcgcn": 56.14}
+	got := missingDrops([]float64{0.17, 0.23}, full, avg, paper.MissingClass()["chameleon"])
+	for _, want := range []string{"Each class is 17–23% of the test nodes", "at most 17–23 points, about 10–14 for a model 60% accurate on it",
+		"ours MLP 5.3, PCGCN 11.7", "the paper's MLP 22.5, GCN 28.3, GAT 28.5, PCGCN 16.3"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in %q", want, got)
+		}
+	}
+	if got := missingDrops([]float64{0.5, 0.5}, full, avg, nil); strings.Contains(got, "paper") {
+		t.Errorf("own graph mentions the paper: %q", got)
 	}
 }
