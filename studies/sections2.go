@@ -481,7 +481,7 @@ func renderMatching(p *plan, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "![matching degree](%s)\n\n", link)
 	matchingTable(w, matchingDatasets(p), pts, controlGains(rs))
-	fmt.Fprintln(w, "β is the control gain of Eq. eq:hybrid, β(H − BP)W (the paper's table gives its sign per dataset). A node whose row of B is its true class y gets β·(H − P_y)W: with β < 0 its class prototype is added to its representation, with β > 0 it is subtracted, so pinning nodes to their true class should help where β < 0 and can hurt where β > 0.")
+	fmt.Fprintln(w, "β is the control gain of Eq. eq:hybrid, β(H − BP)W (the paper's table gives its sign per dataset). A node whose row of B is its true class y gets β·(H − P_y)W: with β < 0 its class prototype is added to its representation, with β > 0 it is subtracted, in proportion to |β|; so pinning nodes to their true class should help where β < 0, the more the larger |β|, and can hurt where β > 0.")
 	fmt.Fprintln(w)
 	homophilous := map[string]bool{}
 	for _, d := range matchingDatasets(p) {
