@@ -96,6 +96,11 @@ type Result struct {
 	// Config is the fully resolved model configuration.
 	Config   any           `json:"config"`
 	PerSplit []SplitResult `json:"per_split"`
+	// Numerics identifies the kernels' rounding that computed every split
+	// (tensor.Numerics); empty in cells saved before results recorded it and
+	// in cells resumed from such a cell's splits. Cells of other numerics
+	// reproduce within their spread, not bit for bit (see Runner.Refresh).
+	Numerics string `json:"numerics,omitempty"`
 	// Selection says how a main-table result was chosen among candidates
 	// (see Runner.Load); nil for other cells.
 	Selection *Selection `json:"selection,omitempty"`

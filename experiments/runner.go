@@ -42,6 +42,11 @@ type Runner struct {
 	// preprocessing candidates (see Candidates): main cells then run only
 	// the dataset's preset.
 	PresetOnly bool
+	// Refresh counts saved cells whose numerics differ from this build's
+	// (Result.Numerics against tensor.Numerics, an empty one included) as
+	// not done, so that they are trained again and saved with this build's
+	// numerics; without it such cells are kept (see Stale).
+	Refresh bool
 	// Progress receives progress lines (nil: quiet).
 	Progress io.Writer
 	// Extras, when set, adds study-specific measurements to each split.
@@ -136,6 +141,9 @@ func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
 	cells, out, todo, cost := rn.pending(cells)
 	if err := rn.check(cells, todo); err != nil {
 		return nil, err
+	}
+	for _, i := range todo {
+		out[i] = nil // a stale result being refreshed
 	}
 	total := 0
 	for _, i := range todo {
@@ -282,10 +290,13 @@ func (rn *Runner) runCell(c Cell, p *meter, cost float64) (*Result, error) {
 	if e, err := datasets.Lookup(c.Dataset); err == nil && e.Metric == datasets.ROCAUC {
 		opt.Metric = "rocauc"
 	}
-	res := &Result{Cell: c, Metric: opt.Metric, Config: cfg}
-	// splits finished by an interrupted run of this cell are kept
-	if part := rn.loadPartial(c); part != nil {
+	res := &Result{Cell: c, Metric: opt.Metric, Config: cfg, Numerics: tensor.Numerics()}
+	// splits finished by an interrupted run of this cell are kept if they
+	// were computed by the same numerics, or by unrecorded ones unless the
+	// run refreshes (the cell then records none either)
+	if part := rn.loadPartial(c); part != nil && (part.Numerics == res.Numerics || part.Numerics == "" && !rn.Refresh) {
 		res.PerSplit = part.PerSplit
+		res.Numerics = part.Numerics
 		p.resumed(c, len(part.PerSplit), cost)
 	}
 	for _, k := range c.Splits[len(res.PerSplit):] {
@@ -384,7 +395,8 @@ func (rn *Runner) loadPartial(c Cell) *Result {
 }
 
 // pending expands cells into their candidates and returns them with the
-// saved results (nil where none), the indices of those still to run, and an
+// saved results (nil where none; stale ones too, see Refresh), the indices
+// of those still to run, and an
 // estimate of the seconds one split of a cell takes: its graph's size times
 // the rate (seconds per split per unit of size) of the same model on the
 // same dataset in saved cells, or, without any, the model's rate over all
@@ -400,7 +412,9 @@ func (rn *Runner) pending(cells []Cell) ([]Cell, []*Result, []int, func(Cell) fl
 		if r := rn.LoadExact(c); r != nil {
 			out[i] = r
 			rn.addRate(rates, r)
-			continue
+			if !rn.Refresh || !Stale(r) {
+				continue
+			}
 		}
 		todo = append(todo, i)
 	}
@@ -413,6 +427,11 @@ func (rn *Runner) pending(cells []Cell) ([]Cell, []*Result, []int, func(Cell) fl
 		return rate(c.Model) * rn.splitCost(c)
 	}
 }
+
+// Stale reports whether a saved result was computed by other numerics than
+// this build's, or does not record its numerics: training it again gives
+// numbers within its spread but not bit for bit the same.
+func Stale(r *Result) bool { return r.Numerics != tensor.Numerics() }
 
 // pairKey is the rates key of a model on a dataset.
 func pairKey(c Cell) string { return c.Model + "\x00" + c.Dataset }
@@ -471,9 +490,12 @@ func (rn *Runner) savedRates(cells []Cell, todo []int, rates map[string][]float6
 
 // PlanEntry summarises the work left in one study.
 type PlanEntry struct {
-	Study      string  `json:"study"`
-	Cells      int     `json:"cells"`
-	Done       int     `json:"done"`
+	Study string `json:"study"`
+	Cells int    `json:"cells"`
+	Done  int    `json:"done"`
+	// Stale counts the saved cells of other or unrecorded numerics (see
+	// Stale); with Refresh they are not counted as done.
+	Stale      int     `json:"stale"`
 	Splits     int     `json:"splits_left"`
 	EstSeconds float64 `json:"estimated_seconds"`
 }
@@ -483,7 +505,11 @@ type PlanEntry struct {
 // from the models' rates in the saved cells (seconds as measured then, at
 // the thread count and load of those runs). It trains nothing.
 func (rn *Runner) Plan(cells []Cell) []PlanEntry {
-	cells, out, _, cost := rn.pending(cells)
+	cells, out, todo, cost := rn.pending(cells)
+	run := map[int]bool{}
+	for _, i := range todo {
+		run[i] = true
+	}
 	var order []string
 	by := map[string]*PlanEntry{}
 	for i, c := range cells {
@@ -494,7 +520,10 @@ func (rn *Runner) Plan(cells []Cell) []PlanEntry {
 			order = append(order, c.Study)
 		}
 		e.Cells++
-		if out[i] != nil {
+		if out[i] != nil && Stale(out[i]) {
+			e.Stale++
+		}
+		if !run[i] {
 			e.Done++
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/tensor"
 )
 
 func TestRunnerSavesAndResumes(t *testing.T) {
@@ -249,6 +250,94 @@ func TestPlanUsesRateOfSameDataset(t *testing.T) {
 		want := 2 * rn.LoadExact(c).Seconds
 		if len(plan) != 1 || math.Abs(plan[0].EstSeconds-want) > 1e-9*want {
 			t.Errorf("%s: plan %+v, want %v s (2 splits at its own measured rate)", c.Dataset, plan, want)
+		}
+	}
+}
+
+func TestRefreshRetrainsCellsOfOtherNumerics(t *testing.T) {
+	var log bytes.Buffer
+	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
+		Threads: 1, Epochs: 5, Patience: 5, Progress: &log}
+	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0, 1}}
+	rs, err := rn.Run([]Cell{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs[0].Numerics != tensor.Numerics() || Stale(rs[0]) {
+		t.Fatalf("a new cell records numerics %q, want %q", rs[0].Numerics, tensor.Numerics())
+	}
+	// the same file as saved before cells recorded their numerics
+	b, _ := os.ReadFile(rn.Path(c))
+	var raw map[string]any
+	json.Unmarshal(b, &raw)
+	delete(raw, "numerics")
+	raw["test_mean"] = -1.0 // so that a retrained cell is told apart
+	b, _ = json.Marshal(raw)
+	os.WriteFile(rn.Path(c), b, 0o644)
+
+	old := rn.LoadExact(c)
+	if old == nil || !Stale(old) {
+		t.Fatal("a cell without numerics is not stale")
+	}
+	if p := rn.Plan([]Cell{c}); p[0].Done != 1 || p[0].Stale != 1 || p[0].Splits != 0 {
+		t.Errorf("plan without refresh %+v: want the stale cell counted done", p[0])
+	}
+	// without Refresh the stale cell is kept
+	if got, err := rn.Run([]Cell{c}); err != nil || got[0].TestMean != -1 {
+		t.Fatalf("without refresh: %v, test mean %v: the stale cell was not kept", err, got[0].TestMean)
+	}
+	rn.Refresh = true
+	if p := rn.Plan([]Cell{c}); p[0].Done != 0 || p[0].Stale != 1 || p[0].Splits != 2 {
+		t.Errorf("plan with refresh %+v: want the stale cell left to run", p[0])
+	}
+	got, err := rn.Run([]Cell{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].TestMean != rs[0].TestMean || got[0].Numerics != tensor.Numerics() {
+		t.Errorf("refreshed cell: test %v numerics %q, want %v %q", got[0].TestMean, got[0].Numerics, rs[0].TestMean, tensor.Numerics())
+	}
+	if saved := rn.LoadExact(c); saved == nil || Stale(saved) {
+		t.Error("the refreshed cell was not saved with this build's numerics")
+	}
+}
+
+func TestPartialSplitsOfOtherNumerics(t *testing.T) {
+	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Threads: 1, Epochs: 5, Patience: 5}
+	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0, 1}}
+	one := c
+	one.Splits = []int{0}
+	rs, err := rn.Run([]Cell{one})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		numerics string
+		refresh  bool
+		resumed  bool
+		want     string
+	}{
+		{tensor.Numerics(), false, true, tensor.Numerics()},
+		{tensor.Numerics(), true, true, tensor.Numerics()},
+		{"", false, true, ""}, // unrecorded splits are kept, and the cell records none
+		{"", true, false, tensor.Numerics()},
+		{"v0-other", false, false, tensor.Numerics()},
+	} {
+		os.Remove(rn.Path(c))
+		part := *rs[0]
+		part.Cell, part.Numerics = c, tc.numerics
+		part.PerSplit = []SplitResult{rs[0].PerSplit[0]}
+		part.PerSplit[0].Val = -1 // marks a resumed split
+		if err := rn.savePartial(&part); err != nil {
+			t.Fatal(err)
+		}
+		rn.Refresh = tc.refresh
+		got, err := rn.Run([]Cell{c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resumed := got[0].PerSplit[0].Val == -1; resumed != tc.resumed || got[0].Numerics != tc.want {
+			t.Errorf("partial of numerics %q, refresh %v: resumed %v numerics %q, want %v %q", tc.numerics, tc.refresh, resumed, got[0].Numerics, tc.resumed, tc.want)
 		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/tensor"
 )
 
 // Options configure a reproduction.
@@ -51,6 +52,9 @@ type Options struct {
 	// PresetOnly reports the main table's presets instead of selecting the
 	// feature preprocessing on validation (see experiments.Runner.PresetOnly).
 	PresetOnly bool
+	// Refresh trains saved cells of other numerics again (see
+	// experiments.Runner.Refresh).
+	Refresh bool
 	// Progress receives progress lines (nil: quiet).
 	Progress io.Writer
 }
@@ -193,7 +197,7 @@ func newPlan(opt Options) (*plan, []experiments.Cell, error) {
 	}
 	p := &plan{opt: opt, graphs: map[string]*graph.Graph{}, started: time.Now(), splits: opt.Splits}
 	p.runner = &experiments.Runner{Dir: opt.ResultsDir, Data: opt.Data, Threads: opt.Threads, Jobs: opt.Jobs, Seed: opt.Seed,
-		Progress: opt.Progress, Extras: experiments.MatchingExtras, Embed: p.embed, PresetOnly: opt.PresetOnly}
+		Progress: opt.Progress, Extras: experiments.MatchingExtras, Embed: p.embed, PresetOnly: opt.PresetOnly, Refresh: opt.Refresh}
 	if opt.Quick {
 		p.splits = opt.Splits[:min(2, len(opt.Splits))]
 		p.runner.Epochs, p.runner.Patience = 60, 30
@@ -262,7 +266,7 @@ func (p *plan) writeReport(all []study) error {
 			cells = append(cells, s.cells(p)...)
 		}
 	}
-	saved, total := 0, 0
+	saved, stale, total := 0, 0, 0
 	var secs float64
 	seen := map[string]bool{}
 	for _, c := range cells {
@@ -273,11 +277,15 @@ func (p *plan) writeReport(all []study) error {
 				if r := p.runner.LoadExact(k); r != nil {
 					saved++
 					secs += r.Seconds
+					if experiments.Stale(r) {
+						stale++
+					}
 				}
 			}
 		}
 	}
 	b.WriteString(coverage(saved, total, time.Duration(secs)*time.Second))
+	b.WriteString(staleness(stale, saved))
 	if p.opt.Quick {
 		fmt.Fprintln(&b, "**Quick mode: 2 splits and at most 60 epochs on small graphs. A check of the pipeline, not results.**")
 		fmt.Fprintln(&b)
@@ -318,6 +326,17 @@ func (p *plan) figure(name string) (path, link string) {
 		return '_'
 	}, strings.TrimLeft(name, "/."))
 	return filepath.Join(p.figDir, name), filepath.Join(filepath.Base(p.figDir), name)
+}
+
+// staleness is the report header's sentence on the saved cells computed by
+// other numerics than this build's (experiments.Stale), empty when there are
+// none.
+func staleness(stale, saved int) string {
+	if stale == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of these %d cells were computed by other numerics than this build's (%s) or do not record theirs (saved before cells recorded it); training them again gives numbers within their spread, not bit for bit the same, and `pcgcn reproduce --refresh` does so (README, Reproducibility).\n\n",
+		stale, saved, tensor.Numerics())
 }
 
 // coverage is the report header's sentence on how much of the full plan the

@@ -26,6 +26,9 @@ type SavedMeta struct {
 	Train []int32 `json:"train"`
 	Val   float64 `json:"val"`
 	Test  float64 `json:"test"`
+	// Numerics names the kernels' rounding that trained the model
+	// (tensor.Numerics); empty in models saved before it was recorded.
+	Numerics string `json:"numerics,omitempty"`
 }
 
 // Save writes a trained result to dir (weights.npz and config.json).
@@ -36,7 +39,8 @@ func Save(dir, model, dataset string, cfg models.Config, r *Result) error {
 	}
 	g := r.Data.Graph
 	meta := SavedMeta{Model: model, Dataset: dataset, Split: r.Split, Nodes: g.N, Features: g.X.Cols(),
-		Classes: g.NumClasses, Config: c, Train: r.Data.Train, Val: r.Val, Test: r.Test}
+		Classes: g.NumClasses, Config: c, Train: r.Data.Train, Val: r.Val, Test: r.Test,
+		Numerics: tensor.Numerics()}
 	return checkpoint.Save(dir, r.Model.Params(), meta)
 }
 

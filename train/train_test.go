@@ -87,8 +87,8 @@ func TestSaveLoadPredictRoundTrip(t *testing.T) {
 				t.Fatalf("%s: probability %d: saved model %v, reloaded %v", name, i, v, got.Data[i])
 			}
 		}
-		if meta.Split != 3 || len(data.Train) != len(r.Data.Train) {
-			t.Errorf("%s: metadata split %d, %d training nodes", name, meta.Split, len(data.Train))
+		if meta.Split != 3 || len(data.Train) != len(r.Data.Train) || meta.Numerics != tensor.Numerics() {
+			t.Errorf("%s: metadata split %d, %d training nodes, numerics %q", name, meta.Split, len(data.Train), meta.Numerics)
 		}
 		if acc := Accuracy(got, g.Y, r.Data.Test); math.Abs(acc-r.Test) > 1e-12 {
 			t.Errorf("%s: reloaded test accuracy %v, trained %v", name, acc, r.Test)

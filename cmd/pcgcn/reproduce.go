@@ -18,6 +18,7 @@ import (
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/report"
 	"github.com/pcgcn/pcgcn/studies"
+	"github.com/pcgcn/pcgcn/tensor"
 )
 
 type reproduceFlags struct {
@@ -33,6 +34,7 @@ type reproduceFlags struct {
 	seed       uint64
 	data       string
 	presetOnly bool
+	refresh    bool
 	plan       bool
 }
 
@@ -90,6 +92,7 @@ checking, not for numbers.`,
 	fl.IntVar(&f.jobs, "jobs", 1, jobsHelp)
 	fl.Uint64Var(&f.seed, "seed", 42, "base random seed")
 	fl.BoolVar(&f.plan, "plan", false, "train nothing: list, per study, the cells saved and the splits left, with an estimate of their time from the models' rates in the saved cells")
+	fl.BoolVar(&f.refresh, "refresh", false, "also train again the saved cells computed by other numerics than this build's, or saved before cells recorded theirs (--plan counts them as stale; README, Reproducibility), so that every number comes from this build")
 	fl.BoolVar(&f.presetOnly, "preset-only", false, "main table: report each model's preset as is, instead of also training it with feature row normalisation flipped and keeping the candidate with the better validation accuracy")
 	return cmd
 }
@@ -146,7 +149,7 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 		return err
 	}
 	rn := &experiments.Runner{Dir: f.resultsDir, Data: data, Threads: f.threads, Jobs: f.jobs, Seed: f.seed, Progress: cmd.ErrOrStderr(),
-		Extras: experiments.MatchingExtras, PresetOnly: f.presetOnly}
+		Extras: experiments.MatchingExtras, PresetOnly: f.presetOnly, Refresh: f.refresh}
 	if f.quick {
 		splits = splits[:min(2, len(splits))]
 		rn.Epochs, rn.Patience = 60, 30
@@ -214,7 +217,7 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 		}
 		opt := studies.Options{Only: paperStudies, Datasets: dsNames, Models: modelNames, Splits: splits,
 			Quick: f.quick, ResultsDir: f.resultsDir, ReportPath: filepath.Join(docs, "report.md"), Data: data,
-			Threads: f.threads, Jobs: f.jobs, Seed: f.seed, Progress: cmd.ErrOrStderr(), PresetOnly: f.presetOnly}
+			Threads: f.threads, Jobs: f.jobs, Seed: f.seed, Progress: cmd.ErrOrStderr(), PresetOnly: f.presetOnly, Refresh: f.refresh}
 		if f.plan {
 			sp, err := studies.Plan(opt)
 			if err != nil {
@@ -318,14 +321,15 @@ func runInfo(f *reproduceFlags, study string, wall time.Duration, cells int, com
 // with the estimated time, and the totals.
 func printPlan(w io.Writer, plan []experiments.PlanEntry) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "study\tcells\tsaved\tsplits left\testimated time\t")
-	var cells, done, splits int
+	fmt.Fprintln(tw, "study\tcells\tsaved\tstale\tsplits left\testimated time\t")
+	var cells, done, stale, splits int
 	var secs float64
 	for _, e := range plan {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t\n", e.Study, e.Cells, e.Done, e.Splits, (time.Duration(e.EstSeconds) * time.Second).Round(time.Minute))
-		cells, done, splits, secs = cells+e.Cells, done+e.Done, splits+e.Splits, secs+e.EstSeconds
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t\n", e.Study, e.Cells, e.Done, e.Stale, e.Splits, (time.Duration(e.EstSeconds) * time.Second).Round(time.Minute))
+		cells, done, stale, splits, secs = cells+e.Cells, done+e.Done, stale+e.Stale, splits+e.Splits, secs+e.EstSeconds
 	}
-	fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%s\t\n", cells, done, splits, (time.Duration(secs) * time.Second).Round(time.Minute))
+	fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%d\t%s\t\n", cells, done, stale, splits, (time.Duration(secs) * time.Second).Round(time.Minute))
 	tw.Flush()
+	fmt.Fprintf(w, "(stale: saved cells of other numerics than this build's %s, or not recording theirs; they reproduce within their spread, not bit for bit, and --refresh trains them again)\n", tensor.Numerics())
 	fmt.Fprintln(w, "(estimates: seconds per split per unit of graph size of the same model on the same dataset in saved cells, else of the model on any dataset, at the threads and load of those runs; a model with none gets the median rate)")
 }

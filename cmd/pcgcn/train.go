@@ -12,6 +12,7 @@ import (
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/paper"
+	"github.com/pcgcn/pcgcn/tensor"
 	"github.com/pcgcn/pcgcn/train"
 )
 
@@ -76,6 +77,9 @@ type trainReport struct {
 	Training       train.Options `json:"training"`
 	Paper          *paper.Score  `json:"paper,omitempty"`
 	Graph          graphSummary  `json:"graph"`
+	// Numerics names the kernels' rounding (tensor.Numerics): the same seed
+	// gives the same numbers wherever it is the same.
+	Numerics string `json:"numerics"`
 }
 
 type splitReport struct {
@@ -140,7 +144,8 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 		TestAccMean: sum.TestAccMean, TestAccStd: sum.TestAccStd, TestMetricMean: sum.TestMean, TestMetricStd: sum.TestStd,
 		ValAccMean: sum.ValMean, ValAccStd: sum.ValStd,
 		MsPerEpoch: sum.MsPerEpoch, Seconds: time.Since(start).Seconds(), Config: cfg, Training: opt,
-		Graph: graphSummary{g.N, g.NumEdges(), g.X.Cols(), g.NumClasses},
+		Graph:    graphSummary{g.N, g.NumEdges(), g.X.Cols(), g.NumClasses},
+		Numerics: tensor.Numerics(),
 	}
 	for _, r := range results {
 		rep.PerSplit = append(rep.PerSplit, splitReport{r.Split, 100 * r.Test, 100 * r.Val, r.BestEpoch, r.Epochs, r.Seconds})
@@ -183,5 +188,5 @@ func printTrainTable(w io.Writer, r *trainReport) {
 	if r.Paper != nil {
 		fmt.Fprintf(w, "paper reports:  %.2f ± %.2f (difference %+.2f)\n", r.Paper.Mean, r.Paper.Std, r.TestAccMean-r.Paper.Mean)
 	}
-	fmt.Fprintf(w, "%.2f ms per training epoch, %.1f s in all\n", r.MsPerEpoch, r.Seconds)
+	fmt.Fprintf(w, "%.2f ms per training epoch, %.1f s in all; numerics %s\n", r.MsPerEpoch, r.Seconds, r.Numerics)
 }
