@@ -86,6 +86,12 @@ func TestSpeedAndPages(t *testing.T) {
 			t.Errorf("results page lacks %q", want)
 		}
 	}
+	if strings.Contains(page, "numerics") {
+		t.Error("a page without stale cells mentions numerics")
+	}
+	if page := ResultsPage(Run{Command: "cmd", Stale: 3}, nil, []string{"pcgcn"}, nil, nil, ""); !strings.Contains(page, "3 of these cells were computed by other numerics") || !strings.Contains(page, "--refresh") {
+		t.Errorf("stale cells not in the header:\n%s", page[:min(len(page), 600)])
+	}
 	fid := FidelityPage(Run{Command: "c"}, []*experiments.Result{{Cell: experiments.Cell{Variant: "literal (hard B)", Dataset: "cora"}, ValMean: 88, TestMean: 87}}, []string{"cora"}, "notes")
 	if !strings.Contains(fid, "| literal (hard B) | **88.0** / 87.0 | 88.00 |") {
 		t.Errorf("fidelity page:\n%s", fid)

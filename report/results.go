@@ -14,6 +14,7 @@ import (
 
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/paper"
+	"github.com/pcgcn/pcgcn/tensor"
 )
 
 // SpeedRow is one dataset of the side-by-side speed comparison with the
@@ -34,6 +35,17 @@ type Run struct {
 	Command  string
 	Machine  string
 	WallTime string
+	// Stale counts the rendered cells of other or unrecorded numerics than
+	// this build's (experiments.Stale); the header says so when there are any.
+	Stale int
+}
+
+// staleNote is the header sentence on run.Stale cells, empty when none.
+func staleNote(run Run) string {
+	if run.Stale == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" %d of these cells were computed by other numerics than this build's (%s) or do not record theirs: training them again gives numbers within their spread, not bit for bit the same; `pcgcn reproduce --refresh` does so (README, Reproducibility).", run.Stale, tensor.Numerics())
 }
 
 // index keys results by model and dataset.

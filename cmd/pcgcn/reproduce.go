@@ -278,7 +278,7 @@ func writeResultsReport(rn *experiments.Runner, f *reproduceFlags, docs string, 
 		return err
 	}
 	discussion, _ := os.ReadFile(filepath.Join(f.docsDir, "results-discussion.md"))
-	md := report.ResultsPage(runInfo(f, "main", wall, len(rs), compute), rs, mm, speed, modelSpeed, string(discussion))
+	md := report.ResultsPage(runInfo(f, "main", wall, rs, compute), rs, mm, speed, modelSpeed, string(discussion))
 	if err := os.MkdirAll(docs, 0o755); err != nil {
 		return err
 	}
@@ -297,7 +297,7 @@ func writeFidelityReport(rn *experiments.Runner, docs string, splits []int, wall
 		}
 	}
 	notes, _ := os.ReadFile(filepath.Join("docs", "fidelity-notes.md"))
-	md := report.FidelityPage(runInfo(&reproduceFlags{}, "fidelity", wall, len(rs), compute), rs, experiments.PaperDatasets(), string(notes))
+	md := report.FidelityPage(runInfo(&reproduceFlags{}, "fidelity", wall, rs, compute), rs, experiments.PaperDatasets(), string(notes))
 	if err := os.MkdirAll(docs, 0o755); err != nil {
 		return err
 	}
@@ -305,7 +305,13 @@ func writeFidelityReport(rn *experiments.Runner, docs string, splits []int, wall
 }
 
 // runInfo describes this invocation for a report header.
-func runInfo(f *reproduceFlags, study string, wall time.Duration, cells int, compute float64) report.Run {
+func runInfo(f *reproduceFlags, study string, wall time.Duration, rs []*experiments.Result, compute float64) report.Run {
+	stale := 0
+	for _, r := range rs {
+		if experiments.Stale(r) {
+			stale++
+		}
+	}
 	cmd := "pcgcn reproduce --only " + study
 	if f.quick {
 		cmd += " --quick"
@@ -313,7 +319,8 @@ func runInfo(f *reproduceFlags, study string, wall time.Duration, cells int, com
 	return report.Run{
 		Command:  cmd,
 		Machine:  studies.Machine(),
-		WallTime: fmt.Sprintf("this invocation %s; total training time of the saved cells behind its %d entries (every candidate counted) %s", wall.Round(time.Second), cells, (time.Duration(compute) * time.Second).Round(time.Second)),
+		WallTime: fmt.Sprintf("this invocation %s; total training time of the saved cells behind its %d entries (every candidate counted) %s", wall.Round(time.Second), len(rs), (time.Duration(compute) * time.Second).Round(time.Second)),
+		Stale:    stale,
 	}
 }
 
