@@ -40,6 +40,10 @@ func Gemm(e Exec, transA, transB bool, alpha float32, a, b *Dense, beta float32,
 		e.forChunks(m, job{kb: scaleRows}, kd)
 		return
 	}
+	if sparseLeft(&kd) {
+		gemmSparseA(e, kd)
+		return
+	}
 	if simd.Enabled() {
 		gemmBlocked(e, kd)
 		return

@@ -1,0 +1,156 @@
+package tensor
+
+import (
+	"math"
+
+	"github.com/pcgcn/pcgcn/internal/simd"
+)
+
+// Sparse-left products. After ReLU and dropout the left operand of a hidden
+// layer's product is mostly zeros (PCGCN on Cora: dropout 0.8 on 512 ReLU
+// units leaves about one entry in ten), and the vector tiles multiply every
+// one of them. gemmSparseA computes the same product visiting only the
+// non-zeros of op(a), with simd.SpMMRow, and gives the same bits as
+// gemmBlocked: every element of c is still fma(alpha, acc, c) once per block
+// of gemmKC inner indices, acc being the fused multiply-add chain over the
+// block's indices in increasing order from zero; a zero term leaves such a
+// chain unchanged (fma(0, b, acc) = acc, acc never being −0 unless a product
+// underflows past the smallest subnormal), so skipping it changes nothing.
+// A block without non-zeros still folds alpha·(+0) into c, as the tiles do.
+// The one difference: a zero of a times an infinite or NaN element of b
+// gives NaN in the tiles and nothing here.
+
+// gemmSparseMaxDensity and gemmSparseMaxDensityT are the shares of
+// non-zeros in op(a) up to which Gemm takes the sparse-left path, for a·b
+// and aᵀ·b: measured at Cora's 2708×512 by 512×512 (BenchmarkGemmSparseLeft,
+// one thread), the two paths break even near 30% and 25% non-zeros; at 10%
+// the sparse path is about 3× and 1.8× faster (BENCHMARKS.md, "Sparse-left
+// products").
+const (
+	gemmSparseMaxDensity  = 0.25
+	gemmSparseMaxDensityT = 0.2
+)
+
+// gemmSparseMinCols is the width of c below which the tiles are kept: a
+// row product of SpMMRow needs some columns to amortise its set-up.
+const gemmSparseMinCols = 32
+
+// sparseLeft reports whether Gemm should take the sparse-left path for kd:
+// vector kernels, op(b) not transposed, c wide enough, and op(a) sparse
+// enough, counted exactly (a pass over a, small against the product).
+func sparseLeft(kd *kernel) bool {
+	if kd.transB || kd.n < gemmSparseMinCols || !simd.Enabled() {
+		return false
+	}
+	density := gemmSparseMaxDensity
+	if kd.transA {
+		density = gemmSparseMaxDensityT
+	}
+	data := kd.a.Data
+	limit := int(density * float64(len(data)))
+	nz := 0
+	for lo := 0; lo < len(data); lo += 1024 {
+		for _, v := range data[lo:min(lo+1024, len(data))] {
+			nz += nonZero(v)
+		}
+		if nz > limit {
+			return false
+		}
+	}
+	return true
+}
+
+// nonZero is 1 when v is not ±0, else 0, without a branch (the zeros of a
+// dropout output fall at random, so a branch would mispredict often).
+func nonZero(v float32) int {
+	u := math.Float32bits(v) << 1 // drop the sign
+	return int((u | -u) >> 31)
+}
+
+// gemmSparseA computes c = alpha·op(a)·b + beta·c over the non-zeros of
+// op(a), rows of c in parallel (each row by one goroutine).
+func gemmSparseA(e Exec, kd kernel) {
+	body := gemmSparseRows
+	if kd.transA {
+		body = gemmSparseTransRows
+	}
+	if e.Serial(kd.m, kd.m*kd.n*kd.k/8) {
+		body(&kd, 0, kd.m)
+		return
+	}
+	e.runKernel(kd.m, nil, kd, body)
+}
+
+// foldZero folds alpha·acc with acc = +0 into c, as a tile does for a block
+// whose terms are all zero (it matters only for the sign of zeros of c).
+func foldZero(alpha float32, c []float32) {
+	z := alpha * 0
+	for j := range c {
+		c[j] = z + c[j]
+	}
+}
+
+// gemmSparseRows computes rows [lo, hi) of c = alpha·a·b + beta·c: for each
+// block of gemmKC columns of a's row, the non-zeros are collected on the
+// stack and multiplied into c's row by one SpMMRow.
+func gemmSparseRows(kd *kernel, lo, hi int) {
+	var idx [gemmKC]int32
+	var val [gemmKC]float32
+	alpha, a, b, c, n, k := kd.alpha, kd.a.Data, kd.b.Data, kd.c.Data, kd.n, kd.k
+	for i := lo; i < hi; i++ {
+		ci := c[i*n : (i+1)*n]
+		scaleRow(ci, kd.beta)
+		ai := a[i*k : (i+1)*k]
+		for k0 := 0; k0 < k; k0 += gemmKC {
+			q := 0
+			for p, v := range ai[k0:min(k0+gemmKC, k)] {
+				idx[q], val[q] = int32(k0+p), v // kept only if non-zero
+				q += nonZero(v)
+			}
+			if q == 0 {
+				foldZero(alpha, ci)
+				continue
+			}
+			simd.SpMMRow(alpha, idx[:q], val[:q], nil, b, n, ci)
+		}
+	}
+}
+
+// gemmSparseCols is the number of columns of a (rows of c) whose non-zeros
+// gemmSparseTransRows gathers at once from a block of a's rows: 16 lists of
+// up to gemmKC entries, 32 KiB on the stack.
+const gemmSparseCols = 16
+
+// gemmSparseTransRows computes rows [lo, hi) of c = alpha·aᵀ·b + beta·c. Row
+// p of c needs column p of a; for each group of gemmSparseCols such columns
+// and each block of gemmKC rows of a, the block is read row by row
+// (contiguously) into one list of non-zeros per column, in increasing row
+// order, and each list is multiplied into its row of c by one SpMMRow.
+func gemmSparseTransRows(kd *kernel, lo, hi int) {
+	var idx [gemmSparseCols][gemmKC]int32
+	var val [gemmSparseCols][gemmKC]float32
+	var cnt [gemmSparseCols]int
+	alpha, a, b, c, n, k, m := kd.alpha, kd.a.Data, kd.b.Data, kd.c.Data, kd.n, kd.k, kd.m
+	// a is k×m here: c's rows p index a's columns, the inner index its rows
+	scaleRow(c[lo*n:hi*n], kd.beta)
+	for p0 := lo; p0 < hi; p0 += gemmSparseCols {
+		w := min(gemmSparseCols, hi-p0)
+		for k0 := 0; k0 < k; k0 += gemmKC {
+			clear(cnt[:w])
+			for r := k0; r < min(k0+gemmKC, k); r++ {
+				for q, v := range a[r*m+p0 : r*m+p0+w] {
+					idx[q][cnt[q]], val[q][cnt[q]] = int32(r), v // kept only if non-zero
+					cnt[q] += nonZero(v)
+				}
+			}
+			for q := range w {
+				cp := c[(p0+q)*n : (p0+q+1)*n]
+				if cnt[q] == 0 {
+					foldZero(alpha, cp)
+					continue
+				}
+				simd.SpMMRow(alpha, idx[q][:cnt[q]], val[q][:cnt[q]], nil, b, n, cp)
+			}
+		}
+	}
+}

@@ -1,0 +1,137 @@
+package tensor
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/pcgcn/pcgcn/internal/simd"
+)
+
+// sparsify zeroes entries of x with probability 1-density, writing −0 for a
+// few of them, as ReLU and dropout leave a hidden layer's input.
+func sparsify(x *Dense, density float64, seed uint64) {
+	r := newRand(seed)
+	for i := range x.Data {
+		if r.Float64() >= density {
+			x.Data[i] = 0
+			if r.IntN(7) == 0 {
+				x.Data[i] = float32(math.Copysign(0, -1))
+			}
+		}
+	}
+}
+
+// TestGemmSparseLeftMatchesTilesBitForBit compares the sparse-left path with
+// the vector tiles on shapes around the tile and block sizes, at several
+// densities, both orientations of a, several alpha and beta, and 1 or 3
+// goroutines: the bits must be the same (see gemm_sparse.go).
+func TestGemmSparseLeftMatchesTilesBitForBit(t *testing.T) {
+	if !simd.Enabled() {
+		t.Skip("no vector kernels: Gemm never takes the sparse-left path")
+	}
+	r := newRand(11)
+	shapes := [][3]int{{1, 1, 32}, {7, 300, 33}, {13, 256, 64}, {6, 513, 40}, {50, 17, 100}, {31, 600, 48}}
+	for _, sh := range shapes {
+		m, k, n := sh[0], sh[1], sh[2]
+		for _, density := range []float64{0, 0.02, 0.2, 0.6} {
+			for _, transA := range []bool{false, true} {
+				for _, ab := range [][2]float32{{1, 0}, {-0.5, 1}, {2, 0.3}} {
+					alpha, beta := ab[0], ab[1]
+					a := randDense(r, m, k)
+					if transA {
+						a = randDense(r, k, m)
+					}
+					sparsify(a, density, uint64(m*k+n))
+					b := randDense(r, k, n)
+					c0 := randDense(r, m, n)
+					c0.Data[0] = float32(math.Copysign(0, -1))
+					kd := kernel{transA: transA, alpha: alpha, a: a, b: b, beta: beta, m: m, n: n, k: k}
+					want := c0.Clone()
+					kd.c = want
+					gemmBlocked(Exec{Threads: 1}, kd)
+					for _, threads := range []int{1, 3} {
+						got := c0.Clone()
+						kd.c = got
+						gemmSparseA(Exec{Threads: threads}, kd)
+						if i := bitsEqual(got.Data, want.Data); i >= 0 {
+							t.Fatalf("m=%d k=%d n=%d density %g transA %v alpha %g beta %g threads %d: element %d is %v (bits %#x), the tiles give %v (bits %#x)",
+								m, k, n, density, transA, alpha, beta, threads, i, got.Data[i], math.Float32bits(got.Data[i]), want.Data[i], math.Float32bits(want.Data[i]))
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestGemmTakesSparseLeftPathOnlyWhenSparse(t *testing.T) {
+	if !simd.Enabled() {
+		t.Skip("no vector kernels")
+	}
+	r := newRand(3)
+	a, b := randDense(r, 20, 40), randDense(r, 40, 64)
+	kd := kernel{a: a, b: b, m: 20, n: 64, k: 40}
+	if sparseLeft(&kd) {
+		t.Error("a dense a took the sparse path")
+	}
+	sparsify(a, 0.1, 1)
+	if !sparseLeft(&kd) {
+		t.Error("a sparse a did not take the sparse path")
+	}
+	kd.transB = true
+	if sparseLeft(&kd) {
+		t.Error("a transposed b took the sparse path")
+	}
+	kd.transB, kd.n = false, gemmSparseMinCols-1
+	if sparseLeft(&kd) {
+		t.Error("a narrow c took the sparse path")
+	}
+}
+
+// BenchmarkGemmSparseLeft times the products of a PCGCN hidden layer on Cora
+// (2708 nodes, 512 units, dropout 0.8 after ReLU: about 10% non-zeros) by
+// the tiles and by the sparse-left path.
+func BenchmarkGemmSparseLeft(b *testing.B) {
+	if !simd.Enabled() {
+		b.Skip("no vector kernels")
+	}
+	r := newRand(5)
+	const m, k, n = 2708, 512, 512
+	for _, density := range []float64{0.1, 0.2, 0.3} {
+		a := randDense(r, m, k)
+		sparsify(a, density, 9)
+		w, g := randDense(r, k, n), randDense(r, m, n)
+		for _, tc := range []struct {
+			name   string
+			transA bool
+			b      *Dense
+			c      *Dense
+			mm, kk int
+		}{{"a·w", false, w, NewDense(m, n), m, k}, {"aᵀ·g", true, g, NewDense(k, n), k, m}} {
+			kd := kernel{transA: tc.transA, alpha: 1, a: a, b: tc.b, c: tc.c, m: tc.mm, n: n, k: tc.kk}
+			b.Run(fmt.Sprintf("%s/density=%.1f/tiles", tc.name, density), func(b *testing.B) {
+				for b.Loop() {
+					gemmBlocked(Exec{Threads: 1}, kd)
+				}
+			})
+			b.Run(fmt.Sprintf("%s/density=%.1f/sparse", tc.name, density), func(b *testing.B) {
+				for b.Loop() {
+					gemmSparseA(Exec{Threads: 1}, kd)
+				}
+			})
+		}
+	}
+}
+
+func TestNonZero(t *testing.T) {
+	for _, tc := range []struct {
+		v    float32
+		want int
+	}{{0, 0}, {float32(math.Copysign(0, -1)), 0}, {1, 1}, {-2.5, 1}, {math.SmallestNonzeroFloat32, 1},
+		{-math.SmallestNonzeroFloat32, 1}, {float32(math.Inf(-1)), 1}, {float32(math.NaN()), 1}, {math.MaxFloat32, 1}} {
+		if got := nonZero(tc.v); got != tc.want {
+			t.Errorf("nonZero(%v) = %d, want %d", tc.v, got, tc.want)
+		}
+	}
+}
