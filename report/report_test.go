@@ -86,8 +86,8 @@ func TestSpeedAndPages(t *testing.T) {
 			t.Errorf("results page lacks %q", want)
 		}
 	}
-	if strings.Contains(page, "numerics") {
-		t.Error("a page without stale cells mentions numerics")
+	if strings.Contains(page, "computed by other numerics") {
+		t.Error("a page without stale cells mentions cells of other numerics")
 	}
 	if page := ResultsPage(Run{Command: "cmd", Stale: 3}, nil, []string{"pcgcn"}, nil, nil, ""); !strings.Contains(page, "3 of these cells were computed by other numerics") || !strings.Contains(page, "--refresh") {
 		t.Errorf("stale cells not in the header:\n%s", page[:min(len(page), 600)])
