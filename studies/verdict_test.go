@@ -161,6 +161,15 @@ func TestControlGains(t *testing.T) {
 	}
 }
 
+func TestSpan(t *testing.T) {
+	if got := span(11.6, 12.4); got != "12" {
+		t.Errorf("span(11.6, 12.4) = %q, want one number", got)
+	}
+	if got := span(17.2, 23); got != "17–23" {
+		t.Errorf("span(17.2, 23) = %q", got)
+	}
+}
+
 func TestMissingDrops(t *testing.T) {
 	g := &graph.Graph{NumClasses: 2, Y: []int32{0, 1, 1, 1}, Splits: []graph.Split{{Test: []int32{0, 1}}, {Test: []int32{2, 3}}}}
 	if got := testClassShares(g); !reflect.DeepEqual(got, []float64{0.25, 0.75}) {
