@@ -30,7 +30,7 @@ func allStudies() []study {
 }
 
 func pending(w io.Writer, what string) {
-	fmt.Fprintf(w, "_Not run yet: `pcgcn reproduce --only %s`._\n", what)
+	fmt.Fprintf(w, "_Not run yet: `pcgcn reproduce --only %s`._\n\n", what)
 }
 
 // ---- 1. statistics ---------------------------------------------------------
