@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/tensor"
 )
 
 func res(model, ds string, mean, std float64) *experiments.Result {
@@ -89,7 +90,10 @@ func TestSpeedAndPages(t *testing.T) {
 	if strings.Contains(page, "computed by other numerics") {
 		t.Error("a page without stale cells mentions cells of other numerics")
 	}
-	if page := ResultsPage(Run{Command: "cmd", Stale: 3}, nil, []string{"pcgcn"}, nil, nil, ""); !strings.Contains(page, "3 of these cells were computed by other numerics") || !strings.Contains(page, "--refresh") {
+	if StaleNote(0, 10) != "" {
+		t.Error("a note for no stale cells")
+	}
+	if page := ResultsPage(Run{Command: "cmd", Stale: 3, Cells: 10}, nil, []string{"pcgcn"}, nil, nil, ""); !strings.Contains(page, "3 of these 10 cells were computed by other numerics than this build's ("+tensor.Numerics()+")") || !strings.Contains(page, "--refresh") {
 		t.Errorf("stale cells not in the header:\n%s", page[:min(len(page), 600)])
 	}
 	fid := FidelityPage(Run{Command: "c"}, []*experiments.Result{{Cell: experiments.Cell{Variant: "literal (hard B)", Dataset: "cora"}, ValMean: 88, TestMean: 87}}, []string{"cora"}, "notes")

@@ -36,16 +36,27 @@ type Run struct {
 	Machine  string
 	WallTime string
 	// Stale counts the rendered cells of other or unrecorded numerics than
-	// this build's (experiments.Stale); the header says so when there are any.
-	Stale int
+	// this build's (experiments.Stale), and Cells all the rendered cells;
+	// the header says so when there are any stale ones (StaleNote).
+	Stale, Cells int
 }
 
-// staleNote is the header sentence on run.Stale cells, empty when none.
-func staleNote(run Run) string {
-	if run.Stale == 0 {
+// spaced returns s after a space, or "" for an empty s.
+func spaced(s string) string {
+	if s == "" {
 		return ""
 	}
-	return fmt.Sprintf(" %d of these cells were computed by other numerics than this build's (%s) or do not record theirs: training them again gives numbers within their spread, not bit for bit the same; `pcgcn reproduce --refresh` does so (README, Reproducibility).", run.Stale, tensor.Numerics())
+	return " " + s
+}
+
+// StaleNote is the header sentence on the stale of the saved cells a page
+// renders (experiments.Stale: computed by other numerics than this build's,
+// or not recording theirs), empty when there are none.
+func StaleNote(stale, saved int) string {
+	if stale == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of these %d cells were computed by other numerics than this build's (%s) or do not record theirs (saved before cells recorded it); training them again gives numbers within their spread, not bit for bit the same, and `pcgcn reproduce --refresh` does so (README, Reproducibility).", stale, saved, tensor.Numerics())
 }
 
 // index keys results by model and dataset.

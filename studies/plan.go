@@ -19,7 +19,7 @@ import (
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/graph"
-	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/report"
 )
 
 // Options configure a reproduction.
@@ -285,7 +285,9 @@ func (p *plan) writeReport(all []study) error {
 		}
 	}
 	b.WriteString(coverage(saved, total, time.Duration(secs)*time.Second))
-	b.WriteString(staleness(stale, saved))
+	if note := report.StaleNote(stale, saved); note != "" {
+		b.WriteString(note + "\n\n")
+	}
 	if p.opt.Quick {
 		fmt.Fprintln(&b, "**Quick mode: 2 splits and at most 60 epochs on small graphs. A check of the pipeline, not results.**")
 		fmt.Fprintln(&b)
@@ -326,17 +328,6 @@ func (p *plan) figure(name string) (path, link string) {
 		return '_'
 	}, strings.TrimLeft(name, "/."))
 	return filepath.Join(p.figDir, name), filepath.Join(filepath.Base(p.figDir), name)
-}
-
-// staleness is the report header's sentence on the saved cells computed by
-// other numerics than this build's (experiments.Stale), empty when there are
-// none.
-func staleness(stale, saved int) string {
-	if stale == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%d of these %d cells were computed by other numerics than this build's (%s) or do not record theirs (saved before cells recorded it); training them again gives numbers within their spread, not bit for bit the same, and `pcgcn reproduce --refresh` does so (README, Reproducibility).\n\n",
-		stale, saved, tensor.Numerics())
 }
 
 // coverage is the report header's sentence on how much of the full plan the

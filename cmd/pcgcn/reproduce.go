@@ -321,6 +321,7 @@ func runInfo(f *reproduceFlags, study string, wall time.Duration, rs []*experime
 		Machine:  studies.Machine(),
 		WallTime: fmt.Sprintf("this invocation %s; total training time of the saved cells behind its %d entries (every candidate counted) %s", wall.Round(time.Second), len(rs), (time.Duration(compute) * time.Second).Round(time.Second)),
 		Stale:    stale,
+		Cells:    len(rs),
 	}
 }
 
