@@ -188,3 +188,32 @@ func TestMissingDrops(t *testing.T) {
 		t.Errorf("own graph mentions the paper: %q", got)
 	}
 }
+
+func TestLabelRateMargins(t *testing.T) {
+	nan := math.NaN()
+	series := map[string][]report.MeanStd{
+		"pcgcn": {{Mean: 70}, {Mean: 60}, {Mean: 50}},
+		"gcn":   {{Mean: 68}, {Mean: 61}, {Mean: nan}},
+		"gat":   {{Mean: 69.5}, {Mean: 59}, {Mean: 40}},
+		"mlp":   {{Mean: 50}, {Mean: 40}, {Mean: 30}},
+	}
+	got := labelRateMargins(series, 3)
+	if got[0] != 0.5 || got[1] != -1 || !math.IsNaN(got[2]) {
+		t.Errorf("margins %v, want [0.5 -1 NaN] (the best other model, NaN where GCN has not run)", got)
+	}
+	note := labelRateMarginNote("cora", got)
+	for _, want := range []string{"at 1 of the 2 sizes", "from -1.00 to +0.50", "mean -0.25"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("note %q lacks %q", note, want)
+		}
+	}
+	delete(series, "pcgcn")
+	for _, v := range labelRateMargins(series, 3) {
+		if !math.IsNaN(v) {
+			t.Errorf("margins without PCGCN: %v, want NaN", v)
+		}
+	}
+	if note := labelRateMarginNote("cora", []float64{nan}); !strings.Contains(note, "no size") {
+		t.Errorf("note without complete sizes: %q", note)
+	}
+}
