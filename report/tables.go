@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/pcgcn/pcgcn/experiments"
@@ -52,13 +53,15 @@ func key(model, ds, variant string, drop int) string {
 
 // VariantTable renders a PCGCN variant study (ablation, partial control) with
 // the paper's value in parentheses: rows are the variants and the full model
-// (taken from the main table), columns the datasets.
-func VariantTable(variants []experiments.Variant, rs, main []*experiments.Result, datasets []string, paperRows map[string]map[string]float64, fullRow string) string {
+// (taken from the main table), columns the datasets, then the two mean
+// changes of VariantChanges, ours (paper's).
+func VariantTable(variants []experiments.Variant, rs, main []*experiments.Result, datasets []string, paperRows map[string]map[string]float64, fullRow string, homophilous map[string]bool) string {
 	idx, midx := byCell(rs), byCell(main)
+	changes := VariantChanges(variants, rs, main, datasets, paperRows, fullRow, homophilous)
 	var b strings.Builder
-	fmt.Fprintf(&b, "| variant | %s |\n", strings.Join(datasets, " | "))
-	fmt.Fprintf(&b, "| --- |%s\n", strings.Repeat(" ---: |", len(datasets)))
-	row := func(name string, get func(d string) *experiments.Result, pap map[string]float64) {
+	fmt.Fprintf(&b, "| variant | %s | Δ heterophilous | Δ homophilous |\n", strings.Join(datasets, " | "))
+	fmt.Fprintf(&b, "| --- |%s\n", strings.Repeat(" ---: |", len(datasets)+2))
+	row := func(name string, get func(d string) *experiments.Result, pap map[string]float64, ch []Change) {
 		cells := []string{name}
 		for _, d := range datasets {
 			c := "—"
@@ -70,13 +73,84 @@ func VariantTable(variants []experiments.Variant, rs, main []*experiments.Result
 			}
 			cells = append(cells, c)
 		}
+		for _, c := range ch {
+			cells = append(cells, c.String())
+		}
+		for len(cells) < len(datasets)+3 {
+			cells = append(cells, "")
+		}
 		fmt.Fprintf(&b, "| %s |\n", strings.Join(cells, " | "))
 	}
-	for _, v := range variants {
-		row(v.Why, func(d string) *experiments.Result { return idx[key("pcgcn", d, v.Name, -1)] }, paperRows[v.Name])
+	for i, v := range variants {
+		row(v.Why, func(d string) *experiments.Result { return idx[key("pcgcn", d, v.Name, -1)] }, paperRows[v.Name],
+			[]Change{changes[i].Heterophilous, changes[i].Homophilous})
 	}
-	row("PCGCN (full)", func(d string) *experiments.Result { return midx[key("pcgcn", d, "", -1)] }, paperRows[fullRow])
+	row("PCGCN (full)", func(d string) *experiments.Result { return midx[key("pcgcn", d, "", -1)] }, paperRows[fullRow], nil)
 	return b.String()
+}
+
+// Change is a variant's mean test accuracy change against the full model
+// over a group of datasets: Ours over the N datasets where both have a
+// result, Paper (NaN unless the paper has both numbers for each of them)
+// over the same datasets. N == 0 means no dataset of the group has both.
+type Change struct {
+	Ours, Paper float64
+	N           int
+}
+
+// String writes the change as "+1.00 (−2.00)", ours (paper's), "—" when N is 0.
+func (c Change) String() string {
+	if c.N == 0 {
+		return "—"
+	}
+	s := fmt.Sprintf("%+.2f", c.Ours)
+	if !math.IsNaN(c.Paper) {
+		s += fmt.Sprintf(" (%+.2f)", c.Paper)
+	}
+	return s
+}
+
+// VariantDelta holds one variant's mean changes against the full model over
+// the heterophilous and over the homophilous datasets.
+type VariantDelta struct {
+	Variant                    experiments.Variant
+	Heterophilous, Homophilous Change
+}
+
+// VariantChanges returns, per variant, its mean change against the full
+// model (the main table's PCGCN preset) over the datasets d with
+// homophilous[d] false and with it true; the paper's claims about a variant
+// study are about these changes.
+func VariantChanges(variants []experiments.Variant, rs, main []*experiments.Result, datasets []string, paperRows map[string]map[string]float64, fullRow string, homophilous map[string]bool) []VariantDelta {
+	idx, midx := byCell(rs), byCell(main)
+	change := func(v experiments.Variant, hom bool) Change {
+		var sum, psum float64
+		n, pn := 0, 0
+		for _, d := range datasets {
+			r, f := idx[key("pcgcn", d, v.Name, -1)], midx[key("pcgcn", d, "", -1)]
+			if homophilous[d] != hom || r == nil || f == nil {
+				continue
+			}
+			sum += r.TestMean - f.TestMean
+			n++
+			pv, ok1 := paperRows[v.Name][d]
+			pf, ok2 := paperRows[fullRow][d]
+			if ok1 && ok2 {
+				psum += pv - pf
+				pn++
+			}
+		}
+		c := Change{Ours: sum / float64(max(n, 1)), Paper: math.NaN(), N: n}
+		if n > 0 && pn == n {
+			c.Paper = psum / float64(pn)
+		}
+		return c
+	}
+	out := make([]VariantDelta, len(variants))
+	for i, v := range variants {
+		out[i] = VariantDelta{Variant: v, Heterophilous: change(v, false), Homophilous: change(v, true)}
+	}
+	return out
 }
 
 // MissingClassTable renders one dataset's missing-class table: the full

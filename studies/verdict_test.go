@@ -217,3 +217,19 @@ func TestLabelRateMargins(t *testing.T) {
 		t.Errorf("note without complete sizes: %q", note)
 	}
 }
+
+func TestChangeSentence(t *testing.T) {
+	v := func(why string) experiments.Variant { return experiments.Variant{Name: why, Why: why} }
+	got := changeSentence([]report.VariantDelta{
+		{Variant: v("w/o MP"), Heterophilous: report.Change{Ours: -5.8, Paper: -9.26, N: 6}},
+		{Variant: v("w/o loss"), Heterophilous: report.Change{Ours: 0.16, Paper: math.NaN(), N: 6}},
+		{Variant: v("not run"), Heterophilous: report.Change{N: 0}},
+	})
+	want := "accuracy falls with: w/o MP (-5.80; paper -9.26); it does not fall with: w/o loss (+0.16)."
+	if !strings.Contains(got, want) || strings.Contains(got, "not run") {
+		t.Errorf("got %q, want it to contain %q and not the variant without results", got, want)
+	}
+	if got := changeSentence(nil); got != "" {
+		t.Errorf("no variants: %q", got)
+	}
+}
