@@ -233,3 +233,24 @@ func TestChangeSentence(t *testing.T) {
 		t.Errorf("no variants: %q", got)
 	}
 }
+
+func TestLargestGain(t *testing.T) {
+	nan := math.NaN()
+	b := func(label string, min, nodes int, pc, gcn float64) report.DistanceBucket {
+		return report.DistanceBucket{Label: label, Min: min, Nodes: nodes, Acc: []float64{pc, gcn}}
+	}
+	buckets := []report.DistanceBucket{
+		b("1", 1, 500, 80, 78),
+		b("2", 2, 200, 60, 55),
+		b("3", 3, 10, 90, 40),             // too few nodes to count
+		b("≥4", 4, 100, nan, 30),          // a model without nodes
+		b("unreachable", -1, 900, 50, 10), // not a distance
+	}
+	got, gain, ok := largestGain(buckets)
+	if !ok || got.Label != "2" || gain != 5 {
+		t.Errorf("largest gain at %q (%v, %v), want SLD 2 (+5)", got.Label, gain, ok)
+	}
+	if _, _, ok := largestGain(buckets[2:]); ok {
+		t.Error("a bucket below sldMinNodes, without accuracy or unreachable was chosen")
+	}
+}
