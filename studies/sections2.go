@@ -597,8 +597,12 @@ func renderMatching(p *plan, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "![matching degree](%s)\n\n", link)
 	matchingTable(w, matchingDatasets(p), pts, controlGains(rs))
-	fmt.Fprintln(w, "β is the control gain of Eq. eq:hybrid, β(H − BP)W (the paper's table gives its sign per dataset). A node whose row of B is its true class y gets β·(H − P_y)W: with β < 0 its class prototype is added to its representation, with β > 0 it is subtracted, in proportion to |β|; so pinning nodes to their true class should help where β < 0, the more the larger |β|, and can hurt where β > 0.")
+	fmt.Fprintln(w, "β is the control gain of Eq. eq:hybrid, β(H − BP)W (the paper's table gives its sign per dataset). A node whose row of B is its true class y gets β·(H − P_y)W: with β < 0 its class prototype is added to its representation, with β > 0 it is subtracted, in proportion to |β|; so pinning nodes to their true class should help where β < 0 and can hurt where β > 0. Only the nodes outside the training set are pinned; the training nodes' rows of B stay computed from the similarities, as in the paper's training.")
 	fmt.Fprintln(w)
+	if s := betaSentence(matchingDatasets(p), pts, controlGains(rs)); s != "" {
+		fmt.Fprintln(w, s)
+		fmt.Fprintln(w)
+	}
 	homophilous, err := p.homophilous(matchingDatasets(p))
 	if err != nil {
 		return err
@@ -656,6 +660,40 @@ func controlGains(rs []*experiments.Result) map[string]float64 {
 		out[r.Cell.Dataset] = b
 	}
 	return out
+}
+
+// betaSentence checks the reading above against the data: on which
+// datasets (with all three points needed for r) the correlation is strong
+// and of the sign opposite to β's, as the reading predicts, on which strong
+// and of β's sign, against it, and on which weak.
+func betaSentence(datasets []string, pts map[string][]report.Point, beta map[string]float64) string {
+	var agree, against, weak []string
+	for _, d := range datasets {
+		b, ok := beta[d]
+		if !ok || len(pts[d]) < 3 || b == 0 {
+			continue
+		}
+		r := pearson(pts[d])
+		switch {
+		case math.Abs(r) < strongCorrelation:
+			weak = append(weak, fmt.Sprintf("%s (β = %g, r = %.3f)", d, b, r))
+		case (r > 0) == (b < 0):
+			agree = append(agree, d)
+		default:
+			against = append(against, fmt.Sprintf("%s (β = %g, r = %.3f)", d, b, r))
+		}
+	}
+	if len(agree)+len(against)+len(weak) == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("The sign of β predicts the direction of a strong correlation (|r| ≥ %.1f) on %s", strongCorrelation, orNone(agree))
+	if len(against) > 0 {
+		s += fmt.Sprintf("; it does not on %s, where accuracy moves against this reading and we have no explanation for it", strings.Join(against, ", "))
+	}
+	if len(weak) > 0 {
+		s += fmt.Sprintf("; the correlation is weak on %s", strings.Join(weak, ", "))
+	}
+	return s + "."
 }
 
 // strongCorrelation is the Pearson r from which the matching verdict calls

@@ -254,3 +254,31 @@ func TestLargestGain(t *testing.T) {
 		t.Error("a bucket below sldMinNodes, without accuracy or unreachable was chosen")
 	}
 }
+
+func TestBetaSentence(t *testing.T) {
+	line := func(slope float64) []report.Point {
+		return []report.Point{{X: 0, Y: 50}, {X: 0.5, Y: 50 + slope}, {X: 1, Y: 50 + 2*slope}}
+	}
+	pts := map[string][]report.Point{
+		"rise": line(5), "fall": line(-5), "against": line(-5),
+		"flat": {{X: 0, Y: 50}, {X: 0.5, Y: 51}, {X: 1, Y: 50}},
+		"two":  line(5)[:2],
+	}
+	beta := map[string]float64{"rise": -0.2, "fall": 0.6, "against": -5, "flat": -0.1, "two": -1}
+	got := betaSentence([]string{"rise", "fall", "against", "flat", "two", "nobeta"}, pts, beta)
+	for _, want := range []string{
+		"on rise, fall;",
+		"it does not on against (β = -5, r = -1.000)",
+		"weak on flat (β = -0.1, r = 0.000)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q lacks %q", got, want)
+		}
+	}
+	if strings.Contains(got, "two") {
+		t.Errorf("a dataset with two points was judged: %q", got)
+	}
+	if betaSentence(nil, nil, nil) != "" {
+		t.Error("a sentence without datasets")
+	}
+}
