@@ -7,6 +7,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/pcgcn/pcgcn/embed"
@@ -599,7 +601,7 @@ func renderMatching(p *plan, w io.Writer) error {
 	matchingTable(w, matchingDatasets(p), pts, controlGains(rs))
 	fmt.Fprintln(w, "β is the control gain of Eq. eq:hybrid, β(H − BP)W (the paper's table gives its sign per dataset). A node whose row of B is its true class y gets β·(H − P_y)W: with β < 0 its class prototype is added to its representation, with β > 0 it is subtracted, in proportion to |β|; so pinning nodes to their true class should help where β < 0 and can hurt where β > 0. Only the nodes outside the training set are pinned; the training nodes' rows of B stay computed from the similarities, as in the paper's training.")
 	fmt.Fprintln(w)
-	if s := betaSentence(matchingDatasets(p), pts, controlGains(rs)); s != "" {
+	if s := betaSentence(matchingDatasets(p), pts, controlGains(rs), bestEpochs(rs)); s != "" {
 		fmt.Fprintln(w, s)
 		fmt.Fprintln(w)
 	}
@@ -666,7 +668,11 @@ func controlGains(rs []*experiments.Result) map[string]float64 {
 // datasets (with all three points needed for r) the correlation is strong
 // and of the sign opposite to β's, as the reading predicts, on which strong
 // and of β's sign, against it, and on which weak.
-func betaSentence(datasets []string, pts map[string][]report.Point, beta map[string]float64) string {
+//
+// epochs[d] holds the median best-validation epoch of d's least and most
+// pinned cells (see bestEpochs); where the reading fails it is shown, since a
+// best epoch of 1 or 2 means the training degrades from its start.
+func betaSentence(datasets []string, pts map[string][]report.Point, beta map[string]float64, epochs map[string][2]float64) string {
 	var agree, against, weak []string
 	for _, d := range datasets {
 		b, ok := beta[d]
@@ -680,7 +686,14 @@ func betaSentence(datasets []string, pts map[string][]report.Point, beta map[str
 		case (r > 0) == (b < 0):
 			agree = append(agree, d)
 		default:
-			against = append(against, fmt.Sprintf("%s (β = %g, r = %.3f)", d, b, r))
+			a := fmt.Sprintf("%s (β = %g, r = %.3f", d, b, r)
+			if e, ok := epochs[d]; ok {
+				a += fmt.Sprintf("; the median best-validation epoch is %g with the fewest nodes pinned and %g with the most", e[0], e[1])
+				if e[1] <= 2 {
+					a += ": there validation accuracy only falls once training starts"
+				}
+			}
+			against = append(against, a+")")
 		}
 	}
 	if len(agree)+len(against)+len(weak) == 0 {
@@ -688,12 +701,48 @@ func betaSentence(datasets []string, pts map[string][]report.Point, beta map[str
 	}
 	s := fmt.Sprintf("The sign of β predicts the direction of a strong correlation (|r| ≥ %.1f) on %s", strongCorrelation, orNone(agree))
 	if len(against) > 0 {
-		s += fmt.Sprintf("; it does not on %s, where accuracy moves against this reading and we have no explanation for it", strings.Join(against, ", "))
+		s += fmt.Sprintf("; it does not on %s, where accuracy moves against this reading, for reasons we have not found", strings.Join(against, ", "))
 	}
 	if len(weak) > 0 {
 		s += fmt.Sprintf("; the correlation is weak on %s", strings.Join(weak, ", "))
 	}
 	return s + "."
+}
+
+// bestEpochs returns, per dataset, the median best-validation epoch over
+// the splits of its least and of its most pinned matching cell.
+func bestEpochs(rs []*experiments.Result) map[string][2]float64 {
+	lo, hi := map[string]*experiments.Result{}, map[string]*experiments.Result{}
+	frac := func(r *experiments.Result) float64 {
+		f, _ := strconv.ParseFloat(r.Cell.Sets["pin_true"], 64)
+		return f
+	}
+	for _, r := range rs {
+		if r == nil || len(r.PerSplit) == 0 {
+			continue
+		}
+		d := r.Cell.Dataset
+		if l, ok := lo[d]; !ok || frac(r) < frac(l) {
+			lo[d] = r
+		}
+		if h, ok := hi[d]; !ok || frac(r) > frac(h) {
+			hi[d] = r
+		}
+	}
+	median := func(r *experiments.Result) float64 {
+		es := make([]float64, len(r.PerSplit))
+		for i, s := range r.PerSplit {
+			es[i] = float64(s.BestEpoch)
+		}
+		sort.Float64s(es)
+		n := len(es)
+		return (es[(n-1)/2] + es[n/2]) / 2
+	}
+	out := map[string][2]float64{}
+	for d, l := range lo {
+		out[d] = [2]float64{median(l), median(hi[d])}
+	}
+	return out
 }
 
 // strongCorrelation is the Pearson r from which the matching verdict calls

@@ -265,10 +265,10 @@ func TestBetaSentence(t *testing.T) {
 		"two":  line(5)[:2],
 	}
 	beta := map[string]float64{"rise": -0.2, "fall": 0.6, "against": -5, "flat": -0.1, "two": -1}
-	got := betaSentence([]string{"rise", "fall", "against", "flat", "two", "nobeta"}, pts, beta)
+	got := betaSentence([]string{"rise", "fall", "against", "flat", "two", "nobeta"}, pts, beta, map[string][2]float64{"against": {8, 1}})
 	for _, want := range []string{
 		"on rise, fall;",
-		"it does not on against (β = -5, r = -1.000)",
+		"it does not on against (β = -5, r = -1.000; the median best-validation epoch is 8 with the fewest nodes pinned and 1 with the most: there validation accuracy only falls once training starts)",
 		"weak on flat (β = -0.1, r = 0.000)",
 	} {
 		if !strings.Contains(got, want) {
@@ -278,7 +278,21 @@ func TestBetaSentence(t *testing.T) {
 	if strings.Contains(got, "two") {
 		t.Errorf("a dataset with two points was judged: %q", got)
 	}
-	if betaSentence(nil, nil, nil) != "" {
+	if betaSentence(nil, nil, nil, nil) != "" {
 		t.Error("a sentence without datasets")
+	}
+}
+
+func TestBestEpochs(t *testing.T) {
+	cell := func(frac string, epochs ...int) *experiments.Result {
+		r := &experiments.Result{Cell: experiments.Cell{Dataset: "actor", Sets: map[string]string{"pin_true": frac}}}
+		for _, e := range epochs {
+			r.PerSplit = append(r.PerSplit, experiments.SplitResult{BestEpoch: e})
+		}
+		return r
+	}
+	got := bestEpochs([]*experiments.Result{cell("0.6", 3, 3), cell("1", 1, 1, 2), cell("0", 12, 5, 6, 10), nil})
+	if want := [2]float64{8, 1}; got["actor"] != want {
+		t.Errorf("bestEpochs = %v, want %v (medians of the 0 and the 1 cells)", got["actor"], want)
 	}
 }
