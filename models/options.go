@@ -53,6 +53,24 @@ func OptionKeys(cfg Config) []string {
 	return keys
 }
 
+// Option is one settable hyperparameter: its JSON name and current value.
+type Option struct {
+	Key   string
+	Value any
+}
+
+// Options returns every settable option of cfg with its value, in the order
+// the configuration declares them, including the ones its JSON omits when
+// they have their default (omitempty), so that a listing shows every key
+// that SetOption accepts.
+func Options(cfg Config) []Option {
+	var out []Option
+	walkFields(reflect.ValueOf(cfg).Elem(), func(name string, f reflect.Value) {
+		out = append(out, Option{Key: name, Value: f.Interface()})
+	})
+	return out
+}
+
 // LoadOptions applies a JSON object of options (a config file) to cfg,
 // reporting unknown keys.
 func LoadOptions(cfg Config, data []byte) error {

@@ -3,6 +3,7 @@ package models
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/pcgcn/pcgcn/autograd"
@@ -74,6 +75,13 @@ type PCGCNConfig struct {
 	// PinTrue is the fraction of unlabelled nodes (not in the training set)
 	// whose rows of B are set to their true class (the matching-degree study).
 	PinTrue float64 `json:"pin_true"`
+	// PinTrain also sets the training nodes' rows of B to their labels
+	// (otherwise they are computed like every other row; the paper pins
+	// labelled nodes only through the consistency loss). With PinTrue it
+	// checks whether the model learns to trust B only when the training
+	// nodes' B is right. Omitted from the JSON when false, so that saved
+	// configurations from before the option stay equal.
+	PinTrain bool `json:"pin_train,omitempty"`
 }
 
 // Base returns the shared hyperparameters.
@@ -243,6 +251,10 @@ func NewPCGCN(d *Data, c *PCGCNConfig, g *rng.RNG) (*PCGCN, error) {
 	}
 	if c.PinTrue > 0 {
 		m.pinNodes = pickUnlabelled(d, c.PinTrue, g)
+	}
+	if c.PinTrain {
+		m.pinNodes = append(m.pinNodes, d.Train...)
+		slices.Sort(m.pinNodes)
 	}
 	return m, nil
 }

@@ -1,7 +1,10 @@
 package models
 
 import (
+	"encoding/json"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/autograd"
@@ -317,6 +320,21 @@ func TestPCGCNPartialControlAndPins(t *testing.T) {
 	}
 	if len(m.pinNodes) != 3 {
 		t.Errorf("%d pinned nodes, want the 3 unlabelled ones", len(m.pinNodes))
+	}
+	// pin_train adds the training nodes, pinned to their labels
+	m, d2 = tinyPCGCN(t, func(c *PCGCNConfig) { c.PinTrain = true })
+	evalForward(m)
+	for l, v := range m.MatchingDegree(d2.Train) {
+		if v != 1 {
+			t.Errorf("pin_train, layer %d: matching degree of the training nodes %g, want 1", l, v)
+		}
+	}
+	if want := slices.Sorted(slices.Values(d2.Train)); !slices.Equal(m.pinNodes, want) {
+		t.Errorf("pin_train pins %v, want the training nodes %v", m.pinNodes, want)
+	}
+	// and its default leaves saved configurations as they were
+	if b, _ := json.Marshal(PCGCNPreset("actor")); strings.Contains(string(b), "pin_train") {
+		t.Errorf("pin_train=false appears in the configuration JSON: %s", b)
 	}
 }
 

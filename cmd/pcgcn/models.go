@@ -33,15 +33,9 @@ func newModelsCmd() *cobra.Command {
 					return err
 				}
 				cfg := spec.Preset(strings.ToLower(dataset))
-				b, err := json.MarshalIndent(cfg, "", "  ")
+				b, err := optionsJSON(cfg)
 				if err != nil {
 					return err
-				}
-				// The optimiser key is omitted from saved configs when it
-				// has its default; show it here so that every --set key is
-				// listed.
-				if cfg.Base().Optimizer == "" {
-					b = append(bytes.TrimSuffix(b, []byte("\n}")), []byte(",\n  \"optimizer\": \"adam\"\n}")...)
 				}
 				fmt.Fprintln(out, string(b))
 				return nil
@@ -65,4 +59,27 @@ func newModelsCmd() *cobra.Command {
 	cmd.Flags().StringVar(&dataset, "dataset", "", "dataset whose preset --options shows")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print JSON")
 	return cmd
+}
+
+// optionsJSON writes every option of cfg as one indented JSON object in
+// declaration order, the ones saved configurations omit at their defaults
+// included; an empty optimizer is shown as the "adam" it means.
+func optionsJSON(cfg models.Config) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString("{")
+	for i, o := range models.Options(cfg) {
+		if o.Key == "optimizer" && o.Value == "" {
+			o.Value = "adam"
+		}
+		v, err := json.Marshal(o.Value)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, "\n  %q: %s", o.Key, v)
+	}
+	b.WriteString("\n}")
+	return b.Bytes(), nil
 }
