@@ -122,14 +122,26 @@ func VariantCells(study string, variants []Variant, datasets []string, splits []
 	return cells
 }
 
-// MatchingCells pin growing fractions of unlabelled nodes to their class.
-func MatchingCells(datasets []string, splits []int) []Cell {
+// MatchingCells pin growing fractions of unlabelled nodes to their class:
+// first as the paper describes (the training nodes' rows of B computed, as
+// in training), then, with pinTrain, with the training nodes' rows pinned to
+// their labels too (see MatchingPinsTrain).
+func MatchingCells(datasets []string, splits []int, pinTrain bool) []Cell {
 	var vs []Variant
 	for _, f := range MatchingFractions() {
-		vs = append(vs, Variant{"pin" + f, map[string]string{"pin_true": f}, ""})
+		v := Variant{"pin" + f, map[string]string{"pin_true": f}, ""}
+		if pinTrain {
+			v.Name += "-train"
+			v.Sets["pin_train"] = "true"
+		}
+		vs = append(vs, v)
 	}
 	return VariantCells("matching", vs, datasets, splits)
 }
+
+// MatchingPinsTrain reports whether a matching cell belongs to the series
+// with the training nodes pinned too.
+func MatchingPinsTrain(c Cell) bool { return c.Sets["pin_train"] == "true" }
 
 // Variant is a named set of option overrides.
 type Variant struct {

@@ -7,8 +7,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/pcgcn/pcgcn/embed"
@@ -581,59 +579,111 @@ func matchingDatasets(p *plan) []string {
 }
 
 func matchingCells(p *plan) []experiments.Cell {
-	return experiments.MatchingCells(matchingDatasets(p), p.splits)
+	ds := matchingDatasets(p)
+	return append(experiments.MatchingCells(ds, p.splits, false), experiments.MatchingCells(ds, p.splits, true)...)
 }
 
 func renderMatching(p *plan, w io.Writer) error {
 	fmt.Fprintln(w, "The paper's claim: accuracy is strongly correlated with the matching degree (the share of unlabelled nodes whose assignment B is their true class) on heterophilous graphs, less on homophilous ones. We pin 0–100% of the unlabelled nodes to their class in B and measure, after training, the matching degree of the last layer over the unlabelled nodes against test accuracy.")
 	fmt.Fprintln(w)
-	rs := p.results(experiments.MatchingCells(matchingDatasets(p), p.splits))
+	ds := matchingDatasets(p)
+	rs := p.results(matchingCells(p))
 	if len(rs) == 0 {
 		pending(w, "matching")
 		return nil
 	}
-	pts := report.MatchingPoints(rs, "match_unlabelled")
-	path, link := p.figure("matching.png")
-	if err := report.MatchingPlot(path, "test accuracy vs matching degree", pts); err != nil {
-		return err
+	var paperRs, trainRs []*experiments.Result
+	for _, r := range rs {
+		if experiments.MatchingPinsTrain(r.Cell) {
+			trainRs = append(trainRs, r)
+		} else {
+			paperRs = append(paperRs, r)
+		}
 	}
-	fmt.Fprintf(w, "![matching degree](%s)\n\n", link)
-	matchingTable(w, matchingDatasets(p), pts, controlGains(rs))
-	fmt.Fprintln(w, "β is the control gain of Eq. eq:hybrid, β(H − BP)W (the paper's table gives its sign per dataset). A node whose row of B is its true class y gets β·(H − P_y)W: with β < 0 its class prototype is added to its representation, with β > 0 it is subtracted, in proportion to |β|; so pinning nodes to their true class should help where β < 0 and can hurt where β > 0. Only the nodes outside the training set are pinned; the training nodes' rows of B stay computed from the similarities, as in the paper's training.")
+	fmt.Fprintln(w, "Two series. The first follows the paper: only nodes outside the training set are pinned, and the training nodes' rows of B stay computed from the similarities, as in training. The model learns from the training nodes alone how far to trust B, so a pinned row can only help where the computed B of the training nodes was mostly right. The second series also pins the training nodes to their labels (`--set pin_train=true`), so that B is right on every node the loss sees.")
 	fmt.Fprintln(w)
-	if s := betaSentence(matchingDatasets(p), pts, controlGains(rs), bestEpochs(rs)); s != "" {
+	pts := report.MatchingPoints(paperRs, "match_unlabelled")
+	ptsTrain := report.MatchingPoints(trainRs, "match_unlabelled")
+	for _, f := range []struct {
+		name, title string
+		pts         map[string][]report.Point
+	}{
+		{"matching.png", "test accuracy vs matching degree (training nodes' B computed)", pts},
+		{"matching_train.png", "test accuracy vs matching degree (training nodes pinned too)", ptsTrain},
+	} {
+		if len(f.pts) == 0 {
+			continue
+		}
+		path, link := p.figure(f.name)
+		if err := report.MatchingPlot(path, f.title, f.pts); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "![%s](%s)\n\n", f.title, link)
+	}
+	matchingTable(w, ds, pts, ptsTrain, controlGains(rs))
+	if s := computedMatching(ds, pts); s != "" {
 		fmt.Fprintln(w, s)
 		fmt.Fprintln(w)
 	}
-	homophilous, err := p.homophilous(matchingDatasets(p))
+	homophilous, err := p.homophilous(ds)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(w, matchingVerdict(pts, matchingDatasets(p), homophilous, len(experiments.MatchingFractions())))
+	full := len(experiments.MatchingFractions())
+	fmt.Fprintln(w, matchingVerdict(pts, ds, homophilous, full))
+	if rh, ro, missing := matchingMeans(ptsTrain, ds, homophilous, full); missing == "" && !math.IsNaN(rh) && !math.IsNaN(ro) {
+		fmt.Fprintf(w, "\nWith the training nodes pinned too, mean r is %.3f on the heterophilous datasets and %.3f on the homophilous ones.\n", rh, ro)
+	}
 	return nil
 }
 
-// matchingTable writes each dataset's Pearson r between test accuracy and
-// the matching degree. Two points always lie on a line (r = ±1), so r is
-// shown from three points on.
+// matchingTable writes, per dataset and for both series (the paper's
+// reading and the training nodes pinned too), the Pearson r between test
+// accuracy and the matching degree and the accuracy with the fewest and the
+// most nodes pinned. Two points always lie on a line (r = ±1), so r is shown
+// from three points on.
 //
-// beta holds each dataset's control gain β, shown beside r because its sign
-// decides whether a truer B adds or subtracts the class prototype.
-func matchingTable(w io.Writer, datasets []string, pts map[string][]report.Point, beta map[string]float64) {
-	fmt.Fprintln(w, "| dataset | β | Pearson r (accuracy, matching degree) | points |\n| --- | ---: | ---: | ---: |")
+// beta holds each dataset's control gain β (Eq. eq:hybrid, β(H − BP)W),
+// shown for reference.
+func matchingTable(w io.Writer, datasets []string, pts, ptsTrain map[string][]report.Point, beta map[string]float64) {
+	fmt.Fprintln(w, "| dataset | β | r, training B computed | accuracy, fewest → most pinned | points | r, training nodes pinned too | accuracy, fewest → most pinned | points |")
+	fmt.Fprintln(w, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	series := func(ps []report.Point) string {
+		switch {
+		case len(ps) > 2:
+			return fmt.Sprintf("%.3f | %.1f → %.1f | %d", pearson(ps), ps[0].Y, ps[len(ps)-1].Y, len(ps))
+		case len(ps) > 0:
+			return fmt.Sprintf("— (needs 3 points) | %.1f → %.1f | %d", ps[0].Y, ps[len(ps)-1].Y, len(ps))
+		}
+		return "— | — | 0"
+	}
 	for _, d := range datasets {
+		if len(pts[d])+len(ptsTrain[d]) == 0 {
+			continue
+		}
 		b := "—"
 		if v, ok := beta[d]; ok {
 			b = fmt.Sprintf("%g", v)
 		}
-		switch ps := pts[d]; {
-		case len(ps) > 2:
-			fmt.Fprintf(w, "| %s | %s | %.3f | %d |\n", d, b, pearson(ps), len(ps))
-		case len(ps) > 0:
-			fmt.Fprintf(w, "| %s | %s | — (needs 3 points) | %d |\n", d, b, len(ps))
-		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", d, b, series(pts[d]), series(ptsTrain[d]))
 	}
 	fmt.Fprintln(w)
+}
+
+// computedMatching says how often the computed B is right without pins:
+// the matching degree of the least pinned point of each dataset (0% pinned
+// once run), the quantity that decides whether the model learns to trust B.
+func computedMatching(datasets []string, pts map[string][]report.Point) string {
+	var parts []string
+	for _, d := range datasets {
+		if ps := pts[d]; len(ps) > 0 {
+			parts = append(parts, fmt.Sprintf("%.0f%% (%s)", ps[0].X, d))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Without pins, the computed B matches the true class of " + strings.Join(parts, ", ") + " of the unlabelled nodes."
 }
 
 // controlGains returns the β (beta × beta_scale) each dataset's saved
@@ -664,87 +714,6 @@ func controlGains(rs []*experiments.Result) map[string]float64 {
 	return out
 }
 
-// betaSentence checks the reading above against the data: on which
-// datasets (with all three points needed for r) the correlation is strong
-// and of the sign opposite to β's, as the reading predicts, on which strong
-// and of β's sign, against it, and on which weak.
-//
-// epochs[d] holds the median best-validation epoch of d's least and most
-// pinned cells (see bestEpochs); where the reading fails it is shown, since a
-// best epoch of 1 or 2 means the training degrades from its start.
-func betaSentence(datasets []string, pts map[string][]report.Point, beta map[string]float64, epochs map[string][2]float64) string {
-	var agree, against, weak []string
-	for _, d := range datasets {
-		b, ok := beta[d]
-		if !ok || len(pts[d]) < 3 || b == 0 {
-			continue
-		}
-		r := pearson(pts[d])
-		switch {
-		case math.Abs(r) < strongCorrelation:
-			weak = append(weak, fmt.Sprintf("%s (β = %g, r = %.3f)", d, b, r))
-		case (r > 0) == (b < 0):
-			agree = append(agree, d)
-		default:
-			a := fmt.Sprintf("%s (β = %g, r = %.3f", d, b, r)
-			if e, ok := epochs[d]; ok {
-				a += fmt.Sprintf("; the median best-validation epoch is %g with the fewest nodes pinned and %g with the most", e[0], e[1])
-				if e[1] <= 2 {
-					a += ": there validation accuracy only falls once training starts"
-				}
-			}
-			against = append(against, a+")")
-		}
-	}
-	if len(agree)+len(against)+len(weak) == 0 {
-		return ""
-	}
-	s := fmt.Sprintf("The sign of β predicts the direction of a strong correlation (|r| ≥ %.1f) on %s", strongCorrelation, orNone(agree))
-	if len(against) > 0 {
-		s += fmt.Sprintf("; it does not on %s, where accuracy moves against this reading, for reasons we have not found", strings.Join(against, ", "))
-	}
-	if len(weak) > 0 {
-		s += fmt.Sprintf("; the correlation is weak on %s", strings.Join(weak, ", "))
-	}
-	return s + "."
-}
-
-// bestEpochs returns, per dataset, the median best-validation epoch over
-// the splits of its least and of its most pinned matching cell.
-func bestEpochs(rs []*experiments.Result) map[string][2]float64 {
-	lo, hi := map[string]*experiments.Result{}, map[string]*experiments.Result{}
-	frac := func(r *experiments.Result) float64 {
-		f, _ := strconv.ParseFloat(r.Cell.Sets["pin_true"], 64)
-		return f
-	}
-	for _, r := range rs {
-		if r == nil || len(r.PerSplit) == 0 {
-			continue
-		}
-		d := r.Cell.Dataset
-		if l, ok := lo[d]; !ok || frac(r) < frac(l) {
-			lo[d] = r
-		}
-		if h, ok := hi[d]; !ok || frac(r) > frac(h) {
-			hi[d] = r
-		}
-	}
-	median := func(r *experiments.Result) float64 {
-		es := make([]float64, len(r.PerSplit))
-		for i, s := range r.PerSplit {
-			es[i] = float64(s.BestEpoch)
-		}
-		sort.Float64s(es)
-		n := len(es)
-		return (es[(n-1)/2] + es[n/2]) / 2
-	}
-	out := map[string][2]float64{}
-	for d, l := range lo {
-		out[d] = [2]float64{median(l), median(hi[d])}
-	}
-	return out
-}
-
 // strongCorrelation is the Pearson r from which the matching verdict calls
 // a correlation strong.
 const strongCorrelation = 0.7
@@ -754,29 +723,13 @@ const strongCorrelation = 0.7
 // (r ≥ strongCorrelation) on average over the heterophilous datasets and
 // weaker on average over the homophilous ones (edge homophily ≥ 0.5).
 func matchingVerdict(pts map[string][]report.Point, datasets []string, homophilous map[string]bool, full int) string {
-	var het, hom []float64
-	for _, d := range datasets {
-		if len(pts[d]) < full {
-			return fmt.Sprintf("**Verdict:** not yet: %s has %d of its %d points; `pcgcn reproduce --only matching` resumes.", d, len(pts[d]), full)
-		}
-		r := pearson(pts[d])
-		if homophilous[d] {
-			hom = append(hom, r)
-		} else {
-			het = append(het, r)
-		}
-	}
-	mean := func(v []float64) float64 {
-		s := 0.0
-		for _, x := range v {
-			s += x
-		}
-		return s / float64(len(v))
-	}
-	if len(het) == 0 || len(hom) == 0 {
+	rh, ro, missing := matchingMeans(pts, datasets, homophilous, full)
+	switch {
+	case missing != "":
+		return fmt.Sprintf("**Verdict:** not yet: %s has %d of its %d points; `pcgcn reproduce --only matching` resumes.", missing, len(pts[missing]), full)
+	case math.IsNaN(rh) || math.IsNaN(ro):
 		return "**Verdict:** the claim compares heterophilous with homophilous graphs; these datasets hold only one kind."
 	}
-	rh, ro := mean(het), mean(hom)
 	holds := rh >= strongCorrelation && rh > ro
 	v := fmt.Sprintf("**Verdict:** mean r %.3f on the heterophilous datasets against %.3f on the homophilous ones: the claim %s.",
 		rh, ro, map[bool]string{true: "holds here", false: "does not hold here"}[holds])
@@ -784,6 +737,34 @@ func matchingVerdict(pts map[string][]report.Point, datasets []string, homophilo
 		v += " On the homophilous datasets the correlation is negative: accuracy falls as more nodes are pinned to their true class, which is more than the \"less correlated\" the paper reports."
 	}
 	return v
+}
+
+// matchingMeans returns the mean Pearson r over the heterophilous and over
+// the homophilous datasets (NaN for a group without datasets), or the first
+// dataset with fewer than full points.
+func matchingMeans(pts map[string][]report.Point, datasets []string, homophilous map[string]bool, full int) (het, hom float64, missing string) {
+	var h, o []float64
+	for _, d := range datasets {
+		if len(pts[d]) < full {
+			return 0, 0, d
+		}
+		if homophilous[d] {
+			o = append(o, pearson(pts[d]))
+		} else {
+			h = append(h, pearson(pts[d]))
+		}
+	}
+	mean := func(v []float64) float64 {
+		if len(v) == 0 {
+			return math.NaN()
+		}
+		s := 0.0
+		for _, x := range v {
+			s += x
+		}
+		return s / float64(len(v))
+	}
+	return mean(h), mean(o), ""
 }
 
 func pearson(ps []report.Point) float64 {

@@ -1,6 +1,7 @@
 package studies
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"reflect"
@@ -64,16 +65,24 @@ func TestMatchingTable(t *testing.T) {
 		"chameleon": line(1, exact),     // six points on a line: r = 1
 		"cora":      line(1, exact[:2]), // two points: r would be ±1 whatever they are
 	}
+	train := map[string][]report.Point{"chameleon": line(-1, exact)}
 	var b strings.Builder
-	matchingTable(&b, []string{"chameleon", "cora", "actor"}, pts, map[string]float64{"chameleon": -0.2})
+	matchingTable(&b, []string{"chameleon", "cora", "actor"}, pts, train, map[string]float64{"chameleon": -0.2})
 	got := b.String()
-	for _, want := range []string{"| chameleon | -0.2 | 1.000 | 6 |", "| cora | — | — (needs 3 points) | 2 |"} {
+	for _, want := range []string{
+		"| chameleon | -0.2 | 1.000 | 0.0 → 100.0 | 6 | -1.000 | 0.0 → -100.0 | 6 |",
+		"| cora | — | — (needs 3 points) |",
+		"| 2 | — | — | 0 |",
+	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("table lacks %q:\n%s", want, got)
 		}
 	}
 	if strings.Contains(got, "actor") {
 		t.Errorf("a dataset with no point has a row:\n%s", got)
+	}
+	if s := computedMatching([]string{"chameleon", "actor"}, pts); !strings.Contains(s, fmt.Sprintf("%.0f%% (chameleon)", pts["chameleon"][0].X)) || strings.Contains(s, "actor") {
+		t.Errorf("computedMatching: %q", s)
 	}
 }
 
@@ -252,47 +261,5 @@ func TestLargestGain(t *testing.T) {
 	}
 	if _, _, ok := largestGain(buckets[2:]); ok {
 		t.Error("a bucket below sldMinNodes, without accuracy or unreachable was chosen")
-	}
-}
-
-func TestBetaSentence(t *testing.T) {
-	line := func(slope float64) []report.Point {
-		return []report.Point{{X: 0, Y: 50}, {X: 0.5, Y: 50 + slope}, {X: 1, Y: 50 + 2*slope}}
-	}
-	pts := map[string][]report.Point{
-		"rise": line(5), "fall": line(-5), "against": line(-5),
-		"flat": {{X: 0, Y: 50}, {X: 0.5, Y: 51}, {X: 1, Y: 50}},
-		"two":  line(5)[:2],
-	}
-	beta := map[string]float64{"rise": -0.2, "fall": 0.6, "against": -5, "flat": -0.1, "two": -1}
-	got := betaSentence([]string{"rise", "fall", "against", "flat", "two", "nobeta"}, pts, beta, map[string][2]float64{"against": {8, 1}})
-	for _, want := range []string{
-		"on rise, fall;",
-		"it does not on against (β = -5, r = -1.000; the median best-validation epoch is 8 with the fewest nodes pinned and 1 with the most: there validation accuracy only falls once training starts)",
-		"weak on flat (β = -0.1, r = 0.000)",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("%q lacks %q", got, want)
-		}
-	}
-	if strings.Contains(got, "two") {
-		t.Errorf("a dataset with two points was judged: %q", got)
-	}
-	if betaSentence(nil, nil, nil, nil) != "" {
-		t.Error("a sentence without datasets")
-	}
-}
-
-func TestBestEpochs(t *testing.T) {
-	cell := func(frac string, epochs ...int) *experiments.Result {
-		r := &experiments.Result{Cell: experiments.Cell{Dataset: "actor", Sets: map[string]string{"pin_true": frac}}}
-		for _, e := range epochs {
-			r.PerSplit = append(r.PerSplit, experiments.SplitResult{BestEpoch: e})
-		}
-		return r
-	}
-	got := bestEpochs([]*experiments.Result{cell("0.6", 3, 3), cell("1", 1, 1, 2), cell("0", 12, 5, 6, 10), nil})
-	if want := [2]float64{8, 1}; got["actor"] != want {
-		t.Errorf("bestEpochs = %v, want %v (medians of the 0 and the 1 cells)", got["actor"], want)
 	}
 }

@@ -44,6 +44,9 @@ func TestReproduceQuickEndToEnd(t *testing.T) {
 			t.Errorf("report lacks section %d (%s)", i+1, title)
 		}
 	}
+	if !strings.Contains(string(report), "figures/matching_train.png") {
+		t.Error("report lacks the matching series with the training nodes pinned too")
+	}
 	if strings.Contains(string(report), "Not run yet") {
 		t.Errorf("some study did not run:\n%s", report)
 	}
