@@ -263,3 +263,31 @@ func TestLargestGain(t *testing.T) {
 		t.Error("a bucket below sldMinNodes, without accuracy or unreachable was chosen")
 	}
 }
+
+func TestPooledAndHomophilousNote(t *testing.T) {
+	bins := []report.Bin{
+		{Lo: 0, Hi: 0.2, Nodes: 100, Acc: []float64{50, 40}, Count: []int{100, 100}},
+		{Lo: 0.2, Hi: 0.4, Nodes: 300, Acc: []float64{70, 60}, Count: []int{300, 300}},
+		{Lo: 0.4, Hi: 0.6, Nodes: 10, Acc: []float64{0, 0}, Count: []int{10, 10}},
+		{Lo: 0.6, Hi: 0.8, Nodes: 20, Acc: []float64{80, 90}, Count: []int{20, 20}},
+		{Lo: 0.8, Hi: 1, Nodes: 20, Acc: []float64{100, 90}, Count: []int{20, 20}},
+	}
+	acc, nodes, ok := pooled(bins, 0, 0.4)
+	if !ok || nodes != 400 || acc[0] != 65 || acc[1] != 55 {
+		t.Errorf("low bins pooled: %v over %d (%v), want [65 55] over 400", acc, nodes, ok)
+	}
+	acc, nodes, ok = pooled(bins, 0.6, 1.01)
+	if !ok || nodes != 40 || acc[0] != 90 || acc[1] != 90 {
+		t.Errorf("high bins pooled: %v over %d (%v), want [90 90] over 40", acc, nodes, ok)
+	}
+	note := homophilousNote(map[string][]float64{"a": {90, 85, 91}, "b": {70, 80, 75}, "c": {90, 80, 85}},
+		[]string{"a", "b", "c"})
+	for _, want := range []string{"within 2 points on a -1.0;", "below on b -10.0;", "above on c +5.0."} {
+		if !strings.Contains(note, want) {
+			t.Errorf("note %q lacks %q", note, want)
+		}
+	}
+	if homophilousNote(nil, nil) != "" {
+		t.Error("a note without datasets")
+	}
+}
