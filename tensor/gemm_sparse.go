@@ -23,12 +23,14 @@ import (
 // gemmSparseMaxDensity and gemmSparseMaxDensityT are the shares of
 // non-zeros in op(a) up to which Gemm takes the sparse-left path, for a·b
 // and aᵀ·b: measured at Cora's 2708×512 by 512×512 (BenchmarkGemmSparseLeft,
-// one thread), the two paths break even near 30% and 25% non-zeros; at 10%
-// the sparse path is about 3× and 1.8× faster (BENCHMARKS.md, "Sparse-left
-// products").
+// one thread, quiet machine), the sparse path is 2.4× and 2.0× faster at 20%
+// non-zeros and 1.7× and 1.1× at 30% (BENCHMARKS.md, "Sparse-left
+// products"). The aᵀ·b bound sits above 20% because dropout 0.8 leaves
+// 20% ± a few hundredths, which at a bound of exactly 20% sent every other
+// step to the tiles.
 const (
-	gemmSparseMaxDensity  = 0.25
-	gemmSparseMaxDensityT = 0.2
+	gemmSparseMaxDensity  = 0.3
+	gemmSparseMaxDensityT = 0.25
 )
 
 // gemmSparseMinCols is the width of c below which the tiles are kept: a
