@@ -65,7 +65,8 @@ Studies (--only, comma-separated; default all of the paper's):
   missing    one class's training labels removed
   ablation   PCGCN without each component
   partial    10% of nodes uncontrolled (random, min-degree, max-degree)
-  matching   a fraction of unlabelled nodes pinned to their class
+  matching   a fraction of unlabelled nodes pinned to their class; a
+             second series pins the training nodes to their labels too
   fidelity   PCGCN under each reading of the paper's open choices
              (docs/fidelity.md; not part of the default set)
 
