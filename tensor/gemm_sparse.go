@@ -72,13 +72,19 @@ func nonZero(v float32) int {
 // gemmSparseA computes c = alpha·op(a)·b + beta·c over the non-zeros of
 // op(a), rows of c in parallel (each row by one goroutine).
 func gemmSparseA(e Exec, kd kernel) {
+	if e.Serial(kd.m, kd.m*kd.n*kd.k/8) {
+		// static calls: &kd passed through a func value would escape, and
+		// move kd to the heap on every call
+		if kd.transA {
+			gemmSparseTransRows(&kd, 0, kd.m)
+		} else {
+			gemmSparseRows(&kd, 0, kd.m)
+		}
+		return
+	}
 	body := gemmSparseRows
 	if kd.transA {
 		body = gemmSparseTransRows
-	}
-	if e.Serial(kd.m, kd.m*kd.n*kd.k/8) {
-		body(&kd, 0, kd.m)
-		return
 	}
 	e.runKernel(kd.m, nil, kd, body)
 }
