@@ -76,6 +76,21 @@ func TestSelectionMark(t *testing.T) {
 	}
 }
 
+func TestExtraSectionMarksTheSelection(t *testing.T) {
+	r := res("gcn", "tolokers", 74.9, 1.1)
+	r.Metric = "rocauc"
+	r.TestAccMean = 78.5
+	r.Config = map[string]any{"normalize_features": true}
+	r.Selection = &experiments.Selection{Complete: true}
+	s := ExtraSection([]*experiments.Result{r}, []string{"gcn", "mlp"}, []string{"tolokers"})
+	if !strings.Contains(s, "| gcn | tolokers | ROC AUC | 74.90 ± 1.10ⁿ | 78.50 ± 1.10 |") {
+		t.Errorf("extra section row:\n%s", s)
+	}
+	if strings.Contains(s, "| mlp |") {
+		t.Errorf("a model without a result got a row:\n%s", s)
+	}
+}
+
 func TestSpeedAndPages(t *testing.T) {
 	s := SpeedSection([]SpeedRow{{Dataset: "cora", Model: "gcn", Threads: 2, OursMs: 1, TorchMs: 3, SpeedupRatio: 3, OursRSSMiB: 40, TorchRSSMiB: 300}})
 	if !strings.Contains(s, "| cora | gcn | 2 | 1.00 | 3.00 | 3.00× | 40 | 300 |") {

@@ -130,9 +130,10 @@ func ExtraSection(rs []*experiments.Result, models, datasets []string) string {
 			if r.Metric == "rocauc" {
 				metric = "ROC AUC"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %.2f ± %.2f | %.2f ± %.2f | %.2f |\n", m, d, metric, r.TestMean, r.TestStd, r.TestAccMean, r.TestAccStd, r.MsPerEpoch)
+			fmt.Fprintf(&b, "| %s | %s | %s | %.2f ± %.2f%s | %.2f ± %.2f | %.2f |\n", m, d, metric, r.TestMean, r.TestStd, SelectionMark(r), r.TestAccMean, r.TestAccStd, r.MsPerEpoch)
 		}
 	}
+	fmt.Fprintln(&b, "\nMean ± std over the dataset's 10 splits (the masks in its npz). ʳ: raw features, ⁿ: row-normalised features, whichever had the higher mean validation metric (both are trained; test plays no part); * the other candidate has not run yet. Every model uses a preset of the paper's datasets (the filtered graphs their parent's; see each model's Preset): none was tuned on these datasets, so the numbers are not comparable with the tuned ones of Platonov et al.")
 	return b.String()
 }
 
