@@ -84,3 +84,29 @@ func TestRunnerJobsStopAfterAnError(t *testing.T) {
 		t.Error("the good cell, trained alongside, was not saved")
 	}
 }
+
+// TestRunnerTrainsARepeatedCellOnce: studies share cells (every study that
+// compares against the full PCGCN lists the main table's cell), and a plan
+// listing one twice must train it once, with two jobs as with one, and
+// return its result at both places.
+func TestRunnerTrainsARepeatedCellOnce(t *testing.T) {
+	var log bytes.Buffer
+	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
+		Threads: 1, Jobs: 2, Epochs: 3, Patience: 3, Progress: &log}
+	c := Cell{Study: "s", Dataset: "cornell", Model: "mlp", DropClass: -1, Splits: []int{0, 1}}
+	other := c
+	other.Model = "sgc"
+	rs, err := rn.Run([]Cell{c, other, c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(log.String(), " split "); n != 4 {
+		t.Errorf("%d splits trained for 4 distinct ones:\n%s", n, log.String())
+	}
+	if len(rs) != 3 || rs[0] == nil || rs[2] == nil || rs[0].TestMean != rs[2].TestMean || rs[1].Cell.Model != "sgc" {
+		t.Errorf("results %+v", rs)
+	}
+	if p := rn.Plan([]Cell{c, c, other}); len(p) != 1 || p[0].Cells != 2 || p[0].Done != 2 {
+		t.Errorf("plan %+v, want 2 cells, both done", p)
+	}
+}

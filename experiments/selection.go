@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"slices"
 	"strconv"
 )
 
@@ -60,11 +61,23 @@ func (rn *Runner) Candidates(c Cell) []Cell {
 	return []Cell{c, alt}
 }
 
-// expand replaces every cell by its candidates.
+// expand replaces every cell by its candidates and drops repeats: studies
+// share cells (the ablation, partial-control and t-SNE studies all list the
+// main table's PCGCN cells as their reference), and a plan that kept the
+// repeats trained such a cell once per study listing it (two jobs could even
+// train it at the same time, writing the same files).
 func (rn *Runner) expand(cells []Cell) []Cell {
 	var out []Cell
+	seen := map[string][]Cell{} // by Path
 	for _, c := range cells {
-		out = append(out, rn.Candidates(c)...)
+		for _, k := range rn.Candidates(c) {
+			path := rn.Path(k)
+			if slices.ContainsFunc(seen[path], func(s Cell) bool { return sameCell(s, k) }) {
+				continue
+			}
+			seen[path] = append(seen[path], k)
+			out = append(out, k)
+		}
 	}
 	return out
 }

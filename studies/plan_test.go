@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/report"
 )
 
@@ -93,5 +94,30 @@ func TestCoverage(t *testing.T) {
 	}
 	if got := coverage(10, 10, 40*time.Hour+29*time.Second); !strings.Contains(got, "all 10 cells of the full plan, whose training took 40h0m0s in all") || strings.Contains(got, "so far") {
 		t.Errorf("complete: %q", got)
+	}
+}
+
+// TestPlanCellsOwnTheirFiles: studies share cells (the full PCGCN of the
+// main table is every variant study's reference), which the runner trains
+// once; but two different cells saved under one file would overwrite each
+// other's result, run after run.
+func TestPlanCellsOwnTheirFiles(t *testing.T) {
+	p, cells, err := newPlan(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cells) < 100 {
+		t.Fatalf("the full plan has %d cells", len(cells))
+	}
+	byPath := map[string]experiments.Cell{}
+	for _, c := range cells {
+		path := p.runner.Path(c)
+		if len(c.Sets) == 0 {
+			c.Sets = nil
+		}
+		if prev, ok := byPath[path]; ok && !reflect.DeepEqual(prev, c) {
+			t.Errorf("%s holds two cells:\n%+v\n%+v", path, prev, c)
+		}
+		byPath[path] = c
 	}
 }
