@@ -291,3 +291,23 @@ func TestPooledAndHomophilousNote(t *testing.T) {
 		t.Error("a note without datasets")
 	}
 }
+
+func TestLeastHarmSentence(t *testing.T) {
+	v := func(why string) experiments.Variant { return experiments.Variant{Name: why, Why: why} }
+	deltas := []report.VariantDelta{
+		{Variant: v("random"), Heterophilous: report.Change{Ours: -1.40, Paper: -5.99, N: 6}},
+		{Variant: v("min-degree"), Heterophilous: report.Change{Ours: 0.28, Paper: -5.21, N: 6}},
+		{Variant: v("max-degree"), Heterophilous: report.Change{Ours: -1.88, Paper: -2.01, N: 6}},
+	}
+	got := leastHarmSentence(deltas)
+	if want := "hurts least on the heterophilous datasets is min-degree (+0.28), not max-degree as in the paper (-1.88 here)."; !strings.Contains(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	deltas[2].Heterophilous.Ours = 0.5
+	if got := leastHarmSentence(deltas); !strings.Contains(got, "is max-degree, as in the paper") {
+		t.Errorf("agreeing: %q", got)
+	}
+	if got := leastHarmSentence(nil); got != "" {
+		t.Errorf("no variants: %q", got)
+	}
+}
