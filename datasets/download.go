@@ -4,10 +4,13 @@ import (
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -93,10 +96,19 @@ func gitBlobOf(path string, n int64) (string, error) {
 	return hex.EncodeToString(g.Sum(nil)), nil
 }
 
-// download fetches f.URL into dest (see store).
-func download(dest string, f File, o Options) (digests, error) {
-	resp, err := o.client().Get(f.URL)
+// download fetches f.URL into dest (see store) with client. A failure to
+// reach the server at all (no route, no name, a timeout before the response
+// headers) is returned as an *unreachableError, so that the caller does not
+// try the host's other files.
+func download(client *http.Client, dest string, f File, o Options) (digests, error) {
+	resp, err := client.Get(f.URL)
 	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			if u, perr := url.Parse(f.URL); perr == nil {
+				return digests{}, &unreachableError{host: u.Host, err: ue}
+			}
+		}
 		return digests{}, err
 	}
 	defer resp.Body.Close()
@@ -141,4 +153,44 @@ func newBar(o Options, size int64, desc string) *progressbar.ProgressBar {
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// unreachableError is a download that never got a response from its host.
+type unreachableError struct {
+	host string
+	err  *url.Error
+}
+
+func (e *unreachableError) Error() string { return e.err.Error() }
+func (e *unreachableError) Unwrap() error { return e.err }
+
+// sameHostFailure returns the error of the host's earlier failure restated
+// for f's URL: the file is not tried, since its host did not answer.
+func (e *unreachableError) sameHostFailure(f File) error {
+	return &url.Error{Op: e.err.Op, URL: f.URL, Err: e.err.Err}
+}
+
+// Timeouts of the default download client: generous for a slow link, but a
+// host that never answers (a dropped connection, a resolver that stalls)
+// ends a download instead of hanging the command. There is no limit on the
+// whole transfer, which for the largest files takes minutes on a slow link.
+const (
+	dialTimeout   = 30 * time.Second
+	tlsTimeout    = 30 * time.Second
+	headerTimeout = 60 * time.Second
+)
+
+// newDownloadClient returns the client used when Options.HTTPClient is nil:
+// the proxy settings of the environment, with connection, TLS handshake and
+// response-header timeouts (http.DefaultClient has none).
+func newDownloadClient() *http.Client {
+	return &http.Client{Transport: &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}).DialContext,
+		TLSHandshakeTimeout:   tlsTimeout,
+		ResponseHeaderTimeout: headerTimeout,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConnsPerHost:   4,
+		IdleConnTimeout:       90 * time.Second,
+	}}
 }

@@ -29,7 +29,9 @@ type Options struct {
 	// terminal (by default the bar is drawn only on a terminal, and plain
 	// lines are written otherwise).
 	ProgressBar bool
-	// HTTPClient downloads; nil means http.DefaultClient.
+	// HTTPClient downloads; nil means a client with the environment's proxy
+	// settings and connection, TLS and response-header timeouts, so that a
+	// host that never answers fails the download instead of hanging it.
 	HTTPClient *http.Client
 }
 
@@ -63,7 +65,7 @@ func (o Options) client() *http.Client {
 	if o.HTTPClient != nil {
 		return o.HTTPClient
 	}
-	return http.DefaultClient
+	return newDownloadClient()
 }
 
 // logf writes a progress line when a progress writer is set.

@@ -3,6 +3,7 @@ package datasets
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -154,8 +155,19 @@ func fetchAll(e Entry, o Options, todo []pending, paths map[string]string, recor
 		return me
 	}
 	me.Files, me.URLs = nil, nil
+	client := o.client()
+	unreachable := map[string]*unreachableError{} // by host
 	for _, p := range remote {
-		d, err := download(p.dest, p.f, o)
+		var d digests
+		var err error
+		if u, perr := url.Parse(p.f.URL); perr == nil && unreachable[u.Host] != nil {
+			err = unreachable[u.Host].sameHostFailure(p.f)
+		} else {
+			d, err = download(client, p.dest, p.f, o)
+		}
+		if ue := (*unreachableError)(nil); errors.As(err, &ue) {
+			unreachable[ue.host] = ue
+		}
 		if err != nil {
 			me.Files = append(me.Files, p.f.Path)
 			me.URLs = append(me.URLs, p.f.URL)

@@ -7,11 +7,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -411,5 +414,66 @@ func TestDefaultCacheDir(t *testing.T) {
 	}
 	if got, _ := (Options{}).cacheDir(); got != d {
 		t.Errorf("Options{}.cacheDir() = %s, want %s", got, d)
+	}
+}
+
+// countingTransport fails every request as an unreachable host would, and
+// counts the requests per host.
+type countingTransport struct {
+	mu    sync.Mutex
+	hosts map[string]int
+}
+
+func (c *countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.hosts[r.URL.Host]++
+	return nil, &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("no route to host")}
+}
+
+// A host that does not answer is tried once, not once per file: without the
+// rule, a dataset of a dozen split files behind a stalling resolver took
+// minutes to fail. Every file is still named in the error, with one cause.
+func TestUnreachableHostTriedOnce(t *testing.T) {
+	quiet(t)
+	e := Entry{Name: "toy"}
+	for _, p := range []string{"toy/a.bin", "toy/b.txt", "splits/s.npz"} {
+		e.Files = append(e.Files, File{Path: p, URL: "https://down.example/" + p, SHA256: sha([]byte(p))})
+	}
+	e.Files = append(e.Files, File{Path: "other/c.bin", URL: "https://other.example/c.bin", SHA256: sha([]byte("c"))})
+	ct := &countingTransport{hosts: map[string]int{}}
+	cache := t.TempDir()
+	_, err := Resolve(e, Options{CacheDir: cache, HTTPClient: &http.Client{Transport: ct}})
+	var me *MissingError
+	if !errors.As(err, &me) {
+		t.Fatalf("error %v (%T), want *MissingError", err, err)
+	}
+	if want := map[string]int{"down.example": 1, "other.example": 1}; !maps.Equal(ct.hosts, want) {
+		t.Errorf("requests per host %v, want %v", ct.hosts, want)
+	}
+	if len(me.Files) != 4 || len(me.Causes) != 4 {
+		t.Fatalf("MissingError names %d files with %d causes, want 4 and 4", len(me.Files), len(me.Causes))
+	}
+	msg := err.Error()
+	for _, want := range []string{"every download failed the same way", "no route to host", "https://down.example/splits/s.npz", "https://other.example/c.bin"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q lacks %q", msg, want)
+		}
+	}
+	if got := listFiles(t, cache); len(got) != 0 {
+		t.Errorf("cache holds %v after failed downloads", got)
+	}
+}
+
+// The default client has connection, TLS and response-header timeouts (a
+// server that accepts the connection but never answers ends the download)
+// and honours the environment's proxy settings.
+func TestDefaultClientHasTimeouts(t *testing.T) {
+	tr, ok := newDownloadClient().Transport.(*http.Transport)
+	if !ok {
+		t.Fatalf("default download transport is %T", newDownloadClient().Transport)
+	}
+	if tr.ResponseHeaderTimeout <= 0 || tr.TLSHandshakeTimeout <= 0 || tr.DialContext == nil || tr.Proxy == nil {
+		t.Errorf("default transport lacks timeouts or proxy: %+v", tr)
 	}
 }

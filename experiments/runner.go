@@ -57,9 +57,10 @@ type Runner struct {
 	// restricted to nodes the model was not trained on.
 	Embed func(emb *tensor.Dense, y, test []int32) (*tensor.Dense, map[string]float64, error)
 
-	mu     sync.Mutex // guards graphs and ahats
-	graphs map[string]*graph.Graph
-	ahats  map[string]*tensor.CSR
+	mu      sync.Mutex // guards graphs, ahats and loadErr
+	graphs  map[string]*graph.Graph
+	ahats   map[string]*tensor.CSR
+	loadErr map[string]error // a dataset that failed to load is not tried again
 	reg    *models.Registry
 }
 
@@ -246,13 +247,17 @@ func (rn *Runner) graph(name string) (*graph.Graph, *tensor.CSR, error) {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
 	if rn.graphs == nil {
-		rn.graphs, rn.ahats = map[string]*graph.Graph{}, map[string]*tensor.CSR{}
+		rn.graphs, rn.ahats, rn.loadErr = map[string]*graph.Graph{}, map[string]*tensor.CSR{}, map[string]error{}
 	}
 	if g, ok := rn.graphs[name]; ok {
 		return g, rn.ahats[name], nil
 	}
+	if err := rn.loadErr[name]; err != nil {
+		return nil, nil, err
+	}
 	g, err := datasets.Open(name, rn.Data)
 	if err != nil {
+		rn.loadErr[name] = err
 		return nil, nil, err
 	}
 	rn.graphs[name], rn.ahats[name] = g, graph.GCNNorm(g.Adj)

@@ -3,9 +3,12 @@ package experiments
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
+	"net/http"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/datasets"
@@ -339,5 +342,39 @@ func TestPartialSplitsOfOtherNumerics(t *testing.T) {
 		if resumed := got[0].PerSplit[0].Val == -1; resumed != tc.resumed || got[0].Numerics != tc.want {
 			t.Errorf("partial of numerics %q, refresh %v: resumed %v numerics %q, want %v %q", tc.numerics, tc.refresh, resumed, got[0].Numerics, tc.resumed, tc.want)
 		}
+	}
+}
+
+// failingTransport fails every request, as an unreachable network does, and
+// counts them.
+type failingTransport struct{ requests atomic.Int64 }
+
+func (f *failingTransport) RoundTrip(*http.Request) (*http.Response, error) {
+	f.requests.Add(1)
+	return nil, errors.New("network is unreachable")
+}
+
+// A plan over many cells of a dataset whose files are not at hand tries to
+// fetch them once, not once per cell: each try goes to the network, and a
+// plan of the whole paper took minutes to print without a data directory.
+func TestPlanTriesAMissingDatasetOnce(t *testing.T) {
+	t.Setenv(datasets.EnvDataDir, "")
+	ft := &failingTransport{}
+	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{CacheDir: t.TempDir(), HTTPClient: &http.Client{Transport: ft}}}
+	cells := MainCells([]string{"mlp", "gcn", "gat"}, []string{"cornell"}, AllSplits(10))
+	plan := rn.Plan(cells)
+	// each main cell has two candidates (preset, normalisation flipped)
+	if len(plan) != 1 || plan[0].Cells != 2*len(cells) || plan[0].Splits != 20*len(cells) {
+		t.Fatalf("plan %+v, want %d cells with 10 splits left each", plan, 2*len(cells))
+	}
+	// every file of Cornell is on one host, which failed at the first try
+	if n := ft.requests.Load(); n != 1 {
+		t.Errorf("%d download requests for %d cells, want 1", n, len(cells))
+	}
+	if _, _, err := rn.graph("cornell"); err == nil || !strings.Contains(err.Error(), "network is unreachable") {
+		t.Errorf("later load: error %v, want the first failure", err)
+	}
+	if n := ft.requests.Load(); n != 1 {
+		t.Errorf("a later load made %d more requests, want none", n-1)
 	}
 }

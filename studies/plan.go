@@ -96,6 +96,22 @@ func (p *plan) graph(name string) (*graph.Graph, error) {
 	return g, nil
 }
 
+// numClasses returns a dataset's class count: the registry's when the name
+// is registered (so that a plan lists a study's cells also where the files
+// are not at hand), else the loaded graph's.
+func (p *plan) numClasses(name string) (int, error) {
+	if !datasets.IsPath(name) {
+		if e, err := datasets.Lookup(name); err == nil && e.Classes > 0 {
+			return e.Classes, nil
+		}
+	}
+	g, err := p.graph(name)
+	if err != nil {
+		return 0, err
+	}
+	return g.NumClasses, nil
+}
+
 // datasets returns the study's default datasets narrowed by the registry
 // names in Options.Datasets (when that leaves any), plus every dataset given
 // as a path (--data). In quick mode the defaults are the small WebKB graphs,

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/report"
 )
@@ -119,5 +120,31 @@ func TestPlanCellsOwnTheirFiles(t *testing.T) {
 			t.Errorf("%s holds two cells:\n%+v\n%+v", path, prev, c)
 		}
 		byPath[path] = c
+	}
+}
+
+// Without the dataset files at hand (no data directory, offline, empty
+// cache) a plan still lists every study's cells: the missing-class study
+// takes the class count from the registry instead of dropping its 40 cells.
+func TestPlanWithoutDataListsEveryCell(t *testing.T) {
+	t.Setenv(datasets.EnvDataDir, "")
+	opt := Options{Only: []string{"missing"}, ResultsDir: t.TempDir(),
+		Data: datasets.Options{CacheDir: t.TempDir(), Offline: true}}
+	plan, err := Plan(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Chameleon and Squirrel have 5 classes: 4 models × 5 dropped classes
+	// per dataset, and the 4 models' full-label main cells (two candidates)
+	want := map[string]int{"missing": 2 * 4 * 5, "main": 2 * 4 * 2}
+	got := map[string]int{}
+	for _, e := range plan {
+		got[e.Study] = e.Cells
+		if e.Done != 0 || e.Splits != 10*e.Cells {
+			t.Errorf("%+v: want no cell saved and 10 splits each", e)
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("cells per study %v, want %v", got, want)
 	}
 }
