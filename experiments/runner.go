@@ -61,7 +61,7 @@ type Runner struct {
 	graphs  map[string]*graph.Graph
 	ahats   map[string]*tensor.CSR
 	loadErr map[string]error // a dataset that failed to load is not tried again
-	reg    *models.Registry
+	reg     *models.Registry
 }
 
 // Path returns where a cell's result is saved.
