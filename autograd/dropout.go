@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/pcgcn/pcgcn/internal/simd"
 	"github.com/pcgcn/pcgcn/rng"
 )
 
@@ -67,8 +68,34 @@ func (t *Tape) newMask(p float64) dropMask {
 }
 
 // applyRange writes (or, with acc, adds) the masked and scaled x[i] into y[i]
-// for i in [lo, hi), hashing once per group of four elements.
+// for i in [lo, hi), hashing once per group of four elements. The whole
+// groups go through the vector kernel when there is one (simd.Dropout, the
+// same bits as applyRangeGo's group loop); the elements before the first and
+// after the last group boundary through one, on either path.
 func (m dropMask) applyRange(x, y []float32, lo, hi int, acc bool) {
+	if !simd.Enabled() {
+		m.applyRangeGo(x, y, lo, hi, acc)
+		return
+	}
+	i := lo
+	for ; i < hi && i&3 != 0; i++ { // up to the first group boundary
+		m.one(x, y, i, acc)
+	}
+	if end := i + (hi-i)&^3; end > i {
+		simd.Dropout(m.s.Key(), uint64(i)>>2, m.thr, m.scale, x[i:end], y[i:end], acc)
+		i = end
+	}
+	for ; i < hi; i++ {
+		m.one(x, y, i, acc)
+	}
+}
+
+// applyRangeGo is applyRange in portable Go. In accumulate mode the group
+// loop rounds each product to float32 before the add, as simd.Dropout does;
+// the conversions pin that (at GOAMD64=v3 the compiler did not fuse these
+// adds before either, having folded y's load into them first, so the numbers
+// are unchanged), while one's add may be fused there.
+func (m dropMask) applyRangeGo(x, y []float32, lo, hi int, acc bool) {
 	i := lo
 	for ; i < hi && i&3 != 0; i++ { // up to the first group boundary
 		m.one(x, y, i, acc)
@@ -78,10 +105,10 @@ func (m dropMask) applyRange(x, y []float32, lo, hi int, acc bool) {
 		s0, s1, s2, s3 := m.lane(u), m.lane(u>>16), m.lane(u>>32), m.lane(u>>48)
 		xs, ys := x[i:i+4:i+4], y[i:i+4:i+4]
 		if acc {
-			ys[0] += xs[0] * s0
-			ys[1] += xs[1] * s1
-			ys[2] += xs[2] * s2
-			ys[3] += xs[3] * s3
+			ys[0] += float32(xs[0] * s0)
+			ys[1] += float32(xs[1] * s1)
+			ys[2] += float32(xs[2] * s2)
+			ys[3] += float32(xs[3] * s3)
 		} else {
 			ys[0] = xs[0] * s0
 			ys[1] = xs[1] * s1

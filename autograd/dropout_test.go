@@ -1,8 +1,11 @@
 package autograd
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
 
+	"github.com/pcgcn/pcgcn/internal/simd"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
 )
@@ -153,3 +156,59 @@ func TestDropLaneMatchesBranch(t *testing.T) {
 		}
 	}
 }
+
+// TestDropMaskKernelMatchesGo checks applyRange (the vector kernel for the
+// whole groups, when this build and CPU have it) against the portable
+// applyRangeGo bit for bit, writing and accumulating, on random ranges that
+// start and end anywhere, with signed zeros, infinities, NaNs and subnormals
+// among the values. One case is left to the compiler: when a NaN product
+// (NaN or infinite x) is added to a NaN y, x86 keeps the first operand's
+// payload, and which operand that is in the Go loop depends on register
+// allocation (the product in a default build, as the kernel; y under -race),
+// so there both results need only be NaN.
+func TestDropMaskKernelMatchesGo(t *testing.T) {
+	if !simd.Enabled() {
+		t.Log("no vector kernel in this build or on this CPU: both paths are the Go loop")
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	specials := []uint32{0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc01234,
+		0x7f800001, 0x00000001, 0x807fffff, 0x7f7fffff}
+	values := func(n int) []float32 {
+		s := make([]float32, n)
+		for i := range s {
+			if r.IntN(5) == 0 {
+				s[i] = math.Float32frombits(specials[r.IntN(len(specials))])
+			} else {
+				s[i] = float32(r.NormFloat64())
+			}
+		}
+		return s
+	}
+	const n = 300
+	for _, p := range []float64{0.1, 0.5, 0.8, 0.999, 1.0 / 65536} {
+		for trial := 0; trial < 40; trial++ {
+			m := dropMask{s: rng.NewStream(r.Uint64()), thr: uint32(math.Round(p * 65536)), scale: float32(1 / (1 - p))}
+			lo := r.IntN(n + 1)
+			hi := lo + r.IntN(n+1-lo)
+			x, y0 := values(n), values(n)
+			for _, acc := range []bool{false, true} {
+				got, want := append([]float32(nil), y0...), append([]float32(nil), y0...)
+				m.applyRange(x, got, lo, hi, acc)
+				m.applyRangeGo(x, want, lo, hi, acc)
+				for i := range got {
+					if acc && isNaN32(y0[i]) && (isNaN32(x[i]) || math.IsInf(float64(x[i]), 0)) {
+						if !isNaN32(got[i]) || !isNaN32(want[i]) {
+							t.Fatalf("p=%g [%d, %d) acc=%v: element %d is %v, Go gives %v, want NaN", p, lo, hi, acc, i, got[i], want[i])
+						}
+						continue
+					}
+					if g, w := math.Float32bits(got[i]), math.Float32bits(want[i]); g != w {
+						t.Fatalf("p=%g [%d, %d) acc=%v: element %d is %#x, Go gives %#x", p, lo, hi, acc, i, g, w)
+					}
+				}
+			}
+		}
+	}
+}
+
+func isNaN32(v float32) bool { return v != v }

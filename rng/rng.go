@@ -65,7 +65,15 @@ type Stream struct{ key uint64 }
 // NewStream returns the stream with the given key.
 func NewStream(key uint64) Stream { return Stream{key: key} }
 
-// Uint64At returns the i-th 64-bit value of the stream.
+// Key returns the stream's key: NewStream(s.Key()) is s. Vector code that
+// recomputes Uint64At needs it (autograd's dropout hands it to the kernel in
+// internal/simd, which hashes four indices at a time).
+func (s Stream) Key() uint64 { return s.key }
+
+// Uint64At returns the i-th 64-bit value of the stream:
+// mix(key + mix(i + 0x632be59bd9b4e019)) with mix the SplitMix64 finaliser.
+// The dropout kernel in internal/simd computes the same function; change both
+// together.
 func (s Stream) Uint64At(i uint64) uint64 { return mix(s.key + mix(i+0x632be59bd9b4e019)) }
 
 // Float32At returns the i-th value of the stream as a uniform number in [0, 1).

@@ -84,3 +84,26 @@ func TestPermIsPermutation(t *testing.T) {
 		seen[v] = true
 	}
 }
+
+func TestStreamKeyAndPinnedValues(t *testing.T) {
+	for _, k := range []uint64{0, 99, math.MaxUint64} {
+		if got := NewStream(k).Key(); got != k {
+			t.Errorf("NewStream(%#x).Key() = %#x", k, got)
+		}
+	}
+	s := New(5).Stream()
+	if NewStream(s.Key()).Uint64At(77) != s.Uint64At(77) {
+		t.Error("NewStream(s.Key()) differs from s")
+	}
+	// The dropout kernel in internal/simd recomputes Uint64At; these pin the
+	// function both implement.
+	for _, c := range []struct{ key, i, want uint64 }{
+		{0x0, 0x0, 0x58016df76f315627},
+		{0x63, 0x3039, 0x67dbbdd7ae1cb29c},
+		{0xffffffffffffffff, 0x4000000000000000, 0x39f00f6a29caa92d},
+	} {
+		if got := NewStream(c.key).Uint64At(c.i); got != c.want {
+			t.Errorf("NewStream(%#x).Uint64At(%#x) = %#x, want %#x", c.key, c.i, got, c.want)
+		}
+	}
+}

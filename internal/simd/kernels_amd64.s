@@ -1871,3 +1871,353 @@ DATA expconst<>+372(SB)/4, $0x0000007f
 DATA expconst<>+376(SB)/4, $0x0000007f
 DATA expconst<>+380(SB)/4, $0x0000007f
 GLOBL expconst<>(SB), RODATA|NOPTR, $384
+
+DATA dropconst<>+0(SB)/8, $0x0000000000000000
+DATA dropconst<>+8(SB)/8, $0x0000000000000001
+DATA dropconst<>+16(SB)/8, $0x0000000000000002
+DATA dropconst<>+24(SB)/8, $0x0000000000000003
+DATA dropconst<>+32(SB)/8, $0x0000000000000004
+DATA dropconst<>+40(SB)/8, $0x0000000000000004
+DATA dropconst<>+48(SB)/8, $0x0000000000000004
+DATA dropconst<>+56(SB)/8, $0x0000000000000004
+DATA dropconst<>+64(SB)/8, $0xbf58476d1ce4e5b9
+DATA dropconst<>+72(SB)/8, $0xbf58476d1ce4e5b9
+DATA dropconst<>+80(SB)/8, $0xbf58476d1ce4e5b9
+DATA dropconst<>+88(SB)/8, $0xbf58476d1ce4e5b9
+DATA dropconst<>+96(SB)/8, $0x00000000bf58476d
+DATA dropconst<>+104(SB)/8, $0x00000000bf58476d
+DATA dropconst<>+112(SB)/8, $0x00000000bf58476d
+DATA dropconst<>+120(SB)/8, $0x00000000bf58476d
+DATA dropconst<>+128(SB)/8, $0x94d049bb133111eb
+DATA dropconst<>+136(SB)/8, $0x94d049bb133111eb
+DATA dropconst<>+144(SB)/8, $0x94d049bb133111eb
+DATA dropconst<>+152(SB)/8, $0x94d049bb133111eb
+DATA dropconst<>+160(SB)/8, $0x0000000094d049bb
+DATA dropconst<>+168(SB)/8, $0x0000000094d049bb
+DATA dropconst<>+176(SB)/8, $0x0000000094d049bb
+DATA dropconst<>+184(SB)/8, $0x0000000094d049bb
+GLOBL dropconst<>(SB), RODATA|NOPTR, $192
+
+// func dropoutSet(n int, x *float32, y *float32, key uint64, first uint64, thr uint32, scale float32)
+// Requires: AVX, AVX2, CMOV, SSE
+TEXT ·dropoutSet(SB), NOSPLIT, $0-48
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	LEAQ         dropconst<>+0(SB), BX
+	MOVQ         first+32(FP), SI
+	MOVQ         $0x632be59bd9b4e019, DI
+	ADDQ         DI, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VPADDQ       (BX), Y0, Y0
+	MOVQ         key+24(FP), SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVL         thr+40(FP), SI
+	DECL         SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, Y2
+	MOVSS        scale+44(FP), X3
+	VBROADCASTSS X3, Y3
+
+l16:
+	CMPQ         AX, $0x04
+	JL           tail
+	VPSRLQ       $0x1e, Y0, Y4
+	VPXOR        Y4, Y0, Y4
+	VPMULUDQ     64(BX), Y4, Y5
+	VPSRLQ       $0x20, Y4, Y6
+	VPMULUDQ     64(BX), Y6, Y6
+	VPMULUDQ     96(BX), Y4, Y4
+	VPADDQ       Y4, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPADDQ       Y6, Y5, Y4
+	VPSRLQ       $0x1b, Y4, Y5
+	VPXOR        Y5, Y4, Y4
+	VPMULUDQ     128(BX), Y4, Y5
+	VPSRLQ       $0x20, Y4, Y6
+	VPMULUDQ     128(BX), Y6, Y6
+	VPMULUDQ     160(BX), Y4, Y4
+	VPADDQ       Y4, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPADDQ       Y6, Y5, Y4
+	VPSRLQ       $0x1f, Y4, Y5
+	VPXOR        Y5, Y4, Y4
+	VPADDQ       Y1, Y4, Y4
+	VPSRLQ       $0x1e, Y4, Y5
+	VPXOR        Y5, Y4, Y4
+	VPMULUDQ     64(BX), Y4, Y5
+	VPSRLQ       $0x20, Y4, Y6
+	VPMULUDQ     64(BX), Y6, Y6
+	VPMULUDQ     96(BX), Y4, Y4
+	VPADDQ       Y4, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPADDQ       Y6, Y5, Y4
+	VPSRLQ       $0x1b, Y4, Y5
+	VPXOR        Y5, Y4, Y4
+	VPMULUDQ     128(BX), Y4, Y5
+	VPSRLQ       $0x20, Y4, Y6
+	VPMULUDQ     128(BX), Y6, Y6
+	VPMULUDQ     160(BX), Y4, Y4
+	VPADDQ       Y4, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPADDQ       Y6, Y5, Y4
+	VPSRLQ       $0x1f, Y4, Y5
+	VPXOR        Y5, Y4, Y4
+	VPMOVZXWD    X4, Y5
+	VEXTRACTI128 $0x01, Y4, X4
+	VPMOVZXWD    X4, Y4
+	VPCMPGTD     Y2, Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VMULPS       (CX), Y5, Y5
+	VMOVUPS      Y5, (DX)
+	VPCMPGTD     Y2, Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VMULPS       32(CX), Y4, Y4
+	VMOVUPS      Y4, 32(DX)
+	ADDQ         $0x40, CX
+	ADDQ         $0x40, DX
+	VPADDQ       32(BX), Y0, Y0
+	SUBQ         $0x04, AX
+	JMP          l16
+
+tail:
+	TESTQ        AX, AX
+	JZ           done
+	XORQ         SI, SI
+	SHLQ         $0x02, AX
+	MOVQ         AX, DI
+	SUBQ         $0x08, DI
+	CMOVQLT      SI, DI
+	SUBQ         DI, AX
+	LEAQ         tailmask<>+0(SB), SI
+	NEGQ         AX
+	VMOVUPS      32(SI)(AX*4), Y4
+	LEAQ         tailmask<>+0(SB), AX
+	MOVQ         DI, SI
+	NEGQ         SI
+	VMOVUPS      32(AX)(SI*4), Y5
+	VPSRLQ       $0x1e, Y0, Y6
+	VPXOR        Y6, Y0, Y0
+	VPMULUDQ     64(BX), Y0, Y6
+	VPSRLQ       $0x20, Y0, Y7
+	VPMULUDQ     64(BX), Y7, Y7
+	VPMULUDQ     96(BX), Y0, Y0
+	VPADDQ       Y0, Y7, Y7
+	VPSLLQ       $0x20, Y7, Y7
+	VPADDQ       Y7, Y6, Y0
+	VPSRLQ       $0x1b, Y0, Y6
+	VPXOR        Y6, Y0, Y0
+	VPMULUDQ     128(BX), Y0, Y6
+	VPSRLQ       $0x20, Y0, Y7
+	VPMULUDQ     128(BX), Y7, Y7
+	VPMULUDQ     160(BX), Y0, Y0
+	VPADDQ       Y0, Y7, Y7
+	VPSLLQ       $0x20, Y7, Y7
+	VPADDQ       Y7, Y6, Y0
+	VPSRLQ       $0x1f, Y0, Y6
+	VPXOR        Y6, Y0, Y0
+	VPADDQ       Y1, Y0, Y0
+	VPSRLQ       $0x1e, Y0, Y1
+	VPXOR        Y1, Y0, Y0
+	VPMULUDQ     64(BX), Y0, Y1
+	VPSRLQ       $0x20, Y0, Y6
+	VPMULUDQ     64(BX), Y6, Y6
+	VPMULUDQ     96(BX), Y0, Y0
+	VPADDQ       Y0, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPADDQ       Y6, Y1, Y0
+	VPSRLQ       $0x1b, Y0, Y1
+	VPXOR        Y1, Y0, Y0
+	VPMULUDQ     128(BX), Y0, Y1
+	VPSRLQ       $0x20, Y0, Y6
+	VPMULUDQ     128(BX), Y6, Y6
+	VPMULUDQ     160(BX), Y0, Y0
+	VPADDQ       Y0, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPADDQ       Y6, Y1, Y0
+	VPSRLQ       $0x1f, Y0, Y1
+	VPXOR        Y1, Y0, Y0
+	VPMOVZXWD    X0, Y1
+	VEXTRACTI128 $0x01, Y0, X0
+	VPMOVZXWD    X0, Y0
+	VPCMPGTD     Y2, Y1, Y1
+	VPAND        Y3, Y1, Y1
+	VMASKMOVPS   (CX), Y4, Y6
+	VMULPS       Y6, Y1, Y1
+	VMASKMOVPS   Y1, Y4, (DX)
+	VPCMPGTD     Y2, Y0, Y0
+	VPAND        Y3, Y0, Y0
+	VMASKMOVPS   32(CX), Y5, Y1
+	VMULPS       Y1, Y0, Y0
+	VMASKMOVPS   Y0, Y5, 32(DX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func dropoutAdd(n int, x *float32, y *float32, key uint64, first uint64, thr uint32, scale float32)
+// Requires: AVX, AVX2, CMOV, SSE
+TEXT ·dropoutAdd(SB), NOSPLIT, $0-48
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	LEAQ         dropconst<>+0(SB), BX
+	MOVQ         first+32(FP), SI
+	MOVQ         $0x632be59bd9b4e019, DI
+	ADDQ         DI, SI
+	VMOVQ        SI, X0
+	VPBROADCASTQ X0, Y0
+	VPADDQ       (BX), Y0, Y0
+	MOVQ         key+24(FP), SI
+	VMOVQ        SI, X1
+	VPBROADCASTQ X1, Y1
+	MOVL         thr+40(FP), SI
+	DECL         SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, Y2
+	MOVSS        scale+44(FP), X3
+	VBROADCASTSS X3, Y3
+
+l16:
+	CMPQ         AX, $0x04
+	JL           tail
+	VPSRLQ       $0x1e, Y0, Y4
+	VPXOR        Y4, Y0, Y4
+	VPMULUDQ     64(BX), Y4, Y5
+	VPSRLQ       $0x20, Y4, Y6
+	VPMULUDQ     64(BX), Y6, Y6
+	VPMULUDQ     96(BX), Y4, Y4
+	VPADDQ       Y4, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPADDQ       Y6, Y5, Y4
+	VPSRLQ       $0x1b, Y4, Y5
+	VPXOR        Y5, Y4, Y4
+	VPMULUDQ     128(BX), Y4, Y5
+	VPSRLQ       $0x20, Y4, Y6
+	VPMULUDQ     128(BX), Y6, Y6
+	VPMULUDQ     160(BX), Y4, Y4
+	VPADDQ       Y4, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPADDQ       Y6, Y5, Y4
+	VPSRLQ       $0x1f, Y4, Y5
+	VPXOR        Y5, Y4, Y4
+	VPADDQ       Y1, Y4, Y4
+	VPSRLQ       $0x1e, Y4, Y5
+	VPXOR        Y5, Y4, Y4
+	VPMULUDQ     64(BX), Y4, Y5
+	VPSRLQ       $0x20, Y4, Y6
+	VPMULUDQ     64(BX), Y6, Y6
+	VPMULUDQ     96(BX), Y4, Y4
+	VPADDQ       Y4, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPADDQ       Y6, Y5, Y4
+	VPSRLQ       $0x1b, Y4, Y5
+	VPXOR        Y5, Y4, Y4
+	VPMULUDQ     128(BX), Y4, Y5
+	VPSRLQ       $0x20, Y4, Y6
+	VPMULUDQ     128(BX), Y6, Y6
+	VPMULUDQ     160(BX), Y4, Y4
+	VPADDQ       Y4, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPADDQ       Y6, Y5, Y4
+	VPSRLQ       $0x1f, Y4, Y5
+	VPXOR        Y5, Y4, Y4
+	VPMOVZXWD    X4, Y5
+	VEXTRACTI128 $0x01, Y4, X4
+	VPMOVZXWD    X4, Y4
+	VPCMPGTD     Y2, Y5, Y5
+	VPAND        Y3, Y5, Y5
+	VMULPS       (CX), Y5, Y5
+	VADDPS       (DX), Y5, Y5
+	VMOVUPS      Y5, (DX)
+	VPCMPGTD     Y2, Y4, Y4
+	VPAND        Y3, Y4, Y4
+	VMULPS       32(CX), Y4, Y4
+	VADDPS       32(DX), Y4, Y4
+	VMOVUPS      Y4, 32(DX)
+	ADDQ         $0x40, CX
+	ADDQ         $0x40, DX
+	VPADDQ       32(BX), Y0, Y0
+	SUBQ         $0x04, AX
+	JMP          l16
+
+tail:
+	TESTQ        AX, AX
+	JZ           done
+	XORQ         SI, SI
+	SHLQ         $0x02, AX
+	MOVQ         AX, DI
+	SUBQ         $0x08, DI
+	CMOVQLT      SI, DI
+	SUBQ         DI, AX
+	LEAQ         tailmask<>+0(SB), SI
+	NEGQ         AX
+	VMOVUPS      32(SI)(AX*4), Y4
+	LEAQ         tailmask<>+0(SB), AX
+	MOVQ         DI, SI
+	NEGQ         SI
+	VMOVUPS      32(AX)(SI*4), Y5
+	VPSRLQ       $0x1e, Y0, Y6
+	VPXOR        Y6, Y0, Y0
+	VPMULUDQ     64(BX), Y0, Y6
+	VPSRLQ       $0x20, Y0, Y7
+	VPMULUDQ     64(BX), Y7, Y7
+	VPMULUDQ     96(BX), Y0, Y0
+	VPADDQ       Y0, Y7, Y7
+	VPSLLQ       $0x20, Y7, Y7
+	VPADDQ       Y7, Y6, Y0
+	VPSRLQ       $0x1b, Y0, Y6
+	VPXOR        Y6, Y0, Y0
+	VPMULUDQ     128(BX), Y0, Y6
+	VPSRLQ       $0x20, Y0, Y7
+	VPMULUDQ     128(BX), Y7, Y7
+	VPMULUDQ     160(BX), Y0, Y0
+	VPADDQ       Y0, Y7, Y7
+	VPSLLQ       $0x20, Y7, Y7
+	VPADDQ       Y7, Y6, Y0
+	VPSRLQ       $0x1f, Y0, Y6
+	VPXOR        Y6, Y0, Y0
+	VPADDQ       Y1, Y0, Y0
+	VPSRLQ       $0x1e, Y0, Y1
+	VPXOR        Y1, Y0, Y0
+	VPMULUDQ     64(BX), Y0, Y1
+	VPSRLQ       $0x20, Y0, Y6
+	VPMULUDQ     64(BX), Y6, Y6
+	VPMULUDQ     96(BX), Y0, Y0
+	VPADDQ       Y0, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPADDQ       Y6, Y1, Y0
+	VPSRLQ       $0x1b, Y0, Y1
+	VPXOR        Y1, Y0, Y0
+	VPMULUDQ     128(BX), Y0, Y1
+	VPSRLQ       $0x20, Y0, Y6
+	VPMULUDQ     128(BX), Y6, Y6
+	VPMULUDQ     160(BX), Y0, Y0
+	VPADDQ       Y0, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPADDQ       Y6, Y1, Y0
+	VPSRLQ       $0x1f, Y0, Y1
+	VPXOR        Y1, Y0, Y0
+	VPMOVZXWD    X0, Y1
+	VEXTRACTI128 $0x01, Y0, X0
+	VPMOVZXWD    X0, Y0
+	VPCMPGTD     Y2, Y1, Y1
+	VPAND        Y3, Y1, Y1
+	VMASKMOVPS   (CX), Y4, Y6
+	VMULPS       Y6, Y1, Y1
+	VMASKMOVPS   (DX), Y4, Y6
+	VADDPS       Y6, Y1, Y1
+	VMASKMOVPS   Y1, Y4, (DX)
+	VPCMPGTD     Y2, Y0, Y0
+	VPAND        Y3, Y0, Y0
+	VMASKMOVPS   32(CX), Y5, Y1
+	VMULPS       Y1, Y0, Y0
+	VMASKMOVPS   32(DX), Y5, Y1
+	VADDPS       Y1, Y0, Y0
+	VMASKMOVPS   Y0, Y5, 32(DX)
+
+done:
+	VZEROUPPER
+	RET

@@ -120,6 +120,36 @@ func ExpNonPos(x []float32) {
 	}
 }
 
+// Dropout applies a dropout mask to whole groups of four elements: it is the
+// group loop of package autograd's dropout, sixteen elements at a time. x and
+// y have the same length, a multiple of 4; element j belongs to group
+// g = first + j/4, whose 64-bit hash u is rng.NewStream(key).Uint64At(g),
+// mix(key + mix(g + 0x632be59bd9b4e019)) with mix the SplitMix64 finaliser.
+// Element j is kept when the 16-bit chunk u >> (16·(j%4)) & 0xffff is at
+// least thr (so thr in [0, 65536]; 65536 drops everything), and its factor f
+// is then scale, otherwise +0. Dropout sets y[j] = x[j]·f, or with acc adds
+// it: y[j] = float32(x[j]·f) + y[j], the product rounded to float32 before
+// the sum (no fused multiply-add), as the compiler's scalar code for that
+// loop. When both the product and y[j] are NaN the product's NaN is kept, as
+// in the default build of that loop (the operand order of its add is the
+// compiler's choice: a -race build keeps y's NaN). Each output depends only
+// on its inputs, key and index, so callers may split a range anywhere on a
+// group boundary.
+func Dropout(key, first uint64, thr uint32, scale float32, x, y []float32, acc bool) {
+	n := len(x)
+	if len(y) != n || n%4 != 0 || thr > 1<<16 {
+		panic(fmt.Sprintf("simd: Dropout on x %d, y %d elements (want equal multiples of 4), threshold %d (want at most 65536)", n, len(y), thr))
+	}
+	if n == 0 {
+		return
+	}
+	if acc {
+		dropoutAdd(n/4, &x[0], &y[0], key, first, thr, scale)
+	} else {
+		dropoutSet(n/4, &x[0], &y[0], key, first, thr, scale)
+	}
+}
+
 // checkTile panics unless the GemmTile arguments describe a tile that lies
 // inside the given slices.
 func checkTile(rows, cols, kc int, a []float32, rsa, csa int, b []float32, ldb int, c []float32, ldc int) {

@@ -25,3 +25,8 @@ func SDDMMRow(col []int32, a, b []float32, ldb int, out []float32) {
 func ExpNonPos(x []float32) {
 	panic("simd: ExpNonPos called without vector support")
 }
+
+// Dropout is unavailable in this build; see Enabled.
+func Dropout(key, first uint64, thr uint32, scale float32, x, y []float32, acc bool) {
+	panic("simd: Dropout called without vector support")
+}

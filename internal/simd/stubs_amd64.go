@@ -113,3 +113,13 @@ func sddmmRow(nnz int, col *int32, a *float32, b *float32, ldb int, d int, out *
 //
 //go:noescape
 func expNonPos(n int, x *float32)
+
+// dropoutSet writes the dropped-out and scaled x to y, n groups of four (see Dropout).
+//
+//go:noescape
+func dropoutSet(n int, x *float32, y *float32, key uint64, first uint64, thr uint32, scale float32)
+
+// dropoutAdd adds the dropped-out and scaled x to y, n groups of four (see Dropout).
+//
+//go:noescape
+func dropoutAdd(n int, x *float32, y *float32, key uint64, first uint64, thr uint32, scale float32)

@@ -2,13 +2,15 @@
 // Run it through `go generate ./internal/simd/` (see simd.go); it writes
 // kernels_amd64.s and stubs_amd64.go next to package simd.
 //
-// Every kernel forms each output element with the same sequence of
+// Every product kernel forms each output element with the same sequence of
 // floating-point operations whatever tile, row count or column mask it runs
 // under: an accumulator starts at zero, takes one fused multiply-add per
 // reduction index in increasing order, and is then folded into the output with
 // one more fused multiply-add (out = alpha·acc + out). That is what lets the
 // callers in package tensor split rows among goroutines freely and still get
-// bit-identical results.
+// bit-identical results. The dropout kernels have no reduction at all: they
+// recompute package rng's counter-based hash and do the float32 multiply
+// (and add) of autograd's Go loop, element by element.
 package main
 
 import (
@@ -45,6 +47,9 @@ func main() {
 	spmmRow(true, masks)
 	sddmmRow(masks)
 	expNonPos(masks)
+	dc := dropoutConsts()
+	dropout(false, masks, dc)
+	dropout(true, masks, dc)
 	Generate()
 }
 
@@ -450,6 +455,183 @@ func expNonPos(masks Mem) {
 	VMASKMOVPS(Mem{Base: px}, mask, x)
 	body()
 	VMASKMOVPS(y, mask, Mem{Base: px})
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// The hash of package rng's counter-based stream, which the dropout kernels
+// recompute: Stream.Uint64At(i) = mix(key + mix(i + dropIndexOffset)), where
+// mix is the SplitMix64 finaliser z ^= z>>30; z *= dropMul1; z ^= z>>27;
+// z *= dropMul2; z ^= z>>31 (all modulo 2⁶⁴).
+const (
+	dropIndexOffset = 0x632be59bd9b4e019
+	dropMul1        = 0xbf58476d1ce4e5b9
+	dropMul2        = 0x94d049bb133111eb
+)
+
+// dropoutConsts emits the 4×64-bit constant vectors of the dropout kernels:
+// the lane offsets 0..3, the step 4, and each SplitMix64 multiplier followed
+// by its high half (VPMULUDQ reads the low 32 bits of every 64-bit lane).
+func dropoutConsts() Mem {
+	dc := GLOBL("dropconst", RODATA|NOPTR)
+	rows := [][4]uint64{
+		{0, 1, 2, 3},
+		{4, 4, 4, 4},
+	}
+	for _, m := range []uint64{dropMul1, dropMul2} {
+		rows = append(rows, [4]uint64{m, m, m, m}, [4]uint64{m >> 32, m >> 32, m >> 32, m >> 32})
+	}
+	for i, r := range rows {
+		for lane, v := range r {
+			DATA(32*i+8*lane, U64(v))
+		}
+	}
+	return dc
+}
+
+// dropout emits dropoutSet (y = x·f) or, with add, dropoutAdd
+// (y = float32(x·f) + y) over n groups of four elements. Group g hashes
+// index first+g with the stream's key; element 4g+j takes f = scale when the
+// j-th 16-bit chunk of the hash is at least thr and f = +0 otherwise. Four
+// groups (16 elements) go through the loop at a time, their hashes in the
+// four 64-bit lanes of one YMM register; the last one to three groups through
+// the same body with masked loads and stores.
+//
+// The 64-bit products of the hash keep their low 64 bits, built from 32-bit
+// halves with VPMULUDQ: z·m = zl·ml + ((zh·ml + zl·mh) << 32) mod 2⁶⁴. Seen
+// as sixteen 16-bit words, the four hashes are the chunks of the sixteen
+// elements in element order, so zero-extending them to 32 bits lines them up
+// with the floats. The floating-point operations are those of the scalar Go
+// loop: one VMULPS (product rounded) and, with add, one VADDPS whose first
+// source is the product, as the compiler's ADDSS with y as memory operand
+// (so when both are NaN the product's NaN is kept).
+func dropout(add bool, masks, consts Mem) {
+	name := "dropoutSet"
+	if add {
+		name = "dropoutAdd"
+	}
+	TEXT(name, NOSPLIT, "func(n int, x *float32, y *float32, key uint64, first uint64, thr uint32, scale float32)")
+	Pragma("noescape")
+	if add {
+		Doc(name + " adds the dropped-out and scaled x to y, n groups of four (see Dropout).")
+	} else {
+		Doc(name + " writes the dropped-out and scaled x to y, n groups of four (see Dropout).")
+	}
+
+	n := Load(Param("n"), GP64())
+	px := Load(Param("x"), GP64())
+	py := Load(Param("y"), GP64())
+	cb := GP64()
+	LEAQ(consts, cb)
+	c := func(i int) Mem { return Mem{Base: cb, Disp: 32 * i} }
+
+	// idx holds first+g+offset for the four groups at hand
+	g := Load(Param("first"), GP64())
+	off := GP64()
+	MOVQ(U64(dropIndexOffset), off)
+	ADDQ(off, g)
+	idx := YMM()
+	VMOVQ(g, idx.AsX())
+	VPBROADCASTQ(idx.AsX(), idx)
+	VPADDQ(c(0), idx, idx)
+	key := YMM()
+	VMOVQ(Load(Param("key"), GP64()), key.AsX())
+	VPBROADCASTQ(key.AsX(), key)
+	// kept ⇔ chunk > thr−1, a signed 32-bit comparison of values in [−1, 65535]
+	thr := Load(Param("thr"), GP32())
+	DECL(thr)
+	th := YMM()
+	VMOVD(thr, th.AsX())
+	VPBROADCASTD(th.AsX(), th)
+	sc := YMM()
+	VBROADCASTSS(Load(Param("scale"), XMM()), sc)
+
+	// mul sets z = z·c(m) mod 2⁶⁴, c(m+1) holding the multiplier's high half.
+	mul := func(z VecVirtual, m int) {
+		a, b, h := YMM(), YMM(), YMM()
+		VPMULUDQ(c(m), z, a) // zl·ml
+		VPSRLQ(U8(32), z, h)
+		VPMULUDQ(c(m), h, h)   // zh·ml
+		VPMULUDQ(c(m+1), z, b) // zl·mh
+		VPADDQ(b, h, h)
+		VPSLLQ(U8(32), h, h)
+		VPADDQ(h, a, z)
+	}
+	// xorShift sets z = src ^ (src >> s).
+	xorShift := func(z, src VecVirtual, s int) {
+		t := YMM()
+		VPSRLQ(U8(s), src, t)
+		VPXOR(t, src, z)
+	}
+	mix := func(z, src VecVirtual) {
+		xorShift(z, src, 30)
+		mul(z, 2)
+		xorShift(z, z, 27)
+		mul(z, 4)
+		xorShift(z, z, 31)
+	}
+
+	// body handles the four groups at px/py; with masks, only the lanes
+	// that the two masks (elements 0–7 and 8–15) select are read and written.
+	body := func(mask []VecVirtual) {
+		z := YMM()
+		mix(z, idx)
+		VPADDQ(key, z, z)
+		mix(z, z)
+		f := []VecVirtual{YMM(), YMM()}
+		VPMOVZXWD(z.AsX(), f[0])
+		VEXTRACTI128(U8(1), z, f[1].AsX())
+		VPMOVZXWD(f[1].AsX(), f[1])
+		for v := range f {
+			VPCMPGTD(th, f[v], f[v]) // all ones where kept
+			VPAND(sc, f[v], f[v])    // scale or +0
+			xm, ym := Mem{Base: px, Disp: 32 * v}, Mem{Base: py, Disp: 32 * v}
+			if mask != nil {
+				xv := YMM()
+				VMASKMOVPS(xm, mask[v], xv)
+				VMULPS(xv, f[v], f[v])
+				if add {
+					yv := YMM()
+					VMASKMOVPS(ym, mask[v], yv)
+					VADDPS(yv, f[v], f[v])
+				}
+				VMASKMOVPS(f[v], mask[v], ym)
+			} else {
+				VMULPS(xm, f[v], f[v])
+				if add {
+					VADDPS(ym, f[v], f[v])
+				}
+				VMOVUPS(f[v], ym)
+			}
+		}
+	}
+
+	Label("l16")
+	CMPQ(n, U8(4))
+	JL(LabelRef("tail"))
+	body(nil)
+	ADDQ(U8(64), px)
+	ADDQ(U8(64), py)
+	VPADDQ(c(1), idx, idx)
+	SUBQ(U8(4), n)
+	JMP(LabelRef("l16"))
+	Label("tail")
+	TESTQ(n, n)
+	JZ(LabelRef("done"))
+	// 4n elements remain (n in 1..3): min(4n, 8) in the first vector,
+	// max(4n−8, 0) in the second
+	zero := GP64()
+	XORQ(zero, zero)
+	t0 := GP64()
+	MOVQ(n, t0)
+	SHLQ(U8(2), t0)
+	t1 := GP64()
+	MOVQ(t0, t1)
+	SUBQ(U8(8), t1)
+	CMOVQLT(zero, t1)
+	SUBQ(t1, t0)
+	body([]VecVirtual{loadMask(masks, t0), loadMask(masks, t1)})
 	Label("done")
 	VZEROUPPER()
 	RET()
