@@ -29,7 +29,11 @@ func ResultsPage(run Run, rs []*experiments.Result, models []string, speed []Spe
 	if len(speed) == 0 {
 		fmt.Fprint(&b, "\nNot measured yet: run `scripts/bench_vs_pytorch.sh` (writes results/speed.json), then `pcgcn reproduce` again.\n\n")
 	} else {
-		fmt.Fprint(&b, "\nMeasured in one run by `scripts/bench_vs_pytorch.sh`: `pcgcn bench` and `../shared/bench/bench_epoch.py` on the same model, dataset, split and thread count (median of 50 epochs after 5 warm-up epochs; forward + backward + Adam step, no evaluation).\n\n")
+		machines := make([]string, len(speed))
+		for i, r := range speed {
+			machines[i] = r.Machine
+		}
+		fmt.Fprintf(&b, "\nMeasured in one run%s by `scripts/bench_vs_pytorch.sh`: `pcgcn bench` and `../shared/bench/bench_epoch.py` on the same model, dataset, split and thread count (median of 50 epochs after 5 warm-up epochs; forward + backward + Adam step, no evaluation).\n\n", MeasuredOn(machines))
 		fmt.Fprintln(&b, SpeedSection(speed))
 	}
 	if strings.TrimSpace(discussion) != "" {

@@ -116,3 +116,25 @@ func TestSpeedAndPages(t *testing.T) {
 		t.Errorf("fidelity page:\n%s", fid)
 	}
 }
+
+// The speed sections name the machine their rows were measured on, and say
+// nothing of it for rows written before bench recorded it.
+func TestSpeedSectionsNameTheMachine(t *testing.T) {
+	speed := []SpeedRow{{Dataset: "cora", Model: "gcn", Threads: 2, OursMs: 1, TorchMs: 3, SpeedupRatio: 3, Machine: "2 cores (AMD EPYC), linux/amd64"}}
+	models := []ModelSpeed{{Dataset: "cora", Model: "gcn", Threads: 2, MedianMs: 1, Machine: "2 cores (AMD EPYC), linux/amd64"}}
+	page := ResultsPage(Run{Command: "cmd", Machine: "m", WallTime: "1s"}, []*experiments.Result{res("gcn", "cora", 87, 1)}, []string{"gcn"}, speed, models, "")
+	for _, want := range []string{"Measured in one run on 2 cores (AMD EPYC), linux/amd64 by `scripts/bench_vs_pytorch.sh`",
+		"one run of `scripts/bench_models.sh` on 2 cores (AMD EPYC), linux/amd64."} {
+		if !strings.Contains(page, want) {
+			t.Errorf("results page lacks %q", want)
+		}
+	}
+	for _, c := range []struct {
+		in   []string
+		want string
+	}{{nil, ""}, {[]string{"", ""}, ""}, {[]string{"a", "", "a"}, " on a"}, {[]string{"a", "b", "a"}, " on a, b"}} {
+		if got := MeasuredOn(c.in); got != c.want {
+			t.Errorf("MeasuredOn(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -28,6 +29,9 @@ type SpeedRow struct {
 	OursRSSMiB   float64 `json:"ours_peak_rss_mib"`
 	TorchRSSMiB  float64 `json:"torch_peak_rss_mib"`
 	SpeedupRatio float64 `json:"speedup"`
+	// Machine is where the pair was measured (`pcgcn bench`'s machine
+	// field); empty in rows written before it was recorded.
+	Machine string `json:"machine,omitempty"`
 }
 
 // Run describes how the results were produced.
@@ -144,6 +148,9 @@ type ModelSpeed struct {
 	Model    string  `json:"model"`
 	Threads  int     `json:"threads"`
 	MedianMs float64 `json:"median_ms"`
+	// Machine is where it was measured; empty in rows written before it
+	// was recorded.
+	Machine string `json:"machine,omitempty"`
 }
 
 // ReadModelSpeed reads results/speed_models.json; a missing file gives no
@@ -200,8 +207,28 @@ func ModelSpeedTable(rows []ModelSpeed, models, datasets []string) string {
 		}
 		fmt.Fprintf(&b, "| %s |\n", strings.Join(row, " | "))
 	}
-	fmt.Fprintf(&b, "\nMedian ms per training epoch (forward, backward, Adam step; no evaluation), %d threads, all measured in one run of `scripts/bench_models.sh`.\n", threads)
+	machines := make([]string, len(rows))
+	for i, r := range rows {
+		machines[i] = r.Machine
+	}
+	fmt.Fprintf(&b, "\nMedian ms per training epoch (forward, backward, Adam step; no evaluation), %d threads, all measured in one run of `scripts/bench_models.sh`%s.\n", threads, MeasuredOn(machines))
 	return b.String()
+}
+
+// MeasuredOn names the machine a set of speed rows was measured on, as
+// " on MACHINE" (or " on A, B" when they disagree), or "" when no row
+// records it (rows written before the bench JSON carried it).
+func MeasuredOn(machines []string) string {
+	var seen []string
+	for _, m := range machines {
+		if m != "" && !slices.Contains(seen, m) {
+			seen = append(seen, m)
+		}
+	}
+	if len(seen) == 0 {
+		return ""
+	}
+	return " on " + strings.Join(seen, ", ")
 }
 
 // MainTable renders every model × dataset as "ours (paper)" with the average

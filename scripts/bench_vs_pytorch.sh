@@ -42,7 +42,7 @@ for ours, torch in zip(lines[0::2], lines[1::2]):
     rows.append(dict(dataset=ours["dataset"], model=torch["model"], threads=ours["threads"],
                      ours_median_ms=ours["median_ms"], torch_median_ms=torch["median_ms"],
                      ours_peak_rss_mib=ours["peak_rss_mib"], torch_peak_rss_mib=torch["peak_rss_mib"],
-                     speedup=torch["median_ms"] / ours["median_ms"]))
+                     speedup=torch["median_ms"] / ours["median_ms"], machine=ours.get("machine", "")))
 print(json.dumps(rows, indent=1))
 PY
 mv results/speed.json.new results/speed.json

@@ -15,6 +15,7 @@ import (
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/rng"
+	"github.com/pcgcn/pcgcn/studies"
 	"github.com/pcgcn/pcgcn/tensor"
 	"github.com/pcgcn/pcgcn/train"
 )
@@ -30,6 +31,9 @@ type benchResult struct {
 	MeanMs     float64 `json:"mean_ms"`
 	MinMs      float64 `json:"min_ms"`
 	PeakRSSMiB float64 `json:"peak_rss_mib"`
+	// Machine names the cores, CPU and OS (studies.Machine), so that a
+	// speed table says where it was measured.
+	Machine string `json:"machine"`
 }
 
 func newBenchCmd() *cobra.Command {
@@ -81,7 +85,7 @@ memory, with the same fields and the same measurement as
 				return err
 			}
 			res := benchResult{Dataset: g.Name, Model: benchName(spec.Name, cfg), Threads: threads, Epochs: epochs,
-				SparseX: g.X.Sparse != nil, PeakRSSMiB: peakRSSMiB()}
+				SparseX: g.X.Sparse != nil, PeakRSSMiB: peakRSSMiB(), Machine: studies.Machine()}
 			res.MedianMs, res.MeanMs, res.MinMs = summarizeTimes(times)
 			if jsonOut {
 				return json.NewEncoder(cmd.OutOrStdout()).Encode(res)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/internal/datatest"
@@ -33,6 +34,9 @@ func TestBenchEveryModel(t *testing.T) {
 			if v, ok := r[k].(float64); !ok || v <= 0 {
 				t.Errorf("%s: %s = %v", name, k, r[k])
 			}
+		}
+		if m, _ := r["machine"].(string); !strings.Contains(m, "cores") {
+			t.Errorf("%s: machine = %v, want the cores and CPU", name, r["machine"])
 		}
 	}
 }
