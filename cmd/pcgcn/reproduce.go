@@ -36,6 +36,7 @@ type reproduceFlags struct {
 	presetOnly bool
 	refresh    bool
 	plan       bool
+	jsonOut    bool
 }
 
 func newReproduceCmd() *cobra.Command {
@@ -94,6 +95,7 @@ checking, not for numbers.`,
 	fl.Uint64Var(&f.seed, "seed", 42, "base random seed")
 	fl.BoolVar(&f.plan, "plan", false, "train nothing: list, per study, the cells saved and the splits left, with an estimate of their time from the models' rates in the saved cells")
 	fl.BoolVar(&f.refresh, "refresh", false, "also train again the saved cells computed by other numerics than this build's, or saved before cells recorded theirs (--plan counts them as stale; README, Reproducibility), so that every number comes from this build")
+	fl.BoolVar(&f.jsonOut, "json", false, "print the result as JSON on stdout (progress stays on stderr): with --plan the plan (per study and in total, with this build's numerics), else a summary of the run (wall time, directories)")
 	fl.BoolVar(&f.presetOnly, "preset-only", false, "main table: report each model's preset as is, instead of also training it with feature row normalisation flipped and keeping the candidate with the better validation accuracy")
 	return cmd
 }
@@ -234,12 +236,49 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 			return err
 		}
 	}
-	if f.plan {
+	switch {
+	case f.plan && f.jsonOut:
+		return json.NewEncoder(cmd.OutOrStdout()).Encode(planJSON(plan))
+	case f.plan:
 		printPlan(cmd.OutOrStdout(), plan)
-		return nil
+	case f.jsonOut:
+		return json.NewEncoder(cmd.OutOrStdout()).Encode(reproduceSummary{
+			WallSeconds: time.Since(start).Seconds(), Docs: docs, Results: rn.Dir, Numerics: tensor.Numerics()})
+	default:
+		fmt.Fprintf(cmd.OutOrStdout(), "reproduce finished in %s; reports in %s\n", time.Since(start).Round(time.Second), docs)
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "reproduce finished in %s; reports in %s\n", time.Since(start).Round(time.Second), docs)
 	return nil
+}
+
+// reproduceSummary is the --json output of a run.
+type reproduceSummary struct {
+	WallSeconds float64 `json:"wall_seconds"`
+	Docs        string  `json:"docs"`
+	Results     string  `json:"results"`
+	Numerics    string  `json:"numerics"`
+}
+
+// planOutput is the --plan --json output: the entries of printPlan's table
+// and their total.
+type planOutput struct {
+	Numerics string                  `json:"numerics"`
+	Studies  []experiments.PlanEntry `json:"studies"`
+	Total    experiments.PlanEntry   `json:"total"`
+}
+
+func planJSON(plan []experiments.PlanEntry) planOutput {
+	out := planOutput{Numerics: tensor.Numerics(), Studies: plan, Total: experiments.PlanEntry{Study: "total"}}
+	if out.Studies == nil {
+		out.Studies = []experiments.PlanEntry{}
+	}
+	for _, e := range plan {
+		out.Total.Cells += e.Cells
+		out.Total.Done += e.Done
+		out.Total.Stale += e.Stale
+		out.Total.Splits += e.Splits
+		out.Total.EstSeconds += e.EstSeconds
+	}
+	return out
 }
 
 // writeResultsReport gathers every saved main-table cell of the listed models
@@ -331,13 +370,9 @@ func runInfo(f *reproduceFlags, study string, wall time.Duration, rs []*experime
 func printPlan(w io.Writer, plan []experiments.PlanEntry) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "study\tcells\tsaved\tstale\tsplits left\testimated time\t")
-	var cells, done, stale, splits int
-	var secs float64
-	for _, e := range plan {
+	for _, e := range slices.Concat(plan, []experiments.PlanEntry{planJSON(plan).Total}) {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t\n", e.Study, e.Cells, e.Done, e.Stale, e.Splits, (time.Duration(e.EstSeconds) * time.Second).Round(time.Minute))
-		cells, done, stale, splits, secs = cells+e.Cells, done+e.Done, stale+e.Stale, splits+e.Splits, secs+e.EstSeconds
 	}
-	fmt.Fprintf(tw, "total\t%d\t%d\t%d\t%d\t%s\t\n", cells, done, stale, splits, (time.Duration(secs) * time.Second).Round(time.Minute))
 	tw.Flush()
 	fmt.Fprintf(w, "(stale: saved cells of other numerics than this build's %s, or not recording theirs; they reproduce within their spread, not bit for bit, and --refresh trains them again)\n", tensor.Numerics())
 	fmt.Fprintln(w, "(estimates: seconds per split per unit of graph size of the same model on the same dataset in saved cells, else of the model on any dataset, at the threads and load of those runs; a model with none gets the median rate)")

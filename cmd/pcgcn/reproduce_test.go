@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -102,6 +103,23 @@ func TestReproduceQuickEndToEnd(t *testing.T) {
 	if total == nil || total[1] != total[2] || !strings.Contains(out.String(), "ablation") {
 		t.Errorf("plan after a full run:\n%s", out.String())
 	}
+	// the same plan for scripts: the table's numbers as JSON
+	out.Reset()
+	root = newRootCmd()
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	root.SetArgs([]string{"reproduce", "--quick", "--plan", "--json", "--datasets", "texas", "--data-dir", datatest.Mirror(t),
+		"--results", filepath.Join(dir, "results"), "--docs", filepath.Join(dir, "docs")})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	var pj planOutput
+	if err := json.Unmarshal(out.Bytes(), &pj); err != nil {
+		t.Fatalf("--plan --json: %v\n%s", err, out.String())
+	}
+	if n, _ := strconv.Atoi(total[1]); pj.Total.Cells != n || pj.Total.Done != n || pj.Total.Splits != 0 || pj.Numerics == "" || len(pj.Studies) < 2 {
+		t.Errorf("--plan --json %+v, want the table's %s cells, all saved", pj, total[1])
+	}
 }
 
 // TestReproduceOnUserGraph runs studies on a graph given by --data.
@@ -130,12 +148,17 @@ func TestReproduceOnUserGraph(t *testing.T) {
 	var out, errOut bytes.Buffer
 	root.SetOut(&out)
 	root.SetErr(&errOut)
-	root.SetArgs([]string{"reproduce", "--quick", "--data", data, "--only", "hete,sld,ablation",
+	root.SetArgs([]string{"reproduce", "--quick", "--json", "--data", data, "--only", "hete,sld,ablation",
 		"--results", filepath.Join(dir, "results"), "--docs", filepath.Join(dir, "docs")})
 	if err := root.Execute(); err != nil {
 		t.Fatalf("reproduce --data: %v\n%s", err, errOut.String())
 	}
 	q := filepath.Join(dir, "results", "quick")
+	// --json: one summary object on stdout, progress on stderr
+	var sum reproduceSummary
+	if err := json.Unmarshal(out.Bytes(), &sum); err != nil || sum.Docs != q || sum.Results != q || sum.WallSeconds <= 0 {
+		t.Errorf("--json summary %+v (%v) from %q, want docs and results %s", sum, err, out.String(), q)
+	}
 	report, err := os.ReadFile(filepath.Join(q, "report.md"))
 	if err != nil {
 		t.Fatal(err)
