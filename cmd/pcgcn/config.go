@@ -23,9 +23,9 @@ type modelFlags struct {
 
 func (m *modelFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVar(&m.model, "model", "pcgcn", "model name (see `pcgcn models`)")
+	f.StringVar(&m.model, "model", "pcgcn", "the model, by `NAME` (list: pcgcn models)")
 	f.StringVar(&m.config, "config", "", "JSON file of hyperparameters, applied over the dataset's preset")
-	f.StringArrayVar(&m.sets, "set", nil, "override one hyperparameter, key=value (repeatable; `pcgcn models --options NAME` lists the keys)")
+	f.StringArrayVar(&m.sets, "set", nil, "override one hyperparameter: `key=value` (repeatable; pcgcn models --options NAME lists the keys)")
 	f.Float64Var(&m.lr, "lr", 0, "learning rate (overrides the preset)")
 	f.Float64Var(&m.wd, "wd", 0, "weight decay, PyTorch-style L2 added to the gradient (overrides the preset)")
 	f.Float64Var(&m.dropout, "dropout", 0, "dropout rate (overrides the preset)")

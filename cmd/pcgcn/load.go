@@ -19,7 +19,7 @@ type dataFlags struct {
 }
 
 func (d *dataFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&d.dataset, "dataset", "", "registry dataset name (see `pcgcn datasets`)")
+	cmd.Flags().StringVar(&d.dataset, "dataset", "", "a registry dataset, by `NAME` (list: pcgcn datasets)")
 	cmd.Flags().StringVar(&d.path, "data", "", "path to your own graph (see docs/data-format.md) instead of --dataset")
 }
 

@@ -72,7 +72,7 @@ probabilities as CSV: node,pred,p0,p1,...`,
 		},
 	}
 	data.register(cmd)
-	cmd.Flags().StringVar(&modelDir, "model-dir", "", "directory written by `pcgcn train --save`")
+	cmd.Flags().StringVar(&modelDir, "model-dir", "", "the `DIR` that pcgcn train --save wrote")
 	cmd.Flags().StringVar(&out, "out", "-", "CSV file to write (- for standard output)")
 	cmd.Flags().IntVar(&threads, "threads", 0, "goroutines for the kernels (0: all cores)")
 	return cmd

@@ -48,9 +48,9 @@ nothing. The protocol is train's: Adam, up to --epochs epochs, patience
 	}
 	f.data.register(cmd)
 	fl := cmd.Flags()
-	fl.StringVar(&f.model, "model", "pcgcn", "model name (see `pcgcn models`)")
-	fl.StringArrayVar(&f.grid, "grid", nil, "one grid axis, key=v1,v2,... (repeatable; the keys of `pcgcn models --options NAME`)")
-	fl.StringArrayVar(&f.sets, "set", nil, "a fixed override for every grid point, key=value (repeatable)")
+	fl.StringVar(&f.model, "model", "pcgcn", "the model, by `NAME` (list: pcgcn models)")
+	fl.StringArrayVar(&f.grid, "grid", nil, "one grid axis: `key=v1,v2,...` (repeatable; the keys are those of pcgcn models --options NAME)")
+	fl.StringArrayVar(&f.sets, "set", nil, "a fixed override for every grid point: `key=value` (repeatable)")
 	f.protocolFlags.register(cmd, "splits to train each point on")
 	fl.StringVar(&f.resultsDir, "results", "results", "directory of the per-point JSON results (points saved in <results>/tune/)")
 	fl.BoolVar(&f.jsonOut, "json", false, "print the ranked points as JSON")
