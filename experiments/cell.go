@@ -24,7 +24,8 @@ type Cell struct {
 	Variant string `json:"variant,omitempty"`
 	// Sets are option overrides applied over the dataset preset (--set).
 	Sets map[string]string `json:"sets,omitempty"`
-	// DropClass removes a class's training labels (-1: none).
+	// DropClass removes a class's training labels (-1: none). The zero value
+	// removes class 0: build cells with NewCell, which sets -1.
 	DropClass int `json:"drop_class"`
 	// Splits lists the split indices to run.
 	Splits []int `json:"splits"`
@@ -37,6 +38,14 @@ type Cell struct {
 	// Embed asks the runner to pass the trained model's last hidden
 	// representation to Runner.Embed and keep the 2-D points it returns.
 	Embed bool `json:"embed,omitempty"`
+}
+
+// NewCell returns the cell of a model (a registry name) on a dataset (a
+// registry name or the path of a graph in the user format) over the given
+// standard splits, with the preset's hyperparameters and nothing removed
+// (DropClass −1); set the other fields on the result.
+func NewCell(study, model, dataset string, splits []int) Cell {
+	return Cell{Study: study, Dataset: dataset, Model: model, DropClass: -1, Splits: splits}
 }
 
 // LabelRateVal is the number of validation nodes drawn at random for the

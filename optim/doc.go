@@ -9,5 +9,7 @@
 //
 // Optimizer state (moments, momentum buffers) is float32, one slice per
 // parameter allocated when the parameter is added; Step allocates nothing.
-// The per-element arithmetic is done in float64 and rounded once per value.
+// Adam's per-element arithmetic is float32, as torch.optim.Adam's on float32
+// parameters (its constants are computed in float64 and rounded once); SGD's
+// is float64, rounded once per value.
 package optim

@@ -8,10 +8,7 @@
 // be the same bit for bit.
 package rng
 
-import (
-	"math"
-	"math/rand/v2"
-)
+import "math/rand/v2"
 
 // RNG is a seeded sequential generator.
 type RNG struct {
@@ -79,18 +76,6 @@ func (s Stream) Uint64At(i uint64) uint64 { return mix(s.key + mix(i+0x632be59bd
 // Float32At returns the i-th value of the stream as a uniform number in [0, 1).
 func (s Stream) Float32At(i uint64) float32 {
 	return float32(s.Uint64At(i)>>40) * (1.0 / (1 << 24))
-}
-
-// KeepThreshold returns the 32-bit threshold t such that a uniform 32-bit value
-// u is kept by dropout with probability 1-p when u >= t.
-func KeepThreshold(p float64) uint32 {
-	if p <= 0 {
-		return 0
-	}
-	if p >= 1 {
-		return math.MaxUint32
-	}
-	return uint32(p * (1 << 32))
 }
 
 // mix is the SplitMix64 finaliser: a bijective 64-bit hash with good avalanche.

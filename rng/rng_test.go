@@ -65,15 +65,6 @@ func TestStreamUniformity(t *testing.T) {
 	}
 }
 
-func TestKeepThreshold(t *testing.T) {
-	if KeepThreshold(0) != 0 || KeepThreshold(1) != math.MaxUint32 {
-		t.Error("edge thresholds")
-	}
-	if got := KeepThreshold(0.25); got != 1<<30 {
-		t.Errorf("KeepThreshold(0.25) = %d, want %d", got, 1<<30)
-	}
-}
-
 func TestPermIsPermutation(t *testing.T) {
 	p := New(1).Perm(50)
 	seen := make([]bool, 50)

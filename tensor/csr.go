@@ -136,7 +136,7 @@ func (s rowSorter) Swap(i, j int) {
 // NNZ returns the number of stored entries.
 func (a *CSR) NNZ() int { return len(a.ColIdx) }
 
-// Shape returns "rows×cols (nnz)" for messages.
+// Shape returns "rows×cols (nnz N)" for messages.
 func (a *CSR) Shape() string { return fmt.Sprintf("%d×%d (nnz %d)", a.Rows, a.Cols, a.NNZ()) }
 
 // Density returns NNZ / (Rows*Cols).

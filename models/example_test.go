@@ -1,0 +1,107 @@
+package models_test
+
+import (
+	"fmt"
+	"log"
+
+	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/rng"
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// The registry names every model; a model's Spec gives its hyperparameters
+// for a dataset (the published ones where they exist), which SetOption
+// changes by the option names of config files and --set flags.
+func ExampleRegistry() {
+	reg := models.NewRegistry()
+	fmt.Println(reg.Names())
+
+	spec, err := reg.Get("pcgcn")
+	if err != nil {
+		log.Fatal(err)
+	}
+	cfg := spec.Preset("cora") // the paper's table of PCGCN hyperparameters
+	common := cfg.Base()       // the settings every model has
+	fmt.Printf("cora: hidden %d, dropout %.1f, lr %g\n", common.Hidden, common.Dropout, common.LR)
+	pc := cfg.(*models.PCGCNConfig) // the model's own settings
+	fmt.Printf("cora: λ %g, β %g, B formed as %q\n", pc.Lambda, pc.Beta, pc.BMode)
+
+	if err := models.SetOption(cfg, "bmode", "hard"); err != nil {
+		log.Fatal(err)
+	}
+	if err := models.SetOption(cfg, "hidden", "64"); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("after SetOption: hidden %d, B formed as %q\n", common.Hidden, pc.BMode)
+
+	// a misspelt key is caught by SetOption, a value out of range by
+	// Validate, both before anything is trained
+	fmt.Println("unknown key rejected:", models.SetOption(cfg, "lamda", "1") != nil)
+	if err := models.SetOption(cfg, "dropout", "1.5"); err != nil {
+		log.Fatal(err) // 1.5 parses as a number
+	}
+	fmt.Println(cfg.Validate())
+	// Output:
+	// [pcgcn appnp fagcn gat gcn gcnii ggcn glognn gprgnn h2gcn-1 h2gcn-2 linkx mixhop mlp sage sgc]
+	// cora: hidden 512, dropout 0.8, lr 0.001
+	// cora: λ 0.1, β 0.6, B formed as "soft"
+	// after SetOption: hidden 64, B formed as "hard"
+	// unknown key rejected: true
+	// pcgcn: dropout must be in [0,1), got 1.5
+}
+
+// Build a model from its Spec for one split of a graph and run a forward
+// pass in evaluation mode (no gradient recorded, dropout off): one row of
+// class scores per node. package train does this every epoch, with the
+// loss, Backward and the optimiser step around it.
+func ExampleSpec() {
+	n, classes := 12, 3
+	edges := make([]graph.Edge, n)
+	labels := make([]int32, n)
+	features := tensor.NewDense(n, 4)
+	for i := 0; i < n; i++ {
+		edges[i] = graph.Edge{int32(i), int32((i + 1) % n)} // a ring
+		labels[i] = int32(i % classes)
+		features.Set(i, i%classes, 1)
+		features.Set(i, 3, 1)
+	}
+	adj, err := graph.UndirectedAdjacency(n, edges)
+	if err != nil {
+		log.Fatal(err)
+	}
+	g := &graph.Graph{Name: "ring", N: n, Adj: adj, X: graph.NewFeatures(features), Y: labels, NumClasses: classes}
+	split := graph.Split{Train: []int32{0, 1, 2, 3, 4, 5}, Val: []int32{6, 7, 8}, Test: []int32{9, 10, 11}}
+
+	spec, _ := models.NewRegistry().Get("pcgcn")
+	cfg := spec.Preset(g.Name) // a graph the paper did not use: PCGCN takes Chameleon's setting
+	if err := models.SetOption(cfg, "hidden", "16"); err != nil {
+		log.Fatal(err)
+	}
+	data := models.NewData(g, split, cfg.Base().NormalizeFeatures, nil)
+	model, err := spec.New(data, cfg, rng.New(1))
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	tape := autograd.NewTape(tensor.Serial)
+	tape.SetNoGrad(true)
+	out := model.Forward(tape)
+	fmt.Println("logits:", out.Logits.Value.Shape())
+	fmt.Println("has an auxiliary loss:", out.Aux != nil) // PCGCN's consistency loss
+	for _, p := range model.Params() {
+		fmt.Println("parameter", p.Name, p.Value.Shape())
+	}
+	// Output:
+	// logits: 12×3
+	// has an auxiliary loss: true
+	// parameter g.W 4×16
+	// parameter g.b 1×16
+	// parameter layer1.W 16×16
+	// parameter layer2.W 16×16
+	// parameter layer1.alpha 1×1
+	// parameter layer2.alpha 1×1
+	// parameter classifier.W 16×3
+	// parameter classifier.b 1×3
+}
