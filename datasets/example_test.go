@@ -43,7 +43,7 @@ func ExampleNames() {
 	fmt.Println(len(datasets.Names()), "datasets in all")
 	// Output:
 	// the paper's: [cora citeseer pubmed chameleon squirrel actor cornell texas wisconsin flickr]
-	// 14 datasets in all
+	// 18 datasets in all
 }
 
 // Load a dataset with its standard splits. With DataDir set to a local

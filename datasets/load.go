@@ -39,6 +39,8 @@ func read(e Entry, paths map[string]string) (*graph.Graph, error) {
 		g, err = graphio.ReadGeomGCN(filepath.Dir(first))
 	case LoaderHeterophilous:
 		g, err = graphio.ReadHeterophilous(first)
+	case LoaderHeterophilousDirected:
+		g, err = graphio.ReadHeterophilousDirected(first)
 	case LoaderGraphSAINT:
 		g, err = graphio.ReadGraphSAINT(filepath.Dir(first))
 	default:

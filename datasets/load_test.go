@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -217,5 +218,58 @@ func TestGraphSAINTWiring(t *testing.T) {
 		if !strings.Contains(log.String(), f.Path+" has no published checksum; downloaded SHA-256 "+want) {
 			t.Errorf("log does not report %s's SHA-256:\n%s", f.Path, log.String())
 		}
+	}
+}
+
+// TestLoadDirectedMirror: each directed file loads with its links in Out
+// (the counts the mirror's README gives for Chameleon and Squirrel) and the
+// same nodes, features, labels, splits and symmetrised adjacency as the
+// undirected file of the same graph.
+func TestLoadDirectedMirror(t *testing.T) {
+	dir := mirror(t)
+	quiet(t)
+	o := Options{DataDir: dir, CacheDir: t.TempDir(), Offline: true}
+	for _, c := range []struct {
+		directed, undirected string
+		links                int // links in Out: the file's, less its self-links
+	}{
+		{"chameleon-directed", "chameleon", 36101 - 50},
+		{"squirrel-directed", "squirrel", 217073 - 140},
+		{"chameleon-filtered-directed", "chameleon-filtered", 13584 - 50},
+		{"squirrel-filtered-directed", "squirrel-filtered", 65718 - 140},
+	} {
+		t.Run(c.directed, func(t *testing.T) {
+			d, err := Load(c.directed, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			u, err := Load(c.undirected, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Out == nil || u.Out != nil {
+				t.Fatalf("Out: directed %v, undirected %v", d.Out != nil, u.Out != nil)
+			}
+			if d.Out.NNZ() != c.links {
+				t.Errorf("%d directed links, want %d", d.Out.NNZ(), c.links)
+			}
+			if d.Out.NNZ() < d.NumEdges() || d.Out.NNZ() > 2*d.NumEdges() {
+				t.Errorf("%d links for %d node pairs", d.Out.NNZ(), d.NumEdges())
+			}
+			if d.N != u.N || d.NumClasses != u.NumClasses || !slices.Equal(d.Y, u.Y) {
+				t.Fatal("nodes or labels differ from the undirected file")
+			}
+			if !slices.Equal(d.Adj.RowPtr, u.Adj.RowPtr) || !slices.Equal(d.Adj.ColIdx, u.Adj.ColIdx) {
+				t.Errorf("symmetrised adjacency (%d pairs) differs from the undirected file's (%d)", d.NumEdges(), u.NumEdges())
+			}
+			if len(d.Splits) != len(u.Splits) {
+				t.Fatalf("%d splits, want %d", len(d.Splits), len(u.Splits))
+			}
+			for s := range d.Splits {
+				if !slices.Equal(d.Splits[s].Train, u.Splits[s].Train) || !slices.Equal(d.Splits[s].Test, u.Splits[s].Test) {
+					t.Errorf("split %d differs", s)
+				}
+			}
+		})
 	}
 }

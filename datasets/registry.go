@@ -30,6 +30,10 @@ const (
 	// LoaderHeterophilous reads heterophilous-graphs/NAME.npz
 	// (graphio.ReadHeterophilous).
 	LoaderHeterophilous Loader = "heterophilous"
+	// LoaderHeterophilousDirected reads heterophilous-graphs/NAME.npz whose
+	// edges are directed links (graphio.ReadHeterophilousDirected): Adj is
+	// their symmetrisation and Graph.Out keeps the direction.
+	LoaderHeterophilousDirected Loader = "heterophilous-directed"
 	// LoaderGraphSAINT reads graphsaint/NAME/ (graphio.ReadGraphSAINT).
 	LoaderGraphSAINT Loader = "graphsaint"
 )
@@ -180,6 +184,13 @@ func All() []Entry {
 			Loader: LoaderHeterophilous, Source: source, Splits: SplitsInFile, Paper: paper,
 			Files: npz(source)}
 	}
+	// directed: the same nodes, features, labels and masks as the undirected
+	// file, with each Wikipedia link kept once in its direction
+	directed := func(name, source, desc string, nodes int) Entry {
+		e := hetero(name, source, desc, nodes, 5, Accuracy, false)
+		e.Loader = LoaderHeterophilousDirected
+		return e
+	}
 	return []Entry{
 		citation("cora", "Cora citation graph (Planetoid), bag-of-words features, Geom-GCN splits", 2708, 7),
 		citation("citeseer", "CiteSeer citation graph (Planetoid), bag-of-words features, Geom-GCN splits", 3327, 6),
@@ -200,6 +211,10 @@ func All() []Entry {
 		hetero("squirrel-filtered", "squirrel_filtered", "Squirrel with duplicate nodes removed (Platonov et al. 2023)", 2223, 5, Accuracy, false),
 		hetero("minesweeper", "minesweeper", "Minesweeper grid graph, binary (Platonov et al. 2023)", 10000, 2, ROCAUC, false),
 		hetero("tolokers", "tolokers", "Toloka crowd-worker graph, binary (Platonov et al. 2023)", 11758, 2, ROCAUC, false),
+		directed("chameleon-directed", "chameleon_directed", "Chameleon with its directed Wikipedia links (the Geom-GCN family's graph), Geom-GCN masks", 2277),
+		directed("squirrel-directed", "squirrel_directed", "Squirrel with its directed Wikipedia links (the Geom-GCN family's graph), Geom-GCN masks", 5201),
+		directed("chameleon-filtered-directed", "chameleon_filtered_directed", "Chameleon-filtered with its directed Wikipedia links", 890),
+		directed("squirrel-filtered-directed", "squirrel_filtered_directed", "Squirrel-filtered with its directed Wikipedia links", 2223),
 	}
 }
 

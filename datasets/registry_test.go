@@ -13,7 +13,8 @@ var hex64 = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 func TestRegistryNames(t *testing.T) {
 	want := []string{"cora", "citeseer", "pubmed", "chameleon", "squirrel", "actor", "cornell", "texas",
-		"wisconsin", "flickr", "chameleon-filtered", "squirrel-filtered", "minesweeper", "tolokers"}
+		"wisconsin", "flickr", "chameleon-filtered", "squirrel-filtered", "minesweeper", "tolokers",
+		"chameleon-directed", "squirrel-directed", "chameleon-filtered-directed", "squirrel-filtered-directed"}
 	got := Names()
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("Names() = %v, want %v", got, want)
@@ -45,7 +46,7 @@ func TestRegistryComplete(t *testing.T) {
 			graphN, splitN, base, dir = 8, 10, PlanetoidBase, "planetoid/"
 		case LoaderGeomGCN:
 			graphN, splitN, base, dir = 2, 10, GeomGCNDataBase, "geom-gcn/new_data/"+e.Source+"/"
-		case LoaderHeterophilous:
+		case LoaderHeterophilous, LoaderHeterophilousDirected:
 			graphN, splitN, base, dir = 1, 0, HeterophilousBase, "heterophilous-graphs/"
 		case LoaderGraphSAINT:
 			graphN, splitN, base, dir = 4, 0, "https://drive.usercontent.google.com/download?id=", "graphsaint/"+e.Source+"/"
@@ -54,7 +55,7 @@ func TestRegistryComplete(t *testing.T) {
 			continue
 		}
 		wantSplits := map[Loader]SplitSource{LoaderPlanetoid: SplitsGeomGCN, LoaderGeomGCN: SplitsGeomGCN,
-			LoaderHeterophilous: SplitsInFile, LoaderGraphSAINT: SplitsGraphSAINT}[e.Loader]
+			LoaderHeterophilous: SplitsInFile, LoaderHeterophilousDirected: SplitsInFile, LoaderGraphSAINT: SplitsGraphSAINT}[e.Loader]
 		if e.Splits != wantSplits {
 			t.Errorf("%s: split source %s, want %s", e.Name, e.Splits, wantSplits)
 		}
@@ -67,7 +68,7 @@ func TestRegistryComplete(t *testing.T) {
 				t.Errorf("%s: file %s at %s, want under %s from %s", e.Name, f.Path, f.URL, dir, base)
 			}
 			root := map[Loader]string{LoaderPlanetoid: "planetoid/", LoaderGeomGCN: "geom-gcn/new_data/",
-				LoaderHeterophilous: "heterophilous-graphs/"}[e.Loader]
+				LoaderHeterophilous: "heterophilous-graphs/", LoaderHeterophilousDirected: "heterophilous-graphs/"}[e.Loader]
 			if root != "" && f.URL != base+strings.TrimPrefix(f.Path, root) {
 				t.Errorf("%s: URL %s does not match path %s", e.Name, f.URL, f.Path)
 			}
@@ -169,8 +170,8 @@ func TestMirrorChecksums(t *testing.T) {
 		}
 	}
 	// 2×18 planetoid+split files, 10 pubmed splits, 4×12 Geom-GCN files,
-	// 6 heterophilous npz.
-	if checked != 36+10+48+6 {
-		t.Errorf("verified %d registry files in the mirror, want 100", checked)
+	// 6 heterophilous npz and the 4 directed ones.
+	if want := 36 + 10 + 48 + 6 + 4; checked != want {
+		t.Errorf("verified %d registry files in the mirror, want %d", checked, want)
 	}
 }

@@ -12,8 +12,12 @@ type Stats struct {
 	Name string `json:"name"`
 	// Nodes is the number of nodes.
 	Nodes int `json:"nodes"`
-	// Edges is the number of undirected edges, each counted once.
+	// Edges is the number of undirected edges, each counted once: for a
+	// directed source, the node pairs joined by a link in either direction.
 	Edges int `json:"edges"`
+	// DirectedLinks is the number of links of a directed source (Graph.Out,
+	// self-links removed); 0 and left out of JSON for an undirected source.
+	DirectedLinks int `json:"directed_links,omitempty"`
 	// Features is the feature dimension.
 	Features int `json:"features"`
 	// FeatureDensity is the fraction of non-zero feature values.
@@ -60,6 +64,9 @@ func ComputeStats(g *Graph) Stats {
 		Features:   g.X.Cols(),
 		Classes:    g.NumClasses,
 		ClassSizes: make([]int, g.NumClasses),
+	}
+	if g.Out != nil {
+		s.DirectedLinks = g.Out.NNZ()
 	}
 	if g.X.Dense != nil || g.X.Sparse != nil {
 		s.FeatureDensity = g.X.Density()

@@ -29,6 +29,10 @@ heterophilous-graphs style .npz file).
 Conventions:
   edges                        undirected edges, each counted once; self-loops
                                and duplicate edges of the source are removed
+  directed_links               for a directed source (the *-directed datasets,
+                               the Geom-GCN text files): its links, self-links
+                               removed; edges is then the number of node pairs
+                               after symmetrising
   feature_density              fraction of non-zero raw feature values
   isolated                     nodes without neighbours
   degree_min/mean/max          number of neighbours
@@ -44,7 +48,7 @@ Conventions:
   splits                       train/val/test sizes of each standard split
 
 With --json one JSON object is printed with the keys name, nodes, edges,
-features, feature_density, classes, class_sizes, isolated, degree_min,
+directed_links (directed sources only), features, feature_density, classes, class_sizes, isolated, degree_min,
 degree_mean, degree_max, splits (a list of {"train","val","test"}),
 edge_homophily, node_homophily and class_insensitive_homophily.`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -98,6 +102,10 @@ func printStats(w io.Writer, s graph.Stats) error {
 	fmt.Fprintf(tw, "dataset\t%s\n", s.Name)
 	fmt.Fprintf(tw, "nodes\t%d\n", s.Nodes)
 	fmt.Fprintf(tw, "edges\t%d\t(undirected, counted once; self-loops and duplicates removed)\n", s.Edges)
+	if s.DirectedLinks > 0 {
+		fmt.Fprintf(tw, "directed links\t%d\t(the source's links, self-links removed; %d node pairs after symmetrising)\n",
+			s.DirectedLinks, s.Edges)
+	}
 	fmt.Fprintf(tw, "features\t%d\t(density %.4f)\n", s.Features, s.FeatureDensity)
 	fmt.Fprintf(tw, "classes\t%d\t(sizes %s)\n", s.Classes, strings.Join(sizes, " "))
 	fmt.Fprintf(tw, "isolated nodes\t%d\n", s.Isolated)

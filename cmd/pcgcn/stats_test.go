@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/internal/datatest"
 )
 
@@ -84,6 +85,27 @@ func TestStatsHuman(t *testing.T) {
 	}
 }
 
+// TestStatsDirected: a directed dataset reports its links and the node pairs
+// they give after symmetrising (Chameleon's file: 36,101 links, 50 of them
+// self-links; 31,371 pairs, as the undirected file).
+func TestStatsDirected(t *testing.T) {
+	dir := statsTestMirror(t)
+	out, err := execCmd(t, newStatsCmd(), "stats", "chameleon-directed", "--offline", "--data-dir", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "directed links               36051  (the source's links, self-links removed; 31371 node pairs after symmetrising)") {
+		t.Errorf("output lacks the directed links line:\n%s", out)
+	}
+	out, err = execCmd(t, newStatsCmd(), "stats", "chameleon", "--offline", "--json", "--data-dir", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, "directed_links") {
+		t.Errorf("undirected chameleon reports directed links:\n%s", out)
+	}
+}
+
 func TestStatsDataPath(t *testing.T) {
 	dir := statsTestMirror(t)
 	out, err := execCmd(t, newStatsCmd(), "stats", "--json", "--data", filepath.Join(dir, "heterophilous-graphs", "wisconsin.npz"))
@@ -139,7 +161,7 @@ func TestDatasetsList(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &infos); err != nil {
 		t.Fatal(err)
 	}
-	if len(infos) != 14 {
+	if len(infos) != len(datasets.Names()) || len(infos) != 18 {
 		t.Fatalf("%d datasets listed", len(infos))
 	}
 	avail := map[string]string{}
@@ -150,7 +172,7 @@ func TestDatasetsList(t *testing.T) {
 		}
 	}
 	for name, want := range map[string]string{"cornell": "data-dir", "cora": "data-dir", "tolokers": "data-dir",
-		"pubmed": "download", "flickr": "download"} {
+		"pubmed": "download", "flickr": "download", "squirrel-directed": "data-dir"} {
 		if avail[name] != want {
 			t.Errorf("%s available %q, want %q", name, avail[name], want)
 		}
