@@ -110,6 +110,17 @@ type Result struct {
 	// in cells resumed from such a cell's splits. Cells of other numerics
 	// reproduce within their spread, not bit for bit (see Runner.Refresh).
 	Numerics string `json:"numerics,omitempty"`
+	// Data is the fingerprint of the graph the cell was trained on
+	// (graph.(*Graph).Fingerprint: its content and standard splits), Seed
+	// the base seed and Epochs and Patience the training budget. With the
+	// cell and its resolved configuration they are the key of a saved
+	// result: one whose key differs from what the runner would use now is
+	// not used (see Runner.LoadExact), so a result never answers for other
+	// data, another seed or another budget.
+	Data     string `json:"data"`
+	Seed     uint64 `json:"seed"`
+	Epochs   int    `json:"epochs"`
+	Patience int    `json:"patience"`
 	// Selection says how a main-table result was chosen among candidates
 	// (see Runner.Load); nil for other cells.
 	Selection *Selection `json:"selection,omitempty"`

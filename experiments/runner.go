@@ -57,10 +57,11 @@ type Runner struct {
 	// restricted to nodes the model was not trained on.
 	Embed func(emb *tensor.Dense, y, test []int32) (*tensor.Dense, map[string]float64, error)
 
-	mu      sync.Mutex // guards graphs, ahats and loadErr
+	mu      sync.Mutex // guards graphs, ahats, prints and loadErr
 	graphs  map[string]*graph.Graph
 	ahats   map[string]*tensor.CSR
-	loadErr map[string]error // a dataset that failed to load is not tried again
+	prints  map[string]string // graph fingerprints, the Data of a result's key
+	loadErr map[string]error  // a dataset that failed to load is not tried again
 	reg     *models.Registry
 }
 
@@ -70,18 +71,69 @@ func (rn *Runner) Path(c Cell) string {
 }
 
 // LoadExact returns the saved result of exactly c, or nil when there is none
-// (or it was saved for a different cell definition or configuration). Unlike
-// Load it makes no selection: for a main-table cell it is the preset.
+// or it does not answer for c as the runner would train it now: saved for a
+// different cell definition or configuration, or keyed by other data (the
+// dataset's files changed), another seed or another budget (see
+// Result.Data). Unlike Load it makes no selection: for a main-table cell it
+// is the preset.
 func (rn *Runner) LoadExact(c Cell) *Result {
+	if r, current := rn.loadSaved(c); current {
+		return r
+	}
+	return nil
+}
+
+// loadSaved returns the result saved for c's definition and configuration,
+// if any, and whether its key (data, seed, budget) is the runner's.
+func (rn *Runner) loadSaved(c Cell) (*Result, bool) {
 	b, err := os.ReadFile(rn.Path(c))
 	if err != nil {
-		return nil
+		return nil, false
 	}
 	var r Result
 	if json.Unmarshal(b, &r) != nil || !sameCell(r.Cell, c) || !rn.sameConfig(c, r.Config) {
-		return nil
+		return nil, false
 	}
-	return &r
+	return &r, rn.sameKey(c, &r)
+}
+
+// options returns the training options of every cell (threads, seed, epochs,
+// patience; the metric is the dataset's).
+func (rn *Runner) options() train.Options {
+	opt := train.DefaultOptions()
+	opt.Threads = rn.Threads
+	if rn.Seed != 0 {
+		opt.Seed = rn.Seed
+	}
+	if rn.Epochs > 0 {
+		opt.Epochs = rn.Epochs
+	}
+	if rn.Patience > 0 {
+		opt.Patience = rn.Patience
+	}
+	return opt
+}
+
+// sameKey reports whether r was computed from the data of c's dataset as it
+// loads now, with the runner's seed and budget. A dataset that cannot be
+// loaded matches nothing: a result is never trusted unchecked.
+func (rn *Runner) sameKey(c Cell, r *Result) bool {
+	opt := rn.options()
+	if r.Seed != opt.Seed || r.Epochs != opt.Epochs || r.Patience != opt.Patience {
+		return false
+	}
+	fp, err := rn.fingerprint(c.Dataset)
+	return err == nil && r.Data == fp
+}
+
+// fingerprint returns the fingerprint of a dataset (see Result.Data).
+func (rn *Runner) fingerprint(name string) (string, error) {
+	if _, _, err := rn.graph(name); err != nil {
+		return "", err
+	}
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	return rn.prints[name], nil
 }
 
 // sameConfig reports whether a saved configuration equals the one c resolves
@@ -139,7 +191,8 @@ func sameCell(a, b Cell) bool {
 // (for a main-table cell, the selected candidate; see Load).
 func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
 	asked := cells
-	cells, out, todo, cost := rn.pending(cells)
+	pl := rn.pending(cells)
+	cells, out, todo, cost := pl.cells, pl.saved, pl.todo, pl.cost
 	if err := rn.check(cells, todo); err != nil {
 		return nil, err
 	}
@@ -248,6 +301,7 @@ func (rn *Runner) graph(name string) (*graph.Graph, *tensor.CSR, error) {
 	defer rn.mu.Unlock()
 	if rn.graphs == nil {
 		rn.graphs, rn.ahats, rn.loadErr = map[string]*graph.Graph{}, map[string]*tensor.CSR{}, map[string]error{}
+		rn.prints = map[string]string{}
 	}
 	if g, ok := rn.graphs[name]; ok {
 		return g, rn.ahats[name], nil
@@ -260,7 +314,7 @@ func (rn *Runner) graph(name string) (*graph.Graph, *tensor.CSR, error) {
 		rn.loadErr[name] = err
 		return nil, nil, err
 	}
-	rn.graphs[name], rn.ahats[name] = g, graph.GCNNorm(g.Adj)
+	rn.graphs[name], rn.ahats[name], rn.prints[name] = g, graph.GCNNorm(g.Adj), g.Fingerprint()
 	return g, rn.ahats[name], nil
 }
 
@@ -281,21 +335,17 @@ func (rn *Runner) runCell(c Cell, p *meter, cost float64) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	opt := train.DefaultOptions()
-	opt.Threads, opt.DropClass = rn.Threads, c.DropClass
-	if rn.Seed != 0 {
-		opt.Seed = rn.Seed
-	}
-	if rn.Epochs > 0 {
-		opt.Epochs = rn.Epochs
-	}
-	if rn.Patience > 0 {
-		opt.Patience = rn.Patience
-	}
+	opt := rn.options()
+	opt.DropClass = c.DropClass
 	if e, err := datasets.Lookup(c.Dataset); err == nil && e.Metric == datasets.ROCAUC {
 		opt.Metric = "rocauc"
 	}
-	res := &Result{Cell: c, Metric: opt.Metric, Config: cfg, Numerics: tensor.Numerics()}
+	fp, err := rn.fingerprint(c.Dataset)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Cell: c, Metric: opt.Metric, Config: cfg, Numerics: tensor.Numerics(),
+		Data: fp, Seed: opt.Seed, Epochs: opt.Epochs, Patience: opt.Patience}
 	// splits finished by an interrupted run of this cell are kept if they
 	// were computed by the same numerics, or by unrecorded ones unless the
 	// run refreshes (the cell then records none either)
@@ -380,15 +430,16 @@ func (rn *Runner) savePartial(res *Result) error {
 
 // loadPartial returns the finished splits saved for c by an interrupted
 // run, or nil when there are none or they were saved for another cell
-// definition or configuration (or by a version that did not record every
-// field the summary needs).
+// definition, configuration or key (data, seed, budget; see Result.Data),
+// or by a version that did not record every field the summary needs.
 func (rn *Runner) loadPartial(c Cell) *Result {
 	b, err := os.ReadFile(rn.partialPath(c))
 	if err != nil {
 		return nil
 	}
 	var r Result
-	if json.Unmarshal(b, &r) != nil || !sameCell(r.Cell, c) || !rn.sameConfig(c, r.Config) || len(r.PerSplit) >= len(c.Splits) {
+	if json.Unmarshal(b, &r) != nil || !sameCell(r.Cell, c) || !rn.sameConfig(c, r.Config) || !rn.sameKey(c, &r) ||
+		len(r.PerSplit) >= len(c.Splits) {
 		return nil
 	}
 	for i, sr := range r.PerSplit {
@@ -399,38 +450,55 @@ func (rn *Runner) loadPartial(c Cell) *Result {
 	return &r
 }
 
-// pending expands cells into their candidates and returns them with the
-// saved results (nil where none; stale ones too, see Refresh), the indices
-// of those still to run, and an
-// estimate of the seconds one split of a cell takes: its graph's size times
-// the rate (seconds per split per unit of size) of the same model on the
-// same dataset in saved cells, or, without any, the model's rate over all
-// datasets. Per-dataset presets can differ a lot (PCGCN runs hidden 512 on
-// Cora, 64 elsewhere), so the model's median alone misjudged such cells
-// several-fold.
-func (rn *Runner) pending(cells []Cell) ([]Cell, []*Result, []int, func(Cell) float64) {
+// plan is the work pending for a list of cells (see Runner.pending).
+type plan struct {
+	// cells are the cells expanded into their candidates.
+	cells []Cell
+	// saved[i] is cells[i]'s saved result when it is current (nil where none
+	// is; numerics-stale ones too, see Refresh).
+	saved []*Result
+	// todo are the indices of the cells still to run.
+	todo []int
+	// stale[i] marks a cell whose saved result is stale: other numerics, or
+	// a key (data, seed, budget) other than the runner's, which is never used.
+	stale []bool
+	// cost estimates the seconds one split of a cell takes.
+	cost func(Cell) float64
+}
+
+// pending expands cells into their candidates and returns them with their
+// saved results, the cells still to run and an estimate of the seconds one
+// split of a cell takes: its graph's size times the rate (seconds per split
+// per unit of size) of the same model on the same dataset in saved cells,
+// or, without any, the model's rate over all datasets. Per-dataset presets
+// can differ a lot (PCGCN runs hidden 512 on Cora, 64 elsewhere), so the
+// model's median alone misjudged such cells several-fold.
+func (rn *Runner) pending(cells []Cell) plan {
 	cells = rn.expand(cells)
-	out := make([]*Result, len(cells))
-	var todo []int
+	p := plan{cells: cells, saved: make([]*Result, len(cells)), stale: make([]bool, len(cells))}
 	rates := map[string][]float64{} // by model, and by model and dataset (pairKey)
 	for i, c := range cells {
-		if r := rn.LoadExact(c); r != nil {
-			out[i] = r
+		if r, current := rn.loadSaved(c); r != nil {
 			rn.addRate(rates, r)
-			if !rn.Refresh || !Stale(r) {
-				continue
+			p.stale[i] = !current || Stale(r)
+			if current {
+				p.saved[i] = r
+				if !rn.Refresh || !Stale(r) {
+					continue
+				}
 			}
 		}
-		todo = append(todo, i)
+		p.todo = append(p.todo, i)
 	}
-	rn.savedRates(cells, todo, rates)
+	rn.savedRates(cells, p.todo, rates)
 	rate := modelRates(rates)
-	return cells, out, todo, func(c Cell) float64 {
+	p.cost = func(c Cell) float64 {
 		if _, ok := rates[pairKey(c)]; ok {
 			return rate(pairKey(c)) * rn.splitCost(c)
 		}
 		return rate(c.Model) * rn.splitCost(c)
 	}
+	return p
 }
 
 // Stale reports whether a saved result was computed by other numerics than
@@ -499,7 +567,9 @@ type PlanEntry struct {
 	Cells int    `json:"cells"`
 	Done  int    `json:"done"`
 	// Stale counts the saved cells of other or unrecorded numerics (see
-	// Stale); with Refresh they are not counted as done.
+	// Stale), which with Refresh are not counted as done, and those saved
+	// with another key (data, seed or budget; see Result.Data), which are
+	// never used and so never done.
 	Stale      int     `json:"stale"`
 	Splits     int     `json:"splits_left"`
 	EstSeconds float64 `json:"estimated_seconds"`
@@ -510,14 +580,14 @@ type PlanEntry struct {
 // from the models' rates in the saved cells (seconds as measured then, at
 // the thread count and load of those runs). It trains nothing.
 func (rn *Runner) Plan(cells []Cell) []PlanEntry {
-	cells, out, todo, cost := rn.pending(cells)
+	pl := rn.pending(cells)
 	run := map[int]bool{}
-	for _, i := range todo {
+	for _, i := range pl.todo {
 		run[i] = true
 	}
 	var order []string
 	by := map[string]*PlanEntry{}
-	for i, c := range cells {
+	for i, c := range pl.cells {
 		e := by[c.Study]
 		if e == nil {
 			e = &PlanEntry{Study: c.Study}
@@ -525,7 +595,7 @@ func (rn *Runner) Plan(cells []Cell) []PlanEntry {
 			order = append(order, c.Study)
 		}
 		e.Cells++
-		if out[i] != nil && Stale(out[i]) {
+		if pl.stale[i] {
 			e.Stale++
 		}
 		if !run[i] {
@@ -533,7 +603,7 @@ func (rn *Runner) Plan(cells []Cell) []PlanEntry {
 			continue
 		}
 		e.Splits += len(c.Splits)
-		e.EstSeconds += float64(len(c.Splits)) * cost(c)
+		e.EstSeconds += float64(len(c.Splits)) * pl.cost(c)
 	}
 	plan := make([]PlanEntry, len(order))
 	for i, s := range order {

@@ -374,6 +374,6 @@ func printPlan(w io.Writer, plan []experiments.PlanEntry) {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t\n", e.Study, e.Cells, e.Done, e.Stale, e.Splits, (time.Duration(e.EstSeconds) * time.Second).Round(time.Minute))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "(stale: saved cells of other numerics than this build's %s, or not recording theirs; they reproduce within their spread, not bit for bit, and --refresh trains them again)\n", tensor.Numerics())
+	fmt.Fprintf(w, "(stale: saved cells of other numerics than this build's %s, or not recording theirs, which reproduce within their spread, not bit for bit, and --refresh trains them again; and cells saved for other data (a dataset's files changed), another --seed or another budget, which are never used and are trained again)\n", tensor.Numerics())
 	fmt.Fprintln(w, "(estimates: seconds per split per unit of graph size of the same model on the same dataset in saved cells, else of the model on any dataset, at the threads and load of those runs; a model with none gets the median rate)")
 }

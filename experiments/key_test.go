@@ -1,0 +1,151 @@
+package experiments
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/internal/datatest"
+)
+
+// writeUserGraph writes a small graph in the user format (docs/data-format.md)
+// with one split: 30 nodes in a ring plus chords, 2 classes, 2 features.
+func writeUserGraph(t *testing.T, dir string) {
+	t.Helper()
+	var edges, labels, feats, splits strings.Builder
+	edges.WriteString("src,dst\n")
+	splits.WriteString("split,node,role\n")
+	for i := range 30 {
+		fmt.Fprintf(&edges, "%d,%d\n%d,%d\n", i, (i+1)%30, i, (i+7)%30)
+		fmt.Fprintf(&labels, "%d\n", i%2)
+		fmt.Fprintf(&feats, "%d,%g\n", i%2, float64(i)/30)
+		role := [3]string{"train", "val", "test"}[i%3]
+		fmt.Fprintf(&splits, "0,%d,%s\n", i, role)
+	}
+	for name, s := range map[string]string{"edges.csv": edges.String(), "labels.csv": labels.String(),
+		"features.csv": feats.String(), "splits.csv": splits.String()} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestSavedResultKey: a saved result answers only for the data, seed and
+// budget it was computed with. Each case changes one of them and expects
+// fresh training (and --plan to count the saved cell as stale); unchanged,
+// nothing is trained.
+func TestSavedResultKey(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		edit  func(t *testing.T, graphDir string, rn *Runner)
+		fresh bool
+	}{
+		{"unchanged", func(*testing.T, string, *Runner) {}, false},
+		{"graph in a renamed folder", nil, false}, // see below: same content, other path
+		{"labels edited", func(t *testing.T, dir string, _ *Runner) {
+			b, _ := os.ReadFile(filepath.Join(dir, "labels.csv"))
+			os.WriteFile(filepath.Join(dir, "labels.csv"), append([]byte("1\n"), b[2:]...), 0o644)
+		}, true},
+		{"features edited", func(t *testing.T, dir string, _ *Runner) {
+			b, _ := os.ReadFile(filepath.Join(dir, "features.csv"))
+			os.WriteFile(filepath.Join(dir, "features.csv"), bytes.Replace(b, []byte("0,0\n"), []byte("0,0.5\n"), 1), 0o644)
+		}, true},
+		{"split edited", func(t *testing.T, dir string, _ *Runner) {
+			b, _ := os.ReadFile(filepath.Join(dir, "splits.csv"))
+			os.WriteFile(filepath.Join(dir, "splits.csv"), bytes.Replace(b, []byte("0,3,train"), []byte("0,3,val"), 1), 0o644)
+		}, true},
+		{"seed changed", func(_ *testing.T, _ string, rn *Runner) { rn.Seed = 7 }, true},
+		{"epochs changed", func(_ *testing.T, _ string, rn *Runner) { rn.Epochs = 4 }, true},
+		{"patience changed", func(_ *testing.T, _ string, rn *Runner) { rn.Patience = 2 }, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			results, dir := t.TempDir(), filepath.Join(t.TempDir(), "mygraph")
+			os.Mkdir(dir, 0o755)
+			writeUserGraph(t, dir)
+			var log bytes.Buffer
+			rn := &Runner{Dir: results, Threads: 1, Epochs: 3, Patience: 3, Progress: &log}
+			cell := NewCell("s", "mlp", dir, []int{0})
+			first, err := rn.Run([]Cell{cell})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first[0].Data == "" || first[0].Seed != 42 || first[0].Epochs != 3 || first[0].Patience != 3 {
+				t.Fatalf("saved key data %q seed %d epochs %d patience %d", first[0].Data, first[0].Seed, first[0].Epochs, first[0].Patience)
+			}
+			// a new runner, as a new invocation of the command would be
+			next := &Runner{Dir: results, Threads: 1, Epochs: 3, Patience: 3, Progress: &log}
+			if c.edit != nil {
+				c.edit(t, dir, next)
+			} else {
+				// the same files in another folder: the cell names the new
+				// path, so copy the saved result to its new file name
+				moved := filepath.Join(filepath.Dir(dir), "renamed")
+				if err := os.Rename(dir, moved); err != nil {
+					t.Fatal(err)
+				}
+				b, _ := os.ReadFile(rn.Path(cell))
+				cell = NewCell("s", "mlp", moved, []int{0})
+				b = bytes.ReplaceAll(b, []byte(dir), []byte(moved))
+				os.MkdirAll(filepath.Dir(next.Path(cell)), 0o755)
+				os.WriteFile(next.Path(cell), b, 0o644)
+			}
+			plan := next.Plan([]Cell{cell})
+			if got := plan[0].Stale == 1 && plan[0].Done == 0; got != c.fresh {
+				t.Errorf("plan %+v: stale and left to run %v, want %v", plan[0], got, c.fresh)
+			}
+			if got := next.LoadExact(cell) == nil; got != c.fresh {
+				t.Errorf("LoadExact gave no result: %v, want %v", got, c.fresh)
+			}
+			log.Reset()
+			again, err := next.Run([]Cell{cell})
+			if err != nil {
+				t.Fatal(err)
+			}
+			trained := strings.Contains(log.String(), "split 0")
+			if trained != c.fresh {
+				t.Errorf("trained again: %v, want %v\n%s", trained, c.fresh, log.String())
+			}
+			if c.fresh && again[0].Data == first[0].Data && again[0].Seed == first[0].Seed &&
+				again[0].Epochs == first[0].Epochs && again[0].Patience == first[0].Patience {
+				t.Error("the retrained result carries the old key")
+			}
+			// once retrained, the new key is current
+			if p := next.Plan([]Cell{cell}); p[0].Done != 1 || p[0].Stale != 0 {
+				t.Errorf("after the run: plan %+v", p[0])
+			}
+		})
+	}
+}
+
+// TestPartialSplitsOfAnotherSeed: the finished splits of an interrupted cell
+// are resumed only under the same key.
+func TestPartialSplitsOfAnotherSeed(t *testing.T) {
+	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
+		Threads: 1, Epochs: 3, Patience: 3}
+	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0, 1}}
+	full, err := rn.Run([]Cell{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := *full[0]
+	part.PerSplit = part.PerSplit[:1]
+	if err := rn.savePartial(&part); err != nil {
+		t.Fatal(err)
+	}
+	if rn.loadPartial(c) == nil {
+		t.Fatal("the partial cell of the same key was not resumed")
+	}
+	other := &Runner{Dir: rn.Dir, Data: rn.Data, Threads: 1, Epochs: 3, Patience: 3, Seed: 7}
+	if other.loadPartial(c) != nil {
+		t.Error("a partial cell of seed 42 was resumed under seed 7")
+	}
+	part.Data = "sha256:other"
+	rn.savePartial(&part)
+	if rn.loadPartial(c) != nil {
+		t.Error("a partial cell of other data was resumed")
+	}
+}
