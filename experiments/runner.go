@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -47,6 +48,10 @@ type Runner struct {
 	// not done, so that they are trained again and saved with this build's
 	// numerics; without it such cells are kept (see Stale).
 	Refresh bool
+	// Lease is how long a worker's claim on a cell lives without being
+	// renewed (see Work; 0: DefaultLease); Plan counts the cells held by
+	// claims renewed within it.
+	Lease time.Duration
 	// Progress receives progress lines (nil: quiet).
 	Progress io.Writer
 	// Extras, when set, adds study-specific measurements to each split.
@@ -261,7 +266,7 @@ func (rn *Runner) runAll(cells []Cell, todo []int, costs []float64, out []*Resul
 					return
 				}
 				c := cells[i]
-				r, err := rn.runCell(c, p, costs[i])
+				r, err := rn.runCell(context.Background(), c, p, costs[i])
 				if err != nil {
 					fail(fmt.Errorf("%s %s on %s: %w", c.Study, c.Model, c.Dataset, err))
 					return
@@ -318,7 +323,10 @@ func (rn *Runner) graph(name string) (*graph.Graph, *tensor.CSR, error) {
 	return g, rn.ahats[name], nil
 }
 
-func (rn *Runner) runCell(c Cell, p *meter, cost float64) (*Result, error) {
+// runCell trains c's splits not yet saved in its partial file; a cancelled
+// ctx stops it before its next split (the finished ones are in the partial
+// file).
+func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (*Result, error) {
 	g, aHat, err := rn.graph(c.Dataset)
 	if err != nil {
 		return nil, err
@@ -355,6 +363,9 @@ func (rn *Runner) runCell(c Cell, p *meter, cost float64) (*Result, error) {
 		p.resumed(c, len(part.PerSplit), cost)
 	}
 	for _, k := range c.Splits[len(res.PerSplit):] {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if k >= len(g.Splits) {
 			return nil, fmt.Errorf("split %d requested, %s has %d", k, c.Dataset, len(g.Splits))
 		}
@@ -536,6 +547,22 @@ func (rn *Runner) savedRates(cells []Cell, todo []int, rates map[string][]float6
 	if len(need) == 0 {
 		return
 	}
+	rn.scanSaved(func(_ string, r *Result) {
+		if pk := pairKey(r.Cell); need[pk] || need[r.Cell.Model] {
+			v := r.Seconds / float64(len(r.PerSplit)) / rn.splitCost(r.Cell)
+			if need[pk] {
+				rates[pk] = append(rates[pk], v)
+			}
+			if need[r.Cell.Model] {
+				rates[r.Cell.Model] = append(rates[r.Cell.Model], v)
+			}
+		}
+	})
+}
+
+// scanSaved calls fn with every result saved under Dir (any study, any key)
+// that has timed splits.
+func (rn *Runner) scanSaved(fn func(path string, r *Result)) {
 	files, _ := filepath.Glob(filepath.Join(rn.Dir, "*", "*.json"))
 	for _, f := range files {
 		if strings.HasSuffix(f, ".partial.json") {
@@ -549,15 +576,7 @@ func (rn *Runner) savedRates(cells []Cell, todo []int, rates map[string][]float6
 		if json.Unmarshal(b, &r) != nil || len(r.PerSplit) == 0 || r.Seconds <= 0 {
 			continue
 		}
-		if pk := pairKey(r.Cell); need[pk] || need[r.Cell.Model] {
-			v := r.Seconds / float64(len(r.PerSplit)) / rn.splitCost(r.Cell)
-			if need[pk] {
-				rates[pk] = append(rates[pk], v)
-			}
-			if need[r.Cell.Model] {
-				rates[r.Cell.Model] = append(rates[r.Cell.Model], v)
-			}
-		}
+		fn(f, &r)
 	}
 }
 
@@ -570,9 +589,14 @@ type PlanEntry struct {
 	// Stale), which with Refresh are not counted as done, and those saved
 	// with another key (data, seed or budget; see Result.Data), which are
 	// never used and so never done.
-	Stale      int     `json:"stale"`
+	Stale int `json:"stale"`
+	// Claimed counts the cells left that a live worker holds (see Work).
+	Claimed    int     `json:"claimed"`
 	Splits     int     `json:"splits_left"`
 	EstSeconds float64 `json:"estimated_seconds"`
+	// Costs are the estimated seconds of each cell left (all its splits),
+	// for an estimate over several workers (see Makespan).
+	Costs []float64 `json:"-"`
 }
 
 // Plan reports, per study, how many of cells (with their candidates) are
@@ -602,8 +626,13 @@ func (rn *Runner) Plan(cells []Cell) []PlanEntry {
 			e.Done++
 			continue
 		}
+		if live, _ := rn.claimState(c, rn.lease()); live {
+			e.Claimed++
+		}
+		cost := float64(len(c.Splits)) * pl.cost(c)
 		e.Splits += len(c.Splits)
-		e.EstSeconds += float64(len(c.Splits)) * pl.cost(c)
+		e.EstSeconds += cost
+		e.Costs = append(e.Costs, cost)
 	}
 	plan := make([]PlanEntry, len(order))
 	for i, s := range order {

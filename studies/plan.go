@@ -9,6 +9,7 @@
 package studies
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -55,6 +56,9 @@ type Options struct {
 	// Refresh trains saved cells of other numerics again (see
 	// experiments.Runner.Refresh).
 	Refresh bool
+	// Lease is how long a worker's claim on a cell lives without renewal
+	// (see experiments.Runner.Lease; 0: the default).
+	Lease time.Duration
 	// Progress receives progress lines (nil: quiet).
 	Progress io.Writer
 }
@@ -184,6 +188,47 @@ func Run(opt Options) error {
 	if _, err := p.runner.Run(cells); err != nil {
 		return err
 	}
+	return p.render()
+}
+
+// Render writes the report from the saved results alone: it trains nothing,
+// and a study whose cells are not all saved says so in its section. It is
+// the step after workers (see Work) have trained the plan.
+func Render(opt Options) error {
+	p, _, err := newPlan(opt)
+	if err != nil {
+		return err
+	}
+	return p.render()
+}
+
+// Work trains the cells of the selected studies, and the extra cells given
+// (the main table's datasets beyond the studies', the fidelity grid), as one
+// of many workers sharing the results directory (see
+// experiments.Runner.Work). It renders nothing: Render does, once the
+// workers are done.
+func Work(ctx context.Context, opt Options, extra []experiments.Cell, wo experiments.WorkOptions) error {
+	p, cells, err := newPlan(opt)
+	if err != nil {
+		return err
+	}
+	p.runner.Lease = opt.Lease
+	return p.runner.Work(ctx, append(extra, cells...), wo)
+}
+
+// WorkPlan is Plan over the same cells as Work, with Costs kept per cell for
+// an estimate over several workers (experiments.Makespan).
+func WorkPlan(opt Options, extra []experiments.Cell) ([]experiments.PlanEntry, error) {
+	p, cells, err := newPlan(opt)
+	if err != nil {
+		return nil, err
+	}
+	p.runner.Lease = opt.Lease
+	return p.runner.Plan(append(extra, cells...)), nil
+}
+
+// render writes the report of p from the saved results.
+func (p *plan) render() error {
 	// a full run's report shows every saved result, not only this run's
 	// datasets and models (a quick run reports what it ran)
 	render := *p

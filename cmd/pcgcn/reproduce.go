@@ -37,6 +37,9 @@ type reproduceFlags struct {
 	refresh    bool
 	plan       bool
 	jsonOut    bool
+	render     bool
+	workers    int
+	work       workerFlags
 }
 
 func newReproduceCmd() *cobra.Command {
@@ -77,7 +80,15 @@ scripts/bench_vs_pytorch.sh).
 
 --quick runs 2 splits with at most 60 epochs on the small WebKB graphs and
 writes everything under <results>/quick: the whole pipeline in minutes, for
-checking, not for numbers.`,
+checking, not for numbers.
+
+On a cluster (deploy/slurm/README.md): start any number of workers on one
+shared --results directory with --worker (or a static --shard I/N, --shard
+slurm in a job array); each trains cells until none is left and renders
+nothing. --plan shows what is saved, claimed by a live worker and left, and
+--plan --workers N estimates the wall time with N workers. Then one
+'pcgcn reproduce --render' (same plan flags) writes the reports, training
+nothing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReproduce(cmd, &f) },
 	}
@@ -96,6 +107,9 @@ checking, not for numbers.`,
 	fl.BoolVar(&f.plan, "plan", false, "train nothing: list, per study, the cells saved and the splits left, with an estimate of their time from the models' rates in the saved cells")
 	fl.BoolVar(&f.refresh, "refresh", false, "also train again the saved cells computed by other numerics than this build's, or saved before cells recorded theirs (--plan counts them as stale; README, Reproducibility), so that every number comes from this build")
 	fl.BoolVar(&f.jsonOut, "json", false, "print the result as JSON on stdout (progress stays on stderr): with --plan the plan (per study and in total, with this build's numerics), else a summary of the run (wall time, directories)")
+	fl.BoolVar(&f.render, "render", false, "train nothing: write the reports from the saved cells (after workers trained the plan); a study whose cells are not all saved says so in its section")
+	fl.IntVar(&f.workers, "workers", 0, "with --plan: also estimate the wall time of what is left with N workers (cells shared out longest first)")
+	f.work.register(cmd)
 	fl.BoolVar(&f.presetOnly, "preset-only", false, "main table: report each model's preset as is, instead of also training it with feature row normalisation flipped and keeping the candidate with the better validation accuracy")
 	return cmd
 }
@@ -159,22 +173,30 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 		rn.Dir = filepath.Join(f.resultsDir, "quick")
 	}
 
-	var plan []experiments.PlanEntry
+	modes := 0
+	for _, on := range []bool{f.plan, f.render, f.work.on()} {
+		if on {
+			modes++
+		}
+	}
+	if modes > 1 {
+		return fmt.Errorf("give at most one of --plan, --render and --worker/--shard")
+	}
+	if f.workers < 0 || f.workers > 0 && !f.plan {
+		return fmt.Errorf("--workers %d: give a positive N, with --plan", f.workers)
+	}
+	rn.Lease = f.work.lease
+	training := !f.plan && !f.render
+
+	// the cells outside the paper's studies: the fidelity grid and the main
+	// table over the extra datasets
+	var fidCells, mainCells []experiments.Cell
 	if slices.Contains(only, "fidelity") {
 		fds := dsNames
 		if len(fds) == 0 {
 			fds = experiments.PaperDatasets()
 		}
-		if f.plan {
-			plan = append(plan, rn.Plan(experiments.FidelityCells(fds, splits))...)
-		} else if _, err := rn.Run(experiments.FidelityCells(fds, splits)); err != nil {
-			return err
-		}
-		if !f.plan {
-			if err := writeFidelityReport(rn, docs, splits, time.Since(start)); err != nil {
-				return err
-			}
-		}
+		fidCells = experiments.FidelityCells(fds, splits)
 	}
 	var paperStudies []string
 	for _, s := range only {
@@ -182,35 +204,83 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 			paperStudies = append(paperStudies, s)
 		}
 	}
-	if len(only) == 0 || len(paperStudies) > 0 {
+	doStudies := len(only) == 0 || len(paperStudies) > 0
+	doMain := doStudies && (len(only) == 0 || slices.Contains(only, "main"))
+	if doMain {
 		// the results page: the main table over the paper's and the extra
 		// datasets (quick mode: the small graphs only)
-		if len(only) == 0 || slices.Contains(only, "main") {
-			mds := dsNames
-			if len(mds) == 0 && !f.quick {
-				mds = append(experiments.PaperDatasets(), experiments.ExtraDatasets()...)
+		mds := dsNames
+		if len(mds) == 0 && !f.quick {
+			mds = append(experiments.PaperDatasets(), experiments.ExtraDatasets()...)
+		}
+		if len(mds) == 0 {
+			mds = []string{"cornell", "texas", "wisconsin"}
+		}
+		mm := modelNames
+		if len(mm) == 0 && f.quick {
+			mm = []string{"pcgcn", "gcn", "gat", "mlp", "linkx"}
+		} else if len(mm) == 0 {
+			mm = reg.Names()
+		}
+		mainCells = experiments.MainCells(mm, mds, splits)
+		if len(dsNames) == 0 && len(modelNames) == 0 && !f.quick {
+			// by default the extra benchmarks get a few models only
+			mainCells = append(experiments.MainCells(mm, experiments.PaperDatasets(), splits),
+				experiments.MainCells(experiments.ExtraModels(), experiments.ExtraDatasets(), splits)...)
+		}
+	}
+	opt := studies.Options{Only: paperStudies, Datasets: dsNames, Models: modelNames, Splits: splits,
+		Quick: f.quick, ResultsDir: f.resultsDir, ReportPath: filepath.Join(docs, "report.md"), Data: data,
+		Threads: f.threads, Jobs: f.jobs, Seed: f.seed, Progress: cmd.ErrOrStderr(), PresetOnly: f.presetOnly, Refresh: f.refresh,
+		Lease: f.work.lease}
+
+	if f.work.on() {
+		wo, err := f.work.options()
+		if err != nil {
+			return err
+		}
+		ctx, stop := signalContext(cmd)
+		defer stop()
+		extra := append(fidCells, mainCells...)
+		if doStudies {
+			err = studies.Work(ctx, opt, extra, wo)
+		} else {
+			err = rn.Work(ctx, extra, wo)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "worker finished in %s: no cell of the plan is left to it (render the reports with --render)\n",
+			time.Since(start).Round(time.Second))
+		return nil
+	}
+
+	var plan []experiments.PlanEntry
+	if fidCells != nil {
+		switch {
+		case f.plan:
+			plan = append(plan, rn.Plan(fidCells)...)
+		case training:
+			if _, err := rn.Run(fidCells); err != nil {
+				return err
 			}
-			if len(mds) == 0 {
-				mds = []string{"cornell", "texas", "wisconsin"}
+		}
+		if !f.plan {
+			if err := writeFidelityReport(rn, docs, splits, time.Since(start)); err != nil {
+				return err
 			}
-			mm := modelNames
-			if len(mm) == 0 && f.quick {
-				mm = []string{"pcgcn", "gcn", "gat", "mlp", "linkx"}
-			} else if len(mm) == 0 {
-				mm = reg.Names()
-			}
-			cells := experiments.MainCells(mm, mds, splits)
-			if len(dsNames) == 0 && len(modelNames) == 0 && !f.quick {
-				// by default the extra benchmarks get a few models only
-				cells = append(experiments.MainCells(mm, experiments.PaperDatasets(), splits),
-					experiments.MainCells(experiments.ExtraModels(), experiments.ExtraDatasets(), splits)...)
-			}
+		}
+	}
+	if doStudies {
+		if doMain {
 			switch {
 			case f.plan:
-				plan = append(plan, rn.Plan(cells)...)
+				plan = append(plan, rn.Plan(mainCells)...)
 			default:
-				if _, err := rn.Run(cells); err != nil {
-					return err
+				if training {
+					if _, err := rn.Run(mainCells); err != nil {
+						return err
+					}
 				}
 				// the page shows every saved cell, not only this invocation's models
 				if err := writeResultsReport(rn, f, docs, splits, time.Since(start), reg.Names()); err != nil {
@@ -218,10 +288,8 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 				}
 			}
 		}
-		opt := studies.Options{Only: paperStudies, Datasets: dsNames, Models: modelNames, Splits: splits,
-			Quick: f.quick, ResultsDir: f.resultsDir, ReportPath: filepath.Join(docs, "report.md"), Data: data,
-			Threads: f.threads, Jobs: f.jobs, Seed: f.seed, Progress: cmd.ErrOrStderr(), PresetOnly: f.presetOnly, Refresh: f.refresh}
-		if f.plan {
+		switch {
+		case f.plan:
 			sp, err := studies.Plan(opt)
 			if err != nil {
 				return err
@@ -232,15 +300,21 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 					plan = append(plan, e)
 				}
 			}
-		} else if err := studies.Run(opt); err != nil {
-			return err
+		case f.render:
+			if err := studies.Render(opt); err != nil {
+				return err
+			}
+		default:
+			if err := studies.Run(opt); err != nil {
+				return err
+			}
 		}
 	}
 	switch {
 	case f.plan && f.jsonOut:
-		return json.NewEncoder(cmd.OutOrStdout()).Encode(planJSON(plan))
+		return json.NewEncoder(cmd.OutOrStdout()).Encode(planJSON(plan, f.workers))
 	case f.plan:
-		printPlan(cmd.OutOrStdout(), plan)
+		printPlan(cmd.OutOrStdout(), plan, f.workers)
 	case f.jsonOut:
 		return json.NewEncoder(cmd.OutOrStdout()).Encode(reproduceSummary{
 			WallSeconds: time.Since(start).Seconds(), Docs: docs, Results: rn.Dir, Numerics: tensor.Numerics()})
@@ -264,9 +338,13 @@ type planOutput struct {
 	Numerics string                  `json:"numerics"`
 	Studies  []experiments.PlanEntry `json:"studies"`
 	Total    experiments.PlanEntry   `json:"total"`
+	// Workers and WorkersSeconds (with --workers N): the estimated wall time
+	// of what is left with N workers, cells shared out longest first.
+	Workers        int     `json:"workers,omitempty"`
+	WorkersSeconds float64 `json:"workers_estimated_seconds,omitempty"`
 }
 
-func planJSON(plan []experiments.PlanEntry) planOutput {
+func planJSON(plan []experiments.PlanEntry, workers int) planOutput {
 	out := planOutput{Numerics: tensor.Numerics(), Studies: plan, Total: experiments.PlanEntry{Study: "total"}}
 	if out.Studies == nil {
 		out.Studies = []experiments.PlanEntry{}
@@ -275,8 +353,13 @@ func planJSON(plan []experiments.PlanEntry) planOutput {
 		out.Total.Cells += e.Cells
 		out.Total.Done += e.Done
 		out.Total.Stale += e.Stale
+		out.Total.Claimed += e.Claimed
 		out.Total.Splits += e.Splits
 		out.Total.EstSeconds += e.EstSeconds
+		out.Total.Costs = append(out.Total.Costs, e.Costs...)
+	}
+	if workers > 0 {
+		out.Workers, out.WorkersSeconds = workers, experiments.Makespan(out.Total.Costs, workers)
 	}
 	return out
 }
@@ -367,13 +450,19 @@ func runInfo(f *reproduceFlags, study string, wall time.Duration, rs []*experime
 
 // printPlan writes the --plan table: per study, cells saved and splits left
 // with the estimated time, and the totals.
-func printPlan(w io.Writer, plan []experiments.PlanEntry) {
+func printPlan(w io.Writer, plan []experiments.PlanEntry, workers int) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "study\tcells\tsaved\tstale\tsplits left\testimated time\t")
-	for _, e := range slices.Concat(plan, []experiments.PlanEntry{planJSON(plan).Total}) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t\n", e.Study, e.Cells, e.Done, e.Stale, e.Splits, (time.Duration(e.EstSeconds) * time.Second).Round(time.Minute))
+	fmt.Fprintln(tw, "study\tcells\tsaved\tstale\tclaimed\tsplits left\testimated time\t")
+	out := planJSON(plan, workers)
+	for _, e := range slices.Concat(plan, []experiments.PlanEntry{out.Total}) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t\n", e.Study, e.Cells, e.Done, e.Stale, e.Claimed, e.Splits, (time.Duration(e.EstSeconds) * time.Second).Round(time.Minute))
 	}
 	tw.Flush()
+	if workers > 0 {
+		fmt.Fprintf(w, "with %d workers: about %s (the largest share when the cells left are shared out longest first)\n",
+			workers, (time.Duration(out.WorkersSeconds) * time.Second).Round(time.Minute))
+	}
+	fmt.Fprintln(w, "(claimed: cells left that a live worker is training, see --worker)")
 	fmt.Fprintf(w, "(stale: saved cells of other numerics than this build's %s, or not recording theirs, which reproduce within their spread, not bit for bit, and --refresh trains them again; and cells saved for other data (a dataset's files changed), another --seed or another budget, which are never used and are trained again)\n", tensor.Numerics())
 	fmt.Fprintln(w, "(estimates: seconds per split per unit of graph size of the same model on the same dataset in saved cells, else of the model on any dataset, at the threads and load of those runs; a model with none gets the median rate)")
 }

@@ -24,6 +24,7 @@ type tuneFlags struct {
 	resultsDir string
 	jsonOut    bool
 	jobs       int
+	work       workerFlags
 }
 
 func newTuneCmd() *cobra.Command {
@@ -40,7 +41,12 @@ plays no part in the ranking.
 Each grid point is a cell saved under <results>/tune/ as it finishes, so an
 interrupted search resumes where it stopped and a repeated one trains
 nothing. The protocol is train's: Adam, up to --epochs epochs, patience
---patience, the model at its best-validation epoch.`,
+--patience, the model at its best-validation epoch.
+
+On a cluster: any number of 'tune --worker' processes (or --shard I/N) on one
+shared --results directory train the grid between them; a plain 'tune' with
+the same flags afterwards trains nothing and prints the ranking
+(deploy/slurm/README.md).`,
 		Example: `  pcgcn tune --model linkx --dataset actor --grid hidden=64,256,512 --grid lr=0.05,0.01,0.002 --splits 0-2
   pcgcn tune --model gcn --data mygraph/ --grid dropout=0.2,0.5 --set hidden=128 --json`,
 		Args: cobra.NoArgs,
@@ -55,6 +61,7 @@ nothing. The protocol is train's: Adam, up to --epochs epochs, patience
 	fl.StringVar(&f.resultsDir, "results", "results", "directory of the per-point JSON results (points saved in <results>/tune/)")
 	fl.BoolVar(&f.jsonOut, "json", false, "print the ranked points as JSON")
 	fl.IntVar(&f.jobs, "jobs", 1, jobsHelp)
+	f.work.register(cmd)
 	return cmd
 }
 
@@ -119,6 +126,21 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if f.epochs != 1000 || f.patience != 200 {
 		// saved points do not record the epoch budget: keep other budgets apart
 		rn.Dir = filepath.Join(f.resultsDir, fmt.Sprintf("epochs%d-patience%d", f.epochs, f.patience))
+	}
+	if f.work.on() {
+		wo, err := f.work.options()
+		if err != nil {
+			return err
+		}
+		rn.Lease = f.work.lease
+		ctx, stop := signalContext(cmd)
+		defer stop()
+		if err := rn.Work(ctx, cells, wo); err != nil {
+			return err
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "worker finished in %s: no grid point is left to it (run the same tune without --worker for the ranking)\n",
+			time.Since(start).Round(time.Second))
+		return nil
 	}
 	rs, err := rn.Run(cells)
 	if err != nil {

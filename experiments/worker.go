@@ -1,0 +1,449 @@
+package experiments
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// DefaultLease is how long a worker's claim on a cell lives without being
+// renewed (the heartbeat renews it four times per lease).
+const DefaultLease = 2 * time.Minute
+
+// ErrInterrupted is returned by Work when its context is cancelled (a
+// SIGTERM from scancel, say): the claims held were released so that another
+// worker takes their cells up at once, resuming them from their per-split
+// files.
+var ErrInterrupted = errors.New("worker interrupted: its claims were released")
+
+// WorkOptions configure Runner.Work.
+type WorkOptions struct {
+	// Poll is how often a worker that finds every cell left claimed by live
+	// workers looks again (0: a quarter of the lease), so that it takes up
+	// the cell of a worker that died once its claim expires.
+	Poll time.Duration
+	// Shard, when its Count is positive, restricts this worker to its
+	// static share of the plan (see Shards) and makes it claim nothing
+	// outside it.
+	Shard Shard
+}
+
+// lease is the claims' lease (Runner.Lease, or DefaultLease).
+func (rn *Runner) lease() time.Duration {
+	if rn.Lease > 0 {
+		return rn.Lease
+	}
+	return DefaultLease
+}
+
+// Shard is one of Count static shares of a plan (Index in [0, Count)).
+type Shard struct{ Index, Count int }
+
+// ParseShard reads "I/N" (0 ≤ I < N), or "slurm": the array task's
+// SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT read through getenv (task
+// ids must run 0..N-1, as with sbatch --array=0-(N-1)).
+func ParseShard(s string, getenv func(string) string) (Shard, error) {
+	if s == "slurm" {
+		id, count := getenv("SLURM_ARRAY_TASK_ID"), getenv("SLURM_ARRAY_TASK_COUNT")
+		if id == "" || count == "" {
+			return Shard{}, fmt.Errorf("--shard slurm: SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT are not set (not inside an sbatch --array task)")
+		}
+		s = id + "/" + count
+	}
+	i, n, ok := strings.Cut(s, "/")
+	a, err1 := strconv.Atoi(i)
+	b, err2 := strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil || b < 1 || a < 0 || a >= b {
+		return Shard{}, fmt.Errorf("--shard %q: want I/N with 0 ≤ I < N, or slurm", s)
+	}
+	return Shard{Index: a, Count: b}, nil
+}
+
+// Shards assigns each cell to one of n shares, balanced by estimated cost:
+// longest first, each to the share with the least cost so far (ties to the
+// lower index), so that every task computes the same assignment. It returns
+// the share of each cell.
+func Shards(costs []float64, n int) []int {
+	order := make([]int, len(costs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return costs[order[a]] > costs[order[b]] })
+	load := make([]float64, n)
+	share := make([]int, len(costs))
+	for _, i := range order {
+		best := 0
+		for s := 1; s < n; s++ {
+			if load[s] < load[best] {
+				best = s
+			}
+		}
+		share[i] = best
+		load[best] += costs[i]
+	}
+	return share
+}
+
+// Makespan is the estimated wall time of costs shared out by Shards over n
+// workers: the largest share.
+func Makespan(costs []float64, n int) float64 {
+	load := make([]float64, max(n, 1))
+	for i, s := range Shards(costs, max(n, 1)) {
+		load[s] += costs[i]
+	}
+	return max(0, sliceMax(load))
+}
+
+func sliceMax(v []float64) float64 {
+	m := 0.0
+	for _, x := range v {
+		m = max(m, x)
+	}
+	return m
+}
+
+// Work trains the cells of a plan as one of many workers, on one machine or
+// many, sharing rn.Dir (the only meeting point). Each of its max(1, Jobs)
+// goroutines claims the next cell that is neither saved nor claimed, longest
+// first, trains it, saves it atomically and releases it, until none is left;
+// while the only cells left are claimed by others it waits, and takes up a
+// cell whose claim expires (its worker died), resuming from its per-split
+// file. With opt.Shard it takes only its static share. It renders nothing.
+//
+// Before claiming anything it checks what would make it lose or spoil work:
+// a directory it cannot write, a dataset it cannot load, an invalid
+// configuration, and saved cells of this plan computed under another key
+// (another seed, budget or data: a second plan pointed at the same
+// directory), which it would otherwise overwrite.
+func (rn *Runner) Work(ctx context.Context, cells []Cell, opt WorkOptions) error {
+	if opt.Poll <= 0 {
+		opt.Poll = rn.lease() / 4
+	}
+	pl := rn.pending(cells)
+	if err := rn.workChecks(pl); err != nil {
+		return err
+	}
+	costs := make([]float64, len(pl.cells))
+	for i, c := range pl.cells {
+		costs[i] = float64(len(c.Splits)) * pl.cost(c)
+	}
+	mine := make([]bool, len(pl.cells))
+	for i := range mine {
+		mine[i] = true
+	}
+	if opt.Shard.Count > 0 {
+		for i, s := range Shards(rn.staticCosts(pl.cells), opt.Shard.Count) {
+			mine[i] = s == opt.Shard.Index
+		}
+	}
+	var order []int // this worker's cells left, longest first
+	for _, i := range pl.todo {
+		if mine[i] {
+			order = append(order, i)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return costs[order[a]] > costs[order[b]] })
+	if rn.Progress != nil {
+		fmt.Fprintf(rn.Progress, "worker: %d of the plan's %d cells left to this worker (%d done, shard %s)\n",
+			len(order), len(pl.cells), len(pl.cells)-len(pl.todo), shardName(opt.Shard))
+	}
+	w := &workState{rn: rn, pl: pl, order: order, costs: costs, opt: opt, held: map[*claim]Cell{},
+		done: make([]bool, len(pl.cells))}
+	total := 0
+	for _, i := range order {
+		total += len(pl.cells[i].Splits)
+	}
+	w.meter = newMeter(rn.Progress, 0, len(order), total)
+	for _, i := range order {
+		w.meter.totalCost += costs[i]
+	}
+	if rn.reg == nil {
+		rn.reg = models.NewRegistry() // before the goroutines share it
+	}
+	stop := make(chan struct{})
+	interrupted := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			w.releaseAll()
+			close(interrupted)
+		case <-stop:
+		}
+	}()
+	errs := make(chan error, max(1, rn.Jobs))
+	var wg sync.WaitGroup
+	for j := range max(1, rn.Jobs) {
+		wg.Go(func() { errs <- w.loop(ctx, workerName(j)) })
+	}
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	select {
+	case <-finished:
+		close(stop)
+	case <-interrupted:
+		return ErrInterrupted
+	}
+	close(errs)
+	var all []error
+	for err := range errs {
+		all = append(all, err)
+	}
+	if err := errors.Join(all...); err != nil {
+		return err
+	}
+	w.meter.finish()
+	return nil
+}
+
+func shardName(s Shard) string {
+	if s.Count == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+}
+
+// workState is what the goroutines of one Work call share.
+type workState struct {
+	rn    *Runner
+	pl    plan
+	order []int
+	costs []float64
+	opt   WorkOptions
+	meter *meter
+
+	mu   sync.Mutex
+	held map[*claim]Cell // claims held now, released on interruption
+	done []bool          // cells known saved
+	err  error           // the first error: the other goroutines stop claiming
+}
+
+// loop claims, trains and saves cells until none is left to this worker.
+func (w *workState) loop(ctx context.Context, name string) error {
+	host, _ := os.Hostname()
+	opt := w.rn.options()
+	owner := claimOwner{Worker: name, Host: host, PID: os.Getpid(),
+		Key: fmt.Sprintf("seed %d, epochs %d, patience %d, numerics %s", opt.Seed, opt.Epochs, opt.Patience, tensor.Numerics())}
+	for ctx.Err() == nil {
+		i, cl, waiting, err := w.next(owner)
+		if err != nil {
+			return w.fail(err)
+		}
+		if cl == nil {
+			if !waiting {
+				return nil
+			}
+			select { // every cell left is claimed by a live worker
+			case <-ctx.Done():
+			case <-time.After(w.opt.Poll):
+			}
+			continue
+		}
+		c := w.pl.cells[i]
+		w.logf("%s claimed %s", name, cellName(c))
+		r, err := w.rn.runCell(ctx, c, w.meter, w.costs[i]/float64(max(1, len(c.Splits))))
+		if err == nil && ctx.Err() == nil {
+			err = w.rn.save(r)
+		}
+		if ctx.Err() != nil {
+			return nil // interrupted: the claim was released for the next worker
+		}
+		if err != nil {
+			w.release(cl)
+			return w.fail(fmt.Errorf("%s %s on %s: %w", c.Study, c.Model, c.Dataset, err))
+		}
+		if cl.Lost() {
+			w.logf("%s: warning: its claim on %s expired while it trained (stalled longer than the lease %s); the saved result is the same whoever trained it",
+				name, cellName(c), w.rn.lease())
+		}
+		w.release(cl)
+		w.mu.Lock()
+		w.done[i] = true
+		w.mu.Unlock()
+		w.meter.cellDone()
+		w.logf("%s saved %s", name, cellName(c))
+	}
+	return nil
+}
+
+// next claims the first cell of the order that is neither saved nor held by
+// a live claim. With none, waiting says whether cells are left that live
+// claims of other workers hold.
+func (w *workState) next(owner claimOwner) (int, *claim, bool, error) {
+	waiting := false
+	for _, i := range w.order {
+		w.mu.Lock()
+		done, failed := w.done[i], w.err != nil
+		w.mu.Unlock()
+		if failed {
+			return 0, nil, false, nil
+		}
+		if done {
+			continue
+		}
+		c := w.pl.cells[i]
+		if w.saved(c) {
+			w.mu.Lock()
+			w.done[i] = true
+			w.mu.Unlock()
+			continue
+		}
+		cl, err := w.rn.tryClaim(c, owner, w.rn.lease())
+		if err != nil {
+			return 0, nil, false, fmt.Errorf("claiming %s: %w", cellName(c), err)
+		}
+		if cl == nil {
+			waiting = true
+			continue
+		}
+		if w.saved(c) { // finished by another worker since we looked
+			cl.release()
+			w.mu.Lock()
+			w.done[i] = true
+			w.mu.Unlock()
+			continue
+		}
+		w.mu.Lock()
+		w.held[cl] = c
+		w.mu.Unlock()
+		return i, cl, false, nil
+	}
+	return 0, nil, waiting, nil
+}
+
+// saved reports whether c has a current saved result that this plan keeps
+// (with Refresh, one of this build's numerics).
+func (w *workState) saved(c Cell) bool {
+	if _, err := os.Stat(w.rn.Path(c)); err != nil {
+		return false
+	}
+	r := w.rn.LoadExact(c)
+	return r != nil && (!w.rn.Refresh || !Stale(r))
+}
+
+func (w *workState) release(cl *claim) {
+	w.mu.Lock()
+	delete(w.held, cl)
+	w.mu.Unlock()
+	cl.release()
+}
+
+// releaseAll releases every claim held (on interruption).
+func (w *workState) releaseAll() {
+	w.mu.Lock()
+	held := w.held
+	w.held = map[*claim]Cell{}
+	w.mu.Unlock()
+	for cl, c := range held {
+		cl.release()
+		w.logf("%s released %s (interrupted)", cl.owner.Worker, cellName(c))
+	}
+}
+
+func (w *workState) fail(err error) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err == nil {
+		w.err = err
+	}
+	return err
+}
+
+func (w *workState) logf(format string, args ...any) {
+	if w.rn.Progress == nil {
+		return
+	}
+	w.meter.mu.Lock()
+	defer w.meter.mu.Unlock()
+	fmt.Fprintf(w.rn.Progress, time.Now().UTC().Format("2006-01-02T15:04:05.000Z")+" "+format+"\n", args...)
+}
+
+// cellName names a cell in progress lines and errors: study/key.
+func cellName(c Cell) string { return c.Study + "/" + c.Key() }
+
+// workChecks fails before any claim on what would lose or spoil work.
+func (rn *Runner) workChecks(pl plan) error {
+	if err := os.MkdirAll(rn.Dir, 0o755); err != nil {
+		return fmt.Errorf("results directory %s: %w", rn.Dir, err)
+	}
+	probe, err := os.CreateTemp(rn.Dir, ".write-probe-*")
+	if err != nil {
+		return fmt.Errorf("results directory %s is not writable: %w", rn.Dir, err)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	if err := rn.check(pl.cells, pl.todo); err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, i := range pl.todo {
+		name := pl.cells[i].Dataset
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		if _, _, err := rn.graph(name); err != nil {
+			return fmt.Errorf("a worker needs every dataset of its plan: %w", err)
+		}
+	}
+	opt := rn.options()
+	conflicts, example := 0, ""
+	for i, c := range pl.cells {
+		if !pl.stale[i] || pl.saved[i] != nil {
+			continue // no saved result, or a current one (stale numerics only)
+		}
+		r, _ := rn.loadSaved(c)
+		conflicts++
+		if example == "" && r != nil {
+			example = fmt.Sprintf("%s was computed with seed %d, epochs %d, patience %d on data %s", cellName(c),
+				r.Seed, r.Epochs, r.Patience, shortPrint(r.Data))
+		}
+	}
+	if conflicts > 0 {
+		return fmt.Errorf("results directory %s holds %d cells of this plan saved under another key (%s; this worker: seed %d, epochs %d, patience %d): another plan uses this directory; give this one its own --results, or remove those cells to retrain them",
+			rn.Dir, conflicts, example, opt.Seed, opt.Epochs, opt.Patience)
+	}
+	return nil
+}
+
+func shortPrint(fp string) string {
+	if len(fp) > 7+12 {
+		return fp[:7+12]
+	}
+	if fp == "" {
+		return "(unrecorded)"
+	}
+	return fp
+}
+
+// staticCosts estimates each cell's cost for static sharding from what does
+// not change while the plan runs: the graph's size, the number of splits,
+// and the model's rate in saved cells outside the plan (none in a fresh
+// directory: then size alone), so that array tasks started at different
+// times compute the same shares.
+func (rn *Runner) staticCosts(cells []Cell) []float64 {
+	inPlan := map[string]bool{}
+	for _, c := range cells {
+		inPlan[rn.Path(c)] = true
+	}
+	rates := map[string][]float64{}
+	rn.scanSaved(func(path string, r *Result) {
+		if !inPlan[path] {
+			rn.addRate(rates, r)
+		}
+	})
+	rate := modelRates(rates)
+	costs := make([]float64, len(cells))
+	for i, c := range cells {
+		costs[i] = float64(len(c.Splits)) * rate(c.Model) * rn.splitCost(c)
+	}
+	return costs
+}
