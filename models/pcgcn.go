@@ -20,7 +20,9 @@ import (
 // literal one-hot (bmode "hard"); see docs/fidelity.md.
 type PCGCNConfig struct {
 	Common
-	// Lambda weighs the consistency loss λ·Σ_l CE(softmax(S_l), y) (Eq. con:loss).
+	// Lambda weighs the consistency loss λ·Σ_l CE(softmax(S_l), y) (Eq. con:loss),
+	// each CE a mean over the training nodes like the classification loss
+	// (see PCGCN).
 	Lambda float64 `json:"lambda"`
 	// Beta is the control gain β of Eq. eq:hybrid.
 	Beta float64 `json:"beta"`
@@ -29,7 +31,8 @@ type PCGCNConfig struct {
 	// while Eq. eq:hybrid adds β·u).
 	BetaScale float64 `json:"beta_scale"`
 	// Tau is the softmax temperature τ of Eq. con:rel1. The paper gives no
-	// value; it matters only for the gradient of the "ste" mode.
+	// value; it changes the forward pass in bmode "soft" and the gradient in
+	// "ste", and does nothing in "hard".
 	Tau float64 `json:"tau"`
 	// BMode is how the assignment B is formed: "hard" is the one-hot of
 	// Eq. con:rel2 as written (so α gets no gradient through B), "ste" the
@@ -181,6 +184,23 @@ func pcgcnSpec() Spec {
 // Dropout (rate Dropout) applies to X before g, to each layer's input and to
 // the classifier's input. A class with no training node gets a learnable
 // prototype, randomly initialised (Algorithm 1, line 8).
+//
+// Readings the equations leave implicit (README, "Reading of the paper"):
+//
+//   - Both losses are means over the training nodes T (autograd's
+//     CrossEntropy, as PyTorch's default), where Eqs. eq:cr_loss and con:loss
+//     write sums. λ weighs the two the same either way and Adam ignores the
+//     loss's scale, but the L2 decay the optimiser adds to the gradient
+//     (wd·θ) weighs |T| times more against a mean than against a sum.
+//   - In layer l, S = H̄Pᵀ and the control term β(H̄ − BP)W use the
+//     dropped-out input H̄ = dropout(H⁽ˡ⁻¹⁾), the same H̄ as the message
+//     passing ÂH̄W; the prototypes P are class means of H⁽⁰⁾ = g(dropout(X))
+//     without the layer's dropout (with Protos "layer", of H̄). Without
+//     dropout (evaluation) H̄ = H⁽ˡ⁻¹⁾.
+//   - Â = D̃^{-1/2}(A+I)D̃^{-1/2} (Data.AHat, graph.GCNNorm), A the symmetric
+//     0/1 adjacency without self-loops; the same Â in ÂH̄W, ÂS and (I−Â)S.
+//   - g and the classifier are linear layers with biases; the layer weights
+//     W⁽ˡ⁾ have none, as in Eq. eq:hybrid.
 type PCGCN struct {
 	cfg   *PCGCNConfig
 	data  *Data
@@ -211,6 +231,7 @@ func NewPCGCN(d *Data, c *PCGCNConfig, g *rng.RNG) (*PCGCN, error) {
 	gr := d.Graph
 	nc, hid := gr.NumClasses, c.Hidden
 	m := &PCGCN{cfg: c, data: d, labels: gr.Y}
+	// g and the classifier have biases (the paper writes none); W⁽ˡ⁾ has none
 	m.g = nn.NewLinear("g", d.X.Cols(), hid, true, g)
 	if c.SeparateProtoEncoder {
 		m.gp = nn.NewLinear("g_proto", d.X.Cols(), hid, true, g)
@@ -298,6 +319,8 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 		m.lastB = make([][]int32, c.Layers)
 	}
 	for l, w := range m.ws {
+		// S, the control term and the message passing all use the dropped-out
+		// input hd; the "input" prototypes come from h0, before this dropout
 		hd := t.Dropout(h, p)
 		P := protos
 		if c.Protos == "layer" {
@@ -308,7 +331,7 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 		hw := t.MatMul(hd, w)
 		mp := hw
 		if !c.NoMP {
-			mp = t.SpMM(m.data.AHat, hw)
+			mp = t.SpMM(m.data.AHat, hw) // Â = D̃^{-1/2}(A+I)D̃^{-1/2}
 		}
 		ctrl := t.Sub(hw, t.MatMul(b, t.MatMul(P, w))) // (H − BP)W
 		if m.control != nil {
@@ -316,6 +339,7 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 		}
 		h = t.ReLU(t.Add(mp, t.Scale(ctrl, float32(c.Beta*c.BetaScale))))
 		if c.Lambda != 0 && !c.NoCL {
+			// a mean over the training nodes; Eq. con:loss sums over them
 			ce := t.CrossEntropy(s, m.labels, m.data.Train)
 			if consist == nil {
 				consist = ce

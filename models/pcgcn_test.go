@@ -30,12 +30,35 @@ func tinyPCGCN(t *testing.T, set func(c *PCGCNConfig)) (*PCGCN, *Data) {
 	return m, d
 }
 
-// referencePCGCN is a naive float64 transcription of the paper's equations.
+// referencePCGCN is a naive float64 transcription of the paper's equations
+// at the model's parameters, in the model's bmode.
 func referencePCGCN(m *PCGCN, d *Data) (logits [][]float64, sims [][][]float64) {
+	r := referencePCGCN64(m, d, paramsOf(m), pcgcnRefB{})
+	return r.logits, r.sims
+}
+
+// pcgcnRef is the output of referencePCGCN64; sims, soft and hard hold per
+// layer S, softmax(S̃/τ) and the one-hot argmax of S̃.
+type pcgcnRef struct {
+	logits           [][]float64
+	sims, soft, hard [][][]float64
+}
+
+// pcgcnRefB overrides how referencePCGCN64 forms B in each layer: fixed uses
+// the given matrices (B then depends on no parameter); offset gives
+// B = softmax(S̃/τ) + offset, which with offset = hard − soft taken at a point
+// is the function whose gradient at that point the straight-through
+// estimator computes.
+type pcgcnRefB struct {
+	fixed, offset [][][]float64
+}
+
+// referencePCGCN64 is the transcription at the parameters v.
+func referencePCGCN64(m *PCGCN, d *Data, v params64, opt pcgcnRefB) pcgcnRef {
 	c := m.cfg
 	x := dense64(d.X.ToDense())
 	a := dense64(d.AHat.ToDense())
-	h := addBias(mm(x, dense64(m.g.W.Value)), dense64(m.g.B.Value))
+	h := addBias(mm(x, v.at(m.g.W)), v.at(m.g.B))
 	nc := d.Graph.NumClasses
 	p := make([][]float64, nc)
 	counts := make([]float64, nc)
@@ -49,7 +72,7 @@ func referencePCGCN(m *PCGCN, d *Data) (logits [][]float64, sims [][][]float64) 
 			p[y][k] += v
 		}
 	}
-	free := dense64(m.free.Value)
+	free := v.at(m.free)
 	for j := range p {
 		for k := range p[j] {
 			if counts[j] > 0 {
@@ -59,12 +82,14 @@ func referencePCGCN(m *PCGCN, d *Data) (logits [][]float64, sims [][][]float64) 
 			}
 		}
 	}
+	var r pcgcnRef
 	for l, wv := range m.ws {
-		w := dense64(wv.Value)
-		alpha := float64(m.alpha[l].Value.Data[0])
+		w := v.at(wv)
+		alpha := v.at(m.alpha[l])[0][0]
 		s := mm(h, transpose(p))
 		as := mm(a, s)
-		b := make([][]float64, len(s))
+		soft := make([][]float64, len(s))
+		hard := make([][]float64, len(s))
 		for i := range s {
 			st := make([]float64, nc)
 			for j := range st {
@@ -77,29 +102,42 @@ func referencePCGCN(m *PCGCN, d *Data) (logits [][]float64, sims [][][]float64) 
 					st[j] = alpha*as[i][j] + (1-alpha)*(s[i][j]-as[i][j])
 				}
 			}
-			b[i] = make([]float64, nc)
-			if c.BMode == "soft" {
-				mx := st[0]
-				for _, v := range st {
-					mx = math.Max(mx, v)
-				}
-				var z float64
-				for j, v := range st {
-					b[i][j] = math.Exp((v - mx) / c.Tau)
-					z += b[i][j]
-				}
-				for j := range b[i] {
-					b[i][j] /= z
-				}
-			} else {
-				best := 0
-				for j, v := range st {
-					if v > st[best] {
-						best = j
-					}
-				}
-				b[i][best] = 1
+			soft[i] = make([]float64, nc)
+			mx := st[0]
+			for _, v := range st {
+				mx = math.Max(mx, v)
 			}
+			var z float64
+			for j, v := range st {
+				soft[i][j] = math.Exp((v - mx) / c.Tau)
+				z += soft[i][j]
+			}
+			for j := range soft[i] {
+				soft[i][j] /= z
+			}
+			hard[i] = make([]float64, nc)
+			best := 0
+			for j, v := range st {
+				if v > st[best] {
+					best = j
+				}
+			}
+			hard[i][best] = 1
+		}
+		b := hard
+		switch {
+		case opt.fixed != nil:
+			b = opt.fixed[l]
+		case opt.offset != nil:
+			b = make([][]float64, len(s))
+			for i := range b {
+				b[i] = make([]float64, nc)
+				for j := range b[i] {
+					b[i][j] = soft[i][j] + opt.offset[l][i][j]
+				}
+			}
+		case c.BMode == "soft":
+			b = soft
 		}
 		hw := mm(h, w)
 		mp := mm(a, hw)
@@ -115,10 +153,27 @@ func referencePCGCN(m *PCGCN, d *Data) (logits [][]float64, sims [][][]float64) 
 				next[i][k] = math.Max(v, 0)
 			}
 		}
-		sims = append(sims, s)
+		r.sims = append(r.sims, s)
+		r.soft = append(r.soft, soft)
+		r.hard = append(r.hard, hard)
 		h = next
 	}
-	return addBias(mm(h, dense64(m.cls.W.Value)), dense64(m.cls.B.Value)), sims
+	r.logits = addBias(mm(h, v.at(m.cls.W)), v.at(m.cls.B))
+	return r
+}
+
+// pcgcnLoss64 is the training loss of a reference pass: the mean
+// cross-entropy of the logits over the training nodes plus λ times the sum
+// over layers of the mean cross-entropy of softmax(S) (Eq. con:loss with
+// means, as the model computes it).
+func pcgcnLoss64(m *PCGCN, d *Data, r pcgcnRef) float64 {
+	loss := ceMean64(r.logits, d.Graph.Y, d.Train)
+	if m.cfg.Lambda != 0 && !m.cfg.NoCL {
+		for _, s := range r.sims {
+			loss += m.cfg.Lambda * ceMean64(s, d.Graph.Y, d.Train)
+		}
+	}
+	return loss
 }
 
 func evalForward(m Model) (*autograd.Tape, Output) {
@@ -361,65 +416,133 @@ func equalDense(a, b *tensor.Dense) bool {
 	return true
 }
 
+// TestPCGCNParamGradients compares Backward's gradient of the training loss
+// with central differences of referencePCGCN64's loss in float64, with a
+// relative tolerance, for every parameter. Each case names the function whose
+// gradient Backward must equal: the loss itself for "soft"; for "hard", the
+// loss with B held at its one-hot value (B is piecewise constant, so α gets
+// no gradient); for "ste", its definition: the forward of "hard" and the
+// backward of "soft", i.e. the gradient at θ₀ of the loss with
+// B(θ) = softmax(S̃(θ)/τ) + onehot(θ₀) − softmax(S̃(θ₀)/τ).
+//
+// The configuration (β = ±3, g's weights scaled up so that the prototypes
+// differ) makes α's gradient and the part of every gradient that flows
+// through B of order 1e-2..1, far above the absolute tolerance; the fault
+// cases check that the comparison fails when a term is wrong. Deliberately
+// breaking the backward of Softmax (dropping ⟨y, ∂y⟩) or of Mul's scalar
+// broadcast also fails the "soft" cases.
 func TestPCGCNParamGradients(t *testing.T) {
-	for _, mode := range []string{"hard", "soft", "ste"} {
-		m, d := tinyPCGCN(t, func(c *PCGCNConfig) { c.BMode = mode; c.Tau = 2 })
-		checkModelGradients(t, mode, m, d)
+	const atol, rtol = 1e-5, 2e-3
+	lossAt := func(m *PCGCN, d *Data, opt pcgcnRefB) func(params64) float64 {
+		return func(v params64) float64 { return pcgcnLoss64(m, d, referencePCGCN64(m, d, v, opt)) }
 	}
-}
-
-// checkModelGradients compares Backward's parameter gradients of the
-// training loss with central finite differences (float64 accumulation of the
-// float32 loss; the hard argmax is piecewise constant, so a step that flips an
-// assignment is skipped).
-func checkModelGradients(t *testing.T, what string, m Model, d *Data) {
-	t.Helper()
-	loss := func(tp *autograd.Tape) *autograd.Var {
-		out := m.Forward(tp)
-		l := tp.CrossEntropy(out.Logits, d.Graph.Y, d.Train)
-		if out.Aux != nil {
-			l = tp.Add(l, out.Aux)
-		}
-		return l
+	at0 := func(m *PCGCN, d *Data) pcgcnRef { return referencePCGCN64(m, d, paramsOf(m), pcgcnRefB{}) }
+	// the functions Backward is compared with
+	exact := func(m *PCGCN, d *Data) func(params64) float64 { return lossAt(m, d, pcgcnRefB{}) }
+	heldHard := func(m *PCGCN, d *Data) func(params64) float64 {
+		return lossAt(m, d, pcgcnRefB{fixed: at0(m, d).hard})
 	}
-	tp := autograd.NewTape(tensor.Serial)
-	for _, p := range m.Params() {
-		p.ZeroGrad()
-	}
-	tp.Backward(loss(tp))
-	eval := func() float64 {
-		e := autograd.NewTape(tensor.Serial)
-		e.SetNoGrad(true)
-		return float64(loss(e).Scalar())
-	}
-	const eps = 1e-2
-	checked := 0
-	for _, p := range m.Params() {
-		for k := 0; k < len(p.Value.Data); k += 1 + len(p.Value.Data)/7 {
-			orig := p.Value.Data[k]
-			p.Value.Data[k] = orig + eps
-			up := eval()
-			p.Value.Data[k] = orig - eps
-			down := eval()
-			p.Value.Data[k] = orig
-			num := (up - down) / (2 * eps)
-			ana := float64(p.Grad.Data[k])
-			if math.Abs(num-ana) > 2e-3+2e-2*math.Abs(num) {
-				// a flip of the argmax makes the loss jump: confirm with a smaller step
-				p.Value.Data[k] = orig + eps/10
-				up = eval()
-				p.Value.Data[k] = orig - eps/10
-				down = eval()
-				p.Value.Data[k] = orig
-				num = (up - down) / (2 * eps / 10)
-				if math.Abs(num-ana) > 5e-3+5e-2*math.Abs(num) {
-					t.Errorf("%s: %s[%d]: analytic %.5g, numeric %.5g", what, p.Name, k, ana, num)
+	steDef := func(m *PCGCN, d *Data) func(params64) float64 {
+		r := at0(m, d)
+		off := make([][][]float64, len(r.hard))
+		for l := range off {
+			off[l] = make([][]float64, len(r.hard[l]))
+			for i := range off[l] {
+				off[l][i] = make([]float64, len(r.hard[l][i]))
+				for j := range off[l][i] {
+					off[l][i][j] = r.hard[l][i][j] - r.soft[l][i][j]
 				}
 			}
-			checked++
 		}
+		return lossAt(m, d, pcgcnRefB{offset: off})
 	}
-	if checked < 10 {
-		t.Fatalf("%s: only %d gradients checked", what, checked)
+	// faults injected into the analytic gradient
+	negateAlpha := func(m *PCGCN, _ *Data, g grads64) grads64 {
+		for _, a := range m.alpha {
+			g[a][0] = -g[a][0]
+		}
+		return g
+	}
+	dropBPath := func(m *PCGCN, d *Data, g grads64) grads64 {
+		// subtract what flows through B: the gradient of the loss minus that
+		// of the loss with B held at its value
+		full := numericGrads(m, exact(m, d))
+		held := numericGrads(m, lossAt(m, d, pcgcnRefB{fixed: at0(m, d).soft}))
+		for p, x := range g {
+			for k := range x {
+				x[k] -= full[p][k] - held[p][k]
+			}
+		}
+		return g
+	}
+	scale := func(_ *PCGCN, _ *Data, g grads64) grads64 { return scaleGrads(g, 1.01) }
+
+	pos := func(c *PCGCNConfig) { c.Beta, c.Tau = 3, 1 }
+	neg := func(c *PCGCNConfig) { c.Beta, c.Tau = -3, 0.5 }
+	for _, tc := range []struct {
+		name     string
+		bmode    string
+		set      func(c *PCGCNConfig)
+		gScale   float32 // g's weights are multiplied by it
+		against  func(m *PCGCN, d *Data) func(params64) float64
+		fault    func(m *PCGCN, d *Data, g grads64) grads64
+		wantFail bool
+	}{
+		{name: "soft beta>0", bmode: "soft", set: pos, gScale: 3, against: exact},
+		{name: "soft beta<0", bmode: "soft", set: neg, gScale: 5, against: exact},
+		{name: "soft, fault: alpha's gradient negated", bmode: "soft", set: pos, gScale: 3, against: exact, fault: negateAlpha, wantFail: true},
+		{name: "soft, fault: no gradient through B", bmode: "soft", set: pos, gScale: 3, against: exact, fault: dropBPath, wantFail: true},
+		{name: "soft, fault: every gradient x1.01", bmode: "soft", set: neg, gScale: 5, against: exact, fault: scale, wantFail: true},
+		{name: "ste", bmode: "ste", set: pos, gScale: 3, against: steDef},
+		{name: "ste beta<0", bmode: "ste", set: neg, gScale: 5, against: steDef},
+		// the estimator is not the gradient of its forward pass, and the
+		// difference is large enough to see
+		{name: "ste against its forward pass", bmode: "ste", set: pos, gScale: 3, against: heldHard, wantFail: true},
+		{name: "hard", bmode: "hard", set: pos, gScale: 3, against: heldHard},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, d := tinyPCGCN(t, func(c *PCGCNConfig) { c.BMode = tc.bmode; tc.set(c) })
+			for i := range m.g.W.Value.Data {
+				m.g.W.Value.Data[i] *= tc.gScale
+			}
+			ana := analyticGrads(m, d)
+			if tc.bmode != "soft" {
+				// the float32 forward must pick the reference's one-hot B
+				r := at0(m, d)
+				for l, b := range m.Assignments() {
+					for i, j := range b {
+						if r.hard[l][i][j] != 1 {
+							t.Fatalf("layer %d node %d: assigned %d, the float64 reference disagrees (near tie)", l, i, j)
+						}
+					}
+				}
+			}
+			num := numericGrads(m, tc.against(m, d))
+			if tc.fault != nil {
+				ana = tc.fault(m, d, ana)
+			}
+			res := compareGrads(m, ana, num, atol, rtol)
+			switch {
+			case tc.wantFail && res.bad == 0:
+				t.Errorf("the comparison passed (worst relative error %.3g over %d gradients); it should fail", res.worstRel, res.checked)
+			case tc.wantFail:
+				t.Logf("fails as it should: %d of %d gradients off, first %s", res.bad, res.checked, res.first)
+			case res.bad > 0:
+				t.Errorf("%d of %d gradients off, first %s", res.bad, res.checked, res.first)
+			}
+			if tc.wantFail {
+				return
+			}
+			// α's gradient must be large enough for the check to mean something
+			for l, a := range m.alpha {
+				n := num[a][0]
+				switch {
+				case tc.bmode == "hard" && (n != 0 || ana[a][0] != 0):
+					t.Errorf("layer %d: hard B gives alpha a gradient: analytic %g, numeric %g", l+1, ana[a][0], n)
+				case tc.bmode != "hard" && math.Abs(n) < 1e-2:
+					t.Errorf("layer %d: alpha's gradient %.3g is too small to test", l+1, n)
+				}
+			}
+		})
 	}
 }

@@ -36,7 +36,7 @@ func pending(w io.Writer, what string) {
 // ---- 1. statistics ---------------------------------------------------------
 
 func renderStats(p *plan, w io.Writer) error {
-	fmt.Fprintln(w, "The paper's claim: its Table of statistics and the homophily row of its main table. Ours are measured on the same files by `pcgcn stats` (edges counted once, undirected, without self-loops or duplicates). docs/datasets.md explains each difference.")
+	fmt.Fprintln(w, "The paper's claim: its Table of statistics and the homophily row of its main table. Ours are measured on the same files by `pcgcn stats` (edges counted once, undirected, without self-loops or duplicates). docs/datasets.md explains each difference. The splits are Geom-GCN's 10 files per dataset (the Chameleon and Squirrel npz carry the same masks): named `0.6_0.2`, they hold 48/32/20 % of the nodes for training/validation/test, as the paper's footnote says, but are not stratified by class as its \"per class\" says (docs/datasets.md).")
 	fmt.Fprintln(w)
 	var stats []graph.Stats
 	mismatch := 0

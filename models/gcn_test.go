@@ -1,0 +1,92 @@
+package models
+
+import (
+	"math"
+	"testing"
+
+	"github.com/pcgcn/pcgcn/rng"
+)
+
+// TestGCNAndMLPParamGradients compares Backward's gradient of the training
+// loss (mean cross-entropy over the training nodes, dropout off) with central
+// differences of a float64 transcription of each model, element by element
+// with a relative tolerance, for every parameter. The fault cases scale the
+// analytic gradient by 1.01 and must fail; deliberately breaking the
+// backward of SpMM (GCN) or of ReLU also fails them.
+func TestGCNAndMLPParamGradients(t *testing.T) {
+	const atol, rtol = 1e-6, 2e-3
+	g := tinyGraph(t)
+	d := NewData(g, g.Splits[0], false, nil)
+	common := func(layers int) Common {
+		return Common{Hidden: 5, Layers: layers, Dropout: 0, LR: 0.01}
+	}
+	gcn := func(layers int) func(t *testing.T) (Model, func(params64) [][]float64) {
+		return func(t *testing.T) (Model, func(params64) [][]float64) {
+			m, err := NewGCN(d, &GCNConfig{Common: common(layers)}, rng.New(5))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// GCN's biases start at zero: give them values so that their
+			// gradient and the ReLU pattern are generic
+			r := rng.New(6)
+			for _, b := range m.bs {
+				for i := range b.Value.Data {
+					b.Value.Data[i] = r.Uniform(-0.5, 0.5)
+				}
+			}
+			return m, func(v params64) [][]float64 { return gcnRef64(m, d, v) }
+		}
+	}
+	mlp := func(layers int) func(t *testing.T) (Model, func(params64) [][]float64) {
+		return func(t *testing.T) (Model, func(params64) [][]float64) {
+			m, err := NewMLP(d, &MLPConfig{Common: common(layers)}, rng.New(5))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return m, func(v params64) [][]float64 { return mlpRef64(m, d, v) }
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		build    func(t *testing.T) (Model, func(params64) [][]float64)
+		scale    float64 // injected fault: the analytic gradient times scale
+		wantFail bool
+	}{
+		{"gcn 1 layer", gcn(1), 1, false},
+		{"gcn 2 layers", gcn(2), 1, false},
+		{"gcn 3 layers", gcn(3), 1, false},
+		{"gcn 2 layers, fault: gradient x1.01", gcn(2), 1.01, true},
+		{"mlp 1 layer", mlp(1), 1, false},
+		{"mlp 2 layers", mlp(2), 1, false},
+		{"mlp 3 layers", mlp(3), 1, false},
+		{"mlp 2 layers, fault: gradient x1.01", mlp(2), 1.01, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, forward := tc.build(t)
+			// the reference must be the model
+			_, out := evalForward(m)
+			assertClose(t, "logits", out.Logits.Value, forward(paramsOf(m)), 1e-5)
+			ana := scaleGrads(analyticGrads(m, d), tc.scale)
+			num := numericGrads(m, func(v params64) float64 { return ceMean64(forward(v), g.Y, d.Train) })
+			res := compareGrads(m, ana, num, atol, rtol)
+			switch {
+			case tc.wantFail && res.bad == 0:
+				t.Errorf("the comparison passed (worst relative error %.3g over %d gradients); it should fail", res.worstRel, res.checked)
+			case tc.wantFail:
+				t.Logf("fails as it should: %d of %d gradients off, first %s", res.bad, res.checked, res.first)
+			case res.bad > 0:
+				t.Errorf("%d of %d gradients off, first %s", res.bad, res.checked, res.first)
+			}
+			// every parameter must have gradients well above the tolerance
+			for _, p := range m.Params() {
+				var mx float64
+				for _, v := range num[p] {
+					mx = math.Max(mx, math.Abs(v))
+				}
+				if mx < 1e-3 {
+					t.Errorf("%s: largest gradient %.3g, too small to test", p.Name, mx)
+				}
+			}
+		})
+	}
+}
