@@ -141,9 +141,35 @@ func TestDropClass(t *testing.T) {
 	if len(r.Data.Train) >= len(g.Splits[0].Train) {
 		t.Error("no training node was removed")
 	}
-	opt.DropClass = 9
-	if _, err := Run(g, nil, 0, spec, spec.Preset("cornell"), opt); err == nil {
-		t.Error("dropping a class that does not exist succeeded")
+	for _, c := range []int{9, 5, -2, -5} {
+		opt.DropClass = c
+		_, err := Run(g, nil, 0, spec, spec.Preset("cornell"), opt)
+		if want := fmt.Sprintf("drop_class must be -1 (none) or a class of cornell in [0,5), got %d", c); err == nil || err.Error() != want {
+			t.Errorf("drop class %d: %v, want %q", c, err, want)
+		}
+	}
+}
+
+// TestRunStopsOnDivergence trains with an absurd learning rate: the loss
+// becomes NaN or infinite within a few epochs, and Run must stop with an
+// error naming the split and the epoch instead of reporting the accuracy of
+// garbage parameters.
+func TestRunStopsOnDivergence(t *testing.T) {
+	g := loadCornell(t)
+	spec, _ := models.NewRegistry().Get("mlp")
+	cfg := spec.Preset("cornell")
+	cfg.Base().LR = 1e30
+	opt := quickOpts(1)
+	opt.Epochs = 200
+	r, err := Run(g, nil, 3, spec, cfg, opt)
+	if err == nil {
+		t.Fatalf("lr 1e30 trained to val %v test %v without an error", r.Val, r.Test)
+	}
+	msg := err.Error()
+	t.Log(msg)
+	if !strings.HasPrefix(msg, "cornell split 3: the training loss became ") || !strings.Contains(msg, " at epoch ") ||
+		!strings.Contains(msg, "diverged") || !strings.Contains(msg, "lr 1e+30") {
+		t.Errorf("error %q does not name the split, the epoch and the divergence", msg)
 	}
 }
 
