@@ -90,7 +90,7 @@ checking, not for numbers.`,
 	fl.BoolVar(&f.quick, "quick", false, "2 splits, at most 60 epochs, small graphs: a fast end-to-end check")
 	fl.StringVar(&f.resultsDir, "results", "results", "directory of the per-cell JSON results")
 	fl.StringVar(&f.docsDir, "docs", "docs", "directory the Markdown reports and figures are written to")
-	fl.IntVar(&f.threads, "threads", 0, "goroutines for the kernels of each cell (0: the cores divided among the --jobs)")
+	fl.IntVar(&f.threads, "threads", 0, "goroutines for the kernels of each cell: 0 divides the cores among the --jobs; at most 4 × the cores, more is refused")
 	fl.IntVar(&f.jobs, "jobs", 1, jobsHelp)
 	fl.Uint64Var(&f.seed, "seed", 42, "base random seed")
 	fl.BoolVar(&f.plan, "plan", false, "train nothing: list, per study, the cells saved and the splits left, with an estimate of their time from the models' rates in the saved cells")

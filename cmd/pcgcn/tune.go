@@ -29,7 +29,7 @@ type tuneFlags struct {
 func newTuneCmd() *cobra.Command {
 	var f tuneFlags
 	cmd := &cobra.Command{
-		Use:   "tune --model NAME --dataset NAME|--data PATH --grid KEY=V1,V2,... [flags]",
+		Use:   "tune NAME|--dataset NAME|--data PATH --model NAME --grid KEY=V1,V2,... [flags]",
 		Short: "Grid-search a model's hyperparameters on validation accuracy",
 		Long: `tune trains the model at every point of a hyperparameter grid (the product of
 the --grid axes, applied over the dataset's preset and the fixed --set
@@ -43,7 +43,6 @@ nothing. The protocol is train's: Adam, up to --epochs epochs, patience
 --patience, the model at its best-validation epoch.`,
 		Example: `  pcgcn tune --model linkx --dataset actor --grid hidden=64,256,512 --grid lr=0.05,0.01,0.002 --splits 0-2
   pcgcn tune --model gcn --data mygraph/ --grid dropout=0.2,0.5 --set hidden=128 --json`,
-		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTune(cmd, &f) },
 	}
 	f.data.register(cmd)
@@ -73,6 +72,13 @@ type tunePoint struct {
 
 func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	start := time.Now()
+	if err := f.check(); err != nil {
+		return err
+	}
+	threads, err := threadsPerJob(f.threads, f.jobs)
+	if err != nil {
+		return err
+	}
 	if len(f.grid) == 0 {
 		return fmt.Errorf("no grid: give at least one --grid key=v1,v2 (values comma-separated)")
 	}
@@ -103,10 +109,6 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	// every point is validated here, before anything is trained; the errors
 	// name the model
 	cells, err := experiments.TuneCells(strings.ToLower(f.model), name, grid, base, splits)
-	if err != nil {
-		return err
-	}
-	threads, err := threadsPerJob(f.threads, f.jobs)
 	if err != nil {
 		return err
 	}
