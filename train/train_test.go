@@ -1,13 +1,18 @@
 package train
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/checkpoint"
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/internal/datatest"
@@ -93,6 +98,70 @@ func TestSaveLoadPredictRoundTrip(t *testing.T) {
 		if acc := Accuracy(got, g.Y, r.Data.Test); math.Abs(acc-r.Test) > 1e-12 {
 			t.Errorf("%s: reloaded test accuracy %v, trained %v", name, acc, r.Test)
 		}
+	}
+}
+
+// TestSavedMetaKeys checks that config.json names what its keys hold (the
+// training nodes, scores in percent as train prints them) and that a model
+// saved before, with the keys train, val and test (fractions), still loads
+// with the same meaning.
+func TestSavedMetaKeys(t *testing.T) {
+	g := loadCornell(t)
+	reg := models.NewRegistry()
+	spec, _ := reg.Get("mlp")
+	cfg := spec.Preset("cornell")
+	opt := quickOpts(1)
+	opt.Epochs = 5
+	r, err := Run(g, nil, 1, spec, cfg, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := Save(dir, "mlp", "cornell", cfg, r); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := checkpoint.ReadConfig(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &keys); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"train", "val", "test"} {
+		if _, ok := keys[k]; ok {
+			t.Errorf("config.json still has the ambiguous key %q", k)
+		}
+	}
+	var meta SavedMeta
+	if err := json.Unmarshal(raw, &meta); err != nil {
+		t.Fatal(err)
+	}
+	if meta.ValMetricPct != 100*r.Val || meta.TestMetricPct != 100*r.Test || meta.TestAccuracyPct != 100*r.TestAccuracy ||
+		len(meta.TrainNodes) != len(r.Data.Train) {
+		t.Errorf("saved %+v for val %v test %v", meta, r.Val, r.Test)
+	}
+	// the layout of config.json before the keys were renamed
+	delete(keys, "train_nodes")
+	delete(keys, "val_metric_pct")
+	delete(keys, "test_metric_pct")
+	delete(keys, "test_accuracy_pct")
+	keys["train"], _ = json.Marshal(r.Data.Train)
+	keys["val"], _ = json.Marshal(r.Val)
+	keys["test"], _ = json.Marshal(r.Test)
+	old, _ := json.Marshal(keys)
+	if err := os.WriteFile(filepath.Join(dir, checkpoint.ConfigFile), old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, data, oldMeta, err := Load(dir, g, reg)
+	if err != nil {
+		t.Fatalf("a model saved with the old keys does not load: %v", err)
+	}
+	if !slices.Equal(data.Train, r.Data.Train) || oldMeta.ValMetricPct != 100*r.Val || oldMeta.TestMetricPct != 100*r.Test {
+		t.Errorf("old keys read as %d training nodes, val %v%%, test %v%%", len(data.Train), oldMeta.ValMetricPct, oldMeta.TestMetricPct)
+	}
+	if acc := Accuracy(Probabilities(m, 1), g.Y, r.Data.Test); acc != r.TestAccuracy {
+		t.Errorf("old-key model: test accuracy %v, trained %v", acc, r.TestAccuracy)
 	}
 }
 
