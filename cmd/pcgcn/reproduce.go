@@ -245,7 +245,7 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 		return json.NewEncoder(cmd.OutOrStdout()).Encode(reproduceSummary{
 			WallSeconds: time.Since(start).Seconds(), Docs: docs, Results: rn.Dir, Numerics: tensor.Numerics()})
 	default:
-		fmt.Fprintf(cmd.OutOrStdout(), "reproduce finished in %s; reports in %s\n", time.Since(start).Round(time.Second), docs)
+		fmt.Fprintf(cmd.OutOrStdout(), "reproduce finished in %s; reports in %s\n", formatDuration(time.Since(start)), docs)
 	}
 	return nil
 }
@@ -359,11 +359,24 @@ func runInfo(f *reproduceFlags, study string, wall time.Duration, rs []*experime
 	return report.Run{
 		Command:  cmd,
 		Machine:  studies.Machine(),
-		WallTime: fmt.Sprintf("this invocation %s; total training time of the saved cells behind its %d entries (every candidate counted) %s", wall.Round(time.Second), len(rs), (time.Duration(compute) * time.Second).Round(time.Second)),
+		WallTime: fmt.Sprintf("this invocation %s; total training time of the saved cells behind its %d entries (every candidate counted) %s", formatDuration(wall), len(rs), formatDuration(seconds(compute))),
 		Stale:    stale,
 		Cells:    len(rs),
 	}
 }
+
+// formatDuration is the one way the command line prints a duration: whole
+// seconds under an hour ("45s", "12m5s"), whole minutes from an hour on
+// ("3h5m"), so that the rows of a table and their total read alike.
+func formatDuration(d time.Duration) string {
+	if d < time.Hour {
+		return d.Round(time.Second).String()
+	}
+	return strings.TrimSuffix(d.Round(time.Minute).String(), "0s")
+}
+
+// seconds converts a float number of seconds to a Duration.
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // printPlan writes the --plan table: per study, cells saved and splits left
 // with the estimated time, and the totals.
@@ -371,7 +384,7 @@ func printPlan(w io.Writer, plan []experiments.PlanEntry) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "study\tcells\tsaved\tstale\tsplits left\testimated time\t")
 	for _, e := range slices.Concat(plan, []experiments.PlanEntry{planJSON(plan).Total}) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t\n", e.Study, e.Cells, e.Done, e.Stale, e.Splits, (time.Duration(e.EstSeconds) * time.Second).Round(time.Minute))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t\n", e.Study, e.Cells, e.Done, e.Stale, e.Splits, formatDuration(seconds(e.EstSeconds)))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "(stale: saved cells of other numerics than this build's %s, or not recording theirs; they reproduce within their spread, not bit for bit, and --refresh trains them again)\n", tensor.Numerics())

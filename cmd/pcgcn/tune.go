@@ -139,7 +139,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 		return enc.Encode(points)
 	}
 	printTune(out, f, grid, points, len(splits))
-	fmt.Fprintf(cmd.ErrOrStderr(), "wall time %s\n", time.Since(start).Round(time.Second))
+	fmt.Fprintf(cmd.ErrOrStderr(), "wall time %s\n", formatDuration(time.Since(start)))
 	return nil
 }
 
