@@ -76,7 +76,7 @@ func (m *modelFlags) resolve(cmd *cobra.Command, dataset string) (models.Spec, m
 			return spec, nil, err
 		}
 		if err := models.SetOption(cfg, k, v); err != nil {
-			return spec, nil, fmt.Errorf("--set %s: %s: %w", kv, spec.Name, err)
+			return spec, nil, fmt.Errorf("--set %s: %s: %w", flagValue(kv), spec.Name, err)
 		}
 	}
 	if err := cfg.Validate(); err != nil {
@@ -98,7 +98,7 @@ func (m *modelFlags) blame(cmd *cobra.Command, err error) error {
 	}
 	for i := len(m.sets) - 1; i >= 0; i-- {
 		if k, _, _ := parseSet(m.sets[i]); k == oe.Key {
-			return fmt.Errorf("--set %s: %w", m.sets[i], err)
+			return fmt.Errorf("--set %s: %w", flagValue(m.sets[i]), err)
 		}
 	}
 	if name, ok := shortcutFlags[oe.Key]; ok && cmd.Flags().Changed(name) {

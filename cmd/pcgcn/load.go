@@ -80,14 +80,14 @@ func parseSplits(s string, n int) ([]int, error) {
 		return out, nil
 	}
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("--splits %s: %s (the dataset has splits 0-%d)", s, fmt.Sprintf(format, a...), n-1)
+		return fmt.Errorf("--splits %s: %s (the dataset has splits 0-%d)", flagValue(s), fmt.Sprintf(format, a...), n-1)
 	}
 	num := func(x, part string) (int, error) {
 		if strings.HasPrefix(x, "-") || x == "" && strings.HasPrefix(part, "-") {
 			return 0, bad("split numbers are ≥ 0")
 		}
 		if x == "" {
-			return 0, bad("the range %s needs both ends, as in 0-4", part)
+			return 0, bad("the range %s needs both ends, as in 0-4", flagValue(part))
 		}
 		v, err := strconv.Atoi(x)
 		if err != nil || v < 0 {
@@ -115,7 +115,7 @@ func parseSplits(s string, n int) ([]int, error) {
 		}
 		switch {
 		case a > b:
-			return nil, bad("the range %s is reversed, write %d-%d", part, b, a)
+			return nil, bad("the range %s is reversed, write %d-%d", flagValue(part), b, a)
 		case b >= n:
 			return nil, bad("split %d does not exist", b)
 		}
@@ -128,4 +128,14 @@ func parseSplits(s string, n int) ([]int, error) {
 		}
 	}
 	return out, nil
+}
+
+// flagValue shows a flag's value in an error as the user typed it, quoted
+// (Go syntax) only when it is empty or holds spaces or unprintable
+// characters, so that the error stays one readable line.
+func flagValue(s string) string {
+	if q := strconv.Quote(s); s == "" || strings.ContainsAny(s, " \t") || q[1:len(q)-1] != s {
+		return q
+	}
+	return s
 }

@@ -184,7 +184,7 @@ func parseDropClass(s string, g *graph.Graph) (int, error) {
 	}
 	k, err := strconv.Atoi(t)
 	if err != nil || k < 0 || k >= g.NumClasses {
-		return 0, fmt.Errorf("--drop-class %s: want a class of %s in [0,%d), or none", s, g.Name, g.NumClasses)
+		return 0, fmt.Errorf("--drop-class %s: want a class of %s in [0,%d), or none", flagValue(s), g.Name, g.NumClasses)
 	}
 	return k, nil
 }
