@@ -73,7 +73,7 @@ func newPredictCmd() *cobra.Command {
 		Short: "Predict every node's class with a model saved by `train --save`",
 		Long: `predict loads a model written by ` + "`pcgcn train --save DIR`" + ` and writes, for every
 node of the graph it was trained on, the predicted class and the class
-probabilities as CSV: node,pred,p0,p1,...`,
+probabilities (in [0,1], not percent) as CSV: node,pred,p0,p1,...`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if modelDir == "" {
 				return fmt.Errorf("--model-dir is required")

@@ -53,7 +53,7 @@ preset for the dataset, then --config, then the shortcut flags, then --set.`,
 	f.protocolFlags.register(cmd, "splits to run")
 	fl.StringVar(&f.dropClass, "drop-class", "none", "remove the training labels of class `K` (0-based, in [0, classes); the missing-class study), or none (also -1)")
 	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object instead of the table (accuracies and metrics in percent, as in the table)")
-	fl.StringVar(&f.save, "save", "", "directory to write the trained model of the first split (weights .npz + config.json); checked before training")
+	fl.StringVar(&f.save, "save", "", "directory to write the trained model of the first split (weights.npz + config.json, scores in percent); checked before training")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress output")
 	return cmd
 }

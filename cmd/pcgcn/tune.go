@@ -52,7 +52,7 @@ nothing. The protocol is train's: Adam, up to --epochs epochs, patience
 	fl.StringArrayVar(&f.sets, "set", nil, "a fixed override for every grid point: `key=value` (repeatable)")
 	f.protocolFlags.register(cmd, "splits to train each point on")
 	fl.StringVar(&f.resultsDir, "results", "results", "directory of the per-point JSON results (points saved in <results>/tune/)")
-	fl.BoolVar(&f.jsonOut, "json", false, "print the ranked points as JSON")
+	fl.BoolVar(&f.jsonOut, "json", false, "print the ranked points as JSON (validation and test scores in percent, as in the table)")
 	fl.IntVar(&f.jobs, "jobs", 1, jobsHelp)
 	return cmd
 }
