@@ -139,28 +139,31 @@ func isIntRow(l []byte, sep string, k int) bool {
 }
 
 // dataLines returns the lines of a user file, dropping a header line
-// (recognised by isData being false on it) and trailing blank lines.
-func dataLines(path string, data []byte, isData func([]byte) bool) ([][]byte, error) {
-	ls, err := lines(path, data, false)
+// (recognised by isData being false on it) and trailing blank lines, and the
+// line number an editor shows for the first line returned (1, or 2 after a
+// header): ls[i] is line first+i.
+func dataLines(path string, data []byte, isData func([]byte) bool) (ls [][]byte, first int, err error) {
+	ls, err = lines(path, data, false)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	first = 1
 	for len(ls) > 0 && len(bytes.TrimSpace(ls[len(ls)-1])) == 0 {
 		ls = ls[:len(ls)-1]
 	}
 	if len(ls) > 0 && !isData(ls[0]) {
-		ls = ls[1:]
+		ls, first = ls[1:], 2
 	}
 	if len(ls) == 0 {
-		return nil, fmt.Errorf("%s: no data lines", path)
+		return nil, 0, fmt.Errorf("%s: no data lines", path)
 	}
-	return ls, nil
+	return ls, first, nil
 }
 
 // parseUserLabels reads labels.csv: one integer per line (line i is node
 // i), or "node,label" pairs covering nodes 0..n-1 once each.
 func parseUserLabels(path string, data []byte) ([]int64, error) {
-	ls, err := dataLines(path, data, func(l []byte) bool { return isIntRow(l, ",", 1) || isIntRow(l, ",", 2) })
+	ls, first, err := dataLines(path, data, func(l []byte) bool { return isIntRow(l, ",", 1) || isIntRow(l, ",", 2) })
 	if err != nil {
 		return nil, err
 	}
@@ -173,12 +176,12 @@ func parseUserLabels(path string, data []byte) ([]int64, error) {
 	for i, l := range ls {
 		f := fields(l, ",")
 		if pairs != (len(f) == 2) || len(f) > 2 {
-			return nil, fmt.Errorf("%s: line %d: %q does not match the first line's format", path, i+1, l)
+			return nil, fmt.Errorf("%s: line %d: %q does not match the first line's format", path, first+i, l)
 		}
 		vals := make([]int64, len(f))
 		for j, x := range f {
 			if vals[j], err = strconv.ParseInt(string(x), 10, 64); err != nil {
-				return nil, fmt.Errorf("%s: line %d: %q is not an integer", path, i+1, x)
+				return nil, fmt.Errorf("%s: line %d: %q is not an integer", path, first+i, x)
 			}
 		}
 		if !pairs {
@@ -187,7 +190,7 @@ func parseUserLabels(path string, data []byte) ([]int64, error) {
 		}
 		node := vals[0]
 		if node < 0 || node >= int64(len(ls)) || seen[node] {
-			return nil, fmt.Errorf("%s: line %d: node %d is outside [0, %d) or listed twice", path, i+1, node, len(ls))
+			return nil, fmt.Errorf("%s: line %d: node %d is outside [0, %d) or listed twice", path, first+i, node, len(ls))
 		}
 		seen[node] = true
 		out[node] = vals[1]
@@ -205,7 +208,7 @@ func userCSVFeatures(path string, data []byte, n int) (graph.Features, error) {
 		}
 		return true
 	}
-	ls, err := dataLines(path, data, isNum)
+	ls, first, err := dataLines(path, data, isNum)
 	if err != nil {
 		return graph.Features{}, err
 	}
@@ -217,12 +220,12 @@ func userCSVFeatures(path string, data []byte, n int) (graph.Features, error) {
 	for i, l := range ls {
 		fs := fields(l, ",")
 		if len(fs) != f {
-			return graph.Features{}, fmt.Errorf("%s: row %d has %d values, row 0 has %d", path, i, len(fs), f)
+			return graph.Features{}, fmt.Errorf("%s: line %d has %d values, line %d has %d", path, first+i, len(fs), first, f)
 		}
 		for j, x := range fs {
 			v, err := strconv.ParseFloat(string(x), 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(float64(float32(v)), 0) {
-				return graph.Features{}, fmt.Errorf("%s: row %d value %d: %q is not a finite number", path, i, j, x)
+				return graph.Features{}, fmt.Errorf("%s: line %d, value %d: %q is not a finite number", path, first+i, j+1, x)
 			}
 			vals = append(vals, float32(v))
 		}
@@ -259,7 +262,7 @@ func parseUserSplits(path string, data []byte, n int) ([]graph.Split, error) {
 		_, e2 := strconv.Atoi(string(f[1]))
 		return e1 == nil && e2 == nil
 	}
-	ls, err := dataLines(path, data, isRow)
+	ls, first, err := dataLines(path, data, isRow)
 	if err != nil {
 		return nil, err
 	}
@@ -269,16 +272,16 @@ func parseUserSplits(path string, data []byte, n int) ([]graph.Split, error) {
 	for i, l := range ls {
 		f := fields(l, ",")
 		if !isRow(l) {
-			return nil, fmt.Errorf("%s: line %d: %q is not split,node,role", path, i+1, l)
+			return nil, fmt.Errorf("%s: line %d: %q is not split,node,role", path, first+i, l)
 		}
 		s, _ := strconv.Atoi(string(f[0]))
 		node, _ := strconv.Atoi(string(f[1]))
 		if s < 0 || s > len(ls)/3 {
 			// each of the splits 0..s needs at least three rows
-			return nil, fmt.Errorf("%s: line %d: split %d cannot be filled: splits are numbered 0..K-1 and each needs train, val and test nodes", path, i+1, s)
+			return nil, fmt.Errorf("%s: line %d: split %d cannot be filled: splits are numbered 0..K-1 and each needs train, val and test nodes", path, first+i, s)
 		}
 		if node < 0 || node >= n {
-			return nil, fmt.Errorf("%s: line %d: node %d outside [0, %d)", path, i+1, node, n)
+			return nil, fmt.Errorf("%s: line %d: node %d outside [0, %d)", path, first+i, node, n)
 		}
 		r := -1
 		for j, name := range []string{"train", "val", "test"} {
@@ -287,9 +290,9 @@ func parseUserSplits(path string, data []byte, n int) ([]graph.Split, error) {
 			}
 		}
 		if r < 0 {
-			return nil, fmt.Errorf("%s: line %d: role %q is not train, val or test", path, i+1, f[2])
+			return nil, fmt.Errorf("%s: line %d: role %q is not train, val or test", path, first+i, f[2])
 		}
-		entries = append(entries, entry{s, node, r, i + 1})
+		entries = append(entries, entry{s, node, r, first + i})
 		k = max(k, s+1)
 	}
 	sort.SliceStable(entries, func(a, b int) bool { return entries[a].split < entries[b].split })

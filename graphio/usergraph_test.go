@@ -70,7 +70,7 @@ func TestUserGraphCorrupt(t *testing.T) {
 		{"label out of range", "labels.csv", "1\n-2\n1\n", "label -2"},
 		{"edge to missing node", "edges.csv", "0,1\n1,3\n", "node 3"},
 		{"NaN feature", "features.csv", "1,0\nNaN,2\n1,1\n", "not a finite number"},
-		{"short feature row", "features.csv", "1,0\n2\n1,1\n", "row 1 has 1 values"},
+		{"short feature row", "features.csv", "1,0\n2\n1,1\n", "line 2 has 1 values, line 1 has 2"},
 		{"feature row count", "features.csv", "1,0\n2,1\n", "2 feature rows for 3"},
 		{"empty split part", "splits.csv", "0,0,train\n0,1,val\n", "empty test set"},
 		{"split role", "splits.csv", "0,0,train\n0,1,dev\n0,2,test\n", "role \"dev\""},
@@ -78,6 +78,12 @@ func TestUserGraphCorrupt(t *testing.T) {
 		{"truncated edges", "edges.csv", "0,1\n1,", "not a node id"},
 		{"label pairs repeat a node", "labels.csv", "0,1\n0,1\n2,0\n", "listed twice"},
 		{"empty labels", "labels.csv", "", "empty file"},
+		// line numbers are an editor's: 1-based, the header counted
+		{"label line after a header", "labels.csv", "label\n1\nx\n1\n", "line 3: \"x\" is not an integer"},
+		{"label line without header", "labels.csv", "1\nx\n1\n", "line 2: \"x\" is not an integer"},
+		{"feature line after a header", "features.csv", "a,b\n1,0\n2,NaN\n1,1\n", "line 3, value 2: \"NaN\""},
+		{"split line after a header", "splits.csv", "split,node,role\n0,0,train\n0,1,dev\n0,2,test\n", "line 3: role \"dev\""},
+		{"split line without header", "splits.csv", "0,0,train\n0,1,dev\n0,2,test\n", "line 2: role \"dev\""},
 	}
 	for _, c := range cases {
 		files := map[string]string{}

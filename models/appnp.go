@@ -28,7 +28,7 @@ func (c *APPNPConfig) Base() *Common { return &c.Common }
 // Validate reports the first out-of-range hyperparameter: layers, hidden, k,
 // alpha and the dropout rates.
 func (c *APPNPConfig) Validate() error {
-	if err := c.Common.Validate(); err != nil {
+	if err := validateShared(c); err != nil {
 		return fmt.Errorf("appnp: %w", err)
 	}
 	switch {

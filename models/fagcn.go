@@ -25,7 +25,7 @@ func (c *FAGCNConfig) Base() *Common { return &c.Common }
 // Validate reports the first out-of-range hyperparameter: layers, hidden and
 // dropout.
 func (c *FAGCNConfig) Validate() error {
-	if err := c.Common.Validate(); err != nil {
+	if err := validateShared(c); err != nil {
 		return fmt.Errorf("fagcn: %w", err)
 	}
 	if c.Layers < 1 || c.Hidden < 1 {

@@ -32,7 +32,7 @@ func (c *GATConfig) Base() *Common { return &c.Common }
 // Validate reports the first out-of-range hyperparameter: layers, hidden, the
 // head counts and the dropout rates.
 func (c *GATConfig) Validate() error {
-	if err := c.Common.Validate(); err != nil {
+	if err := validateShared(c); err != nil {
 		return fmt.Errorf("gat: %w", err)
 	}
 	switch {

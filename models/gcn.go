@@ -19,7 +19,7 @@ func (c *GCNConfig) Base() *Common { return &c.Common }
 
 // Validate reports the first out-of-range hyperparameter: layers and hidden.
 func (c *GCNConfig) Validate() error {
-	if err := c.Common.Validate(); err != nil {
+	if err := validateShared(c); err != nil {
 		return fmt.Errorf("gcn: %w", err)
 	}
 	if c.Layers < 1 || c.Hidden < 1 {

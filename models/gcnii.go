@@ -34,7 +34,7 @@ func (c *GCNIIConfig) Base() *Common { return &c.Common }
 // Validate reports the first out-of-range hyperparameter: layers, hidden,
 // dropout, lambda and the variant.
 func (c *GCNIIConfig) Validate() error {
-	if err := c.Common.Validate(); err != nil {
+	if err := validateShared(c); err != nil {
 		return fmt.Errorf("gcnii: %w", err)
 	}
 	switch {
@@ -42,6 +42,8 @@ func (c *GCNIIConfig) Validate() error {
 		return fmt.Errorf("gcnii: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
 	case c.Dropout < 0 || c.Dropout >= 1:
 		return fmt.Errorf("gcnii: dropout must be in [0,1), got %g", c.Dropout)
+	case c.Alpha < 0 || c.Alpha > 1:
+		return fmt.Errorf("gcnii: alpha must be in [0,1], got %g", c.Alpha)
 	case c.Lambda <= 0:
 		return fmt.Errorf("gcnii: lambda must be > 0, got %g", c.Lambda)
 	case c.Variant != "gcnii" && c.Variant != "gcnii*":

@@ -33,7 +33,7 @@ func (c *GGCNConfig) Base() *Common { return &c.Common }
 // Validate reports the first out-of-range hyperparameter: layers, hidden,
 // dropout and decay_rate.
 func (c *GGCNConfig) Validate() error {
-	if err := c.Common.Validate(); err != nil {
+	if err := validateShared(c); err != nil {
 		return fmt.Errorf("ggcn: %w", err)
 	}
 	switch {

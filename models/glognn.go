@@ -34,7 +34,7 @@ func (c *GloGNNConfig) Base() *Common { return &c.Common }
 // Validate reports the first out-of-range hyperparameter: layers, hidden,
 // dropout, alpha, beta, gamma, delta, norm_layers and orders.
 func (c *GloGNNConfig) Validate() error {
-	if err := c.Common.Validate(); err != nil {
+	if err := validateShared(c); err != nil {
 		return fmt.Errorf("glognn: %w", err)
 	}
 	switch {

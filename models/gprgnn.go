@@ -30,7 +30,7 @@ func (c *GPRGNNConfig) Base() *Common { return &c.Common }
 // Validate reports the first out-of-range hyperparameter: layers, hidden, k
 // and the dropout rates.
 func (c *GPRGNNConfig) Validate() error {
-	if err := c.Common.Validate(); err != nil {
+	if err := validateShared(c); err != nil {
 		return fmt.Errorf("gprgnn: %w", err)
 	}
 	switch {
@@ -38,6 +38,8 @@ func (c *GPRGNNConfig) Validate() error {
 		return fmt.Errorf("gprgnn: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
 	case c.K < 0:
 		return fmt.Errorf("gprgnn: k must be ≥ 0, got %d", c.K)
+	case c.Alpha < 0 || c.Alpha > 1:
+		return fmt.Errorf("gprgnn: alpha must be in [0,1], got %g", c.Alpha)
 	case c.DPRate < 0 || c.DPRate >= 1 || c.Dropout < 0 || c.Dropout >= 1:
 		return fmt.Errorf("gprgnn: dropout and dprate must be in [0,1), got %g and %g", c.Dropout, c.DPRate)
 	}

@@ -30,7 +30,7 @@ func (c *H2GCNConfig) Base() *Common { return &c.Common }
 // Validate reports the first out-of-range hyperparameter: layers (the rounds
 // K), hidden and the dropout rates.
 func (c *H2GCNConfig) Validate() error {
-	if err := c.Common.Validate(); err != nil {
+	if err := validateShared(c); err != nil {
 		return fmt.Errorf("h2gcn: %w", err)
 	}
 	switch {

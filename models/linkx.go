@@ -22,7 +22,7 @@ func (c *LINKXConfig) Base() *Common { return &c.Common }
 // Validate reports the first out-of-range hyperparameter: layers, hidden and
 // dropout.
 func (c *LINKXConfig) Validate() error {
-	if err := c.Common.Validate(); err != nil {
+	if err := validateShared(c); err != nil {
 		return fmt.Errorf("linkx: %w", err)
 	}
 	if c.Layers < 1 || c.Hidden < 1 {

@@ -38,7 +38,7 @@ func (c *MixHopConfig) Base() *Common { return &c.Common }
 // Validate reports the first out-of-range hyperparameter: the powers, layers,
 // hidden (at least one unit per power) and the dropout rates.
 func (c *MixHopConfig) Validate() error {
-	if err := c.Common.Validate(); err != nil {
+	if err := validateShared(c); err != nil {
 		return fmt.Errorf("mixhop: %w", err)
 	}
 	powers, err := mixhopPowers(c.Powers)

@@ -18,7 +18,7 @@ func (c *MLPConfig) Base() *Common { return &c.Common }
 
 // Validate reports the first out-of-range hyperparameter: layers and hidden.
 func (c *MLPConfig) Validate() error {
-	if err := c.Common.Validate(); err != nil {
+	if err := validateShared(c); err != nil {
 		return fmt.Errorf("mlp: %w", err)
 	}
 	if c.Layers < 1 || c.Hidden < 1 {

@@ -2,6 +2,8 @@ package models
 
 import (
 	"fmt"
+	"math"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -104,15 +106,70 @@ type Common struct {
 	Optimizer string `json:"optimizer,omitempty"`
 }
 
-// Validate checks the settings shared by every model that the model's own
-// checks do not cover (the optimiser). Its error does not name the model:
-// each model's Validate calls it first and adds the model's name.
+// Limits on the sizes every model shares: far above any published setting,
+// low enough that a typo fails with a message instead of exhausting memory.
+const (
+	MaxHidden = 1 << 16
+	MaxLayers = 1 << 10
+)
+
+// Validate checks the settings shared by every model: lr finite and > 0,
+// weight_decay finite and ≥ 0, dropout in [0,1), hidden and layers at most
+// MaxHidden and MaxLayers (each model checks their lower bounds), and the
+// optimiser. Its error does not name the model: each model's Validate calls
+// it (through validateShared) and adds the model's name. Range errors are
+// *OptionError, naming the key.
 func (c *Common) Validate() error {
+	switch {
+	case !(c.LR > 0) || math.IsInf(c.LR, 0):
+		return &OptionError{Key: "lr", Value: c.LR, Want: "a finite number > 0"}
+	case !(c.WeightDecay >= 0) || math.IsInf(c.WeightDecay, 0):
+		return &OptionError{Key: "weight_decay", Value: c.WeightDecay, Want: "a finite number ≥ 0"}
+	case !(c.Dropout >= 0 && c.Dropout < 1):
+		return &OptionError{Key: "dropout", Value: c.Dropout, Want: "in [0,1)"}
+	case c.Hidden > MaxHidden:
+		return &OptionError{Key: "hidden", Value: c.Hidden, Want: fmt.Sprintf("at most %d", MaxHidden)}
+	case c.Layers > MaxLayers:
+		return &OptionError{Key: "layers", Value: c.Layers, Want: fmt.Sprintf("at most %d", MaxLayers)}
+	}
 	switch c.Optimizer {
 	case "", "adam", "adamw":
 		return nil
 	}
 	return fmt.Errorf("optimizer must be adam or adamw, got %q", c.Optimizer)
+}
+
+// OptionError is a hyperparameter outside its range, by its JSON key (the
+// key of --set and of config files).
+type OptionError struct {
+	Key   string
+	Value any
+	// Want is the allowed range, as a phrase: "in [0,1)", "a finite number > 0".
+	Want string
+}
+
+// Error reads "key must be WANT, got VALUE".
+func (e *OptionError) Error() string {
+	return fmt.Sprintf("%s must be %s, got %v", e.Key, e.Want, e.Value)
+}
+
+// validateShared runs the checks every model's Validate starts with: every
+// numeric option finite (NaN passes no ordered comparison, so the models'
+// range checks alone would let it through), then Common.Validate. It is the
+// one place the shared ranges live.
+func validateShared(cfg Config) error {
+	var err error
+	walkFields(reflect.ValueOf(cfg).Elem(), func(name string, f reflect.Value) {
+		if err == nil && f.Kind() == reflect.Float64 {
+			if v := f.Float(); math.IsNaN(v) || math.IsInf(v, 0) {
+				err = &OptionError{Key: name, Value: v, Want: "a finite number"}
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	return cfg.Base().Validate()
 }
 
 // Registry maps model names to specs. It is built by NewRegistry and not

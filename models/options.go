@@ -3,6 +3,7 @@ package models
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"sort"
 	"strconv"
@@ -12,7 +13,8 @@ import (
 // SetOption sets the field of cfg whose JSON name is key (fields of embedded
 // structs included) from its string form. It returns an error naming the key
 // and listing the valid ones when the key is unknown or the value does not
-// parse.
+// parse; a number must be finite (NaN and ±Inf are refused here, ranges are
+// the config's Validate).
 func SetOption(cfg Config, key, value string) error {
 	f, ok := fieldByJSON(reflect.ValueOf(cfg).Elem(), key)
 	if !ok {
@@ -27,8 +29,8 @@ func SetOption(cfg Config, key, value string) error {
 		f.SetInt(int64(v))
 	case reflect.Float64:
 		v, err := strconv.ParseFloat(value, 64)
-		if err != nil {
-			return fmt.Errorf("option %s: %q is not a number", key, value)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("option %s: %q is not a finite number", key, value)
 		}
 		f.SetFloat(v)
 	case reflect.Bool:

@@ -93,7 +93,7 @@ func (c *PCGCNConfig) Base() *Common { return &c.Common }
 // Validate reports the first out-of-range hyperparameter: hidden, layers,
 // dropout, tau, the modes, the ablation switches and the fractions.
 func (c *PCGCNConfig) Validate() error {
-	if err := c.Common.Validate(); err != nil {
+	if err := validateShared(c); err != nil {
 		return fmt.Errorf("pcgcn: %w", err)
 	}
 	switch {
@@ -103,6 +103,8 @@ func (c *PCGCNConfig) Validate() error {
 		return fmt.Errorf("pcgcn: layers must be ≥ 1, got %d", c.Layers)
 	case c.Dropout < 0 || c.Dropout >= 1:
 		return fmt.Errorf("pcgcn: dropout must be in [0,1), got %g", c.Dropout)
+	case c.Lambda < 0:
+		return fmt.Errorf("pcgcn: lambda must be ≥ 0, got %g", c.Lambda)
 	case c.Tau <= 0:
 		return fmt.Errorf("pcgcn: tau must be > 0, got %g", c.Tau)
 	case c.BMode != "hard" && c.BMode != "ste" && c.BMode != "soft":

@@ -19,7 +19,7 @@ func (c *SAGEConfig) Base() *Common { return &c.Common }
 
 // Validate reports the first out-of-range hyperparameter: layers and hidden.
 func (c *SAGEConfig) Validate() error {
-	if err := c.Common.Validate(); err != nil {
+	if err := validateShared(c); err != nil {
 		return fmt.Errorf("sage: %w", err)
 	}
 	if c.Layers < 1 || c.Hidden < 1 {

@@ -23,7 +23,7 @@ func (c *SGCConfig) Base() *Common { return &c.Common }
 
 // Validate reports the first out-of-range hyperparameter: k and dropout.
 func (c *SGCConfig) Validate() error {
-	if err := c.Common.Validate(); err != nil {
+	if err := validateShared(c); err != nil {
 		return fmt.Errorf("sgc: %w", err)
 	}
 	if c.K < 0 {

@@ -1,6 +1,10 @@
 package models
 
 import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -137,5 +141,57 @@ func TestEveryPresetValidates(t *testing.T) {
 				t.Errorf("%s preset for %q: %v", model, ds, err)
 			}
 		}
+	}
+}
+
+// TestSharedRangesEveryModel sets each shared hyperparameter out of range,
+// and every float option of every model to NaN and ±Inf, on every model's
+// preset: Validate must refuse it with an *OptionError naming the key and the
+// value, and the model's name first. Negative lr and weight decay once
+// reached the optimiser, which panics on them.
+func TestSharedRangesEveryModel(t *testing.T) {
+	reg := NewRegistry()
+	shared := []struct{ key, value, want string }{
+		{"lr", "-1", "lr must be a finite number > 0, got -1"},
+		{"lr", "0", "lr must be a finite number > 0, got 0"},
+		{"weight_decay", "-0.1", "weight_decay must be a finite number ≥ 0, got -0.1"},
+		{"dropout", "1.5", "dropout must be in [0,1), got 1.5"},
+		{"dropout", "-0.5", "dropout must be in [0,1), got -0.5"},
+		{"hidden", "100000000", "hidden must be at most 65536, got 100000000"},
+		{"layers", "5000", "layers must be at most 1024, got 5000"},
+	}
+	for _, name := range reg.Names() {
+		spec, _ := reg.Get(name)
+		prefix, _, _ := strings.Cut(name, "-")
+		t.Run(name, func(t *testing.T) {
+			for _, tc := range shared {
+				cfg := spec.Preset("texas")
+				if err := SetOption(cfg, tc.key, tc.value); err != nil {
+					t.Fatal(err)
+				}
+				err := cfg.Validate()
+				var oe *OptionError
+				if err == nil || err.Error() != prefix+": "+tc.want || !errors.As(err, &oe) || oe.Key != tc.key {
+					t.Errorf("%s=%s: Validate gave %v, want %q", tc.key, tc.value, err, prefix+": "+tc.want)
+				}
+			}
+			for _, o := range Options(spec.Preset("texas")) {
+				if _, ok := o.Value.(float64); !ok {
+					continue
+				}
+				for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+					cfg := spec.Preset("texas")
+					f, _ := fieldByJSON(reflect.ValueOf(cfg).Elem(), o.Key)
+					f.SetFloat(bad)
+					want := fmt.Sprintf("%s: %s must be a finite number, got %v", prefix, o.Key, bad)
+					if err := cfg.Validate(); err == nil || err.Error() != want {
+						t.Errorf("%s=%v: Validate gave %v, want %q", o.Key, bad, err, want)
+					}
+					if err := SetOption(spec.Preset("texas"), o.Key, fmt.Sprint(bad)); err == nil {
+						t.Errorf("SetOption(%s, %v) accepted it", o.Key, bad)
+					}
+				}
+			}
+		})
 	}
 }

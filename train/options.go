@@ -56,8 +56,11 @@ func (o *Options) validate(g *graph.Graph) error {
 	default:
 		return fmt.Errorf("metric must be accuracy or rocauc, got %q", o.Metric)
 	}
-	if o.DropClass >= g.NumClasses {
-		return fmt.Errorf("drop_class %d is not a class of %s (%d classes)", o.DropClass, g.Name, g.NumClasses)
+	if o.DropClass < -1 || o.DropClass >= g.NumClasses {
+		return fmt.Errorf("drop_class must be -1 (none) or a class of %s in [0,%d), got %d", g.Name, g.NumClasses, o.DropClass)
+	}
+	if o.Threads < 0 {
+		return fmt.Errorf("threads must be ≥ 0 (0: all cores), got %d", o.Threads)
 	}
 	return nil
 }

@@ -1,13 +1,18 @@
 package train
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/checkpoint"
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/internal/datatest"
@@ -96,6 +101,70 @@ func TestSaveLoadPredictRoundTrip(t *testing.T) {
 	}
 }
 
+// TestSavedMetaKeys checks that config.json names what its keys hold (the
+// training nodes, scores in percent as train prints them) and that a model
+// saved before, with the keys train, val and test (fractions), still loads
+// with the same meaning.
+func TestSavedMetaKeys(t *testing.T) {
+	g := loadCornell(t)
+	reg := models.NewRegistry()
+	spec, _ := reg.Get("mlp")
+	cfg := spec.Preset("cornell")
+	opt := quickOpts(1)
+	opt.Epochs = 5
+	r, err := Run(g, nil, 1, spec, cfg, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := Save(dir, "mlp", "cornell", cfg, r); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := checkpoint.ReadConfig(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &keys); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"train", "val", "test"} {
+		if _, ok := keys[k]; ok {
+			t.Errorf("config.json still has the ambiguous key %q", k)
+		}
+	}
+	var meta SavedMeta
+	if err := json.Unmarshal(raw, &meta); err != nil {
+		t.Fatal(err)
+	}
+	if meta.ValMetricPct != 100*r.Val || meta.TestMetricPct != 100*r.Test || meta.TestAccuracyPct != 100*r.TestAccuracy ||
+		len(meta.TrainNodes) != len(r.Data.Train) {
+		t.Errorf("saved %+v for val %v test %v", meta, r.Val, r.Test)
+	}
+	// the layout of config.json before the keys were renamed
+	delete(keys, "train_nodes")
+	delete(keys, "val_metric_pct")
+	delete(keys, "test_metric_pct")
+	delete(keys, "test_accuracy_pct")
+	keys["train"], _ = json.Marshal(r.Data.Train)
+	keys["val"], _ = json.Marshal(r.Val)
+	keys["test"], _ = json.Marshal(r.Test)
+	old, _ := json.Marshal(keys)
+	if err := os.WriteFile(filepath.Join(dir, checkpoint.ConfigFile), old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, data, oldMeta, err := Load(dir, g, reg)
+	if err != nil {
+		t.Fatalf("a model saved with the old keys does not load: %v", err)
+	}
+	if !slices.Equal(data.Train, r.Data.Train) || oldMeta.ValMetricPct != 100*r.Val || oldMeta.TestMetricPct != 100*r.Test {
+		t.Errorf("old keys read as %d training nodes, val %v%%, test %v%%", len(data.Train), oldMeta.ValMetricPct, oldMeta.TestMetricPct)
+	}
+	if acc := Accuracy(Probabilities(m, 1), g.Y, r.Data.Test); acc != r.TestAccuracy {
+		t.Errorf("old-key model: test accuracy %v, trained %v", acc, r.TestAccuracy)
+	}
+}
+
 func TestLoadRejectsOtherGraph(t *testing.T) {
 	g := loadCornell(t)
 	reg := models.NewRegistry()
@@ -141,9 +210,35 @@ func TestDropClass(t *testing.T) {
 	if len(r.Data.Train) >= len(g.Splits[0].Train) {
 		t.Error("no training node was removed")
 	}
-	opt.DropClass = 9
-	if _, err := Run(g, nil, 0, spec, spec.Preset("cornell"), opt); err == nil {
-		t.Error("dropping a class that does not exist succeeded")
+	for _, c := range []int{9, 5, -2, -5} {
+		opt.DropClass = c
+		_, err := Run(g, nil, 0, spec, spec.Preset("cornell"), opt)
+		if want := fmt.Sprintf("drop_class must be -1 (none) or a class of cornell in [0,5), got %d", c); err == nil || err.Error() != want {
+			t.Errorf("drop class %d: %v, want %q", c, err, want)
+		}
+	}
+}
+
+// TestRunStopsOnDivergence trains with an absurd learning rate: the loss
+// becomes NaN or infinite within a few epochs, and Run must stop with an
+// error naming the split and the epoch instead of reporting the accuracy of
+// garbage parameters.
+func TestRunStopsOnDivergence(t *testing.T) {
+	g := loadCornell(t)
+	spec, _ := models.NewRegistry().Get("mlp")
+	cfg := spec.Preset("cornell")
+	cfg.Base().LR = 1e30
+	opt := quickOpts(1)
+	opt.Epochs = 200
+	r, err := Run(g, nil, 3, spec, cfg, opt)
+	if err == nil {
+		t.Fatalf("lr 1e30 trained to val %v test %v without an error", r.Val, r.Test)
+	}
+	msg := err.Error()
+	t.Log(msg)
+	if !strings.HasPrefix(msg, "cornell split 3: the training loss became ") || !strings.Contains(msg, " at epoch ") ||
+		!strings.Contains(msg, "diverged") || !strings.Contains(msg, "lr 1e+30") {
+		t.Errorf("error %q does not name the split, the epoch and the divergence", msg)
 	}
 }
 

@@ -43,7 +43,8 @@ type Result struct {
 func SplitSeed(base uint64, k int) uint64 { return base*1_000_003 + uint64(k) }
 
 // Run trains a model of the given spec and config on split k of g. aHat may
-// be nil (computed) or Â precomputed for g.
+// be nil (computed) or Â precomputed for g. A run whose training loss becomes
+// NaN or infinite stops with an error naming the split and the epoch.
 func Run(g *graph.Graph, aHat *tensor.CSR, k int, spec models.Spec, cfg models.Config, opt Options) (*Result, error) {
 	if err := opt.validate(g); err != nil {
 		return nil, err
@@ -85,6 +86,12 @@ func Run(g *graph.Graph, aHat *tensor.CSR, k int, spec models.Spec, cfg models.C
 		t0 := time.Now()
 		loss := Step(tape, model, adam, data)
 		trainTime += time.Since(t0)
+		if math.IsNaN(loss) || math.IsInf(loss, 0) {
+			// the parameters are garbage from here on: what the model would
+			// report is not a result
+			return nil, fmt.Errorf("%s split %d: the training loss became %v at epoch %d: training diverged (lr %g, weight_decay %g; a lower lr may help)",
+				g.Name, k, loss, epoch, cfg.Base().LR, cfg.Base().WeightDecay)
+		}
 
 		ev := evaluate(tape, model, data, opt.Metric)
 		res.Epochs = epoch

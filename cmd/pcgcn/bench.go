@@ -46,15 +46,20 @@ func newBenchCmd() *cobra.Command {
 		cpuProfile            string
 	)
 	cmd := &cobra.Command{
-		Use:   "bench --dataset NAME [--model pcgcn] [--threads N] [--epochs N] [--warmup N] [--json]",
+		Use:   "bench NAME|--dataset NAME|--data PATH [--model pcgcn] [--threads N] [--epochs N] [--warmup N] [--json]",
 		Short: "Time training epochs (forward + backward + Adam step, no evaluation)",
 		Long: `bench times training epochs of a model on one split: forward, loss, backward and
 the Adam step, with no evaluation, after --warmup untimed epochs. It reports the
 median, mean and minimum milliseconds per epoch and the process's peak resident
 memory, with the same fields and the same measurement as
 ../shared/bench/bench_epoch.py, so the two compare directly.`,
-		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if epochs < 1 || warm < 0 {
+				return fmt.Errorf("--epochs %d --warmup %d: want --epochs ≥ 1 and --warmup ≥ 0", epochs, warm)
+			}
+			if err := checkThreads("threads", threads); err != nil {
+				return err
+			}
 			g, entry, err := data.load(cmd)
 			if err != nil {
 				return err
@@ -62,9 +67,6 @@ memory, with the same fields and the same measurement as
 			spec, cfg, err := mf.resolve(cmd, entry.Name)
 			if err != nil {
 				return err
-			}
-			if epochs < 1 || warm < 0 {
-				return fmt.Errorf("--epochs must be ≥ 1 and --warmup ≥ 0")
 			}
 			if split < 0 || split >= len(g.Splits) {
 				return fmt.Errorf("--split %d: %s has %d splits", split, g.Name, len(g.Splits))
@@ -97,7 +99,7 @@ memory, with the same fields and the same measurement as
 	}
 	data.register(cmd)
 	mf.register(cmd)
-	cmd.Flags().IntVar(&threads, "threads", 2, "goroutines for the kernels")
+	cmd.Flags().IntVar(&threads, "threads", 2, threadsHelp)
 	cmd.Flags().IntVar(&epochs, "epochs", 50, "timed epochs")
 	cmd.Flags().IntVar(&warm, "warmup", 5, "untimed epochs before timing")
 	cmd.Flags().IntVar(&split, "split", 0, "split whose training nodes are used")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -26,17 +27,17 @@ func (m *modelFlags) register(cmd *cobra.Command) {
 	f.StringVar(&m.model, "model", "pcgcn", "the model, by `NAME` (list: pcgcn models)")
 	f.StringVar(&m.config, "config", "", "JSON file of hyperparameters, applied over the dataset's preset")
 	f.StringArrayVar(&m.sets, "set", nil, "override one hyperparameter: `key=value` (repeatable; pcgcn models --options NAME lists the keys)")
-	f.Float64Var(&m.lr, "lr", 0, "learning rate (overrides the preset)")
-	f.Float64Var(&m.wd, "wd", 0, "weight decay, PyTorch-style L2 added to the gradient (overrides the preset)")
-	f.Float64Var(&m.dropout, "dropout", 0, "dropout rate (overrides the preset)")
-	f.IntVar(&m.hidden, "hidden", 0, "hidden size (overrides the preset)")
-	f.IntVar(&m.layers, "layers", 0, "number of layers (overrides the preset)")
+	f.Float64Var(&m.lr, "lr", 0, "learning rate, finite and > 0 (overrides the preset; the option lr)")
+	f.Float64Var(&m.wd, "wd", 0, "weight decay, PyTorch-style L2 added to the gradient, finite and ≥ 0 (overrides the preset; the option weight_decay)")
+	f.Float64Var(&m.dropout, "dropout", 0, "dropout rate in [0,1) (overrides the preset; the option dropout)")
+	f.IntVar(&m.hidden, "hidden", 0, "hidden size (overrides the preset; the option hidden)")
+	f.IntVar(&m.layers, "layers", 0, "number of layers (overrides the preset; the option layers)")
 }
 
 // resolve returns the model's spec and its config: the dataset preset, then
 // the config file, then the shortcut flags, then --set, in that order. The
 // result is validated (models.Config.Validate), so an out-of-range value
-// fails here, before anything is trained.
+// fails here, before anything is trained, with the flag that set it.
 func (m *modelFlags) resolve(cmd *cobra.Command, dataset string) (models.Spec, models.Config, error) {
 	spec, err := models.NewRegistry().Get(m.model)
 	if err != nil {
@@ -75,13 +76,38 @@ func (m *modelFlags) resolve(cmd *cobra.Command, dataset string) (models.Spec, m
 			return spec, nil, err
 		}
 		if err := models.SetOption(cfg, k, v); err != nil {
-			return spec, nil, fmt.Errorf("--set for model %s: %w", spec.Name, err)
+			return spec, nil, fmt.Errorf("--set %s: %s: %w", flagValue(kv), spec.Name, err)
 		}
 	}
 	if err := cfg.Validate(); err != nil {
-		return spec, nil, err // names the model already
+		return spec, nil, m.blame(cmd, err) // names the model already
 	}
 	return spec, cfg, nil
+}
+
+// shortcutFlags maps an option key to the flag that sets it directly.
+var shortcutFlags = map[string]string{"lr": "lr", "weight_decay": "wd", "dropout": "dropout", "hidden": "hidden", "layers": "layers"}
+
+// blame prefixes a range error of a shared option (models.OptionError) with
+// the input that set the value: the last --set of its key, else its shortcut
+// flag, else --config.
+func (m *modelFlags) blame(cmd *cobra.Command, err error) error {
+	var oe *models.OptionError
+	if !errors.As(err, &oe) {
+		return err
+	}
+	for i := len(m.sets) - 1; i >= 0; i-- {
+		if k, _, _ := parseSet(m.sets[i]); k == oe.Key {
+			return fmt.Errorf("--set %s: %w", flagValue(m.sets[i]), err)
+		}
+	}
+	if name, ok := shortcutFlags[oe.Key]; ok && cmd.Flags().Changed(name) {
+		return fmt.Errorf("--%s %s: %w", name, cmd.Flags().Lookup(name).Value, err)
+	}
+	if m.config != "" {
+		return fmt.Errorf("--config %s: %w", m.config, err)
+	}
+	return err
 }
 
 // parseSet splits one --set argument, key=value, trimming spaces.
@@ -107,9 +133,34 @@ func (p *protocolFlags) register(cmd *cobra.Command, splitsHelp string) {
 	fl := cmd.Flags()
 	fl.StringVar(&p.splits, "splits", "all", splitsHelp+": all, 0-9, 3 or 0,2,5-7")
 	fl.Uint64Var(&p.seed, "seed", 42, "base random seed (split k uses a seed derived from it and k)")
-	fl.IntVar(&p.threads, "threads", 0, "goroutines for the kernels (0: all cores)")
-	fl.IntVar(&p.epochs, "epochs", 1000, "maximum epochs per split")
+	fl.IntVar(&p.threads, "threads", 0, threadsHelp)
+	fl.IntVar(&p.epochs, "epochs", 1000, "maximum epochs per split (≥ 1)")
 	fl.IntVar(&p.patience, "patience", 200, "stop after this many epochs without validation improvement (0: never)")
+}
+
+// check rejects out-of-range protocol flags before anything is loaded or
+// trained.
+func (p *protocolFlags) check() error {
+	if p.epochs < 1 {
+		return fmt.Errorf("--epochs %d: must be at least 1", p.epochs)
+	}
+	if p.patience < 0 {
+		return fmt.Errorf("--patience %d: must be at least 0 (0: never stop early)", p.patience)
+	}
+	return checkThreads("threads", p.threads)
+}
+
+// threadsHelp is the help of every --threads flag: the range checkThreads
+// enforces.
+const threadsHelp = "goroutines for the kernels: 0 uses all cores; at most 4 × the cores, more is refused"
+
+// checkThreads refuses a negative --threads and more goroutines than four
+// per core, which only adds scheduling overhead (a typo such as 1000).
+func checkThreads(flag string, n int) error {
+	if limit := 4 * runtime.NumCPU(); n < 0 || n > limit {
+		return fmt.Errorf("--%s %d: must be in [0,%d] on this machine (0: all %d cores; at most 4 per core)", flag, n, limit, runtime.NumCPU())
+	}
+	return nil
 }
 
 // jobsHelp explains --jobs (reproduce, tune), with the gain measured on this
@@ -121,11 +172,12 @@ const jobsHelp = "cells (model × dataset × options) trained at once, each with
 // threadsPerJob resolves --threads for --jobs cells at once: 0 shares the
 // cores among the jobs (at least one goroutine each).
 func threadsPerJob(threads, jobs int) (int, error) {
+	if err := checkThreads("threads", threads); err != nil {
+		return 0, err
+	}
 	switch {
-	case jobs < 1:
-		return 0, fmt.Errorf("--jobs must be at least 1, got %d", jobs)
-	case threads < 0:
-		return 0, fmt.Errorf("--threads must be at least 0, got %d", threads)
+	case jobs < 1 || jobs > 4*runtime.NumCPU():
+		return 0, fmt.Errorf("--jobs %d: must be in [1,%d] on this machine (at most 4 per core)", jobs, 4*runtime.NumCPU())
 	case threads == 0 && jobs > 1:
 		return max(1, runtime.NumCPU()/jobs), nil
 	}

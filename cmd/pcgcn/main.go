@@ -7,8 +7,13 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/pcgcn/pcgcn/tensor"
 )
 
 func main() {
@@ -33,7 +38,9 @@ Datasets are looked up in --data-dir (or $PCGCN_DATA), then in the user cache
 directory, then downloaded with checksum verification.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       versionInfo(),
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.PersistentFlags().String("data-dir", "", "local dataset mirror laid out like shared/datasets (default $PCGCN_DATA)")
 	// subcommands, one constructor per file
 	root.AddCommand(
@@ -47,4 +54,38 @@ directory, then downloaded with checksum verification.`,
 		newTuneCmd(),
 	)
 	return root
+}
+
+// versionInfo is what pcgcn --version prints: the module version, the VCS
+// revision the build recorded (with "+modified" for uncommitted changes),
+// the Go version and the kernels' numerics (tensor.Numerics), which decide
+// whether two builds give bit-identical numbers.
+func versionInfo() string {
+	version, revision, goVersion := "(devel)", "", runtime.Version()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			version = bi.Main.Version
+		}
+		if bi.GoVersion != "" {
+			goVersion = bi.GoVersion
+		}
+		modified := false
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				revision = s.Value
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
+		}
+		if revision != "" && modified {
+			revision += "+modified"
+		}
+	}
+	parts := []string{"pcgcn " + version}
+	if revision != "" {
+		parts = append(parts, "revision "+revision)
+	}
+	parts = append(parts, goVersion, "numerics "+tensor.Numerics())
+	return strings.Join(parts, ", ")
 }

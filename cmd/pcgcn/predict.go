@@ -3,8 +3,13 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -22,6 +27,40 @@ func saveModel(dir, model, dataset string, cfg models.Config, r *train.Result, _
 	return nil
 }
 
+// checkSaveDir fails early, before anything is trained, when dir cannot
+// become a model directory: it, or an ancestor, is a file, or the nearest
+// existing ancestor is not writable. It creates nothing that stays.
+func checkSaveDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	p := filepath.Clean(dir)
+	for {
+		fi, err := os.Stat(p)
+		switch {
+		case err == nil && !fi.IsDir():
+			if p == filepath.Clean(dir) {
+				return fmt.Errorf("--save %s: is a file, not a directory", dir)
+			}
+			return fmt.Errorf("--save %s: %s is a file, not a directory", dir, p)
+		case err == nil:
+			probe, err := os.CreateTemp(p, ".pcgcn-save-check-*")
+			if err != nil {
+				return fmt.Errorf("--save %s: cannot write in %s: %w", dir, p, err)
+			}
+			probe.Close()
+			return os.Remove(probe.Name())
+		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+			return fmt.Errorf("--save %s: %w", dir, err)
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return fmt.Errorf("--save %s: no existing parent directory", dir)
+		}
+		p = parent
+	}
+}
+
 func newPredictCmd() *cobra.Command {
 	var (
 		data     dataFlags
@@ -30,15 +69,17 @@ func newPredictCmd() *cobra.Command {
 		threads  int
 	)
 	cmd := &cobra.Command{
-		Use:   "predict --model-dir DIR --dataset NAME|--data PATH [--out FILE]",
+		Use:   "predict NAME|--dataset NAME|--data PATH --model-dir DIR [--out FILE]",
 		Short: "Predict every node's class with a model saved by `train --save`",
 		Long: `predict loads a model written by ` + "`pcgcn train --save DIR`" + ` and writes, for every
 node of the graph it was trained on, the predicted class and the class
-probabilities as CSV: node,pred,p0,p1,...`,
-		Args: cobra.NoArgs,
+probabilities (in [0,1], not percent) as CSV: node,pred,p0,p1,...`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if modelDir == "" {
 				return fmt.Errorf("--model-dir is required")
+			}
+			if err := checkThreads("threads", threads); err != nil {
+				return err
 			}
 			g, _, err := data.load(cmd)
 			if err != nil {
@@ -74,6 +115,6 @@ probabilities as CSV: node,pred,p0,p1,...`,
 	data.register(cmd)
 	cmd.Flags().StringVar(&modelDir, "model-dir", "", "the `DIR` that pcgcn train --save wrote")
 	cmd.Flags().StringVar(&out, "out", "-", "CSV file to write (- for standard output)")
-	cmd.Flags().IntVar(&threads, "threads", 0, "goroutines for the kernels (0: all cores)")
+	cmd.Flags().IntVar(&threads, "threads", 0, threadsHelp)
 	return cmd
 }

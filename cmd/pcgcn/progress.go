@@ -11,9 +11,10 @@ import (
 	"github.com/pcgcn/pcgcn/train"
 )
 
-// progress shows training progress on stderr: a bar per split (split k/N,
-// epoch, validation metric) on a terminal, one line per finished split
-// otherwise.
+// progress shows training progress on stderr: a bar per split (the split's
+// index, its place in the run, epoch, validation metric) on a terminal, one
+// line per finished split otherwise. A split is named by its index
+// everywhere, as in the table and --splits: "split 3 (2 of 5)".
 type progress struct {
 	w      io.Writer
 	quiet  bool
@@ -38,7 +39,7 @@ func (p *progress) startSplit(i, k, epochs int) {
 	}
 	p.bar = progressbar.NewOptions(epochs,
 		progressbar.OptionSetWriter(p.w),
-		progressbar.OptionSetDescription(fmt.Sprintf("split %d/%d", i+1, p.n)),
+		progressbar.OptionSetDescription(p.name()),
 		progressbar.OptionShowCount(),
 		progressbar.OptionSetWidth(30),
 		progressbar.OptionClearOnFinish(),
@@ -50,7 +51,7 @@ func (p *progress) epoch(e train.Progress) {
 	if p.bar == nil {
 		return
 	}
-	p.bar.Describe(fmt.Sprintf("split %d/%d (#%d) val %.2f%% best %.2f%%", p.i+1, p.n, p.splitK, 100*e.Val, 100*e.BestVal))
+	p.bar.Describe(fmt.Sprintf("%s val %.2f%% best %.2f%%", p.name(), 100*e.Val, 100*e.BestVal))
 	_ = p.bar.Set(e.Epoch)
 }
 
@@ -60,9 +61,14 @@ func (p *progress) endSplit(r *train.Result) {
 		p.bar = nil
 	}
 	if !p.quiet {
-		fmt.Fprintf(p.w, "split %d/%d (#%d): test %.2f%% val %.2f%% at epoch %d of %d (%.1fs)\n",
-			p.i+1, p.n, r.Split, 100*r.Test, 100*r.Val, r.BestEpoch, r.Epochs, r.Seconds)
+		fmt.Fprintf(p.w, "%s: test %.2f%% val %.2f%% at epoch %d of %d (%.1fs)\n",
+			p.name(), 100*r.Test, 100*r.Val, r.BestEpoch, r.Epochs, r.Seconds)
 	}
+}
+
+// name is the current split by its index, then its place in the run.
+func (p *progress) name() string {
+	return fmt.Sprintf("split %d (%d of %d)", p.splitK, p.i+1, p.n)
 }
 
 func (p *progress) done() {

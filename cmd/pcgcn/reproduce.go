@@ -101,7 +101,7 @@ nothing.`,
 	fl.BoolVar(&f.quick, "quick", false, "2 splits, at most 60 epochs, small graphs: a fast end-to-end check")
 	fl.StringVar(&f.resultsDir, "results", "results", "directory of the per-cell JSON results")
 	fl.StringVar(&f.docsDir, "docs", "docs", "directory the Markdown reports and figures are written to")
-	fl.IntVar(&f.threads, "threads", 0, "goroutines for the kernels of each cell (0: the cores divided among the --jobs)")
+	fl.IntVar(&f.threads, "threads", 0, "goroutines for the kernels of each cell: 0 divides the cores among the --jobs; at most 4 × the cores, more is refused")
 	fl.IntVar(&f.jobs, "jobs", 1, jobsHelp)
 	fl.Uint64Var(&f.seed, "seed", 42, "base random seed")
 	fl.BoolVar(&f.plan, "plan", false, "train nothing: list, per study, the cells saved and the splits left, with an estimate of their time from the models' rates in the saved cells")
@@ -251,7 +251,7 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 			return err
 		}
 		fmt.Fprintf(cmd.OutOrStdout(), "worker finished in %s: no cell of the plan is left to it (render the reports with --render)\n",
-			time.Since(start).Round(time.Second))
+			formatDuration(time.Since(start)))
 		return nil
 	}
 
@@ -319,7 +319,7 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 		return json.NewEncoder(cmd.OutOrStdout()).Encode(reproduceSummary{
 			WallSeconds: time.Since(start).Seconds(), Docs: docs, Results: rn.Dir, Numerics: tensor.Numerics()})
 	default:
-		fmt.Fprintf(cmd.OutOrStdout(), "reproduce finished in %s; reports in %s\n", time.Since(start).Round(time.Second), docs)
+		fmt.Fprintf(cmd.OutOrStdout(), "reproduce finished in %s; reports in %s\n", formatDuration(time.Since(start)), docs)
 	}
 	return nil
 }
@@ -442,11 +442,24 @@ func runInfo(f *reproduceFlags, study string, wall time.Duration, rs []*experime
 	return report.Run{
 		Command:  cmd,
 		Machine:  studies.Machine(),
-		WallTime: fmt.Sprintf("this invocation %s; total training time of the saved cells behind its %d entries (every candidate counted) %s", wall.Round(time.Second), len(rs), (time.Duration(compute) * time.Second).Round(time.Second)),
+		WallTime: fmt.Sprintf("this invocation %s; total training time of the saved cells behind its %d entries (every candidate counted) %s", formatDuration(wall), len(rs), formatDuration(seconds(compute))),
 		Stale:    stale,
 		Cells:    len(rs),
 	}
 }
+
+// formatDuration is the one way the command line prints a duration: whole
+// seconds under an hour ("45s", "12m5s"), whole minutes from an hour on
+// ("3h5m"), so that the rows of a table and their total read alike.
+func formatDuration(d time.Duration) string {
+	if d < time.Hour {
+		return d.Round(time.Second).String()
+	}
+	return strings.TrimSuffix(d.Round(time.Minute).String(), "0s")
+}
+
+// seconds converts a float number of seconds to a Duration.
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // printPlan writes the --plan table: per study, cells saved and splits left
 // with the estimated time, and the totals.
@@ -455,12 +468,12 @@ func printPlan(w io.Writer, plan []experiments.PlanEntry, workers int) {
 	fmt.Fprintln(tw, "study\tcells\tsaved\tstale\tclaimed\tsplits left\testimated time\t")
 	out := planJSON(plan, workers)
 	for _, e := range slices.Concat(plan, []experiments.PlanEntry{out.Total}) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t\n", e.Study, e.Cells, e.Done, e.Stale, e.Claimed, e.Splits, (time.Duration(e.EstSeconds) * time.Second).Round(time.Minute))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t\n", e.Study, e.Cells, e.Done, e.Stale, e.Claimed, e.Splits, formatDuration(seconds(e.EstSeconds)))
 	}
 	tw.Flush()
 	if workers > 0 {
 		fmt.Fprintf(w, "with %d workers: about %s (the largest share when the cells left are shared out longest first)\n",
-			workers, (time.Duration(out.WorkersSeconds) * time.Second).Round(time.Minute))
+			workers, formatDuration(seconds(out.WorkersSeconds)))
 	}
 	fmt.Fprintln(w, "(claimed: cells left that a live worker is training, see --worker)")
 	fmt.Fprintf(w, "(stale: saved cells of other numerics than this build's %s, or not recording theirs, which reproduce within their spread, not bit for bit, and --refresh trains them again; and cells saved for other data (a dataset's files changed), another --seed or another budget, which are never used and are trained again)\n", tensor.Numerics())

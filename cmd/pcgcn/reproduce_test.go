@@ -194,7 +194,7 @@ func TestThreadsPerJob(t *testing.T) {
 		root.SetOut(io.Discard)
 		root.SetErr(io.Discard)
 		root.SetArgs(append(args, "--data-dir", datatest.Mirror(t), "--results", t.TempDir()))
-		if err := root.Execute(); err == nil || !strings.Contains(err.Error(), "--jobs must be at least 1") {
+		if err := root.Execute(); err == nil || !strings.Contains(err.Error(), "--jobs "+args[len(args)-1]+": must be in [1,") {
 			t.Errorf("%v: %v", args, err)
 		}
 	}

@@ -2,13 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/spf13/cobra"
 )
@@ -16,14 +14,14 @@ import (
 // newStatsCmd builds `pcgcn stats`, the model-free statistics of a dataset.
 func newStatsCmd() *cobra.Command {
 	var (
-		asJSON, offline bool
-		dataPath        string
+		asJSON bool
+		data   dataFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "stats NAME | --data PATH",
+		Use:   "stats NAME|--dataset NAME|--data PATH",
 		Short: "Print a dataset's size, degrees, splits and homophily",
-		Long: `Print the statistics of a registry dataset (see 'pcgcn datasets') or of the
-graph at --data PATH (a directory in the user format, or one
+		Long: `Print the statistics of a registry dataset (NAME or --dataset NAME; see
+'pcgcn datasets') or of the graph at --data PATH (a directory in the user format, or one
 heterophilous-graphs style .npz file).
 
 Conventions:
@@ -51,29 +49,8 @@ With --json one JSON object is printed with the keys name, nodes, edges,
 directed_links (directed sources only), features, feature_density, classes, class_sizes, isolated, degree_min,
 degree_mean, degree_max, splits (a list of {"train","val","test"}),
 edge_homophily, node_homophily and class_insensitive_homophily.`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			switch {
-			case len(args) > 1:
-				return fmt.Errorf("stats takes one dataset name, got %d arguments", len(args))
-			case len(args) == 1 && dataPath != "":
-				return errors.New("give a dataset name or --data PATH, not both")
-			case len(args) == 0 && dataPath == "":
-				return fmt.Errorf("give a dataset name (%s) or --data PATH", strings.Join(datasets.Names(), ", "))
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var g *graph.Graph
-			var err error
-			if dataPath != "" {
-				if g, err = datasets.LoadPath(dataPath); err != nil {
-					return fmt.Errorf("--data %s: %w", dataPath, err)
-				}
-			} else {
-				g, err = datasets.Load(args[0], datasets.Options{
-					DataDir: dataDirFlag(cmd), Offline: offline, Progress: downloadProgress(),
-				})
-			}
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			g, _, err := data.load(cmd)
 			if err != nil {
 				return err
 			}
@@ -87,8 +64,8 @@ edge_homophily, node_homophily and class_insensitive_homophily.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
-	cmd.Flags().StringVar(&dataPath, "data", "", "read the graph at PATH instead of a registry dataset")
-	cmd.Flags().BoolVar(&offline, "offline", false, "never download: fail if a file is in neither --data-dir nor the cache")
+	data.register(cmd)
+	cmd.Flags().BoolVar(&data.offline, "offline", false, "never download: fail if a file is in neither --data-dir nor the cache")
 	return cmd
 }
 

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -20,7 +22,7 @@ type trainFlags struct {
 	data  dataFlags
 	model modelFlags
 	protocolFlags
-	dropClass int
+	dropClass string
 	jsonOut   bool
 	save      string
 	quiet     bool
@@ -29,7 +31,7 @@ type trainFlags struct {
 func newTrainCmd() *cobra.Command {
 	var f trainFlags
 	cmd := &cobra.Command{
-		Use:   "train --dataset NAME|--data PATH [flags]",
+		Use:   "train NAME|--dataset NAME|--data PATH [flags]",
 		Short: "Train a model on the standard splits and report test accuracy (mean ± std)",
 		Long: `train fits a model (PCGCN by default) on each requested split of a dataset and
 reports the test metric at the epoch of best validation metric, as mean ± std
@@ -43,16 +45,15 @@ preset for the dataset, then --config, then the shortcut flags, then --set.`,
 		Example: `  pcgcn train --dataset cornell
   pcgcn train --dataset chameleon --splits 0-4 --set bmode=ste --json
   pcgcn train --dataset cora --model gcn --lr 0.005 --save out/cora-gcn`,
-		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTrain(cmd, &f) },
 	}
 	f.data.register(cmd)
 	f.model.register(cmd)
 	fl := cmd.Flags()
 	f.protocolFlags.register(cmd, "splits to run")
-	fl.IntVar(&f.dropClass, "drop-class", -1, "remove this class's training labels (0-based; the missing-class study)")
-	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object instead of the table")
-	fl.StringVar(&f.save, "save", "", "directory to write the trained model of the first split (weights .npz + config.json)")
+	fl.StringVar(&f.dropClass, "drop-class", "none", "remove the training labels of class `K` (0-based, in [0, classes); the missing-class study), or none (also -1)")
+	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object instead of the table (accuracies and metrics in percent, as in the table)")
+	fl.StringVar(&f.save, "save", "", "directory to write the trained model of the first split (weights.npz + config.json, scores in percent); checked before training")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress output")
 	return cmd
 }
@@ -98,7 +99,12 @@ type graphSummary struct {
 	Classes  int `json:"classes"`
 }
 
+// runTrain checks every input (flags, model options, splits, the --save
+// destination) before it trains anything.
 func runTrain(cmd *cobra.Command, f *trainFlags) error {
+	if err := f.check(); err != nil {
+		return err
+	}
 	g, entry, err := f.data.load(cmd)
 	if err != nil {
 		return err
@@ -111,8 +117,15 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	if err != nil {
 		return err
 	}
+	dropClass, err := parseDropClass(f.dropClass, g)
+	if err != nil {
+		return err
+	}
+	if err := checkSaveDir(f.save); err != nil {
+		return err
+	}
 	opt := train.DefaultOptions()
-	opt.Epochs, opt.Patience, opt.Seed, opt.Threads, opt.DropClass = f.epochs, f.patience, f.seed, f.threads, f.dropClass
+	opt.Epochs, opt.Patience, opt.Seed, opt.Threads, opt.DropClass = f.epochs, f.patience, f.seed, f.threads, dropClass
 	opt.Metric = metricOf(entry)
 	stderr := cmd.ErrOrStderr()
 	prog := newProgress(stderr, f.quiet, len(splits))
@@ -161,6 +174,19 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	}
 	printTrainTable(out, &rep)
 	return nil
+}
+
+// parseDropClass reads --drop-class: none (or -1) or a class of g.
+func parseDropClass(s string, g *graph.Graph) (int, error) {
+	t := strings.TrimSpace(s)
+	if strings.EqualFold(t, "none") || t == "-1" {
+		return -1, nil
+	}
+	k, err := strconv.Atoi(t)
+	if err != nil || k < 0 || k >= g.NumClasses {
+		return 0, fmt.Errorf("--drop-class %s: want a class of %s in [0,%d), or none", flagValue(s), g.Name, g.NumClasses)
+	}
+	return k, nil
 }
 
 func metricOf(e datasets.Entry) string {

@@ -30,7 +30,7 @@ type tuneFlags struct {
 func newTuneCmd() *cobra.Command {
 	var f tuneFlags
 	cmd := &cobra.Command{
-		Use:   "tune --model NAME --dataset NAME|--data PATH --grid KEY=V1,V2,... [flags]",
+		Use:   "tune NAME|--dataset NAME|--data PATH --model NAME --grid KEY=V1,V2,... [flags]",
 		Short: "Grid-search a model's hyperparameters on validation accuracy",
 		Long: `tune trains the model at every point of a hyperparameter grid (the product of
 the --grid axes, applied over the dataset's preset and the fixed --set
@@ -49,7 +49,6 @@ the same flags afterwards trains nothing and prints the ranking
 (deploy/slurm/README.md).`,
 		Example: `  pcgcn tune --model linkx --dataset actor --grid hidden=64,256,512 --grid lr=0.05,0.01,0.002 --splits 0-2
   pcgcn tune --model gcn --data mygraph/ --grid dropout=0.2,0.5 --set hidden=128 --json`,
-		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTune(cmd, &f) },
 	}
 	f.data.register(cmd)
@@ -59,7 +58,7 @@ the same flags afterwards trains nothing and prints the ranking
 	fl.StringArrayVar(&f.sets, "set", nil, "a fixed override for every grid point: `key=value` (repeatable)")
 	f.protocolFlags.register(cmd, "splits to train each point on")
 	fl.StringVar(&f.resultsDir, "results", "results", "directory of the per-point JSON results (points saved in <results>/tune/)")
-	fl.BoolVar(&f.jsonOut, "json", false, "print the ranked points as JSON")
+	fl.BoolVar(&f.jsonOut, "json", false, "print the ranked points as JSON (validation and test scores in percent, as in the table)")
 	fl.IntVar(&f.jobs, "jobs", 1, jobsHelp)
 	f.work.register(cmd)
 	return cmd
@@ -80,6 +79,13 @@ type tunePoint struct {
 
 func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	start := time.Now()
+	if err := f.check(); err != nil {
+		return err
+	}
+	threads, err := threadsPerJob(f.threads, f.jobs)
+	if err != nil {
+		return err
+	}
 	if len(f.grid) == 0 {
 		return fmt.Errorf("no grid: give at least one --grid key=v1,v2 (values comma-separated)")
 	}
@@ -113,10 +119,6 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
-	threads, err := threadsPerJob(f.threads, f.jobs)
-	if err != nil {
-		return err
-	}
 	dataDir, _ := cmd.Flags().GetString("data-dir")
 	rn := &experiments.Runner{Dir: f.resultsDir, Data: datasets.Options{DataDir: dataDir, Progress: cmd.ErrOrStderr()},
 		Threads: threads, Jobs: f.jobs, Seed: f.seed, Epochs: f.epochs, Patience: f.patience, Progress: cmd.ErrOrStderr()}
@@ -139,7 +141,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 			return err
 		}
 		fmt.Fprintf(cmd.OutOrStdout(), "worker finished in %s: no grid point is left to it (run the same tune without --worker for the ranking)\n",
-			time.Since(start).Round(time.Second))
+			formatDuration(time.Since(start)))
 		return nil
 	}
 	rs, err := rn.Run(cells)
@@ -159,7 +161,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 		return enc.Encode(points)
 	}
 	printTune(out, f, grid, points, len(splits))
-	fmt.Fprintf(cmd.ErrOrStderr(), "wall time %s\n", time.Since(start).Round(time.Second))
+	fmt.Fprintf(cmd.ErrOrStderr(), "wall time %s\n", formatDuration(time.Since(start)))
 	return nil
 }
 
