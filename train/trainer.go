@@ -61,7 +61,7 @@ func Run(g *graph.Graph, aHat *tensor.CSR, k int, spec models.Spec, cfg models.C
 			return nil, fmt.Errorf("dropping class %d leaves no training node", opt.DropClass)
 		}
 	}
-	data := models.NewData(g, split, cfg.Base().NormalizeFeatures, aHat)
+	data := models.NewDataFor(g, split, cfg, aHat)
 	seed := rng.New(SplitSeed(opt.Seed, k))
 	model, err := spec.New(data, cfg, seed.Child())
 	if err != nil {
