@@ -40,11 +40,11 @@ func (s SplitSpec) Validate() error {
 		v    float64
 	}{{"train", s.Train}, {"validation", s.Val}, {"test", s.Test}} {
 		if math.IsNaN(f.v) || f.v <= 0 || f.v > 1 {
-			return fmt.Errorf("split ratio: the %s fraction must be in (0, 1], got %v", f.name, f.v)
+			return fmt.Errorf("the %s fraction must be in (0, 1], got %v", f.name, f.v)
 		}
 	}
 	if sum := s.Train + s.Val + s.Test; sum > 1+1e-9 {
-		return fmt.Errorf("split ratio: fractions %v,%v,%v sum to %v, more than 1", s.Train, s.Val, s.Test, sum)
+		return fmt.Errorf("fractions %v,%v,%v sum to %v, more than 1", s.Train, s.Val, s.Test, sum)
 	}
 	if s.Num < 1 || s.Num > MaxRandomSplits {
 		return fmt.Errorf("number of splits must be in [1, %d], got %d", MaxRandomSplits, s.Num)
@@ -67,7 +67,7 @@ func (s SplitSpec) String() string {
 // when a set of a split would be empty (a graph too small for the ratio).
 func RandomSplits(g *Graph, s SplitSpec) ([]Split, error) {
 	if err := s.Validate(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("random splits: %w", err)
 	}
 	byClass := make([][]int32, g.NumClasses)
 	for i, y := range g.Y {

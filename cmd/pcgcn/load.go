@@ -16,11 +16,13 @@ import (
 type dataFlags struct {
 	dataset string
 	path    string
+	user    userGraphFlags
 }
 
 func (d *dataFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&d.dataset, "dataset", "", "a registry dataset, by `NAME` (list: pcgcn datasets)")
 	cmd.Flags().StringVar(&d.path, "data", "", "path to your own graph (see docs/data-format.md) instead of --dataset")
+	d.user.register(cmd)
 }
 
 // load resolves the graph and its registry entry (zero Entry for --data).
@@ -29,11 +31,18 @@ func (d *dataFlags) load(cmd *cobra.Command) (*graph.Graph, datasets.Entry, erro
 	case d.dataset != "" && d.path != "":
 		return nil, datasets.Entry{}, fmt.Errorf("give --dataset or --data, not both")
 	case d.path != "":
-		g, err := datasets.LoadPath(d.path)
+		var o datasets.Options
+		if err := d.user.apply(cmd, &o); err != nil {
+			return nil, datasets.Entry{}, err
+		}
+		g, err := datasets.LoadPathWith(d.path, o)
 		if err != nil {
 			return nil, datasets.Entry{}, fmt.Errorf("--data %s: %w", d.path, err)
 		}
-		return g, datasets.Entry{Name: g.Name, Metric: datasets.Accuracy}, nil
+		if err := d.user.checkOwnSplits(cmd, g); err != nil {
+			return nil, datasets.Entry{}, err
+		}
+		return g, datasets.Entry{Name: g.Name, Metric: datasets.DefaultMetric(d.path, g)}, nil
 	case d.dataset == "":
 		return nil, datasets.Entry{}, fmt.Errorf("no dataset: give --dataset NAME or --data PATH")
 	}
@@ -44,6 +53,9 @@ func (d *dataFlags) load(cmd *cobra.Command) (*graph.Graph, datasets.Entry, erro
 	}
 	dir, _ := cmd.Flags().GetString("data-dir")
 	g, err := datasets.Load(name, datasets.Options{DataDir: dir, Progress: os.Stderr})
+	if err == nil {
+		err = d.user.checkOwnSplits(cmd, g)
+	}
 	return g, entry, err
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/paper"
@@ -21,6 +20,7 @@ type trainFlags struct {
 	model modelFlags
 	protocolFlags
 	dropClass int
+	metric    string
 	jsonOut   bool
 	save      string
 	quiet     bool
@@ -51,6 +51,7 @@ preset for the dataset, then --config, then the shortcut flags, then --set.`,
 	fl := cmd.Flags()
 	f.protocolFlags.register(cmd, "splits to run")
 	fl.IntVar(&f.dropClass, "drop-class", -1, "remove this class's training labels (0-based; the missing-class study)")
+	fl.StringVar(&f.metric, "metric", "", metricHelp)
 	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object instead of the table")
 	fl.StringVar(&f.save, "save", "", "directory to write the trained model of the first split (weights .npz + config.json)")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress output")
@@ -80,6 +81,18 @@ type trainReport struct {
 	// Numerics names the kernels' rounding (tensor.Numerics): the same seed
 	// gives the same numbers wherever it is the same.
 	Numerics string `json:"numerics"`
+	// Features says what was done to the features: "row-normalised", or
+	// raw and why (models.Data.Features).
+	Features string `json:"features"`
+	// RandomSplits describes the random stratified splits drawn for a
+	// graph without splits (absent when the graph gave its splits).
+	RandomSplits *graph.SplitSpec `json:"random_splits,omitempty"`
+	// LabelIDs are the original labels of the classes when --remap-labels
+	// renumbered them: class k is label label_ids[k].
+	LabelIDs []int32 `json:"label_ids,omitempty"`
+	// Warnings are the warnings also written on stderr (classes without
+	// nodes, or without training nodes in a split).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 type splitReport struct {
@@ -113,8 +126,14 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	}
 	opt := train.DefaultOptions()
 	opt.Epochs, opt.Patience, opt.Seed, opt.Threads, opt.DropClass = f.epochs, f.patience, f.seed, f.threads, f.dropClass
-	opt.Metric = metricOf(entry)
+	metric, err := resolveMetric(f.metric, entry.Name, g)
+	if err != nil {
+		return err
+	}
+	opt.Metric = metric.TrainName()
 	stderr := cmd.ErrOrStderr()
+	warnings := g.LabelWarnings()
+	warn(stderr, warnings)
 	prog := newProgress(stderr, f.quiet, len(splits))
 	opt.Progress = prog.epoch
 
@@ -145,7 +164,8 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 		ValAccMean: sum.ValMean, ValAccStd: sum.ValStd,
 		MsPerEpoch: sum.MsPerEpoch, Seconds: time.Since(start).Seconds(), Config: cfg, Training: opt,
 		Graph:    graphSummary{g.N, g.NumEdges(), g.X.Cols(), g.NumClasses},
-		Numerics: tensor.Numerics(),
+		Numerics: tensor.Numerics(), Features: results[0].Data.Features, RandomSplits: g.DrawnSplits, LabelIDs: g.LabelIDs,
+		Warnings: warnings,
 	}
 	for _, r := range results {
 		rep.PerSplit = append(rep.PerSplit, splitReport{r.Split, 100 * r.Test, 100 * r.Val, r.BestEpoch, r.Epochs, r.Seconds})
@@ -159,24 +179,21 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	printTrainTable(out, &rep)
+	printTrainTable(out, &rep, graphNotes(g))
 	return nil
 }
 
-func metricOf(e datasets.Entry) string {
-	if e.Metric == datasets.ROCAUC {
-		return "rocauc"
-	}
-	return "accuracy"
-}
-
-func printTrainTable(w io.Writer, r *trainReport) {
+func printTrainTable(w io.Writer, r *trainReport, notes []string) {
 	metric := "accuracy"
 	if r.Metric == "rocauc" {
 		metric = "ROC AUC"
 	}
 	fmt.Fprintf(w, "%s on %s (%d nodes, %d edges, %d features, %d classes): test %s per split\n",
 		r.Model, r.Dataset, r.Graph.Nodes, r.Graph.Edges, r.Graph.Features, r.Graph.Classes, metric)
+	fmt.Fprintf(w, "features: %s\n", r.Features)
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
 	fmt.Fprintf(w, "%6s %8s %8s %10s %7s %8s\n", "split", "val %", "test %", "best epoch", "epochs", "seconds")
 	for _, s := range r.PerSplit {
 		fmt.Fprintf(w, "%6d %8.2f %8.2f %10d %7d %8.2f\n", s.Split, s.ValAcc, s.TestAcc, s.BestEpoch, s.Epochs, s.Seconds)

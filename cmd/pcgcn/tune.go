@@ -24,6 +24,7 @@ type tuneFlags struct {
 	resultsDir string
 	jsonOut    bool
 	jobs       int
+	metric     string
 }
 
 func newTuneCmd() *cobra.Command {
@@ -54,6 +55,7 @@ nothing. The protocol is train's: Adam, up to --epochs epochs, patience
 	f.protocolFlags.register(cmd, "splits to train each point on")
 	fl.StringVar(&f.resultsDir, "results", "results", "directory of the per-point JSON results (points saved in <results>/tune/)")
 	fl.BoolVar(&f.jsonOut, "json", false, "print the ranked points as JSON")
+	fl.StringVar(&f.metric, "metric", "", metricHelp)
 	fl.IntVar(&f.jobs, "jobs", 1, jobsHelp)
 	return cmd
 }
@@ -92,6 +94,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
+	warn(cmd.ErrOrStderr(), g.LabelWarnings())
 	splits, err := parseSplits(f.splits, len(g.Splits))
 	if err != nil {
 		return err
@@ -113,6 +116,15 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	dataDir, _ := cmd.Flags().GetString("data-dir")
 	rn := &experiments.Runner{Dir: f.resultsDir, Data: datasets.Options{DataDir: dataDir, Progress: cmd.ErrOrStderr()},
 		Threads: threads, Jobs: f.jobs, Seed: f.seed, Epochs: f.epochs, Patience: f.patience, Progress: cmd.ErrOrStderr()}
+	// the Runner opens the graph again: with the same random splits and labels
+	if err := f.data.user.apply(cmd, &rn.Data); err != nil {
+		return err
+	}
+	metric, err := resolveMetric(f.metric, name, g)
+	if err != nil {
+		return err
+	}
+	rn.Metrics = map[string]datasets.Metric{name: metric}
 	if f.patience == 0 {
 		rn.Patience = f.epochs // Runner: 0 means the protocol default
 	}
