@@ -44,7 +44,7 @@ func (s SplitSpec) Validate() error {
 		}
 	}
 	if sum := s.Train + s.Val + s.Test; sum > 1+1e-9 {
-		return fmt.Errorf("fractions %v,%v,%v sum to %v, more than 1", s.Train, s.Val, s.Test, sum)
+		return fmt.Errorf("fractions %v,%v,%v sum to %.4g, more than 1", s.Train, s.Val, s.Test, sum)
 	}
 	if s.Num < 1 || s.Num > MaxRandomSplits {
 		return fmt.Errorf("number of splits must be in [1, %d], got %d", MaxRandomSplits, s.Num)
