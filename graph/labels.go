@@ -64,8 +64,8 @@ func (g *Graph) RemapLabels() bool {
 // LabelWarnings describes what the labels leave a model unable to learn:
 // classes with no node at all (ids between the labels used), and, per
 // split, classes with nodes but none in the split's training set (a model
-// never predicts them, so they score 0). It returns nil when there is
-// nothing to say.
+// never predicts them, so they score 0), one line for the splits that miss
+// the same classes. It returns nil when there is nothing to say.
 func (g *Graph) LabelWarnings() []string {
 	count := make([]int, g.NumClasses)
 	for _, y := range g.Y {
@@ -82,6 +82,10 @@ func (g *Graph) LabelWarnings() []string {
 		out = append(out, fmt.Sprintf("%d of %d classes have no node: %s (classes run from 0 to the largest label, %d; remapping the labels to dense ids drops them)",
 			len(empty), g.NumClasses, idList(empty), g.NumClasses-1))
 	}
+	// splits missing the same classes make one line
+	var order []string
+	bySet := map[string][]int{}
+	absentOf := map[string][]int{}
 	for k, sp := range g.Splits {
 		seen := make([]bool, g.NumClasses)
 		for _, i := range sp.Train {
@@ -93,13 +97,27 @@ func (g *Graph) LabelWarnings() []string {
 				absent = append(absent, c)
 			}
 		}
-		if len(absent) > 0 {
-			what := "class %s has no training node, so the model cannot predict it"
-			if len(absent) > 1 {
-				what = "classes %s have no training node, so the model cannot predict them"
-			}
-			out = append(out, fmt.Sprintf("split %d: "+what, k, idList(absent)))
+		if len(absent) == 0 {
+			continue
 		}
+		key := fmt.Sprint(absent)
+		if _, ok := bySet[key]; !ok {
+			order = append(order, key)
+			absentOf[key] = absent
+		}
+		bySet[key] = append(bySet[key], k)
+	}
+	for _, key := range order {
+		splits, absent := bySet[key], absentOf[key]
+		which := "split " + idList(splits)
+		if len(splits) > 1 {
+			which = "splits " + idList(splits)
+		}
+		what := "class %s has no training node, so the model cannot predict it"
+		if len(absent) > 1 {
+			what = "classes %s have no training node, so the model cannot predict them"
+		}
+		out = append(out, which+": "+fmt.Sprintf(what, idList(absent)))
 	}
 	return out
 }

@@ -55,11 +55,14 @@ func TestLabelWarnings(t *testing.T) {
 	g := &Graph{N: len(y), Y: y, NumClasses: 8, Splits: []Split{
 		{Train: []int32{0, 1, 2}, Val: []int32{3}, Test: []int32{4}},
 		{Train: []int32{0, 3}, Val: []int32{1}, Test: []int32{2}},
+		{Train: []int32{0, 1}, Val: []int32{3}, Test: []int32{2}},
+		{Train: []int32{3, 6}, Val: []int32{1}, Test: []int32{2}},
 	}}
 	got := g.LabelWarnings()
 	want := []string{
 		"5 of 8 classes have no node: 2, 3, 4, 5, 6 (classes run from 0 to the largest label, 7; remapping the labels to dense ids drops them)",
-		"split 1: classes 1, 7 have no training node, so the model cannot predict them",
+		"splits 1, 3: classes 1, 7 have no training node, so the model cannot predict them",
+		"split 2: class 7 has no training node, so the model cannot predict it",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("warnings\n%q\nwant\n%q", got, want)

@@ -61,3 +61,24 @@ func TestCheckGraph(t *testing.T) {
 		})
 	}
 }
+
+func TestCheckBothClasses(t *testing.T) {
+	y := []int32{0, 1, 0, 1, 1, 1}
+	tests := []struct {
+		name string
+		sp   graph.Split
+		want string
+	}{
+		{"both", graph.Split{Train: []int32{0}, Val: []int32{1, 2}, Test: []int32{3, 0}}, ""},
+		{"single validation class", graph.Split{Train: []int32{0}, Val: []int32{1, 4}, Test: []int32{3, 2}}, "split 3: the validation set holds class 1 only"},
+		{"single test class", graph.Split{Train: []int32{0}, Val: []int32{1, 2}, Test: []int32{5}}, "split 3: the test set holds class 1 only"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := checkBothClasses(y, 3, tc.sp)
+			if (tc.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
