@@ -39,7 +39,12 @@ Protocol: Adam with PyTorch-style weight decay (--set optimizer=adamw for
 AdamW's decoupled decay), up to --epochs epochs, stopping
 when validation accuracy has not improved for --patience epochs; the model at
 its best-validation epoch is kept. Hyperparameters start from the paper's
-preset for the dataset, then --config, then the shortcut flags, then --set.`,
+preset for the dataset, then --config, then the shortcut flags, then --set.
+
+Your own graph (--data DIR, docs/data-format.md): without splits.csv it is
+trained on random stratified splits (--split-ratio, --num-splits, --seed);
+its features are row-normalised only when no value is negative (the output
+says what was done); two classes are scored on ROC AUC (--metric).`,
 		Example: `  pcgcn train --dataset cornell
   pcgcn train --dataset chameleon --splits 0-4 --set bmode=ste --json
   pcgcn train --dataset cora --model gcn --lr 0.005 --save out/cora-gcn`,

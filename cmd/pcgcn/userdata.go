@@ -26,8 +26,8 @@ const (
 		"the paper's datasets use, so that numbers compare with its tables; fractions summing to less than 1 leave the rest of each class out"
 	numSplitsHelp = "number of random stratified splits drawn for a graph without splits (split k depends only on --seed and k)"
 	remapHelp     = "number the labels used 0..k-1 in increasing order (labels {0,1,7} become classes 0,1,2; the mapping is printed, " +
-		"in --json and in a saved model); without it labels must be 0..k-1 up to a few gaps, and more classes than max(2 × labels used, 1000) or than nodes is an error"
-	metricHelp = "test and selection metric, `accuracy` or roc_auc (default: a registry dataset's own; for your own graph roc_auc with two classes, " +
+		"in --json and in a saved model); without it empty classes are warned about, and a label making more classes than nodes, or than both 1000 and twice the labels used, is an error"
+	metricHelp = "test and selection metric by `NAME`, accuracy or roc_auc (default: a registry dataset's own; for your own graph roc_auc with two classes, " +
 		"since binary tasks are mostly imbalanced and accuracy rewards predicting the majority class, and the heterophily benchmark scores its binary sets so; accuracy otherwise)"
 )
 
