@@ -75,8 +75,16 @@ func read(e Entry, paths map[string]string) (*graph.Graph, error) {
 
 // LoadPath reads a graph given by path (the --data PATH flag): a directory
 // in the user format (graphio.ReadUserGraph), or a single
-// heterophilous-graphs style .npz file. Parser errors name the file.
+// heterophilous-graphs style .npz file. Parser errors name the file, and so
+// does the error for labels beyond graph.MaxClassesFor (a typo such as
+// 65535 among a few labels). It is LoadPathWith without options: no
+// remapping and no random splits.
 func LoadPath(path string) (*graph.Graph, error) {
+	return LoadPathWith(path, Options{})
+}
+
+// readPath reads the graph at path as LoadPath describes.
+func readPath(path string) (*graph.Graph, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -113,10 +121,11 @@ func IsPath(name string) bool {
 }
 
 // Open loads a registry dataset by name (Load) or, when name is a path to a
-// user graph, that graph (LoadPath); studies accept either.
+// user graph, that graph (LoadPathWith, with opts' label remapping and
+// random splits); studies accept either.
 func Open(name string, opts Options) (*graph.Graph, error) {
 	if IsPath(name) {
-		return LoadPath(name)
+		return LoadPathWith(name, opts)
 	}
 	return Load(name, opts)
 }

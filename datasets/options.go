@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+
+	"github.com/pcgcn/pcgcn/graph"
 )
 
 // EnvDataDir is the environment variable naming the data directory when
@@ -29,6 +31,15 @@ type Options struct {
 	// terminal (by default the bar is drawn only on a terminal, and plain
 	// lines are written otherwise).
 	ProgressBar bool
+	// Splits, when set, draws random stratified splits (graph.RandomSplits)
+	// for a graph given by path (LoadPathWith, Open) whose files have none;
+	// a graph with its own splits keeps them. Registry datasets all have
+	// splits and are not affected.
+	Splits *graph.SplitSpec
+	// RemapLabels numbers the labels of a graph given by path 0..k-1 in
+	// increasing order (graph.RemapLabels; Graph.LabelIDs keeps the
+	// original values), so that unused label values make no empty classes.
+	RemapLabels bool
 	// HTTPClient downloads; nil means a client with the environment's proxy
 	// settings and connection, TLS and response-header timeouts, so that a
 	// host that never answers fails the download instead of hanging it.

@@ -54,6 +54,10 @@ type Runner struct {
 	Lease time.Duration
 	// Progress receives progress lines (nil: quiet).
 	Progress io.Writer
+	// Metrics chooses the metric of a dataset by name (a registry name or
+	// the path of a user graph); a dataset not in it is scored on
+	// datasets.DefaultMetric. A saved cell of another metric is not reused.
+	Metrics map[string]datasets.Metric
 	// Extras, when set, adds study-specific measurements to each split.
 	Extras func(c Cell, r *train.Result) map[string]float64
 	// Embed maps an n×d embedding to n×2 points (t-SNE) and measurements of
@@ -120,7 +124,8 @@ func (rn *Runner) options() train.Options {
 }
 
 // sameKey reports whether r was computed from the data of c's dataset as it
-// loads now, with the runner's seed and budget. A dataset that cannot be
+// loads now, with the runner's seed and budget, on the metric the dataset is
+// scored on now (see Metrics). A dataset that cannot be
 // loaded matches nothing: a result is never trusted unchecked.
 func (rn *Runner) sameKey(c Cell, r *Result) bool {
 	opt := rn.options()
@@ -128,7 +133,7 @@ func (rn *Runner) sameKey(c Cell, r *Result) bool {
 		return false
 	}
 	fp, err := rn.fingerprint(c.Dataset)
-	return err == nil && r.Data == fp
+	return err == nil && r.Data == fp && rn.sameMetric(c, r.Metric)
 }
 
 // fingerprint returns the fingerprint of a dataset (see Result.Data).
@@ -345,8 +350,8 @@ func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (
 	}
 	opt := rn.options()
 	opt.DropClass = c.DropClass
-	if e, err := datasets.Lookup(c.Dataset); err == nil && e.Metric == datasets.ROCAUC {
-		opt.Metric = "rocauc"
+	if opt.Metric, err = rn.metric(c.Dataset, g); err != nil {
+		return nil, err
 	}
 	fp, err := rn.fingerprint(c.Dataset)
 	if err != nil {

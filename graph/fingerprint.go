@@ -122,3 +122,13 @@ func (w *hashWriter) sum() []byte {
 	w.buf = w.buf[:0]
 	return w.h.Sum(nil)
 }
+
+// ContentFingerprint is Fingerprint without the splits: the same for a
+// graph whatever splits it carries (its files' or random ones), so that a
+// saved model can tell the graph it was trained on from another whatever
+// splits either was loaded with.
+func (g *Graph) ContentFingerprint() string {
+	cp := *g
+	cp.Splits = nil
+	return cp.Fingerprint()
+}

@@ -160,3 +160,20 @@ func BenchmarkFingerprint(b *testing.B) {
 		g.Fingerprint()
 	}
 }
+
+func TestContentFingerprintIgnoresSplits(t *testing.T) {
+	y := []int32{0, 1, 0, 1, 0, 1}
+	g := &Graph{N: 6, Adj: tensor.FromTriplets(6, 6, nil), X: Features{Dense: tensor.NewDense(6, 2)}, Y: y, NumClasses: 2}
+	before := g.ContentFingerprint()
+	g.Splits = []Split{{Train: []int32{0, 1}, Val: []int32{2, 3}, Test: []int32{4, 5}}}
+	if g.ContentFingerprint() != before {
+		t.Error("ContentFingerprint depends on the splits")
+	}
+	if g.Fingerprint() == before {
+		t.Error("Fingerprint does not depend on the splits")
+	}
+	g.Y = []int32{1, 1, 0, 1, 0, 1}
+	if g.ContentFingerprint() == before {
+		t.Error("ContentFingerprint ignores the labels")
+	}
+}

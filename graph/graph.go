@@ -37,6 +37,13 @@ type Graph struct {
 	// Splits are the standard train/validation/test splits (10 for the
 	// paper's datasets); empty when the source has none.
 	Splits []Split
+	// DrawnSplits describes how Splits were drawn when they are random
+	// stratified splits (RandomSplits) of a graph whose source has none;
+	// nil when the source gave them.
+	DrawnSplits *SplitSpec
+	// LabelIDs holds, when the labels were remapped to dense ids
+	// (RemapLabels), the original label of each class; nil otherwise.
+	LabelIDs []int32
 }
 
 // Split is one train/validation/test partition as sorted node indices.

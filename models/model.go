@@ -50,19 +50,52 @@ type Data struct {
 	// Train, Val and Test index the split's nodes. Train may be a reduced set
 	// (e.g. a class removed for the missing-class study).
 	Train, Val, Test []int32
+	// Features says what was done to the graph's features to give X: one
+	// of FeaturesRowNormalized, FeaturesRaw, FeaturesSignedRaw and
+	// FeaturesSignedForced.
+	Features string
 }
 
+// What NewData and NewDataFor did to the features (Data.Features).
+const (
+	FeaturesRowNormalized = "row-normalised"
+	FeaturesRaw           = "raw (normalize_features=false)"
+	FeaturesSignedRaw     = "raw (signed values: row normalisation skipped; normalize_signed=true forces it)"
+	FeaturesSignedForced  = "row-normalised (signed values, forced by normalize_signed=true)"
+)
+
 // NewData prepares the inputs of one split. normalize selects row
-// normalisation of the features. aHat may be nil (then it is computed).
+// normalisation of the features where it means something: when every
+// feature value is non-negative (graph.Features.NonNegative). Signed
+// features are left raw, since dividing a row by a sum its values nearly
+// cancel in distorts it. aHat may be nil (then it is computed).
 func NewData(g *graph.Graph, split graph.Split, normalize bool, aHat *tensor.CSR) *Data {
-	x := g.X
-	if normalize {
-		x = x.RowNormalized()
+	return newData(g, split, normalize, false, aHat)
+}
+
+// NewDataFor is NewData with the feature preparation of a configuration:
+// normalize_features, and normalize_signed to row-normalise signed
+// features too.
+func NewDataFor(g *graph.Graph, split graph.Split, cfg Config, aHat *tensor.CSR) *Data {
+	c := cfg.Base()
+	return newData(g, split, c.NormalizeFeatures, c.NormalizeSigned, aHat)
+}
+
+func newData(g *graph.Graph, split graph.Split, normalize, signed bool, aHat *tensor.CSR) *Data {
+	x, note := g.X, FeaturesRaw
+	switch {
+	case !normalize:
+	case g.X.NonNegative():
+		x, note = x.RowNormalized(), FeaturesRowNormalized
+	case signed:
+		x, note = x.RowNormalized(), FeaturesSignedForced
+	default:
+		note = FeaturesSignedRaw
 	}
 	if aHat == nil {
 		aHat = graph.GCNNorm(g.Adj)
 	}
-	return &Data{Graph: g, X: x, AHat: aHat, Train: split.Train, Val: split.Val, Test: split.Test}
+	return &Data{Graph: g, X: x, AHat: aHat, Train: split.Train, Val: split.Val, Test: split.Test, Features: note}
 }
 
 // Spec describes a model for the registry.
@@ -98,8 +131,16 @@ type Common struct {
 	Dropout     float64 `json:"dropout"`
 	LR          float64 `json:"lr"`
 	WeightDecay float64 `json:"weight_decay"`
-	// NormalizeFeatures divides each feature row by its sum before training.
+	// NormalizeFeatures divides each feature row by its sum before training
+	// when every feature value is non-negative (bag-of-words, counts: every
+	// benchmark dataset); signed features are left raw unless
+	// NormalizeSigned is set too.
 	NormalizeFeatures bool `json:"normalize_features"`
+	// NormalizeSigned row-normalises signed features as well (with
+	// NormalizeFeatures): dividing by a row sum near zero blows rows up, so
+	// it is off by default. Omitted from the JSON when false, so that the
+	// configurations saved before it existed are unchanged.
+	NormalizeSigned bool `json:"normalize_signed,omitempty"`
 	// Optimizer is "adam" (the default when empty: Adam with PyTorch-style
 	// L2 weight decay added to the gradient) or "adamw" (decoupled weight
 	// decay, torch.optim.AdamW), for models whose authors train with AdamW.
@@ -131,6 +172,8 @@ func (c *Common) Validate() error {
 		return &OptionError{Key: "hidden", Value: c.Hidden, Want: fmt.Sprintf("at most %d", MaxHidden)}
 	case c.Layers > MaxLayers:
 		return &OptionError{Key: "layers", Value: c.Layers, Want: fmt.Sprintf("at most %d", MaxLayers)}
+	case c.NormalizeSigned && !c.NormalizeFeatures:
+		return fmt.Errorf("normalize_signed=true needs normalize_features=true")
 	}
 	switch c.Optimizer {
 	case "", "adam", "adamw":

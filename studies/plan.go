@@ -59,6 +59,8 @@ type Options struct {
 	// Lease is how long a worker's claim on a cell lives without renewal
 	// (see experiments.Runner.Lease; 0: the default).
 	Lease time.Duration
+	// Metrics chooses datasets' metrics (see experiments.Runner.Metrics).
+	Metrics map[string]datasets.Metric
 	// Progress receives progress lines (nil: quiet).
 	Progress io.Writer
 }
@@ -258,7 +260,8 @@ func newPlan(opt Options) (*plan, []experiments.Cell, error) {
 	}
 	p := &plan{opt: opt, graphs: map[string]*graph.Graph{}, started: time.Now(), splits: opt.Splits}
 	p.runner = &experiments.Runner{Dir: opt.ResultsDir, Data: opt.Data, Threads: opt.Threads, Jobs: opt.Jobs, Seed: opt.Seed,
-		Progress: opt.Progress, Extras: experiments.MatchingExtras, Embed: p.embed, PresetOnly: opt.PresetOnly, Refresh: opt.Refresh}
+		Progress: opt.Progress, Extras: experiments.MatchingExtras, Embed: p.embed, PresetOnly: opt.PresetOnly, Refresh: opt.Refresh,
+		Metrics: opt.Metrics}
 	if opt.Quick {
 		p.splits = opt.Splits[:min(2, len(opt.Splits))]
 		p.runner.Epochs, p.runner.Patience = 60, 30

@@ -1,9 +1,11 @@
 package train
 
 import (
+	"fmt"
 	"math"
 	"sort"
 
+	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -81,4 +83,26 @@ func ROCAUC(logits *tensor.Dense, y []int32, idx []int32) float64 {
 		a = b
 	}
 	return (rankSum - npos*(npos+1)/2) / (npos * nneg)
+}
+
+// checkBothClasses reports a validation or test set of split k that holds a
+// single class, where ROC AUC is undefined (ROCAUC gives NaN, and a
+// validation metric of NaN would never select an epoch).
+func checkBothClasses(y []int32, k int, sp graph.Split) error {
+	for _, p := range []struct {
+		name string
+		idx  []int32
+	}{{"validation", sp.Val}, {"test", sp.Test}} {
+		if len(p.idx) == 0 {
+			continue
+		}
+		first, single := y[p.idx[0]], true
+		for _, i := range p.idx {
+			single = single && y[i] == first
+		}
+		if single {
+			return fmt.Errorf("split %d: the %s set holds class %d only, and ROC AUC needs both classes (score on accuracy instead)", k, p.name, first)
+		}
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package train
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/checkpoint"
@@ -36,6 +37,20 @@ type SavedMeta struct {
 	// Numerics names the kernels' rounding that trained the model
 	// (tensor.Numerics); empty in models saved before it was recorded.
 	Numerics string `json:"numerics,omitempty"`
+	// GraphFingerprint is the graph's graph.ContentFingerprint (its
+	// content without the splits); empty in models saved before it was
+	// recorded, which are then matched by the dataset's name.
+	GraphFingerprint string `json:"graph_fingerprint,omitempty"`
+	// FeaturePrep says what was done to the features (models.Data.Features).
+	FeaturePrep string `json:"feature_preparation,omitempty"`
+	// RandomSplits describes the random stratified splits the model's split
+	// was drawn from (graph.Graph.DrawnSplits); nil when the graph's files
+	// gave the splits.
+	RandomSplits *graph.SplitSpec `json:"random_splits,omitempty"`
+	// LabelIDs are the original labels of the classes when the labels were
+	// remapped to dense ids (graph.Graph.LabelIDs): class k is label
+	// LabelIDs[k].
+	LabelIDs []int32 `json:"label_ids,omitempty"`
 }
 
 // UnmarshalJSON reads a config.json, including one written before the keys
@@ -75,13 +90,58 @@ func Save(dir, model, dataset string, cfg models.Config, r *Result) error {
 	meta := SavedMeta{Model: model, Dataset: dataset, Split: r.Split, Nodes: g.N, Features: g.X.Cols(),
 		Classes: g.NumClasses, Config: c, TrainNodes: r.Data.Train,
 		ValMetricPct: 100 * r.Val, TestMetricPct: 100 * r.Test, TestAccuracyPct: 100 * r.TestAccuracy,
-		Numerics: tensor.Numerics()}
+		Numerics: tensor.Numerics(), GraphFingerprint: g.ContentFingerprint(), FeaturePrep: r.Data.Features,
+		RandomSplits: g.DrawnSplits, LabelIDs: g.LabelIDs}
 	return checkpoint.Save(dir, r.Model.Params(), meta)
 }
 
-// Load rebuilds a saved model on g (which must be the graph it was trained
-// on: same name and node, feature and class counts) and returns it with its
-// metadata.
+// checkGraph decides whether a model saved with meta in dir may run on g.
+// Node, feature and class counts must match (the error names what
+// differs). The content is then compared by fingerprint, not by name, so
+// that the same graph in a renamed folder is accepted: the same content is
+// accepted under any name; other content under the same name (a graph
+// edited since training) is accepted with a warning, returned; other
+// content under another name (Texas against a Cornell model: the same
+// counts) is an error. A model saved before fingerprints were recorded must
+// match by name.
+func checkGraph(dir string, meta *SavedMeta, g *graph.Graph) (warning string, err error) {
+	var diff []string
+	for _, d := range []struct {
+		what       string
+		saved, now int
+	}{{"nodes", meta.Nodes, g.N}, {"features", meta.Features, g.X.Cols()}, {"classes", meta.Classes, g.NumClasses}} {
+		if d.saved != d.now {
+			diff = append(diff, fmt.Sprintf("%d %s, not %d", d.now, d.what, d.saved))
+		}
+	}
+	if len(diff) > 0 {
+		hint := ""
+		if len(meta.LabelIDs) > 0 && g.LabelIDs == nil && meta.Classes != g.NumClasses {
+			hint = " (the model was trained with its labels remapped to dense ids: remap them here too)"
+		}
+		return "", fmt.Errorf("model in %s does not fit %s: the graph has %s%s", dir, g.Name, strings.Join(diff, ", "), hint)
+	}
+	fp := g.ContentFingerprint()
+	switch {
+	case meta.GraphFingerprint == "" && meta.Dataset != g.Name:
+		return "", fmt.Errorf("model in %s was trained on %s, not %s (it records no content fingerprint to compare)", dir, meta.Dataset, g.Name)
+	case meta.GraphFingerprint == "" || meta.GraphFingerprint == fp:
+		return "", nil
+	case meta.Dataset == g.Name:
+		return fmt.Sprintf("%s differs in content (edges, features or labels) from the graph the model in %s was trained on (fingerprint %s, now %s); its predictions reflect the new content",
+			g.Name, dir, short(meta.GraphFingerprint), short(fp)), nil
+	}
+	return "", fmt.Errorf("model in %s was trained on %s, and %s is another graph of the same size (content fingerprint %s, not %s)",
+		dir, meta.Dataset, g.Name, short(fp), short(meta.GraphFingerprint))
+}
+
+// short abbreviates a fingerprint for messages.
+func short(fp string) string { return fp[:min(len(fp), len("sha256:")+12)] }
+
+// Load rebuilds a saved model on g and returns it with its metadata. g must
+// fit the model: the same node, feature and class counts, and the content
+// it was trained on (see CheckGraph; a graph edited since training is
+// accepted, and CheckGraph's warning says so).
 func Load(dir string, g *graph.Graph, reg *models.Registry) (models.Model, *models.Data, *SavedMeta, error) {
 	raw, err := checkpoint.ReadConfig(dir)
 	if err != nil {
@@ -91,12 +151,8 @@ func Load(dir string, g *graph.Graph, reg *models.Registry) (models.Model, *mode
 	if err := json.Unmarshal(raw, &meta); err != nil {
 		return nil, nil, nil, fmt.Errorf("%s/%s: %w", dir, checkpoint.ConfigFile, err)
 	}
-	if meta.Dataset != g.Name {
-		return nil, nil, nil, fmt.Errorf("model in %s was trained on %s, not %s", dir, meta.Dataset, g.Name)
-	}
-	if meta.Nodes != g.N || meta.Features != g.X.Cols() || meta.Classes != g.NumClasses {
-		return nil, nil, nil, fmt.Errorf("model in %s was trained on a graph with %d nodes, %d features, %d classes; %s has %d, %d, %d",
-			dir, meta.Nodes, meta.Features, meta.Classes, g.Name, g.N, g.X.Cols(), g.NumClasses)
+	if _, err := checkGraph(dir, &meta, g); err != nil {
+		return nil, nil, nil, err
 	}
 	spec, err := reg.Get(meta.Model)
 	if err != nil {
@@ -111,7 +167,7 @@ func Load(dir string, g *graph.Graph, reg *models.Registry) (models.Model, *mode
 			return nil, nil, nil, fmt.Errorf("%s/%s: training node %d outside the graph", dir, checkpoint.ConfigFile, i)
 		}
 	}
-	data := models.NewData(g, graph.Split{Train: meta.TrainNodes}, cfg.Base().NormalizeFeatures, nil)
+	data := models.NewDataFor(g, graph.Split{Train: meta.TrainNodes}, cfg, nil)
 	m, err := spec.New(data, cfg, rng.New(0))
 	if err != nil {
 		return nil, nil, nil, err
@@ -120,6 +176,14 @@ func Load(dir string, g *graph.Graph, reg *models.Registry) (models.Model, *mode
 		return nil, nil, nil, err
 	}
 	return m, data, &meta, nil
+}
+
+// CheckGraph returns the warning, if any, of loading the model saved in dir
+// with meta on g (a graph whose content differs from the one it was
+// trained on under the same name); Load has accepted g already.
+func CheckGraph(dir string, meta *SavedMeta, g *graph.Graph) string {
+	w, _ := checkGraph(dir, meta, g)
+	return w
 }
 
 // Probabilities runs a model in evaluation mode and returns the row-wise

@@ -92,6 +92,9 @@ func TestSaveLoadPredictRoundTrip(t *testing.T) {
 				t.Fatalf("%s: probability %d: saved model %v, reloaded %v", name, i, v, got.Data[i])
 			}
 		}
+		if meta.GraphFingerprint != g.ContentFingerprint() || meta.FeaturePrep != r.Data.Features || meta.RandomSplits != nil {
+			t.Errorf("%s: metadata fingerprint %q, features %q, random splits %v", name, meta.GraphFingerprint, meta.FeaturePrep, meta.RandomSplits)
+		}
 		if meta.Split != 3 || len(data.Train) != len(r.Data.Train) || meta.Numerics != tensor.Numerics() {
 			t.Errorf("%s: metadata split %d, %d training nodes, numerics %q", name, meta.Split, len(data.Train), meta.Numerics)
 		}

@@ -56,13 +56,18 @@ func Run(g *graph.Graph, aHat *tensor.CSR, k int, spec models.Spec, cfg models.C
 		return nil, err // names the model already
 	}
 	split := g.Splits[k]
+	if opt.Metric == "rocauc" {
+		if err := checkBothClasses(g.Y, k, split); err != nil {
+			return nil, fmt.Errorf("%s: %w", g.Name, err)
+		}
+	}
 	if opt.DropClass >= 0 {
 		split.Train = withoutClass(split.Train, g.Y, int32(opt.DropClass))
 		if len(split.Train) == 0 {
 			return nil, fmt.Errorf("dropping class %d leaves no training node", opt.DropClass)
 		}
 	}
-	data := models.NewData(g, split, cfg.Base().NormalizeFeatures, aHat)
+	data := models.NewDataFor(g, split, cfg, aHat)
 	seed := rng.New(SplitSeed(opt.Seed, k))
 	model, err := spec.New(data, cfg, seed.Child())
 	if err != nil {

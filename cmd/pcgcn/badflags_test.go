@@ -140,8 +140,16 @@ func TestBadInputs(t *testing.T) {
 					t.Errorf("error %q lacks %q", msg, w)
 				}
 			}
-			if out != "" {
-				t.Errorf("printed before failing:\n%s", out)
+			// the data's own warnings (a class without training nodes in
+			// some of Texas's splits) may come first; nothing else may
+			var printed []string
+			for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+				if line != "" && !strings.HasPrefix(line, "warning: ") {
+					printed = append(printed, line)
+				}
+			}
+			if len(printed) > 0 {
+				t.Errorf("printed before failing:\n%s", strings.Join(printed, "\n"))
 			}
 			for _, d := range []string{save, filepath.Join(dir, "docs")} {
 				if _, err := os.Stat(d); err == nil {

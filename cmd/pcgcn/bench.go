@@ -121,7 +121,7 @@ func benchEpochs(g *graph.Graph, split int, spec models.Spec, cfg models.Config,
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	data := models.NewData(g, g.Splits[split], cfg.Base().NormalizeFeatures, nil)
+	data := models.NewDataFor(g, g.Splits[split], cfg, nil)
 	seed := rng.New(train.SplitSeed(0, split))
 	m, err := spec.New(data, cfg, seed.Child())
 	if err != nil {

@@ -20,11 +20,13 @@ type dataFlags struct {
 	path    string
 	// offline forbids downloads (the commands with an --offline flag).
 	offline bool
+	user    userGraphFlags
 }
 
 func (d *dataFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&d.dataset, "dataset", "", "a registry dataset, by `NAME` (list: pcgcn datasets; also accepted as the one argument)")
 	cmd.Flags().StringVar(&d.path, "data", "", "path to your own graph (see docs/data-format.md) instead of --dataset")
+	d.user.register(cmd)
 	cmd.Args = d.args
 }
 
@@ -47,11 +49,18 @@ func (d *dataFlags) load(cmd *cobra.Command) (*graph.Graph, datasets.Entry, erro
 	case d.dataset != "" && d.path != "":
 		return nil, datasets.Entry{}, fmt.Errorf("give --dataset %s or --data %s, not both", d.dataset, d.path)
 	case d.path != "":
-		g, err := datasets.LoadPath(d.path)
+		var o datasets.Options
+		if err := d.user.apply(cmd, &o); err != nil {
+			return nil, datasets.Entry{}, err
+		}
+		g, err := datasets.LoadPathWith(d.path, o)
 		if err != nil {
 			return nil, datasets.Entry{}, fmt.Errorf("--data %s: %w", d.path, err)
 		}
-		return g, datasets.Entry{Name: g.Name, Metric: datasets.Accuracy}, nil
+		if err := d.user.checkOwnSplits(cmd, g); err != nil {
+			return nil, datasets.Entry{}, err
+		}
+		return g, datasets.Entry{Name: g.Name, Metric: datasets.DefaultMetric(d.path, g)}, nil
 	case d.dataset == "":
 		return nil, datasets.Entry{}, fmt.Errorf("no dataset: give --dataset NAME (%s) or --data PATH", strings.Join(datasets.Names(), ", "))
 	}
@@ -61,6 +70,9 @@ func (d *dataFlags) load(cmd *cobra.Command) (*graph.Graph, datasets.Entry, erro
 		return nil, entry, err
 	}
 	g, err := datasets.Load(name, datasets.Options{DataDir: dataDirFlag(cmd), Offline: d.offline, Progress: downloadProgress()})
+	if err == nil {
+		err = d.user.checkOwnSplits(cmd, g)
+	}
 	return g, entry, err
 }
 

@@ -73,7 +73,17 @@ func newPredictCmd() *cobra.Command {
 		Short: "Predict every node's class with a model saved by `train --save`",
 		Long: `predict loads a model written by ` + "`pcgcn train --save DIR`" + ` and writes, for every
 node of the graph it was trained on, the predicted class and the class
-probabilities (in [0,1], not percent) as CSV: node,pred,p0,p1,...`,
+probabilities (in [0,1], not percent) as CSV: node,pred,p0,p1,... (classes
+named by their labels: the original ones when the model was trained with
+--remap-labels, which predict then needs too).
+
+The graph must be the one the model was trained on, recognised by its
+content, not its folder's name: the same node, feature and class counts
+(else an error says which differ) and the same content fingerprint (saved
+in config.json; the splits do not count). A graph edited since training,
+under the same name, is predicted with a warning; another graph of the
+same size is an error. Models saved before fingerprints were recorded
+are matched by name.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if modelDir == "" {
 				return fmt.Errorf("--model-dir is required")
@@ -85,20 +95,31 @@ probabilities (in [0,1], not percent) as CSV: node,pred,p0,p1,...`,
 			if err != nil {
 				return err
 			}
-			m, _, _, err := train.Load(modelDir, g, models.NewRegistry())
+			m, _, meta, err := train.Load(modelDir, g, models.NewRegistry())
 			if err != nil {
 				return err
+			}
+			if w := train.CheckGraph(modelDir, meta, g); w != "" {
+				warn(cmd.ErrOrStderr(), []string{w})
+			}
+			// classes by their labels: the original ones of a model trained
+			// with --remap-labels
+			label := func(c int32) int64 {
+				if int(c) < len(meta.LabelIDs) {
+					return int64(meta.LabelIDs[c])
+				}
+				return int64(c)
 			}
 			p := train.Probabilities(m, threads)
 			var buf bytes.Buffer
 			w := bufio.NewWriter(&buf)
 			fmt.Fprint(w, "node,pred")
 			for c := 0; c < p.Cols; c++ {
-				fmt.Fprintf(w, ",p%d", c)
+				fmt.Fprintf(w, ",p%d", label(int32(c)))
 			}
 			fmt.Fprintln(w)
 			for i, pred := range train.Predict(p) {
-				fmt.Fprintf(w, "%d,%d", i, pred)
+				fmt.Fprintf(w, "%d,%d", i, label(pred))
 				for _, v := range p.Row(i) {
 					fmt.Fprintf(w, ",%s", strconv.FormatFloat(float64(v), 'g', 7, 32))
 				}

@@ -40,6 +40,8 @@ type reproduceFlags struct {
 	render     bool
 	workers    int
 	work       workerFlags
+	user       userGraphFlags
+	metric     string
 }
 
 func newReproduceCmd() *cobra.Command {
@@ -110,6 +112,8 @@ nothing.`,
 	fl.BoolVar(&f.render, "render", false, "train nothing: write the reports from the saved cells (after workers trained the plan); a study whose cells are not all saved says so in its section")
 	fl.IntVar(&f.workers, "workers", 0, "with --plan: also estimate the wall time of what is left with N workers (cells shared out longest first)")
 	f.work.register(cmd)
+	f.user.register(cmd)
+	fl.StringVar(&f.metric, "metric", "", "with --data: "+metricHelp)
 	fl.BoolVar(&f.presetOnly, "preset-only", false, "main table: report each model's preset as is, instead of also training it with feature row normalisation flipped and keeping the candidate with the better validation accuracy")
 	return cmd
 }
@@ -158,6 +162,10 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 	}
 	dataDir, _ := cmd.Flags().GetString("data-dir")
 	data := datasets.Options{DataDir: dataDir, Progress: cmd.ErrOrStderr()}
+	metrics, err := reproduceUserGraph(cmd, f, &data)
+	if err != nil {
+		return err
+	}
 	docs := f.docsDir
 	if f.quick {
 		docs = filepath.Join(f.resultsDir, "quick")
@@ -166,7 +174,7 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 		return err
 	}
 	rn := &experiments.Runner{Dir: f.resultsDir, Data: data, Threads: f.threads, Jobs: f.jobs, Seed: f.seed, Progress: cmd.ErrOrStderr(),
-		Extras: experiments.MatchingExtras, PresetOnly: f.presetOnly, Refresh: f.refresh}
+		Extras: experiments.MatchingExtras, PresetOnly: f.presetOnly, Refresh: f.refresh, Metrics: metrics}
 	if f.quick {
 		splits = splits[:min(2, len(splits))]
 		rn.Epochs, rn.Patience = 60, 30
@@ -232,7 +240,7 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 	opt := studies.Options{Only: paperStudies, Datasets: dsNames, Models: modelNames, Splits: splits,
 		Quick: f.quick, ResultsDir: f.resultsDir, ReportPath: filepath.Join(docs, "report.md"), Data: data,
 		Threads: f.threads, Jobs: f.jobs, Seed: f.seed, Progress: cmd.ErrOrStderr(), PresetOnly: f.presetOnly, Refresh: f.refresh,
-		Lease: f.work.lease}
+		Lease: f.work.lease, Metrics: metrics}
 
 	if f.work.on() {
 		wo, err := f.work.options()
@@ -322,6 +330,46 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 		fmt.Fprintf(cmd.OutOrStdout(), "reproduce finished in %s; reports in %s\n", formatDuration(time.Since(start)), docs)
 	}
 	return nil
+}
+
+// reproduceUserGraph applies the flags for an own graph (--data) to data:
+// random splits for a graph without splits, label remapping. It loads the
+// graph once to check them and print its label warnings, and returns its
+// metric when --metric chooses one. Without --data those flags are an
+// error: the registry datasets keep their splits, labels and metrics.
+func reproduceUserGraph(cmd *cobra.Command, f *reproduceFlags, data *datasets.Options) (map[string]datasets.Metric, error) {
+	if f.data == "" {
+		for _, name := range []string{"split-ratio", "num-splits", "remap-labels", "metric"} {
+			if cmd.Flags().Changed(name) {
+				return nil, fmt.Errorf("--%s applies to your own graph: give --data PATH", name)
+			}
+		}
+		return nil, nil
+	}
+	if err := f.user.apply(cmd, data); err != nil {
+		return nil, err
+	}
+	g, err := datasets.LoadPathWith(f.data, *data)
+	if err != nil {
+		return nil, fmt.Errorf("--data %s: %w", f.data, err)
+	}
+	if err := f.user.checkOwnSplits(cmd, g); err != nil {
+		return nil, err
+	}
+	if !f.quick { // --quick runs the first two of --splits
+		if _, err := parseSplits(f.splits, len(g.Splits)); err != nil {
+			return nil, fmt.Errorf("--data %s: %w", f.data, err)
+		}
+	}
+	warn(cmd.ErrOrStderr(), g.LabelWarnings())
+	if f.metric == "" {
+		return nil, nil
+	}
+	m, err := resolveMetric(f.metric, f.data, g)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]datasets.Metric{f.data: m}, nil
 }
 
 // reproduceSummary is the --json output of a run.

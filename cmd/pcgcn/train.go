@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/paper"
@@ -23,6 +22,7 @@ type trainFlags struct {
 	model modelFlags
 	protocolFlags
 	dropClass string
+	metric    string
 	jsonOut   bool
 	save      string
 	quiet     bool
@@ -41,7 +41,12 @@ Protocol: Adam with PyTorch-style weight decay (--set optimizer=adamw for
 AdamW's decoupled decay), up to --epochs epochs, stopping
 when validation accuracy has not improved for --patience epochs; the model at
 its best-validation epoch is kept. Hyperparameters start from the paper's
-preset for the dataset, then --config, then the shortcut flags, then --set.`,
+preset for the dataset, then --config, then the shortcut flags, then --set.
+
+Your own graph (--data DIR, docs/data-format.md): without splits.csv it is
+trained on random stratified splits (--split-ratio, --num-splits, --seed);
+its features are row-normalised only when no value is negative (the output
+says what was done); two classes are scored on ROC AUC (--metric).`,
 		Example: `  pcgcn train --dataset cornell
   pcgcn train --dataset chameleon --splits 0-4 --set bmode=ste --json
   pcgcn train --dataset cora --model gcn --lr 0.005 --save out/cora-gcn`,
@@ -52,6 +57,7 @@ preset for the dataset, then --config, then the shortcut flags, then --set.`,
 	fl := cmd.Flags()
 	f.protocolFlags.register(cmd, "splits to run")
 	fl.StringVar(&f.dropClass, "drop-class", "none", "remove the training labels of class `K` (0-based, in [0, classes); the missing-class study), or none (also -1)")
+	fl.StringVar(&f.metric, "metric", "", metricHelp)
 	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object instead of the table (accuracies and metrics in percent, as in the table)")
 	fl.StringVar(&f.save, "save", "", "directory to write the trained model of the first split (weights.npz + config.json, scores in percent); checked before training")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress output")
@@ -81,6 +87,18 @@ type trainReport struct {
 	// Numerics names the kernels' rounding (tensor.Numerics): the same seed
 	// gives the same numbers wherever it is the same.
 	Numerics string `json:"numerics"`
+	// Features says what was done to the features: "row-normalised", or
+	// raw and why (models.Data.Features).
+	Features string `json:"features"`
+	// RandomSplits describes the random stratified splits drawn for a
+	// graph without splits (absent when the graph gave its splits).
+	RandomSplits *graph.SplitSpec `json:"random_splits,omitempty"`
+	// LabelIDs are the original labels of the classes when --remap-labels
+	// renumbered them: class k is label label_ids[k].
+	LabelIDs []int32 `json:"label_ids,omitempty"`
+	// Warnings are the warnings also written on stderr (classes without
+	// nodes, or without training nodes in a split).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 type splitReport struct {
@@ -126,8 +144,14 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	}
 	opt := train.DefaultOptions()
 	opt.Epochs, opt.Patience, opt.Seed, opt.Threads, opt.DropClass = f.epochs, f.patience, f.seed, f.threads, dropClass
-	opt.Metric = metricOf(entry)
+	metric, err := resolveMetric(f.metric, entry.Name, g)
+	if err != nil {
+		return err
+	}
+	opt.Metric = metric.TrainName()
 	stderr := cmd.ErrOrStderr()
+	warnings := g.LabelWarnings()
+	warn(stderr, warnings)
 	prog := newProgress(stderr, f.quiet, len(splits))
 	opt.Progress = prog.epoch
 
@@ -158,7 +182,8 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 		ValAccMean: sum.ValMean, ValAccStd: sum.ValStd,
 		MsPerEpoch: sum.MsPerEpoch, Seconds: time.Since(start).Seconds(), Config: cfg, Training: opt,
 		Graph:    graphSummary{g.N, g.NumEdges(), g.X.Cols(), g.NumClasses},
-		Numerics: tensor.Numerics(),
+		Numerics: tensor.Numerics(), Features: results[0].Data.Features, RandomSplits: g.DrawnSplits, LabelIDs: g.LabelIDs,
+		Warnings: warnings,
 	}
 	for _, r := range results {
 		rep.PerSplit = append(rep.PerSplit, splitReport{r.Split, 100 * r.Test, 100 * r.Val, r.BestEpoch, r.Epochs, r.Seconds})
@@ -172,7 +197,7 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	printTrainTable(out, &rep)
+	printTrainTable(out, &rep, graphNotes(g))
 	return nil
 }
 
@@ -189,20 +214,17 @@ func parseDropClass(s string, g *graph.Graph) (int, error) {
 	return k, nil
 }
 
-func metricOf(e datasets.Entry) string {
-	if e.Metric == datasets.ROCAUC {
-		return "rocauc"
-	}
-	return "accuracy"
-}
-
-func printTrainTable(w io.Writer, r *trainReport) {
+func printTrainTable(w io.Writer, r *trainReport, notes []string) {
 	metric := "accuracy"
 	if r.Metric == "rocauc" {
 		metric = "ROC AUC"
 	}
 	fmt.Fprintf(w, "%s on %s (%d nodes, %d edges, %d features, %d classes): test %s per split\n",
 		r.Model, r.Dataset, r.Graph.Nodes, r.Graph.Edges, r.Graph.Features, r.Graph.Classes, metric)
+	fmt.Fprintf(w, "features: %s\n", r.Features)
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
 	fmt.Fprintf(w, "%6s %8s %8s %10s %7s %8s\n", "split", "val %", "test %", "best epoch", "epochs", "seconds")
 	for _, s := range r.PerSplit {
 		fmt.Fprintf(w, "%6d %8.2f %8.2f %10d %7d %8.2f\n", s.Split, s.ValAcc, s.TestAcc, s.BestEpoch, s.Epochs, s.Seconds)

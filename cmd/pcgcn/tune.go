@@ -25,6 +25,7 @@ type tuneFlags struct {
 	jsonOut    bool
 	jobs       int
 	work       workerFlags
+	metric     string
 }
 
 func newTuneCmd() *cobra.Command {
@@ -59,6 +60,7 @@ the same flags afterwards trains nothing and prints the ranking
 	f.protocolFlags.register(cmd, "splits to train each point on")
 	fl.StringVar(&f.resultsDir, "results", "results", "directory of the per-point JSON results (points saved in <results>/tune/)")
 	fl.BoolVar(&f.jsonOut, "json", false, "print the ranked points as JSON (validation and test scores in percent, as in the table)")
+	fl.StringVar(&f.metric, "metric", "", metricHelp)
 	fl.IntVar(&f.jobs, "jobs", 1, jobsHelp)
 	f.work.register(cmd)
 	return cmd
@@ -105,6 +107,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
+	warn(cmd.ErrOrStderr(), g.LabelWarnings())
 	splits, err := parseSplits(f.splits, len(g.Splits))
 	if err != nil {
 		return err
@@ -122,6 +125,15 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	dataDir, _ := cmd.Flags().GetString("data-dir")
 	rn := &experiments.Runner{Dir: f.resultsDir, Data: datasets.Options{DataDir: dataDir, Progress: cmd.ErrOrStderr()},
 		Threads: threads, Jobs: f.jobs, Seed: f.seed, Epochs: f.epochs, Patience: f.patience, Progress: cmd.ErrOrStderr()}
+	// the Runner opens the graph again: with the same random splits and labels
+	if err := f.data.user.apply(cmd, &rn.Data); err != nil {
+		return err
+	}
+	metric, err := resolveMetric(f.metric, name, g)
+	if err != nil {
+		return err
+	}
+	rn.Metrics = map[string]datasets.Metric{name: metric}
 	if f.patience == 0 {
 		rn.Patience = f.epochs // Runner: 0 means the protocol default
 	}

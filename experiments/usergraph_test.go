@@ -1,0 +1,69 @@
+package experiments
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/graph"
+)
+
+// writeBinaryGraph writes a 60-node two-class user graph without splits.csv.
+func writeBinaryGraph(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "own")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var e, l, f strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&e, "%d,%d\n%d,%d\n", i, (i+2)%60, i, (i+7)%60)
+		fmt.Fprintf(&l, "%d\n", i%2)
+		fmt.Fprintf(&f, "%d,%g\n", i%2, float64(i%5)/5)
+	}
+	for name, text := range map[string]string{"edges.csv": e.String(), "labels.csv": l.String(), "features.csv": f.String()} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestRunnerOnUserGraphWithoutSplits checks that the Runner draws the
+// random splits of its data options for a graph without splits, scores a
+// two-class own graph on ROC AUC by default, and does not reuse the cell
+// when the metric is then chosen otherwise.
+func TestRunnerOnUserGraphWithoutSplits(t *testing.T) {
+	dir := writeBinaryGraph(t)
+	spec := graph.DefaultSplitSpec(42)
+	spec.Num = 2
+	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{Splits: &spec}, Threads: 1, Epochs: 3, Patience: 3}
+	c := Cell{Study: "s", Dataset: dir, Model: "mlp", DropClass: -1, Splits: []int{0, 1}}
+	tests := []struct {
+		name    string
+		metrics map[string]datasets.Metric
+		want    string
+	}{
+		{"default for two classes", nil, "rocauc"},
+		{"chosen accuracy", map[string]datasets.Metric{dir: datasets.Accuracy}, "accuracy"},
+		{"chosen roc auc", map[string]datasets.Metric{dir: datasets.ROCAUC}, "rocauc"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rn.Metrics = tc.metrics
+			if saved := rn.LoadExact(c); saved != nil && saved.Metric != tc.want {
+				t.Fatalf("a cell saved with metric %s is reused for %s", saved.Metric, tc.want)
+			}
+			rs, err := rn.Run([]Cell{c})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rs[0].Metric != tc.want || len(rs[0].PerSplit) != 2 {
+				t.Errorf("metric %s over %d splits, want %s over 2", rs[0].Metric, len(rs[0].PerSplit), tc.want)
+			}
+		})
+	}
+}
