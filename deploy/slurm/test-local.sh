@@ -11,7 +11,7 @@
 #     workers' logs never overlap) and that every cell was saved exactly once.
 # Prints the wall time of each run. Run as root (it starts daemons), from anywhere:
 #   PCGCN_DATA=../shared/datasets deploy/slurm/test-local.sh
-# Set KEEP=1 to keep the runs' directory.
+# Set KEEP=1 to keep the runs' directory, MEASURE=1 to time the plan with 1 and 2 workers too.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 here="$root/deploy/slurm"
@@ -118,6 +118,19 @@ wait_jobs "$array" "$render"
 array_s=$(( $(date +%s) - t0 ))
 check_render "$render" "$work/array"
 go run ./deploy/slurm/cmpruns "$work/serial/quick" "$work/array/quick"
+
+if [ "${MEASURE:-0}" = 1 ]; then
+  # the same plan with 1 and 2 workers, for the wall-time table of README ("Cluster runs")
+  for n in 1 2; do
+    t0=$(date +%s)
+    out=$("$here/submit.sh" -n "$n" -c 1 -r "$work/array$n" -b "$work/pcgcn" -- --quick --data-dir "$data")
+    array=$(echo "$out" | sed -n 's/^array \([0-9]*\).*/\1/p'); render=$(echo "$out" | sed -n 's/.*render \([0-9]*\).*/\1/p')
+    jobs_submitted+=("$array" "$render")
+    wait_jobs "$array" "$render"
+    check_render "$render" "$work/array$n"
+    echo "job array of $n workers: $(( $(date +%s) - t0 ))s"
+  done
+fi
 
 echo "== 3. cancel a task in the middle of a cell, resubmit, render"
 dir="$work/cancel"
