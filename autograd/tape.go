@@ -23,19 +23,26 @@ type Tape struct {
 	nvars  int
 	free   map[int][]*tensor.Dense
 	used   []*tensor.Dense
-	cols   map[patternKey]*colIndex // column indexes of sparse patterns, kept across Reset
-	heads  map[headKey]*headPerm    // per-head value positions of patterns, kept across Reset
-	red    reduction                // operands of the reduction in progress
-	csrs   []*tensor.CSR            // CSR headers handed out (DropoutCSR); the first ncsr are in use
-	ncsr   int
-	vlist  []*Var    // backing store of the Var lists operations keep (ConcatCols)
-	edge   edgeArgs  // operands of the edge kernel in progress (spmmTCols)
-	f64    []float64 // scratch of MatInverse
+	// spare holds the gradient buffers of the variables Backward has
+	// already passed (see Backward), for the gradients it allocates next;
+	// they stay in used, so Reset frees each once.
+	spare map[int][]*tensor.Dense
+	// inUse and peak count the bytes of the buffers handed out since Reset
+	// (less the spare ones) and their maximum (see PeakBytes).
+	inUse, peak int64
+	cols        map[patternKey]*colIndex // column indexes of sparse patterns, kept across Reset
+	heads       map[headKey]*headPerm    // per-head value positions of patterns, kept across Reset
+	red         reduction                // operands of the reduction in progress
+	csrs        []*tensor.CSR            // CSR headers handed out (DropoutCSR); the first ncsr are in use
+	ncsr        int
+	vlist       []*Var    // backing store of the Var lists operations keep (ConcatCols)
+	edge        edgeArgs  // operands of the edge kernel in progress (spmmTCols)
+	f64         []float64 // scratch of MatInverse
 }
 
 // NewTape returns an empty tape using e for its kernels.
 func NewTape(e tensor.Exec) *Tape {
-	return &Tape{Exec: e, free: map[int][]*tensor.Dense{}}
+	return &Tape{Exec: e, free: map[int][]*tensor.Dense{}, spare: map[int][]*tensor.Dense{}}
 }
 
 // SetNoGrad switches recording off (true) or on (false). With recording off no
@@ -58,8 +65,28 @@ func (t *Tape) Reset() {
 		t.free[len(d.Data)] = append(t.free[len(d.Data)], d)
 	}
 	t.used = t.used[:0]
+	for k, l := range t.spare {
+		clear(l)
+		t.spare[k] = l[:0]
+	}
+	t.inUse = 0
 	clear(t.nodes)
 	t.nodes = t.nodes[:0]
+}
+
+// PeakBytes returns the largest number of bytes of values and gradients the
+// tape held at once since the last ResetPeak (or its creation): with the
+// model's parameters, the graph and the features, what a training step's
+// memory is made of (docs/scaling.md).
+func (t *Tape) PeakBytes() int64 { return t.peak }
+
+// ResetPeak restarts PeakBytes' count from the bytes held now.
+func (t *Tape) ResetPeak() { t.peak = t.inUse }
+
+// hold counts n float32s more in use.
+func (t *Tape) hold(n int) {
+	t.inUse += 4 * int64(n)
+	t.peak = max(t.peak, t.inUse)
 }
 
 // Alloc returns a rows×cols buffer owned by the tape with unspecified
@@ -75,6 +102,7 @@ func (t *Tape) Alloc(rows, cols int) *tensor.Dense {
 		d = tensor.NewDense(rows, cols)
 	}
 	t.used = append(t.used, d)
+	t.hold(n)
 	return d
 }
 
@@ -167,7 +195,17 @@ func (t *Tape) done(o *Var, back func(o *Var)) *Var {
 // first use. Backward functions accumulate into it.
 func (t *Tape) grad(v *Var) *tensor.Dense {
 	if v.Grad == nil {
-		v.Grad = t.AllocZero(v.Value.Rows, v.Value.Cols)
+		r, c := v.Value.Rows, v.Value.Cols
+		if l := t.spare[r*c]; len(l) > 0 {
+			d := l[len(l)-1]
+			t.spare[r*c] = l[:len(l)-1]
+			d.Rows, d.Cols = r, c
+			d.Zero()
+			t.hold(r * c)
+			v.Grad = d
+		} else {
+			v.Grad = t.AllocZero(r, c)
+		}
 	}
 	return v.Grad
 }
@@ -187,6 +225,18 @@ func (t *Tape) Backward(loss *Var) {
 		v := t.nodes[i]
 		if v.Grad != nil && v.back != nil {
 			v.back(v)
+			// Nothing reads an operation's gradient once its backward has
+			// passed it on (the nodes before it cannot consume it), so its
+			// buffer serves the gradients allocated next: the backward
+			// pass holds the gradients of a frontier of the graph, not of
+			// every node. The buffers are zeroed when reused, so the
+			// numbers are the same.
+			if !v.param {
+				n := len(v.Grad.Data)
+				t.spare[n] = append(t.spare[n], v.Grad)
+				t.inUse -= 4 * int64(n)
+				v.Grad = nil
+			}
 		}
 	}
 }

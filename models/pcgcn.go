@@ -335,11 +335,11 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 		if !c.NoMP {
 			mp = t.SpMM(m.data.AHat, hw) // Â = D̃^{-1/2}(A+I)D̃^{-1/2}
 		}
-		ctrl := t.Sub(hw, t.MatMul(b, t.MatMul(P, w))) // (H − BP)W
-		if m.control != nil {
-			ctrl = t.Mul(ctrl, t.Const(m.control))
-		}
-		h = t.ReLU(t.Add(mp, t.Scale(ctrl, float32(c.Beta*c.BetaScale))))
+		// H⁽ˡ⁾ = ReLU(ÂHW + β(H − BP)W), the control term zero on the
+		// uncontrolled nodes, in one fused operation with the rounding of
+		// ReLU(mp + β·((hw − BPW) ⊙ control)) step by step
+		bpw := t.MatMul(b, t.MatMul(P, w))
+		h = t.ReLUAddScaledSub(mp, hw, bpw, m.control, float32(c.Beta*c.BetaScale))
 		if c.Lambda != 0 && !c.NoCL {
 			// a mean over the training nodes; Eq. con:loss sums over them
 			ce := t.CrossEntropy(s, m.labels, m.data.Train)
