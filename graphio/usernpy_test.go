@@ -50,7 +50,7 @@ func TestUserGraphNPYMatchesCSV(t *testing.T) {
 	}
 	want := csv
 	variants := map[string]map[string]string{
-		"all npy": userNPYFiles(),
+		"all npy":          userNPYFiles(),
 		"edge_index int32": {"edges.npy": string(npyBytes("<i4", []int{2, 4}, []float64{0, 1, 2, 2, 1, 2, 2, 1}))},
 		"fortran (m,2)":    {"edges.npy": string(fortranNPY(npyBytes("<i8", []int{4, 2}, []float64{0, 1, 2, 2, 1, 2, 2, 1})))},
 		"fortran features": {"features.npy": string(fortranNPY(npyBytes("<f8", []int{3, 2}, []float64{1, 0, -1, 0, 2.5, 1})))},
