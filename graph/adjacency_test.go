@@ -27,7 +27,7 @@ func tripletAdjacency(n int, edges []Edge, both bool) *tensor.CSR {
 }
 
 func TestAdjacencyMatchesTriplets(t *testing.T) {
-	for _, n := range []int{1, 7, 300} {
+	for _, n := range []int{1, 7, 300, 20_000} { // 100k edges at 20k nodes: the parallel path
 		es := benchEdges(n, 5*n) // many duplicates and self-loops at small n
 		for _, both := range []bool{true, false} {
 			got, err := buildAdjacency(n, es, both)

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/tensor"
 )
 
 // npyEdges reads edges.npy: an integer array of shape (m, 2), one edge per
@@ -119,7 +120,8 @@ func npyFeatures(path string, r io.Reader, total int64, n int, prog Progress) (g
 	if err != nil {
 		return graph.Features{}, err
 	}
-	return denseFeatures(path, n, f, data)
+	// float32s rejected NaN and Inf already: no second pass
+	return graph.NewFeatures(&tensor.Dense{Rows: n, Cols: f, Data: data}), nil
 }
 
 // npzSplits reads splits.npz: train_masks, val_masks and test_masks, each a
