@@ -153,35 +153,24 @@ func (s *npyStream) ints(put func(first int, v []int64) error) error {
 			vals = make([]int64, k)
 		}
 		v := vals[:k]
-		var ord binary.ByteOrder = binary.LittleEndian
-		if s.big {
-			ord = binary.BigEndian
-		}
+		le := binary.LittleEndian
 		switch {
-		case s.kind == 'i' && s.size == 8:
+		case !s.big && s.kind == 'i' && s.size == 8:
 			for i := range v {
-				v[i] = int64(ord.Uint64(b[8*i:]))
+				v[i] = int64(le.Uint64(b[8*i:]))
 			}
-		case s.kind == 'i' && s.size == 4:
+		case !s.big && s.kind == 'i' && s.size == 4:
 			for i := range v {
-				v[i] = int64(int32(ord.Uint32(b[4*i:])))
+				v[i] = int64(int32(le.Uint32(b[4*i:])))
 			}
-		case s.kind == 'u' && s.size == 8:
-			for i := range v {
-				w := ord.Uint64(b[8*i:])
-				if w > math.MaxInt64 {
-					return fmt.Errorf("%s: element %d (%d) is beyond int64", s.path, first+i, w)
-				}
-				v[i] = int64(w)
-			}
-		case s.kind == 'u' && s.size == 4:
-			for i := range v {
-				v[i] = int64(ord.Uint32(b[4*i:]))
-			}
-		default: // 1- and 2-byte integers: rare and small
+		default: // other widths, unsigned and big-endian: rare
 			a := array{kind: s.kind, size: s.size, big: s.big, data: b}
 			for i := range v {
-				v[i], _ = a.int(i)
+				x, ok := a.int(i)
+				if !ok {
+					return fmt.Errorf("%s: element %d is beyond int64", s.path, first+i)
+				}
+				v[i] = x
 			}
 		}
 		return put(first, v)
@@ -189,48 +178,52 @@ func (s *npyStream) ints(put func(first int, v []int64) error) error {
 }
 
 // float32s streams a numeric array (float32/64 or integer) as float32 values
-// in storage order, rejecting NaN and values that are or round to ±Inf.
-func (s *npyStream) float32s(put func(first int, v []float32) error) error {
+// in storage order, rejecting NaN and values that are or round to ±Inf. When
+// into is non-nil (length: the element count) the values are decoded
+// straight into it and put is not called.
+func (s *npyStream) float32s(into []float32, put func(first int, v []float32) error) error {
 	if s.kind != 'f' && s.kind != 'i' && s.kind != 'u' {
 		return fmt.Errorf("%s: dtype %s, want a float or integer array", s.path, s.dtype())
 	}
 	var vals []float32
 	return s.chunks(func(first int, b []byte) error {
 		k := len(b) / s.size
-		if cap(vals) < k {
-			vals = make([]float32, k)
+		var v []float32
+		if into != nil {
+			v = into[first : first+k]
+		} else {
+			if cap(vals) < k {
+				vals = make([]float32, k)
+			}
+			v = vals[:k]
 		}
-		v := vals[:k]
-		var ord binary.ByteOrder = binary.LittleEndian
-		if s.big {
-			ord = binary.BigEndian
-		}
+		le := binary.LittleEndian
 		bad := -1
 		switch {
-		case s.kind == 'f' && s.size == 4:
+		case !s.big && s.kind == 'f' && s.size == 4:
 			for i := range v {
-				x := math.Float32frombits(ord.Uint32(b[4*i:]))
-				if x != x || x > math.MaxFloat32 || x < -math.MaxFloat32 {
+				x := math.Float32frombits(le.Uint32(b[4*i:]))
+				v[i] = x
+				if x-x != 0 { // NaN or ±Inf
 					bad = i
 					break
 				}
-				v[i] = x
 			}
-		case s.kind == 'f' && s.size == 8:
+		case !s.big && s.kind == 'f' && s.size == 8:
 			for i := range v {
-				x := float32(math.Float64frombits(ord.Uint64(b[8*i:])))
-				if x != x || x > math.MaxFloat32 || x < -math.MaxFloat32 {
+				x := float32(math.Float64frombits(le.Uint64(b[8*i:])))
+				v[i] = x
+				if x-x != 0 {
 					bad = i
 					break
 				}
-				v[i] = x
 			}
-		default:
+		default: // integers and big-endian floats
 			a := array{kind: s.kind, size: s.size, big: s.big, data: b}
 			for i := range v {
 				f, _ := a.float(i)
 				v[i] = float32(f)
-				if math.IsInf(float64(v[i]), 0) {
+				if v[i]-v[i] != 0 {
 					bad = i
 					break
 				}
@@ -240,6 +233,9 @@ func (s *npyStream) float32s(put func(first int, v []float32) error) error {
 			a := array{kind: s.kind, size: s.size, big: s.big, data: b}
 			f, _ := a.float(bad)
 			return fmt.Errorf("%s: element %d is %v (NaN or Inf as float32)", s.path, first+bad, f)
+		}
+		if into != nil {
+			return nil
 		}
 		return put(first, v)
 	})

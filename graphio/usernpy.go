@@ -106,11 +106,11 @@ func npyFeatures(path string, r io.Reader, total int64, n int, prog Progress) (g
 	}
 	f := s.shape[1]
 	data := make([]float32, n*f)
-	err = s.float32s(func(first int, v []float32) error {
-		if !s.fortran {
-			copy(data[first:], v)
-			return nil
-		}
+	var into []float32
+	if !s.fortran {
+		into = data // C order: decode in place
+	}
+	err = s.float32s(into, func(first int, v []float32) error {
 		for i, x := range v {
 			k := first + i // column k/n, row k%n
 			data[(k%n)*f+k/n] = x
