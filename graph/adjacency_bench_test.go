@@ -27,3 +27,13 @@ func BenchmarkUndirectedAdjacency(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTripletAdjacency is the construction UndirectedAdjacency
+// replaced (tensor.FromTriplets), on the same edges, for comparison.
+func BenchmarkTripletAdjacency(b *testing.B) {
+	es := benchEdges(1_000_000, 10_000_000)
+	b.ResetTimer()
+	for b.Loop() {
+		tripletAdjacency(1_000_000, es, true)
+	}
+}

@@ -10,7 +10,7 @@ import (
 // tripletAdjacency is the reference construction the counting sort replaced:
 // both directions as triplets, summed by FromTriplets, values reset to 1.
 func tripletAdjacency(n int, edges []Edge, both bool) *tensor.CSR {
-	var ts []tensor.Triplet
+	ts := make([]tensor.Triplet, 0, 2*len(edges))
 	for _, e := range edges {
 		if e[0] != e[1] {
 			ts = append(ts, tensor.Triplet{Row: e[0], Col: e[1], Val: 1})
