@@ -180,3 +180,41 @@ func FuzzUserGraphNPY(f *testing.F) {
 		fuzzCheck(t, g, err, []string{"e.npy", "f.npy", "l.npy", "s.npz"})
 	})
 }
+
+// FuzzNPYArrays feeds arbitrary bytes to each streaming .npy decoder: an
+// error names the file, a result has the promised shape and ranges.
+func FuzzNPYArrays(f *testing.F) {
+	f.Add(npyBytes("<i8", []int{4, 2}, []float64{0, 1, 1, 2, 2, 2, 2, 1}), uint16(3))
+	f.Add(npyBytes("<i4", []int{2, 3}, []float64{0, 1, 2, 2, 0, 1}), uint16(3))
+	f.Add(fortranNPY(npyBytes("<f8", []int{3, 2}, []float64{1, 0, -1, 0, 2.5, 1})), uint16(3))
+	f.Add(npyBytes("<f4", []int{2, 1}, []float64{1, 2}), uint16(2))
+	f.Fuzz(func(t *testing.T, data []byte, n16 uint16) {
+		n := int(n16%64) + 1
+		r := func() *bytes.Reader { return bytes.NewReader(data) }
+		size := int64(len(data))
+		check := func(err error) {
+			if err != nil && !strings.HasPrefix(err.Error(), "a.npy:") {
+				t.Fatalf("error %q does not name the file", err)
+			}
+		}
+		es, err := npyEdges("a.npy", r(), size, n, nil)
+		check(err)
+		for _, e := range es {
+			if e[0] < 0 || int(e[0]) >= n || e[1] < 0 || int(e[1]) >= n {
+				t.Fatalf("edge %v outside [0, %d)", e, n)
+			}
+		}
+		y, classes, err := npyLabels("a.npy", r(), size, nil)
+		check(err)
+		for _, v := range y {
+			if v < 0 || int(v) >= classes {
+				t.Fatalf("label %d of %d classes", v, classes)
+			}
+		}
+		x, err := npyFeatures("a.npy", r(), size, n, nil)
+		check(err)
+		if err == nil && x.Rows() != n {
+			t.Fatalf("%d feature rows for %d", x.Rows(), n)
+		}
+	})
+}
