@@ -26,10 +26,11 @@ import (
 //     class, else a uniform node of another class. The expected edge
 //     homophily is exactly H and the average degree 2m/n ≈ D; no self-loop
 //     is drawn, and repeated pairs (which the loaders merge) are rare for
-//     sparse graphs: about m·(H²·C + (1-H)²·C/(C-1))/n² of the edges, under
-//     0.1% for n ≥ 10⁴ and D ≤ 20. This is the two-block cSBM of Deshpande
-//     et al. and GPRGNN (Chien et al. 2021) generalised to C blocks, with
-//     the edge homophily H as its parameter (GPRGNN's φ = 2H-1 for C = 2);
+//     sparse graphs: about D·C·(H² + (1-H)²/(C-1))/(2n) of the edges (102
+//     of 10M at n = 10⁶, D = 20, C = 5, H = 0.2). This is the two-block
+//     cSBM of Deshpande et al. and GPRGNN (Chien et al. 2021) generalised
+//     to C blocks, with the edge homophily H as its graph parameter (for
+//     C = 2, GPRGNN's c_in/c_out = H/(1-H));
 //   - features: x_i = μ_{y_i} + z_i with z_i ~ N(0, I_F) and class means
 //     μ_c of norm MU: mutually orthogonal (random orthonormal directions)
 //     when F ≥ C, so two class means are MU·√2 apart; random unit

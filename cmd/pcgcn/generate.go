@@ -72,8 +72,9 @@ of the GPRGNN paper, generalised to C classes) into --out DIR:
             uniform node u and, with probability --homophily, a uniform
             other node of u's class, else a uniform node of another class:
             the expected edge homophily is exactly --homophily, no
-            self-loops are drawn, and repeated pairs are rare (< 0.1% of the
-            edges for 10^4+ nodes at degree 20; loaders merge them)
+            self-loops are drawn, and repeated pairs are rare (a fraction
+            D*C*(H^2 + (1-H)^2/(C-1))/(2n) of the edges, 1e-5 for the
+            defaults at a million nodes; loaders merge them)
   features  class mean (norm --signal; means mutually orthogonal when
             features >= classes, so two classes are signal*sqrt(2) apart)
             plus N(0, 1) noise per entry, float32
@@ -84,7 +85,8 @@ The output is deterministic: the same flags give the same bytes. The files
 are written into a temporary directory next to DIR and renamed at the end;
 DIR must not exist or be empty. Memory: about 12 bytes per node plus
 --splits bytes per node, whatever the edge count (edges and features are
-streamed), so 10M nodes and 100M edges fit easily.
+streamed): 10M nodes and 100M edges took 256 MiB. On a terminal, stderr
+shows a progress bar.
 
 The summary (or with --json one object: out, nodes, edges, classes,
 class_sizes, features, signal, seed, splits, train_frac, val_frac, homophily,
