@@ -37,3 +37,16 @@ func BenchmarkTripletAdjacency(b *testing.B) {
 		tripletAdjacency(1_000_000, es, true)
 	}
 }
+
+// BenchmarkGCNNorm normalises the adjacency of 1M nodes and 10M random
+// edges.
+func BenchmarkGCNNorm(b *testing.B) {
+	a, err := UndirectedAdjacency(1_000_000, benchEdges(1_000_000, 10_000_000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		GCNNorm(a)
+	}
+}
