@@ -53,27 +53,46 @@ type CSBM struct {
 // NumEdges returns m = round(n·D/2), the number of sampled edges.
 func (c CSBM) NumEdges() int { return int(math.Round(float64(c.Nodes) * c.AvgDegree / 2)) }
 
-// Validate checks the parameters' ranges, naming the first bad one.
+// ParamError is a CSBM parameter outside its range, named as in the JSON
+// of 'pcgcn generate csbm' (nodes, avg_degree, classes, homophily,
+// features, signal, splits, train_frac, val_frac).
+type ParamError struct {
+	Param string
+	Value any
+	// Want is the allowed range, as a phrase: "in [0, 1]".
+	Want string
+}
+
+// Error reads "param must be WANT, got VALUE".
+func (e *ParamError) Error() string {
+	return fmt.Sprintf("%s must be %s, got %v", e.Param, e.Want, e.Value)
+}
+
+// Validate checks the parameters' ranges and returns a *ParamError naming
+// the first bad one.
 func (c CSBM) Validate() error {
+	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 	switch {
 	case c.Classes < 2 || c.Classes > graphio.MaxClasses:
-		return fmt.Errorf("classes %d outside [2, %d]", c.Classes, graphio.MaxClasses)
+		return &ParamError{"classes", c.Classes, fmt.Sprintf("in [2, %d]", graphio.MaxClasses)}
 	case c.Nodes < 2*c.Classes || c.Nodes > graphio.MaxNodes:
-		return fmt.Errorf("nodes %d outside [2·classes = %d, %d]", c.Nodes, 2*c.Classes, graphio.MaxNodes)
-	case !(c.AvgDegree >= 0) || c.AvgDegree > float64(c.Nodes-1):
-		return fmt.Errorf("average degree %v outside [0, nodes-1]", c.AvgDegree)
+		return &ParamError{"nodes", c.Nodes, fmt.Sprintf("in [2·classes, %d] (at least 2 per class)", graphio.MaxNodes)}
+	case !finite(c.AvgDegree) || c.AvgDegree < 0 || c.AvgDegree > float64(c.Nodes-1):
+		return &ParamError{"avg_degree", c.AvgDegree, "a finite number in [0, nodes-1]"}
 	case c.NumEdges() > math.MaxInt32/2:
-		return fmt.Errorf("%d edges exceed the %d an int32-indexed adjacency holds", c.NumEdges(), math.MaxInt32/2)
-	case !(c.Homophily >= 0 && c.Homophily <= 1):
-		return fmt.Errorf("homophily %v outside [0, 1]", c.Homophily)
+		return &ParamError{"avg_degree", c.AvgDegree, fmt.Sprintf("at most %d edges in all (an int32-indexed adjacency), not %d", math.MaxInt32/2, c.NumEdges())}
+	case !finite(c.Homophily) || c.Homophily < 0 || c.Homophily > 1:
+		return &ParamError{"homophily", c.Homophily, "in [0, 1]"}
 	case c.Features < 1:
-		return fmt.Errorf("features %d: need at least 1", c.Features)
-	case !(c.Signal >= 0) || math.IsInf(c.Signal, 0):
-		return fmt.Errorf("signal %v: need a finite value ≥ 0", c.Signal)
+		return &ParamError{"features", c.Features, "at least 1"}
+	case !finite(c.Signal) || c.Signal < 0:
+		return &ParamError{"signal", c.Signal, "a finite number ≥ 0"}
 	case c.Splits < 0:
-		return fmt.Errorf("splits %d: need ≥ 0", c.Splits)
-	case c.Splits > 0 && !(c.TrainFrac > 0 && c.ValFrac > 0 && c.TrainFrac+c.ValFrac < 1):
-		return fmt.Errorf("train fraction %v and validation fraction %v: each must be > 0 and their sum < 1", c.TrainFrac, c.ValFrac)
+		return &ParamError{"splits", c.Splits, "≥ 0"}
+	case c.Splits > 0 && !(finite(c.TrainFrac) && c.TrainFrac > 0 && c.TrainFrac < 1):
+		return &ParamError{"train_frac", c.TrainFrac, "in (0, 1)"}
+	case c.Splits > 0 && !(finite(c.ValFrac) && c.ValFrac > 0 && c.TrainFrac+c.ValFrac < 1):
+		return &ParamError{"val_frac", c.ValFrac, fmt.Sprintf("in (0, 1 - train_frac) = (0, %v)", 1-c.TrainFrac)}
 	}
 	return nil
 }
@@ -98,7 +117,7 @@ type Generated struct {
 // features follow from its seed.
 func Generate(c CSBM) (*Generated, error) {
 	if err := c.Validate(); err != nil {
-		return nil, fmt.Errorf("csbm: %v", err)
+		return nil, err
 	}
 	r := rng.New(c.Seed)
 	g := &Generated{cfg: c, edgeKey: r.Stream(), featKey: r.Stream(), split: r.Uint64()}

@@ -162,13 +162,15 @@ func TestCSBMValidate(t *testing.T) {
 		mod      func(*CSBM)
 		fragment string
 	}{
-		{func(c *CSBM) { c.Classes = 1 }, "classes"},
-		{func(c *CSBM) { c.Nodes = 9 }, "nodes"},
-		{func(c *CSBM) { c.Homophily = 1.5 }, "homophily"},
-		{func(c *CSBM) { c.AvgDegree = math.NaN() }, "average degree"},
-		{func(c *CSBM) { c.Features = 0 }, "features"},
-		{func(c *CSBM) { c.Signal = -1 }, "signal"},
-		{func(c *CSBM) { c.TrainFrac, c.ValFrac = 0.6, 0.4 }, "fraction"},
+		{func(c *CSBM) { c.Classes = 1 }, "classes must be in [2, 65536], got 1"},
+		{func(c *CSBM) { c.Nodes = 9 }, "nodes must be"},
+		{func(c *CSBM) { c.Homophily = 1.5 }, "homophily must be in [0, 1], got 1.5"},
+		{func(c *CSBM) { c.Homophily = math.NaN() }, "homophily must be in [0, 1], got NaN"},
+		{func(c *CSBM) { c.AvgDegree = math.NaN() }, "avg_degree must be a finite number"},
+		{func(c *CSBM) { c.Features = 0 }, "features must be at least 1"},
+		{func(c *CSBM) { c.Signal = math.Inf(1) }, "signal must be a finite number ≥ 0"},
+		{func(c *CSBM) { c.TrainFrac, c.ValFrac = 0.6, 0.4 }, "val_frac must be in (0, 1 - train_frac)"},
+		{func(c *CSBM) { c.TrainFrac = -0.1 }, "train_frac must be in (0, 1)"},
 		{func(c *CSBM) { c.Nodes, c.AvgDegree, c.TrainFrac, c.ValFrac = 10, 2, 0.5, 0.4 }, "empty part"},
 	} {
 		cfg := testConfig()

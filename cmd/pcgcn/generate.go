@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -98,6 +100,14 @@ after).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
 				return fmt.Errorf("give --out DIR, the directory to write")
+			}
+			if err := c.Validate(); err != nil {
+				var pe *synth.ParamError
+				if errors.As(err, &pe) {
+					name := strings.ReplaceAll(pe.Param, "_", "-")
+					return fmt.Errorf("--%s %s: %w", name, cmd.Flags().Lookup(name).Value, err)
+				}
+				return err
 			}
 			return runGenerateCSBM(cmd.OutOrStdout(), cmd.ErrOrStderr(), c, out, asJSON)
 		},

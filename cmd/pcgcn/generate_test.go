@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -41,8 +42,19 @@ func TestGenerateCSBMThenStats(t *testing.T) {
 	if _, err := execCmd(t, newGenerateCmd(), "generate", "csbm", "--out", dir); err == nil || !strings.Contains(err.Error(), "not empty") {
 		t.Fatalf("overwrite: %v", err)
 	}
-	if _, err := execCmd(t, newGenerateCmd(), "generate", "csbm", "--out", dir+"2", "--homophily", "2"); err == nil || !strings.Contains(err.Error(), "homophily") {
-		t.Fatalf("bad homophily: %v", err)
+	for _, c := range []struct{ flag, value, want string }{
+		{"--homophily", "2", "--homophily 2: homophily must be in [0, 1], got 2"},
+		{"--avg-degree", "NaN", "--avg-degree NaN: avg_degree must be a finite number"},
+		{"--val-frac", "0.9", "--val-frac 0.9: val_frac must be in (0, 1 - train_frac)"},
+		{"--nodes", "3", "--nodes 3: nodes must be"},
+	} {
+		_, err := execCmd(t, newGenerateCmd(), "generate", "csbm", "--out", dir+"2", c.flag, c.value)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Fatalf("%s %s: %v", c.flag, c.value, err)
+		}
+		if _, serr := os.Stat(dir + "2"); serr == nil {
+			t.Fatalf("%s %s: wrote %s", c.flag, c.value, dir+"2")
+		}
 	}
 	if _, err := execCmd(t, newGenerateCmd(), "generate", "csbm"); err == nil || !strings.Contains(err.Error(), "--out") {
 		t.Fatalf("no --out: %v", err)
