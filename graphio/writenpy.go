@@ -122,19 +122,25 @@ func WriteUserGraphNPY(dir string, g *graph.Graph) error {
 		FeatureDim: x.Cols,
 		Features:   func(emit func([]float32) error) error { return emit(x.Data) },
 		NumSplits:  len(g.Splits),
-		SplitRoles: func(s int, roles []Role) {
-			clear(roles)
-			sp := g.Splits[s]
-			for _, p := range []struct {
-				idx  []int32
-				role Role
-			}{{sp.Train, RoleTrain}, {sp.Val, RoleVal}, {sp.Test, RoleTest}} {
-				for _, i := range p.idx {
-					roles[i] = p.role
-				}
-			}
-		},
+		SplitRoles: SplitRolesOf(g.Splits),
 	})
+}
+
+// SplitRolesOf returns an NPYGraph.SplitRoles function for splits given as
+// index lists.
+func SplitRolesOf(splits []graph.Split) func(s int, roles []Role) {
+	return func(s int, roles []Role) {
+		clear(roles)
+		sp := splits[s]
+		for _, p := range []struct {
+			idx  []int32
+			role Role
+		}{{sp.Train, RoleTrain}, {sp.Val, RoleVal}, {sp.Test, RoleTest}} {
+			for _, i := range p.idx {
+				roles[i] = p.role
+			}
+		}
+	}
 }
 
 // writeEdges writes the emitted edges as int32 pairs, checking their ends.

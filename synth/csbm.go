@@ -4,14 +4,15 @@
 // exactly controlled edge homophily and average degree. A generated graph
 // is deterministic by seed and is produced in chunks (edges and features
 // from counter-based random streams), so a 10M-node, 100M-edge graph is
-// written with [Generated.Write] holding about 12 bytes per node plus, for
-// the splits, one byte per node and split.
+// written with [Generated.Write] holding about 16 bytes per node plus, for
+// the splits, 4 bytes per node and split.
 package synth
 
 import (
 	"fmt"
 	"math"
 
+	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/graphio"
 	"github.com/pcgcn/pcgcn/rng"
 )
@@ -35,8 +36,10 @@ import (
 //     μ_c of norm MU: mutually orthogonal (random orthonormal directions)
 //     when F ≥ C, so two class means are MU·√2 apart; random unit
 //     directions scaled by MU otherwise;
-//   - splits: K random stratified splits, per class the fractions TrainFrac,
-//     ValFrac and the rest for test (each rounded per class).
+//   - splits: Splits.Num random stratified splits drawn by
+//     graph.RandomSplits with the spec Splits (fractions of each class,
+//     seed), exactly those 'pcgcn train --data DIR' draws with the same
+//     --seed, --split-ratio and --num-splits for a graph without splits.
 type CSBM struct {
 	Nodes     int     // n ≥ 2C
 	AvgDegree float64 // D ≥ 0
@@ -45,9 +48,8 @@ type CSBM struct {
 	Features  int     // F ≥ 1
 	Signal    float64 // MU ≥ 0: norm of each class mean
 	Seed      uint64
-	Splits    int     // K ≥ 0 splits
-	TrainFrac float64 // per class, in (0, 1)
-	ValFrac   float64 // per class, in (0, 1), TrainFrac + ValFrac < 1
+	// Splits are the random stratified splits to draw (Num 0: none).
+	Splits graph.SplitSpec
 }
 
 // NumEdges returns m = round(n·D/2), the number of sampled edges.
@@ -55,7 +57,7 @@ func (c CSBM) NumEdges() int { return int(math.Round(float64(c.Nodes) * c.AvgDeg
 
 // ParamError is a CSBM parameter outside its range, named as in the JSON
 // of 'pcgcn generate csbm' (nodes, avg_degree, classes, homophily,
-// features, signal, splits, train_frac, val_frac).
+// features, signal; "splits" for the split spec).
 type ParamError struct {
 	Param string
 	Value any
@@ -87,12 +89,10 @@ func (c CSBM) Validate() error {
 		return &ParamError{"features", c.Features, "at least 1"}
 	case !finite(c.Signal) || c.Signal < 0:
 		return &ParamError{"signal", c.Signal, "a finite number ≥ 0"}
-	case c.Splits < 0:
-		return &ParamError{"splits", c.Splits, "≥ 0"}
-	case c.Splits > 0 && !(finite(c.TrainFrac) && c.TrainFrac > 0 && c.TrainFrac < 1):
-		return &ParamError{"train_frac", c.TrainFrac, "in (0, 1)"}
-	case c.Splits > 0 && !(finite(c.ValFrac) && c.ValFrac > 0 && c.TrainFrac+c.ValFrac < 1):
-		return &ParamError{"val_frac", c.ValFrac, fmt.Sprintf("in (0, 1 - train_frac) = (0, %v)", 1-c.TrainFrac)}
+	case c.Splits.Num != 0:
+		if err := c.Splits.Validate(); err != nil {
+			return &ParamError{"splits", c.Splits, "a valid split spec (" + err.Error() + ")"}
+		}
 	}
 	return nil
 }
@@ -109,8 +109,7 @@ type Generated struct {
 	means   []float64
 	edgeKey rng.Stream
 	featKey rng.Stream
-	split   uint64
-	roles   [][]graphio.Role // computed on the first SplitRoles call
+	splits  []graph.Split
 }
 
 // Generate draws the labels and class means of a cSBM; the edges and
@@ -120,7 +119,7 @@ func Generate(c CSBM) (*Generated, error) {
 		return nil, err
 	}
 	r := rng.New(c.Seed)
-	g := &Generated{cfg: c, edgeKey: r.Stream(), featKey: r.Stream(), split: r.Uint64()}
+	g := &Generated{cfg: c, edgeKey: r.Stream(), featKey: r.Stream()}
 	n, C := c.Nodes, c.Classes
 	g.labels = make([]int32, n)
 	for i := range g.labels {
@@ -143,8 +142,10 @@ func Generate(c CSBM) (*Generated, error) {
 		g.members[next[y]] = int32(i)
 		next[y]++
 	}
-	if c.Splits > 0 {
-		if err := g.checkSplitSizes(); err != nil {
+	if c.Splits.Num > 0 {
+		var err error
+		shape := &graph.Graph{N: n, Y: g.labels, NumClasses: C}
+		if g.splits, err = graph.RandomSplits(shape, c.Splits); err != nil {
 			return nil, err
 		}
 	}

@@ -14,7 +14,7 @@ import (
 
 func testConfig() CSBM {
 	return CSBM{Nodes: 20_000, AvgDegree: 10, Classes: 5, Homophily: 0.2, Features: 16, Signal: 2,
-		Seed: 7, Splits: 3, TrainFrac: 0.48, ValFrac: 0.32}
+		Seed: 7, Splits: graph.SplitSpec{Train: 0.48, Val: 0.32, Test: 0.2, Num: 3, Seed: 7}}
 }
 
 // writeRead generates c, writes it and reads it back as a user graph.
@@ -95,6 +95,16 @@ func TestCSBMStatistics(t *testing.T) {
 	if equalInt32(g.Splits[0].Train, g.Splits[1].Train) {
 		t.Fatal("splits 0 and 1 are the same")
 	}
+	// the splits train would draw for this graph without splits.npz
+	drawn, err := graph.RandomSplits(g, c.Splits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range drawn {
+		if !equalInt32(drawn[k].Train, g.Splits[k].Train) || !equalInt32(drawn[k].Test, g.Splits[k].Test) {
+			t.Fatalf("split %d differs from graph.RandomSplits", k)
+		}
+	}
 }
 
 func equalInt32(a, b []int32) bool {
@@ -169,9 +179,9 @@ func TestCSBMValidate(t *testing.T) {
 		{func(c *CSBM) { c.AvgDegree = math.NaN() }, "avg_degree must be a finite number"},
 		{func(c *CSBM) { c.Features = 0 }, "features must be at least 1"},
 		{func(c *CSBM) { c.Signal = math.Inf(1) }, "signal must be a finite number ≥ 0"},
-		{func(c *CSBM) { c.TrainFrac, c.ValFrac = 0.6, 0.4 }, "val_frac must be in (0, 1 - train_frac)"},
-		{func(c *CSBM) { c.TrainFrac = -0.1 }, "train_frac must be in (0, 1)"},
-		{func(c *CSBM) { c.Nodes, c.AvgDegree, c.TrainFrac, c.ValFrac = 10, 2, 0.5, 0.4 }, "empty part"},
+		{func(c *CSBM) { c.Splits.Val = 0.5 }, "sum to 1.18, more than 1"},
+		{func(c *CSBM) { c.Splits.Train = -0.1 }, "train fraction must be in (0, 1]"},
+		{func(c *CSBM) { c.Nodes, c.AvgDegree = 10, 2 }, "10 nodes give an empty test set"},
 	} {
 		cfg := testConfig()
 		cfg.Classes = 5

@@ -30,9 +30,8 @@ type generateResult struct {
 	Features      int            `json:"features"`
 	Signal        float64        `json:"signal"`
 	Seed          uint64         `json:"seed"`
-	Splits        int            `json:"splits"`
-	TrainFrac     float64        `json:"train_frac"`
-	ValFrac       float64        `json:"val_frac"`
+	NumSplits     int            `json:"num_splits"`
+	SplitRatio    [3]float64     `json:"split_ratio"`
 	Homophily     float64        `json:"homophily"`
 	AvgDegree     float64        `json:"avg_degree"`
 	EdgeHomophily float64        `json:"measured_edge_homophily"`
@@ -62,6 +61,7 @@ func newGenerateCSBMCmd() *cobra.Command {
 		c      synth.CSBM
 		out    string
 		asJSON bool
+		splits userGraphFlags // --num-splits and --split-ratio, parsed as train parses them
 	)
 	cmd := &cobra.Command{
 		Use:   "csbm --out DIR [flags]",
@@ -80,18 +80,19 @@ of the GPRGNN paper, generalised to C classes) into --out DIR:
   features  class mean (norm --signal; means mutually orthogonal when
             features >= classes, so two classes are signal*sqrt(2) apart)
             plus N(0, 1) noise per entry, float32
-  splits    --splits random splits, stratified by class: --train-frac and
-            --val-frac of each class, the rest test
+  splits    --num-splits random stratified splits in the --split-ratio
+            proportions of each class (graph.RandomSplits): the very splits
+            'pcgcn train --data DIR' would draw with the same --seed,
+            --split-ratio and --num-splits for a graph without splits.npz
 
 The output is deterministic: the same flags give the same bytes. The files
 are written into a temporary directory next to DIR and renamed at the end;
-DIR must not exist or be empty. Memory: about 12 bytes per node plus
---splits bytes per node, whatever the edge count (edges and features are
-streamed): 10M nodes and 100M edges took 256 MiB. On a terminal, stderr
-shows a progress bar.
+DIR must not exist or be empty. Memory: about 16 bytes per node plus 4 per
+node and split, whatever the edge count (edges and features are streamed).
+On a terminal, stderr shows a progress bar.
 
 The summary (or with --json one object: out, nodes, edges, classes,
-class_sizes, features, signal, seed, splits, train_frac, val_frac, homophily,
+class_sizes, features, signal, seed, num_splits, split_ratio, homophily,
 avg_degree, measured_edge_homophily, measured_avg_degree, file_bytes,
 seconds) reports the homophily and average degree of the sampled edges,
 before the loader merges repeated pairs ('pcgcn stats --data DIR' gives them
@@ -100,6 +101,13 @@ after).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
 				return fmt.Errorf("give --out DIR, the directory to write")
+			}
+			if splits.numSplits != 0 {
+				spec, err := splits.spec(cmd) // seeded with --seed
+				if err != nil {
+					return err
+				}
+				c.Splits = *spec
 			}
 			if err := c.Validate(); err != nil {
 				var pe *synth.ParamError
@@ -121,9 +129,9 @@ after).`,
 	f.IntVar(&c.Features, "features", 64, "feature dimension")
 	f.Float64Var(&c.Signal, "signal", 1, "feature signal MU: the norm of each class mean (noise is N(0, 1) per entry)")
 	f.Uint64Var(&c.Seed, "seed", 0, "random seed: the same seed and flags give the same files")
-	f.IntVar(&c.Splits, "splits", 10, "number of random stratified train/val/test splits in splits.npz (0: no splits.npz)")
-	f.Float64Var(&c.TrainFrac, "train-frac", 0.48, "fraction of each class in the training set (default 48/32/20, the Geom-GCN split sizes)")
-	f.Float64Var(&c.ValFrac, "val-frac", 0.32, "fraction of each class in the validation set; the rest is test")
+	f.IntVar(&splits.numSplits, "num-splits", 10, "number of random stratified splits written to splits.npz (0: no splits.npz; split k depends only on --seed and k)")
+	f.StringVar(&splits.splitRatio, "split-ratio", "0.6,0.2,0.2", "`TRAIN,VAL,TEST` fractions of each class in every split, as train's --split-ratio "+
+		"(the default is its 60/20/20); fractions summing to less than 1 leave the rest of each class out")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object describing what was written")
 	return cmd
 }
@@ -164,7 +172,7 @@ func runGenerateCSBM(stdout, stderr io.Writer, c synth.CSBM, out string, asJSON 
 		return err
 	}
 	r := generateResult{Out: out, Model: "csbm", Nodes: c.Nodes, Edges: m, Classes: c.Classes, Features: c.Features,
-		Signal: c.Signal, Seed: c.Seed, Splits: c.Splits, TrainFrac: c.TrainFrac, ValFrac: c.ValFrac,
+		Signal: c.Signal, Seed: c.Seed, NumSplits: c.Splits.Num, SplitRatio: [3]float64{c.Splits.Train, c.Splits.Val, c.Splits.Test},
 		Homophily: c.Homophily, AvgDegree: c.AvgDegree, MeanDegree: 2 * float64(m) / float64(c.Nodes),
 		Files: map[string]int{}, Seconds: time.Since(start).Seconds()}
 	if m > 0 {
@@ -189,7 +197,7 @@ func runGenerateCSBM(stdout, stderr io.Writer, c synth.CSBM, out string, asJSON 
 		return enc.Encode(r)
 	}
 	fmt.Fprintf(stdout, "wrote %s in %.1fs: %d nodes, %d edges (average degree %.3f), %d features, %d classes, %d splits\n",
-		filepath.Clean(out), r.Seconds, r.Nodes, r.Edges, r.MeanDegree, r.Features, r.Classes, r.Splits)
+		filepath.Clean(out), r.Seconds, r.Nodes, r.Edges, r.MeanDegree, r.Features, r.Classes, r.NumSplits)
 	fmt.Fprintf(stdout, "edge homophily of the sampled edges %.4f (requested %.4f)\n", r.EdgeHomophily, r.Homophily)
 	return nil
 }

@@ -11,7 +11,7 @@ import (
 func TestGenerateCSBMThenStats(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "g")
 	out, err := execCmd(t, newGenerateCmd(), "generate", "csbm", "--out", dir, "--nodes", "600", "--avg-degree", "8",
-		"--classes", "3", "--homophily", "0.7", "--features", "4", "--splits", "2", "--seed", "5", "--json")
+		"--classes", "3", "--homophily", "0.7", "--features", "4", "--num-splits", "2", "--split-ratio", "0.48,0.32,0.2", "--seed", "5", "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,8 @@ func TestGenerateCSBMThenStats(t *testing.T) {
 	for _, c := range []struct{ flag, value, want string }{
 		{"--homophily", "2", "--homophily 2: homophily must be in [0, 1], got 2"},
 		{"--avg-degree", "NaN", "--avg-degree NaN: avg_degree must be a finite number"},
-		{"--val-frac", "0.9", "--val-frac 0.9: val_frac must be in (0, 1 - train_frac)"},
+		{"--split-ratio", "0.6,0.5,0.2", `--split-ratio "0.6,0.5,0.2": fractions 0.6,0.5,0.2 sum to 1.3, more than 1`},
+		{"--num-splits", "-1", "--num-splits -1: want 1 to 1000"},
 		{"--nodes", "3", "--nodes 3: nodes must be"},
 	} {
 		_, err := execCmd(t, newGenerateCmd(), "generate", "csbm", "--out", dir+"2", c.flag, c.value)
