@@ -83,8 +83,10 @@ func LoadPath(path string) (*graph.Graph, error) {
 	return LoadPathWith(path, Options{})
 }
 
-// readPath reads the graph at path as LoadPath describes.
-func readPath(path string) (*graph.Graph, error) {
+// readPath reads the graph at path as LoadPath describes, drawing a byte
+// progress bar on o.Progress for each large file of a user graph directory
+// when o.Progress is a terminal or o.ProgressBar is set (see readProgress).
+func readPath(path string, o Options) (*graph.Graph, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -92,7 +94,9 @@ func readPath(path string) (*graph.Graph, error) {
 	var g *graph.Graph
 	switch {
 	case st.IsDir():
-		g, err = graphio.ReadUserGraph(path)
+		rp := readProgress{o: o}
+		g, err = graphio.ReadUserGraphWith(path, graphio.ReadOptions{Progress: rp.update})
+		rp.finish()
 	case strings.EqualFold(filepath.Ext(path), ".npz"):
 		g, err = graphio.ReadHeterophilous(path)
 	default:

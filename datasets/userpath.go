@@ -15,7 +15,7 @@ import (
 // remapping, labels beyond graph.MaxClassesFor are an error naming the file,
 // its line (labels.csv) or node (.npz), and the label.
 func LoadPathWith(path string, o Options) (*graph.Graph, error) {
-	g, err := readPath(path)
+	g, err := readPath(path, o)
 	if err != nil {
 		return nil, err
 	}
@@ -45,6 +45,9 @@ func labelRangeError(path string, g *graph.Graph, node, limit int) error {
 		where = lp
 		if line := graphio.LabelLine(lp, node); line > 0 {
 			where = fmt.Sprintf("%s: line %d", lp, line)
+		}
+		if np := filepath.Join(path, "labels.npy"); fileExists(np) {
+			where = fmt.Sprintf("%s: node %d", np, node)
 		}
 	}
 	return fmt.Errorf("%s: label %d would make %d classes for %d distinct labels on %d nodes (at most %d); fix the label, or remap the labels to dense ids (--remap-labels)",
@@ -87,4 +90,10 @@ func (m Metric) TrainName() string {
 		return "rocauc"
 	}
 	return "accuracy"
+}
+
+// fileExists reports whether path names an existing file.
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -6,7 +6,6 @@ package graph
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/pcgcn/pcgcn/tensor"
 )
@@ -143,48 +142,6 @@ func (f Features) RowNormalized() Features {
 // Edge is an undirected edge between two node indices.
 type Edge [2]int32
 
-// UndirectedAdjacency builds the symmetric 0/1 adjacency of n nodes from an
-// edge list in any direction, dropping self-loops and duplicates. It returns an
-// error naming the first edge that refers to a node outside [0, n).
-func UndirectedAdjacency(n int, edges []Edge) (*tensor.CSR, error) {
-	ts := make([]tensor.Triplet, 0, 2*len(edges))
-	for i, e := range edges {
-		u, v := e[0], e[1]
-		if u < 0 || int(u) >= n || v < 0 || int(v) >= n {
-			return nil, fmt.Errorf("edge %d (%d, %d) names a node outside [0, %d)", i, u, v, n)
-		}
-		if u == v {
-			continue
-		}
-		ts = append(ts, tensor.Triplet{Row: u, Col: v, Val: 1}, tensor.Triplet{Row: v, Col: u, Val: 1})
-	}
-	a := tensor.FromTriplets(n, n, ts)
-	for k := range a.Val {
-		a.Val[k] = 1 // duplicates were summed
-	}
-	return a.MarkSymmetric(), nil
-}
-
-// DirectedAdjacency builds the 0/1 adjacency of n nodes with an entry (u, v)
-// for each edge u→v, dropping self-loops and duplicates.
-func DirectedAdjacency(n int, edges []Edge) (*tensor.CSR, error) {
-	ts := make([]tensor.Triplet, 0, len(edges))
-	for i, e := range edges {
-		u, v := e[0], e[1]
-		if u < 0 || int(u) >= n || v < 0 || int(v) >= n {
-			return nil, fmt.Errorf("edge %d (%d, %d) names a node outside [0, %d)", i, u, v, n)
-		}
-		if u != v {
-			ts = append(ts, tensor.Triplet{Row: u, Col: v, Val: 1})
-		}
-	}
-	a := tensor.FromTriplets(n, n, ts)
-	for k := range a.Val {
-		a.Val[k] = 1 // duplicates were summed
-	}
-	return a, nil
-}
-
 // NumEdges returns the number of undirected edges (each counted once).
 func (g *Graph) NumEdges() int { return g.Adj.NNZ() / 2 }
 
@@ -219,7 +176,7 @@ func (g *Graph) Validate() error {
 		data = g.X.Dense.Data
 	}
 	for k, v := range data {
-		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+		if v-v != 0 { // NaN or ±Inf: x-x is 0 for every finite x
 			return fmt.Errorf("graph %s: feature value %d is %v", g.Name, k, v)
 		}
 	}

@@ -8,25 +8,50 @@ import (
 
 // GCNNorm returns Â = D̃^{-1/2}(A + I)D̃^{-1/2}, the symmetrically normalised
 // adjacency with self-loops of Kipf & Welling (the paper's Â), marked
-// symmetric. adj must have no self-loops (as every loader guarantees).
+// symmetric. adj must have no self-loops (as every loader guarantees; one
+// that is there is added to, as a sum of duplicate entries would be).
+//
+// It merges the diagonal into each sorted row of adj directly, so besides
+// the result it allocates only the n degrees.
 func GCNNorm(adj *tensor.CSR) *tensor.CSR {
 	n := adj.Rows
-	ts := make([]tensor.Triplet, 0, adj.NNZ()+n)
 	deg := make([]float64, n)
 	for i := 0; i < n; i++ {
-		ts = append(ts, tensor.Triplet{Row: int32(i), Col: int32(i), Val: 1})
 		deg[i] = 1
 		for k := adj.RowPtr[i]; k < adj.RowPtr[i+1]; k++ {
-			ts = append(ts, tensor.Triplet{Row: int32(i), Col: adj.ColIdx[k], Val: adj.Val[k]})
 			deg[i] += float64(adj.Val[k])
 		}
 	}
-	a := tensor.FromTriplets(n, n, ts)
+	rowPtr := make([]int32, n+1)
+	col := make([]int32, 0, adj.NNZ()+n)
+	val := make([]float32, 0, adj.NNZ()+n)
 	for i := 0; i < n; i++ {
-		for k := a.RowPtr[i]; k < a.RowPtr[i+1]; k++ {
-			j := a.ColIdx[k]
-			a.Val[k] = float32(float64(a.Val[k]) / math.Sqrt(deg[i]*deg[j]))
+		diag := false
+		for k := adj.RowPtr[i]; k < adj.RowPtr[i+1]; k++ {
+			c, v := adj.ColIdx[k], adj.Val[k]
+			switch {
+			case c == int32(i):
+				v, diag = 1+v, true
+			case c > int32(i) && !diag:
+				col, val = append(col, int32(i)), append(val, 1)
+				diag = true
+			}
+			col, val = append(col, c), append(val, v)
 		}
+		if !diag {
+			col, val = append(col, int32(i)), append(val, 1)
+		}
+		rowPtr[i+1] = int32(len(col))
+	}
+	for i := 0; i < n; i++ {
+		for k := rowPtr[i]; k < rowPtr[i+1]; k++ {
+			j := col[k]
+			val[k] = float32(float64(val[k]) / math.Sqrt(deg[i]*deg[j]))
+		}
+	}
+	a, err := tensor.NewCSR(n, n, rowPtr, col, val)
+	if err != nil {
+		panic("graph: GCNNorm of an invalid CSR: " + err.Error())
 	}
 	return a.MarkSymmetric()
 }

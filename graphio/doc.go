@@ -42,7 +42,17 @@
 //     train, val and test sets; a node may have one role per split, and
 //     nodes may be left out of a split.
 //
-// Exactly one of edges.csv/edges.tsv and of features.csv/features.npy must
-// be present. Blank lines at the end of a file are ignored. The graph is
-// named after the directory.
+// Each of edges, labels and features may instead be a NumPy file, and the
+// splits an .npz (the files a PyG user writes with np.save; decoded in
+// chunks, for graphs of millions of nodes):
+//
+//   - edges.npy: an integer (m, 2) edge list or (2, m) edge_index; a
+//     (2, 2) array counts as (m, 2);
+//   - labels.npy: an integer (n,) array;
+//   - splits.npz: train_masks, val_masks, test_masks, (K, n) bool.
+//
+// Exactly one file per role must be present (two is an error naming both).
+// Blank lines at the end of a CSV file are ignored. The graph is named after
+// the directory. [ReadUserGraphWith] reports progress per file;
+// [WriteNPYGraph] and [WriteUserGraphNPY] write the NumPy form atomically.
 package graphio

@@ -275,3 +275,14 @@ func (p *pickleWriter) done() []byte {
 	p.WriteByte('.')
 	return p.Bytes()
 }
+
+// memOpen serves userFiles.open from in-memory files.
+func memOpen(files map[string][]byte) func(string) (source, int64, func() error, error) {
+	return func(path string) (source, int64, func() error, error) {
+		b, ok := files[path]
+		if !ok {
+			return nil, 0, nil, fmt.Errorf("open %s: no such file", path)
+		}
+		return bytes.NewReader(b), int64(len(b)), func() error { return nil }, nil
+	}
+}

@@ -92,27 +92,9 @@ func decodeHeterophilous(path string, data []byte, directed bool) (*graph.Graph,
 	if err != nil {
 		return nil, err
 	}
-	var masks [3][]bool
-	k := -1
-	for i, key := range []string{"train_masks", "val_masks", "test_masks"} {
-		a, err := z.get(key)
-		if err != nil {
-			return nil, err
-		}
-		if len(a.shape) != 2 || a.shape[1] != n || a.shape[0] == 0 || (k >= 0 && a.shape[0] != k) {
-			return nil, fmt.Errorf("%s: %s has shape %v, want (k, %d) with the same k ≥ 1 for all masks", path, key, a.shape, n)
-		}
-		k = a.shape[0]
-		if masks[i], err = a.bools(); err != nil {
-			return nil, fmt.Errorf("%s: %s: %v", path, key, err)
-		}
-	}
-	splits := make([]graph.Split, k)
-	for s := range splits {
-		lo, hi := s*n, (s+1)*n
-		if splits[s], err = splitFromMasks(path, s, masks[0][lo:hi], masks[1][lo:hi], masks[2][lo:hi]); err != nil {
-			return nil, err
-		}
+	splits, err := splitsFromMasks(path, z, n)
+	if err != nil {
+		return nil, err
 	}
 	name := strings.TrimSuffix(filepath.Base(path), ".npz")
 	g, err := assemble(path, name, []string{path}, x, y, classes, edges, splits)

@@ -394,6 +394,17 @@ func (a *array) ints() ([]int64, error) {
 // hold only 0 and 1.
 func (a *array) bools() ([]bool, error) {
 	out := make([]bool, a.elems())
+	if a.size == 1 && (a.kind == 'b' || a.kind == 'i' || a.kind == 'u') && (!a.fortran || len(a.shape) < 2) {
+		// one byte per element in C order: the common bool layout
+		for k, b := range a.data {
+			if b > 1 {
+				v, _ := a.int(k)
+				return nil, fmt.Errorf("element %d (%d) is not a boolean (0 or 1)", k, v)
+			}
+			out[k] = b == 1
+		}
+		return out, nil
+	}
 	for k := range out {
 		v, ok := a.int(k)
 		if !ok || v < 0 || v > 1 {

@@ -21,7 +21,13 @@ type npz struct {
 
 // openNPZ opens the .npz bytes read from path.
 func openNPZ(path string, data []byte) (*npz, error) {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	return openNPZReader(path, bytes.NewReader(data), int64(len(data)))
+}
+
+// openNPZReader opens the .npz archive of size bytes at r (an open file),
+// reading only its directory until arrays are asked for.
+func openNPZReader(path string, r io.ReaderAt, size int64) (*npz, error) {
+	zr, err := zip.NewReader(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a readable .npz archive: %v", path, err)
 	}

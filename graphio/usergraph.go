@@ -2,118 +2,14 @@ package graphio
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 
 	"github.com/pcgcn/pcgcn/graph"
 )
-
-// ReadUserGraph reads a user's own graph from dir, in the format described
-// in the package documentation and docs/data-format.md: edges.csv or
-// edges.tsv, labels.csv, features.csv or features.npy, and optionally
-// splits.csv. The graph is named after dir.
-func ReadUserGraph(dir string) (*graph.Graph, error) {
-	var u userFiles
-	var err error
-	if u.edgesPath, u.edges, err = readOneOf(dir, "edges.csv", "edges.tsv"); err != nil {
-		return nil, err
-	}
-	if u.featPath, u.feats, err = readOneOf(dir, "features.csv", "features.npy"); err != nil {
-		return nil, err
-	}
-	u.labelPath = filepath.Join(dir, "labels.csv")
-	if u.labels, err = os.ReadFile(u.labelPath); err != nil {
-		return nil, err
-	}
-	u.splitPath = filepath.Join(dir, "splits.csv")
-	u.splits, err = os.ReadFile(u.splitPath)
-	if errors.Is(err, fs.ErrNotExist) {
-		u.splitPath, u.splits = "", nil
-	} else if err != nil {
-		return nil, err
-	}
-	return u.decode(filepath.Base(filepath.Clean(dir)))
-}
-
-// readOneOf reads whichever of the two names exists in dir; both or neither
-// is an error.
-func readOneOf(dir, a, b string) (string, []byte, error) {
-	pa, pb := filepath.Join(dir, a), filepath.Join(dir, b)
-	da, errA := os.ReadFile(pa)
-	db, errB := os.ReadFile(pb)
-	switch {
-	case errA == nil && errB == nil:
-		return "", nil, fmt.Errorf("%s: both %s and %s exist; keep one", dir, a, b)
-	case errA == nil:
-		return pa, da, nil
-	case errB == nil:
-		return pb, db, nil
-	case !errors.Is(errA, fs.ErrNotExist):
-		return "", nil, errA
-	case !errors.Is(errB, fs.ErrNotExist):
-		return "", nil, errB
-	}
-	return "", nil, fmt.Errorf("%s: neither %s nor %s exists", dir, a, b)
-}
-
-// userFiles holds the contents of a user graph directory.
-type userFiles struct {
-	edgesPath, featPath, labelPath, splitPath string
-	edges, feats, labels, splits              []byte
-}
-
-// decode parses the files into a graph.
-func (u *userFiles) decode(name string) (*graph.Graph, error) {
-	labels, err := parseUserLabels(u.labelPath, u.labels)
-	if err != nil {
-		return nil, err
-	}
-	y, classes, err := labelsFrom(u.labelPath, labels)
-	if err != nil {
-		return nil, err
-	}
-	n := len(y)
-	var x graph.Features
-	if filepath.Ext(u.featPath) == ".npy" {
-		x, err = userNPYFeatures(u.featPath, u.feats, n)
-	} else {
-		x, err = userCSVFeatures(u.featPath, u.feats, n)
-	}
-	if err != nil {
-		return nil, err
-	}
-	sep := ","
-	if filepath.Ext(u.edgesPath) == ".tsv" {
-		sep = "\t"
-	}
-	ls, err := lines(u.edgesPath, u.edges, false)
-	if err != nil {
-		return nil, err
-	}
-	header := !isIntRow(ls[0], sep, 2)
-	edges, err := parseEdgeList(u.edgesPath, u.edges, sep, header, false, n)
-	if err != nil {
-		return nil, err
-	}
-	var splits []graph.Split
-	if u.splitPath != "" {
-		if splits, err = parseUserSplits(u.splitPath, u.splits, n); err != nil {
-			return nil, err
-		}
-	}
-	files := []string{u.edgesPath, u.featPath, u.labelPath}
-	if u.splitPath != "" {
-		files = append(files, u.splitPath)
-	}
-	return assemble(u.labelPath, name, files, x, y, classes, edges, splits)
-}
 
 // fields splits a line on sep, trimming spaces around each field.
 func fields(l []byte, sep string) [][]byte {
@@ -231,22 +127,6 @@ func userCSVFeatures(path string, data []byte, n int) (graph.Features, error) {
 		}
 	}
 	return denseFeatures(path, n, f, vals)
-}
-
-// userNPYFeatures reads features.npy: a float or integer (n, f) array.
-func userNPYFeatures(path string, data []byte, n int) (graph.Features, error) {
-	a, err := parseNPY(data)
-	if err != nil {
-		return graph.Features{}, fmt.Errorf("%s: %v", path, err)
-	}
-	if len(a.shape) != 2 || a.shape[0] != n || a.shape[1] == 0 {
-		return graph.Features{}, fmt.Errorf("%s: shape %v, want (%d, f) with f ≥ 1 for %d labelled nodes", path, a.shape, n, n)
-	}
-	v, err := a.floats()
-	if err != nil {
-		return graph.Features{}, fmt.Errorf("%s: %v", path, err)
-	}
-	return denseFeatures(path, n, a.shape[1], v)
 }
 
 // parseUserSplits reads splits.csv: "split,node,role" rows (optional

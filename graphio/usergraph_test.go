@@ -109,12 +109,14 @@ func FuzzUserGraph(f *testing.F) {
 	f.Add([]byte(userEdges), []byte(userLabels), []byte(userFeats), []byte(userSplits), false)
 	f.Add([]byte("0\t2\n"), []byte("node,label\n2,4\n0,1\n1,0\n"), npyBytes("<f8", []int{3, 1}, []float64{0.5, 0, 2}), []byte{}, true)
 	f.Fuzz(func(t *testing.T, edges, labels, feats, splits []byte, tsv bool) {
-		u := userFiles{edgesPath: "e.csv", featPath: "f.csv", labelPath: "l.csv", edges: edges, feats: feats, labels: labels}
+		files := map[string][]byte{"e.csv": edges, "f.csv": feats, "l.csv": labels}
+		u := userFiles{edgesPath: "e.csv", featPath: "f.csv", labelPath: "l.csv", open: memOpen(files)}
 		if tsv {
 			u.edgesPath, u.featPath = "e.tsv", "f.npy"
+			files["e.tsv"], files["f.npy"] = edges, feats
 		}
 		if len(splits) > 0 {
-			u.splitPath, u.splits = "s.csv", splits
+			u.splitPath, files["s.csv"] = "s.csv", splits
 		}
 		g, err := u.decode("fuzz")
 		fuzzCheck(t, g, err, []string{u.edgesPath, u.featPath, u.labelPath, "s.csv"})

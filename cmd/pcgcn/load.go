@@ -53,6 +53,7 @@ func (d *dataFlags) load(cmd *cobra.Command) (*graph.Graph, datasets.Entry, erro
 		if err := d.user.apply(cmd, &o); err != nil {
 			return nil, datasets.Entry{}, err
 		}
+		o.Progress = downloadProgress() // a byte bar per large file, on a terminal
 		g, err := datasets.LoadPathWith(d.path, o)
 		if err != nil {
 			return nil, datasets.Entry{}, fmt.Errorf("--data %s: %w", d.path, err)
