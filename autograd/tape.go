@@ -27,6 +27,10 @@ type Tape struct {
 	// already passed (see Backward), for the gradients it allocates next;
 	// they stay in used, so Reset frees each once.
 	spare map[int][]*tensor.Dense
+	// released are the shape-only headers that replace the values given
+	// back by Release; the first nrel are in use.
+	released []*tensor.Dense
+	nrel     int
 	// inUse and peak count the bytes of the buffers handed out since Reset
 	// (less the spare ones) and their maximum (see PeakBytes).
 	inUse, peak int64
@@ -69,9 +73,44 @@ func (t *Tape) Reset() {
 		clear(l)
 		t.spare[k] = l[:0]
 	}
-	t.inUse = 0
+	t.inUse, t.nrel = 0, 0
 	clear(t.nodes)
 	t.nodes = t.nodes[:0]
+}
+
+// Release gives the values of the tape-made variables vs back to the tape
+// for the buffers allocated next, before Reset. The caller promises that
+// nothing reads them again: no later operation and no backward step. The
+// backward steps that read a value are those of the operations that
+// consumed it as an input and need it, such as MatMul's (both inputs) or
+// ReLU's (its input); SpMM's, Add's and Sub's read none. Releasing what is
+// dead early lowers the peak of a step: the forward pass of a deep model
+// reuses the buffers of its own earlier layers.
+//
+// A released variable keeps its shape and still receives a gradient, but
+// its Value holds no data, so a broken promise cannot silently read
+// another tensor's numbers: an operation given a released input panics,
+// and a backward step reading one finds no data, which the tests comparing
+// a model's numbers with and without its releases catch. Variables not made
+// by an operation on this tape (parameters, constants) and ones already
+// released are left alone.
+func (t *Tape) Release(vs ...*Var) {
+	for _, v := range vs {
+		if v == nil || v.tape != t || v.Value.Data == nil {
+			continue
+		}
+		d := v.Value
+		n := len(d.Data)
+		t.spare[n] = append(t.spare[n], d)
+		t.inUse -= 4 * int64(n)
+		if t.nrel == len(t.released) {
+			t.released = append(t.released, new(tensor.Dense))
+		}
+		h := t.released[t.nrel]
+		t.nrel++
+		*h = tensor.Dense{Rows: d.Rows, Cols: d.Cols}
+		v.Value = h
+	}
 }
 
 // PeakBytes returns the largest number of bytes of values and gradients the
@@ -93,6 +132,13 @@ func (t *Tape) hold(n int) {
 // contents, valid until Reset.
 func (t *Tape) Alloc(rows, cols int) *tensor.Dense {
 	n := rows * cols
+	if l := t.spare[n]; len(l) > 0 { // given back this step (Release, Backward): already in used
+		d := l[len(l)-1]
+		t.spare[n] = l[:len(l)-1]
+		d.Rows, d.Cols = rows, cols
+		t.hold(n)
+		return d
+	}
 	var d *tensor.Dense
 	if l := t.free[n]; len(l) > 0 {
 		d = l[len(l)-1]
@@ -156,6 +202,11 @@ func (t *Tape) Scalar(x float32) *Var {
 // holding value, before the operation's forward kernels run: they read the
 // inputs from o.in. done then records the backward step.
 func (t *Tape) op(value *tensor.Dense, a, b *Var) *Var {
+	for _, v := range [2]*Var{a, b} {
+		if v != nil && v.Value.Data == nil && v.Value.Rows*v.Value.Cols > 0 {
+			panic(fmt.Sprintf("autograd: %s was released (Tape.Release) and cannot be an operation's input", v.label()))
+		}
+	}
 	o := t.newVar(value)
 	o.tape, o.in = t, [2]*Var{a, b}
 	return o

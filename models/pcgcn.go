@@ -340,6 +340,10 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 		// ReLU(mp + β·((hw − BPW) ⊙ control)) step by step
 		bpw := t.MatMul(b, t.MatMul(P, w))
 		h = t.ReLUAddScaledSub(mp, hw, bpw, m.control, float32(c.Beta*c.BetaScale))
+		// HW, ÂHW and BPW are dead now: the backward steps of MatMul, SpMM
+		// and the fused update read none of them, so the next layer reuses
+		// their buffers
+		t.Release(hw, mp, bpw)
 		if c.Lambda != 0 && !c.NoCL {
 			// a mean over the training nodes; Eq. con:loss sums over them
 			ce := t.CrossEntropy(s, m.labels, m.data.Train)

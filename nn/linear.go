@@ -93,5 +93,10 @@ func (l *Linear) bias(t *autograd.Tape, h *autograd.Var) *autograd.Var {
 	if l.B == nil {
 		return h
 	}
-	return t.Add(h, l.B)
+	out := t.Add(h, l.B)
+	// the product without the bias is read by nothing from here on (the
+	// backward steps of MatMul, SpMM and Add do not read their outputs or
+	// Add its inputs): its buffer serves the next allocation
+	t.Release(h)
+	return out
 }
