@@ -223,10 +223,19 @@ type Registry struct{ specs map[string]Spec }
 func NewRegistry() *Registry {
 	r := &Registry{specs: map[string]Spec{}}
 	for _, s := range allSpecs() {
+		preset := s.Preset
+		s.Preset = func(ds string) Config { return preset(PresetDataset(ds)) }
 		r.specs[s.Name] = s
 	}
 	return r
 }
+
+// PresetDataset is the dataset whose presets a dataset uses: a directed
+// file of the heterophily benchmark ("squirrel-directed",
+// "chameleon-filtered-directed") holds the nodes, features, labels and
+// splits of its undirected graph and takes that graph's presets; every
+// other name is its own.
+func PresetDataset(ds string) string { return strings.TrimSuffix(ds, "-directed") }
 
 // Get returns the spec of a model or an error listing the valid names.
 func (r *Registry) Get(name string) (Spec, error) {
