@@ -40,6 +40,7 @@ func TestBadInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	maxThreads := fmt.Sprint(4*runtime.NumCPU() + 1)
+	aDir := t.TempDir()
 	cases := []struct {
 		name string
 		cmd  func() *cobra.Command
@@ -98,6 +99,13 @@ func TestBadInputs(t *testing.T) {
 		{"bench wd NaN", newBenchCmd, []string{"--wd", "NaN"}, []string{"--wd NaN", "weight_decay must be a finite number"}},
 		{"bench threads", newBenchCmd, []string{"--threads", "-1"}, []string{"--threads -1"}},
 		{"predict threads", newPredictCmd, []string{"--model-dir", file, "--threads", "1000"}, []string{"--threads 1000"}},
+		{"predict out is a directory", newPredictCmd, []string{"--model-dir", file, "--out", aDir}, []string{"--out " + aDir, "is a directory, not a file"}},
+		{"predict out under a file", newPredictCmd, []string{"--model-dir", file, "--out", filepath.Join(file, "p.csv")}, []string{"--out " + filepath.Join(file, "p.csv"), file + " is a file"}},
+		{"worker lease", newReproduceCmd, []string{"--worker", "--lease", "-1s"}, []string{"--lease -1s", "must be positive"}},
+		{"worker shard", newReproduceCmd, []string{"--shard", "4/4"}, []string{`--shard "4/4"`, "0 ≤ I < N"}},
+		{"worker and plan", newReproduceCmd, []string{"--worker", "--plan"}, []string{"at most one of --plan, --render and --worker"}},
+		{"workers without plan", newReproduceCmd, []string{"--workers", "4"}, []string{"--workers 4", "with --plan"}},
+		{"tune shard", newTuneCmd, []string{"--grid", "lr=0.01", "--shard", "x"}, []string{`--shard "x"`}},
 		{"reproduce splits", newReproduceCmd, []string{"--splits", "0,0"}, []string{"--splits 0,0", "split 0 is repeated"}},
 		{"reproduce splits reversed", newReproduceCmd, []string{"--splits", "9-0"}, []string{"--splits 9-0", "reversed"}},
 		{"reproduce threads", newReproduceCmd, []string{"--threads", "-1"}, []string{"--threads -1"}},

@@ -34,28 +34,47 @@ func checkSaveDir(dir string) error {
 	if dir == "" {
 		return nil
 	}
+	return checkDestDir("--save", dir, dir)
+}
+
+// checkOutFile fails early, before anything is computed, when path cannot
+// be written as a file: it is a directory, or its directory cannot be
+// made or written (see checkSaveDir). "" and "-" are standard output.
+func checkOutFile(path string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("--out %s: is a directory, not a file", path)
+	}
+	return checkDestDir("--out", path, filepath.Dir(path))
+}
+
+// checkDestDir checks that dir is, or can become, a writable directory, for
+// the flag's value shown.
+func checkDestDir(flag, shown, dir string) error {
 	p := filepath.Clean(dir)
 	for {
 		fi, err := os.Stat(p)
 		switch {
 		case err == nil && !fi.IsDir():
-			if p == filepath.Clean(dir) {
-				return fmt.Errorf("--save %s: is a file, not a directory", dir)
+			if p == filepath.Clean(shown) {
+				return fmt.Errorf("%s %s: is a file, not a directory", flag, shown)
 			}
-			return fmt.Errorf("--save %s: %s is a file, not a directory", dir, p)
+			return fmt.Errorf("%s %s: %s is a file, not a directory", flag, shown, p)
 		case err == nil:
 			probe, err := os.CreateTemp(p, ".pcgcn-save-check-*")
 			if err != nil {
-				return fmt.Errorf("--save %s: cannot write in %s: %w", dir, p, err)
+				return fmt.Errorf("%s %s: cannot write in %s: %w", flag, shown, p, err)
 			}
 			probe.Close()
 			return os.Remove(probe.Name())
 		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
-			return fmt.Errorf("--save %s: %w", dir, err)
+			return fmt.Errorf("%s %s: %w", flag, shown, err)
 		}
 		parent := filepath.Dir(p)
 		if parent == p {
-			return fmt.Errorf("--save %s: no existing parent directory", dir)
+			return fmt.Errorf("%s %s: no existing parent directory", flag, shown)
 		}
 		p = parent
 	}
@@ -89,6 +108,9 @@ are matched by name.`,
 				return fmt.Errorf("--model-dir is required")
 			}
 			if err := checkThreads("threads", threads); err != nil {
+				return err
+			}
+			if err := checkOutFile(out); err != nil {
 				return err
 			}
 			g, _, err := data.load(cmd)
