@@ -31,9 +31,10 @@ func TestMiBUnits(t *testing.T) {
 
 // TestPeakRSSGrows allocates and touches 64 MiB, where this system has an
 // implementation, and checks that the peak then counts them (at least 60
-// MiB) without growing by much more than 64 MiB (the peak before may exceed
-// the memory resident when the 64 MiB are touched, so the growth can be
-// less). A unit off by 1024 would give 1/16 MiB or 64 GiB.
+// MiB) without growing by more than 256 MiB. The growth can be less than 64
+// MiB (the peak before may exceed the memory resident when the 64 MiB are
+// touched) or more (the race detector's shadow memory grows with them:
+// about +120 MiB under -race); a unit off by 1024 gives 1/16 MiB or 64 GiB.
 func TestPeakRSSGrows(t *testing.T) {
 	before, err := PeakRSSMiB()
 	if errors.Is(err, errors.ErrUnsupported) {
@@ -54,7 +55,7 @@ func TestPeakRSSGrows(t *testing.T) {
 	}
 	grew := after - before
 	t.Logf("peak %.1f MiB before, %.1f MiB after touching 64 MiB (+%.1f)", before, after, grew)
-	if before <= 0 || after < 60 || grew > 80 {
-		t.Errorf("peak went from %.1f to %.1f MiB after touching 64 MiB, want at least 60 MiB and a growth of at most 80", before, after)
+	if before <= 0 || after < 60 || grew > 256 {
+		t.Errorf("peak went from %.1f to %.1f MiB after touching 64 MiB, want at least 60 MiB and a growth of at most 256", before, after)
 	}
 }
