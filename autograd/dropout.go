@@ -90,11 +90,12 @@ func (m dropMask) applyRange(x, y []float32, lo, hi int, acc bool) {
 	}
 }
 
-// applyRangeGo is applyRange in portable Go. In accumulate mode the group
-// loop rounds each product to float32 before the add, as simd.Dropout does;
-// the conversions pin that (at GOAMD64=v3 the compiler did not fuse these
-// adds before either, having folded y's load into them first, so the numbers
-// are unchanged), while one's add may be fused there.
+// applyRangeGo is applyRange in portable Go. In accumulate mode every
+// element's product is rounded to float32 before the add, as simd.Dropout
+// does; the conversions pin that where the compiler fuses multiply-adds
+// (arm64 and the other architectures with FMA, GOAMD64=v3), and must be in
+// one too: Exec's chunks start anywhere, so an element that one thread count
+// puts in a whole group another puts before the first group boundary.
 func (m dropMask) applyRangeGo(x, y []float32, lo, hi int, acc bool) {
 	i := lo
 	for ; i < hi && i&3 != 0; i++ { // up to the first group boundary
@@ -134,7 +135,7 @@ func (m dropMask) lane(u uint64) float32 {
 func (m dropMask) one(x, y []float32, i int, acc bool) {
 	f := m.lane(m.s.Uint64At(uint64(i)>>2) >> (16 * (uint(i) & 3)))
 	if acc {
-		y[i] += x[i] * f
+		y[i] += float32(x[i] * f) // rounded as in the group loop (see applyRangeGo)
 	} else {
 		y[i] = x[i] * f
 	}

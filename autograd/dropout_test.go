@@ -212,3 +212,37 @@ func TestDropMaskKernelMatchesGo(t *testing.T) {
 }
 
 func isNaN32(v float32) bool { return v != v }
+
+// TestDropMaskSplitRanges checks that cutting a range anywhere gives the
+// same bits as applying the mask to it whole, writing and accumulating:
+// Exec's chunks start at any index, so an element may fall in a whole group
+// on one thread count and before the first group boundary on another, and
+// must be rounded the same in both (on architectures whose compiler fuses
+// multiply-adds too).
+func TestDropMaskSplitRanges(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	const n = 203
+	for _, p := range []float64{0.1, 0.5, 0.8} {
+		m := dropMask{s: rng.NewStream(r.Uint64()), thr: uint32(math.Round(p * 65536)), scale: float32(1 / (1 - p))}
+		x, y0 := make([]float32, n), make([]float32, n)
+		for i := range x {
+			x[i], y0[i] = float32(r.NormFloat64()), float32(r.NormFloat64())
+		}
+		for _, acc := range []bool{false, true} {
+			whole := append([]float32(nil), y0...)
+			m.applyRange(x, whole, 0, n, acc)
+			for cut := 1; cut < n; cut++ {
+				for _, apply := range []func(x, y []float32, lo, hi int, acc bool){m.applyRange, m.applyRangeGo} {
+					got := append([]float32(nil), y0...)
+					apply(x, got, 0, cut, acc)
+					apply(x, got, cut, n, acc)
+					for i := range got {
+						if g, w := math.Float32bits(got[i]), math.Float32bits(whole[i]); g != w {
+							t.Fatalf("p=%g acc=%v cut at %d: element %d is %#x, whole range %#x", p, acc, cut, i, g, w)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -23,15 +23,22 @@ import (
 //	2  the softmaxes exponentiate with the AVX2 kernel (float32, within 2 ulp).
 const NumericsVersion = 2
 
-// Numerics identifies the numbers this build computes: NumericsVersion and
+// Numerics identifies the numbers this build computes: NumericsVersion,
 // the kernel path ("avx2" with the amd64 vector kernels, else "generic" and
 // the architecture: a CPU without AVX2 and FMA, another architecture or the
-// purego tag; compilers fuse multiply-adds on some architectures and not on
-// others, so each architecture is its own path), with "-goamd64v3" for
-// builds whose compiler fuses multiply-adds in plain Go code. The paths round
-// differently (FMA and a float32 exponential against separate multiply and
-// add and a float64 one), so they agree to float32 precision, not bit for
-// bit, and a seed gives each its own stream of results.
+// purego tag) and whether the Go compiler fuses a*b+c in plain Go code into
+// one multiply-add rounded once: "-goamd64v3" for amd64 builds with
+// GOAMD64=v3 or above, "-fma" on the architectures where it always does
+// (arm64, loong64, ppc64, ppc64le, riscv64, s390x), nothing where it never
+// does (amd64's default level, 386, arm, ...). On linux/arm64, for instance,
+// the name is "v2-generic-arm64-fma". The paths round differently (FMA and a
+// float32 exponential against separate multiply and add and a float64 one,
+// fused or not in the Go code around them), so they agree to float32
+// precision, not bit for bit, and a seed gives each its own stream of
+// results; within one path the results are bit for bit the same at any
+// thread count, because where two forms of a computation must give the same
+// bits the code rounds its products explicitly (float32(a*b)), which the
+// compiler may not fuse.
 func Numerics() string {
 	path := "generic-" + runtime.GOARCH
 	if simd.Enabled() {

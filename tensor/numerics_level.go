@@ -1,7 +1,8 @@
-//go:build !amd64.v3
+//go:build !amd64.v3 && !arm64 && !loong64 && !ppc64 && !ppc64le && !riscv64 && !s390x
 
 package tensor
 
-// compileLevel is empty for the default amd64 level (and on other
-// architectures): the compiler emits no fused multiply-adds of its own.
+// compileLevel is empty for the default amd64 level and the architectures
+// whose compiler never fuses multiply-adds: every product and every sum in
+// plain Go code is rounded separately.
 const compileLevel = ""

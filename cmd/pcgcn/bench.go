@@ -6,13 +6,13 @@ import (
 	"os"
 	"runtime/pprof"
 	"slices"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/internal/sysmem"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/studies"
@@ -86,8 +86,10 @@ memory, with the same fields and the same measurement as
 			if err != nil {
 				return err
 			}
+			// 0 on a system without a peak-memory call (any but Linux, macOS, Windows)
+			peak, _ := sysmem.PeakRSSMiB()
 			res := benchResult{Dataset: g.Name, Model: benchName(spec.Name, cfg), Threads: threads, Epochs: epochs,
-				SparseX: g.X.Sparse != nil, PeakRSSMiB: peakRSSMiB(), Machine: studies.Machine()}
+				SparseX: g.X.Sparse != nil, PeakRSSMiB: peak, Machine: studies.Machine()}
 			res.MedianMs, res.MeanMs, res.MinMs = summarizeTimes(times)
 			if jsonOut {
 				return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
@@ -158,14 +160,4 @@ func summarizeTimes(ts []float64) (median, mean, minimum float64) {
 		mean += v
 	}
 	return median, mean / float64(n), s[0]
-}
-
-// peakRSSMiB returns the process's peak resident set size (Linux reports
-// ru_maxrss in KiB), the figure bench_epoch.py reports.
-func peakRSSMiB() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return float64(ru.Maxrss) / 1024
 }
