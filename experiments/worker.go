@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -155,6 +156,10 @@ func (rn *Runner) Work(ctx context.Context, cells []Cell, opt WorkOptions) error
 	if rn.Progress != nil {
 		fmt.Fprintf(rn.Progress, "worker: %d of the plan's %d cells left to this worker (%d done, shard %s)\n",
 			len(order), len(pl.cells), len(pl.cells)-len(pl.todo), shardName(opt.Shard))
+		if n := staleKept(pl); n > 0 {
+			fmt.Fprintf(rn.Progress, "worker: %d saved cells were computed by other numerics than this build's %s; they are kept (--refresh trains them again)\n",
+				n, tensor.Numerics())
+		}
 	}
 	w := &workState{rn: rn, pl: pl, order: order, costs: costs, opt: opt, held: map[*claim]Cell{},
 		done: make([]bool, len(pl.cells))}
@@ -202,6 +207,18 @@ func (rn *Runner) Work(ctx context.Context, cells []Cell, opt WorkOptions) error
 	}
 	w.meter.finish()
 	return nil
+}
+
+// staleKept counts the saved cells of other numerics that the plan keeps
+// as done (without Refresh).
+func staleKept(pl plan) int {
+	n := 0
+	for i, r := range pl.saved {
+		if r != nil && pl.stale[i] && !slices.Contains(pl.todo, i) {
+			n++
+		}
+	}
+	return n
 }
 
 func shardName(s Shard) string {

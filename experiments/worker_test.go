@@ -287,3 +287,31 @@ func TestWorkRefusesWhatWouldLoseWork(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkKeepsCellsOfOtherNumerics: a directory written by another build's
+// numerics loses nothing: its cells are kept, and the worker says so.
+func TestWorkKeepsCellsOfOtherNumerics(t *testing.T) {
+	data := datasets.Options{DataDir: datatest.Mirror(t), Offline: true}
+	c := Cell{Study: "w", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0}}
+	rn := &Runner{Dir: t.TempDir(), Data: data, Threads: 1, Epochs: 3, Patience: 3}
+	rs, err := rn.Run([]Cell{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := *rs[0]
+	old.Numerics = "v1-elsewhere"
+	if err := rn.save(&old); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	w := &Runner{Dir: rn.Dir, Data: data, Threads: 1, Epochs: 3, Patience: 3, Progress: &log}
+	if err := w.Work(context.Background(), []Cell{c}, WorkOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "1 saved cells were computed by other numerics") || strings.Contains(log.String(), "claimed") {
+		t.Errorf("log:\n%s", log.String())
+	}
+	if r := w.LoadExact(c); r == nil || r.Numerics != "v1-elsewhere" {
+		t.Errorf("the saved cell was not kept: %+v", r)
+	}
+}
