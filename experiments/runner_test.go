@@ -155,8 +155,14 @@ func TestModelRates(t *testing.T) {
 	if rate("gat") != 1 { // the median of the known models' medians
 		t.Errorf("unknown model: %v", rate("gat"))
 	}
-	if r := modelRates(nil)("x"); r <= 0 || r > 1e-5 {
-		t.Errorf("no history: rate %v, want a small positive guess", r)
+	// with no history, the committed reproduction's rate of the model, or
+	// a middle one for a model it does not know
+	none := modelRates(nil)
+	if r, _ := referenceRate("gcnii"); none("gcnii") != r || none("mlp") >= none("gcnii")/10 {
+		t.Errorf("no history: gcnii %v, mlp %v", none("gcnii"), none("mlp"))
+	}
+	if r := none("x"); r <= 0 || r > 1e-3 {
+		t.Errorf("no history, unknown model: rate %v", r)
 	}
 }
 
