@@ -118,3 +118,52 @@ func TestOutOfRangeValueFailsBeforeTraining(t *testing.T) {
 		})
 	}
 }
+
+// TestTuneWorkers: two tune workers (--worker, and a static --shard) on one
+// results directory train the grid between them, and a plain tune afterwards
+// trains nothing and ranks the same points as a serial tune.
+func TestTuneWorkers(t *testing.T) {
+	run := func(dir string, extra ...string) (string, string, error) {
+		root := newRootCmd()
+		var out, errOut bytes.Buffer
+		root.SetOut(&out)
+		root.SetErr(&errOut)
+		args := append([]string{"tune", "--model", "mlp", "--dataset", "texas", "--grid", "hidden=8,32", "--grid", "lr=0.01,0.05",
+			"--splits", "0-1", "--epochs", "20", "--threads", "1", "--results", dir, "--data-dir", datatest.Mirror(t)}, extra...)
+		root.SetArgs(args)
+		err := root.Execute()
+		return out.String(), errOut.String(), err
+	}
+	serial, _, err := run(t.TempDir(), "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, w := range [][]string{{"--shard", "0/2"}, {"--worker"}} {
+		out, _, err := run(dir, w...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out, "worker finished") {
+			t.Errorf("%v: %q", w, out)
+		}
+	}
+	ranked, progress, err := run(dir, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(progress, "split 0") {
+		t.Errorf("the tune after the workers trained again:\n%s", progress)
+	}
+	var a, b []tunePoint
+	json.Unmarshal([]byte(serial), &a)
+	json.Unmarshal([]byte(ranked), &b)
+	if len(a) != 4 || len(b) != 4 {
+		t.Fatalf("%d and %d points", len(a), len(b))
+	}
+	for i := range a {
+		if a[i].Sets["hidden"] != b[i].Sets["hidden"] || a[i].Sets["lr"] != b[i].Sets["lr"] || a[i].ValMean != b[i].ValMean || a[i].TestMean != b[i].TestMean {
+			t.Errorf("rank %d: serial %+v, workers %+v", i+1, a[i], b[i])
+		}
+	}
+}
