@@ -13,7 +13,19 @@ import (
 //
 // It merges the diagonal into each sorted row of adj directly, so besides
 // the result it allocates only the n degrees.
-func GCNNorm(adj *tensor.CSR) *tensor.CSR {
+func GCNNorm(adj *tensor.CSR) *tensor.CSR { return selfLoopNorm(adj).MarkSymmetric() }
+
+// DirectedGCNNorm returns D̃^{-1/2}(A + I)D̃^{-1/2} of a directed adjacency
+// (graph.Graph.Out: row i holds the nodes i links to) with D̃ the row sums of
+// A + I, as the GCNII and GGCN authors' sys_normalized_adjacency computes it
+// on the directed Geom-GCN graphs: a node aggregates over the nodes it links
+// to, weighted by both ends' out-degrees. The result is not symmetric (SpMM's
+// backward uses its transpose). On a symmetric adjacency it equals GCNNorm
+// but for the symmetric mark.
+func DirectedGCNNorm(out *tensor.CSR) *tensor.CSR { return selfLoopNorm(out) }
+
+// selfLoopNorm is D̃^{-1/2}(A + I)D̃^{-1/2} with D̃ the row sums of A + I.
+func selfLoopNorm(adj *tensor.CSR) *tensor.CSR {
 	n := adj.Rows
 	deg := make([]float64, n)
 	for i := 0; i < n; i++ {
@@ -53,5 +65,5 @@ func GCNNorm(adj *tensor.CSR) *tensor.CSR {
 	if err != nil {
 		panic("graph: GCNNorm of an invalid CSR: " + err.Error())
 	}
-	return a.MarkSymmetric()
+	return a
 }

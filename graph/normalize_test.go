@@ -70,3 +70,46 @@ func TestGCNNormMatchesTriplets(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectedGCNNorm checks the directed normalisation against a dense
+// computation of D̃^{-1/2}(A+I)D̃^{-1/2} with D̃ the row sums (out-degrees + 1),
+// on a graph where the two directions of a pair differ.
+func TestDirectedGCNNorm(t *testing.T) {
+	edges := []Edge{{0, 1}, {0, 2}, {0, 3}, {1, 2}, {3, 0}, {4, 0}}
+	out, err := DirectedAdjacency(5, edges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := DirectedGCNNorm(out)
+	if a.Symmetric() {
+		t.Error("a directed normalisation is marked symmetric")
+	}
+	dense := [5][5]float64{}
+	deg := [5]float64{}
+	for i := range 5 {
+		dense[i][i] = 1
+	}
+	for _, e := range edges {
+		dense[e[0]][e[1]] = 1
+	}
+	for i := range 5 {
+		for j := range 5 {
+			deg[i] += dense[i][j]
+		}
+	}
+	got := a.ToDense()
+	for i := range 5 {
+		for j := range 5 {
+			want := dense[i][j] / math.Sqrt(deg[i]*deg[j])
+			if math.Abs(float64(got.At(i, j))-want) > 1e-7 {
+				t.Errorf("(%d, %d) = %v, want %v", i, j, got.At(i, j), want)
+			}
+		}
+	}
+	// on a symmetric adjacency: GCNNorm's values
+	und, _ := UndirectedAdjacency(5, edges)
+	s, d := GCNNorm(und), DirectedGCNNorm(und)
+	if !reflect.DeepEqual(s.Val, d.Val) || !reflect.DeepEqual(s.ColIdx, d.ColIdx) {
+		t.Error("DirectedGCNNorm of a symmetric graph differs from GCNNorm")
+	}
+}

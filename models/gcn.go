@@ -12,6 +12,10 @@ import (
 // GCNConfig holds GCN's hyperparameters.
 type GCNConfig struct {
 	Common
+	// Directed aggregates over the graph's directed links when it has them
+	// (see propagation); off by default, and left out of the JSON then, so
+	// that configurations saved before it existed stay the same.
+	Directed bool `json:"directed,omitempty"`
 }
 
 // Base returns the shared hyperparameters.
@@ -49,6 +53,7 @@ func gcnSpec() Spec {
 // the logits. Weights are Glorot-uniform and biases zero, as in PyG's GCNConv.
 type GCN struct {
 	data *Data
+	adj  *tensor.CSR // Â, or the directed normalisation (Directed)
 	cfg  *GCNConfig
 	ws   []*autograd.Var
 	bs   []*autograd.Var
@@ -59,7 +64,7 @@ func NewGCN(d *Data, c *GCNConfig, g *rng.RNG) (*GCN, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	m := &GCN{data: d, cfg: c}
+	m := &GCN{data: d, cfg: c, adj: propagation(d, c.Directed)}
 	dims := layerDims(d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers)
 	for l := 0; l < c.Layers; l++ {
 		w := tensor.NewDense(dims[l], dims[l+1])
@@ -85,11 +90,11 @@ func (m *GCN) Params() []*autograd.Var { return append(append([]*autograd.Var{},
 // Forward computes the logits.
 func (m *GCN) Forward(t *autograd.Tape) Output {
 	p := m.cfg.Dropout
-	h := t.Add(t.SpMM(m.data.AHat, dropMatMul(t, nn.InputFromFeatures(t, m.data.X), m.ws[0], p)), m.bs[0])
+	h := t.Add(t.SpMM(m.adj, dropMatMul(t, nn.InputFromFeatures(t, m.data.X), m.ws[0], p)), m.bs[0])
 	var emb *autograd.Var
 	for l := 1; l < len(m.ws); l++ {
 		emb = t.ReLU(h)
-		h = t.Add(t.SpMM(m.data.AHat, t.MatMul(t.Dropout(emb, p), m.ws[l])), m.bs[l])
+		h = t.Add(t.SpMM(m.adj, t.MatMul(t.Dropout(emb, p), m.ws[l])), m.bs[l])
 	}
 	if emb == nil {
 		emb = h

@@ -4,7 +4,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/rng"
+	"github.com/pcgcn/pcgcn/tensor"
 )
 
 // TestGCNAndMLPParamGradients compares Backward's gradient of the training
@@ -17,12 +19,20 @@ func TestGCNAndMLPParamGradients(t *testing.T) {
 	const atol, rtol = 1e-6, 2e-3
 	g := tinyGraph(t)
 	d := NewData(g, g.Splits[0], false, nil)
+	// the same graph with its links' direction, for GCN's directed switch
+	gd := *g
+	out, err := graph.DirectedAdjacency(7, []graph.Edge{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}, {1, 4}, {2, 5}, {4, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gd.Out = out
+	dd := NewData(&gd, gd.Splits[0], false, nil)
 	common := func(layers int) Common {
 		return Common{Hidden: 5, Layers: layers, Dropout: 0, LR: 0.01}
 	}
-	gcn := func(layers int) func(t *testing.T) (Model, func(params64) [][]float64) {
+	gcnOn := func(d *Data, directed bool, layers int) func(t *testing.T) (Model, func(params64) [][]float64) {
 		return func(t *testing.T) (Model, func(params64) [][]float64) {
-			m, err := NewGCN(d, &GCNConfig{Common: common(layers)}, rng.New(5))
+			m, err := NewGCN(d, &GCNConfig{Common: common(layers), Directed: directed}, rng.New(5))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -36,6 +46,9 @@ func TestGCNAndMLPParamGradients(t *testing.T) {
 			}
 			return m, func(v params64) [][]float64 { return gcnRef64(m, d, v) }
 		}
+	}
+	gcn := func(layers int) func(t *testing.T) (Model, func(params64) [][]float64) {
+		return gcnOn(d, false, layers)
 	}
 	mlp := func(layers int) func(t *testing.T) (Model, func(params64) [][]float64) {
 		return func(t *testing.T) (Model, func(params64) [][]float64) {
@@ -56,6 +69,7 @@ func TestGCNAndMLPParamGradients(t *testing.T) {
 		{"gcn 2 layers", gcn(2), 1, false},
 		{"gcn 3 layers", gcn(3), 1, false},
 		{"gcn 2 layers, fault: gradient x1.01", gcn(2), 1.01, true},
+		{"gcn 2 layers, directed links", gcnOn(dd, true, 2), 1, false},
 		{"mlp 1 layer", mlp(1), 1, false},
 		{"mlp 2 layers", mlp(2), 1, false},
 		{"mlp 3 layers", mlp(3), 1, false},
@@ -85,6 +99,48 @@ func TestGCNAndMLPParamGradients(t *testing.T) {
 				}
 				if mx < 1e-3 {
 					t.Errorf("%s: largest gradient %.3g, too small to test", p.Name, mx)
+				}
+			}
+		})
+	}
+}
+
+// TestDirectedSwitch: GCN and GCNII convolve with the directed
+// normalisation only when asked and when the graph keeps its links'
+// direction; otherwise with Â, as before the switch existed.
+func TestDirectedSwitch(t *testing.T) {
+	g := tinyGraph(t)
+	out, err := graph.DirectedAdjacency(7, []graph.Edge{{0, 1}, {1, 2}, {4, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gd := *g
+	gd.Out = out
+	for _, c := range []struct {
+		name     string
+		g        *graph.Graph
+		directed bool
+		wantAHat bool
+	}{
+		{"undirected graph, switch on", g, true, true},
+		{"directed graph, switch off", &gd, false, true},
+		{"directed graph, switch on", &gd, true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := NewData(c.g, c.g.Splits[0], false, nil)
+			m1, err := NewGCN(d, &GCNConfig{Common: Common{Hidden: 4, Layers: 2, LR: 0.01}, Directed: c.directed}, rng.New(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := GCNIIPreset("chameleon")
+			p.Directed = c.directed
+			m2, err := NewGCNII(d, p, rng.New(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, adj := range []*tensor.CSR{m1.adj, m2.adj} {
+				if (adj == d.AHat) != c.wantAHat || (!c.wantAHat && adj.Symmetric()) {
+					t.Errorf("convolves with Â: %v, want %v", adj == d.AHat, c.wantAHat)
 				}
 			}
 		})

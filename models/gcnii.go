@@ -26,6 +26,10 @@ type GCNIIConfig struct {
 	// (a reading of the PCGCN paper's "parameters are shared between layers";
 	// off in the GCNII paper).
 	ShareWeights bool `json:"share_weights"`
+	// Directed aggregates over the graph's directed links when it has them,
+	// as the authors' process.py builds Chameleon and Squirrel (see
+	// propagation); off by default and then left out of the JSON.
+	Directed bool `json:"directed,omitempty"`
 }
 
 // Base returns the shared hyperparameters.
@@ -129,6 +133,7 @@ type GCNII struct {
 	cfg     *GCNIIConfig
 	in, out *nn.Linear
 	ws      []*autograd.Var
+	adj     *tensor.CSR // Â, or the directed normalisation (Directed)
 }
 
 // NewGCNII builds GCNII with cfg.Layers convolutions.
@@ -136,7 +141,7 @@ func NewGCNII(d *Data, c *GCNIIConfig, g *rng.RNG) (*GCNII, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	m := &GCNII{data: d, cfg: c}
+	m := &GCNII{data: d, cfg: c, adj: propagation(d, c.Directed)}
 	m.in = nn.NewLinear("fc_in", d.X.Cols(), c.Hidden, true, g)
 	rows := c.Hidden
 	if c.Variant == "gcnii*" {
@@ -176,7 +181,7 @@ func (m *GCNII) Forward(t *autograd.Tape) Output {
 		if !c.ShareWeights {
 			w = m.ws[l-1]
 		}
-		hi := t.SpMM(m.data.AHat, t.Dropout(h, p))
+		hi := t.SpMM(m.adj, t.Dropout(h, p))
 		// fused a·x + b·y: the same bits as Scale and Add, fewer buffers
 		// (ah0 enters with factor 1, so its gradient is summed over the
 		// layers before the one scaling by α, as with Add)

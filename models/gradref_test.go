@@ -157,7 +157,7 @@ func relu64(a [][]float64) [][]float64 {
 
 // gcnRef64 is a float64 transcription of GCN's forward pass without dropout.
 func gcnRef64(m *GCN, d *Data, v params64) [][]float64 {
-	a := dense64(d.AHat.ToDense())
+	a := dense64(m.adj.ToDense()) // Â, or the directed normalisation
 	h := dense64(d.X.ToDense())
 	for l := range m.ws {
 		if l > 0 {
