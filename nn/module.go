@@ -3,7 +3,7 @@ package nn
 import "github.com/pcgcn/pcgcn/autograd"
 
 // Module is anything holding trainable parameters: a layer or a whole model.
-// Parameters carry names ("layer1.W") that SaveParams and LoadParams use.
+// Parameters carry names ("layer1.W") that package checkpoint saves them under.
 type Module interface {
 	// Params returns the module's parameters in a fixed order.
 	Params() []*autograd.Var

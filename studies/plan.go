@@ -218,17 +218,6 @@ func Work(ctx context.Context, opt Options, extra []experiments.Cell, wo experim
 	return p.runner.Work(ctx, append(extra, cells...), wo)
 }
 
-// WorkPlan is Plan over the same cells as Work, with Costs kept per cell for
-// an estimate over several workers (experiments.Makespan).
-func WorkPlan(opt Options, extra []experiments.Cell) ([]experiments.PlanEntry, error) {
-	p, cells, err := newPlan(opt)
-	if err != nil {
-		return nil, err
-	}
-	p.runner.Lease = opt.Lease
-	return p.runner.Plan(append(extra, cells...)), nil
-}
-
 // render writes the report of p from the saved results.
 func (p *plan) render() error {
 	// a full run's report shows every saved result, not only this run's
