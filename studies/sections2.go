@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/pcgcn/pcgcn/embed"
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/manifold"
 	"github.com/pcgcn/pcgcn/paper"
 	"github.com/pcgcn/pcgcn/report"
 	"github.com/pcgcn/pcgcn/tensor"
@@ -24,8 +24,8 @@ func tsneDatasets(p *plan) []string { return p.datasets([]string{"chameleon", "s
 func tsneCells(p *plan) []experiments.Cell { return experiments.TSNECells(tsneDatasets(p)) }
 
 // tsneOptions are the t-SNE settings (fewer iterations in quick mode).
-func (p *plan) tsneOptions() embed.Options {
-	o := embed.Options{Seed: 1, Threads: p.opt.Threads}
+func (p *plan) tsneOptions() manifold.Options {
+	o := manifold.Options{Seed: 1, Threads: p.opt.Threads}
 	if p.opt.Quick {
 		o.Iterations = 300
 	}
@@ -35,7 +35,7 @@ func (p *plan) tsneOptions() embed.Options {
 // embed maps an embedding to t-SNE points and measures class separation:
 // the silhouette by class of the embedding itself and of the 2-D points.
 func (p *plan) embed(emb *tensor.Dense, y, test []int32) (*tensor.Dense, map[string]float64, error) {
-	xy, err := embed.TSNE(emb, p.tsneOptions())
+	xy, err := manifold.TSNE(emb, p.tsneOptions())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -47,10 +47,10 @@ func (p *plan) embed(emb *tensor.Dense, y, test []int32) (*tensor.Dense, map[str
 		yt[i] = y[v]
 	}
 	return xy, map[string]float64{
-		"silhouette_embedding":      embed.Silhouette(emb, y, p.opt.Threads),
-		"silhouette_tsne":           embed.Silhouette(xy, y, p.opt.Threads),
-		"silhouette_embedding_test": embed.Silhouette(rowsOf(emb, test), yt, p.opt.Threads),
-		"silhouette_tsne_test":      embed.Silhouette(rowsOf(xy, test), yt, p.opt.Threads),
+		"silhouette_embedding":      manifold.Silhouette(emb, y, p.opt.Threads),
+		"silhouette_tsne":           manifold.Silhouette(xy, y, p.opt.Threads),
+		"silhouette_embedding_test": manifold.Silhouette(rowsOf(emb, test), yt, p.opt.Threads),
+		"silhouette_tsne_test":      manifold.Silhouette(rowsOf(xy, test), yt, p.opt.Threads),
 	}, nil
 }
 

@@ -1,4 +1,4 @@
-package embed
+package manifold
 
 // maxTreeDepth bounds the quadtree's depth; points that still share a cell
 // there (in practice: coincident points) stay together in one leaf.

@@ -1,4 +1,4 @@
-// Package embed draws node embeddings in two dimensions with t-SNE and
+// Package manifold draws node embeddings in two dimensions with t-SNE and
 // measures how well classes separate with the silhouette score.
 //
 // [TSNE] is a Barnes–Hut t-SNE (van der Maaten, "Accelerating t-SNE using
@@ -33,4 +33,4 @@
 // FIt-SNE and openTSNE; the automatic learning rate max(n/12, 200) is meant
 // for that convention (it equals scikit-learn's "auto" rule, whose gradient
 // carries the 4 and whose rate is a quarter of this one).
-package embed
+package manifold

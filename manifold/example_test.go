@@ -1,9 +1,9 @@
-package embed_test
+package manifold_test
 
 import (
 	"fmt"
 
-	"github.com/pcgcn/pcgcn/embed"
+	"github.com/pcgcn/pcgcn/manifold"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
 )
@@ -25,13 +25,13 @@ func ExampleTSNE() {
 			x.Set(i, j, float32(centre+r.NormFloat64()))
 		}
 	}
-	y, err := embed.TSNE(x, embed.Options{Perplexity: 20, Iterations: 500, Seed: 7})
+	y, err := manifold.TSNE(x, manifold.Options{Perplexity: 20, Iterations: 500, Seed: 7})
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println("layout:", y.Shape())
-	fmt.Printf("silhouette of the input:  %.1f\n", embed.Silhouette(x, labels, 0))
-	fmt.Printf("silhouette of the layout: %.1f\n", embed.Silhouette(y, labels, 0))
+	fmt.Printf("silhouette of the input:  %.1f\n", manifold.Silhouette(x, labels, 0))
+	fmt.Printf("silhouette of the layout: %.1f\n", manifold.Silhouette(y, labels, 0))
 	// Output:
 	// layout: 150×2
 	// silhouette of the input:  0.7
