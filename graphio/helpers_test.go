@@ -17,23 +17,8 @@ import (
 // npyBytes writes a version-1 .npy file of the given dtype ("<f4", "|b1",
 // "<i8", ...) and shape holding vals converted to that dtype.
 func npyBytes(descr string, shape []int, vals []float64) []byte {
-	dims := make([]string, len(shape))
-	for i, d := range shape {
-		dims[i] = fmt.Sprint(d)
-	}
-	st := strings.Join(dims, ", ")
-	if len(shape) == 1 {
-		st += ","
-	}
-	h := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", descr, st)
-	for (10+len(h)+1)%64 != 0 {
-		h += " "
-	}
-	h += "\n"
 	var b bytes.Buffer
-	b.WriteString("\x93NUMPY\x01\x00")
-	_ = binary.Write(&b, binary.LittleEndian, uint16(len(h)))
-	b.WriteString(h)
+	b.Write(npyHeaderBytes(descr, shape))
 	for _, v := range vals {
 		switch descr {
 		case "<f4":
