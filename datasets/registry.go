@@ -127,6 +127,24 @@ func Lookup(name string) (Entry, error) {
 	return Entry{}, fmt.Errorf("unknown dataset %q; valid names: %s", name, strings.Join(valid, ", "))
 }
 
+// DirectedTwin returns the registry dataset that holds name's graph with its
+// links' direction (the same nodes, features, labels and splits:
+// "chameleon" → "chameleon-directed"), and whether there is one.
+func DirectedTwin(name string) (string, bool) {
+	if IsPath(name) || strings.HasSuffix(name, directedSuffix) {
+		return "", false
+	}
+	twin := name + directedSuffix
+	if _, err := Lookup(twin); err != nil {
+		return "", false
+	}
+	return twin, true
+}
+
+// directedSuffix ends the names of the directed twins (models.DirectedSuffix
+// reads it the same way when it picks presets).
+const directedSuffix = "-directed"
+
 // All returns every registry entry, freshly built (callers may modify it).
 func All() []Entry {
 	sums := publishedSHA256()

@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -144,6 +145,65 @@ func TestMainCellsSelectFeatureNormOnValidation(t *testing.T) {
 	rn.PresetOnly = true
 	if r := rn.Load(c); r == nil || r.Selection != nil || len(rn.Candidates(c)) != 1 {
 		t.Errorf("preset only: %+v", r)
+	}
+}
+
+func TestMainCellsFollowTheAuthorsGraph(t *testing.T) {
+	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Threads: 1, Epochs: 3, Patience: 3}
+	graphs := func(cs []Cell) []string {
+		var out []string
+		for _, c := range cs {
+			out = append(out, c.Dataset+":"+c.Sets[DirectedOption])
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		model, dataset string
+		want           []string // dataset:directed of each candidate
+	}{
+		{"mlp", "chameleon", []string{"chameleon:", "chameleon:"}},
+		{"gcn", "squirrel", []string{"squirrel:", "squirrel:"}},
+		{"ggcn", "chameleon", []string{"chameleon-directed:", "chameleon-directed:"}},
+		{"gcnii", "squirrel-filtered", []string{"squirrel-filtered-directed:", "squirrel-filtered-directed:"}},
+		{"pcgcn", "chameleon", []string{"chameleon:", "chameleon:", "chameleon-directed:true", "chameleon-directed:true"}},
+		{"pcgcn", "texas", []string{"texas:", "texas:"}}, // no directed twin
+	} {
+		t.Run(tc.model+"/"+tc.dataset, func(t *testing.T) {
+			c := MainCells([]string{tc.model}, []string{tc.dataset}, []int{0})[0]
+			cands := rn.Candidates(c)
+			if got := graphs(cands); !slices.Equal(got, tc.want) {
+				t.Fatalf("candidates on %v, want %v", got, tc.want)
+			}
+			for i := 1; i < len(cands); i += 2 {
+				if cands[i].Sets[FeatureNormOption] == "" {
+					t.Errorf("candidate %d does not flip the feature normalisation: %v", i, cands[i].Sets)
+				}
+			}
+		})
+	}
+	// PCGCN on Chameleon: the four candidates train, and the one with the
+	// best validation is reported under the cell, naming its graph
+	c := MainCells([]string{"pcgcn"}, []string{"chameleon"}, []int{0})[0]
+	rs, err := rn.Run([]Cell{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	best, bestDS := math.Inf(-1), ""
+	for _, k := range rn.Candidates(c) {
+		r := rn.LoadExact(k)
+		if r == nil {
+			t.Fatalf("candidate %s not saved", k.Key())
+		}
+		if r.ValMean > best {
+			best, bestDS = r.ValMean, k.Dataset
+		}
+	}
+	got := rs[0]
+	if got.Selection == nil || len(got.Selection.Candidates) != 4 || got.ValMean != best {
+		t.Fatalf("selection %+v, want the best of 4 (val %.2f)", got.Selection, best)
+	}
+	if wantDS := map[bool]string{true: "chameleon-directed"}[bestDS != "chameleon"]; got.Selection.Dataset != wantDS {
+		t.Errorf("selection names dataset %q, want %q", got.Selection.Dataset, wantDS)
 	}
 }
 

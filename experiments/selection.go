@@ -1,8 +1,12 @@
 package experiments
 
 import (
+	"maps"
 	"slices"
 	"strconv"
+
+	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/models"
 )
 
 // Model selection for the main table.
@@ -15,10 +19,16 @@ import (
 // main-table cell has two candidates, the dataset's preset and the preset
 // with that one step flipped, and the table reports the candidate with the
 // higher mean validation metric over the splits. Test numbers play no part
-// in the choice. Runner.PresetOnly turns the selection off.
+// in the choice. Runner.PresetOnly turns the selection off. The graph of
+// Chameleon and Squirrel, whose links have a direction, follows each model's
+// authors; PCGCN's is chosen the same way (see Candidates).
 
 // FeatureNormOption is the option the main table selects on validation.
 const FeatureNormOption = "normalize_features"
+
+// DirectedOption is the option that makes a model aggregate over the
+// directed twin's out-links (see Candidates).
+const DirectedOption = "directed"
 
 // Selection records how a reported main-table result was chosen.
 type Selection struct {
@@ -29,11 +39,15 @@ type Selection struct {
 	Complete bool `json:"complete"`
 	// Candidates lists every candidate that has a saved result.
 	Candidates []Candidate `json:"candidates"`
+	// Dataset is the chosen candidate's dataset when it is not the cell's:
+	// the directed twin (see Candidates).
+	Dataset string `json:"dataset,omitempty"`
 }
 
 // Candidate is one configuration tried for a main-table cell.
 type Candidate struct {
 	Key      string            `json:"key"`
+	Dataset  string            `json:"dataset"`
 	Sets     map[string]string `json:"sets,omitempty"`
 	ValMean  float64           `json:"val_mean"`
 	TestMean float64           `json:"test_mean"`
@@ -48,17 +62,45 @@ func (rn *Runner) selectable(c Cell) bool {
 
 // Candidates returns the configurations tried for c: c itself and, for a
 // main-table cell, c with feature row normalisation flipped from its preset.
+// On a dataset whose links have a direction (datasets.DirectedTwin:
+// Chameleon and Squirrel), the graph follows the model's authors
+// (models.Spec.Direction): a model whose authors aggregate over out-links
+// has both candidates on the directed twin only, and PCGCN, whose code is not
+// published, has both on each graph, four in all, the directed ones with
+// directed=true. The first candidate is the preset on the authors' graph
+// (ties in Load go to it).
 func (rn *Runner) Candidates(c Cell) []Cell {
 	if !rn.selectable(c) {
 		return []Cell{c}
 	}
-	_, cfg, err := rn.resolve(c)
+	spec, cfg, err := rn.resolve(c)
 	if err != nil {
 		return []Cell{c}
 	}
-	alt := c
-	alt.Sets = map[string]string{FeatureNormOption: strconv.FormatBool(!cfg.Base().NormalizeFeatures)}
-	return []Cell{c, alt}
+	graphs := []Cell{c}
+	if twin, ok := datasets.DirectedTwin(c.Dataset); ok {
+		directed := c
+		directed.Dataset = twin
+		switch spec.Direction {
+		case models.OutLinks: // the preset of the twin is directed already
+			graphs = []Cell{directed}
+		case models.ChosenOnValidation:
+			directed.Sets = map[string]string{DirectedOption: "true"}
+			graphs = append(graphs, directed)
+		}
+	}
+	flip := strconv.FormatBool(!cfg.Base().NormalizeFeatures)
+	var out []Cell
+	for _, g := range graphs {
+		alt := g
+		alt.Sets = maps.Clone(g.Sets)
+		if alt.Sets == nil {
+			alt.Sets = map[string]string{}
+		}
+		alt.Sets[FeatureNormOption] = flip
+		out = append(out, g, alt)
+	}
+	return out
 }
 
 // expand replaces every cell by its candidates and drops repeats: studies
@@ -100,10 +142,14 @@ func (rn *Runner) Load(c Cell) *Result {
 			sel.Complete = false
 			continue
 		}
-		sel.Candidates = append(sel.Candidates, Candidate{Key: k.Key(), Sets: k.Sets, ValMean: r.ValMean, TestMean: r.TestMean})
+		sel.Candidates = append(sel.Candidates, Candidate{Key: k.Key(), Dataset: k.Dataset, Sets: k.Sets, ValMean: r.ValMean, TestMean: r.TestMean})
 		if best == nil || r.ValMean > best.ValMean {
 			best = r
 			sel.Chosen = k.Key()
+			sel.Dataset = ""
+			if k.Dataset != c.Dataset {
+				sel.Dataset = k.Dataset
+			}
 		}
 	}
 	if best == nil {

@@ -34,9 +34,23 @@ func (c *GCNConfig) Validate() error {
 
 // GCNPreset returns the usual GCN setting on the Geom-GCN splits: 2 layers,
 // 64 hidden units, dropout 0.5, lr 0.01, weight decay 5e-4, row-normalised
-// features (Kipf & Welling's defaults; the same as ../shared/bench).
-func GCNPreset(string) *GCNConfig {
-	return &GCNConfig{Common: Common{Hidden: 64, Layers: 2, Dropout: 0.5, LR: 0.01, WeightDecay: 5e-4, NormalizeFeatures: true}}
+// features (Kipf & Welling's defaults; the same as ../shared/bench), with
+// weight decay 5e-5 on Chameleon, Squirrel and Actor (and the filtered
+// graphs, which take their parent's). 5e-4 is a Planetoid default nobody
+// published for these splits; GGCN's rerun of GCN on them
+// (Yujun-Yan/Heterophily_and_oversmoothing, table_1_GCN.sh) uses 5e-5, and
+// validation chooses it there: `pcgcn tune --model gcn --grid
+// weight_decay=5e-4,5e-5 --grid normalize_features=true,false --splits 0-2`
+// puts 5e-5 first on Squirrel (validation 53.9 against 49.3), Chameleon
+// (67.8 / 67.0) and Actor (32.1 / 31.7) and 5e-4 first on the three WebKB
+// graphs (docs/notes/issue24-research.md).
+func GCNPreset(dataset string) *GCNConfig {
+	c := &GCNConfig{Common: Common{Hidden: 64, Layers: 2, Dropout: 0.5, LR: 0.01, WeightDecay: 5e-4, NormalizeFeatures: true}}
+	switch dataset {
+	case "chameleon", "squirrel", "actor", "film", "chameleon-filtered", "squirrel-filtered":
+		c.WeightDecay = 5e-5
+	}
+	return c
 }
 
 func gcnSpec() Spec {

@@ -27,8 +27,11 @@ type GCNIIConfig struct {
 	// off in the GCNII paper).
 	ShareWeights bool `json:"share_weights"`
 	// Directed aggregates over the graph's directed links when it has them,
-	// as the authors' process.py builds Chameleon and Squirrel (see
-	// propagation); off by default and then left out of the JSON.
+	// as the authors' process.py builds every Geom-GCN graph (see
+	// propagation). The preset sets it where the dataset keeps the links'
+	// direction (Actor, the WebKB graphs, the *-directed datasets); false
+	// elsewhere, and then left out of the JSON, so that the saved
+	// configurations of the graphs without a direction stay the same.
 	Directed bool `json:"directed,omitempty"`
 }
 
@@ -103,6 +106,15 @@ func GCNIIPreset(dataset string) *GCNIIConfig {
 		Common: Common{Hidden: 64, Layers: int(p[0]), Dropout: 0.5, LR: 0.01, WeightDecay: p[3], NormalizeFeatures: true},
 		Alpha:  p[1], Lambda: p[2], Variant: "gcnii*",
 	}
+	switch dataset {
+	case "actor", "film", "cornell", "texas", "wisconsin":
+		// the authors' loader (process.py, full_load_data) reads the
+		// Geom-GCN edge files into an nx.DiGraph and normalises rows only:
+		// these graphs, whose files keep the direction (graph.Graph.Out),
+		// propagate over out-links; the *-directed datasets get the same
+		// from the registry (Spec.Direction)
+		c.Directed = true
+	}
 	if dataset == "actor" || dataset == "film" {
 		// GGCN's rerun of the GCNII code on film (Yujun-Yan/
 		// Heterophily_and_oversmoothing, table_1_GCNII_and_GCNII2.sh: 2
@@ -116,10 +128,11 @@ func GCNIIPreset(dataset string) *GCNIIConfig {
 
 func gcniiSpec() Spec {
 	return Spec{
-		Name:    "gcnii",
-		Summary: "GCNII: deep GCN with initial residual and identity mapping (Chen et al., 2020)",
-		Preset:  func(ds string) Config { return GCNIIPreset(ds) },
-		New:     typedNew("gcnii", NewGCNII),
+		Name:      "gcnii",
+		Summary:   "GCNII: deep GCN with initial residual and identity mapping (Chen et al., 2020)",
+		Preset:    func(ds string) Config { return GCNIIPreset(ds) },
+		New:       typedNew("gcnii", NewGCNII),
+		Direction: OutLinks,
 	}
 }
 

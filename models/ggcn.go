@@ -22,8 +22,8 @@ type GGCNConfig struct {
 	// Directed propagates over the graph's directed edge list (each node
 	// aggregates over the nodes it links to, degrees from out-links), as the
 	// authors' loader does for the Geom-GCN edge files, when the graph has
-	// one (graph.Graph.Out: the Geom-GCN text files; Chameleon and Squirrel
-	// come symmetrised in the offline mirror and keep the undirected graph).
+	// one (graph.Graph.Out: the Geom-GCN text files and the *-directed
+	// datasets; the npz files of Chameleon and Squirrel are symmetrised).
 	Directed bool `json:"directed"`
 }
 
@@ -104,10 +104,11 @@ func globalPresetName(ds string) string {
 
 func ggcnSpec() Spec {
 	return Spec{
-		Name:    "ggcn",
-		Summary: "GGCN: signed, degree-corrected messages with decaying residuals (Yan et al., ICDM 2022)",
-		Preset:  func(ds string) Config { return GGCNPreset(ds) },
-		New:     typedNew("ggcn", NewGGCN),
+		Name:      "ggcn",
+		Summary:   "GGCN: signed, degree-corrected messages with decaying residuals (Yan et al., ICDM 2022)",
+		Preset:    func(ds string) Config { return GGCNPreset(ds) },
+		New:       typedNew("ggcn", NewGGCN),
+		Direction: OutLinks,
 	}
 }
 

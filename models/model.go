@@ -110,6 +110,10 @@ type Spec struct {
 	Preset func(dataset string) Config
 	// New builds the model on d with the given config and initialisation RNG.
 	New func(d *Data, cfg Config, g *rng.RNG) (Model, error)
+	// Direction is how the authors' code treats directed links (the zero
+	// value: symmetrised); it decides the graph of the main table's
+	// Chameleon and Squirrel cells.
+	Direction Direction
 }
 
 // Config is a model's hyperparameter struct (a pointer to it). Its fields are
@@ -223,19 +227,21 @@ type Registry struct{ specs map[string]Spec }
 func NewRegistry() *Registry {
 	r := &Registry{specs: map[string]Spec{}}
 	for _, s := range allSpecs() {
-		preset := s.Preset
-		s.Preset = func(ds string) Config { return preset(PresetDataset(ds)) }
+		preset, dir := s.Preset, s.Direction
+		s.Preset = func(ds string) Config {
+			cfg := preset(PresetDataset(ds))
+			if dir == OutLinks && strings.HasSuffix(ds, DirectedSuffix) {
+				// the authors' graph: every OutLinks config has the option
+				if err := SetOption(cfg, "directed", "true"); err != nil {
+					panic(err)
+				}
+			}
+			return cfg
+		}
 		r.specs[s.Name] = s
 	}
 	return r
 }
-
-// PresetDataset is the dataset whose presets a dataset uses: a directed
-// file of the heterophily benchmark ("squirrel-directed",
-// "chameleon-filtered-directed") holds the nodes, features, labels and
-// splits of its undirected graph and takes that graph's presets; every
-// other name is its own.
-func PresetDataset(ds string) string { return strings.TrimSuffix(ds, "-directed") }
 
 // Get returns the spec of a model or an error listing the valid names.
 func (r *Registry) Get(name string) (Spec, error) {

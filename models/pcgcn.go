@@ -85,6 +85,14 @@ type PCGCNConfig struct {
 	// nodes' B is right. Omitted from the JSON when false, so that saved
 	// configurations from before the option stay equal.
 	PinTrain bool `json:"pin_train,omitempty"`
+	// Directed uses D̃^{-1/2}(A_out+I)D̃^{-1/2} with out-degrees (each node
+	// aggregating over the nodes it links to) for Â in ÂH̄W, ÂS and (I−Â)S
+	// when the graph keeps its links' direction (graph.Graph.Out). The
+	// paper writes Â for an undirected graph and its code is not published;
+	// the main table trains PCGCN on Chameleon and Squirrel both ways and
+	// keeps the better validation (Direction ChosenOnValidation). Off by
+	// default, and then left out of the JSON.
+	Directed bool `json:"directed,omitempty"`
 }
 
 // Base returns the shared hyperparameters.
@@ -165,10 +173,11 @@ func PCGCNPreset(dataset string) *PCGCNConfig {
 
 func pcgcnSpec() Spec {
 	return Spec{
-		Name:    "pcgcn",
-		Summary: "PCGCN: GCN with prototype-based pinning control (Zhang, Li & Chen)",
-		Preset:  func(ds string) Config { return PCGCNPreset(ds) },
-		New:     typedNew("pcgcn", NewPCGCN),
+		Name:      "pcgcn",
+		Summary:   "PCGCN: GCN with prototype-based pinning control (Zhang, Li & Chen)",
+		Preset:    func(ds string) Config { return PCGCNPreset(ds) },
+		New:       typedNew("pcgcn", NewPCGCN),
+		Direction: ChosenOnValidation,
 	}
 }
 
@@ -206,6 +215,7 @@ func pcgcnSpec() Spec {
 type PCGCN struct {
 	cfg   *PCGCNConfig
 	data  *Data
+	adj   *tensor.CSR // Â, or the directed normalisation (Directed)
 	g     *nn.Linear
 	gp    *nn.Linear // separate prototype encoder, or nil
 	ws    []*autograd.Var
@@ -232,7 +242,7 @@ func NewPCGCN(d *Data, c *PCGCNConfig, g *rng.RNG) (*PCGCN, error) {
 	}
 	gr := d.Graph
 	nc, hid := gr.NumClasses, c.Hidden
-	m := &PCGCN{cfg: c, data: d, labels: gr.Y}
+	m := &PCGCN{cfg: c, data: d, labels: gr.Y, adj: propagation(d, c.Directed)}
 	// g and the classifier have biases (the paper writes none); W⁽ˡ⁾ has none
 	m.g = nn.NewLinear("g", d.X.Cols(), hid, true, g)
 	if c.SeparateProtoEncoder {
@@ -333,7 +343,7 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 		hw := t.MatMul(hd, w)
 		mp := hw
 		if !c.NoMP {
-			mp = t.SpMM(m.data.AHat, hw) // Â = D̃^{-1/2}(A+I)D̃^{-1/2}
+			mp = t.SpMM(m.adj, hw) // Â = D̃^{-1/2}(A+I)D̃^{-1/2}
 		}
 		// H⁽ˡ⁾ = ReLU(ÂHW + β(H − BP)W), the control term zero on the
 		// uncontrolled nodes, in one fused operation with the rounding of
@@ -382,7 +392,7 @@ func (m *PCGCN) prototypes(t *autograd.Tape, h *autograd.Var) *autograd.Var {
 // softmax(S̃/τ).
 func (m *PCGCN) assign(t *autograd.Tape, l int, s *autograd.Var) *autograd.Var {
 	c := m.cfg
-	as := t.SpMM(m.data.AHat, s) // ÂS
+	as := t.SpMM(m.adj, s) // ÂS
 	a := m.alpha[l]
 	if c.AlphaSigmoid {
 		a = t.Sigmoid(a)

@@ -22,6 +22,17 @@ func tinyPCGCN(t *testing.T, set func(c *PCGCNConfig)) (*PCGCN, *Data) {
 	if set != nil {
 		set(c)
 	}
+	if c.Directed {
+		// the links of tinyGraph one way each, as a directed source lists
+		// them: not symmetric, node 3 without out-links, 6 isolated
+		out, err := graph.DirectedAdjacency(7, []graph.Edge{{0, 1}, {1, 2}, {2, 3}, {4, 3}, {4, 0}, {1, 4}, {2, 5}, {5, 5}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gd := *g
+		gd.Out = out
+		g = &gd
+	}
 	d := NewData(g, g.Splits[0], c.NormalizeFeatures, nil)
 	m, err := NewPCGCN(d, c, rng.New(3))
 	if err != nil {
@@ -58,6 +69,9 @@ func referencePCGCN64(m *PCGCN, d *Data, v params64, opt pcgcnRefB) pcgcnRef {
 	c := m.cfg
 	x := dense64(d.X.ToDense())
 	a := dense64(d.AHat.ToDense())
+	if c.Directed {
+		a = directedNorm64(d.Graph.Out)
+	}
 	h := addBias(mm(x, v.at(m.g.W)), v.at(m.g.B))
 	nc := d.Graph.NumClasses
 	p := make([][]float64, nc)
@@ -188,6 +202,43 @@ func TestPCGCNMatchesNaiveReference(t *testing.T) {
 		_, out := evalForward(m)
 		want, _ := referencePCGCN(m, d)
 		assertClose(t, mode+" logits", out.Logits.Value, want, 1e-4)
+	}
+}
+
+// directedNorm64 is D̃^{-1/2}(A_out+I)D̃^{-1/2} with D̃ the row sums of
+// A_out+I, written out from its definition.
+func directedNorm64(out *tensor.CSR) [][]float64 {
+	a := dense64(out.ToDense())
+	deg := make([]float64, len(a))
+	for i := range a {
+		a[i][i]++ // A + I: a listed self-loop counts twice, as in GCNII's code
+		for _, v := range a[i] {
+			deg[i] += v
+		}
+	}
+	for i := range a {
+		for j := range a[i] {
+			a[i][j] /= math.Sqrt(deg[i]) * math.Sqrt(deg[j])
+		}
+	}
+	return a
+}
+
+func TestPCGCNDirected(t *testing.T) {
+	for _, mode := range []string{"hard", "soft"} {
+		m, d := tinyPCGCN(t, func(c *PCGCNConfig) { c.BMode = mode; c.Tau = 0.7; c.Directed = true })
+		if m.adj == d.AHat || m.adj.Symmetric() {
+			t.Fatal("directed PCGCN aggregates with the symmetric Â")
+		}
+		_, out := evalForward(m)
+		want, _ := referencePCGCN(m, d)
+		assertClose(t, mode+" logits (directed)", out.Logits.Value, want, 1e-4)
+	}
+	// without a direction in the graph the switch changes nothing
+	m, d := tinyPCGCN(t, nil)
+	m.cfg.Directed = true
+	if propagation(d, true) != d.AHat {
+		t.Error("directed on a graph without Out does not fall back to Â")
 	}
 }
 
@@ -489,6 +540,9 @@ func TestPCGCNParamGradients(t *testing.T) {
 		wantFail bool
 	}{
 		{name: "soft beta>0", bmode: "soft", set: pos, gScale: 3, against: exact},
+		// a non-symmetric Â: the backward passes use Âᵀ where the symmetric
+		// case could not tell Â from Âᵀ
+		{name: "soft directed", bmode: "soft", set: func(c *PCGCNConfig) { pos(c); c.Directed = true }, gScale: 3, against: exact},
 		{name: "soft beta<0", bmode: "soft", set: neg, gScale: 5, against: exact},
 		{name: "soft, fault: alpha's gradient negated", bmode: "soft", set: pos, gScale: 3, against: exact, fault: negateAlpha, wantFail: true},
 		{name: "soft, fault: no gradient through B", bmode: "soft", set: pos, gScale: 3, against: exact, fault: dropBPath, wantFail: true},

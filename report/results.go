@@ -137,7 +137,7 @@ func ExtraSection(rs []*experiments.Result, models, datasets []string) string {
 			fmt.Fprintf(&b, "| %s | %s | %s | %.2f ± %.2f%s | %.2f ± %.2f | %.2f |\n", m, d, metric, r.TestMean, r.TestStd, SelectionMark(r), r.TestAccMean, r.TestAccStd, r.MsPerEpoch)
 		}
 	}
-	fmt.Fprintln(&b, "\nMean ± std over the dataset's 10 splits (the masks in its npz: about 48/32/20 % of the nodes for training/validation/test on the filtered graphs, 50/25/25 on Minesweeper and Tolokers). ʳ: raw features, ⁿ: row-normalised features, whichever had the higher mean validation metric (both are trained; test plays no part); * the other candidate has not run yet. Every model uses a preset of the paper's datasets (the filtered graphs their parent's; see each model's Preset): none was tuned on these datasets, so the numbers are not comparable with the tuned ones of Platonov et al.")
+	fmt.Fprintln(&b, "\nMean ± std over the dataset's 10 splits (the masks in its npz: about 48/32/20 % of the nodes for training/validation/test on the filtered graphs, 50/25/25 on Minesweeper and Tolokers). ʳ: raw features, ⁿ: row-normalised features, whichever had the higher mean validation metric (both are trained; test plays no part); ᵈ: the directed graph (out-links), the graph of GCNII's and GGCN's authors, and PCGCN's where it wins on validation; * a candidate has not run yet. Every model uses a preset of the paper's datasets (the filtered graphs their parent's; see each model's Preset): none was tuned on these datasets, so the numbers are not comparable with the tuned ones of Platonov et al.")
 	return b.String()
 }
 
@@ -341,11 +341,12 @@ func SpeedSection(rows []SpeedRow) string {
 }
 
 // SelectionLegend explains the marks of SelectionMark.
-const SelectionLegend = "ʳ: raw features, ⁿ: row-normalised features, whichever had the higher mean validation accuracy (both are trained; test plays no part); * the other candidate has not run yet."
+const SelectionLegend = "ʳ: raw features, ⁿ: row-normalised features, whichever had the higher mean validation accuracy (both are trained; test plays no part); ᵈ: trained on the directed Wikipedia graph (each page aggregating over the pages it links to), as GCNII's and GGCN's authors' code does, and for PCGCN where it beat the symmetrised graph on validation (both trained); * a candidate has not run yet."
 
 // SelectionMark marks a main-table result with the feature preprocessing
 // chosen on validation (see experiments.Selection): "ʳ" raw, "ⁿ"
-// row-normalised, followed by "*" while a candidate is still missing. Results
+// row-normalised, then "ᵈ" when the result is the directed twin's
+// (Selection.Dataset), and "*" while a candidate is still missing. Results
 // chosen without a selection get no mark.
 func SelectionMark(r *experiments.Result) string {
 	if r.Selection == nil {
@@ -361,6 +362,9 @@ func SelectionMark(r *experiments.Result) string {
 	m := "ʳ"
 	if cfg.NormalizeFeatures {
 		m = "ⁿ"
+	}
+	if r.Selection.Dataset != "" {
+		m += "ᵈ"
 	}
 	if !r.Selection.Complete {
 		m += "*"

@@ -44,7 +44,7 @@ func newModelsCmd() *cobra.Command {
 				var rows []map[string]string
 				for _, n := range reg.Names() {
 					s, _ := reg.Get(n)
-					rows = append(rows, map[string]string{"name": n, "summary": s.Summary})
+					rows = append(rows, map[string]string{"name": n, "summary": s.Summary, "directed_graphs": s.Direction.String()})
 				}
 				return json.NewEncoder(out).Encode(rows)
 			}
@@ -52,6 +52,19 @@ func newModelsCmd() *cobra.Command {
 				s, _ := reg.Get(n)
 				fmt.Fprintf(out, "%-10s %s\n", n, s.Summary)
 			}
+			fmt.Fprintln(out, "\nDirected links (the *-directed datasets; Actor and the WebKB files keep them too), as each model's authors' code treats them:")
+			for _, d := range []models.Direction{models.OutLinks, models.ChosenOnValidation} {
+				var names []string
+				for _, n := range reg.Names() {
+					if s, _ := reg.Get(n); s.Direction == d {
+						names = append(names, n)
+					}
+				}
+				why := map[models.Direction]string{models.OutLinks: "their preset on a directed graph is directed=true",
+					models.ChosenOnValidation: "no published code: the main table trains Chameleon and Squirrel both ways"}[d]
+				fmt.Fprintf(out, "  %-22s %s (%s)\n", d.String()+":", strings.Join(names, ", "), why)
+			}
+			fmt.Fprintf(out, "  %-22s every other model (gcn has the switch: --set directed=true)\n", models.Symmetrised.String()+":")
 			return nil
 		},
 	}
