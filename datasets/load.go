@@ -95,7 +95,7 @@ func readPath(path string, o Options) (*graph.Graph, error) {
 	switch {
 	case st.IsDir():
 		rp := readProgress{o: o}
-		g, err = graphio.ReadUserGraphWith(path, graphio.ReadOptions{Progress: rp.update})
+		g, err = graphio.ReadUserGraphWith(path, graphio.ReadOptions{Progress: rp.update, MapFeatures: o.MapFeatures})
 		rp.finish()
 	case strings.EqualFold(filepath.Ext(path), ".npz"):
 		g, err = graphio.ReadHeterophilous(path)

@@ -40,6 +40,10 @@ type Options struct {
 	// increasing order (graph.RemapLabels; Graph.LabelIDs keeps the
 	// original values), so that unused label values make no empty classes.
 	RemapLabels bool
+	// MapFeatures maps a graph directory's dense float32 features.npy
+	// read-only into memory instead of copying it (graphio.ReadOptions), so
+	// that mini-batch training keeps only a batch's rows resident.
+	MapFeatures bool
 	// HTTPClient downloads; nil means a client with the environment's proxy
 	// settings and connection, TLS and response-header timeouts, so that a
 	// host that never answers fails the download instead of hanging it.

@@ -38,7 +38,16 @@ func (g *Graph) Fingerprint() string {
 		w.str("dense")
 		w.u64(uint64(g.X.Dense.Rows))
 		w.u64(uint64(g.X.Dense.Cols))
-		w.f32s(g.X.Dense.Data)
+		// by blocks of rows, so that memory-mapped features are paged in a
+		// block at a time and given back (Features.ReleaseRows)
+		d := g.X.Dense
+		w.u64(uint64(len(d.Data))) // the bytes of w.f32s(d.Data)
+		block := max(1, (1<<22)/max(1, 4*d.Cols))
+		for lo := 0; lo < d.Rows; lo += block {
+			hi := min(d.Rows, lo+block)
+			w.f32values(d.Data[lo*d.Cols : hi*d.Cols])
+			g.X.ReleaseRows(lo, hi)
+		}
 	case g.X.Sparse != nil:
 		w.str("sparse")
 		w.csr(g.X.Sparse)
@@ -96,6 +105,11 @@ func (w *hashWriter) i32s(v []int32) {
 
 func (w *hashWriter) f32s(v []float32) {
 	w.u64(uint64(len(v)))
+	w.f32values(v)
+}
+
+// f32values writes the values of v without their count.
+func (w *hashWriter) f32values(v []float32) {
 	for _, x := range v {
 		w.room(4)
 		w.buf = binary.LittleEndian.AppendUint32(w.buf, math.Float32bits(x))

@@ -177,3 +177,21 @@ func TestContentFingerprintIgnoresSplits(t *testing.T) {
 		t.Error("ContentFingerprint ignores the labels")
 	}
 }
+
+// Dense features larger than a block of rows hash as one array: the blocks
+// Fingerprint pages mapped features through must not show in the hash.
+func TestFingerprintOfFeaturesBeyondABlock(t *testing.T) {
+	n := (1<<22)/4 + 7 // one column: a block is 2^20 rows
+	x := &tensor.Dense{Rows: n, Cols: 1, Data: make([]float32, n)}
+	for i := range x.Data {
+		x.Data[i] = float32(i%97) + 0.5
+	}
+	adj, err := UndirectedAdjacency(n, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Graph{N: n, Adj: adj, X: Features{Dense: x}, Y: make([]int32, n), NumClasses: 1}
+	if got, want := g.Fingerprint(), naiveFingerprint(g); got != want {
+		t.Fatalf("Fingerprint %s, naive %s", got, want)
+	}
+}

@@ -6,6 +6,7 @@ package graph
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/pcgcn/pcgcn/tensor"
 )
@@ -54,6 +55,28 @@ type Split struct {
 type Features struct {
 	Dense  *tensor.Dense
 	Sparse *tensor.CSR
+	// Backing, when non-nil, is the read-only memory-mapped file whose bytes
+	// Dense's values are (graphio maps a large features.npy so): reading a
+	// row pages it in from the file, and ReleaseRows gives the pages back,
+	// so that a reader going through the rows a batch at a time keeps only
+	// a batch resident. Writing to Dense faults.
+	Backing Pager
+}
+
+// Pager gives pages of a memory-mapped file back to the kernel
+// (internal/mmap.File): the content stays, the resident memory goes.
+type Pager interface {
+	Release(b []byte)
+}
+
+// ReleaseRows gives the pages of rows [lo, hi) of memory-mapped dense
+// features back to the kernel (see Backing); otherwise it does nothing.
+func (f Features) ReleaseRows(lo, hi int) {
+	if f.Backing == nil || f.Dense == nil || lo >= hi {
+		return
+	}
+	rows := f.Dense.Data[lo*f.Dense.Cols : hi*f.Dense.Cols]
+	f.Backing.Release(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(rows))), 4*len(rows)))
 }
 
 // SparseThreshold is the density below which NewFeatures stores features as

@@ -18,6 +18,12 @@ type Progress func(path string, done, total int64)
 type ReadOptions struct {
 	// Progress, when non-nil, receives the bytes read of each file.
 	Progress Progress
+	// MapFeatures maps a dense float32 features.npy read-only into memory
+	// instead of copying it (graph.Features.Backing), for graphs whose
+	// features are larger than memory should hold: pages are read when a
+	// row is used and can be given back (graph.Features.ReleaseRows).
+	// Other files and systems without mapping are read as usual.
+	MapFeatures bool
 }
 
 // chunkBytes is how much of an array payload is decoded at a time: the

@@ -25,7 +25,7 @@ func ReadUserGraph(dir string) (*graph.Graph, error) {
 // through o. The .npy files are decoded in chunks straight into the graph's
 // arrays, never held whole as bytes.
 func ReadUserGraphWith(dir string, o ReadOptions) (*graph.Graph, error) {
-	u := userFiles{open: openFileSource, prog: o.Progress}
+	u := userFiles{open: openFileSource, prog: o.Progress, mapFeatures: o.MapFeatures}
 	var err error
 	if u.edgesPath, err = findOne(dir, true, "edges.csv", "edges.tsv", "edges.npy"); err != nil {
 		return nil, err
@@ -97,6 +97,9 @@ type userFiles struct {
 
 	open func(path string) (source, int64, func() error, error)
 	prog Progress
+	// mapFeatures maps features.npy (ReadOptions.MapFeatures); only for
+	// files on disk, so tests reading bytes leave it off
+	mapFeatures bool
 }
 
 // with opens path and passes it to fn, closing it afterwards.
@@ -141,12 +144,15 @@ func (u *userFiles) decode(name string) (*graph.Graph, error) {
 	}
 	n := len(y)
 	var x graph.Features
-	if filepath.Ext(u.featPath) == ".npy" {
+	switch {
+	case filepath.Ext(u.featPath) == ".npy" && u.mapFeatures:
+		x, err = mapNPYFeatures(u.featPath, n, u.prog)
+	case filepath.Ext(u.featPath) == ".npy":
 		err = u.with(u.featPath, func(r source, size int64) (err error) {
 			x, err = npyFeatures(u.featPath, r, size, n, u.prog)
 			return err
 		})
-	} else {
+	default:
 		var data []byte
 		if data, err = u.readAll(u.featPath); err == nil {
 			x, err = userCSVFeatures(u.featPath, data, n)

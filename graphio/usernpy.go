@@ -102,15 +102,25 @@ func npyFeatures(path string, r io.Reader, total int64, n int, prog Progress) (g
 		return graph.Features{}, err
 	}
 	if len(s.shape) != 2 || s.shape[0] != n || s.shape[1] == 0 {
-		return graph.Features{}, fmt.Errorf("%s: shape %v, want (%d, f) with f ≥ 1 for %d labelled nodes", path, s.shape, n, n)
+		return graph.Features{}, featureShapeError(path, s.shape, n)
 	}
+	return npyFeaturesFrom(s, n)
+}
+
+// featureShapeError says that features.npy does not have n rows.
+func featureShapeError(path string, shape []int, n int) error {
+	return fmt.Errorf("%s: shape %v, want (%d, f) with f ≥ 1 for %d labelled nodes", path, shape, n, n)
+}
+
+// npyFeaturesFrom decodes the payload of an opened (n, f) features array.
+func npyFeaturesFrom(s *npyStream, n int) (graph.Features, error) {
 	f := s.shape[1]
 	data := make([]float32, n*f)
 	var into []float32
 	if !s.fortran {
 		into = data // C order: decode in place
 	}
-	err = s.float32s(into, func(first int, v []float32) error {
+	err := s.float32s(into, func(first int, v []float32) error {
 		for i, x := range v {
 			k := first + i // column k/n, row k%n
 			data[(k%n)*f+k/n] = x
