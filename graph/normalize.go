@@ -2,9 +2,49 @@ package graph
 
 import (
 	"math"
+	"sync"
 
 	"github.com/pcgcn/pcgcn/tensor"
 )
+
+// normCache holds a graph's normalised adjacencies, each beside the matrix
+// it was computed from, so that a Graph whose Adj or Out is replaced
+// computes anew instead of answering for the old matrix.
+type normCache struct {
+	mu           sync.Mutex
+	adj, aHat    *tensor.CSR // aHat = GCNNorm(adj)
+	out, outAHat *tensor.CSR // outAHat = DirectedGCNNorm(out)
+}
+
+// AHat returns Â = GCNNorm(g.Adj), computed on the first call and cached on
+// the graph (as PyTorch Geometric's GCNConv caches gcn_norm), so that every
+// model and split trained on g shares one Â. It is safe for concurrent use.
+// The result must not be modified, nor g.Adj in place once AHat has been
+// called; assigning another matrix to g.Adj is fine (Â is then recomputed).
+func (g *Graph) AHat() *tensor.CSR {
+	c := &g.norms
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.aHat == nil || c.adj != g.Adj {
+		c.adj, c.aHat = g.Adj, GCNNorm(g.Adj)
+	}
+	return c.aHat
+}
+
+// DirectedAHat returns DirectedGCNNorm(g.Out), or nil when the graph keeps
+// no direction (Out is nil), cached like AHat and under the same rules.
+func (g *Graph) DirectedAHat() *tensor.CSR {
+	if g.Out == nil {
+		return nil
+	}
+	c := &g.norms
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.outAHat == nil || c.out != g.Out {
+		c.out, c.outAHat = g.Out, DirectedGCNNorm(g.Out)
+	}
+	return c.outAHat
+}
 
 // GCNNorm returns Â = D̃^{-1/2}(A + I)D̃^{-1/2}, the symmetrically normalised
 // adjacency with self-loops of Kipf & Welling (the paper's Â), marked

@@ -98,7 +98,7 @@ type APPNP struct {
 	data *Data
 	cfg  *APPNPConfig
 	ls   []*nn.Linear
-	aHat *tensor.CSR // d.AHat's arrays without the symmetric mark (for edge dropout)
+	aHat *tensor.CSR // Â, or its arrays without the symmetric mark (for edge dropout)
 }
 
 // NewAPPNP builds the MLP of APPNP.
@@ -106,11 +106,11 @@ func NewAPPNP(d *Data, c *APPNPConfig, g *rng.RNG) (*APPNP, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	m := &APPNP{data: d, cfg: c, aHat: d.AHat}
+	m := &APPNP{data: d, cfg: c, aHat: d.AHat()}
 	if c.EdgeDropout > 0 {
 		// Dropped values are not symmetric: SpMM's backward must use the real
 		// transpose, so the matrix must not carry the symmetric mark.
-		a, err := tensor.NewCSR(d.AHat.Rows, d.AHat.Cols, d.AHat.RowPtr, d.AHat.ColIdx, d.AHat.Val)
+		a, err := tensor.NewCSR(m.aHat.Rows, m.aHat.Cols, m.aHat.RowPtr, m.aHat.ColIdx, m.aHat.Val)
 		if err != nil {
 			return nil, fmt.Errorf("appnp: %w", err)
 		}

@@ -27,7 +27,7 @@ func spectralData(t *testing.T, sparse bool) *Data {
 	if sparse {
 		g.X = graph.Features{Sparse: tensor.DenseToCSR(x)}
 	}
-	return NewData(g, g.Splits[0], false, nil)
+	return NewData(g, g.Splits[0], false)
 }
 
 // spectralParams returns the model's parameters as float64 matrices by name.

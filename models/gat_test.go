@@ -46,7 +46,7 @@ func classicData(t *testing.T, sparse bool) *Data {
 	if err := g.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	return NewData(g, g.Splits[0], false, nil)
+	return NewData(g, g.Splits[0], false)
 }
 
 // classicX returns the test features in float64.

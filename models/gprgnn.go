@@ -117,6 +117,7 @@ type GPRGNN struct {
 	cfg   *GPRGNNConfig
 	ls    []*nn.Linear
 	gamma *autograd.Var // 1×(K+1)
+	aHat  *tensor.CSR
 }
 
 // NewGPRGNN builds GPRGNN.
@@ -124,7 +125,7 @@ func NewGPRGNN(d *Data, c *GPRGNNConfig, g *rng.RNG) (*GPRGNN, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	m := &GPRGNN{data: d, cfg: c}
+	m := &GPRGNN{data: d, cfg: c, aHat: d.AHat()}
 	dims := layerDims(d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers)
 	for l := 0; l < c.Layers; l++ {
 		m.ls = append(m.ls, nn.NewLinear(fmt.Sprintf("lin%d", l+1), dims[l], dims[l+1], true, g))
@@ -162,7 +163,7 @@ func (m *GPRGNN) Forward(t *autograd.Tape) Output {
 	x := t.Dropout(h, m.cfg.DPRate)
 	z := t.Mul(x, t.SliceCols(m.gamma, 0, 1))
 	for k := 1; k <= m.cfg.K; k++ {
-		x = t.SpMM(m.data.AHat, x)
+		x = t.SpMM(m.aHat, x)
 		z = t.Add(z, t.Mul(x, t.SliceCols(m.gamma, k, k+1)))
 	}
 	return Output{Logits: z, Embedding: emb}

@@ -17,7 +17,7 @@ func mixingData(t *testing.T, sparse bool) *Data {
 	if sparse {
 		g.X = graph.Features{Sparse: tensor.DenseToCSR(g.X.Dense)}
 	}
-	return NewData(g, g.Splits[0], false, nil)
+	return NewData(g, g.Splits[0], false)
 }
 
 // mixingLogits runs m's forward pass with the given thread count, with

@@ -113,6 +113,7 @@ type MixHop struct {
 	shifts []*autograd.Var   // BN shifts of the hidden layers
 	q      *autograd.Var     // psum logits, 1×|P|
 	blocks []*autograd.Var   // scratch of Forward (ConcatCols copies it)
+	aHat   *tensor.CSR
 }
 
 // NewMixHop builds MixHop on d.
@@ -124,7 +125,7 @@ func NewMixHop(d *Data, c *MixHopConfig, g *rng.RNG) (*MixHop, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &MixHop{data: d, cfg: c, powers: powers}
+	m := &MixHop{data: d, cfg: c, powers: powers, aHat: d.AHat()}
 	in, nc := d.X.Cols(), d.Graph.NumClasses
 	for l := 0; l < c.Layers; l++ {
 		dims := make([]int, len(powers))
@@ -211,7 +212,7 @@ func (m *MixHop) Forward(t *autograd.Tape) Output {
 				z = t.MatMul(h, w)
 			}
 			for range m.powers[k] {
-				z = t.SpMM(m.data.AHat, z)
+				z = t.SpMM(m.aHat, z)
 			}
 			blocks = append(blocks, z)
 		}

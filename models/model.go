@@ -40,13 +40,13 @@ type Output struct {
 }
 
 // Data is what a model is built from: the graph, the features as the model
-// asked for them, the normalised adjacency and the split in use.
+// asked for them and the split in use. The normalised adjacency Â is the
+// graph's (AHat), computed once per graph whatever the number of models and
+// splits.
 type Data struct {
 	Graph *graph.Graph
 	// X are the features after the model's requested normalisation.
 	X graph.Features
-	// AHat is D̃^{-1/2}(A+I)D̃^{-1/2}, computed once per graph.
-	AHat *tensor.CSR
 	// Train, Val and Test index the split's nodes. Train may be a reduced set
 	// (e.g. a class removed for the missing-class study).
 	Train, Val, Test []int32
@@ -55,6 +55,10 @@ type Data struct {
 	// FeaturesSignedForced.
 	Features string
 }
+
+// AHat returns Â = D̃^{-1/2}(A+I)D̃^{-1/2} of the graph, cached on it
+// (graph.Graph.AHat).
+func (d *Data) AHat() *tensor.CSR { return d.Graph.AHat() }
 
 // What NewData and NewDataFor did to the features (Data.Features).
 const (
@@ -68,20 +72,20 @@ const (
 // normalisation of the features where it means something: when every
 // feature value is non-negative (graph.Features.NonNegative). Signed
 // features are left raw, since dividing a row by a sum its values nearly
-// cancel in distorts it. aHat may be nil (then it is computed).
-func NewData(g *graph.Graph, split graph.Split, normalize bool, aHat *tensor.CSR) *Data {
-	return newData(g, split, normalize, false, aHat)
+// cancel in distorts it.
+func NewData(g *graph.Graph, split graph.Split, normalize bool) *Data {
+	return newData(g, split, normalize, false)
 }
 
 // NewDataFor is NewData with the feature preparation of a configuration:
 // normalize_features, and normalize_signed to row-normalise signed
 // features too.
-func NewDataFor(g *graph.Graph, split graph.Split, cfg Config, aHat *tensor.CSR) *Data {
+func NewDataFor(g *graph.Graph, split graph.Split, cfg Config) *Data {
 	c := cfg.Base()
-	return newData(g, split, c.NormalizeFeatures, c.NormalizeSigned, aHat)
+	return newData(g, split, c.NormalizeFeatures, c.NormalizeSigned)
 }
 
-func newData(g *graph.Graph, split graph.Split, normalize, signed bool, aHat *tensor.CSR) *Data {
+func newData(g *graph.Graph, split graph.Split, normalize, signed bool) *Data {
 	x, note := g.X, FeaturesRaw
 	switch {
 	case !normalize:
@@ -92,10 +96,7 @@ func newData(g *graph.Graph, split graph.Split, normalize, signed bool, aHat *te
 	default:
 		note = FeaturesSignedRaw
 	}
-	if aHat == nil {
-		aHat = graph.GCNNorm(g.Adj)
-	}
-	return &Data{Graph: g, X: x, AHat: aHat, Train: split.Train, Val: split.Val, Test: split.Test, Features: note}
+	return &Data{Graph: g, X: x, Train: split.Train, Val: split.Val, Test: split.Test, Features: note}
 }
 
 // Spec describes a model for the registry.

@@ -208,7 +208,7 @@ func pcgcnSpec() Spec {
 //     passing ÂH̄W; the prototypes P are class means of H⁽⁰⁾ = g(dropout(X))
 //     without the layer's dropout (with Protos "layer", of H̄). Without
 //     dropout (evaluation) H̄ = H⁽ˡ⁻¹⁾.
-//   - Â = D̃^{-1/2}(A+I)D̃^{-1/2} (Data.AHat, graph.GCNNorm), A the symmetric
+//   - Â = D̃^{-1/2}(A+I)D̃^{-1/2} (graph.Graph.AHat, graph.GCNNorm), A the symmetric
 //     0/1 adjacency without self-loops; the same Â in ÂH̄W, ÂS and (I−Â)S.
 //   - g and the classifier are linear layers with biases; the layer weights
 //     W⁽ˡ⁾ have none, as in Eq. eq:hybrid.

@@ -76,7 +76,7 @@ func NewSGC(d *Data, c *SGCConfig, g *rng.RNG) (*SGC, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	m := &SGC{cfg: c, x: sgcPropagate(d.AHat, d.X, c.K)}
+	m := &SGC{cfg: c, x: sgcPropagate(d.AHat(), d.X, c.K)}
 	m.lin = nn.NewLinear("lin", d.X.Cols(), d.Graph.NumClasses, true, g)
 	return m, nil
 }

@@ -19,7 +19,7 @@ import (
 func TestValidateRejectsOutOfRange(t *testing.T) {
 	reg := NewRegistry()
 	g := tinyGraph(t)
-	d := NewData(g, g.Splits[0], false, nil)
+	d := NewData(g, g.Splits[0], false)
 	cases := []struct {
 		model, key, value, want string
 	}{

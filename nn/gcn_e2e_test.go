@@ -105,7 +105,7 @@ type trainResult struct {
 
 func trainGCN(t *testing.T, gr *graph.Graph, dropout float64, threads int, seed uint64) trainResult {
 	t.Helper()
-	a := graph.GCNNorm(gr.Adj)
+	a := gr.AHat()
 	g := rng.New(seed)
 	model := newGCN(gr.X.Cols(), 16, gr.NumClasses, g.Child())
 	opt := optim.NewAdam(model.Params(), 0.02, 5e-4)
