@@ -116,31 +116,16 @@ func NewAPPNP(d *Data, c *APPNPConfig, g *rng.RNG) (*APPNP, error) {
 		}
 		m.aHat = a
 	}
-	dims := layerDims(d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers)
-	for l := 0; l < c.Layers; l++ {
-		m.ls = append(m.ls, nn.NewLinear(fmt.Sprintf("lin%d", l+1), dims[l], dims[l+1], true, g))
-	}
+	m.ls = newMLP(d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers, g)
 	return m, nil
 }
 
 // Params returns the MLP's parameters.
-func (m *APPNP) Params() []*autograd.Var {
-	var ps []*autograd.Var
-	for _, l := range m.ls {
-		ps = append(ps, l.Params()...)
-	}
-	return ps
-}
+func (m *APPNP) Params() []*autograd.Var { return nn.ParamsOf(m.ls) }
 
 // Forward computes the MLP's predictions and propagates them.
 func (m *APPNP) Forward(t *autograd.Tape) Output {
-	p := m.cfg.Dropout
-	h := m.ls[0].ForwardInput(t, nn.InputFromFeatures(t, m.data.X), p)
-	emb := h
-	for _, l := range m.ls[1:] {
-		emb = t.ReLU(h)
-		h = l.Forward(t, t.Dropout(emb, p))
-	}
+	h, emb := nn.Stack(t, m.ls, nn.InputFromFeatures(t, m.data.X), m.cfg.Dropout, t.ReLU)
 	alpha := float32(m.cfg.Alpha)
 	teleport := t.Scale(h, alpha)
 	z := h

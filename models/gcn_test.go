@@ -39,9 +39,9 @@ func TestGCNAndMLPParamGradients(t *testing.T) {
 			// GCN's biases start at zero: give them values so that their
 			// gradient and the ReLU pattern are generic
 			r := rng.New(6)
-			for _, b := range m.bs {
-				for i := range b.Value.Data {
-					b.Value.Data[i] = r.Uniform(-0.5, 0.5)
+			for _, c := range m.convs {
+				for i := range c.B.Value.Data {
+					c.B.Value.Data[i] = r.Uniform(-0.5, 0.5)
 				}
 			}
 			return m, func(v params64) [][]float64 { return gcnRef64(m, d, v) }
@@ -138,7 +138,7 @@ func TestDirectedSwitch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, adj := range []*tensor.CSR{m1.adj, m2.adj} {
+			for _, adj := range []*tensor.CSR{m1.convs[0].Adj, m2.adj} {
 				if (adj == d.AHat()) != c.wantAHat || (!c.wantAHat && adj.Symmetric()) {
 					t.Errorf("convolves with Â: %v, want %v", adj == d.AHat(), c.wantAHat)
 				}

@@ -183,19 +183,18 @@ func NewGGCN(d *Data, c *GGCNConfig, g *rng.RNG) (*GGCN, error) {
 		m.adj = d.Graph.Out
 	}
 	nf, nc, hid := d.X.Cols(), d.Graph.NumClasses, c.Hidden
-	dims := layerDims(nf, hid, nc, c.Layers)
-	for l := 0; l < c.Layers; l++ {
+	m.layers = nn.NewStack("conv", nf, hid, nc, c.Layers, func(name string, in, out int) *ggcnLayer {
 		deg := tensor.NewDense(1, 2)
 		deg.Data[0] = 0.5
 		scale := tensor.NewDense(1, 1)
 		scale.Data[0] = 2
-		m.layers = append(m.layers, &ggcnLayer{
-			lin:   nn.NewLinear(fmt.Sprintf("conv%d.lin", l+1), dims[l], dims[l+1], true, g),
-			deg:   autograd.NewParam(fmt.Sprintf("conv%d.deg_coeff", l+1), deg),
-			coeff: autograd.NewParam(fmt.Sprintf("conv%d.coeff", l+1), tensor.NewDense(1, 3)),
-			scale: autograd.NewParam(fmt.Sprintf("conv%d.scale", l+1), scale),
-		})
-	}
+		return &ggcnLayer{
+			lin:   nn.NewLinear(name+".lin", in, out, true, g),
+			deg:   autograd.NewParam(name+".deg_coeff", deg),
+			coeff: autograd.NewParam(name+".coeff", tensor.NewDense(1, 3)),
+			scale: autograd.NewParam(name+".scale", scale),
+		}
+	})
 	m.in = nn.NewLinear("input", nf, hid, true, g)
 	m.aVal, m.ratio = ggcnEdgeConstants(m.adj)
 	return m, nil
@@ -237,9 +236,10 @@ func (m *GGCN) Params() []*autograd.Var {
 // Forward computes the logits.
 func (m *GGCN) Forward(t *autograd.Tape) Output {
 	p := m.cfg.Dropout
-	x := ggcnDropInput(t, nn.InputFromFeatures(t, m.data.X), p)
-	prev := t.ELU(ggcnLinear(t, m.in, x), 1)
-	h := m.conv(t, m.layers[0], ggcnLinear(t, m.layers[0].lin, x))
+	// the features are dropped once: both first layers read the same mask
+	x := nn.InputFromFeatures(t, m.data.X).Dropout(t, p)
+	prev := t.ELU(m.in.ForwardInput(t, x, 0), 1)
+	h := m.conv(t, m.layers[0], m.layers[0].lin.ForwardInput(t, x, 0))
 	for k, l := range m.layers[1:] {
 		h = t.Dropout(t.ELU(h, 1), p)
 		if k == 0 {
@@ -269,27 +269,4 @@ func (m *GGCN) conv(t *autograd.Tape, l *ggcnLayer, z *autograd.Var) *autograd.V
 		t.Mul(t.SpMMEdges(m.adj, neg, z), t.SliceCols(c, 1, 2))),
 		t.Mul(z, t.SliceCols(c, 2, 3)))
 	return t.Mul(out, t.Softplus(l.scale))
-}
-
-// ggcnDropInput applies dropout with probability p to the input features once,
-// so that several layers can read the same dropped features.
-func ggcnDropInput(t *autograd.Tape, in nn.Input, p float64) nn.Input {
-	if in.Sparse != nil {
-		return nn.Input{Sparse: t.DropoutCSR(in.Sparse, p)}
-	}
-	return nn.Input{Dense: t.Dropout(in.Dense, p)}
-}
-
-// ggcnLinear returns in·W + b for a dense or sparse (already dropped) input.
-func ggcnLinear(t *autograd.Tape, l *nn.Linear, in nn.Input) *autograd.Var {
-	var h *autograd.Var
-	if in.Sparse != nil {
-		h = t.SpMM(in.Sparse, l.W)
-	} else {
-		h = t.MatMul(in.Dense, l.W)
-	}
-	if l.B != nil {
-		h = t.Add(h, l.B)
-	}
-	return h
 }

@@ -219,7 +219,7 @@ func (m *GloGNN) Forward(t *autograd.Tape) Output {
 		h = t.Scale(m.fc1.ForwardInput(t, nn.InputFromFeatures(t, m.data.X), 0), float32(c.Delta))
 	}
 	if m.fc3 != nil {
-		xa := t.Scale(t.Add(t.SpMM(m.p, m.fc3.W), m.fc3.B), float32(1-c.Delta))
+		xa := t.Scale(m.fc3.ForwardInput(t, nn.SparseInput(m.p), 0), float32(1-c.Delta))
 		if h == nil {
 			h = xa
 		} else {

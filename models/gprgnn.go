@@ -126,10 +126,7 @@ func NewGPRGNN(d *Data, c *GPRGNNConfig, g *rng.RNG) (*GPRGNN, error) {
 		return nil, err
 	}
 	m := &GPRGNN{data: d, cfg: c, aHat: d.AHat()}
-	dims := layerDims(d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers)
-	for l := 0; l < c.Layers; l++ {
-		m.ls = append(m.ls, nn.NewLinear(fmt.Sprintf("lin%d", l+1), dims[l], dims[l+1], true, g))
-	}
+	m.ls = newMLP(d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers, g)
 	m.gamma = autograd.NewParam("prop.gamma", gprPPR(c.K, c.Alpha))
 	return m, nil
 }
@@ -145,13 +142,7 @@ func gprPPR(k int, alpha float64) *tensor.Dense {
 }
 
 // Params returns the MLP's parameters and γ.
-func (m *GPRGNN) Params() []*autograd.Var {
-	var ps []*autograd.Var
-	for _, l := range m.ls {
-		ps = append(ps, l.Params()...)
-	}
-	return append(ps, m.gamma)
-}
+func (m *GPRGNN) Params() []*autograd.Var { return append(nn.ParamsOf(m.ls), m.gamma) }
 
 // NoDecayParams returns γ: the authors' optimiser applies no weight decay to
 // the propagation coefficients.
@@ -159,7 +150,7 @@ func (m *GPRGNN) NoDecayParams() []*autograd.Var { return []*autograd.Var{m.gamm
 
 // Forward computes the logits.
 func (m *GPRGNN) Forward(t *autograd.Tape) Output {
-	h, emb := mlpForward(t, m.ls, m.data, m.cfg.Dropout)
+	h, emb := nn.Stack(t, m.ls, nn.InputFromFeatures(t, m.data.X), m.cfg.Dropout, t.ReLU)
 	x := t.Dropout(h, m.cfg.DPRate)
 	z := t.Mul(x, t.SliceCols(m.gamma, 0, 1))
 	for k := 1; k <= m.cfg.K; k++ {

@@ -169,7 +169,7 @@ func (m *H2GCN) Params() []*autograd.Var { return []*autograd.Var{m.we, m.wc} }
 
 // Forward computes the logits; the embedding is the combined r.
 func (m *H2GCN) Forward(t *autograd.Tape) Output {
-	r := dropMatMul(t, nn.InputFromFeatures(t, m.data.X), m.we, m.cfg.InputDropout)
+	r := nn.InputFromFeatures(t, m.data.X).Dropout(t, m.cfg.InputDropout).MatMul(t, m.we)
 	if m.cfg.EgoReLU {
 		r = t.ReLU(r)
 	}

@@ -132,10 +132,9 @@ func NewLINKX(d *Data, c *LINKXConfig, g *rng.RNG) (*LINKX, error) {
 	m.mlpA = nn.NewLinear("mlpA", d.Graph.N, hid, true, g)
 	m.mlpX = nn.NewLinear("mlpX", d.X.Cols(), hid, true, g)
 	m.w = nn.NewLinear("W", 2*hid, hid, true, g)
-	dims := layerDims(hid, hid, d.Graph.NumClasses, c.Layers)
-	for l := 0; l < c.Layers; l++ {
-		m.fin = append(m.fin, nn.NewLinear(fmt.Sprintf("final%d", l+1), dims[l], dims[l+1], true, g))
-	}
+	m.fin = nn.NewStack("final", hid, hid, d.Graph.NumClasses, c.Layers, func(name string, in, out int) *nn.Linear {
+		return nn.NewLinear(name, in, out, true, g)
+	})
 	return m, nil
 }
 
@@ -144,15 +143,12 @@ func (m *LINKX) Params() []*autograd.Var {
 	ps := append([]*autograd.Var{}, m.mlpA.Params()...)
 	ps = append(ps, m.mlpX.Params()...)
 	ps = append(ps, m.w.Params()...)
-	for _, l := range m.fin {
-		ps = append(ps, l.Params()...)
-	}
-	return ps
+	return append(ps, nn.ParamsOf(m.fin)...)
 }
 
 // Forward computes the logits.
 func (m *LINKX) Forward(t *autograd.Tape) Output {
-	ha := t.Add(t.SpMM(m.adj, m.mlpA.W), m.mlpA.B)
+	ha := m.mlpA.ForwardInput(t, nn.SparseInput(m.adj), 0)
 	hx := m.mlpX.ForwardInput(t, nn.InputFromFeatures(t, m.data.X), 0)
 	h := t.ReLU(t.Add(t.Add(m.w.Forward(t, t.ConcatCols(ha, hx)), ha), hx))
 	emb := h

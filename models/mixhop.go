@@ -207,7 +207,7 @@ func (m *MixHop) Forward(t *autograd.Tape) Output {
 		for k, w := range layer {
 			var z *autograd.Var
 			if l == 0 {
-				z = mixhopInputMatMul(t, x, w)
+				z = x.MatMul(t, w)
 			} else {
 				z = t.MatMul(h, w)
 			}
@@ -249,14 +249,6 @@ func (m *MixHop) Forward(t *autograd.Tape) Output {
 	}
 	out.Aux = t.Scale(t.Mean(t.Mul(m.q, m.q)), mixhopPsumReg)
 	return out
-}
-
-// mixhopInputMatMul returns x·w for dense or sparse constant input x.
-func mixhopInputMatMul(t *autograd.Tape, x nn.Input, w *autograd.Var) *autograd.Var {
-	if x.Sparse != nil {
-		return t.SpMM(x.Sparse, w)
-	}
-	return t.MatMul(x.Dense, w)
 }
 
 // input returns the features after input dropout and, if configured, row L2

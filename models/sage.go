@@ -64,9 +64,7 @@ func sageSpec() Spec {
 type SAGE struct {
 	data  *Data
 	cfg   *SAGEConfig
-	mean  *tensor.CSR // D⁻¹A: row v averages v's neighbours
-	neigh []*nn.Linear
-	self  []*nn.Linear
+	convs []*nn.SAGEConv
 }
 
 // NewSAGE builds GraphSAGE with cfg.Layers layers.
@@ -74,13 +72,11 @@ func NewSAGE(d *Data, c *SAGEConfig, g *rng.RNG) (*SAGE, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	m := &SAGE{data: d, cfg: c, mean: sageMeanAdjacency(d.Graph.Adj)}
-	dims := layerDims(d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers)
-	for l := 0; l < c.Layers; l++ {
-		m.neigh = append(m.neigh, nn.NewLinear(fmt.Sprintf("conv%d.lin_neigh", l+1), dims[l], dims[l+1], true, g))
-		m.self = append(m.self, nn.NewLinear(fmt.Sprintf("conv%d.lin_self", l+1), dims[l], dims[l+1], false, g))
-	}
-	return m, nil
+	mean := sageMeanAdjacency(d.Graph.Adj)
+	convs := nn.NewStack("conv", d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers, func(name string, in, out int) *nn.SAGEConv {
+		return nn.NewSAGEConv(name, mean, in, out, g)
+	})
+	return &SAGE{data: d, cfg: c, convs: convs}, nil
 }
 
 // sageMeanAdjacency returns D⁻¹A for an adjacency without self-loops (rows of
@@ -107,41 +103,10 @@ func sageMeanAdjacency(adj *tensor.CSR) *tensor.CSR {
 }
 
 // Params returns the layers' parameters.
-func (m *SAGE) Params() []*autograd.Var {
-	var ps []*autograd.Var
-	for l := range m.neigh {
-		ps = append(ps, m.neigh[l].Params()...)
-		ps = append(ps, m.self[l].Params()...)
-	}
-	return ps
-}
+func (m *SAGE) Params() []*autograd.Var { return nn.ParamsOf(m.convs) }
 
 // Forward computes the logits.
 func (m *SAGE) Forward(t *autograd.Tape) Output {
-	p := m.cfg.Dropout
-	h := m.layer(t, 0, dropMatMul(t, nn.InputFromFeatures(t, m.data.X), m.catWeights(t, 0), p))
-	var emb *autograd.Var
-	for l := 1; l < len(m.neigh); l++ {
-		emb = t.ReLU(h)
-		h = m.layer(t, l, t.MatMul(t.Dropout(emb, p), m.catWeights(t, l)))
-	}
-	if emb == nil {
-		emb = h
-	}
+	h, emb := nn.Stack(t, m.convs, nn.InputFromFeatures(t, m.data.X), m.cfg.Dropout, t.ReLU)
 	return Output{Logits: h, Embedding: emb}
-}
-
-// catWeights returns [W_neigh W_self] of layer l, so that one product with the
-// (once-dropped) input serves both sides.
-func (m *SAGE) catWeights(t *autograd.Tape, l int) *autograd.Var {
-	return t.ConcatCols(m.neigh[l].W, m.self[l].W)
-}
-
-// layer finishes layer l from xw = dropout(H)·[W_neigh W_self]: the mean of
-// the neighbours' first half (mean and product commute) plus the bias plus
-// the node's own second half.
-func (m *SAGE) layer(t *autograd.Tape, l int, xw *autograd.Var) *autograd.Var {
-	out := m.neigh[l].Out()
-	agg := t.SpMM(m.mean, t.SliceCols(xw, 0, out))
-	return t.Add(t.Add(agg, m.neigh[l].B), t.SliceCols(xw, out, 2*out))
 }
