@@ -14,35 +14,17 @@ import (
 type APPNPConfig struct {
 	Common
 	// K is the number of power-iteration steps.
-	K int `json:"k"`
+	K int `json:"k" range:"≥0"`
 	// Alpha is the teleport (restart) probability α.
-	Alpha float64 `json:"alpha"`
+	Alpha float64 `json:"alpha" range:"[0,1]"`
 	// EdgeDropout is the dropout rate on the values of Â, drawn anew at every
 	// propagation step (the authors' code uses 0.5; PyG's APPNP 0).
-	EdgeDropout float64 `json:"edge_dropout"`
+	EdgeDropout float64 `json:"edge_dropout" range:"[0,1)"`
 }
 
-// Base returns the shared hyperparameters.
-func (c *APPNPConfig) Base() *Common { return &c.Common }
-
-// Validate reports the first out-of-range hyperparameter: layers, hidden, k,
-// alpha and the dropout rates.
-func (c *APPNPConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("appnp: %w", err)
-	}
-	switch {
-	case c.Layers < 1 || c.Hidden < 1:
-		return fmt.Errorf("appnp: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	case c.K < 0:
-		return fmt.Errorf("appnp: k must be ≥ 0, got %d", c.K)
-	case c.Alpha < 0 || c.Alpha > 1:
-		return fmt.Errorf("appnp: alpha must be in [0,1], got %g", c.Alpha)
-	case c.Dropout < 0 || c.Dropout >= 1 || c.EdgeDropout < 0 || c.EdgeDropout >= 1:
-		return fmt.Errorf("appnp: dropout and edge_dropout must be in [0,1), got %g and %g", c.Dropout, c.EdgeDropout)
-	}
-	return nil
-}
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags).
+func (c *APPNPConfig) Validate() error { return validate("appnp", c) }
 
 // APPNPPreset returns the setting of Klicpera et al. (Sec. 6: 2-layer MLP of
 // 64 units, dropout 0.5, lr 0.01, K = 10, α = 0.1) with row-normalised
@@ -54,7 +36,7 @@ func (c *APPNPConfig) Validate() error {
 // original). No Geom-GCN-split setting is published by the authors.
 func APPNPPreset(dataset string) *APPNPConfig {
 	c := &APPNPConfig{
-		Common: Common{Hidden: 64, Layers: 2, Dropout: 0.5, LR: 0.01, WeightDecay: 5e-4, NormalizeFeatures: true},
+		Common: gcnCommon(),
 		K:      10, Alpha: 0.1,
 	}
 	switch dataset {
@@ -72,12 +54,7 @@ func APPNPPreset(dataset string) *APPNPConfig {
 }
 
 func appnpSpec() Spec {
-	return Spec{
-		Name:    "appnp",
-		Summary: "APPNP: MLP predictions propagated by personalized PageRank (Klicpera et al., 2019)",
-		Preset:  func(ds string) Config { return APPNPPreset(ds) },
-		New:     typedNew("appnp", NewAPPNP),
-	}
+	return newSpec("appnp", "APPNP: MLP predictions propagated by personalized PageRank (Klicpera et al., 2019)", Symmetrised, APPNPPreset, NewAPPNP)
 }
 
 // APPNP is "approximate personalized propagation of neural predictions"

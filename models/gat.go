@@ -16,35 +16,19 @@ type GATConfig struct {
 	Common
 	// Heads is the number of attention heads of each hidden layer, whose
 	// outputs are concatenated.
-	Heads int `json:"heads"`
+	Heads int `json:"heads" range:"≥1"`
 	// OutHeads is the number of heads of the output layer, whose outputs are
 	// averaged.
-	OutHeads int `json:"out_heads"`
+	OutHeads int `json:"out_heads" range:"≥1"`
 	// AttnDropout is the dropout rate on the attention coefficients.
-	AttnDropout float64 `json:"attn_dropout"`
+	AttnDropout float64 `json:"attn_dropout" range:"[0,1)"`
 	// NegativeSlope is the slope of the LeakyReLU on the attention scores.
 	NegativeSlope float64 `json:"negative_slope"`
 }
 
-// Base returns the shared hyperparameters.
-func (c *GATConfig) Base() *Common { return &c.Common }
-
-// Validate reports the first out-of-range hyperparameter: layers, hidden, the
-// head counts and the dropout rates.
-func (c *GATConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("gat: %w", err)
-	}
-	switch {
-	case c.Layers < 1 || c.Hidden < 1:
-		return fmt.Errorf("gat: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	case c.Heads < 1 || c.OutHeads < 1:
-		return fmt.Errorf("gat: need heads ≥ 1 and out_heads ≥ 1, got %d and %d", c.Heads, c.OutHeads)
-	case c.Dropout < 0 || c.Dropout >= 1 || c.AttnDropout < 0 || c.AttnDropout >= 1:
-		return fmt.Errorf("gat: dropout and attn_dropout must be in [0,1), got %g and %g", c.Dropout, c.AttnDropout)
-	}
-	return nil
-}
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags).
+func (c *GATConfig) Validate() error { return validate("gat", c) }
 
 // GATPreset returns the setting under which the paper's GAT row was measured:
 // the paper's GAT numbers are those of Yan et al. (GGCN, ICDM 2022), whose
@@ -68,12 +52,7 @@ func GATPreset(dataset string) *GATConfig {
 }
 
 func gatSpec() Spec {
-	return Spec{
-		Name:    "gat",
-		Summary: "GAT: graph attention network (Veličković et al., 2018)",
-		Preset:  func(ds string) Config { return GATPreset(ds) },
-		New:     typedNew("gat", NewGAT),
-	}
+	return newSpec("gat", "GAT: graph attention network (Veličković et al., 2018)", Symmetrised, GATPreset, NewGAT)
 }
 
 // GAT is the graph attention network of Veličković et al. (ICLR 2018), in the

@@ -1,8 +1,6 @@
 package models
 
 import (
-	"fmt"
-
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/nn"
 	"github.com/pcgcn/pcgcn/rng"
@@ -17,19 +15,9 @@ type GCNConfig struct {
 	Directed bool `json:"directed,omitempty"`
 }
 
-// Base returns the shared hyperparameters.
-func (c *GCNConfig) Base() *Common { return &c.Common }
-
-// Validate reports the first out-of-range hyperparameter: layers and hidden.
-func (c *GCNConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("gcn: %w", err)
-	}
-	if c.Layers < 1 || c.Hidden < 1 {
-		return fmt.Errorf("gcn: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	}
-	return nil
-}
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags).
+func (c *GCNConfig) Validate() error { return validate("gcn", c) }
 
 // GCNPreset returns the usual GCN setting on the Geom-GCN splits: 2 layers,
 // 64 hidden units, dropout 0.5, lr 0.01, weight decay 5e-4, row-normalised
@@ -44,7 +32,7 @@ func (c *GCNConfig) Validate() error {
 // (67.8 / 67.0) and Actor (32.1 / 31.7) and 5e-4 first on the three WebKB
 // graphs (docs/notes/issue24-research.md).
 func GCNPreset(dataset string) *GCNConfig {
-	c := &GCNConfig{Common: Common{Hidden: 64, Layers: 2, Dropout: 0.5, LR: 0.01, WeightDecay: 5e-4, NormalizeFeatures: true}}
+	c := &GCNConfig{Common: gcnCommon()}
 	switch dataset {
 	case "chameleon", "squirrel", "actor", "film", "chameleon-filtered", "squirrel-filtered":
 		c.WeightDecay = 5e-5
@@ -52,13 +40,16 @@ func GCNPreset(dataset string) *GCNConfig {
 	return c
 }
 
+// gcnCommon is the GCN setting of GCNPreset before its per-dataset weight
+// decay: 2 layers of 64 units, dropout 0.5, lr 0.01, weight decay 5e-4,
+// row-normalised features. The MLP, GraphSAGE and APPNP's MLP start from
+// it too, so that they are compared with GCN on equal terms.
+func gcnCommon() Common {
+	return Common{Hidden: 64, Layers: 2, Dropout: 0.5, LR: 0.01, WeightDecay: 5e-4, NormalizeFeatures: true}
+}
+
 func gcnSpec() Spec {
-	return Spec{
-		Name:    "gcn",
-		Summary: "GCN: graph convolutional network (Kipf & Welling, 2017)",
-		Preset:  func(ds string) Config { return GCNPreset(ds) },
-		New:     typedNew("gcn", NewGCN),
-	}
+	return newSpec("gcn", "GCN: graph convolutional network (Kipf & Welling, 2017)", Symmetrised, GCNPreset, NewGCN)
 }
 
 // GCN is Kipf & Welling's graph convolutional network:

@@ -1,7 +1,6 @@
 package models
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/pcgcn/pcgcn/autograd"
@@ -14,9 +13,9 @@ import (
 // convolutions (at least 2: input → hidden, Layers−2 hidden → hidden, hidden
 // → classes), as the authors' --layer does.
 type GGCNConfig struct {
-	Common
+	Common `range:"layers≥2"`
 	// DecayRate is λ of the decaying residual weight log(λ/k^Exponent + 1).
-	DecayRate float64 `json:"decay_rate"`
+	DecayRate float64 `json:"decay_rate" range:"≥0"`
 	// Exponent is the exponent of the decaying residual weight (authors' default 3).
 	Exponent float64 `json:"exponent"`
 	// Directed propagates over the graph's directed edge list (each node
@@ -27,27 +26,9 @@ type GGCNConfig struct {
 	Directed bool `json:"directed"`
 }
 
-// Base returns the shared hyperparameters.
-func (c *GGCNConfig) Base() *Common { return &c.Common }
-
-// Validate reports the first out-of-range hyperparameter: layers, hidden,
-// dropout and decay_rate.
-func (c *GGCNConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("ggcn: %w", err)
-	}
-	switch {
-	case c.Layers < 2:
-		return fmt.Errorf("ggcn: layers must be ≥ 2, got %d", c.Layers)
-	case c.Hidden < 1:
-		return fmt.Errorf("ggcn: hidden must be ≥ 1, got %d", c.Hidden)
-	case c.Dropout < 0 || c.Dropout >= 1:
-		return fmt.Errorf("ggcn: dropout must be in [0,1), got %g", c.Dropout)
-	case c.DecayRate < 0:
-		return fmt.Errorf("ggcn: decay_rate must be ≥ 0, got %g", c.DecayRate)
-	}
-	return nil
-}
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags).
+func (c *GGCNConfig) Validate() error { return validate("ggcn", c) }
 
 // ggcnPresets are the authors' per-dataset settings from
 // github.com/Yujun-Yan/Heterophily_and_oversmoothing, table_1_GGCN.sh:
@@ -103,13 +84,7 @@ func globalPresetName(ds string) string {
 }
 
 func ggcnSpec() Spec {
-	return Spec{
-		Name:      "ggcn",
-		Summary:   "GGCN: signed, degree-corrected messages with decaying residuals (Yan et al., ICDM 2022)",
-		Preset:    func(ds string) Config { return GGCNPreset(ds) },
-		New:       typedNew("ggcn", NewGGCN),
-		Direction: OutLinks,
-	}
+	return newSpec("ggcn", "GGCN: signed, degree-corrected messages with decaying residuals (Yan et al., ICDM 2022)", OutLinks, GGCNPreset, NewGGCN)
 }
 
 // GGCN is the model of Yan et al., "Two sides of the same coin: heterophily

@@ -1,7 +1,6 @@
 package models
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/pcgcn/pcgcn/autograd"
@@ -15,36 +14,18 @@ import (
 type GPRGNNConfig struct {
 	Common
 	// K is the number of propagation steps (γ has K+1 entries).
-	K int `json:"k"`
+	K int `json:"k" range:"≥0"`
 	// Alpha is the teleport probability α of the PPR initialisation
 	// γ_k = α(1−α)ᵏ, γ_K = (1−α)ᴷ.
-	Alpha float64 `json:"alpha"`
+	Alpha float64 `json:"alpha" range:"[0,1]"`
 	// DPRate is the dropout rate applied to the MLP's output before the
 	// propagation.
-	DPRate float64 `json:"dprate"`
+	DPRate float64 `json:"dprate" range:"[0,1)"`
 }
 
-// Base returns the shared hyperparameters.
-func (c *GPRGNNConfig) Base() *Common { return &c.Common }
-
-// Validate reports the first out-of-range hyperparameter: layers, hidden, k
-// and the dropout rates.
-func (c *GPRGNNConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("gprgnn: %w", err)
-	}
-	switch {
-	case c.Layers < 1 || c.Hidden < 1:
-		return fmt.Errorf("gprgnn: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	case c.K < 0:
-		return fmt.Errorf("gprgnn: k must be ≥ 0, got %d", c.K)
-	case c.Alpha < 0 || c.Alpha > 1:
-		return fmt.Errorf("gprgnn: alpha must be in [0,1], got %g", c.Alpha)
-	case c.DPRate < 0 || c.DPRate >= 1 || c.Dropout < 0 || c.Dropout >= 1:
-		return fmt.Errorf("gprgnn: dropout and dprate must be in [0,1), got %g and %g", c.Dropout, c.DPRate)
-	}
-	return nil
-}
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags).
+func (c *GPRGNNConfig) Validate() error { return validate("gprgnn", c) }
 
 // gprgnnPresets are (lr, α, weight decay, dprate) per dataset from the
 // authors' github.com/jianhao2016/GPRGNN src/Reproduce_GPRGNN.sh: the dense
@@ -94,12 +75,7 @@ func GPRGNNPreset(dataset string) *GPRGNNConfig {
 }
 
 func gprgnnSpec() Spec {
-	return Spec{
-		Name:    "gprgnn",
-		Summary: "GPRGNN: MLP then learnable generalized PageRank propagation (Chien et al., 2021)",
-		Preset:  func(ds string) Config { return GPRGNNPreset(ds) },
-		New:     typedNew("gprgnn", NewGPRGNN),
-	}
+	return newSpec("gprgnn", "GPRGNN: MLP then learnable generalized PageRank propagation (Chien et al., 2021)", Symmetrised, GPRGNNPreset, NewGPRGNN)
 }
 
 // GPRGNN is the generalized PageRank GNN of Chien, Peng, Li & Milenkovic,

@@ -1,8 +1,6 @@
 package models
 
 import (
-	"fmt"
-
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/nn"
 	"github.com/pcgcn/pcgcn/rng"
@@ -16,23 +14,9 @@ type LINKXConfig struct {
 	Common
 }
 
-// Base returns the shared hyperparameters.
-func (c *LINKXConfig) Base() *Common { return &c.Common }
-
-// Validate reports the first out-of-range hyperparameter: layers, hidden and
-// dropout.
-func (c *LINKXConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("linkx: %w", err)
-	}
-	if c.Layers < 1 || c.Hidden < 1 {
-		return fmt.Errorf("linkx: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	}
-	if c.Dropout < 0 || c.Dropout >= 1 {
-		return fmt.Errorf("linkx: dropout must be in [0,1), got %g", c.Dropout)
-	}
-	return nil
-}
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags).
+func (c *LINKXConfig) Validate() error { return validate("linkx", c) }
 
 // LINKXPreset returns LINKX's setting for a dataset. The authors tune LINKX
 // on the Geom-GCN graphs over a grid (github.com/CUAI/Non-Homophily-Large-Scale,
@@ -88,12 +72,7 @@ func linkxTuned(dataset string) (hidden int, lr float64) {
 }
 
 func linkxSpec() Spec {
-	return Spec{
-		Name:    "linkx",
-		Summary: "LINKX: MLPs on adjacency rows and features, combined (Lim et al., 2021)",
-		Preset:  func(ds string) Config { return LINKXPreset(ds) },
-		New:     typedNew("linkx", NewLINKX),
-	}
+	return newSpec("linkx", "LINKX: MLPs on adjacency rows and features, combined (Lim et al., 2021)", Symmetrised, LINKXPreset, NewLINKX)
 }
 
 // LINKX is the model of Lim et al., "Large Scale Learning on Non-Homophilous

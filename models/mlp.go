@@ -1,8 +1,6 @@
 package models
 
 import (
-	"fmt"
-
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/nn"
 	"github.com/pcgcn/pcgcn/rng"
@@ -13,33 +11,18 @@ type MLPConfig struct {
 	Common
 }
 
-// Base returns the shared hyperparameters.
-func (c *MLPConfig) Base() *Common { return &c.Common }
-
-// Validate reports the first out-of-range hyperparameter: layers and hidden.
-func (c *MLPConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("mlp: %w", err)
-	}
-	if c.Layers < 1 || c.Hidden < 1 {
-		return fmt.Errorf("mlp: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	}
-	return nil
-}
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags).
+func (c *MLPConfig) Validate() error { return validate("mlp", c) }
 
 // MLPPreset returns a 2-layer MLP with 64 hidden units, dropout 0.5, lr 0.01
 // and weight decay 5e-4 (the same as ../shared/bench).
 func MLPPreset(string) *MLPConfig {
-	return &MLPConfig{Common: Common{Hidden: 64, Layers: 2, Dropout: 0.5, LR: 0.01, WeightDecay: 5e-4, NormalizeFeatures: true}}
+	return &MLPConfig{Common: gcnCommon()}
 }
 
 func mlpSpec() Spec {
-	return Spec{
-		Name:    "mlp",
-		Summary: "MLP: multilayer perceptron on the node features, graph ignored",
-		Preset:  func(ds string) Config { return MLPPreset(ds) },
-		New:     typedNew("mlp", NewMLP),
-	}
+	return newSpec("mlp", "MLP: multilayer perceptron on the node features, graph ignored", Symmetrised, MLPPreset, NewMLP)
 }
 
 // MLP is a stack of PyTorch-default Linear layers with ReLU and dropout.

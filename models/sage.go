@@ -1,8 +1,6 @@
 package models
 
 import (
-	"fmt"
-
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/nn"
 	"github.com/pcgcn/pcgcn/rng"
@@ -14,19 +12,9 @@ type SAGEConfig struct {
 	Common
 }
 
-// Base returns the shared hyperparameters.
-func (c *SAGEConfig) Base() *Common { return &c.Common }
-
-// Validate reports the first out-of-range hyperparameter: layers and hidden.
-func (c *SAGEConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("sage: %w", err)
-	}
-	if c.Layers < 1 || c.Hidden < 1 {
-		return fmt.Errorf("sage: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	}
-	return nil
-}
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags).
+func (c *SAGEConfig) Validate() error { return validate("sage", c) }
 
 // SAGEPreset returns 2 layers of 64 units, dropout 0.5, lr 0.01, weight decay
 // 5e-4 and row-normalised features for every dataset. This is our choice:
@@ -34,16 +22,11 @@ func (c *SAGEConfig) Validate() error {
 // row from publishes per-dataset settings we could find; it is the GCN/MLP
 // setting of this package, so the three are compared on equal terms.
 func SAGEPreset(string) *SAGEConfig {
-	return &SAGEConfig{Common: Common{Hidden: 64, Layers: 2, Dropout: 0.5, LR: 0.01, WeightDecay: 5e-4, NormalizeFeatures: true}}
+	return &SAGEConfig{Common: gcnCommon()}
 }
 
 func sageSpec() Spec {
-	return Spec{
-		Name:    "sage",
-		Summary: "GraphSAGE: mean aggregator with root weight, full batch (Hamilton et al., 2017)",
-		Preset:  func(ds string) Config { return SAGEPreset(ds) },
-		New:     typedNew("sage", NewSAGE),
-	}
+	return newSpec("sage", "GraphSAGE: mean aggregator with root weight, full batch (Hamilton et al., 2017)", Symmetrised, SAGEPreset, NewSAGE)
 }
 
 // SAGE is GraphSAGE with the mean aggregator (Hamilton et al., NeurIPS 2017)

@@ -1,8 +1,6 @@
 package models
 
 import (
-	"fmt"
-
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/nn"
@@ -13,27 +11,14 @@ import (
 // SGCConfig holds SGC's hyperparameters. Hidden and Layers are unused (SGC is
 // one linear layer); Dropout applies to the propagated features.
 type SGCConfig struct {
-	Common
+	Common `range:"hidden≥0 layers≥0"`
 	// K is the number of propagation steps (the power of Â).
-	K int `json:"k"`
+	K int `json:"k" range:"≥0"`
 }
 
-// Base returns the shared hyperparameters.
-func (c *SGCConfig) Base() *Common { return &c.Common }
-
-// Validate reports the first out-of-range hyperparameter: k and dropout.
-func (c *SGCConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("sgc: %w", err)
-	}
-	if c.K < 0 {
-		return fmt.Errorf("sgc: k must be ≥ 0, got %d", c.K)
-	}
-	if c.Dropout < 0 || c.Dropout >= 1 {
-		return fmt.Errorf("sgc: dropout must be in [0,1), got %g", c.Dropout)
-	}
-	return nil
-}
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags).
+func (c *SGCConfig) Validate() error { return validate("sgc", c) }
 
 // SGCPreset returns the defaults of the authors' code (Tiiiger/SGC, args.py:
 // K = 2, lr 0.2, weight decay 5e-6, no dropout, row-normalised features) for
@@ -46,12 +31,7 @@ func SGCPreset(string) *SGCConfig {
 }
 
 func sgcSpec() Spec {
-	return Spec{
-		Name:    "sgc",
-		Summary: "SGC: simplified graph convolution, logistic regression on Â^K·X (Wu et al., 2019)",
-		Preset:  func(ds string) Config { return SGCPreset(ds) },
-		New:     typedNew("sgc", NewSGC),
-	}
+	return newSpec("sgc", "SGC: simplified graph convolution, logistic regression on Â^K·X (Wu et al., 2019)", Symmetrised, SGCPreset, NewSGC)
 }
 
 // SGC is the simplified graph convolution of Wu et al. (ICML 2019):
