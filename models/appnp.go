@@ -78,6 +78,12 @@ type APPNP struct {
 	aHat *tensor.CSR // Â, or its arrays without the symmetric mark (for edge dropout)
 }
 
+// Compile-time checks of the interfaces APPNP and its config implement.
+var (
+	_ Model  = (*APPNP)(nil)
+	_ Config = (*APPNPConfig)(nil)
+)
+
 // NewAPPNP builds the MLP of APPNP.
 func NewAPPNP(d *Data, c *APPNPConfig, g *rng.RNG) (*APPNP, error) {
 	if err := c.Validate(); err != nil {

@@ -18,4 +18,5 @@
 // "gcnii|gcnii*"; on the embedded Common, a model's own bounds of the
 // shared sizes, "layers≥2"); its Validate is one call that checks them all
 // and reports the first violation as an [*OptionError] naming the key.
+// Registry.Get and SetOption wrap [ErrUnknownModel] and [ErrUnknownOption].
 package models

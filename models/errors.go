@@ -1,6 +1,20 @@
 package models
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
+
+// Errors a caller can match with errors.Is. The errors returned wrap them
+// and add the name asked for and the valid ones ("unknown model "gnc"
+// (valid: pcgcn, appnp, …)").
+var (
+	// ErrUnknownModel is what Registry.Get wraps when no model has the name.
+	ErrUnknownModel = errors.New("unknown model")
+	// ErrUnknownOption is what SetOption and LoadOptions wrap when the
+	// configuration has no setting of that JSON name.
+	ErrUnknownOption = errors.New("unknown option")
+)
 
 // OptionError is a hyperparameter outside its range, by its JSON key (the
 // key of --set and of config files). Every range error of a Validate is one,

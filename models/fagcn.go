@@ -80,6 +80,12 @@ type FAGCN struct {
 	norm *tensor.Dense
 }
 
+// Compile-time checks of the interfaces FAGCN and its config implement.
+var (
+	_ Model  = (*FAGCN)(nil)
+	_ Config = (*FAGCNConfig)(nil)
+)
+
 // NewFAGCN builds FAGCN with cfg.Layers propagation layers.
 func NewFAGCN(d *Data, c *FAGCNConfig, g *rng.RNG) (*FAGCN, error) {
 	if err := c.Validate(); err != nil {

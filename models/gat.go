@@ -81,6 +81,13 @@ type GAT struct {
 	layers []*gatLayer
 }
 
+// Compile-time checks of the interfaces GAT and its config implement.
+var (
+	_ Model    = (*GAT)(nil)
+	_ nn.Layer = (*gatLayer)(nil)
+	_ Config   = (*GATConfig)(nil)
+)
+
 // gatLayer is one multi-head attention layer (an nn.Layer).
 type gatLayer struct {
 	w              *autograd.Var // in × heads·ch

@@ -62,6 +62,12 @@ type GCN struct {
 	convs []*nn.GCNConv // over Â, or the directed normalisation (Directed)
 }
 
+// Compile-time checks of the interfaces GCN and its config implement.
+var (
+	_ Model  = (*GCN)(nil)
+	_ Config = (*GCNConfig)(nil)
+)
+
 // NewGCN builds a GCN with cfg.Layers graph convolutions.
 func NewGCN(d *Data, c *GCNConfig, g *rng.RNG) (*GCN, error) {
 	if err := c.Validate(); err != nil {

@@ -133,6 +133,12 @@ type GCNII struct {
 	adj     *tensor.CSR // Â, or the directed normalisation (Directed)
 }
 
+// Compile-time checks of the interfaces GCNII and its config implement.
+var (
+	_ Model  = (*GCNII)(nil)
+	_ Config = (*GCNIIConfig)(nil)
+)
+
 // NewGCNII builds GCNII with cfg.Layers convolutions.
 func NewGCNII(d *Data, c *GCNIIConfig, g *rng.RNG) (*GCNII, error) {
 	if err := c.Validate(); err != nil {

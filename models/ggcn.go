@@ -140,6 +140,12 @@ type GGCN struct {
 	ratio *tensor.Dense // nnz×1: Â_ii/Â_ij − 1 on A's entries
 }
 
+// Compile-time checks of the interfaces GGCN and its config implement.
+var (
+	_ Model  = (*GGCN)(nil)
+	_ Config = (*GGCNConfig)(nil)
+)
+
 // ggcnLayer holds one signed convolution's parameters.
 type ggcnLayer struct {
 	lin   *nn.Linear

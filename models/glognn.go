@@ -139,6 +139,12 @@ type GloGNN struct {
 	eye *tensor.Dense // c×c identity scaled by (1−γ)⁻²
 }
 
+// Compile-time checks of the interfaces GloGNN and its config implement.
+var (
+	_ Model  = (*GloGNN)(nil)
+	_ Config = (*GloGNNConfig)(nil)
+)
+
 // NewGloGNN builds GloGNN on d.
 func NewGloGNN(d *Data, c *GloGNNConfig, g *rng.RNG) (*GloGNN, error) {
 	if err := c.Validate(); err != nil {

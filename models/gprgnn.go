@@ -96,6 +96,13 @@ type GPRGNN struct {
 	aHat  *tensor.CSR
 }
 
+// Compile-time checks of the interfaces GPRGNN and its config implement.
+var (
+	_ Model   = (*GPRGNN)(nil)
+	_ NoDecay = (*GPRGNN)(nil)
+	_ Config  = (*GPRGNNConfig)(nil)
+)
+
 // NewGPRGNN builds GPRGNN.
 func NewGPRGNN(d *Data, c *GPRGNNConfig, g *rng.RNG) (*GPRGNN, error) {
 	if err := c.Validate(); err != nil {

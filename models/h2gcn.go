@@ -119,6 +119,12 @@ type H2GCN struct {
 	rounds []*autograd.Var // scratch of Forward (ConcatCols copies it)
 }
 
+// Compile-time checks of the interfaces H2GCN and its config implement.
+var (
+	_ Model  = (*H2GCN)(nil)
+	_ Config = (*H2GCNConfig)(nil)
+)
+
 // NewH2GCN builds H2GCN with cfg.Layers rounds, computing the normalised 1-
 // and 2-hop adjacencies of d.Graph.Adj.
 func NewH2GCN(d *Data, c *H2GCNConfig, g *rng.RNG) (*H2GCN, error) {

@@ -101,6 +101,12 @@ type LINKX struct {
 	adj  *tensor.CSR
 }
 
+// Compile-time checks of the interfaces LINKX and its config implement.
+var (
+	_ Model  = (*LINKX)(nil)
+	_ Config = (*LINKXConfig)(nil)
+)
+
 // NewLINKX builds LINKX.
 func NewLINKX(d *Data, c *LINKXConfig, g *rng.RNG) (*LINKX, error) {
 	if err := c.Validate(); err != nil {

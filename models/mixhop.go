@@ -107,6 +107,12 @@ type MixHop struct {
 	aHat   *tensor.CSR
 }
 
+// Compile-time checks of the interfaces MixHop and its config implement.
+var (
+	_ Model  = (*MixHop)(nil)
+	_ Config = (*MixHopConfig)(nil)
+)
+
 // NewMixHop builds MixHop on d.
 func NewMixHop(d *Data, c *MixHopConfig, g *rng.RNG) (*MixHop, error) {
 	if err := c.Validate(); err != nil {

@@ -32,6 +32,12 @@ type MLP struct {
 	ls   []*nn.Linear
 }
 
+// Compile-time checks of the interfaces MLP and its config implement.
+var (
+	_ Model  = (*MLP)(nil)
+	_ Config = (*MLPConfig)(nil)
+)
+
 // NewMLP builds an MLP with cfg.Layers linear layers.
 func NewMLP(d *Data, c *MLPConfig, g *rng.RNG) (*MLP, error) {
 	if err := c.Validate(); err != nil {

@@ -3,6 +3,7 @@ package models
 import (
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/nn"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
 )
@@ -15,6 +16,10 @@ type Model interface {
 	// Params returns the trainable parameters, with stable unique names.
 	Params() []*autograd.Var
 }
+
+// Every Model is an nn.Module: package checkpoint saves and loads its Params
+// by name.
+var _ nn.Module = Model(nil)
 
 // NoDecay is implemented by models some of whose parameters their authors
 // train without weight decay (e.g. GPRGNN's propagation coefficients γ); the

@@ -18,7 +18,7 @@ import (
 func SetOption(cfg Config, key, value string) error {
 	f, ok := fieldByJSON(reflect.ValueOf(cfg).Elem(), key)
 	if !ok {
-		return fmt.Errorf("unknown option %q (valid: %s)", key, strings.Join(OptionKeys(cfg), ", "))
+		return fmt.Errorf("%w %q (valid: %s)", ErrUnknownOption, key, strings.Join(OptionKeys(cfg), ", "))
 	}
 	switch f.Kind() {
 	case reflect.Int:

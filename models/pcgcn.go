@@ -207,6 +207,12 @@ type PCGCN struct {
 	lastB [][]int32
 }
 
+// Compile-time checks of the interfaces PCGCN and its config implement.
+var (
+	_ Model  = (*PCGCN)(nil)
+	_ Config = (*PCGCNConfig)(nil)
+)
+
 // NewPCGCN builds PCGCN on d.
 func NewPCGCN(d *Data, c *PCGCNConfig, g *rng.RNG) (*PCGCN, error) {
 	if err := c.Validate(); err != nil {

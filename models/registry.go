@@ -36,7 +36,7 @@ func NewRegistry() *Registry {
 func (r *Registry) Get(name string) (Spec, error) {
 	s, ok := r.specs[strings.ToLower(name)]
 	if !ok {
-		return Spec{}, fmt.Errorf("unknown model %q (valid: %s)", name, strings.Join(r.Names(), ", "))
+		return Spec{}, fmt.Errorf("%w %q (valid: %s)", ErrUnknownModel, name, strings.Join(r.Names(), ", "))
 	}
 	return s, nil
 }

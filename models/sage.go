@@ -50,6 +50,12 @@ type SAGE struct {
 	convs []*nn.SAGEConv
 }
 
+// Compile-time checks of the interfaces SAGE and its config implement.
+var (
+	_ Model  = (*SAGE)(nil)
+	_ Config = (*SAGEConfig)(nil)
+)
+
 // NewSAGE builds GraphSAGE with cfg.Layers layers.
 func NewSAGE(d *Data, c *SAGEConfig, g *rng.RNG) (*SAGE, error) {
 	if err := c.Validate(); err != nil {

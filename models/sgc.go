@@ -51,6 +51,12 @@ type SGC struct {
 	lin *nn.Linear
 }
 
+// Compile-time checks of the interfaces SGC and its config implement.
+var (
+	_ Model  = (*SGC)(nil)
+	_ Config = (*SGCConfig)(nil)
+)
+
 // NewSGC precomputes Â^K·X and builds the linear layer.
 func NewSGC(d *Data, c *SGCConfig, g *rng.RNG) (*SGC, error) {
 	if err := c.Validate(); err != nil {
