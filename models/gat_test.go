@@ -1,6 +1,7 @@
 package models
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -268,15 +269,17 @@ func TestGATForwardMatchesReference(t *testing.T) {
 	}
 	for _, sparse := range []bool{false, true} {
 		for _, tc := range cases {
-			d := classicData(t, sparse)
-			cfg := GATPreset("texas")
-			cfg.Layers, cfg.Heads, cfg.OutHeads, cfg.Hidden = tc.layers, tc.heads, tc.outHead, 3
-			m, err := NewGAT(d, cfg, rng.New(3))
-			if err != nil {
-				t.Fatal(err)
-			}
-			gatRandomize(m, rng.New(4))
-			classicCompare(t, tc.name, classicForward(m), gatReference(m, classicX(d)))
+			t.Run(fmt.Sprintf("sparse=%v/%s", sparse, tc.name), func(t *testing.T) {
+				d := classicData(t, sparse)
+				cfg := GATPreset("texas")
+				cfg.Layers, cfg.Heads, cfg.OutHeads, cfg.Hidden = tc.layers, tc.heads, tc.outHead, 3
+				m, err := NewGAT(d, cfg, rng.New(3))
+				if err != nil {
+					t.Fatal(err)
+				}
+				gatRandomize(m, rng.New(4))
+				classicCompare(t, tc.name, classicForward(m), gatReference(m, classicX(d)))
+			})
 		}
 	}
 }

@@ -190,22 +190,24 @@ func TestGGCNDirected(t *testing.T) {
 	g.Out = out
 	params := globalParams(m)
 	for _, directed := range []bool{true, false} {
-		c.Directed = directed
-		d := *m.data
-		d.Graph = g
-		md, err := NewGGCN(&d, c, rng.New(3))
-		if err != nil {
-			t.Fatal(err)
-		}
-		copyParams(md.Params(), m.Params())
-		adj := g.Adj
-		if directed {
-			adj = out
-		}
-		assertClose(t, fmt.Sprintf("ggcn logits (directed %v)", directed), globalLogits(md), ggcnNaive(g, adj, c, params), 1e-4)
-		if directed { // the backward passes must not assume a symmetric pattern
-			globalGradCheck(t, "ggcn directed", md)
-		}
+		t.Run(fmt.Sprintf("directed=%v", directed), func(t *testing.T) {
+			c.Directed = directed
+			d := *m.data
+			d.Graph = g
+			md, err := NewGGCN(&d, c, rng.New(3))
+			if err != nil {
+				t.Fatal(err)
+			}
+			copyParams(md.Params(), m.Params())
+			adj := g.Adj
+			if directed {
+				adj = out
+			}
+			assertClose(t, fmt.Sprintf("ggcn logits (directed %v)", directed), globalLogits(md), ggcnNaive(g, adj, c, params), 1e-4)
+			if directed { // the backward passes must not assume a symmetric pattern
+				globalGradCheck(t, "ggcn directed", md)
+			}
+		})
 	}
 	if !GGCNPreset("chameleon").Directed {
 		t.Error("the preset does not follow the authors' directed graphs")

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/rng"
@@ -38,14 +39,16 @@ func sageReference(m *SAGE, x [][]float64) [][]float64 {
 func TestSAGEForwardMatchesReference(t *testing.T) {
 	for _, sparse := range []bool{false, true} {
 		for _, layers := range []int{1, 2, 3} {
-			d := classicData(t, sparse)
-			cfg := SAGEPreset("texas")
-			cfg.Layers, cfg.Hidden = layers, 5
-			m, err := NewSAGE(d, cfg, rng.New(7))
-			if err != nil {
-				t.Fatal(err)
-			}
-			classicCompare(t, "sage", classicForward(m), sageReference(m, classicX(d)))
+			t.Run(fmt.Sprintf("sparse=%v layers=%d", sparse, layers), func(t *testing.T) {
+				d := classicData(t, sparse)
+				cfg := SAGEPreset("texas")
+				cfg.Layers, cfg.Hidden = layers, 5
+				m, err := NewSAGE(d, cfg, rng.New(7))
+				if err != nil {
+					t.Fatal(err)
+				}
+				classicCompare(t, "sage", classicForward(m), sageReference(m, classicX(d)))
+			})
 		}
 	}
 }

@@ -81,18 +81,20 @@ func TestValidateRejectsOutOfRange(t *testing.T) {
 func TestValidateChecksOptimizer(t *testing.T) {
 	reg := NewRegistry()
 	for _, name := range reg.Names() {
-		spec, _ := reg.Get(name)
-		cfg := spec.Preset("texas")
-		cfg.Base().Optimizer = "sgd"
-		prefix, _, _ := strings.Cut(name, "-") // h2gcn-1 and h2gcn-2 share H2GCNConfig
-		want := prefix + `: optimizer must be adam or adamw, got "sgd"`
-		if err := cfg.Validate(); err == nil || err.Error() != want {
-			t.Errorf("%s: Validate gave %v, want %q", name, err, want)
-		}
-		cfg.Base().Optimizer = "adamw"
-		if err := cfg.Validate(); err != nil {
-			t.Errorf("%s with adamw: %v", name, err)
-		}
+		t.Run(name, func(t *testing.T) {
+			spec, _ := reg.Get(name)
+			cfg := spec.Preset("texas")
+			cfg.Base().Optimizer = "sgd"
+			prefix, _, _ := strings.Cut(name, "-") // h2gcn-1 and h2gcn-2 share H2GCNConfig
+			want := prefix + `: optimizer must be adam or adamw, got "sgd"`
+			if err := cfg.Validate(); err == nil || err.Error() != want {
+				t.Errorf("%s: Validate gave %v, want %q", name, err, want)
+			}
+			cfg.Base().Optimizer = "adamw"
+			if err := cfg.Validate(); err != nil {
+				t.Errorf("%s with adamw: %v", name, err)
+			}
+		})
 	}
 }
 
@@ -136,12 +138,14 @@ func TestEveryPresetValidates(t *testing.T) {
 		t.Fatalf("only %d dataset names: %v", len(names), names)
 	}
 	for _, model := range reg.Names() {
-		spec, _ := reg.Get(model)
-		for _, ds := range names {
-			if err := spec.Preset(ds).Validate(); err != nil {
-				t.Errorf("%s preset for %q: %v", model, ds, err)
+		t.Run(model, func(t *testing.T) {
+			spec, _ := reg.Get(model)
+			for _, ds := range names {
+				if err := spec.Preset(ds).Validate(); err != nil {
+					t.Errorf("%s preset for %q: %v", model, ds, err)
+				}
 			}
-		}
+		})
 	}
 }
 
