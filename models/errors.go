@@ -20,7 +20,9 @@ var (
 // key of --set and of config files). Every range error of a Validate is one,
 // wrapped with the model's name: errors.As finds it.
 type OptionError struct {
-	Key   string
+	// Key is the option's JSON name ("dropout").
+	Key string
+	// Value is the rejected value.
 	Value any
 	// Want is the allowed range, as a phrase: "in [0,1)", "a finite number > 0".
 	Want string
