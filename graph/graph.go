@@ -61,8 +61,7 @@ func (g *Graph) ShallowCopy() *Graph {
 	}
 	g.norms.mu.Lock()
 	defer g.norms.mu.Unlock()
-	cp.norms.adj, cp.norms.aHat = g.norms.adj, g.norms.aHat
-	cp.norms.out, cp.norms.outAHat = g.norms.out, g.norms.outAHat
+	cp.norms.adj, cp.norms.out = g.norms.adj, g.norms.out
 	return cp
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/internal/ref64"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
 )
@@ -33,51 +34,6 @@ func rowMean(adj *tensor.CSR) *tensor.CSR {
 	return adj.WithValues(val)
 }
 
-// f64 returns d's rows in float64.
-func f64(d *tensor.Dense) [][]float64 {
-	out := make([][]float64, d.Rows)
-	for i := range out {
-		out[i] = make([]float64, d.Cols)
-		for j := range out[i] {
-			out[i][j] = float64(d.At(i, j))
-		}
-	}
-	return out
-}
-
-func mm64(a, b [][]float64) [][]float64 {
-	out := make([][]float64, len(a))
-	for i := range a {
-		out[i] = make([]float64, len(b[0]))
-		for k := range b {
-			for j := range b[0] {
-				out[i][j] += a[i][k] * b[k][j]
-			}
-		}
-	}
-	return out
-}
-
-func addRow64(a [][]float64, b []float64) [][]float64 {
-	for i := range a {
-		for j := range a[i] {
-			a[i][j] += b[j]
-		}
-	}
-	return a
-}
-
-func close64(t *testing.T, what string, got *tensor.Dense, want [][]float64) {
-	t.Helper()
-	for i := range want {
-		for j, w := range want[i] {
-			if g := float64(got.At(i, j)); math.Abs(g-w) > 1e-5*(1+math.Abs(w)) {
-				t.Fatalf("%s (%d,%d) = %g, want %g", what, i, j, g, w)
-			}
-		}
-	}
-}
-
 // randomize fills every parameter with values from U(−1, 1), so that zero
 // biases do not hide a missing term.
 func randomize(m Module, seed uint64) {
@@ -102,7 +58,7 @@ func inputs(tp *autograd.Tape) map[string]Input {
 func TestConvsMatchReference(t *testing.T) {
 	adj := convGraph(t)
 	aHat, mean := graph.GCNNorm(adj), rowMean(adj)
-	x := f64(sparseFeatures())
+	x := ref64.Dense(sparseFeatures())
 	gcn := NewGCNConv("conv", aHat, 5, 3, rng.New(1))
 	sage := NewSAGEConv("sage", mean, 5, 3, rng.New(1))
 	randomize(gcn, 2)
@@ -112,10 +68,10 @@ func TestConvsMatchReference(t *testing.T) {
 		layer Layer
 		want  [][]float64
 	}{
-		{"GCNConv", gcn, addRow64(mm64(f64(aHat.ToDense()), mm64(x, f64(gcn.W.Value))), f64(gcn.B.Value)[0])},
+		{"GCNConv", gcn, ref64.AddRow(ref64.Mul(ref64.Dense(aHat.ToDense()), ref64.Mul(x, ref64.Dense(gcn.W.Value))), ref64.Dense(gcn.B.Value)[0])},
 		{"SAGEConv", sage, func() [][]float64 {
-			out := addRow64(mm64(f64(mean.ToDense()), mm64(x, f64(sage.Neigh.W.Value))), f64(sage.Neigh.B.Value)[0])
-			self := mm64(x, f64(sage.Self.W.Value))
+			out := ref64.AddRow(ref64.Mul(ref64.Dense(mean.ToDense()), ref64.Mul(x, ref64.Dense(sage.Neigh.W.Value))), ref64.Dense(sage.Neigh.B.Value)[0])
+			self := ref64.Mul(x, ref64.Dense(sage.Self.W.Value))
 			for i := range out {
 				for j := range out[i] {
 					out[i][j] += self[i][j]
@@ -127,7 +83,7 @@ func TestConvsMatchReference(t *testing.T) {
 		tp := autograd.NewTape(tensor.Serial)
 		for kind, in := range inputs(tp) {
 			t.Run(tc.name+"/"+kind, func(t *testing.T) {
-				close64(t, tc.name, tc.layer.ForwardInput(tp, in, 0.5).Value, tc.want) // not training: no dropout
+				ref64.AssertClose(t, tc.name, tc.layer.ForwardInput(tp, in, 0.5).Value, tc.want, 1e-5) // not training: no dropout
 			})
 		}
 	}
@@ -294,13 +250,13 @@ func TestInputDropoutAndMatMul(t *testing.T) {
 	w := tensor.NewDense(5, 2)
 	Uniform(w, -1, 1, rng.New(3))
 	tp := autograd.NewTape(tensor.Serial)
-	want := mm64(f64(sparseFeatures()), f64(w))
+	want := ref64.Mul(ref64.Dense(sparseFeatures()), ref64.Dense(w))
 	for kind, in := range inputs(tp) {
 		t.Run(kind, func(t *testing.T) {
 			if d := in.Dropout(tp, 0.5); d != in {
 				t.Error("dropout outside training changed the input")
 			}
-			close64(t, kind, in.MatMul(tp, tp.Const(w)).Value, want)
+			ref64.AssertClose(t, kind, in.MatMul(tp, tp.Const(w)).Value, want, 1e-5)
 		})
 	}
 	defer func() {
