@@ -1,9 +1,15 @@
 package datasets
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
+
+// ErrUnknownDataset is what Lookup (and so Load and Open) wraps when no
+// registry dataset has the name; the error adds the name and the valid ones
+// ("unknown dataset "corra"; valid names: …"). Match it with errors.Is.
+var ErrUnknownDataset = errors.New("unknown dataset")
 
 // MissingError reports dataset files that are in neither the data directory
 // nor the cache and could not be downloaded (or were not, being offline).

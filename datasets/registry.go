@@ -124,7 +124,7 @@ func Lookup(name string) (Entry, error) {
 	}
 	valid := Names()
 	sort.Strings(valid)
-	return Entry{}, fmt.Errorf("unknown dataset %q; valid names: %s", name, strings.Join(valid, ", "))
+	return Entry{}, fmt.Errorf("%w %q; valid names: %s", ErrUnknownDataset, name, strings.Join(valid, ", "))
 }
 
 // DirectedTwin returns the registry dataset that holds name's graph with its

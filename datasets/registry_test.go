@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"bufio"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -117,6 +118,38 @@ func TestLookupUnknown(t *testing.T) {
 			t.Errorf("error %q does not list %s", msg, n)
 		}
 	}
+}
+
+// TestUnknownDatasetIs checks that an unknown name gives an error matching
+// ErrUnknownDataset with errors.Is from each entry point, with Lookup's
+// message unchanged, and that other failures do not match it.
+func TestUnknownDatasetIs(t *testing.T) {
+	offline := Options{DataDir: t.TempDir(), CacheDir: t.TempDir(), Offline: true}
+	for _, tc := range []struct {
+		name string
+		call func() error
+	}{
+		{"Lookup", func() error { _, err := Lookup("corra"); return err }},
+		{"Load", func() error { _, err := Load("corra", offline); return err }},
+		{"Open", func() error { _, err := Open("corra", offline); return err }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.call()
+			if !errors.Is(err, ErrUnknownDataset) {
+				t.Fatalf("%v does not match ErrUnknownDataset", err)
+			}
+			if !strings.HasPrefix(err.Error(), `unknown dataset "corra"; valid names: `) {
+				t.Errorf("message %q changed", err)
+			}
+		})
+	}
+	t.Run("missing files", func(t *testing.T) {
+		_, err := Load("cornell", offline)
+		var missing *MissingError
+		if !errors.As(err, &missing) || errors.Is(err, ErrUnknownDataset) {
+			t.Errorf("a known dataset without files gave %v", err)
+		}
+	})
 }
 
 // TestMirrorChecksums: the checksum table agrees with the mirror's

@@ -19,7 +19,7 @@ func (rn *Runner) metric(name string, g *graph.Graph) (string, error) {
 	}
 	if g == nil {
 		var err error
-		if g, _, err = rn.graph(name); err != nil {
+		if g, err = rn.graph(name); err != nil {
 			return "", err
 		}
 	}

@@ -66,9 +66,8 @@ type Runner struct {
 	// restricted to nodes the model was not trained on.
 	Embed func(emb *tensor.Dense, y, test []int32) (*tensor.Dense, map[string]float64, error)
 
-	mu      sync.Mutex // guards graphs, ahats, prints and loadErr
+	mu      sync.Mutex // guards graphs, prints and loadErr
 	graphs  map[string]*graph.Graph
-	ahats   map[string]*tensor.CSR
 	prints  map[string]string // graph fingerprints, the Data of a result's key
 	loadErr map[string]error  // a dataset that failed to load is not tried again
 	reg     *models.Registry
@@ -138,7 +137,7 @@ func (rn *Runner) sameKey(c Cell, r *Result) bool {
 
 // fingerprint returns the fingerprint of a dataset (see Result.Data).
 func (rn *Runner) fingerprint(name string) (string, error) {
-	if _, _, err := rn.graph(name); err != nil {
+	if _, err := rn.graph(name); err != nil {
 		return "", err
 	}
 	rn.mu.Lock()
@@ -306,33 +305,33 @@ func (rn *Runner) check(cells []Cell, todo []int) error {
 	return nil
 }
 
-func (rn *Runner) graph(name string) (*graph.Graph, *tensor.CSR, error) {
+func (rn *Runner) graph(name string) (*graph.Graph, error) {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
 	if rn.graphs == nil {
-		rn.graphs, rn.ahats, rn.loadErr = map[string]*graph.Graph{}, map[string]*tensor.CSR{}, map[string]error{}
+		rn.graphs, rn.loadErr = map[string]*graph.Graph{}, map[string]error{}
 		rn.prints = map[string]string{}
 	}
 	if g, ok := rn.graphs[name]; ok {
-		return g, rn.ahats[name], nil
+		return g, nil
 	}
 	if err := rn.loadErr[name]; err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	g, err := datasets.Open(name, rn.Data)
 	if err != nil {
 		rn.loadErr[name] = err
-		return nil, nil, err
+		return nil, err
 	}
-	rn.graphs[name], rn.ahats[name], rn.prints[name] = g, graph.GCNNorm(g.Adj), g.Fingerprint()
-	return g, rn.ahats[name], nil
+	rn.graphs[name], rn.prints[name] = g, g.Fingerprint()
+	return g, nil
 }
 
 // runCell trains c's splits not yet saved in its partial file; a cancelled
 // ctx stops it before its next split (the finished ones are in the partial
 // file).
 func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (*Result, error) {
-	g, aHat, err := rn.graph(c.Dataset)
+	g, err := rn.graph(c.Dataset)
 	if err != nil {
 		return nil, err
 	}
@@ -374,7 +373,7 @@ func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (
 		if k >= len(g.Splits) {
 			return nil, fmt.Errorf("split %d requested, %s has %d", k, c.Dataset, len(g.Splits))
 		}
-		r, err := train.Run(g, aHat, k, spec, cfg, opt)
+		r, err := train.Run(g, k, spec, cfg, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -732,7 +731,7 @@ func referenceRate(model string) (float64, bool) {
 // time-left estimate: the size of the dataset's graph and features (nodes,
 // edges and feature non-zeros), or 1 when the graph cannot be loaded.
 func (rn *Runner) splitCost(c Cell) float64 {
-	g, _, err := rn.graph(c.Dataset)
+	g, err := rn.graph(c.Dataset)
 	if err != nil {
 		return 1
 	}
@@ -750,7 +749,7 @@ func withRandomSplits(g *graph.Graph, perClass int, splits []int, seed uint64) (
 	for _, k := range splits {
 		n = max(n, k+1)
 	}
-	cp := *g
+	cp := g.ShallowCopy()
 	cp.Splits = make([]graph.Split, n)
 	for k := 0; k < n; k++ {
 		sp, err := graph.RandomSplit(g, perClass, LabelRateVal, train.SplitSeed(seed+uint64(perClass)*7919, k))
@@ -759,7 +758,7 @@ func withRandomSplits(g *graph.Graph, perClass int, splits []int, seed uint64) (
 		}
 		cp.Splits[k] = sp
 	}
-	return &cp, nil
+	return cp, nil
 }
 
 // embed evaluates the trained model and maps its embedding to 2-D points.

@@ -437,7 +437,7 @@ func TestPlanTriesAMissingDatasetOnce(t *testing.T) {
 	if n := ft.requests.Load(); n != 1 {
 		t.Errorf("%d download requests for %d cells, want 1", n, len(cells))
 	}
-	if _, _, err := rn.graph("cornell"); err == nil || !strings.Contains(err.Error(), "network is unreachable") {
+	if _, err := rn.graph("cornell"); err == nil || !strings.Contains(err.Error(), "network is unreachable") {
 		t.Errorf("later load: error %v, want the first failure", err)
 	}
 	if n := ft.requests.Load(); n != 1 {

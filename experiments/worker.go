@@ -407,7 +407,7 @@ func (rn *Runner) workChecks(pl plan) error {
 			continue
 		}
 		seen[name] = true
-		if _, _, err := rn.graph(name); err != nil {
+		if _, err := rn.graph(name); err != nil {
 			return fmt.Errorf("a worker needs every dataset of its plan: %w", err)
 		}
 	}

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -30,14 +31,16 @@ func TestAdjacencyMatchesTriplets(t *testing.T) {
 	for _, n := range []int{1, 7, 300, 20_000} { // 100k edges at 20k nodes: the parallel path
 		es := benchEdges(n, 5*n) // many duplicates and self-loops at small n
 		for _, both := range []bool{true, false} {
-			got, err := buildAdjacency(n, es, both)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := tripletAdjacency(n, es, both)
-			if !reflect.DeepEqual(got.RowPtr, want.RowPtr) || !reflect.DeepEqual(got.ColIdx, want.ColIdx) || !reflect.DeepEqual(got.Val, want.Val) {
-				t.Fatalf("n %d both %v: counting sort differs from FromTriplets", n, both)
-			}
+			t.Run(fmt.Sprintf("n=%d both=%v", n, both), func(t *testing.T) {
+				got, err := buildAdjacency(n, es, both)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := tripletAdjacency(n, es, both)
+				if !reflect.DeepEqual(got.RowPtr, want.RowPtr) || !reflect.DeepEqual(got.ColIdx, want.ColIdx) || !reflect.DeepEqual(got.Val, want.Val) {
+					t.Fatal("counting sort differs from FromTriplets")
+				}
+			})
 		}
 	}
 	if _, err := UndirectedAdjacency(3, []Edge{{0, 1}, {2, 3}}); err == nil {

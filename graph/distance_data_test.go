@@ -40,39 +40,41 @@ func naiveSLD(g *graph.Graph, isTrain []bool, i int32) int32 {
 func TestRealDataSLDAndHomophily(t *testing.T) {
 	dir := mirror(t)
 	for _, name := range []string{"cora", "chameleon"} {
-		g, err := datasets.Load(name, datasets.Options{DataDir: dir, CacheDir: t.TempDir(), Offline: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sp := g.Splits[0]
-		sld := graph.ShortestLabelDistance(g, sp.Train)
-		isTrain := make([]bool, g.N)
-		for _, i := range sp.Train {
-			isTrain[i] = true
-			if sld[i] != 0 {
-				t.Errorf("%s: training node %d at SLD %d", name, i, sld[i])
+		t.Run(name, func(t *testing.T) {
+			g, err := datasets.Load(name, datasets.Options{DataDir: dir, CacheDir: t.TempDir(), Offline: true})
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		hist := map[int32]int{}
-		for _, i := range sp.Test {
-			if want := naiveSLD(g, isTrain, i); sld[i] != want {
-				t.Fatalf("%s: test node %d: SLD %d, walk from the node gives %d", name, i, sld[i], want)
+			sp := g.Splits[0]
+			sld := graph.ShortestLabelDistance(g, sp.Train)
+			isTrain := make([]bool, g.N)
+			for _, i := range sp.Train {
+				isTrain[i] = true
+				if sld[i] != 0 {
+					t.Errorf("%s: training node %d at SLD %d", name, i, sld[i])
+				}
 			}
-			hist[sld[i]]++
-		}
-		h := graph.NodeHomophily(g)
-		var sum float64
-		var n int
-		for _, v := range h {
-			if !math.IsNaN(v) {
-				sum += v
-				n++
+			hist := map[int32]int{}
+			for _, i := range sp.Test {
+				if want := naiveSLD(g, isTrain, i); sld[i] != want {
+					t.Fatalf("%s: test node %d: SLD %d, walk from the node gives %d", name, i, sld[i], want)
+				}
+				hist[sld[i]]++
 			}
-		}
-		st := graph.ComputeStats(g)
-		if math.Abs(sum/float64(n)-st.NodeHomophily) > 1e-9 || g.N-n != st.Isolated {
-			t.Errorf("%s: mean node homophily %v over %d nodes, stats %v with %d isolated", name, sum/float64(n), n, st.NodeHomophily, st.Isolated)
-		}
-		t.Logf("%s split 0: test SLD histogram %v; mean node homophily %.3f", name, hist, sum/float64(n))
+			h := graph.NodeHomophily(g)
+			var sum float64
+			var n int
+			for _, v := range h {
+				if !math.IsNaN(v) {
+					sum += v
+					n++
+				}
+			}
+			st := graph.ComputeStats(g)
+			if math.Abs(sum/float64(n)-st.NodeHomophily) > 1e-9 || g.N-n != st.Isolated {
+				t.Errorf("%s: mean node homophily %v over %d nodes, stats %v with %d isolated", name, sum/float64(n), n, st.NodeHomophily, st.Isolated)
+			}
+			t.Logf("%s split 0: test SLD histogram %v; mean node homophily %.3f", name, hist, sum/float64(n))
+		})
 	}
 }

@@ -44,6 +44,26 @@ type Graph struct {
 	// LabelIDs holds, when the labels were remapped to dense ids
 	// (RemapLabels), the original label of each class; nil otherwise.
 	LabelIDs []int32
+
+	// norms caches the normalised adjacencies (AHat, DirectedAHat). It holds
+	// a lock: derive a graph with ShallowCopy, never by copying the struct.
+	norms normCache
+}
+
+// ShallowCopy returns a new Graph with g's fields, sharing (not copying) its
+// slices and matrices, and sharing its cached normalisations for as long as
+// the copy keeps the same Adj and Out. It is how a graph with other splits
+// or other links is derived: a Graph holds a lock and must not be copied by
+// value.
+func (g *Graph) ShallowCopy() *Graph {
+	cp := &Graph{
+		Name: g.Name, Files: g.Files, N: g.N, Adj: g.Adj, Out: g.Out, X: g.X, Y: g.Y,
+		NumClasses: g.NumClasses, Splits: g.Splits, DrawnSplits: g.DrawnSplits, LabelIDs: g.LabelIDs,
+	}
+	g.norms.mu.Lock()
+	defer g.norms.mu.Unlock()
+	cp.norms.adj, cp.norms.out = g.norms.adj, g.norms.out
+	return cp
 }
 
 // Split is one train/validation/test partition as sorted node indices.

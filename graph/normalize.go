@@ -2,9 +2,48 @@ package graph
 
 import (
 	"math"
+	"sync"
 
 	"github.com/pcgcn/pcgcn/tensor"
 )
+
+// normCache holds a graph's normalised adjacencies (under mu).
+type normCache struct {
+	mu       sync.Mutex
+	adj, out normalized // GCNNorm(Adj), DirectedGCNNorm(Out)
+}
+
+// normalized is a normalisation beside the matrix it was computed from, so
+// that a Graph whose Adj or Out is replaced computes anew instead of
+// answering for the old matrix.
+type normalized struct{ of, norm *tensor.CSR }
+
+// AHat returns Â = GCNNorm(g.Adj), computed on the first call and cached on
+// the graph (as PyTorch Geometric's GCNConv caches gcn_norm), so that every
+// model and split trained on g shares one Â. It is safe for concurrent use.
+// The result must not be modified, nor g.Adj in place once AHat has been
+// called; assigning another matrix to g.Adj is fine (Â is then recomputed).
+func (g *Graph) AHat() *tensor.CSR { return g.normalize(&g.norms.adj, g.Adj, GCNNorm) }
+
+// DirectedAHat returns DirectedGCNNorm(g.Out), or nil when the graph keeps
+// no direction (Out is nil), cached like AHat and under the same rules.
+func (g *Graph) DirectedAHat() *tensor.CSR {
+	if g.Out == nil {
+		return nil
+	}
+	return g.normalize(&g.norms.out, g.Out, DirectedGCNNorm)
+}
+
+// normalize returns c's normalisation if it is of m, else computes norm(m)
+// into c.
+func (g *Graph) normalize(c *normalized, m *tensor.CSR, norm func(*tensor.CSR) *tensor.CSR) *tensor.CSR {
+	g.norms.mu.Lock()
+	defer g.norms.mu.Unlock()
+	if c.norm == nil || c.of != m {
+		c.of, c.norm = m, norm(m)
+	}
+	return c.norm
+}
 
 // GCNNorm returns Â = D̃^{-1/2}(A + I)D̃^{-1/2}, the symmetrically normalised
 // adjacency with self-loops of Kipf & Welling (the paper's Â), marked

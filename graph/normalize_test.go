@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"testing"
@@ -35,39 +36,41 @@ func tripletGCNNorm(adj *tensor.CSR) *tensor.CSR {
 
 func TestGCNNormMatchesTriplets(t *testing.T) {
 	for _, n := range []int{1, 2, 9, 500} {
-		adj, err := UndirectedAdjacency(n, benchEdges(n, 3*n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		// weighted values too, and a self-loop (rows 0 and n-1 get one)
-		w := make([]float32, adj.NNZ())
-		for k := range w {
-			w[k] = float32(k%7+1) / 3
-		}
-		loop, _ := DirectedAdjacency(n, append(benchEdges(n, 2*n), Edge{0, 0}))
-		ts := []tensor.Triplet{{Row: 0, Col: 0, Val: 2}}
-		if n > 1 {
-			ts = append(ts, tensor.Triplet{Row: int32(n - 1), Col: int32(n - 1), Val: 0.5})
-		}
-		for i := 0; i < n; i++ {
-			for k := loop.RowPtr[i]; k < loop.RowPtr[i+1]; k++ {
-				ts = append(ts, tensor.Triplet{Row: int32(i), Col: loop.ColIdx[k], Val: 1})
+		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
+			adj, err := UndirectedAdjacency(n, benchEdges(n, 3*n))
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		for _, a := range []*tensor.CSR{adj, adj.WithValues(w), tensor.FromTriplets(n, n, ts)} {
-			got, want := GCNNorm(a), tripletGCNNorm(a)
-			if !reflect.DeepEqual(got.RowPtr, want.RowPtr) || !reflect.DeepEqual(got.ColIdx, want.ColIdx) {
-				t.Fatalf("n %d: pattern differs", n)
+			// weighted values too, and a self-loop (rows 0 and n-1 get one)
+			w := make([]float32, adj.NNZ())
+			for k := range w {
+				w[k] = float32(k%7+1) / 3
 			}
-			for k := range got.Val {
-				if math.Float32bits(got.Val[k]) != math.Float32bits(want.Val[k]) {
-					t.Fatalf("n %d: value %d is %v, want %v", n, k, got.Val[k], want.Val[k])
+			loop, _ := DirectedAdjacency(n, append(benchEdges(n, 2*n), Edge{0, 0}))
+			ts := []tensor.Triplet{{Row: 0, Col: 0, Val: 2}}
+			if n > 1 {
+				ts = append(ts, tensor.Triplet{Row: int32(n - 1), Col: int32(n - 1), Val: 0.5})
+			}
+			for i := 0; i < n; i++ {
+				for k := loop.RowPtr[i]; k < loop.RowPtr[i+1]; k++ {
+					ts = append(ts, tensor.Triplet{Row: int32(i), Col: loop.ColIdx[k], Val: 1})
 				}
 			}
-			if !got.Symmetric() {
-				t.Fatal("not marked symmetric")
+			for _, a := range []*tensor.CSR{adj, adj.WithValues(w), tensor.FromTriplets(n, n, ts)} {
+				got, want := GCNNorm(a), tripletGCNNorm(a)
+				if !reflect.DeepEqual(got.RowPtr, want.RowPtr) || !reflect.DeepEqual(got.ColIdx, want.ColIdx) {
+					t.Fatalf("n %d: pattern differs", n)
+				}
+				for k := range got.Val {
+					if math.Float32bits(got.Val[k]) != math.Float32bits(want.Val[k]) {
+						t.Fatalf("n %d: value %d is %v, want %v", n, k, got.Val[k], want.Val[k])
+					}
+				}
+				if !got.Symmetric() {
+					t.Fatal("not marked symmetric")
+				}
 			}
-		}
+		})
 	}
 }
 

@@ -68,15 +68,17 @@ func TestRandomSplit(t *testing.T) {
 
 func TestRowNormalized(t *testing.T) {
 	d := tensor.FromRows([][]float32{{1, 3}, {0, 0}, {-1, 0.5}, {2, 0}})
-	for _, f := range []Features{{Dense: d}, {Sparse: tensor.DenseToCSR(d)}} {
-		got := f.RowNormalized().ToDense()
-		want := [][]float32{{0.25, 0.75}, {0, 0}, {-1, 0.5}, {1, 0}}
-		for i, row := range want {
-			for j, v := range row {
-				if got.At(i, j) != v {
-					t.Errorf("sparse=%v: (%d,%d) = %v, want %v", f.Sparse != nil, i, j, got.At(i, j), v)
+	for name, f := range map[string]Features{"dense": {Dense: d}, "sparse": {Sparse: tensor.DenseToCSR(d)}} {
+		t.Run(name, func(t *testing.T) {
+			got := f.RowNormalized().ToDense()
+			want := [][]float32{{0.25, 0.75}, {0, 0}, {-1, 0.5}, {1, 0}}
+			for i, row := range want {
+				for j, v := range row {
+					if got.At(i, j) != v {
+						t.Errorf("(%d,%d) = %v, want %v", i, j, got.At(i, j), v)
+					}
 				}
 			}
-		}
+		})
 	}
 }

@@ -14,35 +14,17 @@ import (
 type APPNPConfig struct {
 	Common
 	// K is the number of power-iteration steps.
-	K int `json:"k"`
+	K int `json:"k" range:"≥0"`
 	// Alpha is the teleport (restart) probability α.
-	Alpha float64 `json:"alpha"`
+	Alpha float64 `json:"alpha" range:"[0,1]"`
 	// EdgeDropout is the dropout rate on the values of Â, drawn anew at every
 	// propagation step (the authors' code uses 0.5; PyG's APPNP 0).
-	EdgeDropout float64 `json:"edge_dropout"`
+	EdgeDropout float64 `json:"edge_dropout" range:"[0,1)"`
 }
 
-// Base returns the shared hyperparameters.
-func (c *APPNPConfig) Base() *Common { return &c.Common }
-
-// Validate reports the first out-of-range hyperparameter: layers, hidden, k,
-// alpha and the dropout rates.
-func (c *APPNPConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("appnp: %w", err)
-	}
-	switch {
-	case c.Layers < 1 || c.Hidden < 1:
-		return fmt.Errorf("appnp: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	case c.K < 0:
-		return fmt.Errorf("appnp: k must be ≥ 0, got %d", c.K)
-	case c.Alpha < 0 || c.Alpha > 1:
-		return fmt.Errorf("appnp: alpha must be in [0,1], got %g", c.Alpha)
-	case c.Dropout < 0 || c.Dropout >= 1 || c.EdgeDropout < 0 || c.EdgeDropout >= 1:
-		return fmt.Errorf("appnp: dropout and edge_dropout must be in [0,1), got %g and %g", c.Dropout, c.EdgeDropout)
-	}
-	return nil
-}
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags).
+func (c *APPNPConfig) Validate() error { return validate("appnp", c) }
 
 // APPNPPreset returns the setting of Klicpera et al. (Sec. 6: 2-layer MLP of
 // 64 units, dropout 0.5, lr 0.01, K = 10, α = 0.1) with row-normalised
@@ -54,7 +36,7 @@ func (c *APPNPConfig) Validate() error {
 // original). No Geom-GCN-split setting is published by the authors.
 func APPNPPreset(dataset string) *APPNPConfig {
 	c := &APPNPConfig{
-		Common: Common{Hidden: 64, Layers: 2, Dropout: 0.5, LR: 0.01, WeightDecay: 5e-4, NormalizeFeatures: true},
+		Common: gcnCommon(),
 		K:      10, Alpha: 0.1,
 	}
 	switch dataset {
@@ -72,12 +54,7 @@ func APPNPPreset(dataset string) *APPNPConfig {
 }
 
 func appnpSpec() Spec {
-	return Spec{
-		Name:    "appnp",
-		Summary: "APPNP: MLP predictions propagated by personalized PageRank (Klicpera et al., 2019)",
-		Preset:  func(ds string) Config { return APPNPPreset(ds) },
-		New:     typedNew("appnp", NewAPPNP),
-	}
+	return newSpec("appnp", "APPNP: MLP predictions propagated by personalized PageRank (Klicpera et al., 2019)", Symmetrised, APPNPPreset, NewAPPNP)
 }
 
 // APPNP is "approximate personalized propagation of neural predictions"
@@ -98,49 +75,40 @@ type APPNP struct {
 	data *Data
 	cfg  *APPNPConfig
 	ls   []*nn.Linear
-	aHat *tensor.CSR // d.AHat's arrays without the symmetric mark (for edge dropout)
+	aHat *tensor.CSR // Â, or its arrays without the symmetric mark (for edge dropout)
 }
+
+// Compile-time checks of the interfaces APPNP and its config implement.
+var (
+	_ Model  = (*APPNP)(nil)
+	_ Config = (*APPNPConfig)(nil)
+)
 
 // NewAPPNP builds the MLP of APPNP.
 func NewAPPNP(d *Data, c *APPNPConfig, g *rng.RNG) (*APPNP, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	m := &APPNP{data: d, cfg: c, aHat: d.AHat}
+	m := &APPNP{data: d, cfg: c, aHat: d.AHat()}
 	if c.EdgeDropout > 0 {
 		// Dropped values are not symmetric: SpMM's backward must use the real
 		// transpose, so the matrix must not carry the symmetric mark.
-		a, err := tensor.NewCSR(d.AHat.Rows, d.AHat.Cols, d.AHat.RowPtr, d.AHat.ColIdx, d.AHat.Val)
+		a, err := tensor.NewCSR(m.aHat.Rows, m.aHat.Cols, m.aHat.RowPtr, m.aHat.ColIdx, m.aHat.Val)
 		if err != nil {
 			return nil, fmt.Errorf("appnp: %w", err)
 		}
 		m.aHat = a
 	}
-	dims := layerDims(d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers)
-	for l := 0; l < c.Layers; l++ {
-		m.ls = append(m.ls, nn.NewLinear(fmt.Sprintf("lin%d", l+1), dims[l], dims[l+1], true, g))
-	}
+	m.ls = newMLP(d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers, g)
 	return m, nil
 }
 
 // Params returns the MLP's parameters.
-func (m *APPNP) Params() []*autograd.Var {
-	var ps []*autograd.Var
-	for _, l := range m.ls {
-		ps = append(ps, l.Params()...)
-	}
-	return ps
-}
+func (m *APPNP) Params() []*autograd.Var { return nn.ParamsOf(m.ls) }
 
 // Forward computes the MLP's predictions and propagates them.
 func (m *APPNP) Forward(t *autograd.Tape) Output {
-	p := m.cfg.Dropout
-	h := m.ls[0].ForwardInput(t, nn.InputFromFeatures(t, m.data.X), p)
-	emb := h
-	for _, l := range m.ls[1:] {
-		emb = t.ReLU(h)
-		h = l.Forward(t, t.Dropout(emb, p))
-	}
+	h, emb := nn.Stack(t, m.ls, nn.InputFromFeatures(t, m.data.X), m.cfg.Dropout, t.ReLU)
 	alpha := float32(m.cfg.Alpha)
 	teleport := t.Scale(h, alpha)
 	z := h

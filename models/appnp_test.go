@@ -1,6 +1,7 @@
 package models
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/autograd"
@@ -39,14 +40,16 @@ func TestAPPNPForwardMatchesReference(t *testing.T) {
 	}{{2, 10, 0.1}, {1, 3, 0.5}, {3, 0, 0.1}, {2, 5, 1}}
 	for _, sparse := range []bool{false, true} {
 		for _, tc := range cases {
-			d := classicData(t, sparse)
-			cfg := APPNPPreset("texas")
-			cfg.Layers, cfg.Hidden, cfg.K, cfg.Alpha = tc.layers, 5, tc.k, tc.alpha
-			m, err := NewAPPNP(d, cfg, rng.New(11))
-			if err != nil {
-				t.Fatal(err)
-			}
-			classicCompare(t, "appnp", classicForward(m), appnpReference(m, classicX(d)))
+			t.Run(fmt.Sprintf("sparse=%v layers=%d k=%d alpha=%g", sparse, tc.layers, tc.k, tc.alpha), func(t *testing.T) {
+				d := classicData(t, sparse)
+				cfg := APPNPPreset("texas")
+				cfg.Layers, cfg.Hidden, cfg.K, cfg.Alpha = tc.layers, 5, tc.k, tc.alpha
+				m, err := NewAPPNP(d, cfg, rng.New(11))
+				if err != nil {
+					t.Fatal(err)
+				}
+				classicCompare(t, "appnp", classicForward(m), appnpReference(m, classicX(d)))
+			})
 		}
 	}
 }

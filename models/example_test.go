@@ -79,7 +79,7 @@ func ExampleSpec() {
 	if err := models.SetOption(cfg, "hidden", "16"); err != nil {
 		log.Fatal(err)
 	}
-	data := models.NewData(g, split, cfg.Base().NormalizeFeatures, nil)
+	data := models.NewData(g, split, cfg.Base().NormalizeFeatures)
 	model, err := spec.New(data, cfg, rng.New(1))
 	if err != nil {
 		log.Fatal(err)

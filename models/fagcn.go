@@ -19,23 +19,9 @@ type FAGCNConfig struct {
 	Eps float64 `json:"eps"`
 }
 
-// Base returns the shared hyperparameters.
-func (c *FAGCNConfig) Base() *Common { return &c.Common }
-
-// Validate reports the first out-of-range hyperparameter: layers, hidden and
-// dropout.
-func (c *FAGCNConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("fagcn: %w", err)
-	}
-	if c.Layers < 1 || c.Hidden < 1 {
-		return fmt.Errorf("fagcn: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	}
-	if c.Dropout < 0 || c.Dropout >= 1 {
-		return fmt.Errorf("fagcn: dropout must be in [0,1), got %g", c.Dropout)
-	}
-	return nil
-}
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags).
+func (c *FAGCNConfig) Validate() error { return validate("fagcn", c) }
 
 // FAGCNPreset returns FAGCN's setting for a dataset. For the heterophilous
 // graphs (Chameleon, Squirrel, Actor, Cornell, Texas, Wisconsin and the
@@ -64,12 +50,7 @@ func FAGCNPreset(dataset string) *FAGCNConfig {
 }
 
 func fagcnSpec() Spec {
-	return Spec{
-		Name:    "fagcn",
-		Summary: "FAGCN: frequency-adaptive GCN with signed edge gates (Bo et al., 2021)",
-		Preset:  func(ds string) Config { return FAGCNPreset(ds) },
-		New:     typedNew("fagcn", NewFAGCN),
-	}
+	return newSpec("fagcn", "FAGCN: frequency-adaptive GCN with signed edge gates (Bo et al., 2021)", Symmetrised, FAGCNPreset, NewFAGCN)
 }
 
 // FAGCN is the frequency adaptation graph convolutional network of Bo, Wang,
@@ -98,6 +79,12 @@ type FAGCN struct {
 	// norm is the nnz×1 constant 1/√(d_i d_j) on the pattern of Adj.
 	norm *tensor.Dense
 }
+
+// Compile-time checks of the interfaces FAGCN and its config implement.
+var (
+	_ Model  = (*FAGCN)(nil)
+	_ Config = (*FAGCNConfig)(nil)
+)
 
 // NewFAGCN builds FAGCN with cfg.Layers propagation layers.
 func NewFAGCN(d *Data, c *FAGCNConfig, g *rng.RNG) (*FAGCN, error) {

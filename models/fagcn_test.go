@@ -27,7 +27,7 @@ func spectralData(t *testing.T, sparse bool) *Data {
 	if sparse {
 		g.X = graph.Features{Sparse: tensor.DenseToCSR(x)}
 	}
-	return NewData(g, g.Splits[0], false, nil)
+	return NewData(g, g.Splits[0], false)
 }
 
 // spectralParams returns the model's parameters as float64 matrices by name.
@@ -208,21 +208,23 @@ func fagcnReference(m Model, d *Data) [][]float64 {
 
 func TestFAGCNForwardMatchesNaive(t *testing.T) {
 	for _, layers := range []int{1, 3} {
-		spectralCheckModel(t, "fagcn", true, func(d *Data) Model {
-			c := FAGCNPreset("chameleon")
-			c.Hidden, c.Layers, c.Eps, c.Dropout = 5, layers, 0.4, 0.3
-			m, err := NewFAGCN(d, c, rng.New(5))
-			if err != nil {
-				t.Fatal(err)
-			}
-			// larger gate weights so that tanh is far from linear and signs mix
-			for _, g := range m.gates {
-				for i := range g.Value.Data {
-					g.Value.Data[i] *= 4
+		t.Run(fmt.Sprintf("%d layers", layers), func(t *testing.T) {
+			spectralCheckModel(t, "fagcn", true, func(d *Data) Model {
+				c := FAGCNPreset("chameleon")
+				c.Hidden, c.Layers, c.Eps, c.Dropout = 5, layers, 0.4, 0.3
+				m, err := NewFAGCN(d, c, rng.New(5))
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			return m
-		}, fagcnReference)
+				// larger gate weights so that tanh is far from linear and signs mix
+				for _, g := range m.gates {
+					for i := range g.Value.Data {
+						g.Value.Data[i] *= 4
+					}
+				}
+				return m
+			}, fagcnReference)
+		})
 	}
 }
 

@@ -31,7 +31,7 @@ func TestFeaturePreparation(t *testing.T) {
 			g := &graph.Graph{N: 2, Adj: tensor.FromTriplets(2, 2, nil), X: graph.Features{Dense: tensor.FromRows(tc.rows)},
 				Y: []int32{0, 1}, NumClasses: 2}
 			cfg := &MLPConfig{Common: Common{Hidden: 4, Layers: 1, NormalizeFeatures: tc.normalize, NormalizeSigned: tc.signed}}
-			d := NewDataFor(g, graph.Split{Train: []int32{0}}, cfg, nil)
+			d := NewDataFor(g, graph.Split{Train: []int32{0}}, cfg)
 			if d.Features != tc.want {
 				t.Errorf("Features %q, want %q", d.Features, tc.want)
 			}
@@ -41,7 +41,7 @@ func TestFeaturePreparation(t *testing.T) {
 					t.Fatalf("row 0 = %v, want %v", got, tc.row0)
 				}
 			}
-			if !tc.signed && NewData(g, graph.Split{}, tc.normalize, nil).Features != tc.want {
+			if !tc.signed && NewData(g, graph.Split{}, tc.normalize).Features != tc.want {
 				t.Error("NewData and NewDataFor disagree")
 			}
 		})

@@ -16,35 +16,19 @@ type GATConfig struct {
 	Common
 	// Heads is the number of attention heads of each hidden layer, whose
 	// outputs are concatenated.
-	Heads int `json:"heads"`
+	Heads int `json:"heads" range:"≥1"`
 	// OutHeads is the number of heads of the output layer, whose outputs are
 	// averaged.
-	OutHeads int `json:"out_heads"`
+	OutHeads int `json:"out_heads" range:"≥1"`
 	// AttnDropout is the dropout rate on the attention coefficients.
-	AttnDropout float64 `json:"attn_dropout"`
+	AttnDropout float64 `json:"attn_dropout" range:"[0,1)"`
 	// NegativeSlope is the slope of the LeakyReLU on the attention scores.
 	NegativeSlope float64 `json:"negative_slope"`
 }
 
-// Base returns the shared hyperparameters.
-func (c *GATConfig) Base() *Common { return &c.Common }
-
-// Validate reports the first out-of-range hyperparameter: layers, hidden, the
-// head counts and the dropout rates.
-func (c *GATConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("gat: %w", err)
-	}
-	switch {
-	case c.Layers < 1 || c.Hidden < 1:
-		return fmt.Errorf("gat: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	case c.Heads < 1 || c.OutHeads < 1:
-		return fmt.Errorf("gat: need heads ≥ 1 and out_heads ≥ 1, got %d and %d", c.Heads, c.OutHeads)
-	case c.Dropout < 0 || c.Dropout >= 1 || c.AttnDropout < 0 || c.AttnDropout >= 1:
-		return fmt.Errorf("gat: dropout and attn_dropout must be in [0,1), got %g and %g", c.Dropout, c.AttnDropout)
-	}
-	return nil
-}
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags).
+func (c *GATConfig) Validate() error { return validate("gat", c) }
 
 // GATPreset returns the setting under which the paper's GAT row was measured:
 // the paper's GAT numbers are those of Yan et al. (GGCN, ICDM 2022), whose
@@ -68,12 +52,7 @@ func GATPreset(dataset string) *GATConfig {
 }
 
 func gatSpec() Spec {
-	return Spec{
-		Name:    "gat",
-		Summary: "GAT: graph attention network (Veličković et al., 2018)",
-		Preset:  func(ds string) Config { return GATPreset(ds) },
-		New:     typedNew("gat", NewGAT),
-	}
+	return newSpec("gat", "GAT: graph attention network (Veličković et al., 2018)", Symmetrised, GATPreset, NewGAT)
 }
 
 // GAT is the graph attention network of Veličković et al. (ICLR 2018), in the
@@ -99,11 +78,17 @@ func gatSpec() Spec {
 type GAT struct {
 	data   *Data
 	cfg    *GATConfig
-	loops  *tensor.CSR // A + I: row i lists the sources j of target i
 	layers []*gatLayer
 }
 
-// gatLayer is one multi-head attention layer.
+// Compile-time checks of the interfaces GAT and its config implement.
+var (
+	_ Model    = (*GAT)(nil)
+	_ nn.Layer = (*gatLayer)(nil)
+	_ Config   = (*GATConfig)(nil)
+)
+
+// gatLayer is one multi-head attention layer (an nn.Layer).
 type gatLayer struct {
 	w              *autograd.Var // in × heads·ch
 	attSrc, attDst *autograd.Var // 1 × heads·ch (head k in columns k·ch…)
@@ -112,6 +97,8 @@ type gatLayer struct {
 	concat         bool
 	blocks         *tensor.Dense   // heads·ch × heads: 1 where row r is in head col's block
 	outs           []*autograd.Var // scratch of forward, one per head (ConcatCols copies it)
+	pat            *tensor.CSR     // A + I: row i lists the sources j of target i
+	cfg            *GATConfig      // the slope and the attention dropout
 }
 
 // NewGAT builds a GAT with cfg.Layers attention layers.
@@ -119,14 +106,17 @@ func NewGAT(d *Data, c *GATConfig, g *rng.RNG) (*GAT, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	m := &GAT{data: d, cfg: c, loops: gatLoopPattern(d.Graph.Adj)}
+	m := &GAT{data: d, cfg: c}
+	loops := gatLoopPattern(d.Graph.Adj)
 	in := d.X.Cols()
 	for l := 0; l < c.Layers; l++ {
 		heads, ch, concat := c.Heads, c.Hidden, true
 		if l == c.Layers-1 {
 			heads, ch, concat = c.OutHeads, d.Graph.NumClasses, false
 		}
-		m.layers = append(m.layers, newGATLayer(fmt.Sprintf("conv%d", l+1), in, heads, ch, concat, g))
+		layer := newGATLayer(fmt.Sprintf("conv%d", l+1), in, heads, ch, concat, g)
+		layer.pat, layer.cfg = loops, c
+		m.layers = append(m.layers, layer)
 		in = heads * ch
 	}
 	return m, nil
@@ -169,31 +159,28 @@ func gatLoopPattern(adj *tensor.CSR) *tensor.CSR {
 }
 
 // Params returns every layer's W, attention vectors and bias.
-func (m *GAT) Params() []*autograd.Var {
-	var ps []*autograd.Var
-	for _, l := range m.layers {
-		ps = append(ps, l.w, l.attSrc, l.attDst, l.b)
-	}
-	return ps
-}
+func (m *GAT) Params() []*autograd.Var { return nn.ParamsOf(m.layers) }
 
-// Forward computes the logits.
+// Forward computes the logits, with ELU between the layers.
 func (m *GAT) Forward(t *autograd.Tape) Output {
-	p := m.cfg.Dropout
-	h := m.layers[0].forward(t, m.loops, dropMatMul(t, nn.InputFromFeatures(t, m.data.X), m.layers[0].w, p), m.cfg)
-	var emb *autograd.Var
-	for _, l := range m.layers[1:] {
-		emb = t.ELU(h, 1)
-		h = l.forward(t, m.loops, t.MatMul(t.Dropout(emb, p), l.w), m.cfg)
-	}
-	if emb == nil {
-		emb = h
-	}
+	elu := func(h *autograd.Var) *autograd.Var { return t.ELU(h, 1) }
+	h, emb := nn.Stack(t, m.layers, nn.InputFromFeatures(t, m.data.X), m.cfg.Dropout, elu)
 	return Output{Logits: h, Embedding: emb}
 }
 
-// forward runs the attention of the layer on z = dropout(H)·W (n × heads·ch).
-func (l *gatLayer) forward(t *autograd.Tape, pat *tensor.CSR, z *autograd.Var, c *GATConfig) *autograd.Var {
+// Params returns W, the attention vectors and the bias.
+func (l *gatLayer) Params() []*autograd.Var {
+	return []*autograd.Var{l.w, l.attSrc, l.attDst, l.b}
+}
+
+// ForwardInput runs the layer on in with dropout p on it.
+func (l *gatLayer) ForwardInput(t *autograd.Tape, in nn.Input, p float64) *autograd.Var {
+	return l.attend(t, in.Dropout(t, p).MatMul(t, l.w))
+}
+
+// attend runs the attention of the layer on z = dropout(H)·W (n × heads·ch).
+func (l *gatLayer) attend(t *autograd.Tape, z *autograd.Var) *autograd.Var {
+	pat, c := l.pat, l.cfg
 	blocks := t.Const(l.blocks)
 	sSrc := t.MatMul(t.Mul(z, l.attSrc), blocks) // n × heads: a_src,k·z_k,j
 	sDst := t.MatMul(t.Mul(z, l.attDst), blocks)

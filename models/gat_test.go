@@ -1,11 +1,13 @@
 package models
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/internal/ref64"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
 )
@@ -46,7 +48,7 @@ func classicData(t *testing.T, sparse bool) *Data {
 	if err := g.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	return NewData(g, g.Splits[0], false, nil)
+	return NewData(g, g.Splits[0], false)
 }
 
 // classicX returns the test features in float64.
@@ -78,40 +80,13 @@ func classicAHat() [][]float64 {
 }
 
 // classicMat converts a Dense to float64 rows.
-func classicMat(d *tensor.Dense) [][]float64 {
-	m := make([][]float64, d.Rows)
-	for i := range m {
-		m[i] = make([]float64, d.Cols)
-		for j := range m[i] {
-			m[i][j] = float64(d.At(i, j))
-		}
-	}
-	return m
-}
+func classicMat(d *tensor.Dense) [][]float64 { return ref64.Dense(d) }
 
 // classicMatMul returns a·b.
-func classicMatMul(a, b [][]float64) [][]float64 {
-	out := make([][]float64, len(a))
-	for i := range a {
-		out[i] = make([]float64, len(b[0]))
-		for k, av := range a[i] {
-			for j, bv := range b[k] {
-				out[i][j] += av * bv
-			}
-		}
-	}
-	return out
-}
+func classicMatMul(a, b [][]float64) [][]float64 { return ref64.Mul(a, b) }
 
 // classicAddRow adds the row vector b to every row of a, in place.
-func classicAddRow(a [][]float64, b []float64) [][]float64 {
-	for i := range a {
-		for j := range a[i] {
-			a[i][j] += b[j]
-		}
-	}
-	return a
-}
+func classicAddRow(a [][]float64, b []float64) [][]float64 { return ref64.AddRow(a, b) }
 
 // classicMap applies f to every element of a, in place.
 func classicMap(a [][]float64, f func(float64) float64) [][]float64 {
@@ -268,15 +243,17 @@ func TestGATForwardMatchesReference(t *testing.T) {
 	}
 	for _, sparse := range []bool{false, true} {
 		for _, tc := range cases {
-			d := classicData(t, sparse)
-			cfg := GATPreset("texas")
-			cfg.Layers, cfg.Heads, cfg.OutHeads, cfg.Hidden = tc.layers, tc.heads, tc.outHead, 3
-			m, err := NewGAT(d, cfg, rng.New(3))
-			if err != nil {
-				t.Fatal(err)
-			}
-			gatRandomize(m, rng.New(4))
-			classicCompare(t, tc.name, classicForward(m), gatReference(m, classicX(d)))
+			t.Run(fmt.Sprintf("sparse=%v/%s", sparse, tc.name), func(t *testing.T) {
+				d := classicData(t, sparse)
+				cfg := GATPreset("texas")
+				cfg.Layers, cfg.Heads, cfg.OutHeads, cfg.Hidden = tc.layers, tc.heads, tc.outHead, 3
+				m, err := NewGAT(d, cfg, rng.New(3))
+				if err != nil {
+					t.Fatal(err)
+				}
+				gatRandomize(m, rng.New(4))
+				classicCompare(t, tc.name, classicForward(m), gatReference(m, classicX(d)))
+			})
 		}
 	}
 }

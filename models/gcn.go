@@ -1,12 +1,9 @@
 package models
 
 import (
-	"fmt"
-
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/nn"
 	"github.com/pcgcn/pcgcn/rng"
-	"github.com/pcgcn/pcgcn/tensor"
 )
 
 // GCNConfig holds GCN's hyperparameters.
@@ -18,19 +15,9 @@ type GCNConfig struct {
 	Directed bool `json:"directed,omitempty"`
 }
 
-// Base returns the shared hyperparameters.
-func (c *GCNConfig) Base() *Common { return &c.Common }
-
-// Validate reports the first out-of-range hyperparameter: layers and hidden.
-func (c *GCNConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("gcn: %w", err)
-	}
-	if c.Layers < 1 || c.Hidden < 1 {
-		return fmt.Errorf("gcn: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	}
-	return nil
-}
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags).
+func (c *GCNConfig) Validate() error { return validate("gcn", c) }
 
 // GCNPreset returns the usual GCN setting on the Geom-GCN splits: 2 layers,
 // 64 hidden units, dropout 0.5, lr 0.01, weight decay 5e-4, row-normalised
@@ -45,7 +32,7 @@ func (c *GCNConfig) Validate() error {
 // (67.8 / 67.0) and Actor (32.1 / 31.7) and 5e-4 first on the three WebKB
 // graphs (docs/notes/issue24-research.md).
 func GCNPreset(dataset string) *GCNConfig {
-	c := &GCNConfig{Common: Common{Hidden: 64, Layers: 2, Dropout: 0.5, LR: 0.01, WeightDecay: 5e-4, NormalizeFeatures: true}}
+	c := &GCNConfig{Common: gcnCommon()}
 	switch dataset {
 	case "chameleon", "squirrel", "actor", "film", "chameleon-filtered", "squirrel-filtered":
 		c.WeightDecay = 5e-5
@@ -53,65 +40,62 @@ func GCNPreset(dataset string) *GCNConfig {
 	return c
 }
 
+// gcnCommon is the GCN setting of GCNPreset before its per-dataset weight
+// decay: 2 layers of 64 units, dropout 0.5, lr 0.01, weight decay 5e-4,
+// row-normalised features. The MLP, GraphSAGE and APPNP's MLP start from
+// it too, so that they are compared with GCN on equal terms.
+func gcnCommon() Common {
+	return Common{Hidden: 64, Layers: 2, Dropout: 0.5, LR: 0.01, WeightDecay: 5e-4, NormalizeFeatures: true}
+}
+
 func gcnSpec() Spec {
-	return Spec{
-		Name:    "gcn",
-		Summary: "GCN: graph convolutional network (Kipf & Welling, 2017)",
-		Preset:  func(ds string) Config { return GCNPreset(ds) },
-		New:     typedNew("gcn", NewGCN),
-	}
+	return newSpec("gcn", "GCN: graph convolutional network (Kipf & Welling, 2017)", Symmetrised, GCNPreset, NewGCN)
 }
 
 // GCN is Kipf & Welling's graph convolutional network:
 // H⁽ˡ⁾ = ReLU(Â·dropout(H⁽ˡ⁻¹⁾)·W⁽ˡ⁾ + b⁽ˡ⁾), the last layer without ReLU giving
-// the logits. Weights are Glorot-uniform and biases zero, as in PyG's GCNConv.
+// the logits: a stack of nn.GCNConv (Glorot-uniform weights and zero biases,
+// as in PyG's GCNConv).
 type GCN struct {
-	data *Data
-	adj  *tensor.CSR // Â, or the directed normalisation (Directed)
-	cfg  *GCNConfig
-	ws   []*autograd.Var
-	bs   []*autograd.Var
+	data  *Data
+	cfg   *GCNConfig
+	convs []*nn.GCNConv // over Â, or the directed normalisation (Directed)
 }
+
+// Compile-time checks of the interfaces GCN and its config implement.
+var (
+	_ Model  = (*GCN)(nil)
+	_ Config = (*GCNConfig)(nil)
+)
 
 // NewGCN builds a GCN with cfg.Layers graph convolutions.
 func NewGCN(d *Data, c *GCNConfig, g *rng.RNG) (*GCN, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	m := &GCN{data: d, cfg: c, adj: propagation(d, c.Directed)}
-	dims := layerDims(d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers)
-	for l := 0; l < c.Layers; l++ {
-		w := tensor.NewDense(dims[l], dims[l+1])
-		nn.XavierUniform(w, 1, g)
-		m.ws = append(m.ws, autograd.NewParam(fmt.Sprintf("conv%d.W", l+1), w))
-		m.bs = append(m.bs, autograd.NewParam(fmt.Sprintf("conv%d.b", l+1), tensor.NewDense(1, dims[l+1])))
-	}
-	return m, nil
+	adj := propagation(d, c.Directed)
+	convs := nn.NewStack("conv", d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers, func(name string, in, out int) *nn.GCNConv {
+		return nn.NewGCNConv(name, adj, in, out, g)
+	})
+	return &GCN{data: d, cfg: c, convs: convs}, nil
 }
 
-// layerDims returns in, hidden..., out for a stack of layers.
-func layerDims(in, hidden, out, layers int) []int {
-	dims := []int{in}
-	for l := 1; l < layers; l++ {
-		dims = append(dims, hidden)
+// Params returns every layer's weight, then every layer's bias (the order
+// the parameters had before the layers were nn.GCNConv; it keeps the
+// numerics golden test's fingerprint).
+func (m *GCN) Params() []*autograd.Var {
+	ps := make([]*autograd.Var, 0, 2*len(m.convs))
+	for _, c := range m.convs {
+		ps = append(ps, c.W)
 	}
-	return append(dims, out)
+	for _, c := range m.convs {
+		ps = append(ps, c.B)
+	}
+	return ps
 }
-
-// Params returns the weights and biases.
-func (m *GCN) Params() []*autograd.Var { return append(append([]*autograd.Var{}, m.ws...), m.bs...) }
 
 // Forward computes the logits.
 func (m *GCN) Forward(t *autograd.Tape) Output {
-	p := m.cfg.Dropout
-	h := t.Add(t.SpMM(m.adj, dropMatMul(t, nn.InputFromFeatures(t, m.data.X), m.ws[0], p)), m.bs[0])
-	var emb *autograd.Var
-	for l := 1; l < len(m.ws); l++ {
-		emb = t.ReLU(h)
-		h = t.Add(t.SpMM(m.adj, t.MatMul(t.Dropout(emb, p), m.ws[l])), m.bs[l])
-	}
-	if emb == nil {
-		emb = h
-	}
+	h, emb := nn.Stack(t, m.convs, nn.InputFromFeatures(t, m.data.X), m.cfg.Dropout, t.ReLU)
 	return Output{Logits: h, Embedding: emb}
 }

@@ -18,15 +18,15 @@ import (
 func TestGCNAndMLPParamGradients(t *testing.T) {
 	const atol, rtol = 1e-6, 2e-3
 	g := tinyGraph(t)
-	d := NewData(g, g.Splits[0], false, nil)
+	d := NewData(g, g.Splits[0], false)
 	// the same graph with its links' direction, for GCN's directed switch
-	gd := *g
+	gd := g.ShallowCopy()
 	out, err := graph.DirectedAdjacency(7, []graph.Edge{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}, {1, 4}, {2, 5}, {4, 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	gd.Out = out
-	dd := NewData(&gd, gd.Splits[0], false, nil)
+	dd := NewData(gd, gd.Splits[0], false)
 	common := func(layers int) Common {
 		return Common{Hidden: 5, Layers: layers, Dropout: 0, LR: 0.01}
 	}
@@ -39,9 +39,9 @@ func TestGCNAndMLPParamGradients(t *testing.T) {
 			// GCN's biases start at zero: give them values so that their
 			// gradient and the ReLU pattern are generic
 			r := rng.New(6)
-			for _, b := range m.bs {
-				for i := range b.Value.Data {
-					b.Value.Data[i] = r.Uniform(-0.5, 0.5)
+			for _, c := range m.convs {
+				for i := range c.B.Value.Data {
+					c.B.Value.Data[i] = r.Uniform(-0.5, 0.5)
 				}
 			}
 			return m, func(v params64) [][]float64 { return gcnRef64(m, d, v) }
@@ -114,7 +114,7 @@ func TestDirectedSwitch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gd := *g
+	gd := g.ShallowCopy()
 	gd.Out = out
 	for _, c := range []struct {
 		name     string
@@ -123,11 +123,11 @@ func TestDirectedSwitch(t *testing.T) {
 		wantAHat bool
 	}{
 		{"undirected graph, switch on", g, true, true},
-		{"directed graph, switch off", &gd, false, true},
-		{"directed graph, switch on", &gd, true, false},
+		{"directed graph, switch off", gd, false, true},
+		{"directed graph, switch on", gd, true, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d := NewData(c.g, c.g.Splits[0], false, nil)
+			d := NewData(c.g, c.g.Splits[0], false)
 			m1, err := NewGCN(d, &GCNConfig{Common: Common{Hidden: 4, Layers: 2, LR: 0.01}, Directed: c.directed}, rng.New(1))
 			if err != nil {
 				t.Fatal(err)
@@ -138,9 +138,9 @@ func TestDirectedSwitch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, adj := range []*tensor.CSR{m1.adj, m2.adj} {
-				if (adj == d.AHat) != c.wantAHat || (!c.wantAHat && adj.Symmetric()) {
-					t.Errorf("convolves with Â: %v, want %v", adj == d.AHat, c.wantAHat)
+			for _, adj := range []*tensor.CSR{m1.convs[0].Adj, m2.adj} {
+				if (adj == d.AHat()) != c.wantAHat || (!c.wantAHat && adj.Symmetric()) {
+					t.Errorf("convolves with Â: %v, want %v", adj == d.AHat(), c.wantAHat)
 				}
 			}
 		})

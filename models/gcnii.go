@@ -15,13 +15,13 @@ import (
 type GCNIIConfig struct {
 	Common
 	// Alpha is the initial-residual weight α.
-	Alpha float64 `json:"alpha"`
+	Alpha float64 `json:"alpha" range:"[0,1]"`
 	// Lambda sets the identity-mapping strength β_l = log(λ/l + 1).
-	Lambda float64 `json:"lambda"`
+	Lambda float64 `json:"lambda" range:">0"`
 	// Variant is "gcnii" (one weight per layer, applied to the mixture of the
 	// propagated features and the initial residual) or "gcnii*" (separate
 	// weights for the two terms; the authors' --variant flag).
-	Variant string `json:"variant"`
+	Variant string `json:"variant" range:"gcnii|gcnii*"`
 	// ShareWeights, when true, uses one convolution weight for every layer
 	// (a reading of the PCGCN paper's "parameters are shared between layers";
 	// off in the GCNII paper).
@@ -35,29 +35,9 @@ type GCNIIConfig struct {
 	Directed bool `json:"directed,omitempty"`
 }
 
-// Base returns the shared hyperparameters.
-func (c *GCNIIConfig) Base() *Common { return &c.Common }
-
-// Validate reports the first out-of-range hyperparameter: layers, hidden,
-// dropout, lambda and the variant.
-func (c *GCNIIConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("gcnii: %w", err)
-	}
-	switch {
-	case c.Layers < 1 || c.Hidden < 1:
-		return fmt.Errorf("gcnii: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	case c.Dropout < 0 || c.Dropout >= 1:
-		return fmt.Errorf("gcnii: dropout must be in [0,1), got %g", c.Dropout)
-	case c.Alpha < 0 || c.Alpha > 1:
-		return fmt.Errorf("gcnii: alpha must be in [0,1], got %g", c.Alpha)
-	case c.Lambda <= 0:
-		return fmt.Errorf("gcnii: lambda must be > 0, got %g", c.Lambda)
-	case c.Variant != "gcnii" && c.Variant != "gcnii*":
-		return fmt.Errorf("gcnii: variant must be gcnii or gcnii*, got %q", c.Variant)
-	}
-	return nil
-}
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags).
+func (c *GCNIIConfig) Validate() error { return validate("gcnii", c) }
 
 // gcniiPresets are the authors' full-supervised settings on the Geom-GCN
 // splits (chennnM/GCNII, full.sh with the defaults of full-supervised.py:
@@ -127,13 +107,7 @@ func GCNIIPreset(dataset string) *GCNIIConfig {
 }
 
 func gcniiSpec() Spec {
-	return Spec{
-		Name:      "gcnii",
-		Summary:   "GCNII: deep GCN with initial residual and identity mapping (Chen et al., 2020)",
-		Preset:    func(ds string) Config { return GCNIIPreset(ds) },
-		New:       typedNew("gcnii", NewGCNII),
-		Direction: OutLinks,
-	}
+	return newSpec("gcnii", "GCNII: deep GCN with initial residual and identity mapping (Chen et al., 2020)", OutLinks, GCNIIPreset, NewGCNII)
 }
 
 // GCNII is Chen et al.'s "Simple and deep graph convolutional networks"
@@ -158,6 +132,12 @@ type GCNII struct {
 	ws      []*autograd.Var
 	adj     *tensor.CSR // Â, or the directed normalisation (Directed)
 }
+
+// Compile-time checks of the interfaces GCNII and its config implement.
+var (
+	_ Model  = (*GCNII)(nil)
+	_ Config = (*GCNIIConfig)(nil)
+)
 
 // NewGCNII builds GCNII with cfg.Layers convolutions.
 func NewGCNII(d *Data, c *GCNIIConfig, g *rng.RNG) (*GCNII, error) {

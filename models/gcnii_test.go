@@ -1,6 +1,7 @@
 package models
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -53,32 +54,34 @@ func TestGCNIIForward(t *testing.T) {
 		variant string
 		share   bool
 	}{{"gcnii", false}, {"gcnii*", false}, {"gcnii", true}} {
-		build := func(d *Data) Model {
-			c := GCNIIPreset("texas")
-			c.Hidden, c.Layers, c.Alpha, c.Lambda, c.Variant, c.ShareWeights = 4, 3, 0.3, 1.5, tc.variant, tc.share
-			m, err := NewGCNII(d, c, rng.New(8))
-			if err != nil {
-				t.Fatal(err)
+		t.Run(fmt.Sprintf("%s share=%v", tc.variant, tc.share), func(t *testing.T) {
+			build := func(d *Data) Model {
+				c := GCNIIPreset("texas")
+				c.Hidden, c.Layers, c.Alpha, c.Lambda, c.Variant, c.ShareWeights = 4, 3, 0.3, 1.5, tc.variant, tc.share
+				m, err := NewGCNII(d, c, rng.New(8))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return m
 			}
-			return m
-		}
-		name := tc.variant
-		if tc.share {
-			name += " shared"
-		}
-		d := mixingData(t, false)
-		m := build(d).(*GCNII)
-		wantW := 3
-		if tc.share {
-			wantW = 1
-		}
-		if len(m.ws) != wantW || m.ws[0].Rows() != map[string]int{"gcnii": 4, "gcnii*": 8}[tc.variant] {
-			t.Fatalf("%s: %d conv weights of %s", name, len(m.ws), m.ws[0].Value.Shape())
-		}
-		want := referenceGCNII(m, d)
-		assertClose(t, name+" logits", mixingLogits(m, 1, false), want, 1e-5)
-		mixingCommonChecks(t, name, build, want)
-		mixingGradCheck(t, name, m)
+			name := tc.variant
+			if tc.share {
+				name += " shared"
+			}
+			d := mixingData(t, false)
+			m := build(d).(*GCNII)
+			wantW := 3
+			if tc.share {
+				wantW = 1
+			}
+			if len(m.ws) != wantW || m.ws[0].Rows() != map[string]int{"gcnii": 4, "gcnii*": 8}[tc.variant] {
+				t.Fatalf("%s: %d conv weights of %s", name, len(m.ws), m.ws[0].Value.Shape())
+			}
+			want := referenceGCNII(m, d)
+			assertClose(t, name+" logits", mixingLogits(m, 1, false), want, 1e-5)
+			mixingCommonChecks(t, name, build, want)
+			mixingGradCheck(t, name, m)
+		})
 	}
 }
 
@@ -87,11 +90,13 @@ func TestGCNIIPresets(t *testing.T) {
 		"cora": {64, 0.2, 0.5, 1e-4}, "chameleon": {8, 0.2, 1.5, 5e-4}, "texas": {32, 0.5, 1.5, 1e-4},
 		"squirrel": {8, 0.2, 1.5, 5e-4},
 	} {
-		c := GCNIIPreset(ds)
-		if c.Layers != int(want[0]) || c.Alpha != want[1] || c.Lambda != want[2] || c.WeightDecay != want[3] ||
-			c.Hidden != 64 || c.Dropout != 0.5 || c.LR != 0.01 || c.Variant != "gcnii*" {
-			t.Errorf("GCNIIPreset(%q) = %+v", ds, c)
-		}
+		t.Run(ds, func(t *testing.T) {
+			c := GCNIIPreset(ds)
+			if c.Layers != int(want[0]) || c.Alpha != want[1] || c.Lambda != want[2] || c.WeightDecay != want[3] ||
+				c.Hidden != 64 || c.Dropout != 0.5 || c.LR != 0.01 || c.Variant != "gcnii*" {
+				t.Errorf("GCNIIPreset(%q) = %+v", ds, c)
+			}
+		})
 	}
 	// Actor: GGCN's rerun setting of the GCNII code on film
 	if a := GCNIIPreset("actor"); a.Layers != 2 || a.Hidden != 16 || a.Dropout != 0 || a.WeightDecay != 1e-3 ||

@@ -1,7 +1,6 @@
 package models
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/pcgcn/pcgcn/autograd"
@@ -14,9 +13,9 @@ import (
 // convolutions (at least 2: input → hidden, Layers−2 hidden → hidden, hidden
 // → classes), as the authors' --layer does.
 type GGCNConfig struct {
-	Common
+	Common `range:"layers≥2"`
 	// DecayRate is λ of the decaying residual weight log(λ/k^Exponent + 1).
-	DecayRate float64 `json:"decay_rate"`
+	DecayRate float64 `json:"decay_rate" range:"≥0"`
 	// Exponent is the exponent of the decaying residual weight (authors' default 3).
 	Exponent float64 `json:"exponent"`
 	// Directed propagates over the graph's directed edge list (each node
@@ -27,27 +26,9 @@ type GGCNConfig struct {
 	Directed bool `json:"directed"`
 }
 
-// Base returns the shared hyperparameters.
-func (c *GGCNConfig) Base() *Common { return &c.Common }
-
-// Validate reports the first out-of-range hyperparameter: layers, hidden,
-// dropout and decay_rate.
-func (c *GGCNConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("ggcn: %w", err)
-	}
-	switch {
-	case c.Layers < 2:
-		return fmt.Errorf("ggcn: layers must be ≥ 2, got %d", c.Layers)
-	case c.Hidden < 1:
-		return fmt.Errorf("ggcn: hidden must be ≥ 1, got %d", c.Hidden)
-	case c.Dropout < 0 || c.Dropout >= 1:
-		return fmt.Errorf("ggcn: dropout must be in [0,1), got %g", c.Dropout)
-	case c.DecayRate < 0:
-		return fmt.Errorf("ggcn: decay_rate must be ≥ 0, got %g", c.DecayRate)
-	}
-	return nil
-}
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags).
+func (c *GGCNConfig) Validate() error { return validate("ggcn", c) }
 
 // ggcnPresets are the authors' per-dataset settings from
 // github.com/Yujun-Yan/Heterophily_and_oversmoothing, table_1_GGCN.sh:
@@ -103,13 +84,7 @@ func globalPresetName(ds string) string {
 }
 
 func ggcnSpec() Spec {
-	return Spec{
-		Name:      "ggcn",
-		Summary:   "GGCN: signed, degree-corrected messages with decaying residuals (Yan et al., ICDM 2022)",
-		Preset:    func(ds string) Config { return GGCNPreset(ds) },
-		New:       typedNew("ggcn", NewGGCN),
-		Direction: OutLinks,
-	}
+	return newSpec("ggcn", "GGCN: signed, degree-corrected messages with decaying residuals (Yan et al., ICDM 2022)", OutLinks, GGCNPreset, NewGGCN)
 }
 
 // GGCN is the model of Yan et al., "Two sides of the same coin: heterophily
@@ -165,6 +140,12 @@ type GGCN struct {
 	ratio *tensor.Dense // nnz×1: Â_ii/Â_ij − 1 on A's entries
 }
 
+// Compile-time checks of the interfaces GGCN and its config implement.
+var (
+	_ Model  = (*GGCN)(nil)
+	_ Config = (*GGCNConfig)(nil)
+)
+
 // ggcnLayer holds one signed convolution's parameters.
 type ggcnLayer struct {
 	lin   *nn.Linear
@@ -183,19 +164,18 @@ func NewGGCN(d *Data, c *GGCNConfig, g *rng.RNG) (*GGCN, error) {
 		m.adj = d.Graph.Out
 	}
 	nf, nc, hid := d.X.Cols(), d.Graph.NumClasses, c.Hidden
-	dims := layerDims(nf, hid, nc, c.Layers)
-	for l := 0; l < c.Layers; l++ {
+	m.layers = nn.NewStack("conv", nf, hid, nc, c.Layers, func(name string, in, out int) *ggcnLayer {
 		deg := tensor.NewDense(1, 2)
 		deg.Data[0] = 0.5
 		scale := tensor.NewDense(1, 1)
 		scale.Data[0] = 2
-		m.layers = append(m.layers, &ggcnLayer{
-			lin:   nn.NewLinear(fmt.Sprintf("conv%d.lin", l+1), dims[l], dims[l+1], true, g),
-			deg:   autograd.NewParam(fmt.Sprintf("conv%d.deg_coeff", l+1), deg),
-			coeff: autograd.NewParam(fmt.Sprintf("conv%d.coeff", l+1), tensor.NewDense(1, 3)),
-			scale: autograd.NewParam(fmt.Sprintf("conv%d.scale", l+1), scale),
-		})
-	}
+		return &ggcnLayer{
+			lin:   nn.NewLinear(name+".lin", in, out, true, g),
+			deg:   autograd.NewParam(name+".deg_coeff", deg),
+			coeff: autograd.NewParam(name+".coeff", tensor.NewDense(1, 3)),
+			scale: autograd.NewParam(name+".scale", scale),
+		}
+	})
 	m.in = nn.NewLinear("input", nf, hid, true, g)
 	m.aVal, m.ratio = ggcnEdgeConstants(m.adj)
 	return m, nil
@@ -237,9 +217,10 @@ func (m *GGCN) Params() []*autograd.Var {
 // Forward computes the logits.
 func (m *GGCN) Forward(t *autograd.Tape) Output {
 	p := m.cfg.Dropout
-	x := ggcnDropInput(t, nn.InputFromFeatures(t, m.data.X), p)
-	prev := t.ELU(ggcnLinear(t, m.in, x), 1)
-	h := m.conv(t, m.layers[0], ggcnLinear(t, m.layers[0].lin, x))
+	// the features are dropped once: both first layers read the same mask
+	x := nn.InputFromFeatures(t, m.data.X).Dropout(t, p)
+	prev := t.ELU(m.in.ForwardInput(t, x, 0), 1)
+	h := m.conv(t, m.layers[0], m.layers[0].lin.ForwardInput(t, x, 0))
 	for k, l := range m.layers[1:] {
 		h = t.Dropout(t.ELU(h, 1), p)
 		if k == 0 {
@@ -269,27 +250,4 @@ func (m *GGCN) conv(t *autograd.Tape, l *ggcnLayer, z *autograd.Var) *autograd.V
 		t.Mul(t.SpMMEdges(m.adj, neg, z), t.SliceCols(c, 1, 2))),
 		t.Mul(z, t.SliceCols(c, 2, 3)))
 	return t.Mul(out, t.Softplus(l.scale))
-}
-
-// ggcnDropInput applies dropout with probability p to the input features once,
-// so that several layers can read the same dropped features.
-func ggcnDropInput(t *autograd.Tape, in nn.Input, p float64) nn.Input {
-	if in.Sparse != nil {
-		return nn.Input{Sparse: t.DropoutCSR(in.Sparse, p)}
-	}
-	return nn.Input{Dense: t.Dropout(in.Dense, p)}
-}
-
-// ggcnLinear returns in·W + b for a dense or sparse (already dropped) input.
-func ggcnLinear(t *autograd.Tape, l *nn.Linear, in nn.Input) *autograd.Var {
-	var h *autograd.Var
-	if in.Sparse != nil {
-		h = t.SpMM(in.Sparse, l.W)
-	} else {
-		h = t.MatMul(in.Dense, l.W)
-	}
-	if l.B != nil {
-		h = t.Add(h, l.B)
-	}
-	return h
 }

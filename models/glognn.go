@@ -15,45 +15,31 @@ import (
 type GloGNNConfig struct {
 	Common
 	// Alpha weighs the Frobenius norm of Z (α).
-	Alpha float64 `json:"alpha"`
+	Alpha float64 `json:"alpha" range:"≥0"`
 	// Beta weighs ‖Z − Σ_k w_k Pᵏ‖² (β).
-	Beta float64 `json:"beta"`
+	Beta float64 `json:"beta" range:"≥0"`
 	// Gamma is the share of the MLP output H⁽⁰⁾ kept in every layer (γ < 1).
-	Gamma float64 `json:"gamma"`
+	Gamma float64 `json:"gamma" range:"[0,1)"`
 	// Delta mixes the features and the adjacency rows at the input: δ·XW₁ + (1−δ)·PW₃.
-	Delta float64 `json:"delta"`
+	Delta float64 `json:"delta" range:"[0,1]"`
 	// NormLayers is the number of global aggregation layers.
-	NormLayers int `json:"norm_layers"`
+	NormLayers int `json:"norm_layers" range:"≥0"`
 	// Orders is K, the number of adjacency powers P¹ … Pᴷ in the target of Z.
-	Orders int `json:"orders"`
+	Orders int `json:"orders" range:"≥1"`
 }
 
-// Base returns the shared hyperparameters.
-func (c *GloGNNConfig) Base() *Common { return &c.Common }
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags), then checks layers and alpha+beta.
+func (c *GloGNNConfig) Validate() error { return validate("glognn", c, c.checkLayersAndWeights) }
 
-// Validate reports the first out-of-range hyperparameter: layers, hidden,
-// dropout, alpha, beta, gamma, delta, norm_layers and orders.
-func (c *GloGNNConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("glognn: %w", err)
+// checkLayersAndWeights checks that the MLP has its 2 layers and that the
+// two regularisation weights are not both zero.
+func (c *GloGNNConfig) checkLayersAndWeights() error {
+	if c.Layers != 2 {
+		return &OptionError{Key: "layers", Value: c.Layers, Want: "2 (the MLP has exactly 2 layers; set norm_layers for the aggregation depth)"}
 	}
-	switch {
-	case c.Layers != 2:
-		return fmt.Errorf("glognn: the MLP has exactly 2 layers (layers=2); set norm_layers for the aggregation depth, got layers=%d", c.Layers)
-	case c.Hidden < 1:
-		return fmt.Errorf("glognn: hidden must be ≥ 1, got %d", c.Hidden)
-	case c.Dropout < 0 || c.Dropout >= 1:
-		return fmt.Errorf("glognn: dropout must be in [0,1), got %g", c.Dropout)
-	case c.Alpha < 0 || c.Beta < 0 || c.Alpha+c.Beta <= 0:
-		return fmt.Errorf("glognn: need alpha, beta ≥ 0 and alpha+beta > 0, got %g and %g", c.Alpha, c.Beta)
-	case c.Gamma < 0 || c.Gamma >= 1:
-		return fmt.Errorf("glognn: gamma must be in [0,1), got %g", c.Gamma)
-	case c.Delta < 0 || c.Delta > 1:
-		return fmt.Errorf("glognn: delta must be in [0,1], got %g", c.Delta)
-	case c.NormLayers < 0:
-		return fmt.Errorf("glognn: norm_layers must be ≥ 0, got %d", c.NormLayers)
-	case c.Orders < 1:
-		return fmt.Errorf("glognn: orders must be ≥ 1, got %d", c.Orders)
+	if c.Alpha+c.Beta <= 0 {
+		return fmt.Errorf("need alpha+beta > 0, got alpha %g and beta %g", c.Alpha, c.Beta)
 	}
 	return nil
 }
@@ -105,12 +91,7 @@ func GloGNNPreset(dataset string) *GloGNNConfig {
 }
 
 func glognnSpec() Spec {
-	return Spec{
-		Name:    "glognn",
-		Summary: "GloGNN: closed-form global aggregation over all nodes (Li et al., ICML 2022)",
-		Preset:  func(ds string) Config { return GloGNNPreset(ds) },
-		New:     typedNew("glognn", NewGloGNN),
-	}
+	return newSpec("glognn", "GloGNN: closed-form global aggregation over all nodes (Li et al., ICML 2022)", Symmetrised, GloGNNPreset, NewGloGNN)
 }
 
 // GloGNN is the model of Li et al., "Finding global homophily in graph neural
@@ -157,6 +138,12 @@ type GloGNN struct {
 	p   *tensor.CSR   // D̃⁻¹(A+I)
 	eye *tensor.Dense // c×c identity scaled by (1−γ)⁻²
 }
+
+// Compile-time checks of the interfaces GloGNN and its config implement.
+var (
+	_ Model  = (*GloGNN)(nil)
+	_ Config = (*GloGNNConfig)(nil)
+)
 
 // NewGloGNN builds GloGNN on d.
 func NewGloGNN(d *Data, c *GloGNNConfig, g *rng.RNG) (*GloGNN, error) {
@@ -219,7 +206,7 @@ func (m *GloGNN) Forward(t *autograd.Tape) Output {
 		h = t.Scale(m.fc1.ForwardInput(t, nn.InputFromFeatures(t, m.data.X), 0), float32(c.Delta))
 	}
 	if m.fc3 != nil {
-		xa := t.Scale(t.Add(t.SpMM(m.p, m.fc3.W), m.fc3.B), float32(1-c.Delta))
+		xa := t.Scale(m.fc3.ForwardInput(t, nn.SparseInput(m.p), 0), float32(1-c.Delta))
 		if h == nil {
 			h = xa
 		} else {

@@ -151,15 +151,17 @@ func TestGloGNNForwardMatchesNaive(t *testing.T) {
 		{"cora-like", 77, 1000, 0.8, 0.9, 2, 6},
 	}
 	for _, tc := range cases {
-		m, c := glognnTiny(t, false, tc.alpha, tc.beta, tc.gamma, tc.delta, tc.layers, tc.orders)
-		want := glognnNaive(m.data.Graph, c, globalParams(m))
-		got := globalLogits(m)
-		if got.Rows != 7 || got.Cols != 3 {
-			t.Fatalf("%s: logits %s, want 7×3", tc.name, got.Shape())
-		}
-		assertClose(t, "glognn logits, "+tc.name, got, want, 1e-4)
-		ms, _ := glognnTiny(t, true, tc.alpha, tc.beta, tc.gamma, tc.delta, tc.layers, tc.orders)
-		assertClose(t, "glognn logits (sparse X), "+tc.name, globalLogits(ms), dense64(got), 1e-5)
+		t.Run(tc.name, func(t *testing.T) {
+			m, c := glognnTiny(t, false, tc.alpha, tc.beta, tc.gamma, tc.delta, tc.layers, tc.orders)
+			want := glognnNaive(m.data.Graph, c, globalParams(m))
+			got := globalLogits(m)
+			if got.Rows != 7 || got.Cols != 3 {
+				t.Fatalf("%s: logits %s, want 7×3", tc.name, got.Shape())
+			}
+			assertClose(t, "glognn logits, "+tc.name, got, want, 1e-4)
+			ms, _ := glognnTiny(t, true, tc.alpha, tc.beta, tc.gamma, tc.delta, tc.layers, tc.orders)
+			assertClose(t, "glognn logits (sparse X), "+tc.name, globalLogits(ms), dense64(got), 1e-5)
+		})
 	}
 }
 
@@ -196,16 +198,18 @@ func TestGloGNNPresetAndSpec(t *testing.T) {
 	if !names["fc3.W"] || !names["orders_weight"] || len(m.(*GloGNN).order.Value.Data) != 3 {
 		t.Errorf("chameleon (δ = 0) model params %v", names)
 	}
-	for _, bad := range []func(c *GloGNNConfig){
-		func(c *GloGNNConfig) { c.Gamma = 1 },
-		func(c *GloGNNConfig) { c.Alpha, c.Beta = 0, 0 },
-		func(c *GloGNNConfig) { c.Orders = 0 },
-		func(c *GloGNNConfig) { c.Layers = 3 },
+	for name, bad := range map[string]func(c *GloGNNConfig){
+		"gamma=1":      func(c *GloGNNConfig) { c.Gamma = 1 },
+		"alpha=beta=0": func(c *GloGNNConfig) { c.Alpha, c.Beta = 0, 0 },
+		"orders=0":     func(c *GloGNNConfig) { c.Orders = 0 },
+		"layers=3":     func(c *GloGNNConfig) { c.Layers = 3 },
 	} {
-		c := GloGNNPreset("texas")
-		bad(c)
-		if _, err := NewGloGNN(globalData(t, false), c, rng.New(1)); err == nil {
-			t.Errorf("invalid config %+v accepted", c)
-		}
+		t.Run(name, func(t *testing.T) {
+			c := GloGNNPreset("texas")
+			bad(c)
+			if _, err := NewGloGNN(globalData(t, false), c, rng.New(1)); err == nil {
+				t.Errorf("invalid config %+v accepted", c)
+			}
+		})
 	}
 }

@@ -1,7 +1,6 @@
 package models
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/pcgcn/pcgcn/autograd"
@@ -15,36 +14,18 @@ import (
 type GPRGNNConfig struct {
 	Common
 	// K is the number of propagation steps (γ has K+1 entries).
-	K int `json:"k"`
+	K int `json:"k" range:"≥0"`
 	// Alpha is the teleport probability α of the PPR initialisation
 	// γ_k = α(1−α)ᵏ, γ_K = (1−α)ᴷ.
-	Alpha float64 `json:"alpha"`
+	Alpha float64 `json:"alpha" range:"[0,1]"`
 	// DPRate is the dropout rate applied to the MLP's output before the
 	// propagation.
-	DPRate float64 `json:"dprate"`
+	DPRate float64 `json:"dprate" range:"[0,1)"`
 }
 
-// Base returns the shared hyperparameters.
-func (c *GPRGNNConfig) Base() *Common { return &c.Common }
-
-// Validate reports the first out-of-range hyperparameter: layers, hidden, k
-// and the dropout rates.
-func (c *GPRGNNConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("gprgnn: %w", err)
-	}
-	switch {
-	case c.Layers < 1 || c.Hidden < 1:
-		return fmt.Errorf("gprgnn: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	case c.K < 0:
-		return fmt.Errorf("gprgnn: k must be ≥ 0, got %d", c.K)
-	case c.Alpha < 0 || c.Alpha > 1:
-		return fmt.Errorf("gprgnn: alpha must be in [0,1], got %g", c.Alpha)
-	case c.DPRate < 0 || c.DPRate >= 1 || c.Dropout < 0 || c.Dropout >= 1:
-		return fmt.Errorf("gprgnn: dropout and dprate must be in [0,1), got %g and %g", c.Dropout, c.DPRate)
-	}
-	return nil
-}
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags).
+func (c *GPRGNNConfig) Validate() error { return validate("gprgnn", c) }
 
 // gprgnnPresets are (lr, α, weight decay, dprate) per dataset from the
 // authors' github.com/jianhao2016/GPRGNN src/Reproduce_GPRGNN.sh: the dense
@@ -94,12 +75,7 @@ func GPRGNNPreset(dataset string) *GPRGNNConfig {
 }
 
 func gprgnnSpec() Spec {
-	return Spec{
-		Name:    "gprgnn",
-		Summary: "GPRGNN: MLP then learnable generalized PageRank propagation (Chien et al., 2021)",
-		Preset:  func(ds string) Config { return GPRGNNPreset(ds) },
-		New:     typedNew("gprgnn", NewGPRGNN),
-	}
+	return newSpec("gprgnn", "GPRGNN: MLP then learnable generalized PageRank propagation (Chien et al., 2021)", Symmetrised, GPRGNNPreset, NewGPRGNN)
 }
 
 // GPRGNN is the generalized PageRank GNN of Chien, Peng, Li & Milenkovic,
@@ -117,18 +93,23 @@ type GPRGNN struct {
 	cfg   *GPRGNNConfig
 	ls    []*nn.Linear
 	gamma *autograd.Var // 1×(K+1)
+	aHat  *tensor.CSR
 }
+
+// Compile-time checks of the interfaces GPRGNN and its config implement.
+var (
+	_ Model   = (*GPRGNN)(nil)
+	_ NoDecay = (*GPRGNN)(nil)
+	_ Config  = (*GPRGNNConfig)(nil)
+)
 
 // NewGPRGNN builds GPRGNN.
 func NewGPRGNN(d *Data, c *GPRGNNConfig, g *rng.RNG) (*GPRGNN, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	m := &GPRGNN{data: d, cfg: c}
-	dims := layerDims(d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers)
-	for l := 0; l < c.Layers; l++ {
-		m.ls = append(m.ls, nn.NewLinear(fmt.Sprintf("lin%d", l+1), dims[l], dims[l+1], true, g))
-	}
+	m := &GPRGNN{data: d, cfg: c, aHat: d.AHat()}
+	m.ls = newMLP(d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers, g)
 	m.gamma = autograd.NewParam("prop.gamma", gprPPR(c.K, c.Alpha))
 	return m, nil
 }
@@ -144,13 +125,7 @@ func gprPPR(k int, alpha float64) *tensor.Dense {
 }
 
 // Params returns the MLP's parameters and γ.
-func (m *GPRGNN) Params() []*autograd.Var {
-	var ps []*autograd.Var
-	for _, l := range m.ls {
-		ps = append(ps, l.Params()...)
-	}
-	return append(ps, m.gamma)
-}
+func (m *GPRGNN) Params() []*autograd.Var { return append(nn.ParamsOf(m.ls), m.gamma) }
 
 // NoDecayParams returns γ: the authors' optimiser applies no weight decay to
 // the propagation coefficients.
@@ -158,11 +133,11 @@ func (m *GPRGNN) NoDecayParams() []*autograd.Var { return []*autograd.Var{m.gamm
 
 // Forward computes the logits.
 func (m *GPRGNN) Forward(t *autograd.Tape) Output {
-	h, emb := mlpForward(t, m.ls, m.data, m.cfg.Dropout)
+	h, emb := nn.Stack(t, m.ls, nn.InputFromFeatures(t, m.data.X), m.cfg.Dropout, t.ReLU)
 	x := t.Dropout(h, m.cfg.DPRate)
 	z := t.Mul(x, t.SliceCols(m.gamma, 0, 1))
 	for k := 1; k <= m.cfg.K; k++ {
-		x = t.SpMM(m.data.AHat, x)
+		x = t.SpMM(m.aHat, x)
 		z = t.Add(z, t.Mul(x, t.SliceCols(m.gamma, k, k+1)))
 	}
 	return Output{Logits: z, Embedding: emb}

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -45,19 +46,21 @@ func gprgnnReference(m Model, d *Data) [][]float64 {
 
 func TestGPRGNNForwardMatchesNaive(t *testing.T) {
 	for _, k := range []int{0, 1, 4} {
-		spectralCheckModel(t, "gprgnn", true, func(d *Data) Model {
-			c := GPRGNNPreset("chameleon")
-			c.Hidden, c.K, c.Alpha, c.Dropout, c.DPRate = 5, k, 0.3, 0.2, 0.4
-			m, err := NewGPRGNN(d, c, rng.New(7))
-			if err != nil {
-				t.Fatal(err)
-			}
-			// signed coefficients, as learnt γ often are on heterophilous graphs
-			for i := range m.gamma.Value.Data {
-				m.gamma.Value.Data[i] *= float32(1 - 2*(i%2))
-			}
-			return m
-		}, gprgnnReference)
+		t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
+			spectralCheckModel(t, "gprgnn", true, func(d *Data) Model {
+				c := GPRGNNPreset("chameleon")
+				c.Hidden, c.K, c.Alpha, c.Dropout, c.DPRate = 5, k, 0.3, 0.2, 0.4
+				m, err := NewGPRGNN(d, c, rng.New(7))
+				if err != nil {
+					t.Fatal(err)
+				}
+				// signed coefficients, as learnt γ often are on heterophilous graphs
+				for i := range m.gamma.Value.Data {
+					m.gamma.Value.Data[i] *= float32(1 - 2*(i%2))
+				}
+				return m
+			}, gprgnnReference)
+		})
 	}
 }
 
@@ -73,12 +76,14 @@ func TestGPRGNNPPRInit(t *testing.T) {
 		{0, 0.5, []float64{1}},
 	}
 	for _, c := range cases {
-		got := gprPPR(c.k, c.alpha).Data
-		for i, w := range c.want {
-			if math.Abs(float64(got[i])-w) > 1e-7 {
-				t.Errorf("K=%d α=%g: γ[%d] = %g, want %g", c.k, c.alpha, i, got[i], w)
+		t.Run(fmt.Sprintf("K=%d alpha=%g", c.k, c.alpha), func(t *testing.T) {
+			got := gprPPR(c.k, c.alpha).Data
+			for i, w := range c.want {
+				if math.Abs(float64(got[i])-w) > 1e-7 {
+					t.Errorf("K=%d α=%g: γ[%d] = %g, want %g", c.k, c.alpha, i, got[i], w)
+				}
 			}
-		}
+		})
 	}
 	d := spectralData(t, false)
 	if _, err := NewGPRGNN(d, &GPRGNNConfig{Common: Common{Hidden: 4, Layers: 2}, K: -1}, rng.New(1)); err == nil {

@@ -157,13 +157,13 @@ func relu64(a [][]float64) [][]float64 {
 
 // gcnRef64 is a float64 transcription of GCN's forward pass without dropout.
 func gcnRef64(m *GCN, d *Data, v params64) [][]float64 {
-	a := dense64(m.adj.ToDense()) // Â, or the directed normalisation
 	h := dense64(d.X.ToDense())
-	for l := range m.ws {
+	for l, c := range m.convs {
 		if l > 0 {
 			h = relu64(h)
 		}
-		h = addBias(mm(a, mm(h, v.at(m.ws[l]))), v.at(m.bs[l]))
+		a := dense64(c.Adj.ToDense()) // Â, or the directed normalisation
+		h = addBias(mm(a, mm(h, v.at(c.W))), v.at(c.B))
 	}
 	return h
 }

@@ -15,34 +15,18 @@ import (
 // of propagation rounds (1 for H2GCN-1, 2 for H2GCN-2); Common.Dropout is the
 // dropout before the classifier, the only dropout of the authors' network.
 type H2GCNConfig struct {
-	Common
+	Common `range:"layers[1,8]"`
 	// EgoReLU applies ReLU to the ego embedding r⁽⁰⁾ = XW_e (the "R" of the
 	// authors' network setup "M64-R-T1-G-V-…"; their grid tries both).
 	EgoReLU bool `json:"ego_relu"`
 	// InputDropout is a dropout on the features before the embedding; the
 	// authors use none (0), it is here for tuning.
-	InputDropout float64 `json:"input_dropout"`
+	InputDropout float64 `json:"input_dropout" range:"[0,1)"`
 }
 
-// Base returns the shared hyperparameters.
-func (c *H2GCNConfig) Base() *Common { return &c.Common }
-
-// Validate reports the first out-of-range hyperparameter: layers (the rounds
-// K), hidden and the dropout rates.
-func (c *H2GCNConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("h2gcn: %w", err)
-	}
-	switch {
-	case c.Layers < 1 || c.Layers > 8:
-		return fmt.Errorf("h2gcn: layers (rounds K) must be in [1,8], got %d", c.Layers)
-	case c.Hidden < 1:
-		return fmt.Errorf("h2gcn: hidden must be ≥ 1, got %d", c.Hidden)
-	case c.Dropout < 0 || c.Dropout >= 1 || c.InputDropout < 0 || c.InputDropout >= 1:
-		return fmt.Errorf("h2gcn: dropout and input_dropout must be in [0,1), got %g and %g", c.Dropout, c.InputDropout)
-	}
-	return nil
-}
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags).
+func (c *H2GCNConfig) Validate() error { return validate("h2gcn", c) }
 
 // H2GCNPreset returns H2GCN with k rounds as the authors set it up
 // (GemsLab/H2GCN, h2gcn/models/H2GCN.py defaults and
@@ -107,19 +91,9 @@ func h2gcnTuned(dataset string, k int) h2gcnPoint {
 }
 
 func h2gcnSpec(k int) Spec {
-	name := fmt.Sprintf("h2gcn-%d", k)
-	return Spec{
-		Name:    name,
-		Summary: fmt.Sprintf("H2GCN-%d: ego/neighbour separation, 1- and 2-hop, %d round(s) (Zhu et al., 2020)", k, k),
-		Preset:  func(ds string) Config { return H2GCNPreset(ds, k) },
-		New: func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
-			c, ok := cfg.(*H2GCNConfig)
-			if !ok {
-				return nil, fmt.Errorf("%s: config is %T, want *H2GCNConfig", name, cfg)
-			}
-			return NewH2GCN(d, c, g)
-		},
-	}
+	return newSpec(fmt.Sprintf("h2gcn-%d", k),
+		fmt.Sprintf("H2GCN-%d: ego/neighbour separation, 1- and 2-hop, %d round(s) (Zhu et al., 2020)", k, k),
+		Symmetrised, func(ds string) *H2GCNConfig { return H2GCNPreset(ds, k) }, NewH2GCN)
 }
 
 // H2GCN is Zhu et al.'s "Beyond homophily" network (NeurIPS 2020), as in the
@@ -145,6 +119,12 @@ type H2GCN struct {
 	rounds []*autograd.Var // scratch of Forward (ConcatCols copies it)
 }
 
+// Compile-time checks of the interfaces H2GCN and its config implement.
+var (
+	_ Model  = (*H2GCN)(nil)
+	_ Config = (*H2GCNConfig)(nil)
+)
+
 // NewH2GCN builds H2GCN with cfg.Layers rounds, computing the normalised 1-
 // and 2-hop adjacencies of d.Graph.Adj.
 func NewH2GCN(d *Data, c *H2GCNConfig, g *rng.RNG) (*H2GCN, error) {
@@ -169,7 +149,7 @@ func (m *H2GCN) Params() []*autograd.Var { return []*autograd.Var{m.we, m.wc} }
 
 // Forward computes the logits; the embedding is the combined r.
 func (m *H2GCN) Forward(t *autograd.Tape) Output {
-	r := dropMatMul(t, nn.InputFromFeatures(t, m.data.X), m.we, m.cfg.InputDropout)
+	r := nn.InputFromFeatures(t, m.data.X).Dropout(t, m.cfg.InputDropout).MatMul(t, m.we)
 	if m.cfg.EgoReLU {
 		r = t.ReLU(r)
 	}

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -17,7 +18,7 @@ func mixingData(t *testing.T, sparse bool) *Data {
 	if sparse {
 		g.X = graph.Features{Sparse: tensor.DenseToCSR(g.X.Dense)}
 	}
-	return NewData(g, g.Splits[0], false, nil)
+	return NewData(g, g.Splits[0], false)
 }
 
 // mixingLogits runs m's forward pass with the given thread count, with
@@ -155,39 +156,43 @@ func referenceH2GCN(m *H2GCN, d *Data) [][]float64 {
 
 func TestH2GCNForward(t *testing.T) {
 	for _, k := range []int{1, 2} {
-		build := func(d *Data) Model {
-			c := H2GCNPreset("cornell", k)
-			c.Hidden = 3
-			m, err := NewH2GCN(d, c, rng.New(5))
-			if err != nil {
-				t.Fatal(err)
+		t.Run(fmt.Sprintf("h2gcn-%d", k), func(t *testing.T) {
+			build := func(d *Data) Model {
+				c := H2GCNPreset("cornell", k)
+				c.Hidden = 3
+				m, err := NewH2GCN(d, c, rng.New(5))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return m
 			}
-			return m
-		}
-		d := mixingData(t, false)
-		m := build(d).(*H2GCN)
-		if got, want := m.wc.Rows(), 3*(1<<(k+1)-1); got != want {
-			t.Fatalf("h2gcn-%d: classifier has %d inputs, want %d", k, got, want)
-		}
-		want := referenceH2GCN(m, d)
-		assertClose(t, "h2gcn logits", mixingLogits(m, 1, false), want, 1e-5)
-		mixingCommonChecks(t, "h2gcn", build, want)
-		m.cfg.EgoReLU = false // keep the finite differences away from ReLU's kink
-		mixingGradCheck(t, "h2gcn", m)
+			d := mixingData(t, false)
+			m := build(d).(*H2GCN)
+			if got, want := m.wc.Rows(), 3*(1<<(k+1)-1); got != want {
+				t.Fatalf("h2gcn-%d: classifier has %d inputs, want %d", k, got, want)
+			}
+			want := referenceH2GCN(m, d)
+			assertClose(t, "h2gcn logits", mixingLogits(m, 1, false), want, 1e-5)
+			mixingCommonChecks(t, "h2gcn", build, want)
+			m.cfg.EgoReLU = false // keep the finite differences away from ReLU's kink
+			mixingGradCheck(t, "h2gcn", m)
+		})
 	}
 }
 
 func TestH2GCNPresetAndErrors(t *testing.T) {
 	reg := NewRegistry()
 	for _, k := range []int{1, 2} {
-		s, err := reg.Get("h2gcn-" + string(rune('0'+k)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := s.Preset("texas").(*H2GCNConfig)
-		if c.Layers != k || c.Hidden != 64 || c.Dropout != 0.5 || c.WeightDecay != 2e-5 || !c.EgoReLU {
-			t.Errorf("h2gcn-%d preset = %+v", k, c)
-		}
+		t.Run(fmt.Sprintf("h2gcn-%d", k), func(t *testing.T) {
+			s, err := reg.Get("h2gcn-" + string(rune('0'+k)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := s.Preset("texas").(*H2GCNConfig)
+			if c.Layers != k || c.Hidden != 64 || c.Dropout != 0.5 || c.WeightDecay != 2e-5 || !c.EgoReLU {
+				t.Errorf("h2gcn-%d preset = %+v", k, c)
+			}
+		})
 	}
 	if c := H2GCNPreset("chameleon", 1); c.EgoReLU || c.Dropout != 0 || c.WeightDecay != 2e-5 || c.Layers != 1 {
 		t.Errorf("tuned h2gcn-1 chameleon preset = %+v", c)

@@ -1,8 +1,6 @@
 package models
 
 import (
-	"fmt"
-
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/nn"
 	"github.com/pcgcn/pcgcn/rng"
@@ -16,23 +14,9 @@ type LINKXConfig struct {
 	Common
 }
 
-// Base returns the shared hyperparameters.
-func (c *LINKXConfig) Base() *Common { return &c.Common }
-
-// Validate reports the first out-of-range hyperparameter: layers, hidden and
-// dropout.
-func (c *LINKXConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("linkx: %w", err)
-	}
-	if c.Layers < 1 || c.Hidden < 1 {
-		return fmt.Errorf("linkx: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	}
-	if c.Dropout < 0 || c.Dropout >= 1 {
-		return fmt.Errorf("linkx: dropout must be in [0,1), got %g", c.Dropout)
-	}
-	return nil
-}
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags).
+func (c *LINKXConfig) Validate() error { return validate("linkx", c) }
 
 // LINKXPreset returns LINKX's setting for a dataset. The authors tune LINKX
 // on the Geom-GCN graphs over a grid (github.com/CUAI/Non-Homophily-Large-Scale,
@@ -88,12 +72,7 @@ func linkxTuned(dataset string) (hidden int, lr float64) {
 }
 
 func linkxSpec() Spec {
-	return Spec{
-		Name:    "linkx",
-		Summary: "LINKX: MLPs on adjacency rows and features, combined (Lim et al., 2021)",
-		Preset:  func(ds string) Config { return LINKXPreset(ds) },
-		New:     typedNew("linkx", NewLINKX),
-	}
+	return newSpec("linkx", "LINKX: MLPs on adjacency rows and features, combined (Lim et al., 2021)", Symmetrised, LINKXPreset, NewLINKX)
 }
 
 // LINKX is the model of Lim et al., "Large Scale Learning on Non-Homophilous
@@ -122,6 +101,12 @@ type LINKX struct {
 	adj  *tensor.CSR
 }
 
+// Compile-time checks of the interfaces LINKX and its config implement.
+var (
+	_ Model  = (*LINKX)(nil)
+	_ Config = (*LINKXConfig)(nil)
+)
+
 // NewLINKX builds LINKX.
 func NewLINKX(d *Data, c *LINKXConfig, g *rng.RNG) (*LINKX, error) {
 	if err := c.Validate(); err != nil {
@@ -132,10 +117,9 @@ func NewLINKX(d *Data, c *LINKXConfig, g *rng.RNG) (*LINKX, error) {
 	m.mlpA = nn.NewLinear("mlpA", d.Graph.N, hid, true, g)
 	m.mlpX = nn.NewLinear("mlpX", d.X.Cols(), hid, true, g)
 	m.w = nn.NewLinear("W", 2*hid, hid, true, g)
-	dims := layerDims(hid, hid, d.Graph.NumClasses, c.Layers)
-	for l := 0; l < c.Layers; l++ {
-		m.fin = append(m.fin, nn.NewLinear(fmt.Sprintf("final%d", l+1), dims[l], dims[l+1], true, g))
-	}
+	m.fin = nn.NewStack("final", hid, hid, d.Graph.NumClasses, c.Layers, func(name string, in, out int) *nn.Linear {
+		return nn.NewLinear(name, in, out, true, g)
+	})
 	return m, nil
 }
 
@@ -144,15 +128,12 @@ func (m *LINKX) Params() []*autograd.Var {
 	ps := append([]*autograd.Var{}, m.mlpA.Params()...)
 	ps = append(ps, m.mlpX.Params()...)
 	ps = append(ps, m.w.Params()...)
-	for _, l := range m.fin {
-		ps = append(ps, l.Params()...)
-	}
-	return ps
+	return append(ps, nn.ParamsOf(m.fin)...)
 }
 
 // Forward computes the logits.
 func (m *LINKX) Forward(t *autograd.Tape) Output {
-	ha := t.Add(t.SpMM(m.adj, m.mlpA.W), m.mlpA.B)
+	ha := m.mlpA.ForwardInput(t, nn.SparseInput(m.adj), 0)
 	hx := m.mlpX.ForwardInput(t, nn.InputFromFeatures(t, m.data.X), 0)
 	h := t.ReLU(t.Add(t.Add(m.w.Forward(t, t.ConcatCols(ha, hx)), ha), hx))
 	emb := h

@@ -37,15 +37,17 @@ func linkxReference(m Model, d *Data) [][]float64 {
 
 func TestLINKXForwardMatchesNaive(t *testing.T) {
 	for _, layers := range []int{1, 2, 3} {
-		spectralCheckModel(t, "linkx", layers > 1, func(d *Data) Model {
-			c := LINKXPreset("chameleon")
-			c.Hidden, c.Layers, c.Dropout = 5, layers, 0.3
-			m, err := NewLINKX(d, c, rng.New(9))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return m
-		}, linkxReference)
+		t.Run(fmt.Sprintf("%d layers", layers), func(t *testing.T) {
+			spectralCheckModel(t, "linkx", layers > 1, func(d *Data) Model {
+				c := LINKXPreset("chameleon")
+				c.Hidden, c.Layers, c.Dropout = 5, layers, 0.3
+				m, err := NewLINKX(d, c, rng.New(9))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return m
+			}, linkxReference)
+		})
 	}
 }
 

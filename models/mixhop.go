@@ -21,7 +21,7 @@ type MixHopConfig struct {
 	// Powers are the adjacency powers of every layer, comma-separated.
 	Powers string `json:"powers"`
 	// InputDropout is the dropout on the input features.
-	InputDropout float64 `json:"input_dropout"`
+	InputDropout float64 `json:"input_dropout" range:"[0,1)"`
 	// L2Normalize divides each (dropped-out) feature row by its L2 norm.
 	L2Normalize bool `json:"l2_normalize"`
 	// BatchNorm applies batch normalisation with a learnable shift (no scale)
@@ -32,23 +32,19 @@ type MixHopConfig struct {
 	Psum bool `json:"psum"`
 }
 
-// Base returns the shared hyperparameters.
-func (c *MixHopConfig) Base() *Common { return &c.Common }
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags), then checks the powers and that hidden gives each one
+// unit at least.
+func (c *MixHopConfig) Validate() error { return validate("mixhop", c, c.checkPowers) }
 
-// Validate reports the first out-of-range hyperparameter: the powers, layers,
-// hidden (at least one unit per power) and the dropout rates.
-func (c *MixHopConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("mixhop: %w", err)
-	}
+// checkPowers reads the powers and checks that hidden has a unit per power.
+func (c *MixHopConfig) checkPowers() error {
 	powers, err := mixhopPowers(c.Powers)
-	switch {
-	case err != nil:
+	if err != nil {
 		return err
-	case c.Layers < 1 || c.Hidden < len(powers):
-		return fmt.Errorf("mixhop: need layers ≥ 1 and hidden ≥ %d (one unit per power), got %d and %d", len(powers), c.Layers, c.Hidden)
-	case c.Dropout < 0 || c.Dropout >= 1 || c.InputDropout < 0 || c.InputDropout >= 1:
-		return fmt.Errorf("mixhop: dropout and input_dropout must be in [0,1), got %g and %g", c.Dropout, c.InputDropout)
+	}
+	if c.Hidden < len(powers) {
+		return &OptionError{Key: "hidden", Value: c.Hidden, Want: fmt.Sprintf("≥ %d (one unit per power)", len(powers))}
 	}
 	return nil
 }
@@ -81,12 +77,7 @@ func MixHopPreset(string) *MixHopConfig {
 }
 
 func mixhopSpec() Spec {
-	return Spec{
-		Name:    "mixhop",
-		Summary: "MixHop: concatenated adjacency powers Â⁰,Â¹,Â² per layer (Abu-El-Haija et al., 2019)",
-		Preset:  func(ds string) Config { return MixHopPreset(ds) },
-		New:     typedNew("mixhop", NewMixHop),
-	}
+	return newSpec("mixhop", "MixHop: concatenated adjacency powers Â⁰,Â¹,Â² per layer (Abu-El-Haija et al., 2019)", Symmetrised, MixHopPreset, NewMixHop)
 }
 
 // MixHop is Abu-El-Haija et al.'s higher-order graph convolution (ICML
@@ -113,7 +104,14 @@ type MixHop struct {
 	shifts []*autograd.Var   // BN shifts of the hidden layers
 	q      *autograd.Var     // psum logits, 1×|P|
 	blocks []*autograd.Var   // scratch of Forward (ConcatCols copies it)
+	aHat   *tensor.CSR
 }
+
+// Compile-time checks of the interfaces MixHop and its config implement.
+var (
+	_ Model  = (*MixHop)(nil)
+	_ Config = (*MixHopConfig)(nil)
+)
 
 // NewMixHop builds MixHop on d.
 func NewMixHop(d *Data, c *MixHopConfig, g *rng.RNG) (*MixHop, error) {
@@ -124,7 +122,7 @@ func NewMixHop(d *Data, c *MixHopConfig, g *rng.RNG) (*MixHop, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &MixHop{data: d, cfg: c, powers: powers}
+	m := &MixHop{data: d, cfg: c, powers: powers, aHat: d.AHat()}
 	in, nc := d.X.Cols(), d.Graph.NumClasses
 	for l := 0; l < c.Layers; l++ {
 		dims := make([]int, len(powers))
@@ -160,7 +158,7 @@ func mixhopPowers(s string) ([]int, error) {
 	for _, f := range strings.Split(s, ",") {
 		p, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || p < 0 || p > 16 || seen[p] {
-			return nil, fmt.Errorf("mixhop: powers must be distinct integers in [0,16] separated by commas, got %q", s)
+			return nil, &OptionError{Key: "powers", Value: s, Want: "distinct integers in [0,16] separated by commas"}
 		}
 		seen[p] = true
 		ps = append(ps, p)
@@ -206,12 +204,12 @@ func (m *MixHop) Forward(t *autograd.Tape) Output {
 		for k, w := range layer {
 			var z *autograd.Var
 			if l == 0 {
-				z = mixhopInputMatMul(t, x, w)
+				z = x.MatMul(t, w)
 			} else {
 				z = t.MatMul(h, w)
 			}
 			for range m.powers[k] {
-				z = t.SpMM(m.data.AHat, z)
+				z = t.SpMM(m.aHat, z)
 			}
 			blocks = append(blocks, z)
 		}
@@ -248,14 +246,6 @@ func (m *MixHop) Forward(t *autograd.Tape) Output {
 	}
 	out.Aux = t.Scale(t.Mean(t.Mul(m.q, m.q)), mixhopPsumReg)
 	return out
-}
-
-// mixhopInputMatMul returns x·w for dense or sparse constant input x.
-func mixhopInputMatMul(t *autograd.Tape, x nn.Input, w *autograd.Var) *autograd.Var {
-	if x.Sparse != nil {
-		return t.SpMM(x.Sparse, w)
-	}
-	return t.MatMul(x.Dense, w)
 }
 
 // input returns the features after input dropout and, if configured, row L2

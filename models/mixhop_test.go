@@ -1,7 +1,9 @@
 package models
 
 import (
+	"fmt"
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/autograd"
@@ -85,38 +87,40 @@ func referenceMixHop(m *MixHop, d *Data) (logits [][]float64, aux float64) {
 
 func TestMixHopForward(t *testing.T) {
 	for _, layers := range []int{2, 3} {
-		build := func(d *Data) Model {
-			c := MixHopPreset("chameleon")
-			c.Hidden, c.Layers, c.Dropout, c.InputDropout = 7, layers, 0.4, 0.3
-			m, err := NewMixHop(d, c, rng.New(4))
-			if err != nil {
-				t.Fatal(err)
-			}
-			// move q and the BN shifts away from their zero initialisation
-			for k := range m.q.Value.Data {
-				m.q.Value.Data[k] = 0.3*float32(k) - 0.2
-			}
-			for _, s := range m.shifts {
-				for k := range s.Value.Data {
-					s.Value.Data[k] = 0.1 * float32(k%3-1)
+		t.Run(fmt.Sprintf("%d layers", layers), func(t *testing.T) {
+			build := func(d *Data) Model {
+				c := MixHopPreset("chameleon")
+				c.Hidden, c.Layers, c.Dropout, c.InputDropout = 7, layers, 0.4, 0.3
+				m, err := NewMixHop(d, c, rng.New(4))
+				if err != nil {
+					t.Fatal(err)
 				}
+				// move q and the BN shifts away from their zero initialisation
+				for k := range m.q.Value.Data {
+					m.q.Value.Data[k] = 0.3*float32(k) - 0.2
+				}
+				for _, s := range m.shifts {
+					for k := range s.Value.Data {
+						s.Value.Data[k] = 0.1 * float32(k%3-1)
+					}
+				}
+				return m
 			}
-			return m
-		}
-		d := mixingData(t, false)
-		m := build(d).(*MixHop)
-		// hidden 7 split over powers 0,1,2 as round(7/3) = 2, 2, 3
-		if got := []int{m.ws[0][0].Cols(), m.ws[0][1].Cols(), m.ws[0][2].Cols()}; got[0] != 2 || got[1] != 2 || got[2] != 3 {
-			t.Fatalf("layer 1 widths %v, want [2 2 3]", got)
-		}
-		want, wantAux := referenceMixHop(m, d)
-		assertClose(t, "mixhop logits", mixingLogits(m, 1, false), want, 1e-5)
-		tp := autograd.NewTape(tensor.Serial)
-		if got := float64(m.Forward(tp).Aux.Scalar()); math.Abs(got-wantAux) > 1e-9 {
-			t.Errorf("mixhop aux = %g, want %g", got, wantAux)
-		}
-		mixingCommonChecks(t, "mixhop", build, want)
-		mixingGradCheck(t, "mixhop", m)
+			d := mixingData(t, false)
+			m := build(d).(*MixHop)
+			// hidden 7 split over powers 0,1,2 as round(7/3) = 2, 2, 3
+			if got := []int{m.ws[0][0].Cols(), m.ws[0][1].Cols(), m.ws[0][2].Cols()}; got[0] != 2 || got[1] != 2 || got[2] != 3 {
+				t.Fatalf("layer 1 widths %v, want [2 2 3]", got)
+			}
+			want, wantAux := referenceMixHop(m, d)
+			assertClose(t, "mixhop logits", mixingLogits(m, 1, false), want, 1e-5)
+			tp := autograd.NewTape(tensor.Serial)
+			if got := float64(m.Forward(tp).Aux.Scalar()); math.Abs(got-wantAux) > 1e-9 {
+				t.Errorf("mixhop aux = %g, want %g", got, wantAux)
+			}
+			mixingCommonChecks(t, "mixhop", build, want)
+			mixingGradCheck(t, "mixhop", m)
+		})
 	}
 }
 
@@ -131,9 +135,11 @@ func TestMixHopOptions(t *testing.T) {
 		t.Errorf("mixhopRowScale(3,4) = %g, want 0.2", got)
 	}
 	for _, bad := range []string{"", "0,,1", "1,1", "-1", "a"} {
-		if _, err := mixhopPowers(bad); err == nil {
-			t.Errorf("mixhopPowers(%q) accepted", bad)
-		}
+		t.Run(strconv.Quote(bad), func(t *testing.T) {
+			if _, err := mixhopPowers(bad); err == nil {
+				t.Errorf("mixhopPowers(%q) accepted", bad)
+			}
+		})
 	}
 	// without psum, batch norm and L2 normalisation: plain sum of the blocks
 	d := mixingData(t, false)

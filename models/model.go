@@ -1,14 +1,9 @@
 package models
 
 import (
-	"fmt"
-	"math"
-	"reflect"
-	"sort"
-	"strings"
-
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/nn"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
 )
@@ -21,6 +16,10 @@ type Model interface {
 	// Params returns the trainable parameters, with stable unique names.
 	Params() []*autograd.Var
 }
+
+// Every Model is an nn.Module: package checkpoint saves and loads its Params
+// by name.
+var _ nn.Module = Model(nil)
 
 // NoDecay is implemented by models some of whose parameters their authors
 // train without weight decay (e.g. GPRGNN's propagation coefficients γ); the
@@ -40,13 +39,13 @@ type Output struct {
 }
 
 // Data is what a model is built from: the graph, the features as the model
-// asked for them, the normalised adjacency and the split in use.
+// asked for them and the split in use. The normalised adjacency Â is the
+// graph's (AHat), computed once per graph whatever the number of models and
+// splits.
 type Data struct {
 	Graph *graph.Graph
 	// X are the features after the model's requested normalisation.
 	X graph.Features
-	// AHat is D̃^{-1/2}(A+I)D̃^{-1/2}, computed once per graph.
-	AHat *tensor.CSR
 	// Train, Val and Test index the split's nodes. Train may be a reduced set
 	// (e.g. a class removed for the missing-class study).
 	Train, Val, Test []int32
@@ -55,6 +54,10 @@ type Data struct {
 	// FeaturesSignedForced.
 	Features string
 }
+
+// AHat returns Â = D̃^{-1/2}(A+I)D̃^{-1/2} of the graph, cached on it
+// (graph.Graph.AHat).
+func (d *Data) AHat() *tensor.CSR { return d.Graph.AHat() }
 
 // What NewData and NewDataFor did to the features (Data.Features).
 const (
@@ -68,20 +71,20 @@ const (
 // normalisation of the features where it means something: when every
 // feature value is non-negative (graph.Features.NonNegative). Signed
 // features are left raw, since dividing a row by a sum its values nearly
-// cancel in distorts it. aHat may be nil (then it is computed).
-func NewData(g *graph.Graph, split graph.Split, normalize bool, aHat *tensor.CSR) *Data {
-	return newData(g, split, normalize, false, aHat)
+// cancel in distorts it.
+func NewData(g *graph.Graph, split graph.Split, normalize bool) *Data {
+	return newData(g, split, normalize, false)
 }
 
 // NewDataFor is NewData with the feature preparation of a configuration:
 // normalize_features, and normalize_signed to row-normalise signed
 // features too.
-func NewDataFor(g *graph.Graph, split graph.Split, cfg Config, aHat *tensor.CSR) *Data {
+func NewDataFor(g *graph.Graph, split graph.Split, cfg Config) *Data {
 	c := cfg.Base()
-	return newData(g, split, c.NormalizeFeatures, c.NormalizeSigned, aHat)
+	return newData(g, split, c.NormalizeFeatures, c.NormalizeSigned)
 }
 
-func newData(g *graph.Graph, split graph.Split, normalize, signed bool, aHat *tensor.CSR) *Data {
+func newData(g *graph.Graph, split graph.Split, normalize, signed bool) *Data {
 	x, note := g.X, FeaturesRaw
 	switch {
 	case !normalize:
@@ -92,10 +95,7 @@ func newData(g *graph.Graph, split graph.Split, normalize, signed bool, aHat *te
 	default:
 		note = FeaturesSignedRaw
 	}
-	if aHat == nil {
-		aHat = graph.GCNNorm(g.Adj)
-	}
-	return &Data{Graph: g, X: x, AHat: aHat, Train: split.Train, Val: split.Val, Test: split.Test, Features: note}
+	return &Data{Graph: g, X: x, Train: split.Train, Val: split.Val, Test: split.Test, Features: note}
 }
 
 // Spec describes a model for the registry.
@@ -117,21 +117,27 @@ type Spec struct {
 }
 
 // Config is a model's hyperparameter struct (a pointer to it). Its fields are
-// addressed by their JSON names in config files and --set flags.
+// addressed by their JSON names in config files and --set flags. A config
+// embeds Common, which gives it Base, and declares the ranges of its
+// settings in `range` struct tags that its Validate checks (see validate).
 type Config interface {
 	// Base returns the hyperparameters every model has.
 	Base() *Common
 	// Validate reports the first out-of-range hyperparameter, without
 	// building the model. Its errors name the model ("glognn: gamma must be
-	// in [0,1), got 2"), so callers add no prefix of their own. The model's
-	// constructor calls it first and checks only what needs the data.
+	// in [0,1), got 2"), so callers add no prefix of their own; a range
+	// error is an *OptionError naming the key. The model's constructor
+	// calls it first and checks only what needs the data.
 	Validate() error
 }
 
-// Common are the hyperparameters shared by every model.
+// Common are the hyperparameters shared by every model. The lower bounds of
+// Hidden and Layers in their range tags hold for every model whose config
+// does not override them in the tag of its embedded Common
+// (`range:"layers≥2"`).
 type Common struct {
-	Hidden      int     `json:"hidden"`
-	Layers      int     `json:"layers"`
+	Hidden      int     `json:"hidden" range:"≥1"`
+	Layers      int     `json:"layers" range:"≥1"`
 	Dropout     float64 `json:"dropout"`
 	LR          float64 `json:"lr"`
 	WeightDecay float64 `json:"weight_decay"`
@@ -151,142 +157,5 @@ type Common struct {
 	Optimizer string `json:"optimizer,omitempty"`
 }
 
-// Limits on the sizes every model shares: far above any published setting,
-// low enough that a typo fails with a message instead of exhausting memory.
-const (
-	MaxHidden = 1 << 16
-	MaxLayers = 1 << 10
-)
-
-// Validate checks the settings shared by every model: lr finite and > 0,
-// weight_decay finite and ≥ 0, dropout in [0,1), hidden and layers at most
-// MaxHidden and MaxLayers (each model checks their lower bounds), and the
-// optimiser. Its error does not name the model: each model's Validate calls
-// it (through validateShared) and adds the model's name. Range errors are
-// *OptionError, naming the key.
-func (c *Common) Validate() error {
-	switch {
-	case !(c.LR > 0) || math.IsInf(c.LR, 0):
-		return &OptionError{Key: "lr", Value: c.LR, Want: "a finite number > 0"}
-	case !(c.WeightDecay >= 0) || math.IsInf(c.WeightDecay, 0):
-		return &OptionError{Key: "weight_decay", Value: c.WeightDecay, Want: "a finite number ≥ 0"}
-	case !(c.Dropout >= 0 && c.Dropout < 1):
-		return &OptionError{Key: "dropout", Value: c.Dropout, Want: "in [0,1)"}
-	case c.Hidden > MaxHidden:
-		return &OptionError{Key: "hidden", Value: c.Hidden, Want: fmt.Sprintf("at most %d", MaxHidden)}
-	case c.Layers > MaxLayers:
-		return &OptionError{Key: "layers", Value: c.Layers, Want: fmt.Sprintf("at most %d", MaxLayers)}
-	case c.NormalizeSigned && !c.NormalizeFeatures:
-		return fmt.Errorf("normalize_signed=true needs normalize_features=true")
-	}
-	switch c.Optimizer {
-	case "", "adam", "adamw":
-		return nil
-	}
-	return fmt.Errorf("optimizer must be adam or adamw, got %q", c.Optimizer)
-}
-
-// OptionError is a hyperparameter outside its range, by its JSON key (the
-// key of --set and of config files).
-type OptionError struct {
-	Key   string
-	Value any
-	// Want is the allowed range, as a phrase: "in [0,1)", "a finite number > 0".
-	Want string
-}
-
-// Error reads "key must be WANT, got VALUE".
-func (e *OptionError) Error() string {
-	return fmt.Sprintf("%s must be %s, got %v", e.Key, e.Want, e.Value)
-}
-
-// validateShared runs the checks every model's Validate starts with: every
-// numeric option finite (NaN passes no ordered comparison, so the models'
-// range checks alone would let it through), then Common.Validate. It is the
-// one place the shared ranges live.
-func validateShared(cfg Config) error {
-	var err error
-	walkFields(reflect.ValueOf(cfg).Elem(), func(name string, f reflect.Value) {
-		if err == nil && f.Kind() == reflect.Float64 {
-			if v := f.Float(); math.IsNaN(v) || math.IsInf(v, 0) {
-				err = &OptionError{Key: name, Value: v, Want: "a finite number"}
-			}
-		}
-	})
-	if err != nil {
-		return err
-	}
-	return cfg.Base().Validate()
-}
-
-// Registry maps model names to specs. It is built by NewRegistry and not
-// modified afterwards.
-type Registry struct{ specs map[string]Spec }
-
-// NewRegistry returns the registry of every model in this package.
-func NewRegistry() *Registry {
-	r := &Registry{specs: map[string]Spec{}}
-	for _, s := range allSpecs() {
-		preset, dir := s.Preset, s.Direction
-		s.Preset = func(ds string) Config {
-			cfg := preset(PresetDataset(ds))
-			if dir == OutLinks && strings.HasSuffix(ds, DirectedSuffix) {
-				// the authors' graph: every OutLinks config has the option
-				if err := SetOption(cfg, "directed", "true"); err != nil {
-					panic(err)
-				}
-			}
-			return cfg
-		}
-		r.specs[s.Name] = s
-	}
-	return r
-}
-
-// Get returns the spec of a model or an error listing the valid names.
-func (r *Registry) Get(name string) (Spec, error) {
-	s, ok := r.specs[strings.ToLower(name)]
-	if !ok {
-		return Spec{}, fmt.Errorf("unknown model %q (valid: %s)", name, strings.Join(r.Names(), ", "))
-	}
-	return s, nil
-}
-
-// Names returns the model names in a stable order (pcgcn first).
-func (r *Registry) Names() []string {
-	var names []string
-	for n := range r.specs {
-		if n != "pcgcn" {
-			names = append(names, n)
-		}
-	}
-	sort.Strings(names)
-	if _, ok := r.specs["pcgcn"]; ok {
-		names = append([]string{"pcgcn"}, names...)
-	}
-	return names
-}
-
-// allSpecs lists the models of this package. Baselines are registered in
-// the specs_*.go files, one per family of models.
-func allSpecs() []Spec {
-	specs := []Spec{pcgcnSpec(), gcnSpec(), mlpSpec()}
-	specs = append(specs, classicSpecs()...)
-	specs = append(specs, mixingSpecs()...)
-	specs = append(specs, spectralSpecs()...)
-	specs = append(specs, globalSpecs()...)
-	return specs
-}
-
-// typedNew adapts a model constructor taking its own config type to
-// Spec.New, reporting a config of the wrong type as an error.
-func typedNew[C Config, M Model](name string, build func(*Data, C, *rng.RNG) (M, error)) func(*Data, Config, *rng.RNG) (Model, error) {
-	return func(d *Data, cfg Config, g *rng.RNG) (Model, error) {
-		c, ok := cfg.(C)
-		if !ok {
-			var want C
-			return nil, fmt.Errorf("%s: config is %T, want %T", name, cfg, want)
-		}
-		return build(d, c, g)
-	}
-}
+// Base returns c itself: the method every config gets by embedding Common.
+func (c *Common) Base() *Common { return c }

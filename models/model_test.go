@@ -11,21 +11,23 @@ import (
 func TestDirectedDatasetsTakeTheirGraphsPresets(t *testing.T) {
 	reg := NewRegistry()
 	for _, name := range reg.Names() {
-		spec, _ := reg.Get(name)
-		for _, ds := range []string{"chameleon", "squirrel", "chameleon-filtered", "squirrel-filtered"} {
-			wantCfg := spec.Preset(ds)
-			if spec.Direction == OutLinks {
-				// the authors' graph: the preset follows the links' direction
-				if err := SetOption(wantCfg, "directed", "true"); err != nil {
-					t.Fatalf("%s: %v", name, err)
+		t.Run(name, func(t *testing.T) {
+			spec, _ := reg.Get(name)
+			for _, ds := range []string{"chameleon", "squirrel", "chameleon-filtered", "squirrel-filtered"} {
+				wantCfg := spec.Preset(ds)
+				if spec.Direction == OutLinks {
+					// the authors' graph: the preset follows the links' direction
+					if err := SetOption(wantCfg, "directed", "true"); err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+				}
+				want, _ := json.Marshal(wantCfg)
+				got, _ := json.Marshal(spec.Preset(ds + "-directed"))
+				if string(got) != string(want) {
+					t.Errorf("%s on %s-directed: %s, want %s's %s", name, ds, got, ds, want)
 				}
 			}
-			want, _ := json.Marshal(wantCfg)
-			got, _ := json.Marshal(spec.Preset(ds + "-directed"))
-			if string(got) != string(want) {
-				t.Errorf("%s on %s-directed: %s, want %s's %s", name, ds, got, ds, want)
-			}
-		}
+		})
 	}
 }
 
@@ -33,16 +35,18 @@ func TestDirectionOfEachModel(t *testing.T) {
 	reg := NewRegistry()
 	want := map[string]Direction{"ggcn": OutLinks, "gcnii": OutLinks, "pcgcn": ChosenOnValidation}
 	for _, name := range reg.Names() {
-		spec, _ := reg.Get(name)
-		if spec.Direction != want[name] {
-			t.Errorf("%s: direction %v, want %v", name, spec.Direction, want[name])
-		}
-		// a model whose graph can be directed has the switch
-		if spec.Direction != Symmetrised {
-			if err := SetOption(spec.Preset("cora"), "directed", "true"); err != nil {
-				t.Errorf("%s: %v", name, err)
+		t.Run(name, func(t *testing.T) {
+			spec, _ := reg.Get(name)
+			if spec.Direction != want[name] {
+				t.Errorf("%s: direction %v, want %v", name, spec.Direction, want[name])
 			}
-		}
+			// a model whose graph can be directed has the switch
+			if spec.Direction != Symmetrised {
+				if err := SetOption(spec.Preset("cora"), "directed", "true"); err != nil {
+					t.Errorf("%s: %v", name, err)
+				}
+			}
+		})
 	}
 	// GCNII follows the direction of the Geom-GCN text files too, and
 	// nowhere else (the configurations saved for the other graphs stay as

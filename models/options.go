@@ -18,7 +18,7 @@ import (
 func SetOption(cfg Config, key, value string) error {
 	f, ok := fieldByJSON(reflect.ValueOf(cfg).Elem(), key)
 	if !ok {
-		return fmt.Errorf("unknown option %q (valid: %s)", key, strings.Join(OptionKeys(cfg), ", "))
+		return fmt.Errorf("%w %q (valid: %s)", ErrUnknownOption, key, strings.Join(OptionKeys(cfg), ", "))
 	}
 	switch f.Kind() {
 	case reflect.Int:
@@ -120,13 +120,16 @@ func walkFields(v reflect.Value, visit func(string, reflect.Value)) {
 			walkFields(v.Field(i), visit)
 			continue
 		}
-		name := strings.Split(sf.Tag.Get("json"), ",")[0]
-		if name == "-" {
-			continue
+		if name := jsonName(sf); name != "-" {
+			visit(name, v.Field(i))
 		}
-		if name == "" {
-			name = sf.Name
-		}
-		visit(name, v.Field(i))
 	}
+}
+
+// jsonName returns the JSON name of a field: its json tag's, or its own.
+func jsonName(sf reflect.StructField) string {
+	if name, _, _ := strings.Cut(sf.Tag.Get("json"), ","); name != "" {
+		return name
+	}
+	return sf.Name
 }

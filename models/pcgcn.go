@@ -1,6 +1,7 @@
 package models
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -23,7 +24,7 @@ type PCGCNConfig struct {
 	// Lambda weighs the consistency loss λ·Σ_l CE(softmax(S_l), y) (Eq. con:loss),
 	// each CE a mean over the training nodes like the classification loss
 	// (see PCGCN).
-	Lambda float64 `json:"lambda"`
+	Lambda float64 `json:"lambda" range:"≥0"`
 	// Beta is the control gain β of Eq. eq:hybrid.
 	Beta float64 `json:"beta"`
 	// BetaScale multiplies Beta (−1 flips the sign convention: the control
@@ -33,13 +34,13 @@ type PCGCNConfig struct {
 	// Tau is the softmax temperature τ of Eq. con:rel1. The paper gives no
 	// value; it changes the forward pass in bmode "soft" and the gradient in
 	// "ste", and does nothing in "hard".
-	Tau float64 `json:"tau"`
+	Tau float64 `json:"tau" range:">0"`
 	// BMode is how the assignment B is formed: "hard" is the one-hot of
 	// Eq. con:rel2 as written (so α gets no gradient through B), "ste" the
 	// straight-through estimator (one-hot forward, softmax(S̃/τ) backward),
 	// "soft" the normalised similarity softmax(S̃/τ) itself (the only reading
 	// in which the paper's temperature τ changes the forward pass).
-	BMode string `json:"bmode"`
+	BMode string `json:"bmode" range:"hard|ste|soft"`
 	// AlphaInit is the initial value of each layer's learnable α.
 	AlphaInit float64 `json:"alpha_init"`
 	// AlphaSigmoid, when true, learns α through a sigmoid so it stays in (0,1);
@@ -48,7 +49,7 @@ type PCGCNConfig struct {
 	// Protos selects where the prototypes live: "input" takes class means of
 	// H⁽⁰⁾ = g(X) once per forward pass, as Eq. con:class and Algorithm 1 say;
 	// "layer" takes class means of each layer's input H⁽ˡ⁻¹⁾ instead.
-	Protos string `json:"protos"`
+	Protos string `json:"protos" range:"input|layer"`
 	// ProtoStopGrad, when true, stops the gradient flowing into the prototypes
 	// (they follow g but are treated as targets).
 	ProtoStopGrad bool `json:"proto_stop_grad"`
@@ -72,12 +73,12 @@ type PCGCNConfig struct {
 
 	// Uncontrolled is the fraction of nodes left without pinning control
 	// (their control term β(H−BP)W is zero), chosen by UncontrolledBy.
-	Uncontrolled float64 `json:"uncontrolled"`
+	Uncontrolled float64 `json:"uncontrolled" range:"[0,1]"`
 	// UncontrolledBy is "random", "min-degree" or "max-degree".
-	UncontrolledBy string `json:"uncontrolled_by"`
+	UncontrolledBy string `json:"uncontrolled_by" range:"random|min-degree|max-degree"`
 	// PinTrue is the fraction of unlabelled nodes (not in the training set)
 	// whose rows of B are set to their true class (the matching-degree study).
-	PinTrue float64 `json:"pin_true"`
+	PinTrue float64 `json:"pin_true" range:"[0,1]"`
 	// PinTrain also sets the training nodes' rows of B to their labels
 	// (otherwise they are computed like every other row; the paper pins
 	// labelled nodes only through the consistency loss). With PinTrue it
@@ -95,40 +96,17 @@ type PCGCNConfig struct {
 	Directed bool `json:"directed,omitempty"`
 }
 
-// Base returns the shared hyperparameters.
-func (c *PCGCNConfig) Base() *Common { return &c.Common }
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags), then checks the combinations of switches.
+func (c *PCGCNConfig) Validate() error { return validate("pcgcn", c, c.checkModes) }
 
-// Validate reports the first out-of-range hyperparameter: hidden, layers,
-// dropout, tau, the modes, the ablation switches and the fractions.
-func (c *PCGCNConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("pcgcn: %w", err)
-	}
+// checkModes checks the switches that exclude each other.
+func (c *PCGCNConfig) checkModes() error {
 	switch {
-	case c.Hidden < 1:
-		return fmt.Errorf("pcgcn: hidden must be ≥ 1, got %d", c.Hidden)
-	case c.Layers < 1:
-		return fmt.Errorf("pcgcn: layers must be ≥ 1, got %d", c.Layers)
-	case c.Dropout < 0 || c.Dropout >= 1:
-		return fmt.Errorf("pcgcn: dropout must be in [0,1), got %g", c.Dropout)
-	case c.Lambda < 0:
-		return fmt.Errorf("pcgcn: lambda must be ≥ 0, got %g", c.Lambda)
-	case c.Tau <= 0:
-		return fmt.Errorf("pcgcn: tau must be > 0, got %g", c.Tau)
-	case c.BMode != "hard" && c.BMode != "ste" && c.BMode != "soft":
-		return fmt.Errorf("pcgcn: bmode must be hard, ste or soft, got %q", c.BMode)
-	case c.Protos != "input" && c.Protos != "layer":
-		return fmt.Errorf("pcgcn: protos must be input or layer, got %q", c.Protos)
 	case c.NoHomP && c.NoHetP:
-		return fmt.Errorf("pcgcn: no_hom_p and no_het_p together leave no similarity to match on")
-	case c.Uncontrolled < 0 || c.Uncontrolled > 1:
-		return fmt.Errorf("pcgcn: uncontrolled must be in [0,1], got %g", c.Uncontrolled)
-	case c.UncontrolledBy != "random" && c.UncontrolledBy != "min-degree" && c.UncontrolledBy != "max-degree":
-		return fmt.Errorf("pcgcn: uncontrolled_by must be random, min-degree or max-degree, got %q", c.UncontrolledBy)
+		return errors.New("no_hom_p and no_het_p together leave no similarity to match on")
 	case c.AlphaSigmoid && (c.AlphaInit <= 0 || c.AlphaInit >= 1):
-		return fmt.Errorf("pcgcn: alpha_init must be in (0,1) with alpha_sigmoid, got %g", c.AlphaInit)
-	case c.PinTrue < 0 || c.PinTrue > 1:
-		return fmt.Errorf("pcgcn: pin_true must be in [0,1], got %g", c.PinTrue)
+		return &OptionError{Key: "alpha_init", Value: c.AlphaInit, Want: "in (0,1) with alpha_sigmoid"}
 	}
 	return nil
 }
@@ -172,13 +150,7 @@ func PCGCNPreset(dataset string) *PCGCNConfig {
 }
 
 func pcgcnSpec() Spec {
-	return Spec{
-		Name:      "pcgcn",
-		Summary:   "PCGCN: GCN with prototype-based pinning control (Zhang, Li & Chen)",
-		Preset:    func(ds string) Config { return PCGCNPreset(ds) },
-		New:       typedNew("pcgcn", NewPCGCN),
-		Direction: ChosenOnValidation,
-	}
+	return newSpec("pcgcn", "PCGCN: GCN with prototype-based pinning control (Zhang, Li & Chen)", ChosenOnValidation, PCGCNPreset, NewPCGCN)
 }
 
 // PCGCN is the pinning-controlled GCN of the paper:
@@ -208,7 +180,7 @@ func pcgcnSpec() Spec {
 //     passing ÂH̄W; the prototypes P are class means of H⁽⁰⁾ = g(dropout(X))
 //     without the layer's dropout (with Protos "layer", of H̄). Without
 //     dropout (evaluation) H̄ = H⁽ˡ⁻¹⁾.
-//   - Â = D̃^{-1/2}(A+I)D̃^{-1/2} (Data.AHat, graph.GCNNorm), A the symmetric
+//   - Â = D̃^{-1/2}(A+I)D̃^{-1/2} (graph.Graph.AHat, graph.GCNNorm), A the symmetric
 //     0/1 adjacency without self-loops; the same Â in ÂH̄W, ÂS and (I−Â)S.
 //   - g and the classifier are linear layers with biases; the layer weights
 //     W⁽ˡ⁾ have none, as in Eq. eq:hybrid.
@@ -234,6 +206,12 @@ type PCGCN struct {
 	// lastB holds the argmax assignment of each layer from the latest forward.
 	lastB [][]int32
 }
+
+// Compile-time checks of the interfaces PCGCN and its config implement.
+var (
+	_ Model  = (*PCGCN)(nil)
+	_ Config = (*PCGCNConfig)(nil)
+)
 
 // NewPCGCN builds PCGCN on d.
 func NewPCGCN(d *Data, c *PCGCNConfig, g *rng.RNG) (*PCGCN, error) {

@@ -29,11 +29,11 @@ func tinyPCGCN(t *testing.T, set func(c *PCGCNConfig)) (*PCGCN, *Data) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		gd := *g
+		gd := g.ShallowCopy()
 		gd.Out = out
-		g = &gd
+		g = gd
 	}
-	d := NewData(g, g.Splits[0], c.NormalizeFeatures, nil)
+	d := NewData(g, g.Splits[0], c.NormalizeFeatures)
 	m, err := NewPCGCN(d, c, rng.New(3))
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +68,7 @@ type pcgcnRefB struct {
 func referencePCGCN64(m *PCGCN, d *Data, v params64, opt pcgcnRefB) pcgcnRef {
 	c := m.cfg
 	x := dense64(d.X.ToDense())
-	a := dense64(d.AHat.ToDense())
+	a := dense64(d.AHat().ToDense())
 	if c.Directed {
 		a = directedNorm64(d.Graph.Out)
 	}
@@ -198,10 +198,12 @@ func evalForward(m Model) (*autograd.Tape, Output) {
 
 func TestPCGCNMatchesNaiveReference(t *testing.T) {
 	for _, mode := range []string{"hard", "soft"} {
-		m, d := tinyPCGCN(t, func(c *PCGCNConfig) { c.BMode = mode; c.Tau = 0.7 })
-		_, out := evalForward(m)
-		want, _ := referencePCGCN(m, d)
-		assertClose(t, mode+" logits", out.Logits.Value, want, 1e-4)
+		t.Run(mode, func(t *testing.T) {
+			m, d := tinyPCGCN(t, func(c *PCGCNConfig) { c.BMode = mode; c.Tau = 0.7 })
+			_, out := evalForward(m)
+			want, _ := referencePCGCN(m, d)
+			assertClose(t, mode+" logits", out.Logits.Value, want, 1e-4)
+		})
 	}
 }
 
@@ -226,18 +228,20 @@ func directedNorm64(out *tensor.CSR) [][]float64 {
 
 func TestPCGCNDirected(t *testing.T) {
 	for _, mode := range []string{"hard", "soft"} {
-		m, d := tinyPCGCN(t, func(c *PCGCNConfig) { c.BMode = mode; c.Tau = 0.7; c.Directed = true })
-		if m.adj == d.AHat || m.adj.Symmetric() {
-			t.Fatal("directed PCGCN aggregates with the symmetric Â")
-		}
-		_, out := evalForward(m)
-		want, _ := referencePCGCN(m, d)
-		assertClose(t, mode+" logits (directed)", out.Logits.Value, want, 1e-4)
+		t.Run(mode, func(t *testing.T) {
+			m, d := tinyPCGCN(t, func(c *PCGCNConfig) { c.BMode = mode; c.Tau = 0.7; c.Directed = true })
+			if m.adj == d.AHat() || m.adj.Symmetric() {
+				t.Fatal("directed PCGCN aggregates with the symmetric Â")
+			}
+			_, out := evalForward(m)
+			want, _ := referencePCGCN(m, d)
+			assertClose(t, mode+" logits (directed)", out.Logits.Value, want, 1e-4)
+		})
 	}
 	// without a direction in the graph the switch changes nothing
 	m, d := tinyPCGCN(t, nil)
 	m.cfg.Directed = true
-	if propagation(d, true) != d.AHat {
+	if propagation(d, true) != d.AHat() {
 		t.Error("directed on a graph without Out does not fall back to Â")
 	}
 }
@@ -247,7 +251,7 @@ func TestPCGCNBetaZeroIsGCN(t *testing.T) {
 	_, out := evalForward(m)
 	// plain GCN layer on the same weights: cls(ReLU(Â·g(X)·W))
 	x := dense64(d.X.ToDense())
-	a := dense64(d.AHat.ToDense())
+	a := dense64(d.AHat().ToDense())
 	h := addBias(mm(x, dense64(m.g.W.Value)), dense64(m.g.B.Value))
 	h = mm(mm(a, h), dense64(m.ws[0].Value))
 	for i := range h {
@@ -273,14 +277,16 @@ func TestPCGCNHardAndSTEForwardEqual(t *testing.T) {
 		m    *PCGCN
 		want bool
 	}{{hard, false}, {ste, true}} {
-		tc.m.cfg.Lambda = 0
-		tp := autograd.NewTape(tensor.Serial)
-		out := tc.m.Forward(tp)
-		tp.Backward(tp.CrossEntropy(out.Logits, tc.m.labels, tc.m.data.Train))
-		got := tc.m.alpha[0].Grad.Data[0] != 0
-		if got != tc.want {
-			t.Errorf("bmode %s: alpha gradient non-zero = %v, want %v", tc.m.cfg.BMode, got, tc.want)
-		}
+		t.Run(tc.m.cfg.BMode, func(t *testing.T) {
+			tc.m.cfg.Lambda = 0
+			tp := autograd.NewTape(tensor.Serial)
+			out := tc.m.Forward(tp)
+			tp.Backward(tp.CrossEntropy(out.Logits, tc.m.labels, tc.m.data.Train))
+			got := tc.m.alpha[0].Grad.Data[0] != 0
+			if got != tc.want {
+				t.Errorf("bmode %s: alpha gradient non-zero = %v, want %v", tc.m.cfg.BMode, got, tc.want)
+			}
+		})
 	}
 }
 
@@ -289,7 +295,7 @@ func TestPCGCNMissingClassPrototypeLearns(t *testing.T) {
 	c := PCGCNPreset("chameleon")
 	c.Hidden, c.Dropout, c.NormalizeFeatures = 4, 0, false
 	split := graph.Split{Train: []int32{0, 1, 4, 6}, Val: []int32{3}, Test: []int32{2, 5}} // no class-2 node
-	d := NewData(g, split, false, nil)
+	d := NewData(g, split, false)
 	m, err := NewPCGCN(d, c, rng.New(5))
 	if err != nil {
 		t.Fatal(err)
@@ -335,13 +341,15 @@ func TestPCGCNAblations(t *testing.T) {
 		"no_hom_p": func(c *PCGCNConfig) { c.NoHomP = true },
 		"no_het_p": func(c *PCGCNConfig) { c.NoHetP = true },
 	} {
-		m, d := tinyPCGCN(t, sw)
-		_, out := evalForward(m)
-		want, _ := referencePCGCN(m, d)
-		assertClose(t, name, out.Logits.Value, want, 1e-4)
-		if name == "no_mp" && equalDense(out.Logits.Value, b.Logits.Value) {
-			t.Error("no_mp did not change the output")
-		}
+		t.Run(name, func(t *testing.T) {
+			m, d := tinyPCGCN(t, sw)
+			_, out := evalForward(m)
+			want, _ := referencePCGCN(m, d)
+			assertClose(t, name, out.Logits.Value, want, 1e-4)
+			if name == "no_mp" && equalDense(out.Logits.Value, b.Logits.Value) {
+				t.Error("no_mp did not change the output")
+			}
+		})
 	}
 	m, _ := tinyPCGCN(t, func(c *PCGCNConfig) { c.NoCL = true })
 	if _, out := evalForward(m); out.Aux != nil {
@@ -357,54 +365,59 @@ func TestPCGCNAblations(t *testing.T) {
 func TestPCGCNSimilarityPropagationSwitches(t *testing.T) {
 	// With no_het_p, S̃ = ÂS; with no_hom_p, S̃ = (I−Â)S: check the assignments.
 	for _, tc := range []struct {
+		name string
 		set  func(c *PCGCNConfig)
 		want func(s, as float64) float64
 	}{
-		{func(c *PCGCNConfig) { c.NoHetP = true }, func(s, as float64) float64 { return as }},
-		{func(c *PCGCNConfig) { c.NoHomP = true }, func(s, as float64) float64 { return s - as }},
+		{"no_het_p", func(c *PCGCNConfig) { c.NoHetP = true }, func(s, as float64) float64 { return as }},
+		{"no_hom_p", func(c *PCGCNConfig) { c.NoHomP = true }, func(s, as float64) float64 { return s - as }},
 	} {
-		m, d := tinyPCGCN(t, func(c *PCGCNConfig) { tc.set(c); c.Layers = 1 })
-		evalForward(m)
-		_, sims := referencePCGCN(m, d)
-		s := sims[0]
-		as := mm(dense64(d.AHat.ToDense()), s)
-		for i := range s {
-			best := 0
-			for j := range s[i] {
-				if tc.want(s[i][j], as[i][j]) > tc.want(s[i][best], as[i][best]) {
-					best = j
+		t.Run(tc.name, func(t *testing.T) {
+			m, d := tinyPCGCN(t, func(c *PCGCNConfig) { tc.set(c); c.Layers = 1 })
+			evalForward(m)
+			_, sims := referencePCGCN(m, d)
+			s := sims[0]
+			as := mm(dense64(d.AHat().ToDense()), s)
+			for i := range s {
+				best := 0
+				for j := range s[i] {
+					if tc.want(s[i][j], as[i][j]) > tc.want(s[i][best], as[i][best]) {
+						best = j
+					}
+				}
+				if got := m.Assignments()[0][i]; int(got) != best {
+					t.Errorf("node %d assigned %d, want %d", i, got, best)
 				}
 			}
-			if got := m.Assignments()[0][i]; int(got) != best {
-				t.Errorf("node %d assigned %d, want %d", i, got, best)
-			}
-		}
+		})
 	}
 }
 
 func TestPCGCNPartialControlAndPins(t *testing.T) {
 	g := tinyGraph(t)
-	d := NewData(g, g.Splits[0], false, nil)
+	d := NewData(g, g.Splits[0], false)
 	// degrees: 0:2 1:3 2:3 3:2 4:3 5:1 6:0
 	for _, tc := range []struct {
 		mode string
 		want []int
 	}{{"min-degree", []int{6, 5}}, {"max-degree", []int{1, 2}}} {
-		mask := uncontrolledMask(d, 2.0/7, tc.mode, rng.New(1))
-		for _, i := range tc.want {
-			if mask.Data[i] != 0 {
-				t.Errorf("%s: node %d should be uncontrolled, mask %v", tc.mode, i, mask.Data)
+		t.Run(tc.mode, func(t *testing.T) {
+			mask := uncontrolledMask(d, 2.0/7, tc.mode, rng.New(1))
+			for _, i := range tc.want {
+				if mask.Data[i] != 0 {
+					t.Errorf("%s: node %d should be uncontrolled, mask %v", tc.mode, i, mask.Data)
+				}
 			}
-		}
-		zeros := 0
-		for _, v := range mask.Data {
-			if v == 0 {
-				zeros++
+			zeros := 0
+			for _, v := range mask.Data {
+				if v == 0 {
+					zeros++
+				}
 			}
-		}
-		if zeros != 2 {
-			t.Errorf("%s: %d uncontrolled nodes, want 2", tc.mode, zeros)
-		}
+			if zeros != 2 {
+				t.Errorf("%s: %d uncontrolled nodes, want 2", tc.mode, zeros)
+			}
+		})
 	}
 	// an uncontrolled node's hidden state has no control term: with every node
 	// uncontrolled the model equals β = 0

@@ -1,8 +1,6 @@
 package models
 
 import (
-	"fmt"
-
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/nn"
 	"github.com/pcgcn/pcgcn/rng"
@@ -14,19 +12,9 @@ type SAGEConfig struct {
 	Common
 }
 
-// Base returns the shared hyperparameters.
-func (c *SAGEConfig) Base() *Common { return &c.Common }
-
-// Validate reports the first out-of-range hyperparameter: layers and hidden.
-func (c *SAGEConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("sage: %w", err)
-	}
-	if c.Layers < 1 || c.Hidden < 1 {
-		return fmt.Errorf("sage: need layers ≥ 1 and hidden ≥ 1, got %d and %d", c.Layers, c.Hidden)
-	}
-	return nil
-}
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags).
+func (c *SAGEConfig) Validate() error { return validate("sage", c) }
 
 // SAGEPreset returns 2 layers of 64 units, dropout 0.5, lr 0.01, weight decay
 // 5e-4 and row-normalised features for every dataset. This is our choice:
@@ -34,16 +22,11 @@ func (c *SAGEConfig) Validate() error {
 // row from publishes per-dataset settings we could find; it is the GCN/MLP
 // setting of this package, so the three are compared on equal terms.
 func SAGEPreset(string) *SAGEConfig {
-	return &SAGEConfig{Common: Common{Hidden: 64, Layers: 2, Dropout: 0.5, LR: 0.01, WeightDecay: 5e-4, NormalizeFeatures: true}}
+	return &SAGEConfig{Common: gcnCommon()}
 }
 
 func sageSpec() Spec {
-	return Spec{
-		Name:    "sage",
-		Summary: "GraphSAGE: mean aggregator with root weight, full batch (Hamilton et al., 2017)",
-		Preset:  func(ds string) Config { return SAGEPreset(ds) },
-		New:     typedNew("sage", NewSAGE),
-	}
+	return newSpec("sage", "GraphSAGE: mean aggregator with root weight, full batch (Hamilton et al., 2017)", Symmetrised, SAGEPreset, NewSAGE)
 }
 
 // SAGE is GraphSAGE with the mean aggregator (Hamilton et al., NeurIPS 2017)
@@ -64,23 +47,25 @@ func sageSpec() Spec {
 type SAGE struct {
 	data  *Data
 	cfg   *SAGEConfig
-	mean  *tensor.CSR // D⁻¹A: row v averages v's neighbours
-	neigh []*nn.Linear
-	self  []*nn.Linear
+	convs []*nn.SAGEConv
 }
+
+// Compile-time checks of the interfaces SAGE and its config implement.
+var (
+	_ Model  = (*SAGE)(nil)
+	_ Config = (*SAGEConfig)(nil)
+)
 
 // NewSAGE builds GraphSAGE with cfg.Layers layers.
 func NewSAGE(d *Data, c *SAGEConfig, g *rng.RNG) (*SAGE, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	m := &SAGE{data: d, cfg: c, mean: sageMeanAdjacency(d.Graph.Adj)}
-	dims := layerDims(d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers)
-	for l := 0; l < c.Layers; l++ {
-		m.neigh = append(m.neigh, nn.NewLinear(fmt.Sprintf("conv%d.lin_neigh", l+1), dims[l], dims[l+1], true, g))
-		m.self = append(m.self, nn.NewLinear(fmt.Sprintf("conv%d.lin_self", l+1), dims[l], dims[l+1], false, g))
-	}
-	return m, nil
+	mean := sageMeanAdjacency(d.Graph.Adj)
+	convs := nn.NewStack("conv", d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers, func(name string, in, out int) *nn.SAGEConv {
+		return nn.NewSAGEConv(name, mean, in, out, g)
+	})
+	return &SAGE{data: d, cfg: c, convs: convs}, nil
 }
 
 // sageMeanAdjacency returns D⁻¹A for an adjacency without self-loops (rows of
@@ -107,41 +92,10 @@ func sageMeanAdjacency(adj *tensor.CSR) *tensor.CSR {
 }
 
 // Params returns the layers' parameters.
-func (m *SAGE) Params() []*autograd.Var {
-	var ps []*autograd.Var
-	for l := range m.neigh {
-		ps = append(ps, m.neigh[l].Params()...)
-		ps = append(ps, m.self[l].Params()...)
-	}
-	return ps
-}
+func (m *SAGE) Params() []*autograd.Var { return nn.ParamsOf(m.convs) }
 
 // Forward computes the logits.
 func (m *SAGE) Forward(t *autograd.Tape) Output {
-	p := m.cfg.Dropout
-	h := m.layer(t, 0, dropMatMul(t, nn.InputFromFeatures(t, m.data.X), m.catWeights(t, 0), p))
-	var emb *autograd.Var
-	for l := 1; l < len(m.neigh); l++ {
-		emb = t.ReLU(h)
-		h = m.layer(t, l, t.MatMul(t.Dropout(emb, p), m.catWeights(t, l)))
-	}
-	if emb == nil {
-		emb = h
-	}
+	h, emb := nn.Stack(t, m.convs, nn.InputFromFeatures(t, m.data.X), m.cfg.Dropout, t.ReLU)
 	return Output{Logits: h, Embedding: emb}
-}
-
-// catWeights returns [W_neigh W_self] of layer l, so that one product with the
-// (once-dropped) input serves both sides.
-func (m *SAGE) catWeights(t *autograd.Tape, l int) *autograd.Var {
-	return t.ConcatCols(m.neigh[l].W, m.self[l].W)
-}
-
-// layer finishes layer l from xw = dropout(H)·[W_neigh W_self]: the mean of
-// the neighbours' first half (mean and product commute) plus the bias plus
-// the node's own second half.
-func (m *SAGE) layer(t *autograd.Tape, l int, xw *autograd.Var) *autograd.Var {
-	out := m.neigh[l].Out()
-	agg := t.SpMM(m.mean, t.SliceCols(xw, 0, out))
-	return t.Add(t.Add(agg, m.neigh[l].B), t.SliceCols(xw, out, 2*out))
 }

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/rng"
@@ -10,7 +11,7 @@ import (
 func sageReference(m *SAGE, x [][]float64) [][]float64 {
 	nb := classicNeighbours()
 	h := x
-	for l := range m.neigh {
+	for l, conv := range m.convs {
 		if l > 0 {
 			h = classicMap(h, classicReLU)
 		}
@@ -23,8 +24,8 @@ func sageReference(m *SAGE, x [][]float64) [][]float64 {
 				}
 			}
 		}
-		agg := classicAddRow(classicMatMul(mean, classicMat(m.neigh[l].W.Value)), classicMat(m.neigh[l].B.Value)[0])
-		self := classicMatMul(h, classicMat(m.self[l].W.Value))
+		agg := classicAddRow(classicMatMul(mean, classicMat(conv.Neigh.W.Value)), classicMat(conv.Neigh.B.Value)[0])
+		self := classicMatMul(h, classicMat(conv.Self.W.Value))
 		for i := range agg {
 			for c := range agg[i] {
 				agg[i][c] += self[i][c]
@@ -38,14 +39,16 @@ func sageReference(m *SAGE, x [][]float64) [][]float64 {
 func TestSAGEForwardMatchesReference(t *testing.T) {
 	for _, sparse := range []bool{false, true} {
 		for _, layers := range []int{1, 2, 3} {
-			d := classicData(t, sparse)
-			cfg := SAGEPreset("texas")
-			cfg.Layers, cfg.Hidden = layers, 5
-			m, err := NewSAGE(d, cfg, rng.New(7))
-			if err != nil {
-				t.Fatal(err)
-			}
-			classicCompare(t, "sage", classicForward(m), sageReference(m, classicX(d)))
+			t.Run(fmt.Sprintf("sparse=%v layers=%d", sparse, layers), func(t *testing.T) {
+				d := classicData(t, sparse)
+				cfg := SAGEPreset("texas")
+				cfg.Layers, cfg.Hidden = layers, 5
+				m, err := NewSAGE(d, cfg, rng.New(7))
+				if err != nil {
+					t.Fatal(err)
+				}
+				classicCompare(t, "sage", classicForward(m), sageReference(m, classicX(d)))
+			})
 		}
 	}
 }
@@ -61,7 +64,7 @@ func TestSAGEIsolatedNodeUsesOnlyItself(t *testing.T) {
 	// node 5 has no neighbour: logits = x₅·W_self + b_neigh
 	got := classicForward(m).Row(5)
 	x5 := classicX(d)[5:6]
-	want := classicAddRow(classicMatMul(x5, classicMat(m.self[0].W.Value)), classicMat(m.neigh[0].B.Value)[0])[0]
+	want := classicAddRow(classicMatMul(x5, classicMat(m.convs[0].Self.W.Value)), classicMat(m.convs[0].Neigh.B.Value)[0])[0]
 	for c, w := range want {
 		if d := float64(got[c]) - w; d > 1e-6 || d < -1e-6 {
 			t.Errorf("isolated node logit %d = %g, want %g", c, got[c], w)

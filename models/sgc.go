@@ -1,8 +1,6 @@
 package models
 
 import (
-	"fmt"
-
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/nn"
@@ -13,27 +11,14 @@ import (
 // SGCConfig holds SGC's hyperparameters. Hidden and Layers are unused (SGC is
 // one linear layer); Dropout applies to the propagated features.
 type SGCConfig struct {
-	Common
+	Common `range:"hidden≥0 layers≥0"`
 	// K is the number of propagation steps (the power of Â).
-	K int `json:"k"`
+	K int `json:"k" range:"≥0"`
 }
 
-// Base returns the shared hyperparameters.
-func (c *SGCConfig) Base() *Common { return &c.Common }
-
-// Validate reports the first out-of-range hyperparameter: k and dropout.
-func (c *SGCConfig) Validate() error {
-	if err := validateShared(c); err != nil {
-		return fmt.Errorf("sgc: %w", err)
-	}
-	if c.K < 0 {
-		return fmt.Errorf("sgc: k must be ≥ 0, got %d", c.K)
-	}
-	if c.Dropout < 0 || c.Dropout >= 1 {
-		return fmt.Errorf("sgc: dropout must be in [0,1), got %g", c.Dropout)
-	}
-	return nil
-}
+// Validate reports the first out-of-range hyperparameter (see validate and
+// the range tags).
+func (c *SGCConfig) Validate() error { return validate("sgc", c) }
 
 // SGCPreset returns the defaults of the authors' code (Tiiiger/SGC, args.py:
 // K = 2, lr 0.2, weight decay 5e-6, no dropout, row-normalised features) for
@@ -46,12 +31,7 @@ func SGCPreset(string) *SGCConfig {
 }
 
 func sgcSpec() Spec {
-	return Spec{
-		Name:    "sgc",
-		Summary: "SGC: simplified graph convolution, logistic regression on Â^K·X (Wu et al., 2019)",
-		Preset:  func(ds string) Config { return SGCPreset(ds) },
-		New:     typedNew("sgc", NewSGC),
-	}
+	return newSpec("sgc", "SGC: simplified graph convolution, logistic regression on Â^K·X (Wu et al., 2019)", Symmetrised, SGCPreset, NewSGC)
 }
 
 // SGC is the simplified graph convolution of Wu et al. (ICML 2019):
@@ -71,12 +51,18 @@ type SGC struct {
 	lin *nn.Linear
 }
 
+// Compile-time checks of the interfaces SGC and its config implement.
+var (
+	_ Model  = (*SGC)(nil)
+	_ Config = (*SGCConfig)(nil)
+)
+
 // NewSGC precomputes Â^K·X and builds the linear layer.
 func NewSGC(d *Data, c *SGCConfig, g *rng.RNG) (*SGC, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	m := &SGC{cfg: c, x: sgcPropagate(d.AHat, d.X, c.K)}
+	m := &SGC{cfg: c, x: sgcPropagate(d.AHat(), d.X, c.K)}
 	m.lin = nn.NewLinear("lin", d.X.Cols(), d.Graph.NumClasses, true, g)
 	return m, nil
 }

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/graph"
@@ -20,14 +21,16 @@ func sgcReference(m *SGC, x [][]float64, k int) [][]float64 {
 func TestSGCForwardMatchesReference(t *testing.T) {
 	for _, sparse := range []bool{false, true} {
 		for _, k := range []int{0, 1, 2, 3} {
-			d := classicData(t, sparse)
-			cfg := SGCPreset("texas")
-			cfg.K = k
-			m, err := NewSGC(d, cfg, rng.New(2))
-			if err != nil {
-				t.Fatal(err)
-			}
-			classicCompare(t, "sgc", classicForward(m), sgcReference(m, classicX(d), k))
+			t.Run(fmt.Sprintf("sparse=%v k=%d", sparse, k), func(t *testing.T) {
+				d := classicData(t, sparse)
+				cfg := SGCPreset("texas")
+				cfg.K = k
+				m, err := NewSGC(d, cfg, rng.New(2))
+				if err != nil {
+					t.Fatal(err)
+				}
+				classicCompare(t, "sgc", classicForward(m), sgcReference(m, classicX(d), k))
+			})
 		}
 	}
 }

@@ -1,10 +1,10 @@
 package models
 
 import (
-	"math"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/internal/ref64"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
 )
@@ -31,29 +31,10 @@ func tinyGraph(t *testing.T) *graph.Graph {
 }
 
 // dense64 converts a matrix to float64 rows.
-func dense64(d *tensor.Dense) [][]float64 {
-	out := make([][]float64, d.Rows)
-	for i := range out {
-		out[i] = make([]float64, d.Cols)
-		for j := range out[i] {
-			out[i][j] = float64(d.At(i, j))
-		}
-	}
-	return out
-}
+func dense64(d *tensor.Dense) [][]float64 { return ref64.Dense(d) }
 
-func mm(a, b [][]float64) [][]float64 {
-	out := make([][]float64, len(a))
-	for i := range a {
-		out[i] = make([]float64, len(b[0]))
-		for k := range b {
-			for j := range b[0] {
-				out[i][j] += a[i][k] * b[k][j]
-			}
-		}
-	}
-	return out
-}
+// mm is the float64 product a·b.
+func mm(a, b [][]float64) [][]float64 { return ref64.Mul(a, b) }
 
 func transpose(a [][]float64) [][]float64 {
 	out := make([][]float64, len(a[0]))
@@ -66,23 +47,11 @@ func transpose(a [][]float64) [][]float64 {
 	return out
 }
 
-func addBias(a [][]float64, b [][]float64) [][]float64 {
-	for i := range a {
-		for j := range a[i] {
-			a[i][j] += b[0][j]
-		}
-	}
-	return a
-}
+// addBias adds the 1×c bias b to every row of a.
+func addBias(a [][]float64, b [][]float64) [][]float64 { return ref64.AddRow(a, b[0]) }
 
+// assertClose compares got with the float64 reference want.
 func assertClose(t *testing.T, what string, got *tensor.Dense, want [][]float64, tol float64) {
 	t.Helper()
-	for i := range want {
-		for j := range want[i] {
-			g := float64(got.At(i, j))
-			if math.Abs(g-want[i][j]) > tol*(1+math.Abs(want[i][j])) {
-				t.Fatalf("%s[%d][%d] = %.7g, want %.7g", what, i, j, g, want[i][j])
-			}
-		}
-	}
+	ref64.AssertClose(t, what, got, want, tol)
 }

@@ -14,28 +14,29 @@ import (
 )
 
 // TestValidateRejectsOutOfRange sets one out-of-range value on each model's
-// preset and checks that Validate reports it with the constructor's message,
-// that the constructor returns the very same error, and that the untouched presets of a few datasets pass.
+// preset and checks that Validate reports it with the constructor's message
+// as an *OptionError naming the key, that the constructor returns the very
+// same error, and that the untouched presets of a few datasets pass.
 func TestValidateRejectsOutOfRange(t *testing.T) {
 	reg := NewRegistry()
 	g := tinyGraph(t)
-	d := NewData(g, g.Splits[0], false, nil)
+	d := NewData(g, g.Splits[0], false)
 	cases := []struct {
 		model, key, value, want string
 	}{
 		{"pcgcn", "bmode", "fuzzy", `pcgcn: bmode must be hard, ste or soft, got "fuzzy"`},
-		{"gcn", "layers", "0", "gcn: need layers ≥ 1 and hidden ≥ 1, got 0 and "},
-		{"mlp", "hidden", "0", "mlp: need layers ≥ 1 and hidden ≥ 1, got "},
-		{"sage", "layers", "-1", "sage: need layers ≥ 1 and hidden ≥ 1, got -1 and "},
-		{"gat", "heads", "0", "gat: need heads ≥ 1 and out_heads ≥ 1, got 0 and "},
+		{"gcn", "layers", "0", "gcn: layers must be ≥ 1, got 0"},
+		{"mlp", "hidden", "0", "mlp: hidden must be ≥ 1, got 0"},
+		{"sage", "layers", "-1", "sage: layers must be ≥ 1, got -1"},
+		{"gat", "heads", "0", "gat: heads must be ≥ 1, got 0"},
 		{"sgc", "k", "-1", "sgc: k must be ≥ 0, got -1"},
 		{"appnp", "alpha", "1.5", "appnp: alpha must be in [0,1], got 1.5"},
 		{"mixhop", "powers", "0,0", `mixhop: powers must be distinct integers in [0,16] separated by commas, got "0,0"`},
 		{"gcnii", "variant", "gcn", `gcnii: variant must be gcnii or gcnii*, got "gcn"`},
-		{"h2gcn-1", "layers", "9", "h2gcn: layers (rounds K) must be in [1,8], got 9"},
-		{"h2gcn-2", "input_dropout", "1", "h2gcn: dropout and input_dropout must be in [0,1), got "},
+		{"h2gcn-1", "layers", "9", "h2gcn: layers must be in [1,8], got 9"},
+		{"h2gcn-2", "input_dropout", "1", "h2gcn: input_dropout must be in [0,1), got 1"},
 		{"fagcn", "dropout", "1", "fagcn: dropout must be in [0,1), got 1"},
-		{"gprgnn", "dprate", "-0.1", "gprgnn: dropout and dprate must be in [0,1), got "},
+		{"gprgnn", "dprate", "-0.1", "gprgnn: dprate must be in [0,1), got -0.1"},
 		{"linkx", "dropout", "1", "linkx: dropout must be in [0,1), got 1"},
 		{"glognn", "gamma", "2", "glognn: gamma must be in [0,1), got 2"},
 		{"ggcn", "decay_rate", "-1", "ggcn: decay_rate must be ≥ 0, got -1"},
@@ -58,8 +59,9 @@ func TestValidateRejectsOutOfRange(t *testing.T) {
 				t.Fatal(err)
 			}
 			err = cfg.Validate()
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("%s=%s: Validate gave %v, want %q", tc.key, tc.value, err, tc.want)
+			var oe *OptionError
+			if err == nil || err.Error() != tc.want || !errors.As(err, &oe) || oe.Key != tc.key {
+				t.Fatalf("%s=%s: Validate gave %v, want %q as an *OptionError", tc.key, tc.value, err, tc.want)
 			}
 			if _, nerr := spec.New(d, cfg, rng.New(1)); nerr == nil || nerr.Error() != err.Error() {
 				t.Errorf("%s=%s: constructor gave %v, want Validate's error %q", tc.key, tc.value, nerr, err)
@@ -74,24 +76,25 @@ func TestValidateRejectsOutOfRange(t *testing.T) {
 }
 
 // TestValidateChecksOptimizer checks that every model's Validate runs the
-// shared check first and names the model in its error, which the Validate
-// promoted from the embedded Common would not: a config type without its own
-// Validate fails here.
+// shared check and names the model in its error (a config type without its
+// own Validate does not compile: Common has none to promote).
 func TestValidateChecksOptimizer(t *testing.T) {
 	reg := NewRegistry()
 	for _, name := range reg.Names() {
-		spec, _ := reg.Get(name)
-		cfg := spec.Preset("texas")
-		cfg.Base().Optimizer = "sgd"
-		prefix, _, _ := strings.Cut(name, "-") // h2gcn-1 and h2gcn-2 share H2GCNConfig
-		want := prefix + `: optimizer must be adam or adamw, got "sgd"`
-		if err := cfg.Validate(); err == nil || err.Error() != want {
-			t.Errorf("%s: Validate gave %v, want %q", name, err, want)
-		}
-		cfg.Base().Optimizer = "adamw"
-		if err := cfg.Validate(); err != nil {
-			t.Errorf("%s with adamw: %v", name, err)
-		}
+		t.Run(name, func(t *testing.T) {
+			spec, _ := reg.Get(name)
+			cfg := spec.Preset("texas")
+			cfg.Base().Optimizer = "sgd"
+			prefix, _, _ := strings.Cut(name, "-") // h2gcn-1 and h2gcn-2 share H2GCNConfig
+			want := prefix + `: optimizer must be adam or adamw, got "sgd"`
+			if err := cfg.Validate(); err == nil || err.Error() != want {
+				t.Errorf("%s: Validate gave %v, want %q", name, err, want)
+			}
+			cfg.Base().Optimizer = "adamw"
+			if err := cfg.Validate(); err != nil {
+				t.Errorf("%s with adamw: %v", name, err)
+			}
+		})
 	}
 }
 
@@ -135,12 +138,14 @@ func TestEveryPresetValidates(t *testing.T) {
 		t.Fatalf("only %d dataset names: %v", len(names), names)
 	}
 	for _, model := range reg.Names() {
-		spec, _ := reg.Get(model)
-		for _, ds := range names {
-			if err := spec.Preset(ds).Validate(); err != nil {
-				t.Errorf("%s preset for %q: %v", model, ds, err)
+		t.Run(model, func(t *testing.T) {
+			spec, _ := reg.Get(model)
+			for _, ds := range names {
+				if err := spec.Preset(ds).Validate(); err != nil {
+					t.Errorf("%s preset for %q: %v", model, ds, err)
+				}
 			}
-		}
+		})
 	}
 }
 
@@ -193,5 +198,74 @@ func TestSharedRangesEveryModel(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRangeRules checks the grammar of the `range` tags: each spec's phrase
+// and which values pass, at and around the bounds.
+func TestRangeRules(t *testing.T) {
+	for _, tc := range []struct {
+		spec, want string
+		pass, fail []float64
+	}{
+		{"≥0", "≥ 0", []float64{0, 3}, []float64{-1e-9, -2}},
+		{">=1", "≥ 1", []float64{1, 8}, []float64{0.5}},
+		{">0", "> 0", []float64{1e-9, 4}, []float64{0, -1}},
+		{"[0,1)", "in [0,1)", []float64{0, 0.5}, []float64{1, -0.1}},
+		{"[0,1]", "in [0,1]", []float64{0, 1}, []float64{1.01, -0.1}},
+		{"(0,1)", "in (0,1)", []float64{0.5}, []float64{0, 1}},
+		{"(0,1]", "in (0,1]", []float64{1}, []float64{0}},
+		{"[1,8]", "in [1,8]", []float64{1, 8}, []float64{0, 9}},
+	} {
+		t.Run(tc.spec, func(t *testing.T) {
+			r, err := parseRange(tc.spec, reflect.Float64)
+			if err != nil || r.want != tc.want {
+				t.Fatalf("parseRange gave %+v, %v; want the phrase %q", r, err, tc.want)
+			}
+			for _, v := range tc.pass {
+				if !r.holds(reflect.ValueOf(v)) {
+					t.Errorf("%v refused", v)
+				}
+			}
+			for _, v := range tc.fail {
+				if r.holds(reflect.ValueOf(v)) {
+					t.Errorf("%v accepted", v)
+				}
+			}
+		})
+	}
+	t.Run("values", func(t *testing.T) {
+		for spec, want := range map[string]string{"a|b": "a or b", "hard|ste|soft": "hard, ste or soft"} {
+			r, err := parseRange(spec, reflect.String)
+			if err != nil || r.want != want || !r.holds(reflect.ValueOf("b")) && spec == "a|b" || r.holds(reflect.ValueOf("c")) {
+				t.Errorf("%s: %+v, %v; want the phrase %q", spec, r, err, want)
+			}
+		}
+	})
+	t.Run("malformed", func(t *testing.T) {
+		for _, spec := range []string{"", "0..1", "[0;1]", "≥x", "(a,1)"} {
+			if _, err := parseRange(spec, reflect.Int); err == nil {
+				t.Errorf("%q parsed", spec)
+			}
+		}
+		if _, err := parseRange("≥0", reflect.Bool); err == nil {
+			t.Error("a range on a bool parsed")
+		}
+	})
+}
+
+// badTagConfig has a range tag naming no option of Common.
+type badTagConfig struct {
+	Common `range:"layers≥1 depth≥1"`
+}
+
+func (c *badTagConfig) Validate() error { return validate("bad", c) }
+
+// TestRangeTagNamesOption checks that a tag naming no option is reported
+// rather than ignored.
+func TestRangeTagNamesOption(t *testing.T) {
+	c := &badTagConfig{Common: Common{Hidden: 1, Layers: 1, LR: 0.1}}
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), `names no option "depth"`) {
+		t.Errorf("Validate gave %v", err)
 	}
 }

@@ -73,29 +73,21 @@ func toyGraph(t *testing.T, n int, sparse bool, seed uint64) *graph.Graph {
 	return gr
 }
 
-// gcn is the 2-layer GCN of Kipf & Welling with the bias added after
-// propagation, as PyG's GCNConv does: Â·ReLU(Â·X·W1 + b1)·W2 + b2.
-type gcn struct {
-	l1, l2 *nn.Linear
-	b1, b2 *autograd.Var
+// gcn is the 2-layer GCN of Kipf & Welling, a stack of two GCNConv:
+// Â·ReLU(Â·X·W1 + b1)·W2 + b2.
+type gcn []*nn.GCNConv
+
+func newGCN(a *tensor.CSR, in, hidden, out int, g *rng.RNG) gcn {
+	return nn.NewStack("gcn", in, hidden, out, 2, func(name string, in, out int) *nn.GCNConv {
+		return nn.NewGCNConv(name, a, in, out, g)
+	})
 }
 
-func newGCN(in, hidden, out int, g *rng.RNG) *gcn {
-	return &gcn{
-		l1: nn.NewLinear("gcn1", in, hidden, false, g),
-		l2: nn.NewLinear("gcn2", hidden, out, false, g),
-		b1: autograd.NewParam("gcn1.b", tensor.NewDense(1, hidden)),
-		b2: autograd.NewParam("gcn2.b", tensor.NewDense(1, out)),
-	}
-}
+func (m gcn) Params() []*autograd.Var { return nn.ParamsOf(m) }
 
-func (m *gcn) Params() []*autograd.Var {
-	return nn.CollectParams(m.l1, nn.Params{m.b1}, m.l2, nn.Params{m.b2})
-}
-
-func (m *gcn) forward(t *autograd.Tape, a *tensor.CSR, x nn.Input, dropout float64) *autograd.Var {
-	h := t.ReLU(t.Add(t.SpMM(a, m.l1.ForwardInput(t, x, dropout)), m.b1))
-	return t.Add(t.SpMM(a, m.l2.ForwardInput(t, nn.DenseInput(h), dropout)), m.b2)
+func (m gcn) forward(t *autograd.Tape, x nn.Input, dropout float64) *autograd.Var {
+	out, _ := nn.Stack(t, m, x, dropout, t.ReLU)
+	return out
 }
 
 // trainResult is what a run reports.
@@ -105,9 +97,9 @@ type trainResult struct {
 
 func trainGCN(t *testing.T, gr *graph.Graph, dropout float64, threads int, seed uint64) trainResult {
 	t.Helper()
-	a := graph.GCNNorm(gr.Adj)
+	a := gr.AHat()
 	g := rng.New(seed)
-	model := newGCN(gr.X.Cols(), 16, gr.NumClasses, g.Child())
+	model := newGCN(a, gr.X.Cols(), 16, gr.NumClasses, g.Child())
 	opt := optim.NewAdam(model.Params(), 0.02, 5e-4)
 	tp := autograd.NewTape(tensor.Exec{Threads: threads})
 	tp.RNG = g.Child()
@@ -117,7 +109,7 @@ func trainGCN(t *testing.T, gr *graph.Graph, dropout float64, threads int, seed 
 		tp.Reset()
 		tp.Training = true
 		opt.ZeroGrad()
-		loss := tp.CrossEntropy(model.forward(tp, a, nn.InputFromFeatures(tp, gr.X), dropout), gr.Y, train)
+		loss := tp.CrossEntropy(model.forward(tp, nn.InputFromFeatures(tp, gr.X), dropout), gr.Y, train)
 		if epoch == 0 {
 			res.initialLoss = float64(loss.Scalar())
 		}
@@ -127,7 +119,7 @@ func trainGCN(t *testing.T, gr *graph.Graph, dropout float64, threads int, seed 
 	tp.Reset()
 	tp.Training = false
 	tp.SetNoGrad(true)
-	logits := model.forward(tp, a, nn.InputFromFeatures(tp, gr.X), dropout)
+	logits := model.forward(tp, nn.InputFromFeatures(tp, gr.X), dropout)
 	res.finalLoss = float64(tp.CrossEntropy(logits, gr.Y, train).Scalar())
 	correct := 0
 	for _, i := range train {

@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -109,8 +110,10 @@ func TestGain(t *testing.T) {
 		want  float64
 	}{{"linear", 0, 1}, {"sigmoid", 0, 1}, {"tanh", 0, 5.0 / 3}, {"relu", 0, math.Sqrt2},
 		{"leaky_relu", 0.01, math.Sqrt(2 / (1 + 1e-4))}, {"leaky_relu", math.Sqrt(5), math.Sqrt(1.0 / 3)}, {"selu", 0, 0.75}} {
-		if g := Gain(c.name, c.param); math.Abs(g-c.want) > 1e-12 {
-			t.Errorf("Gain(%s, %g) = %g, want %g", c.name, c.param, g, c.want)
-		}
+		t.Run(fmt.Sprintf("%s(%g)", c.name, c.param), func(t *testing.T) {
+			if g := Gain(c.name, c.param); math.Abs(g-c.want) > 1e-12 {
+				t.Errorf("Gain(%s, %g) = %g, want %g", c.name, c.param, g, c.want)
+			}
+		})
 	}
 }

@@ -51,5 +51,28 @@ func (in Input) Cols() int {
 	return in.Dense.Cols()
 }
 
+// Dropout returns the input with dropout p applied (a no-op unless
+// t.Training and p > 0): to the dense values, or to the stored values of a
+// sparse matrix, which stays sparse (the dropped copy of a matrix marked
+// symmetric is not marked, so a product's backward uses the true transpose).
+func (in Input) Dropout(t *autograd.Tape, p float64) Input {
+	if in.Sparse != nil {
+		return Input{Sparse: t.DropoutCSR(in.Sparse, p)}
+	}
+	return Input{Dense: t.Dropout(in.Dense, p)}
+}
+
+// MatMul returns in·w: a dense product, or a sparse one (SpMM) that never
+// densifies the input. It panics unless exactly one field of in is set.
+func (in Input) MatMul(t *autograd.Tape, w *autograd.Var) *autograd.Var {
+	if !in.valid() {
+		panic("nn: Input.MatMul needs exactly one of Input.Dense and Input.Sparse")
+	}
+	if in.Sparse != nil {
+		return t.SpMM(in.Sparse, w)
+	}
+	return t.MatMul(in.Dense, w)
+}
+
 // valid reports whether exactly one field is set.
 func (in Input) valid() bool { return (in.Dense == nil) != (in.Sparse == nil) }

@@ -75,18 +75,7 @@ func (l *Linear) ForwardInput(t *autograd.Tape, in Input, p float64) *autograd.V
 	if !in.valid() {
 		panic("nn: Linear.ForwardInput needs exactly one of Input.Dense and Input.Sparse")
 	}
-	if in.Sparse != nil {
-		x := in.Sparse
-		if p > 0 && t.Training {
-			x = t.DropoutCSR(x, p)
-		}
-		return l.bias(t, t.SpMM(x, l.W))
-	}
-	x := in.Dense
-	if p > 0 {
-		x = t.Dropout(x, p)
-	}
-	return l.Forward(t, x)
+	return l.bias(t, in.Dropout(t, p).MatMul(t, l.W))
 }
 
 func (l *Linear) bias(t *autograd.Tape, h *autograd.Var) *autograd.Var {

@@ -117,23 +117,25 @@ func TestForwardInputSparseMatchesDense(t *testing.T) {
 func TestForwardInputDropoutInTraining(t *testing.T) {
 	dense := sparseFeatures()
 	for _, in := range []Input{{Sparse: tensor.DenseToCSR(dense)}, {Dense: &autograd.Var{Value: dense}}} {
-		l := NewLinear("l", 5, 3, false, rng.New(7))
-		run := func(seed uint64, train bool) []float32 {
-			tp := autograd.NewTape(tensor.Serial)
-			tp.Training, tp.RNG = train, rng.New(seed)
-			return append([]float32(nil), l.ForwardInput(tp, in, 0.5).Value.Data...)
-		}
-		eval, a, b := run(1, false), run(1, true), run(1, true)
-		changed := false
-		for i := range a {
-			if a[i] != b[i] {
-				t.Fatalf("sparse=%v: same seed gave different dropout", in.Sparse != nil)
+		t.Run(map[bool]string{true: "sparse", false: "dense"}[in.Sparse != nil], func(t *testing.T) {
+			l := NewLinear("l", 5, 3, false, rng.New(7))
+			run := func(seed uint64, train bool) []float32 {
+				tp := autograd.NewTape(tensor.Serial)
+				tp.Training, tp.RNG = train, rng.New(seed)
+				return append([]float32(nil), l.ForwardInput(tp, in, 0.5).Value.Data...)
 			}
-			changed = changed || a[i] != eval[i]
-		}
-		if !changed {
-			t.Errorf("sparse=%v: dropout 0.5 in training changed nothing", in.Sparse != nil)
-		}
+			eval, a, b := run(1, false), run(1, true), run(1, true)
+			changed := false
+			for i := range a {
+				if a[i] != b[i] {
+					t.Fatalf("sparse=%v: same seed gave different dropout", in.Sparse != nil)
+				}
+				changed = changed || a[i] != eval[i]
+			}
+			if !changed {
+				t.Errorf("sparse=%v: dropout 0.5 in training changed nothing", in.Sparse != nil)
+			}
+		})
 	}
 }
 
@@ -168,26 +170,28 @@ func TestForwardInputSymmetricSparseDropout(t *testing.T) {
 	// dropped copy (tensor.CSR.WithValues) must not keep the mark
 	sym := adj
 	for name, in := range map[string]Input{"literal": {Sparse: sym}, "SparseInput": SparseInput(sym)} {
-		l := NewLinear("l", n, n, false, rng.New(1))
-		l.W.Value.Zero()
-		for i := 0; i < n; i++ {
-			l.W.Value.Set(i, i, 1)
-		}
-		tp := autograd.NewTape(tensor.Serial)
-		tp.Training, tp.RNG = true, rng.New(3)
-		out := l.ForwardInput(tp, in, 0.4)
-		tp.Backward(tp.Sum(out))
-		for k := 0; k < n; k++ {
-			var col float64
+		t.Run(name, func(t *testing.T) {
+			l := NewLinear("l", n, n, false, rng.New(1))
+			l.W.Value.Zero()
 			for i := 0; i < n; i++ {
-				col += float64(out.Value.At(i, k))
+				l.W.Value.Set(i, i, 1)
 			}
-			for j := 0; j < n; j++ {
-				if g := float64(l.W.Grad.At(k, j)); math.Abs(g-col) > 1e-4 {
-					t.Fatalf("%s: ∂W[%d][%d] = %g, want column sum %g", name, k, j, g, col)
+			tp := autograd.NewTape(tensor.Serial)
+			tp.Training, tp.RNG = true, rng.New(3)
+			out := l.ForwardInput(tp, in, 0.4)
+			tp.Backward(tp.Sum(out))
+			for k := 0; k < n; k++ {
+				var col float64
+				for i := 0; i < n; i++ {
+					col += float64(out.Value.At(i, k))
+				}
+				for j := 0; j < n; j++ {
+					if g := float64(l.W.Grad.At(k, j)); math.Abs(g-col) > 1e-4 {
+						t.Fatalf("%s: ∂W[%d][%d] = %g, want column sum %g", name, k, j, g, col)
+					}
 				}
 			}
-		}
+		})
 	}
 	if !sym.Symmetric() {
 		t.Errorf("the caller's matrix lost its mark")

@@ -38,7 +38,7 @@ func TestNumericsGolden(t *testing.T) {
 		}
 		opt := quickOpts(2)
 		opt.Epochs = 30
-		r, err := Run(g, nil, 0, spec, spec.Preset("cornell"), opt)
+		r, err := Run(g, 0, spec, spec.Preset("cornell"), opt)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -167,7 +167,7 @@ func Load(dir string, g *graph.Graph, reg *models.Registry) (models.Model, *mode
 			return nil, nil, nil, fmt.Errorf("%s/%s: training node %d outside the graph", dir, checkpoint.ConfigFile, i)
 		}
 	}
-	data := models.NewDataFor(g, graph.Split{Train: meta.TrainNodes}, cfg, nil)
+	data := models.NewDataFor(g, graph.Split{Train: meta.TrainNodes}, cfg)
 	m, err := spec.New(data, cfg, rng.New(0))
 	if err != nil {
 		return nil, nil, nil, err

@@ -28,10 +28,9 @@ type Summary struct {
 
 // RunSplits trains on each listed split in turn and summarises.
 func RunSplits(g *graph.Graph, splits []int, spec models.Spec, cfg models.Config, opt Options) (*Summary, error) {
-	aHat := graph.GCNNorm(g.Adj)
 	var rs []*Result
 	for _, k := range splits {
-		r, err := Run(g, aHat, k, spec, cfg, opt)
+		r, err := Run(g, k, spec, cfg, opt)
 		if err != nil {
 			return nil, err
 		}

@@ -42,10 +42,10 @@ type Result struct {
 // SplitSeed derives the seed of split k from the base seed.
 func SplitSeed(base uint64, k int) uint64 { return base*1_000_003 + uint64(k) }
 
-// Run trains a model of the given spec and config on split k of g. aHat may
-// be nil (computed) or Â precomputed for g. A run whose training loss becomes
-// NaN or infinite stops with an error naming the split and the epoch.
-func Run(g *graph.Graph, aHat *tensor.CSR, k int, spec models.Spec, cfg models.Config, opt Options) (*Result, error) {
+// Run trains a model of the given spec and config on split k of g (Â is the
+// graph's, computed once: graph.Graph.AHat). A run whose training loss
+// becomes NaN or infinite stops with an error naming the split and the epoch.
+func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options) (*Result, error) {
 	if err := opt.validate(g); err != nil {
 		return nil, err
 	}
@@ -67,7 +67,7 @@ func Run(g *graph.Graph, aHat *tensor.CSR, k int, spec models.Spec, cfg models.C
 			return nil, fmt.Errorf("dropping class %d leaves no training node", opt.DropClass)
 		}
 	}
-	data := models.NewDataFor(g, split, cfg, aHat)
+	data := models.NewDataFor(g, split, cfg)
 	seed := rng.New(SplitSeed(opt.Seed, k))
 	model, err := spec.New(data, cfg, seed.Child())
 	if err != nil {

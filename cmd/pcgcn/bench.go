@@ -123,7 +123,7 @@ func benchEpochs(g *graph.Graph, split int, spec models.Spec, cfg models.Config,
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	data := models.NewDataFor(g, g.Splits[split], cfg, nil)
+	data := models.NewDataFor(g, g.Splits[split], cfg)
 	seed := rng.New(train.SplitSeed(0, split))
 	m, err := spec.New(data, cfg, seed.Child())
 	if err != nil {

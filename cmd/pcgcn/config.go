@@ -88,7 +88,7 @@ func (m *modelFlags) resolve(cmd *cobra.Command, dataset string) (models.Spec, m
 // shortcutFlags maps an option key to the flag that sets it directly.
 var shortcutFlags = map[string]string{"lr": "lr", "weight_decay": "wd", "dropout": "dropout", "hidden": "hidden", "layers": "layers"}
 
-// blame prefixes a range error of a shared option (models.OptionError) with
+// blame prefixes a range error of an option (models.OptionError) with
 // the input that set the value: the last --set of its key, else its shortcut
 // flag, else --config.
 func (m *modelFlags) blame(cmd *cobra.Command, err error) error {

@@ -156,11 +156,10 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	opt.Progress = prog.epoch
 
 	start := time.Now()
-	aHat := graph.GCNNorm(g.Adj)
 	var results []*train.Result
 	for i, k := range splits {
 		prog.startSplit(i, k, opt.Epochs)
-		r, err := train.Run(g, aHat, k, spec, cfg, opt)
+		r, err := train.Run(g, k, spec, cfg, opt)
 		if err != nil {
 			prog.done()
 			return err

@@ -79,9 +79,9 @@ func TestOutOfRangeValueFailsBeforeTraining(t *testing.T) {
 		{"tune set", []string{"tune", "--model", "glognn", "--grid", "gamma=0,0.5", "--set", "orders=0", "--splits", "0"},
 			"glognn: orders must be ≥ 1, got 0"},
 		{"train set", []string{"train", "--model", "glognn", "--set", "gamma=2", "--splits", "0", "--save", "SAVE"},
-			"glognn: gamma must be in [0,1), got 2"},
+			"--set gamma=2: glognn: gamma must be in [0,1), got 2"},
 		{"train shortcut", []string{"train", "--model", "gcn", "--hidden", "0", "--splits", "0", "--save", "SAVE"},
-			"gcn: need layers ≥ 1 and hidden ≥ 1, got 2 and 0"},
+			"--hidden 0: gcn: hidden must be ≥ 1, got 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

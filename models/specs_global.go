@@ -1,6 +1,0 @@
-package models
-
-// globalSpecs registers GloGNN, GGCN.
-func globalSpecs() []Spec {
-	return []Spec{glognnSpec(), ggcnSpec()}
-}

@@ -1,6 +1,0 @@
-package models
-
-// spectralSpecs registers FAGCN, GPRGNN, LINKX.
-func spectralSpecs() []Spec {
-	return []Spec{fagcnSpec(), gprgnnSpec(), linkxSpec()}
-}
