@@ -171,11 +171,11 @@ func TestBuildGathersTheBatch(t *testing.T) {
 		sparse bool
 	}{{"dense", false}, {"sparse", true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			gg := *g
+			gg := g.ShallowCopy()
 			if tc.sparse {
 				gg.X = graph.Features{Sparse: tensor.DenseToCSR(g.X.Dense)}
 			}
-			b := Build(&gg, nodes, len(seeds), adj, true)
+			b := Build(gg, nodes, len(seeds), adj, true)
 			sub := b.Graph
 			checkSubgraph(t, g, nodes, sub.Adj)
 			x := sub.X.ToDense()
