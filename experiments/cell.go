@@ -48,6 +48,15 @@ func NewCell(study, model, dataset string, splits []int) Cell {
 	return Cell{Study: study, Dataset: dataset, Model: model, DropClass: -1, Splits: splits}
 }
 
+// Variant is a named set of option overrides: the cells of a study that
+// change the preset (Cell.Variant and Cell.Sets).
+type Variant struct {
+	Name string
+	Sets map[string]string
+	// Why says what the variant tests.
+	Why string
+}
+
 // LabelRateVal is the number of validation nodes drawn at random for the
 // label-rate study's splits; every other node not used for training is a
 // test node.

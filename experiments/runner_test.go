@@ -70,22 +70,6 @@ func TestRunnerReportsBadCells(t *testing.T) {
 	}
 }
 
-func TestCellKeysUnique(t *testing.T) {
-	seen := map[string]bool{}
-	for _, c := range FidelityCells(PaperDatasets(), AllSplits(10)) {
-		if seen[c.Key()] {
-			t.Errorf("duplicate key %s", c.Key())
-		}
-		seen[c.Key()] = true
-	}
-	for _, c := range MainCells([]string{"pcgcn", "gcn"}, PaperDatasets(), AllSplits(10)) {
-		if seen[c.Key()] {
-			t.Errorf("duplicate key %s", c.Key())
-		}
-		seen[c.Key()] = true
-	}
-}
-
 func TestSavedCellWithAnotherConfigIsStale(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Epochs: 3, Patience: 3}
 	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0}, Sets: map[string]string{"hidden": "8"}}
@@ -110,7 +94,7 @@ func TestSavedCellWithAnotherConfigIsStale(t *testing.T) {
 
 func TestMainCellsSelectFeatureNormOnValidation(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Threads: 1, Epochs: 20, Patience: 20}
-	c := MainCells([]string{"mlp"}, []string{"texas"}, []int{0, 1})[0]
+	c := mainCell("mlp", "texas", []int{0, 1})
 	cands := rn.Candidates(c)
 	if len(cands) != 2 || cands[1].Sets[FeatureNormOption] != "false" {
 		t.Fatalf("candidates %+v: want the preset and the preset with raw features", cands)
@@ -169,7 +153,7 @@ func TestMainCellsFollowTheAuthorsGraph(t *testing.T) {
 		{"pcgcn", "texas", []string{"texas:", "texas:"}}, // no directed twin
 	} {
 		t.Run(tc.model+"/"+tc.dataset, func(t *testing.T) {
-			c := MainCells([]string{tc.model}, []string{tc.dataset}, []int{0})[0]
+			c := mainCell(tc.model, tc.dataset, []int{0})
 			cands := rn.Candidates(c)
 			if got := graphs(cands); !slices.Equal(got, tc.want) {
 				t.Fatalf("candidates on %v, want %v", got, tc.want)
@@ -183,7 +167,7 @@ func TestMainCellsFollowTheAuthorsGraph(t *testing.T) {
 	}
 	// PCGCN on Chameleon: the four candidates train, and the one with the
 	// best validation is reported under the cell, naming its graph
-	c := MainCells([]string{"pcgcn"}, []string{"chameleon"}, []int{0})[0]
+	c := mainCell("pcgcn", "chameleon", []int{0})
 	rs, err := rn.Run([]Cell{c})
 	if err != nil {
 		t.Fatal(err)
@@ -427,7 +411,8 @@ func TestPlanTriesAMissingDatasetOnce(t *testing.T) {
 	t.Setenv(datasets.EnvDataDir, "")
 	ft := &failingTransport{}
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{CacheDir: t.TempDir(), HTTPClient: &http.Client{Transport: ft}}}
-	cells := MainCells([]string{"mlp", "gcn", "gat"}, []string{"cornell"}, AllSplits(10))
+	all := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+	cells := []Cell{mainCell("mlp", "cornell", all), mainCell("gcn", "cornell", all), mainCell("gat", "cornell", all)}
 	plan := rn.Plan(cells)
 	// each main cell has two candidates (preset, normalisation flipped)
 	if len(plan) != 1 || plan[0].Cells != 2*len(cells) || plan[0].Splits != 20*len(cells) {
@@ -443,4 +428,9 @@ func TestPlanTriesAMissingDatasetOnce(t *testing.T) {
 	if n := ft.requests.Load(); n != 1 {
 		t.Errorf("a later load made %d more requests, want none", n-1)
 	}
+}
+
+// mainCell is a main-table cell of the studies, which has candidates.
+func mainCell(model, dataset string, splits []int) Cell {
+	return Cell{Study: "main", Dataset: dataset, Model: model, DropClass: -1, Splits: splits, Collect: true}
 }

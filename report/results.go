@@ -34,25 +34,6 @@ type SpeedRow struct {
 	Machine string `json:"machine,omitempty"`
 }
 
-// Run describes how the results were produced.
-type Run struct {
-	Command  string
-	Machine  string
-	WallTime string
-	// Stale counts the rendered cells of other or unrecorded numerics than
-	// this build's (experiments.Stale), and Cells all the rendered cells;
-	// the header says so when there are any stale ones (StaleNote).
-	Stale, Cells int
-}
-
-// spaced returns s after a space, or "" for an empty s.
-func spaced(s string) string {
-	if s == "" {
-		return ""
-	}
-	return " " + s
-}
-
 // StaleNote is the header sentence on the stale of the saved cells a page
 // renders (experiments.Stale: computed by other numerics than this build's,
 // or not recording theirs), empty when there are none.

@@ -107,14 +107,11 @@ func TestLabelRateVerdict(t *testing.T) {
 // incomplete results.
 func TestPartialStudiesSayNotYet(t *testing.T) {
 	dir := t.TempDir()
-	p, _, err := newPlan(Options{Quick: true, Datasets: []string{"texas"}, Splits: []int{0}, ResultsDir: dir,
-		ReportPath: filepath.Join(dir, "report.md"), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := newPlan(Options{Quick: true, Datasets: []string{"texas"}, Splits: []int{0}, ResultsDir: dir,
+		DocsDir: filepath.Join(dir, "docs"), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Threads: 1})
 	p.runner.Epochs, p.runner.Patience = 3, 3
-	miss := experiments.MissingClassCells([]string{"mlp"}, []string{"texas"}, 5, p.splits)[:1]
-	rate := experiments.LabelRateCells([]string{"mlp"}, []string{"texas"}, p.labelRateSizes()[:1], p.splits)
+	miss := missingClassCells([]string{"mlp"}, []string{"texas"}, 5, p.splits)[:1]
+	rate := labelRateModelCells([]string{"mlp"}, []string{"texas"}, p.labelRateSizes()[:1], p.splits)
 	if _, err := p.runner.Run(append(miss, rate...)); err != nil {
 		t.Fatal(err)
 	}

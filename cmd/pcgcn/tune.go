@@ -13,6 +13,7 @@ import (
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/studies"
 )
 
 type tuneFlags struct {
@@ -153,7 +154,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 			return err
 		}
 		fmt.Fprintf(cmd.OutOrStdout(), "worker finished in %s: no grid point is left to it (run the same tune without --worker for the ranking)\n",
-			formatDuration(time.Since(start)))
+			studies.FormatDuration(time.Since(start)))
 		return nil
 	}
 	rs, err := rn.Run(cells)
@@ -173,7 +174,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 		return enc.Encode(points)
 	}
 	printTune(out, f, grid, points, len(splits))
-	fmt.Fprintf(cmd.ErrOrStderr(), "wall time %s\n", formatDuration(time.Since(start)))
+	fmt.Fprintf(cmd.ErrOrStderr(), "wall time %s\n", studies.FormatDuration(time.Since(start)))
 	return nil
 }
 

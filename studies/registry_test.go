@@ -1,6 +1,7 @@
 package studies
 
 import (
+	"errors"
 	"math"
 	"os"
 	"reflect"
@@ -62,11 +63,43 @@ func TestFigureNamesAreFileSafe(t *testing.T) {
 }
 
 func TestSelectStudies(t *testing.T) {
-	if s, err := selectStudies(nil); err != nil || len(s) != len(Names()) {
-		t.Errorf("all studies: %d, %v", len(s), err)
+	for _, c := range []struct {
+		name string
+		only []string
+		want []string
+	}{
+		{"default: all but the optional", nil, []string{"stats", "main", "hete", "tsne", "sld", "labelrate", "missing", "ablation", "partial", "matching", "results"}},
+		{"the results page goes with main", []string{"main"}, []string{"main", "results"}},
+		{"registry order", []string{"fidelity", "sld", "stats"}, []string{"stats", "sld", "fidelity"}},
+		{"the results page alone", []string{"results"}, []string{"results"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ss, err := selectStudies(c.only)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range ss {
+				got = append(got, s.name)
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("%v, want %v", got, c.want)
+			}
+		})
 	}
-	if _, err := selectStudies([]string{"nope"}); err == nil {
-		t.Error("unknown study accepted")
+	_, err := New(Options{Only: []string{"main", "nope"}})
+	if e, ok := errors.AsType[*UnknownStudyError](err); !ok || e.Name != "nope" || !strings.Contains(err.Error(), "valid: stats, main") {
+		t.Errorf("unknown study: %v", err)
+	}
+}
+
+func TestCellKeysUnique(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range append(fidelityCells(paperDatasets(), allSplits(10)), mainTableCells([]string{"pcgcn", "gcn"}, paperDatasets(), allSplits(10))...) {
+		if seen[c.Key()] {
+			t.Errorf("duplicate key %s", c.Key())
+		}
+		seen[c.Key()] = true
 	}
 }
 
@@ -103,10 +136,11 @@ func TestCoverage(t *testing.T) {
 // once; but two different cells saved under one file would overwrite each
 // other's result, run after run.
 func TestPlanCellsOwnTheirFiles(t *testing.T) {
-	p, cells, err := newPlan(Options{})
+	r, err := New(Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	p, cells := r.p, r.cells
 	if len(cells) < 100 {
 		t.Fatalf("the full plan has %d cells", len(cells))
 	}
@@ -130,10 +164,11 @@ func TestPlanWithoutDataListsEveryCell(t *testing.T) {
 	t.Setenv(datasets.EnvDataDir, "")
 	opt := Options{Only: []string{"missing"}, ResultsDir: t.TempDir(),
 		Data: datasets.Options{CacheDir: t.TempDir(), Offline: true}}
-	plan, err := Plan(opt)
+	r, err := New(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
+	plan := r.Plan()
 	// Chameleon and Squirrel have 5 classes: 4 models × 5 dropped classes
 	// per dataset, and the 4 models' full-label main cells (two candidates,
 	// and two more for PCGCN on each directed twin)
