@@ -1,8 +1,3 @@
-// Package experiments runs the paper's studies as lists of cells (a model on a
-// dataset, with option overrides, over a set of splits). Each finished cell is
-// saved atomically as JSON under the results directory, so an interrupted run
-// resumes without redoing finished cells; the report package renders the
-// saved cells as tables and figures.
 package experiments
 
 import (
@@ -130,7 +125,7 @@ type Result struct {
 	Seed     uint64 `json:"seed"`
 	Epochs   int    `json:"epochs"`
 	Patience int    `json:"patience"`
-	// Selection says how a main-table result was chosen among candidates
+	// Selection says how a result was chosen among candidates
 	// (see Runner.Load); nil for other cells.
 	Selection *Selection `json:"selection,omitempty"`
 }

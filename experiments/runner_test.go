@@ -7,13 +7,14 @@ import (
 	"math"
 	"net/http"
 	"os"
-	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -92,13 +93,23 @@ func TestSavedCellWithAnotherConfigIsStale(t *testing.T) {
 	}
 }
 
-func TestMainCellsSelectFeatureNormOnValidation(t *testing.T) {
+// TestRunnerSelectsOnValidation: a Select hook gives a cell candidates,
+// which Run trains, and Load reports the one with the best validation mean.
+func TestRunnerSelectsOnValidation(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Threads: 1, Epochs: 20, Patience: 20}
-	c := mainCell("mlp", "texas", []int{0, 1})
-	cands := rn.Candidates(c)
-	if len(cands) != 2 || cands[1].Sets[FeatureNormOption] != "false" {
-		t.Fatalf("candidates %+v: want the preset and the preset with raw features", cands)
+	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0, 1}}
+	if got := rn.Candidates(c); len(got) != 1 || rn.Load(c) != nil {
+		t.Fatalf("without a hook: candidates %+v", got)
 	}
+	rn.Select = func(c Cell, _ models.Spec, cfg models.Config) []Cell {
+		if len(c.Sets) > 0 {
+			return []Cell{c}
+		}
+		alt := c
+		alt.Sets = map[string]string{"hidden": strconv.Itoa(cfg.Base().Hidden / 2)}
+		return []Cell{c, alt}
+	}
+	cands := rn.Candidates(c)
 	rs, err := rn.Run([]Cell{c})
 	if err != nil {
 		t.Fatal(err)
@@ -124,70 +135,6 @@ func TestMainCellsSelectFeatureNormOnValidation(t *testing.T) {
 	os.Remove(rn.Path(cands[1]))
 	if r := rn.Load(c); r == nil || r.Selection.Complete || r.Selection.Chosen != cands[0].Key() {
 		t.Errorf("incomplete selection: %+v", r)
-	}
-	// PresetOnly: the preset alone
-	rn.PresetOnly = true
-	if r := rn.Load(c); r == nil || r.Selection != nil || len(rn.Candidates(c)) != 1 {
-		t.Errorf("preset only: %+v", r)
-	}
-}
-
-func TestMainCellsFollowTheAuthorsGraph(t *testing.T) {
-	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Threads: 1, Epochs: 3, Patience: 3}
-	graphs := func(cs []Cell) []string {
-		var out []string
-		for _, c := range cs {
-			out = append(out, c.Dataset+":"+c.Sets[DirectedOption])
-		}
-		return out
-	}
-	for _, tc := range []struct {
-		model, dataset string
-		want           []string // dataset:directed of each candidate
-	}{
-		{"mlp", "chameleon", []string{"chameleon:", "chameleon:"}},
-		{"gcn", "squirrel", []string{"squirrel:", "squirrel:"}},
-		{"ggcn", "chameleon", []string{"chameleon-directed:", "chameleon-directed:"}},
-		{"gcnii", "squirrel-filtered", []string{"squirrel-filtered-directed:", "squirrel-filtered-directed:"}},
-		{"pcgcn", "chameleon", []string{"chameleon:", "chameleon:", "chameleon-directed:true", "chameleon-directed:true"}},
-		{"pcgcn", "texas", []string{"texas:", "texas:"}}, // no directed twin
-	} {
-		t.Run(tc.model+"/"+tc.dataset, func(t *testing.T) {
-			c := mainCell(tc.model, tc.dataset, []int{0})
-			cands := rn.Candidates(c)
-			if got := graphs(cands); !slices.Equal(got, tc.want) {
-				t.Fatalf("candidates on %v, want %v", got, tc.want)
-			}
-			for i := 1; i < len(cands); i += 2 {
-				if cands[i].Sets[FeatureNormOption] == "" {
-					t.Errorf("candidate %d does not flip the feature normalisation: %v", i, cands[i].Sets)
-				}
-			}
-		})
-	}
-	// PCGCN on Chameleon: the four candidates train, and the one with the
-	// best validation is reported under the cell, naming its graph
-	c := mainCell("pcgcn", "chameleon", []int{0})
-	rs, err := rn.Run([]Cell{c})
-	if err != nil {
-		t.Fatal(err)
-	}
-	best, bestDS := math.Inf(-1), ""
-	for _, k := range rn.Candidates(c) {
-		r := rn.LoadExact(k)
-		if r == nil {
-			t.Fatalf("candidate %s not saved", k.Key())
-		}
-		if r.ValMean > best {
-			best, bestDS = r.ValMean, k.Dataset
-		}
-	}
-	got := rs[0]
-	if got.Selection == nil || len(got.Selection.Candidates) != 4 || got.ValMean != best {
-		t.Fatalf("selection %+v, want the best of 4 (val %.2f)", got.Selection, best)
-	}
-	if wantDS := map[bool]string{true: "chameleon-directed"}[bestDS != "chameleon"]; got.Selection.Dataset != wantDS {
-		t.Errorf("selection names dataset %q, want %q", got.Selection.Dataset, wantDS)
 	}
 }
 
@@ -412,11 +359,13 @@ func TestPlanTriesAMissingDatasetOnce(t *testing.T) {
 	ft := &failingTransport{}
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{CacheDir: t.TempDir(), HTTPClient: &http.Client{Transport: ft}}}
 	all := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
-	cells := []Cell{mainCell("mlp", "cornell", all), mainCell("gcn", "cornell", all), mainCell("gat", "cornell", all)}
+	var cells []Cell
+	for _, m := range []string{"mlp", "gcn", "gat"} {
+		cells = append(cells, Cell{Study: "s", Dataset: "cornell", Model: m, DropClass: -1, Splits: all})
+	}
 	plan := rn.Plan(cells)
-	// each main cell has two candidates (preset, normalisation flipped)
-	if len(plan) != 1 || plan[0].Cells != 2*len(cells) || plan[0].Splits != 20*len(cells) {
-		t.Fatalf("plan %+v, want %d cells with 10 splits left each", plan, 2*len(cells))
+	if len(plan) != 1 || plan[0].Cells != len(cells) || plan[0].Splits != 10*len(cells) {
+		t.Fatalf("plan %+v, want %d cells with 10 splits left each", plan, len(cells))
 	}
 	// every file of Cornell is on one host, which failed at the first try
 	if n := ft.requests.Load(); n != 1 {
@@ -428,9 +377,4 @@ func TestPlanTriesAMissingDatasetOnce(t *testing.T) {
 	if n := ft.requests.Load(); n != 1 {
 		t.Errorf("a later load made %d more requests, want none", n-1)
 	}
-}
-
-// mainCell is a main-table cell of the studies, which has candidates.
-func mainCell(model, dataset string, splits []int) Cell {
-	return Cell{Study: "main", Dataset: dataset, Model: model, DropClass: -1, Splits: splits, Collect: true}
 }

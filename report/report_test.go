@@ -120,26 +120,3 @@ func TestMeasuredOn(t *testing.T) {
 		}
 	}
 }
-
-func TestDirectionSectionListsBothGraphs(t *testing.T) {
-	if DirectionSection([]*experiments.Result{res("gcn", "chameleon", 60, 1)}) != "" {
-		t.Error("a result without candidates on two graphs got a section")
-	}
-	r := res("pcgcn", "chameleon", 73.2, 1.3)
-	r.Selection = &experiments.Selection{Complete: true, Chosen: "pcgcn__chameleon-directed__directed=true", Dataset: "chameleon-directed",
-		Candidates: []experiments.Candidate{
-			{Key: "pcgcn__chameleon", Dataset: "chameleon", ValMean: 68.7, TestMean: 68.5},
-			{Key: "pcgcn__chameleon__normalize_features=false", Dataset: "chameleon", Sets: map[string]string{"normalize_features": "false"}, ValMean: 68.5, TestMean: 67.3},
-			{Key: "pcgcn__chameleon-directed__directed=true", Dataset: "chameleon-directed", Sets: map[string]string{"directed": "true"}, ValMean: 73.3, TestMean: 73.2},
-		}}
-	s := DirectionSection([]*experiments.Result{r})
-	for _, want := range []string{
-		"| pcgcn | chameleon | symmetrised | row-normalised | 68.70 | 68.50 |  |",
-		"| pcgcn | chameleon | symmetrised | raw | 68.50 | 67.30 |  |",
-		"| pcgcn | chameleon | directed (out-links) | row-normalised | 73.30 | 73.20 | reported |",
-	} {
-		if !strings.Contains(s, want) {
-			t.Errorf("missing row %q in\n%s", want, s)
-		}
-	}
-}

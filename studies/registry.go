@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/tensor"
 	"github.com/pcgcn/pcgcn/train"
 )
@@ -53,6 +54,9 @@ type study struct {
 	section func(p *plan, w io.Writer) error
 	// page writes a page of the study's own from the saved cells.
 	page func(p *plan) error
+	// candidates lists the configurations tried for each of the study's
+	// cells, the cell first (see experiments.Selector); nil: the cell alone.
+	candidates func(p *plan, c experiments.Cell, spec models.Spec, cfg models.Config) []experiments.Cell
 	// extras measures more on every trained split of every cell, whichever
 	// study lists it (see experiments.Runner.Extras).
 	extras func(c experiments.Cell, r *train.Result) map[string]float64

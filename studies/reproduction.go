@@ -132,7 +132,7 @@ func newPlan(opt Options) *plan {
 	}
 	p := &plan{opt: opt, graphs: map[string]*graph.Graph{}, splits: opt.Splits, docs: opt.DocsDir}
 	p.runner = &experiments.Runner{Dir: opt.ResultsDir, Data: opt.Data, Threads: opt.Threads, Jobs: opt.Jobs, Seed: opt.Seed,
-		Progress: opt.Progress, PresetOnly: opt.PresetOnly, Refresh: opt.Refresh, Lease: opt.Lease, Metrics: opt.Metrics}
+		Progress: opt.Progress, Refresh: opt.Refresh, Lease: opt.Lease, Metrics: opt.Metrics}
 	if opt.Quick {
 		p.splits = opt.Splits[:min(quickSplits, len(opt.Splits))]
 		p.runner.Epochs, p.runner.Patience = quickEpochs, quickPatience
@@ -144,10 +144,15 @@ func newPlan(opt Options) *plan {
 	return p
 }
 
-// hook gives the runner the hooks of the studies.
+// hook gives the runner the hooks of the studies: each study's candidates
+// for its own cells, and the measurements of every study on every cell.
 func (p *plan) hook(all []study) {
 	var extras []func(experiments.Cell, *train.Result) map[string]float64
+	candidates := map[string]func(*plan, experiments.Cell, models.Spec, models.Config) []experiments.Cell{}
 	for _, s := range all {
+		if s.candidates != nil {
+			candidates[s.name] = s.candidates
+		}
 		if s.extras != nil {
 			extras = append(extras, s.extras)
 		}
@@ -156,6 +161,14 @@ func (p *plan) hook(all []study) {
 			p.runner.Embed = func(emb *tensor.Dense, y, test []int32) (*tensor.Dense, map[string]float64, error) {
 				return embed(p, emb, y, test)
 			}
+		}
+	}
+	if len(candidates) > 0 {
+		p.runner.Select = func(c experiments.Cell, spec models.Spec, cfg models.Config) []experiments.Cell {
+			if f := candidates[c.Study]; f != nil {
+				return f(p, c, spec, cfg)
+			}
+			return []experiments.Cell{c}
 		}
 	}
 	if len(extras) > 0 {

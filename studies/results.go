@@ -108,7 +108,7 @@ func resultsPage(run pageHeader, rs []*experiments.Result, models []string, spee
 	fmt.Fprintln(&b, "\n"+report.ExtraSection(rs, models, extraDatasets()))
 	fmt.Fprintln(&b, "## Main table: every model on the paper's offline datasets")
 	fmt.Fprintln(&b, "\n"+report.MainTable(rs, models, paperDatasets(), modelSpeed))
-	if dir := report.DirectionSection(rs); dir != "" {
+	if dir := directionSection(rs); dir != "" {
 		fmt.Fprintln(&b, "### The graph's direction: PCGCN on both graphs")
 		fmt.Fprintln(&b, "\nThe Wikipedia links of Chameleon and Squirrel have a direction. Each model's main-table cell uses the graph its authors' code uses (docs/notes/issue24-research.md: GCNII and GGCN aggregate over out-links, the others symmetrise or publish no loader); PCGCN's code is not published, so both graphs are trained and validation chooses, as for the feature preprocessing.")
 		fmt.Fprintln(&b, "\n"+dir)
