@@ -62,7 +62,7 @@ func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (
 		if err != nil {
 			return nil, err
 		}
-		sr := splitResult(r)
+		sr := SplitResult{SplitScores: r.Scores()}
 		if c.Collect {
 			sr.Nodes = nodeOutputs(r, rn.Threads)
 		}
@@ -135,19 +135,13 @@ func (rn *Runner) resolve(c Cell) (models.Spec, models.Config, error) {
 	return spec, cfg, nil
 }
 
-// summarize sets res's means and standard deviations from its splits (the
-// percentages train.Summarize would give from the runs themselves).
+// summarize sets res's means and standard deviations from its splits.
 func summarize(res *Result) {
-	var test, val, acc, ms []float64
-	res.Seconds = 0
-	for _, sr := range res.PerSplit {
-		test, val, acc, ms = append(test, sr.Test), append(val, sr.Val), append(acc, sr.TestAcc), append(ms, sr.MsPerEpoch)
-		res.Seconds += sr.Seconds
+	splits := make([]train.SplitScores, len(res.PerSplit))
+	for i, sr := range res.PerSplit {
+		splits[i] = sr.SplitScores
 	}
-	res.TestMean, res.TestStd = train.MeanStd(test)
-	res.ValMean, res.ValStd = train.MeanStd(val)
-	res.TestAccMean, res.TestAccStd = train.MeanStd(acc)
-	res.MsPerEpoch, _ = train.MeanStd(ms)
+	res.Scores = train.Summarize(splits)
 }
 
 // withRandomSplits returns a shallow copy of g whose splits are random

@@ -43,17 +43,16 @@ func (rn *Runner) fingerprint(name string) (string, error) {
 	return rn.prints[name], nil
 }
 
-// metric returns the training metric ("accuracy" or "rocauc") of a
-// dataset: Metrics' choice for it, else datasets.DefaultMetric (the
-// registry's metric, or for a graph given by path ROC AUC with two classes
-// and accuracy otherwise). g may be nil for a registry dataset; for a path
+// metric returns the metric of a dataset: Metrics' choice for it, else
+// datasets.DefaultMetric (the registry's metric, or for a graph given by
+// path ROC AUC with two classes and accuracy otherwise). g may be nil for a registry dataset; for a path
 // it is loaded when nil.
-func (rn *Runner) metric(name string, g *graph.Graph) (string, error) {
+func (rn *Runner) metric(name string, g *graph.Graph) (datasets.Metric, error) {
 	if m, ok := rn.Metrics[name]; ok {
-		return m.TrainName(), nil
+		return m, nil
 	}
 	if e, err := datasets.Lookup(name); err == nil {
-		return e.Metric.TrainName(), nil
+		return e.Metric, nil
 	}
 	if g == nil {
 		var err error
@@ -61,13 +60,13 @@ func (rn *Runner) metric(name string, g *graph.Graph) (string, error) {
 			return "", err
 		}
 	}
-	return datasets.DefaultMetric(name, g).TrainName(), nil
+	return datasets.DefaultMetric(name, g), nil
 }
 
 // sameMetric reports whether a saved result was scored on the metric its
 // cell would be trained on now, so that changing --metric (or a graph's
 // class count) never reuses results of the other metric.
-func (rn *Runner) sameMetric(c Cell, saved string) bool {
+func (rn *Runner) sameMetric(c Cell, saved datasets.Metric) bool {
 	m, err := rn.metric(c.Dataset, nil)
 	return err == nil && m == saved
 }

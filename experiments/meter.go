@@ -37,8 +37,8 @@ func variantSuffix(c Cell) string {
 	if c.Variant != "" {
 		s += " [" + c.Variant + "]"
 	}
-	if c.DropClass >= 0 {
-		s += fmt.Sprintf(" [class %d dropped]", c.DropClass)
+	if k, ok := c.DropClass.Class(); ok {
+		s += fmt.Sprintf(" [class %d dropped]", k)
 	}
 	if c.Variant == "" && len(c.Sets) > 0 {
 		keys := make([]string, 0, len(c.Sets))

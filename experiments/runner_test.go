@@ -23,8 +23,8 @@ func TestRunnerSavesAndResumes(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
 		Threads: 1, Epochs: 5, Patience: 5, Progress: &log}
 	cells := []Cell{
-		{Study: "s", Dataset: "cornell", Model: "mlp", DropClass: -1, Splits: []int{0, 1}},
-		{Study: "s", Dataset: "cornell", Model: "gcn", DropClass: -1, Splits: []int{0}, Collect: true},
+		{Study: "s", Dataset: "cornell", Model: "mlp", Splits: []int{0, 1}},
+		{Study: "s", Dataset: "cornell", Model: "gcn", Splits: []int{0}, Collect: true},
 	}
 	rs, err := rn.Run(cells)
 	if err != nil {
@@ -61,11 +61,11 @@ func TestRunnerSavesAndResumes(t *testing.T) {
 
 func TestRunnerReportsBadCells(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Epochs: 2}
-	_, err := rn.Run([]Cell{{Study: "s", Dataset: "cornell", Model: "nope", DropClass: -1, Splits: []int{0}}})
+	_, err := rn.Run([]Cell{{Study: "s", Dataset: "cornell", Model: "nope", Splits: []int{0}}})
 	if err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("unknown model: %v", err)
 	}
-	_, err = rn.Run([]Cell{{Study: "s", Dataset: "cornell", Model: "mlp", DropClass: -1, Splits: []int{11}}})
+	_, err = rn.Run([]Cell{{Study: "s", Dataset: "cornell", Model: "mlp", Splits: []int{11}}})
 	if err == nil || !strings.Contains(err.Error(), "split 11") {
 		t.Errorf("bad split: %v", err)
 	}
@@ -73,7 +73,7 @@ func TestRunnerReportsBadCells(t *testing.T) {
 
 func TestSavedCellWithAnotherConfigIsStale(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Epochs: 3, Patience: 3}
-	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0}, Sets: map[string]string{"hidden": "8"}}
+	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", Splits: []int{0}, Sets: map[string]string{"hidden": "8"}}
 	if _, err := rn.Run([]Cell{c}); err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestSavedCellWithAnotherConfigIsStale(t *testing.T) {
 // which Run trains, and Load reports the one with the best validation mean.
 func TestRunnerSelectsOnValidation(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Threads: 1, Epochs: 20, Patience: 20}
-	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0, 1}}
+	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", Splits: []int{0, 1}}
 	if got := rn.Candidates(c); len(got) != 1 || rn.Load(c) != nil {
 		t.Fatalf("without a hook: candidates %+v", got)
 	}
@@ -162,13 +162,13 @@ func TestModelRates(t *testing.T) {
 func TestPlanUsesRatesOfOtherStudies(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
 		Threads: 1, Epochs: 4, Patience: 4}
-	done := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0, 1}}
+	done := Cell{Study: "s", Dataset: "texas", Model: "mlp", Splits: []int{0, 1}}
 	rs, err := rn.Run([]Cell{done})
 	if err != nil {
 		t.Fatal(err)
 	}
 	perSplit := rs[0].Seconds / 2
-	todo := Cell{Study: "t", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0, 1, 2}}
+	todo := Cell{Study: "t", Dataset: "texas", Model: "mlp", Splits: []int{0, 1, 2}}
 	plan := rn.Plan([]Cell{todo})
 	if len(plan) != 1 || plan[0].Splits != 3 {
 		t.Fatalf("plan: %+v", plan)
@@ -185,7 +185,7 @@ func TestRunnerResumesInsideACell(t *testing.T) {
 	var log bytes.Buffer
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
 		Threads: 1, Epochs: 8, Patience: 8, Progress: &log}
-	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0, 1, 2}}
+	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", Splits: []int{0, 1, 2}}
 	full, err := rn.Run([]Cell{c})
 	if err != nil {
 		t.Fatal(err)
@@ -226,8 +226,8 @@ func TestRunnerResumesInsideACell(t *testing.T) {
 func TestPlanUsesRateOfSameDataset(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
 		Threads: 1, Epochs: 4, Patience: 4}
-	texas := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0}}
-	cornell := Cell{Study: "s", Dataset: "cornell", Model: "mlp", DropClass: -1, Splits: []int{0}}
+	texas := Cell{Study: "s", Dataset: "texas", Model: "mlp", Splits: []int{0}}
+	cornell := Cell{Study: "s", Dataset: "cornell", Model: "mlp", Splits: []int{0}}
 	if _, err := rn.Run([]Cell{texas, cornell}); err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func TestRefreshRetrainsCellsOfOtherNumerics(t *testing.T) {
 	var log bytes.Buffer
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
 		Threads: 1, Epochs: 5, Patience: 5, Progress: &log}
-	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0, 1}}
+	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", Splits: []int{0, 1}}
 	rs, err := rn.Run([]Cell{c})
 	if err != nil {
 		t.Fatal(err)
@@ -304,7 +304,7 @@ func TestRefreshRetrainsCellsOfOtherNumerics(t *testing.T) {
 
 func TestPartialSplitsOfOtherNumerics(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Threads: 1, Epochs: 5, Patience: 5}
-	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0, 1}}
+	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", Splits: []int{0, 1}}
 	one := c
 	one.Splits = []int{0}
 	rs, err := rn.Run([]Cell{one})
@@ -361,7 +361,7 @@ func TestPlanTriesAMissingDatasetOnce(t *testing.T) {
 	all := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
 	var cells []Cell
 	for _, m := range []string{"mlp", "gcn", "gat"} {
-		cells = append(cells, Cell{Study: "s", Dataset: "cornell", Model: m, DropClass: -1, Splits: all})
+		cells = append(cells, Cell{Study: "s", Dataset: "cornell", Model: m, Splits: all})
 	}
 	plan := rn.Plan(cells)
 	if len(plan) != 1 || plan[0].Cells != len(cells) || plan[0].Splits != 10*len(cells) {

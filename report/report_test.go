@@ -4,13 +4,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/train"
 )
 
 func res(model, ds string, mean, std float64) *experiments.Result {
-	return &experiments.Result{Cell: experiments.Cell{Study: "main", Model: model, Dataset: ds}, Metric: "accuracy",
-		TestMean: mean, TestStd: std, TestAccMean: mean, TestAccStd: std, MsPerEpoch: 1.5}
+	return &experiments.Result{Cell: experiments.Cell{Study: "main", Model: model, Dataset: ds}, Metric: datasets.Accuracy,
+		Scores: train.Scores{TestMean: mean, TestStd: std, TestAccMean: mean, TestAccStd: std, MsPerEpoch: 1.5}}
 }
 
 func TestPCGCNSectionFlagsLargeDifferences(t *testing.T) {
@@ -82,7 +84,7 @@ func TestSelectionMark(t *testing.T) {
 
 func TestExtraSectionMarksTheSelection(t *testing.T) {
 	r := res("gcn", "tolokers", 74.9, 1.1)
-	r.Metric = "rocauc"
+	r.Metric = datasets.ROCAUC
 	r.TestAccMean = 78.5
 	r.Config = map[string]any{"normalize_features": true}
 	r.Selection = &experiments.Selection{Complete: true}

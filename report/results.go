@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/paper"
 	"github.com/pcgcn/pcgcn/tensor"
@@ -100,19 +101,19 @@ func PCGCNSection(rs []*experiments.Result, datasets []string) string {
 
 // ExtraSection reports the datasets beyond the paper, with ROC AUC for the
 // binary ones.
-func ExtraSection(rs []*experiments.Result, models, datasets []string) string {
+func ExtraSection(rs []*experiments.Result, models, dss []string) string {
 	var b strings.Builder
 	idx := index(rs)
 	fmt.Fprintln(&b, "| model | dataset | metric used for selection | test metric % | test accuracy % | ms / epoch |")
 	fmt.Fprintln(&b, "| --- | --- | --- | ---: | ---: | ---: |")
 	for _, m := range models {
-		for _, d := range datasets {
+		for _, d := range dss {
 			r := idx[m][d]
 			if r == nil {
 				continue
 			}
 			metric := "accuracy"
-			if r.Metric == "rocauc" {
+			if r.Metric == datasets.ROCAUC {
 				metric = "ROC AUC"
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %.2f ± %.2f%s | %.2f ± %.2f | %.2f |\n", m, d, metric, r.TestMean, r.TestStd, SelectionMark(r), r.TestAccMean, r.TestAccStd, r.MsPerEpoch)

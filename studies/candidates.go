@@ -44,7 +44,7 @@ const directedOption = "directed"
 // With Options.PresetOnly, and for a cell that already changes the preset,
 // c is its only candidate.
 func mainCandidates(p *plan, c experiments.Cell, spec models.Spec, cfg models.Config) []experiments.Cell {
-	if p.opt.PresetOnly || c.Variant != "" || len(c.Sets) > 0 || c.DropClass >= 0 || c.LabelsPerClass > 0 || c.Embed {
+	if _, dropped := c.DropClass.Class(); p.opt.PresetOnly || c.Variant != "" || len(c.Sets) > 0 || dropped || c.LabelsPerClass > 0 || c.Embed {
 		return []experiments.Cell{c}
 	}
 	graphs := []experiments.Cell{c}

@@ -61,7 +61,7 @@ func fidelityCells(datasets []string, splits []int) []experiments.Cell {
 	var cells []experiments.Cell
 	for _, d := range datasets {
 		for _, v := range fidelityVariants() {
-			cells = append(cells, experiments.Cell{Study: "fidelity", Dataset: d, Model: "pcgcn", Variant: v.Name, Sets: v.Sets, DropClass: -1, Splits: splits})
+			cells = append(cells, experiments.Cell{Study: "fidelity", Dataset: d, Model: "pcgcn", Variant: v.Name, Sets: v.Sets, Splits: splits})
 		}
 	}
 	return cells

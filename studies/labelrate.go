@@ -26,7 +26,7 @@ func labelRateModelCells(models, datasets []string, sizes, splits []int) []exper
 	for _, d := range datasets {
 		for _, k := range sizes {
 			for _, m := range models {
-				cells = append(cells, experiments.Cell{Study: "labelrate", Dataset: d, Model: m, DropClass: -1, Splits: splits, LabelsPerClass: k})
+				cells = append(cells, experiments.Cell{Study: "labelrate", Dataset: d, Model: m, Splits: splits, LabelsPerClass: k})
 			}
 		}
 	}

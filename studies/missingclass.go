@@ -10,6 +10,7 @@ import (
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/paper"
 	"github.com/pcgcn/pcgcn/report"
+	"github.com/pcgcn/pcgcn/train"
 )
 
 // missingClassStudy is tb:missclass-1/2: one class's training labels
@@ -26,7 +27,7 @@ func missingClassCells(models, datasets []string, classes int, splits []int) []e
 	for _, d := range datasets {
 		for c := 0; c < classes; c++ {
 			for _, m := range models {
-				cells = append(cells, experiments.Cell{Study: "missing", Dataset: d, Model: m, DropClass: c, Splits: splits})
+				cells = append(cells, experiments.Cell{Study: "missing", Dataset: d, Model: m, DropClass: train.DropClass(c), Splits: splits})
 			}
 		}
 	}

@@ -5,14 +5,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/report"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/train"
 )
 
 func mainResult(model, ds string, mean, std float64) *experiments.Result {
-	return &experiments.Result{Cell: experiments.Cell{Study: mainStudy, Model: model, Dataset: ds}, Metric: "accuracy",
-		TestMean: mean, TestStd: std, TestAccMean: mean, TestAccStd: std, MsPerEpoch: 1.5}
+	return &experiments.Result{Cell: experiments.Cell{Study: mainStudy, Model: model, Dataset: ds}, Metric: datasets.Accuracy,
+		Scores: train.Scores{TestMean: mean, TestStd: std, TestAccMean: mean, TestAccStd: std, MsPerEpoch: 1.5}}
 }
 
 func TestPages(t *testing.T) {
@@ -28,7 +30,7 @@ func TestPages(t *testing.T) {
 	if page := resultsPage(pageHeader{Command: "cmd", Stale: 3, Cells: 10}, nil, []string{"pcgcn"}, nil, nil, ""); !strings.Contains(page, "3 of these 10 cells were computed by other numerics than this build's ("+tensor.Numerics()+")") || !strings.Contains(page, "--refresh") {
 		t.Errorf("stale cells not in the header:\n%s", page[:min(len(page), 600)])
 	}
-	fid := fidelityPage(pageHeader{Command: "c"}, []*experiments.Result{{Cell: experiments.Cell{Variant: "literal (hard B)", Dataset: "cora"}, ValMean: 88, TestMean: 87}}, []string{"cora"}, "notes")
+	fid := fidelityPage(pageHeader{Command: "c"}, []*experiments.Result{{Cell: experiments.Cell{Variant: "literal (hard B)", Dataset: "cora"}, Scores: train.Scores{ValMean: 88, TestMean: 87}}}, []string{"cora"}, "notes")
 	if !strings.Contains(fid, "| literal (hard B) | **88.0** / 87.0 | 88.00 |") {
 		t.Errorf("fidelity page:\n%s", fid)
 	}

@@ -19,7 +19,7 @@ func variantCells(study string, variants []experiments.Variant, datasets []strin
 	var cells []experiments.Cell
 	for _, d := range datasets {
 		for _, v := range variants {
-			cells = append(cells, experiments.Cell{Study: study, Dataset: d, Model: "pcgcn", Variant: v.Name, Sets: v.Sets, DropClass: -1, Splits: splits})
+			cells = append(cells, experiments.Cell{Study: study, Dataset: d, Model: "pcgcn", Variant: v.Name, Sets: v.Sets, Splits: splits})
 		}
 	}
 	return cells

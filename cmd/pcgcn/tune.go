@@ -71,7 +71,7 @@ the same flags afterwards trains nothing and prints the ranking
 type tunePoint struct {
 	Rank       int               `json:"rank"`
 	Sets       map[string]string `json:"sets"`
-	Metric     string            `json:"metric"`
+	Metric     datasets.Metric   `json:"metric"`
 	ValMean    float64           `json:"val_mean"`
 	ValStd     float64           `json:"val_std"`
 	TestMean   float64           `json:"test_mean"`
@@ -179,7 +179,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 }
 
 func printTune(w io.Writer, f *tuneFlags, grid experiments.Grid, points []tunePoint, nSplits int) {
-	metric := "accuracy"
+	metric := datasets.Accuracy
 	if len(points) > 0 && points[0].Metric != "" {
 		metric = points[0].Metric
 	}
