@@ -127,15 +127,7 @@ func TestPartialSplitsOfAnotherSeed(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
 		Threads: 1, Epochs: 3, Patience: 3}
 	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", Splits: []int{0, 1}}
-	full, err := rn.Run([]Cell{c})
-	if err != nil {
-		t.Fatal(err)
-	}
-	part := *full[0]
-	part.PerSplit = part.PerSplit[:1]
-	if err := rn.savePartial(&part); err != nil {
-		t.Fatal(err)
-	}
+	_, part := interrupted(t, rn, c)
 	if rn.loadPartial(c) == nil {
 		t.Fatal("the partial cell of the same key was not resumed")
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"os"
@@ -186,16 +187,7 @@ func TestRunnerResumesInsideACell(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
 		Threads: 1, Epochs: 8, Patience: 8, Progress: &log}
 	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", Splits: []int{0, 1, 2}}
-	full, err := rn.Run([]Cell{c})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// an interrupted run: only split 0 finished, saved as partial
-	part := *full[0]
-	part.PerSplit = part.PerSplit[:1]
-	if err := rn.savePartial(&part); err != nil {
-		t.Fatal(err)
-	}
+	full, part := interrupted(t, rn, c)
 	os.Remove(rn.Path(c))
 	log.Reset()
 	again, err := rn.Run([]Cell{c})
@@ -205,7 +197,7 @@ func TestRunnerResumesInsideACell(t *testing.T) {
 	if strings.Contains(log.String(), "split 0\n") || !strings.Contains(log.String(), "1 of its 3 splits were saved") {
 		t.Errorf("did not resume inside the cell:\n%s", log.String())
 	}
-	a, b := full[0], again[0]
+	a, b := full, again[0]
 	if a.TestMean != b.TestMean || a.ValMean != b.ValMean || a.TestStd != b.TestStd || len(b.PerSplit) != 3 {
 		t.Errorf("resumed summary %v±%v (val %v) differs from the uninterrupted %v±%v (val %v)", b.TestMean, b.TestStd, b.ValMean, a.TestMean, a.TestStd, a.ValMean)
 	}
@@ -323,22 +315,24 @@ func TestPartialSplitsOfOtherNumerics(t *testing.T) {
 		{"", true, false, tensor.Numerics()},
 		{"v0-other", false, false, tensor.Numerics()},
 	} {
-		os.Remove(rn.Path(c))
-		part := *rs[0]
-		part.Cell, part.Numerics = c, tc.numerics
-		part.PerSplit = []SplitResult{rs[0].PerSplit[0]}
-		part.PerSplit[0].Val = -1 // marks a resumed split
-		if err := rn.savePartial(&part); err != nil {
-			t.Fatal(err)
-		}
-		rn.Refresh = tc.refresh
-		got, err := rn.Run([]Cell{c})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if resumed := got[0].PerSplit[0].Val == -1; resumed != tc.resumed || got[0].Numerics != tc.want {
-			t.Errorf("partial of numerics %q, refresh %v: resumed %v numerics %q, want %v %q", tc.numerics, tc.refresh, resumed, got[0].Numerics, tc.resumed, tc.want)
-		}
+		t.Run(fmt.Sprintf("numerics %q refresh %v", tc.numerics, tc.refresh), func(t *testing.T) {
+			os.Remove(rn.Path(c))
+			part := *rs[0]
+			part.Cell, part.Numerics = c, tc.numerics
+			part.PerSplit = []SplitResult{rs[0].PerSplit[0]}
+			part.PerSplit[0].Val = -1 // marks a resumed split
+			if err := rn.savePartial(&part); err != nil {
+				t.Fatal(err)
+			}
+			rn.Refresh = tc.refresh
+			got, err := rn.Run([]Cell{c})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resumed := got[0].PerSplit[0].Val == -1; resumed != tc.resumed || got[0].Numerics != tc.want {
+				t.Errorf("partial of numerics %q, refresh %v: resumed %v numerics %q, want %v %q", tc.numerics, tc.refresh, resumed, got[0].Numerics, tc.resumed, tc.want)
+			}
+		})
 	}
 }
 
@@ -377,4 +371,21 @@ func TestPlanTriesAMissingDatasetOnce(t *testing.T) {
 	if n := ft.requests.Load(); n != 1 {
 		t.Errorf("a later load made %d more requests, want none", n-1)
 	}
+}
+
+// interrupted trains c, then saves its first split alone as the partial
+// file an interrupted run leaves; it returns the full result and the
+// partial one.
+func interrupted(t *testing.T, rn *Runner, c Cell) (*Result, Result) {
+	t.Helper()
+	full, err := rn.Run([]Cell{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := *full[0]
+	part.PerSplit = part.PerSplit[:1]
+	if err := rn.savePartial(&part); err != nil {
+		t.Fatal(err)
+	}
+	return full[0], part
 }

@@ -133,9 +133,11 @@ func TestBucketAccuracyErrors(t *testing.T) {
 			return err
 		},
 	} {
-		if f() == nil {
-			t.Errorf("%s: no error", name)
-		}
+		t.Run(name, func(t *testing.T) {
+			if f() == nil {
+				t.Errorf("%s: no error", name)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -117,8 +118,10 @@ func TestMeasuredOn(t *testing.T) {
 		in   []string
 		want string
 	}{{nil, ""}, {[]string{"", ""}, ""}, {[]string{"a", "", "a"}, " on a"}, {[]string{"a", "b", "a"}, " on a, b"}} {
-		if got := MeasuredOn(c.in); got != c.want {
-			t.Errorf("MeasuredOn(%q) = %q, want %q", c.in, got, c.want)
-		}
+		t.Run(fmt.Sprint(c.in), func(t *testing.T) {
+			if got := MeasuredOn(c.in); got != c.want {
+				t.Errorf("MeasuredOn(%q) = %q, want %q", c.in, got, c.want)
+			}
+		})
 	}
 }

@@ -1,16 +1,15 @@
 package studies
 
 import (
-	"io"
-
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/paper"
 )
 
 // ablationStudy is Table "Ablation study": PCGCN without each component.
 func ablationStudy() study {
-	return study{name: "ablation", help: "PCGCN without each component",
-		title: "Ablation (Table \"Ablation study\")", cells: ablationCells, section: renderAblation}
+	return variantTable{name: "ablation", help: "PCGCN without each component",
+		title: "Ablation (Table \"Ablation study\")", variants: ablationVariants(), paperRows: paper.Ablation(), fullRow: "pcgcn",
+		claim: "The paper's claim: removing either similarity propagation, the message passing or the consistency loss lowers accuracy, message passing and the consistency loss most on heterophilous graphs. Each cell: ours, mean ± std over the splits (paper's)."}.study()
 }
 
 // ablationVariants are the rows of Table "Ablation study".
@@ -21,13 +20,4 @@ func ablationVariants() []experiments.Variant {
 		{Name: "no_mp", Sets: map[string]string{"no_mp": "true"}, Why: "w/o message passing: ÂHW replaced by HW"},
 		{Name: "no_cl", Sets: map[string]string{"no_cl": "true"}, Why: "w/o the consistency loss"},
 	}
-}
-
-func ablationCells(p *plan) []experiments.Cell {
-	return variantStudyCells(p, "ablation", ablationVariants())
-}
-
-func renderAblation(p *plan, w io.Writer) error {
-	return renderVariants(p, w, "ablation", ablationVariants(), paper.Ablation(), "pcgcn",
-		"The paper's claim: removing either similarity propagation, the message passing or the consistency loss lowers accuracy, message passing and the consistency loss most on heterophilous graphs. Each cell: ours, mean ± std over the splits (paper's).", false)
 }

@@ -2,7 +2,6 @@ package studies
 
 import (
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -10,47 +9,44 @@ import (
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/train"
 )
 
-func TestMainCellsSelectFeatureNormOnValidation(t *testing.T) {
-	p := newPlan(Options{ResultsDir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Threads: 1})
-	rn := p.runner
-	rn.Epochs, rn.Patience = 20, 20
-	c := mainTableCells([]string{"mlp"}, []string{"texas"}, []int{0, 1})[0]
-	cands := rn.Candidates(c)
-	if len(cands) != 2 || cands[1].Sets[featureNormOption] != "false" {
-		t.Fatalf("candidates %+v: want the preset and the preset with raw features", cands)
-	}
-	rs, err := rn.Run([]experiments.Cell{c})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range cands {
-		if _, err := os.Stat(rn.Path(k)); err != nil {
-			t.Errorf("candidate %s not saved: %v", k.Key(), err)
-		}
-	}
-	a, b := rn.LoadExact(cands[0]), rn.LoadExact(cands[1])
-	want := cands[0]
-	if b.ValMean > a.ValMean {
-		want = cands[1]
-	}
-	got := rs[0]
-	if got.Selection == nil || !got.Selection.Complete || len(got.Selection.Candidates) != 2 || got.Selection.Chosen != want.Key() {
-		t.Fatalf("selection %+v, want %s chosen of 2", got.Selection, want.Key())
-	}
-	if got.Cell.Key() != c.Key() || got.ValMean != max(a.ValMean, b.ValMean) {
-		t.Errorf("selected result: cell %s val %.2f; candidates val %.2f / %.2f", got.Cell.Key(), got.ValMean, a.ValMean, b.ValMean)
-	}
-	// with one candidate missing the best saved one is returned, marked incomplete
-	os.Remove(rn.Path(cands[1]))
-	if r := rn.Load(c); r == nil || r.Selection.Complete || r.Selection.Chosen != cands[0].Key() {
-		t.Errorf("incomplete selection: %+v", r)
-	}
-	// PresetOnly: the preset alone
-	p.opt.PresetOnly = true
-	if r := rn.Load(c); r == nil || r.Selection != nil || len(rn.Candidates(c)) != 1 {
-		t.Errorf("preset only: %+v", r)
+// TestMainCandidates: a main-table cell is tried with its preset and with
+// the feature preprocessing flipped (the runner trains both and reports the
+// better on validation, see experiments.TestRunnerSelectsOnValidation);
+// cells of other studies, cells that change the preset and PresetOnly
+// have one candidate.
+func TestMainCandidates(t *testing.T) {
+	main := mainTableCells([]string{"mlp"}, []string{"texas"}, []int{0, 1})[0]
+	other := main
+	other.Study = "ablation"
+	dropped := main
+	dropped.DropClass = train.DropClass(1)
+	set := main
+	set.Sets = map[string]string{"hidden": "8"}
+	for _, c := range []struct {
+		name       string
+		cell       experiments.Cell
+		presetOnly bool
+		want       []string // each candidate's feature normalisation override
+	}{
+		{"main table", main, false, []string{"", "false"}},
+		{"preset only", main, true, []string{""}},
+		{"another study", other, false, []string{""}},
+		{"a class dropped", dropped, false, []string{""}},
+		{"an option set", set, false, []string{""}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := newPlan(Options{ResultsDir: t.TempDir(), PresetOnly: c.presetOnly})
+			var got []string
+			for _, k := range p.runner.Candidates(c.cell) {
+				got = append(got, k.Sets[featureNormOption])
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("candidates %q, want %q", got, c.want)
+			}
+		})
 	}
 }
 

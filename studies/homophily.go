@@ -37,8 +37,7 @@ func renderHete(p *plan, w io.Writer) error {
 	for _, d := range p.datasets(heterophilousDatasets()) {
 		rs := p.results(mainTableCells(heteModels(), []string{d}, p.splits))
 		if len(rs) < len(heteModels()) {
-			fmt.Fprintf(w, "%s: ", d)
-			pending(w, "hete")
+			pendingOn(w, d, "hete")
 			continue
 		}
 		g, err := p.graph(d)

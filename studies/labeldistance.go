@@ -32,8 +32,7 @@ func renderSLD(p *plan, w io.Writer) error {
 	for _, d := range mainDatasets(p) {
 		rs := p.results(mainTableCells([]string{"pcgcn", "gcn"}, []string{d}, p.splits))
 		if len(rs) < 2 {
-			fmt.Fprintf(w, "%s: ", d)
-			pending(w, "sld")
+			pendingOn(w, d, "sld")
 			continue
 		}
 		g, err := p.graph(d)

@@ -55,8 +55,7 @@ func renderLabelRate(p *plan, w io.Writer) error {
 	for _, d := range labelRateDatasets(p) {
 		rs := p.results(labelRateModelCells(labelRateModels(), []string{d}, sizes, p.splits))
 		if len(rs) == 0 {
-			fmt.Fprintf(w, "%s: ", d)
-			pending(w, "labelrate")
+			pendingOn(w, d, "labelrate")
 			continue
 		}
 		series := report.LabelRateSeries(rs, sizes)

@@ -62,8 +62,7 @@ func renderMissing(p *plan, w io.Writer) error {
 		}
 		rs := p.results(missingClassCells(missingModels(), []string{d}, g.NumClasses, p.splits))
 		if len(rs) == 0 {
-			fmt.Fprintf(w, "%s: ", d)
-			pending(w, "missing")
+			pendingOn(w, d, "missing")
 			continue
 		}
 		// the full-label baseline with the same (preset) configuration

@@ -2,7 +2,6 @@ package studies
 
 import (
 	"fmt"
-	"io"
 	"math"
 
 	"github.com/pcgcn/pcgcn/experiments"
@@ -13,8 +12,10 @@ import (
 // partialControlStudy is Table "full control vs partial control": 10% of
 // the nodes left uncontrolled, chosen three ways.
 func partialControlStudy() study {
-	return study{name: "partial", help: "10% of nodes uncontrolled (random, min-degree, max-degree)",
-		title: "Full vs partial control (Table \"full control vs partial control\")", cells: partialCells, section: renderPartial}
+	return variantTable{name: "partial", help: "10% of nodes uncontrolled (random, min-degree, max-degree)",
+		title: "Full vs partial control (Table \"full control vs partial control\")", variants: partialControlVariants(),
+		paperRows: paper.PartialControl(), fullRow: "full", rankLeast: true,
+		claim: "The paper's claim: full control beats leaving 10% of the nodes uncontrolled, whichever way they are chosen; leaving the highest-degree nodes uncontrolled hurts least on heterophilous graphs."}.study()
 }
 
 // partialControlVariants are the rows of Table "full control vs partial
@@ -25,15 +26,6 @@ func partialControlVariants() []experiments.Variant {
 		vs = append(vs, experiments.Variant{Name: by, Sets: map[string]string{"uncontrolled": "0.1", "uncontrolled_by": by}, Why: "10% uncontrolled by " + by})
 	}
 	return vs
-}
-
-func partialCells(p *plan) []experiments.Cell {
-	return variantStudyCells(p, "partial", partialControlVariants())
-}
-
-func renderPartial(p *plan, w io.Writer) error {
-	return renderVariants(p, w, "partial", partialControlVariants(), paper.PartialControl(), "full",
-		"The paper's claim: full control beats leaving 10% of the nodes uncontrolled, whichever way they are chosen; leaving the highest-degree nodes uncontrolled hurts least on heterophilous graphs.", true)
 }
 
 // leastHarmSentence names the variant whose heterophilous-average change is

@@ -30,10 +30,12 @@ func TestDatasetSelection(t *testing.T) {
 		{"quick with a user graph uses only it", Options{Quick: true, Datasets: []string{userDir}}, []string{userDir}},
 		{"quick with no overlap uses the names", Options{Quick: true, Datasets: []string{"texas"}}, []string{"texas"}},
 	} {
-		p := &plan{opt: c.opt}
-		if got := p.datasets(defaults); !reflect.DeepEqual(got, c.wants) {
-			t.Errorf("%s: %v, want %v", c.name, got, c.wants)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			p := &plan{opt: c.opt}
+			if got := p.datasets(defaults); !reflect.DeepEqual(got, c.wants) {
+				t.Errorf("%s: %v, want %v", c.name, got, c.wants)
+			}
+		})
 	}
 	if _, err := os.Stat(userDir); err != nil {
 		t.Fatal(err)
@@ -113,9 +115,11 @@ func TestTSNEVerdict(t *testing.T) {
 		{map[string]float64{"pcgcn": 0.21, "gcn": 0.1, "linkx": 0.2}, "about equally"},
 		{map[string]float64{"pcgcn": 0.10, "gcn": 0.1, "linkx": 0.2}, "does not hold"},
 	} {
-		if v := tsneVerdict(ex, c.sil); !strings.Contains(v, c.want) {
-			t.Errorf("%v: verdict %q, want %q", c.sil, v, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			if v := tsneVerdict(ex, c.sil); !strings.Contains(v, c.want) {
+				t.Errorf("%v: verdict %q, want %q", c.sil, v, c.want)
+			}
+		})
 	}
 	if v := tsneVerdict(map[string]float64{}, nil); !strings.Contains(v, "rerun") {
 		t.Errorf("old cells: %q", v)

@@ -113,8 +113,15 @@ func coverage(saved, total int, training time.Duration) string {
 }
 
 // pending is a section's line for a study with nothing saved yet.
-func pending(w io.Writer, what string) {
-	fmt.Fprintf(w, "_Not run yet: `pcgcn reproduce --only %s`._\n\n", what)
+func pending(w io.Writer, study string) {
+	fmt.Fprintf(w, "_Not run yet: `pcgcn reproduce --only %s`._\n\n", study)
+}
+
+// pendingOn is a section's line for a dataset of a study with too little
+// saved yet.
+func pendingOn(w io.Writer, dataset, study string) {
+	fmt.Fprintf(w, "%s: ", dataset)
+	pending(w, study)
 }
 
 // pageHeader describes how a page of its own (results.md, fidelity.md) was

@@ -115,8 +115,7 @@ func renderTSNE(p *plan, w io.Writer) error {
 	for _, d := range tsneDatasets(p) {
 		rs := p.results(tsneModelCells([]string{d}))
 		if len(rs) < 3 {
-			fmt.Fprintf(w, "%s: ", d)
-			pending(w, "tsne")
+			pendingOn(w, d, "tsne")
 			continue
 		}
 		g, err := p.graph(d)

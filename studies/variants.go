@@ -25,32 +25,52 @@ func variantCells(study string, variants []experiments.Variant, datasets []strin
 	return cells
 }
 
-// variantStudyCells are a variant study's cells on the paper's datasets and
-// the full model's, the main table's PCGCN preset.
-func variantStudyCells(p *plan, study string, variants []experiments.Variant) []experiments.Cell {
-	cells := variantCells(study, variants, variantDatasets(p), p.splits)
-	return append(cells, mainTableCells([]string{"pcgcn"}, variantDatasets(p), p.splits)...)
+// variantTable is a study that sets PCGCN's variants beside the full model
+// on the paper's datasets (ablation, partial control).
+type variantTable struct {
+	name, help, title string
+	// variants are the rows; paperRows the paper's table by variant name,
+	// whose row fullRow is the full model.
+	variants  []experiments.Variant
+	paperRows map[string]map[string]float64
+	fullRow   string
+	// claim is the paper's, which the section states first; rankLeast also
+	// judges which variant hurts least.
+	claim     string
+	rankLeast bool
+}
+
+// study returns the study of t: its variants' cells and the full model's
+// (the main table's PCGCN preset), and its section.
+func (t variantTable) study() study {
+	return study{name: t.name, help: t.help, title: t.title,
+		cells: func(p *plan) []experiments.Cell {
+			cells := variantCells(t.name, t.variants, variantDatasets(p), p.splits)
+			return append(cells, mainTableCells([]string{"pcgcn"}, variantDatasets(p), p.splits)...)
+		},
+		section: t.render}
 }
 
 func variantDatasets(p *plan) []string { return p.datasets(paperDatasets()) }
 
-func renderVariants(p *plan, w io.Writer, study string, vs []experiments.Variant, paperRows map[string]map[string]float64, fullRow, claim string, rankLeast bool) error {
+// render writes t's section: the table and the verdict.
+func (t variantTable) render(p *plan, w io.Writer) error {
 	ds := variantDatasets(p)
-	rs := p.results(variantCells(study, vs, ds, p.splits))
+	rs := p.results(variantCells(t.name, t.variants, ds, p.splits))
 	if len(rs) == 0 {
-		pending(w, study)
+		pending(w, t.name)
 		return nil
 	}
 	// the full model is the preset the variants change one switch of (not
 	// the main table's validation-selected candidate)
 	main := p.presetResults(mainTableCells([]string{"pcgcn"}, ds, p.splits))
-	fmt.Fprintln(w, claim)
+	fmt.Fprintln(w, t.claim)
 	fmt.Fprintln(w)
 	homophilous, err := p.homophilous(ds)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(w, report.VariantTable(vs, rs, main, ds, paperRows, fullRow, homophilous))
+	fmt.Fprintln(w, report.VariantTable(t.variants, rs, main, ds, t.paperRows, t.fullRow, homophilous))
 	fmt.Fprintln(w, "Δ: the variant's test accuracy minus the full model's, averaged over the heterophilous (edge homophily < 0.5) and the homophilous datasets where both have run; in parentheses the same from the paper's table.")
 	fmt.Fprintln(w)
 	full := map[string]float64{}
@@ -70,7 +90,7 @@ func renderVariants(p *plan, w io.Writer, study string, vs []experiments.Variant
 				top = top && r.TestMean <= f
 			}
 		}
-		if have < len(vs) { // only datasets where every variant has run
+		if have < len(t.variants) { // only datasets where every variant has run
 			continue
 		}
 		n++
@@ -78,9 +98,9 @@ func renderVariants(p *plan, w io.Writer, study string, vs []experiments.Variant
 			best++
 		}
 	}
-	deltas := report.VariantChanges(vs, rs, main, ds, paperRows, fullRow, homophilous)
+	deltas := report.VariantChanges(t.variants, rs, main, ds, t.paperRows, t.fullRow, homophilous)
 	verdict := changeSentence(deltas)
-	if rankLeast {
+	if t.rankLeast {
 		verdict = strings.TrimSpace(verdict + " " + leastHarmSentence(deltas))
 	}
 	fmt.Fprintf(w, "**Verdict:** the full model is at least as accurate as every variant on %d of the %d datasets where every variant has run. %s\n",

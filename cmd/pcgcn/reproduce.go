@@ -19,27 +19,20 @@ import (
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
+// reproduceFlags are reproduce's flags: the runner's and the scores', what
+// to reproduce, the mode, and an own graph's.
 type reproduceFlags struct {
-	only       string
-	models     string
-	datasets   string
-	splits     string
-	quick      bool
-	resultsDir string
-	docsDir    string
-	threads    int
-	jobs       int
-	seed       uint64
-	data       string
-	presetOnly bool
-	refresh    bool
-	plan       bool
-	jsonOut    bool
-	render     bool
-	workers    int
-	work       workerFlags
-	user       userGraphFlags
-	metric     string
+	runnerFlags
+	scoreFlags
+	only, models, datasets, splits string
+	quick, presetOnly, refresh     bool
+	docsDir                        string
+	threads                        int
+	seed                           uint64
+	plan, render                   bool
+	workers                        int
+	data                           string
+	user                           userGraphFlags
 }
 
 func newReproduceCmd() *cobra.Command {
@@ -79,19 +72,16 @@ nothing.`,
 	fl.StringVar(&f.data, "data", "", "run the studies on your own graph (docs/data-format.md) too; studies that compare with a paper number show ours alone")
 	fl.StringVar(&f.splits, "splits", "0-9", "splits to run per cell")
 	fl.BoolVar(&f.quick, "quick", false, "2 splits, at most 60 epochs, small graphs: a fast end-to-end check")
-	fl.StringVar(&f.resultsDir, "results", "results", "directory of the per-cell JSON results")
 	fl.StringVar(&f.docsDir, "docs", "docs", "directory the Markdown reports and figures are written to")
 	fl.IntVar(&f.threads, "threads", 0, "goroutines for the kernels of each cell: 0 divides the cores among the --jobs; at most 4 × the cores, more is refused")
-	fl.IntVar(&f.jobs, "jobs", 1, jobsHelp)
 	fl.Uint64Var(&f.seed, "seed", 42, "base random seed")
 	fl.BoolVar(&f.plan, "plan", false, "train nothing: list, per study, the cells saved and the splits left, with an estimate of their time from the models' rates in the saved cells")
 	fl.BoolVar(&f.refresh, "refresh", false, "also train again the saved cells computed by other numerics than this build's, or saved before cells recorded theirs (--plan counts them as stale; README, Reproducibility), so that every number comes from this build")
-	fl.BoolVar(&f.jsonOut, "json", false, "print the result as JSON on stdout (progress stays on stderr): with --plan the plan (per study and in total, with this build's numerics), else a summary of the run (wall time, directories)")
 	fl.BoolVar(&f.render, "render", false, "train nothing: write the reports from the saved cells (after workers trained the plan); a study whose cells are not all saved says so in its section")
 	fl.IntVar(&f.workers, "workers", 0, "with --plan: also estimate the wall time of what is left with N workers (cells shared out longest first)")
-	f.work.register(cmd)
+	f.runnerFlags.register(cmd, "directory of the per-cell JSON results")
+	f.scoreFlags.register(cmd, "with --data: "+metricHelp, "print the result as JSON on stdout (progress stays on stderr): with --plan the plan (per study and in total, with this build's numerics), else a summary of the run (wall time, directories)")
 	f.user.register(cmd)
-	fl.StringVar(&f.metric, "metric", "", "with --data: "+metricHelp)
 	fl.BoolVar(&f.presetOnly, "preset-only", false, "main table: report each model's preset as is, instead of also training it with feature row normalisation flipped and keeping the candidate with the better validation accuracy")
 	return cmd
 }

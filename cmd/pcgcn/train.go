@@ -18,15 +18,15 @@ import (
 	"github.com/pcgcn/pcgcn/train"
 )
 
+// trainFlags are train's flags: the graph, the model, the protocol's and
+// the scores' flags, and what to keep.
 type trainFlags struct {
 	data  dataFlags
 	model modelFlags
 	protocolFlags
-	dropClass string
-	metric    string
-	jsonOut   bool
-	save      string
-	quiet     bool
+	scoreFlags
+	dropClass, save string
+	quiet           bool
 }
 
 func newTrainCmd() *cobra.Command {
@@ -58,8 +58,7 @@ says what was done); two classes are scored on ROC AUC (--metric).`,
 	fl := cmd.Flags()
 	f.protocolFlags.register(cmd, "splits to run")
 	fl.StringVar(&f.dropClass, "drop-class", "none", "remove the training labels of class `K` (0-based, in [0, classes); the missing-class study), or none (also -1)")
-	fl.StringVar(&f.metric, "metric", "", metricHelp)
-	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object instead of the table (accuracies and metrics in percent, as in the table)")
+	f.scoreFlags.register(cmd, metricHelp, "print one JSON object instead of the table (accuracies and metrics in percent, as in the table)")
 	fl.StringVar(&f.save, "save", "", "directory to write the trained model of the first split (weights.npz + config.json, scores in percent); checked before training")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress output")
 	return cmd

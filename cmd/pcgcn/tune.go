@@ -16,17 +16,15 @@ import (
 	"github.com/pcgcn/pcgcn/studies"
 )
 
+// tuneFlags are tune's flags: the graph, the model and its grid, and the
+// protocol's, runner's and scores' flags.
 type tuneFlags struct {
-	data  dataFlags
-	model string
-	grid  []string
-	sets  []string
+	data       dataFlags
+	model      string
+	grid, sets []string
 	protocolFlags
-	resultsDir string
-	jsonOut    bool
-	jobs       int
-	work       workerFlags
-	metric     string
+	runnerFlags
+	scoreFlags
 }
 
 func newTuneCmd() *cobra.Command {
@@ -59,11 +57,8 @@ the same flags afterwards trains nothing and prints the ranking
 	fl.StringArrayVar(&f.grid, "grid", nil, "one grid axis: `key=v1,v2,...` (repeatable; the keys are those of pcgcn models --options NAME)")
 	fl.StringArrayVar(&f.sets, "set", nil, "a fixed override for every grid point: `key=value` (repeatable)")
 	f.protocolFlags.register(cmd, "splits to train each point on")
-	fl.StringVar(&f.resultsDir, "results", "results", "directory of the per-point JSON results (points saved in <results>/tune/)")
-	fl.BoolVar(&f.jsonOut, "json", false, "print the ranked points as JSON (validation and test scores in percent, as in the table)")
-	fl.StringVar(&f.metric, "metric", "", metricHelp)
-	fl.IntVar(&f.jobs, "jobs", 1, jobsHelp)
-	f.work.register(cmd)
+	f.runnerFlags.register(cmd, "directory of the per-point JSON results (points saved in <results>/tune/)")
+	f.scoreFlags.register(cmd, metricHelp, "print the ranked points as JSON (validation and test scores in percent, as in the table)")
 	return cmd
 }
 
