@@ -2,7 +2,6 @@ package experiments
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -145,7 +144,7 @@ func (rn *Runner) runAll(cells []Cell, todo []int, costs []float64, out []*Resul
 				c := cells[i]
 				r, err := rn.runCell(context.Background(), c, p, costs[i])
 				if err != nil {
-					fail(fmt.Errorf("%s %s on %s: %w", c.Study, c.Model, c.Dataset, err))
+					fail(&CellError{Cell: c, Err: err})
 					return
 				}
 				if err := rn.save(r); err != nil {
@@ -172,7 +171,7 @@ func (rn *Runner) check(cells []Cell, todo []int) error {
 			err = cfg.Validate()
 		}
 		if err != nil {
-			return fmt.Errorf("%s %s on %s: %w", c.Study, c.Model, c.Dataset, err)
+			return &CellError{Cell: c, Err: err}
 		}
 	}
 	return nil

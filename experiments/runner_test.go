@@ -66,9 +66,13 @@ func TestRunnerReportsBadCells(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("unknown model: %v", err)
 	}
-	_, err = rn.Run([]Cell{{Study: "s", Dataset: "cornell", Model: "mlp", Splits: []int{11}}})
+	bad := Cell{Study: "s", Dataset: "cornell", Model: "mlp", Splits: []int{11}}
+	_, err = rn.Run([]Cell{bad})
 	if err == nil || !strings.Contains(err.Error(), "split 11") {
 		t.Errorf("bad split: %v", err)
+	}
+	if ce, ok := errors.AsType[*CellError](err); !ok || ce.Cell.Key() != bad.Key() || ce.Err == nil {
+		t.Errorf("bad split: %v is not the cell's CellError", err)
 	}
 }
 

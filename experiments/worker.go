@@ -18,12 +18,6 @@ import (
 // renewed (the heartbeat renews it four times per lease).
 const DefaultLease = 2 * time.Minute
 
-// ErrInterrupted is returned by Work when its context is cancelled (a
-// SIGTERM from scancel, say): the claims held were released so that another
-// worker takes their cells up at once, resuming them from their per-split
-// files.
-var ErrInterrupted = errors.New("worker interrupted: its claims were released")
-
 // WorkOptions configure Runner.Work.
 type WorkOptions struct {
 	// Poll is how often a worker that finds every cell left claimed by live
@@ -200,7 +194,7 @@ func (w *workState) loop(ctx context.Context, name string) error {
 		}
 		if err != nil {
 			w.release(cl)
-			return w.fail(fmt.Errorf("%s %s on %s: %w", c.Study, c.Model, c.Dataset, err))
+			return w.fail(&CellError{Cell: c, Err: err})
 		}
 		if cl.Lost() {
 			w.logf("%s: warning: its claim on %s expired while it trained (stalled longer than the lease %s); the saved result is the same whoever trained it",
@@ -350,8 +344,8 @@ func (rn *Runner) workChecks(pl plan) error {
 		}
 	}
 	if conflicts > 0 {
-		return fmt.Errorf("results directory %s holds %d cells of this plan saved under another key (%s; this worker: seed %d, epochs %d, patience %d): another plan uses this directory; give this one its own --results, or remove those cells to retrain them",
-			rn.Dir, conflicts, example, opt.Seed, opt.Epochs, opt.Patience)
+		return fmt.Errorf("results directory %s holds %d cells of this plan saved under another key (%s; this worker: seed %d, epochs %d, patience %d): %w; give this one its own --results, or remove those cells to retrain them",
+			rn.Dir, conflicts, example, opt.Seed, opt.Epochs, opt.Patience, ErrOtherPlan)
 	}
 	return nil
 }

@@ -277,6 +277,9 @@ func TestWorkRefusesWhatWouldLoseWork(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.rn.Work(context.Background(), []Cell{c}, WorkOptions{})
+			if otherPlan := tc.want == "another plan"; errors.Is(err, ErrOtherPlan) != otherPlan {
+				t.Errorf("error %v: errors.Is ErrOtherPlan %v, want %v", err, !otherPlan, otherPlan)
+			}
 			// (a missing dataset's error goes on to list the missing files)
 			if err == nil || !strings.Contains(strings.SplitN(err.Error(), "\n", 2)[0], tc.want) {
 				t.Fatalf("error %v, want a first line with %q", err, tc.want)
