@@ -14,6 +14,7 @@ type CellError struct {
 	Err  error
 }
 
+// Error names the cell (study, model, dataset) and its error.
 func (e *CellError) Error() string {
 	return fmt.Sprintf("%s %s on %s: %v", e.Cell.Study, e.Cell.Model, e.Cell.Dataset, e.Err)
 }

@@ -98,6 +98,7 @@ type UnknownStudyError struct {
 	Name string
 }
 
+// Error names the study and the valid names.
 func (e *UnknownStudyError) Error() string {
 	return fmt.Sprintf("unknown study %q (valid: %s)", e.Name, strings.Join(Names(), ", "))
 }
