@@ -83,13 +83,24 @@ func ParseMetric(s string) (Metric, error) {
 	return "", fmt.Errorf("metric %q: want accuracy or roc_auc", s)
 }
 
-// TrainName is the metric's name in train.Options and saved results
-// ("accuracy" or "rocauc").
-func (m Metric) TrainName() string {
+// MarshalText writes the metric as every saved result and JSON output
+// spells it: "accuracy", or "rocauc" (the spelling of the results saved
+// before the metric was typed, kept so that they still load as current).
+func (m Metric) MarshalText() ([]byte, error) {
 	if m == ROCAUC {
-		return "rocauc"
+		return []byte("rocauc"), nil
 	}
-	return "accuracy"
+	return []byte(m), nil
+}
+
+// UnmarshalText reads a metric by any name ParseMetric takes.
+func (m *Metric) UnmarshalText(b []byte) error {
+	v, err := ParseMetric(string(b))
+	if err != nil {
+		return err
+	}
+	*m = v
+	return nil
 }
 
 // fileExists reports whether path names an existing file.

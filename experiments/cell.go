@@ -1,8 +1,3 @@
-// Package experiments runs the paper's studies as lists of cells (a model on a
-// dataset, with option overrides, over a set of splits). Each finished cell is
-// saved atomically as JSON under the results directory, so an interrupted run
-// resumes without redoing finished cells; the report package renders the
-// saved cells as tables and figures.
 package experiments
 
 import (
@@ -10,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/train"
 )
 
@@ -24,9 +20,9 @@ type Cell struct {
 	Variant string `json:"variant,omitempty"`
 	// Sets are option overrides applied over the dataset preset (--set).
 	Sets map[string]string `json:"sets,omitempty"`
-	// DropClass removes a class's training labels (-1: none). The zero value
-	// removes class 0: build cells with NewCell, which sets -1.
-	DropClass int `json:"drop_class"`
+	// DropClass removes a class's training labels; the zero value keeps
+	// them all (saved as -1, see train.ClassDrop).
+	DropClass train.ClassDrop `json:"drop_class"`
 	// Splits lists the split indices to run.
 	Splits []int `json:"splits"`
 	// Collect asks for per-node outputs kept in the result (see NodeOutputs).
@@ -40,12 +36,13 @@ type Cell struct {
 	Embed bool `json:"embed,omitempty"`
 }
 
-// NewCell returns the cell of a model (a registry name) on a dataset (a
-// registry name or the path of a graph in the user format) over the given
-// standard splits, with the preset's hyperparameters and nothing removed
-// (DropClass −1); set the other fields on the result.
-func NewCell(study, model, dataset string, splits []int) Cell {
-	return Cell{Study: study, Dataset: dataset, Model: model, DropClass: -1, Splits: splits}
+// Variant is a named set of option overrides: the cells of a study that
+// change the preset (Cell.Variant and Cell.Sets).
+type Variant struct {
+	Name string
+	Sets map[string]string
+	// Why says what the variant tests.
+	Why string
 }
 
 // LabelRateVal is the number of validation nodes drawn at random for the
@@ -59,8 +56,8 @@ func (c Cell) Key() string {
 	if c.Variant != "" {
 		parts = append(parts, c.Variant)
 	}
-	if c.DropClass >= 0 {
-		parts = append(parts, fmt.Sprintf("drop%d", c.DropClass))
+	if k, ok := c.DropClass.Class(); ok {
+		parts = append(parts, fmt.Sprintf("drop%d", k))
 	}
 	if c.LabelsPerClass > 0 {
 		parts = append(parts, fmt.Sprintf("labels%d", c.LabelsPerClass))
@@ -91,17 +88,10 @@ func (c Cell) Key() string {
 // Result is a finished cell.
 type Result struct {
 	Cell Cell `json:"cell"`
-	// Metric is "accuracy" or "rocauc"; the means are in percent.
-	Metric   string  `json:"metric"`
-	TestMean float64 `json:"test_mean"`
-	TestStd  float64 `json:"test_std"`
-	ValMean  float64 `json:"val_mean"`
-	ValStd   float64 `json:"val_std"`
-	// TestAccMean/TestAccStd are the test accuracy (percent) whatever the metric.
-	TestAccMean float64 `json:"test_acc_mean"`
-	TestAccStd  float64 `json:"test_acc_std"`
-	MsPerEpoch  float64 `json:"ms_per_epoch"`
-	Seconds     float64 `json:"seconds"`
+	// Metric is the metric of the scores (accuracy or ROC AUC).
+	Metric datasets.Metric `json:"metric"`
+	// Scores are the means over the splits, in percent.
+	train.Scores
 	// Config is the fully resolved model configuration.
 	Config   any           `json:"config"`
 	PerSplit []SplitResult `json:"per_split"`
@@ -121,23 +111,15 @@ type Result struct {
 	Seed     uint64 `json:"seed"`
 	Epochs   int    `json:"epochs"`
 	Patience int    `json:"patience"`
-	// Selection says how a main-table result was chosen among candidates
+	// Selection says how a result was chosen among candidates
 	// (see Runner.Load); nil for other cells.
 	Selection *Selection `json:"selection,omitempty"`
 }
 
-// SplitResult is one split of a cell.
+// SplitResult is one split of a cell: its scores and what the cell asked
+// to keep.
 type SplitResult struct {
-	Split     int     `json:"split"`
-	Val       float64 `json:"val"`
-	Test      float64 `json:"test"`
-	BestEpoch int     `json:"best_epoch"`
-	Epochs    int     `json:"epochs"`
-	Seconds   float64 `json:"seconds"`
-	// TestAcc is the test accuracy (percent) whatever the metric, and
-	// MsPerEpoch the mean training-step time, for the cell's summary.
-	TestAcc    float64 `json:"test_acc,omitempty"`
-	MsPerEpoch float64 `json:"ms_per_epoch,omitempty"`
+	train.SplitScores
 	// Extra holds study-specific measurements (e.g. the matching degree).
 	Extra map[string]float64 `json:"extra,omitempty"`
 	// Nodes holds per-node outputs when the cell asked for them.
@@ -152,9 +134,4 @@ type SplitResult struct {
 type NodeOutputs struct {
 	Test    []int32 `json:"test"`
 	Correct []bool  `json:"correct"`
-}
-
-func splitResult(r *train.Result) SplitResult {
-	return SplitResult{Split: r.Split, Val: 100 * r.Val, Test: 100 * r.Test, BestEpoch: r.BestEpoch, Epochs: r.Epochs, Seconds: r.Seconds,
-		TestAcc: 100 * r.TestAccuracy, MsPerEpoch: r.MsPerEpoch}
 }

@@ -50,8 +50,8 @@ func ExampleRunner() {
 		Threads: 1,
 		Epochs:  20, Patience: 20, // a quick demonstration, not the protocol's defaults
 	}
-	mlp := experiments.NewCell("demo", "mlp", data, []int{0, 1})
-	gcn := experiments.NewCell("demo", "gcn", data, []int{0, 1})
+	mlp := experiments.Cell{Study: "demo", Model: "mlp", Dataset: data, Splits: []int{0, 1}}
+	gcn := experiments.Cell{Study: "demo", Model: "gcn", Dataset: data, Splits: []int{0, 1}}
 	gcn.Sets = map[string]string{"hidden": "16"} // an override of the preset
 	cells := []experiments.Cell{mlp, gcn}
 	results, err := runner.Run(cells)

@@ -68,7 +68,7 @@ func TestSavedResultKey(t *testing.T) {
 			writeUserGraph(t, dir)
 			var log bytes.Buffer
 			rn := &Runner{Dir: results, Threads: 1, Epochs: 3, Patience: 3, Progress: &log}
-			cell := NewCell("s", "mlp", dir, []int{0})
+			cell := Cell{Study: "s", Model: "mlp", Dataset: dir, Splits: []int{0}}
 			first, err := rn.Run([]Cell{cell})
 			if err != nil {
 				t.Fatal(err)
@@ -88,7 +88,7 @@ func TestSavedResultKey(t *testing.T) {
 					t.Fatal(err)
 				}
 				b, _ := os.ReadFile(rn.Path(cell))
-				cell = NewCell("s", "mlp", moved, []int{0})
+				cell = Cell{Study: "s", Model: "mlp", Dataset: moved, Splits: []int{0}}
 				b = bytes.ReplaceAll(b, []byte(dir), []byte(moved))
 				os.MkdirAll(filepath.Dir(next.Path(cell)), 0o755)
 				os.WriteFile(next.Path(cell), b, 0o644)
@@ -126,16 +126,8 @@ func TestSavedResultKey(t *testing.T) {
 func TestPartialSplitsOfAnotherSeed(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
 		Threads: 1, Epochs: 3, Patience: 3}
-	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0, 1}}
-	full, err := rn.Run([]Cell{c})
-	if err != nil {
-		t.Fatal(err)
-	}
-	part := *full[0]
-	part.PerSplit = part.PerSplit[:1]
-	if err := rn.savePartial(&part); err != nil {
-		t.Fatal(err)
-	}
+	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", Splits: []int{0, 1}}
+	_, part := interrupted(t, rn, c)
 	if rn.loadPartial(c) == nil {
 		t.Fatal("the partial cell of the same key was not resumed")
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/train"
 )
 
 // jobsCells are cells of several studies, models and datasets (a main cell
@@ -16,11 +17,11 @@ import (
 // random splits, a variant cell), for comparing runs with one and several jobs.
 func jobsCells() []Cell {
 	return []Cell{
-		{Study: "main", Dataset: "cornell", Model: "gcn", DropClass: -1, Splits: []int{0, 1}},
-		{Study: "missing", Dataset: "texas", Model: "mlp", DropClass: 1, Splits: []int{0}},
-		{Study: "labelrate", Dataset: "wisconsin", Model: "pcgcn", DropClass: -1, Splits: []int{0, 1}, LabelsPerClass: 5},
-		{Study: "ablation", Dataset: "cornell", Model: "pcgcn", Variant: "no_cl", Sets: map[string]string{"no_cl": "true"}, DropClass: -1, Splits: []int{1}},
-		{Study: "main", Dataset: "texas", Model: "sgc", DropClass: -1, Splits: []int{0}},
+		{Study: "main", Dataset: "cornell", Model: "gcn", Splits: []int{0, 1}},
+		{Study: "missing", Dataset: "texas", Model: "mlp", DropClass: train.DropClass(1), Splits: []int{0}},
+		{Study: "labelrate", Dataset: "wisconsin", Model: "pcgcn", Splits: []int{0, 1}, LabelsPerClass: 5},
+		{Study: "ablation", Dataset: "cornell", Model: "pcgcn", Variant: "no_cl", Sets: map[string]string{"no_cl": "true"}, Splits: []int{1}},
+		{Study: "main", Dataset: "texas", Model: "sgc", Splits: []int{0}},
 	}
 }
 
@@ -73,8 +74,8 @@ func TestRunnerJobsStopAfterAnError(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
 		Threads: 1, Jobs: 2, Epochs: 3, Patience: 3}
 	cells := []Cell{
-		{Study: "s", Dataset: "cornell", Model: "mlp", DropClass: -1, Splits: []int{0}},
-		{Study: "s", Dataset: "cornell", Model: "mlp", DropClass: -1, Splits: []int{0, 12}},
+		{Study: "s", Dataset: "cornell", Model: "mlp", Splits: []int{0}},
+		{Study: "s", Dataset: "cornell", Model: "mlp", Splits: []int{0, 12}},
 	}
 	_, err := rn.Run(cells)
 	if err == nil || !strings.Contains(err.Error(), "split 12") {
@@ -93,7 +94,7 @@ func TestRunnerTrainsARepeatedCellOnce(t *testing.T) {
 	var log bytes.Buffer
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
 		Threads: 1, Jobs: 2, Epochs: 3, Patience: 3, Progress: &log}
-	c := Cell{Study: "s", Dataset: "cornell", Model: "mlp", DropClass: -1, Splits: []int{0, 1}}
+	c := Cell{Study: "s", Dataset: "cornell", Model: "mlp", Splits: []int{0, 1}}
 	other := c
 	other.Model = "sgc"
 	rs, err := rn.Run([]Cell{c, other, c})

@@ -4,16 +4,18 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"os"
-	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -22,8 +24,8 @@ func TestRunnerSavesAndResumes(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
 		Threads: 1, Epochs: 5, Patience: 5, Progress: &log}
 	cells := []Cell{
-		{Study: "s", Dataset: "cornell", Model: "mlp", DropClass: -1, Splits: []int{0, 1}},
-		{Study: "s", Dataset: "cornell", Model: "gcn", DropClass: -1, Splits: []int{0}, Collect: true},
+		{Study: "s", Dataset: "cornell", Model: "mlp", Splits: []int{0, 1}},
+		{Study: "s", Dataset: "cornell", Model: "gcn", Splits: []int{0}, Collect: true},
 	}
 	rs, err := rn.Run(cells)
 	if err != nil {
@@ -60,35 +62,23 @@ func TestRunnerSavesAndResumes(t *testing.T) {
 
 func TestRunnerReportsBadCells(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Epochs: 2}
-	_, err := rn.Run([]Cell{{Study: "s", Dataset: "cornell", Model: "nope", DropClass: -1, Splits: []int{0}}})
+	_, err := rn.Run([]Cell{{Study: "s", Dataset: "cornell", Model: "nope", Splits: []int{0}}})
 	if err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("unknown model: %v", err)
 	}
-	_, err = rn.Run([]Cell{{Study: "s", Dataset: "cornell", Model: "mlp", DropClass: -1, Splits: []int{11}}})
+	bad := Cell{Study: "s", Dataset: "cornell", Model: "mlp", Splits: []int{11}}
+	_, err = rn.Run([]Cell{bad})
 	if err == nil || !strings.Contains(err.Error(), "split 11") {
 		t.Errorf("bad split: %v", err)
 	}
-}
-
-func TestCellKeysUnique(t *testing.T) {
-	seen := map[string]bool{}
-	for _, c := range FidelityCells(PaperDatasets(), AllSplits(10)) {
-		if seen[c.Key()] {
-			t.Errorf("duplicate key %s", c.Key())
-		}
-		seen[c.Key()] = true
-	}
-	for _, c := range MainCells([]string{"pcgcn", "gcn"}, PaperDatasets(), AllSplits(10)) {
-		if seen[c.Key()] {
-			t.Errorf("duplicate key %s", c.Key())
-		}
-		seen[c.Key()] = true
+	if ce, ok := errors.AsType[*CellError](err); !ok || ce.Cell.Key() != bad.Key() || ce.Err == nil {
+		t.Errorf("bad split: %v is not the cell's CellError", err)
 	}
 }
 
 func TestSavedCellWithAnotherConfigIsStale(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Epochs: 3, Patience: 3}
-	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0}, Sets: map[string]string{"hidden": "8"}}
+	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", Splits: []int{0}, Sets: map[string]string{"hidden": "8"}}
 	if _, err := rn.Run([]Cell{c}); err != nil {
 		t.Fatal(err)
 	}
@@ -108,13 +98,23 @@ func TestSavedCellWithAnotherConfigIsStale(t *testing.T) {
 	}
 }
 
-func TestMainCellsSelectFeatureNormOnValidation(t *testing.T) {
+// TestRunnerSelectsOnValidation: a Select hook gives a cell candidates,
+// which Run trains, and Load reports the one with the best validation mean.
+func TestRunnerSelectsOnValidation(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Threads: 1, Epochs: 20, Patience: 20}
-	c := MainCells([]string{"mlp"}, []string{"texas"}, []int{0, 1})[0]
-	cands := rn.Candidates(c)
-	if len(cands) != 2 || cands[1].Sets[FeatureNormOption] != "false" {
-		t.Fatalf("candidates %+v: want the preset and the preset with raw features", cands)
+	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", Splits: []int{0, 1}}
+	if got := rn.Candidates(c); len(got) != 1 || rn.Load(c) != nil {
+		t.Fatalf("without a hook: candidates %+v", got)
 	}
+	rn.Select = func(c Cell, _ models.Spec, cfg models.Config) []Cell {
+		if len(c.Sets) > 0 {
+			return []Cell{c}
+		}
+		alt := c
+		alt.Sets = map[string]string{"hidden": strconv.Itoa(cfg.Base().Hidden / 2)}
+		return []Cell{c, alt}
+	}
+	cands := rn.Candidates(c)
 	rs, err := rn.Run([]Cell{c})
 	if err != nil {
 		t.Fatal(err)
@@ -140,70 +140,6 @@ func TestMainCellsSelectFeatureNormOnValidation(t *testing.T) {
 	os.Remove(rn.Path(cands[1]))
 	if r := rn.Load(c); r == nil || r.Selection.Complete || r.Selection.Chosen != cands[0].Key() {
 		t.Errorf("incomplete selection: %+v", r)
-	}
-	// PresetOnly: the preset alone
-	rn.PresetOnly = true
-	if r := rn.Load(c); r == nil || r.Selection != nil || len(rn.Candidates(c)) != 1 {
-		t.Errorf("preset only: %+v", r)
-	}
-}
-
-func TestMainCellsFollowTheAuthorsGraph(t *testing.T) {
-	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Threads: 1, Epochs: 3, Patience: 3}
-	graphs := func(cs []Cell) []string {
-		var out []string
-		for _, c := range cs {
-			out = append(out, c.Dataset+":"+c.Sets[DirectedOption])
-		}
-		return out
-	}
-	for _, tc := range []struct {
-		model, dataset string
-		want           []string // dataset:directed of each candidate
-	}{
-		{"mlp", "chameleon", []string{"chameleon:", "chameleon:"}},
-		{"gcn", "squirrel", []string{"squirrel:", "squirrel:"}},
-		{"ggcn", "chameleon", []string{"chameleon-directed:", "chameleon-directed:"}},
-		{"gcnii", "squirrel-filtered", []string{"squirrel-filtered-directed:", "squirrel-filtered-directed:"}},
-		{"pcgcn", "chameleon", []string{"chameleon:", "chameleon:", "chameleon-directed:true", "chameleon-directed:true"}},
-		{"pcgcn", "texas", []string{"texas:", "texas:"}}, // no directed twin
-	} {
-		t.Run(tc.model+"/"+tc.dataset, func(t *testing.T) {
-			c := MainCells([]string{tc.model}, []string{tc.dataset}, []int{0})[0]
-			cands := rn.Candidates(c)
-			if got := graphs(cands); !slices.Equal(got, tc.want) {
-				t.Fatalf("candidates on %v, want %v", got, tc.want)
-			}
-			for i := 1; i < len(cands); i += 2 {
-				if cands[i].Sets[FeatureNormOption] == "" {
-					t.Errorf("candidate %d does not flip the feature normalisation: %v", i, cands[i].Sets)
-				}
-			}
-		})
-	}
-	// PCGCN on Chameleon: the four candidates train, and the one with the
-	// best validation is reported under the cell, naming its graph
-	c := MainCells([]string{"pcgcn"}, []string{"chameleon"}, []int{0})[0]
-	rs, err := rn.Run([]Cell{c})
-	if err != nil {
-		t.Fatal(err)
-	}
-	best, bestDS := math.Inf(-1), ""
-	for _, k := range rn.Candidates(c) {
-		r := rn.LoadExact(k)
-		if r == nil {
-			t.Fatalf("candidate %s not saved", k.Key())
-		}
-		if r.ValMean > best {
-			best, bestDS = r.ValMean, k.Dataset
-		}
-	}
-	got := rs[0]
-	if got.Selection == nil || len(got.Selection.Candidates) != 4 || got.ValMean != best {
-		t.Fatalf("selection %+v, want the best of 4 (val %.2f)", got.Selection, best)
-	}
-	if wantDS := map[bool]string{true: "chameleon-directed"}[bestDS != "chameleon"]; got.Selection.Dataset != wantDS {
-		t.Errorf("selection names dataset %q, want %q", got.Selection.Dataset, wantDS)
 	}
 }
 
@@ -231,13 +167,13 @@ func TestModelRates(t *testing.T) {
 func TestPlanUsesRatesOfOtherStudies(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
 		Threads: 1, Epochs: 4, Patience: 4}
-	done := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0, 1}}
+	done := Cell{Study: "s", Dataset: "texas", Model: "mlp", Splits: []int{0, 1}}
 	rs, err := rn.Run([]Cell{done})
 	if err != nil {
 		t.Fatal(err)
 	}
 	perSplit := rs[0].Seconds / 2
-	todo := Cell{Study: "t", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0, 1, 2}}
+	todo := Cell{Study: "t", Dataset: "texas", Model: "mlp", Splits: []int{0, 1, 2}}
 	plan := rn.Plan([]Cell{todo})
 	if len(plan) != 1 || plan[0].Splits != 3 {
 		t.Fatalf("plan: %+v", plan)
@@ -254,17 +190,8 @@ func TestRunnerResumesInsideACell(t *testing.T) {
 	var log bytes.Buffer
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
 		Threads: 1, Epochs: 8, Patience: 8, Progress: &log}
-	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0, 1, 2}}
-	full, err := rn.Run([]Cell{c})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// an interrupted run: only split 0 finished, saved as partial
-	part := *full[0]
-	part.PerSplit = part.PerSplit[:1]
-	if err := rn.savePartial(&part); err != nil {
-		t.Fatal(err)
-	}
+	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", Splits: []int{0, 1, 2}}
+	full, part := interrupted(t, rn, c)
 	os.Remove(rn.Path(c))
 	log.Reset()
 	again, err := rn.Run([]Cell{c})
@@ -274,7 +201,7 @@ func TestRunnerResumesInsideACell(t *testing.T) {
 	if strings.Contains(log.String(), "split 0\n") || !strings.Contains(log.String(), "1 of its 3 splits were saved") {
 		t.Errorf("did not resume inside the cell:\n%s", log.String())
 	}
-	a, b := full[0], again[0]
+	a, b := full, again[0]
 	if a.TestMean != b.TestMean || a.ValMean != b.ValMean || a.TestStd != b.TestStd || len(b.PerSplit) != 3 {
 		t.Errorf("resumed summary %v±%v (val %v) differs from the uninterrupted %v±%v (val %v)", b.TestMean, b.TestStd, b.ValMean, a.TestMean, a.TestStd, a.ValMean)
 	}
@@ -295,8 +222,8 @@ func TestRunnerResumesInsideACell(t *testing.T) {
 func TestPlanUsesRateOfSameDataset(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
 		Threads: 1, Epochs: 4, Patience: 4}
-	texas := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0}}
-	cornell := Cell{Study: "s", Dataset: "cornell", Model: "mlp", DropClass: -1, Splits: []int{0}}
+	texas := Cell{Study: "s", Dataset: "texas", Model: "mlp", Splits: []int{0}}
+	cornell := Cell{Study: "s", Dataset: "cornell", Model: "mlp", Splits: []int{0}}
 	if _, err := rn.Run([]Cell{texas, cornell}); err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +254,7 @@ func TestRefreshRetrainsCellsOfOtherNumerics(t *testing.T) {
 	var log bytes.Buffer
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
 		Threads: 1, Epochs: 5, Patience: 5, Progress: &log}
-	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0, 1}}
+	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", Splits: []int{0, 1}}
 	rs, err := rn.Run([]Cell{c})
 	if err != nil {
 		t.Fatal(err)
@@ -373,7 +300,7 @@ func TestRefreshRetrainsCellsOfOtherNumerics(t *testing.T) {
 
 func TestPartialSplitsOfOtherNumerics(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Threads: 1, Epochs: 5, Patience: 5}
-	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0, 1}}
+	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", Splits: []int{0, 1}}
 	one := c
 	one.Splits = []int{0}
 	rs, err := rn.Run([]Cell{one})
@@ -392,22 +319,24 @@ func TestPartialSplitsOfOtherNumerics(t *testing.T) {
 		{"", true, false, tensor.Numerics()},
 		{"v0-other", false, false, tensor.Numerics()},
 	} {
-		os.Remove(rn.Path(c))
-		part := *rs[0]
-		part.Cell, part.Numerics = c, tc.numerics
-		part.PerSplit = []SplitResult{rs[0].PerSplit[0]}
-		part.PerSplit[0].Val = -1 // marks a resumed split
-		if err := rn.savePartial(&part); err != nil {
-			t.Fatal(err)
-		}
-		rn.Refresh = tc.refresh
-		got, err := rn.Run([]Cell{c})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if resumed := got[0].PerSplit[0].Val == -1; resumed != tc.resumed || got[0].Numerics != tc.want {
-			t.Errorf("partial of numerics %q, refresh %v: resumed %v numerics %q, want %v %q", tc.numerics, tc.refresh, resumed, got[0].Numerics, tc.resumed, tc.want)
-		}
+		t.Run(fmt.Sprintf("numerics %q refresh %v", tc.numerics, tc.refresh), func(t *testing.T) {
+			os.Remove(rn.Path(c))
+			part := *rs[0]
+			part.Cell, part.Numerics = c, tc.numerics
+			part.PerSplit = []SplitResult{rs[0].PerSplit[0]}
+			part.PerSplit[0].Val = -1 // marks a resumed split
+			if err := rn.savePartial(&part); err != nil {
+				t.Fatal(err)
+			}
+			rn.Refresh = tc.refresh
+			got, err := rn.Run([]Cell{c})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resumed := got[0].PerSplit[0].Val == -1; resumed != tc.resumed || got[0].Numerics != tc.want {
+				t.Errorf("partial of numerics %q, refresh %v: resumed %v numerics %q, want %v %q", tc.numerics, tc.refresh, resumed, got[0].Numerics, tc.resumed, tc.want)
+			}
+		})
 	}
 }
 
@@ -427,11 +356,14 @@ func TestPlanTriesAMissingDatasetOnce(t *testing.T) {
 	t.Setenv(datasets.EnvDataDir, "")
 	ft := &failingTransport{}
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{CacheDir: t.TempDir(), HTTPClient: &http.Client{Transport: ft}}}
-	cells := MainCells([]string{"mlp", "gcn", "gat"}, []string{"cornell"}, AllSplits(10))
+	all := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+	var cells []Cell
+	for _, m := range []string{"mlp", "gcn", "gat"} {
+		cells = append(cells, Cell{Study: "s", Dataset: "cornell", Model: m, Splits: all})
+	}
 	plan := rn.Plan(cells)
-	// each main cell has two candidates (preset, normalisation flipped)
-	if len(plan) != 1 || plan[0].Cells != 2*len(cells) || plan[0].Splits != 20*len(cells) {
-		t.Fatalf("plan %+v, want %d cells with 10 splits left each", plan, 2*len(cells))
+	if len(plan) != 1 || plan[0].Cells != len(cells) || plan[0].Splits != 10*len(cells) {
+		t.Fatalf("plan %+v, want %d cells with 10 splits left each", plan, len(cells))
 	}
 	// every file of Cornell is on one host, which failed at the first try
 	if n := ft.requests.Load(); n != 1 {
@@ -443,4 +375,21 @@ func TestPlanTriesAMissingDatasetOnce(t *testing.T) {
 	if n := ft.requests.Load(); n != 1 {
 		t.Errorf("a later load made %d more requests, want none", n-1)
 	}
+}
+
+// interrupted trains c, then saves its first split alone as the partial
+// file an interrupted run leaves; it returns the full result and the
+// partial one.
+func interrupted(t *testing.T, rn *Runner, c Cell) (*Result, Result) {
+	t.Helper()
+	full, err := rn.Run([]Cell{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := *full[0]
+	part.PerSplit = part.PerSplit[:1]
+	if err := rn.savePartial(&part); err != nil {
+		t.Fatal(err)
+	}
+	return full[0], part
 }

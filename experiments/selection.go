@@ -1,36 +1,26 @@
 package experiments
 
 import (
-	"maps"
 	"slices"
-	"strconv"
 
-	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/models"
 )
 
-// Model selection for the main table.
-//
-// The baselines' published settings disagree on one preprocessing step: row
-// normalisation of the features (Kipf & Welling's GCN code and the Geom-GCN
-// loader normalise; LINKX's and MixHop's code do not), and the choice moves
-// results by up to eight points (GCN on Chameleon: 57.6 normalised, 65.9
-// raw). A fixed choice would favour some models over others, so every
-// main-table cell has two candidates, the dataset's preset and the preset
-// with that one step flipped, and the table reports the candidate with the
-// higher mean validation metric over the splits. Test numbers play no part
-// in the choice. Runner.PresetOnly turns the selection off. The graph of
-// Chameleon and Squirrel, whose links have a direction, follows each model's
-// authors; PCGCN's is chosen the same way (see Candidates).
+// Selection among candidates. A study may try several configurations of
+// a cell (the main table: the preset and the preset with the feature
+// preprocessing flipped, on the graph its authors use) and report the one
+// with the best mean validation metric; test numbers play no part in the
+// choice. The study says which through Runner.Select; the runner trains
+// every candidate, and Load reports the choice.
 
-// FeatureNormOption is the option the main table selects on validation.
-const FeatureNormOption = "normalize_features"
+// A Selector lists the configurations tried for a cell: the cell itself
+// first (ties in Load go to it), then variants of it (other option
+// overrides, another dataset). spec and cfg are the cell's model and its
+// resolved configuration. A cell that is not chosen among candidates is its
+// only candidate.
+type Selector func(c Cell, spec models.Spec, cfg models.Config) []Cell
 
-// DirectedOption is the option that makes a model aggregate over the
-// directed twin's out-links (see Candidates).
-const DirectedOption = "directed"
-
-// Selection records how a reported main-table result was chosen.
+// Selection records how a reported result was chosen among candidates.
 type Selection struct {
 	// Chosen is the key of the candidate reported.
 	Chosen string `json:"chosen"`
@@ -39,12 +29,12 @@ type Selection struct {
 	Complete bool `json:"complete"`
 	// Candidates lists every candidate that has a saved result.
 	Candidates []Candidate `json:"candidates"`
-	// Dataset is the chosen candidate's dataset when it is not the cell's:
-	// the directed twin (see Candidates).
+	// Dataset is the chosen candidate's dataset when it is not the cell's
+	// (the main table's directed twin).
 	Dataset string `json:"dataset,omitempty"`
 }
 
-// Candidate is one configuration tried for a main-table cell.
+// Candidate is one configuration tried for a cell.
 type Candidate struct {
 	Key      string            `json:"key"`
 	Dataset  string            `json:"dataset"`
@@ -53,54 +43,17 @@ type Candidate struct {
 	TestMean float64           `json:"test_mean"`
 }
 
-// selectable reports whether c is a main-table cell that is chosen among
-// candidates.
-func (rn *Runner) selectable(c Cell) bool {
-	return !rn.PresetOnly && c.Study == "main" && c.Variant == "" && len(c.Sets) == 0 &&
-		c.DropClass < 0 && c.LabelsPerClass == 0 && !c.Embed
-}
-
-// Candidates returns the configurations tried for c: c itself and, for a
-// main-table cell, c with feature row normalisation flipped from its preset.
-// On a dataset whose links have a direction (datasets.DirectedTwin:
-// Chameleon and Squirrel), the graph follows the model's authors
-// (models.Spec.Direction): a model whose authors aggregate over out-links
-// has both candidates on the directed twin only, and PCGCN, whose code is not
-// published, has both on each graph, four in all, the directed ones with
-// directed=true. The first candidate is the preset on the authors' graph
-// (ties in Load go to it).
+// Candidates returns the configurations tried for c (see Selector): c
+// alone without a Select hook, or when c's configuration does not resolve.
 func (rn *Runner) Candidates(c Cell) []Cell {
-	if !rn.selectable(c) {
+	if rn.Select == nil {
 		return []Cell{c}
 	}
 	spec, cfg, err := rn.resolve(c)
 	if err != nil {
 		return []Cell{c}
 	}
-	graphs := []Cell{c}
-	if twin, ok := datasets.DirectedTwin(c.Dataset); ok {
-		directed := c
-		directed.Dataset = twin
-		switch spec.Direction {
-		case models.OutLinks: // the preset of the twin is directed already
-			graphs = []Cell{directed}
-		case models.ChosenOnValidation:
-			directed.Sets = map[string]string{DirectedOption: "true"}
-			graphs = append(graphs, directed)
-		}
-	}
-	flip := strconv.FormatBool(!cfg.Base().NormalizeFeatures)
-	var out []Cell
-	for _, g := range graphs {
-		alt := g
-		alt.Sets = maps.Clone(g.Sets)
-		if alt.Sets == nil {
-			alt.Sets = map[string]string{}
-		}
-		alt.Sets[FeatureNormOption] = flip
-		out = append(out, g, alt)
-	}
-	return out
+	return rn.Select(c, spec, cfg)
 }
 
 // expand replaces every cell by its candidates and drops repeats: studies
@@ -125,10 +78,11 @@ func (rn *Runner) expand(cells []Cell) []Cell {
 }
 
 // Load returns the saved result of c, or nil when there is none (or it was
-// saved for a different cell definition or configuration). For a main-table
-// cell it returns the candidate with the best mean validation metric (ties
-// go to the preset), with Selection saying which candidates were compared;
-// the result's Cell is c, its Config the chosen candidate's.
+// saved for a different cell definition or configuration). For a cell with
+// candidates (see Select) it returns the one with the best mean validation
+// metric (ties go to the first, the cell itself), with Selection saying
+// which candidates were compared; the result's Cell is c, its Config the
+// chosen candidate's.
 func (rn *Runner) Load(c Cell) *Result {
 	cands := rn.Candidates(c)
 	if len(cands) == 1 {

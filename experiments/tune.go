@@ -99,7 +99,7 @@ func TuneCells(model, dataset string, g Grid, base map[string]string, splits []i
 		if len(sets) == 0 {
 			sets = nil
 		}
-		cells = append(cells, Cell{Study: "tune", Dataset: dataset, Model: model, Sets: sets, DropClass: -1, Splits: splits})
+		cells = append(cells, Cell{Study: "tune", Dataset: dataset, Model: model, Sets: sets, Splits: splits})
 	}
 	return cells, nil
 }

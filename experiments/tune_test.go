@@ -8,6 +8,7 @@ import (
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/train"
 )
 
 func TestParseGridAndPoints(t *testing.T) {
@@ -105,8 +106,8 @@ func TestRunValidatesBeforeTraining(t *testing.T) {
 	rn := &Runner{Dir: dir, Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
 		Threads: 1, Epochs: 2, Patience: 2}
 	cells := []Cell{
-		{Study: "tune", Dataset: "texas", Model: "mlp", Sets: map[string]string{"hidden": "8"}, DropClass: -1, Splits: []int{0, 1}},
-		{Study: "tune", Dataset: "texas", Model: "glognn", Sets: map[string]string{"gamma": "2"}, DropClass: -1, Splits: []int{0}},
+		{Study: "tune", Dataset: "texas", Model: "mlp", Sets: map[string]string{"hidden": "8"}, Splits: []int{0, 1}},
+		{Study: "tune", Dataset: "texas", Model: "glognn", Sets: map[string]string{"gamma": "2"}, Splits: []int{0}},
 	}
 	rs, err := rn.Run(cells)
 	want := "tune glognn on texas: glognn: gamma must be in [0,1), got 2"
@@ -126,7 +127,7 @@ func TestRunValidatesBeforeTraining(t *testing.T) {
 }
 
 func TestRankByValidation(t *testing.T) {
-	rs := []*Result{{ValMean: 50, TestMean: 90}, {ValMean: 70, TestMean: 10}, {ValMean: 70, TestMean: 20}, {ValMean: 60}}
+	rs := []*Result{{Scores: train.Scores{ValMean: 50, TestMean: 90}}, {Scores: train.Scores{ValMean: 70, TestMean: 10}}, {Scores: train.Scores{ValMean: 70, TestMean: 20}}, {Scores: train.Scores{ValMean: 60}}}
 	got := RankByValidation(rs)
 	var s []string
 	for _, r := range got {

@@ -41,15 +41,15 @@ func TestRunnerOnUserGraphWithoutSplits(t *testing.T) {
 	spec := graph.DefaultSplitSpec(42)
 	spec.Num = 2
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{Splits: &spec}, Threads: 1, Epochs: 3, Patience: 3}
-	c := Cell{Study: "s", Dataset: dir, Model: "mlp", DropClass: -1, Splits: []int{0, 1}}
+	c := Cell{Study: "s", Dataset: dir, Model: "mlp", Splits: []int{0, 1}}
 	tests := []struct {
 		name    string
 		metrics map[string]datasets.Metric
-		want    string
+		want    datasets.Metric
 	}{
-		{"default for two classes", nil, "rocauc"},
-		{"chosen accuracy", map[string]datasets.Metric{dir: datasets.Accuracy}, "accuracy"},
-		{"chosen roc auc", map[string]datasets.Metric{dir: datasets.ROCAUC}, "rocauc"},
+		{"default for two classes", nil, datasets.ROCAUC},
+		{"chosen accuracy", map[string]datasets.Metric{dir: datasets.Accuracy}, datasets.Accuracy},
+		{"chosen roc auc", map[string]datasets.Metric{dir: datasets.ROCAUC}, datasets.ROCAUC},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

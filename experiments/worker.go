@@ -7,8 +7,6 @@ import (
 	"os"
 	"slices"
 	"sort"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -19,12 +17,6 @@ import (
 // DefaultLease is how long a worker's claim on a cell lives without being
 // renewed (the heartbeat renews it four times per lease).
 const DefaultLease = 2 * time.Minute
-
-// ErrInterrupted is returned by Work when its context is cancelled (a
-// SIGTERM from scancel, say): the claims held were released so that another
-// worker takes their cells up at once, resuming them from their per-split
-// files.
-var ErrInterrupted = errors.New("worker interrupted: its claims were released")
 
 // WorkOptions configure Runner.Work.
 type WorkOptions struct {
@@ -44,72 +36,6 @@ func (rn *Runner) lease() time.Duration {
 		return rn.Lease
 	}
 	return DefaultLease
-}
-
-// Shard is one of Count static shares of a plan (Index in [0, Count)).
-type Shard struct{ Index, Count int }
-
-// ParseShard reads "I/N" (0 ≤ I < N), or "slurm": the array task's
-// SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT read through getenv (task
-// ids must run 0..N-1, as with sbatch --array=0-(N-1)).
-func ParseShard(s string, getenv func(string) string) (Shard, error) {
-	if s == "slurm" {
-		id, count := getenv("SLURM_ARRAY_TASK_ID"), getenv("SLURM_ARRAY_TASK_COUNT")
-		if id == "" || count == "" {
-			return Shard{}, fmt.Errorf("--shard slurm: SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT are not set (not inside an sbatch --array task)")
-		}
-		s = id + "/" + count
-	}
-	i, n, ok := strings.Cut(s, "/")
-	a, err1 := strconv.Atoi(i)
-	b, err2 := strconv.Atoi(n)
-	if !ok || err1 != nil || err2 != nil || b < 1 || a < 0 || a >= b {
-		return Shard{}, fmt.Errorf("--shard %q: want I/N with 0 ≤ I < N, or slurm", s)
-	}
-	return Shard{Index: a, Count: b}, nil
-}
-
-// Shards assigns each cell to one of n shares, balanced by estimated cost:
-// longest first, each to the share with the least cost so far (ties to the
-// lower index), so that every task computes the same assignment. It returns
-// the share of each cell.
-func Shards(costs []float64, n int) []int {
-	order := make([]int, len(costs))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return costs[order[a]] > costs[order[b]] })
-	load := make([]float64, n)
-	share := make([]int, len(costs))
-	for _, i := range order {
-		best := 0
-		for s := 1; s < n; s++ {
-			if load[s] < load[best] {
-				best = s
-			}
-		}
-		share[i] = best
-		load[best] += costs[i]
-	}
-	return share
-}
-
-// Makespan is the estimated wall time of costs shared out by Shards over n
-// workers: the largest share.
-func Makespan(costs []float64, n int) float64 {
-	load := make([]float64, max(n, 1))
-	for i, s := range Shards(costs, max(n, 1)) {
-		load[s] += costs[i]
-	}
-	return max(0, sliceMax(load))
-}
-
-func sliceMax(v []float64) float64 {
-	m := 0.0
-	for _, x := range v {
-		m = max(m, x)
-	}
-	return m
 }
 
 // Work trains the cells of a plan as one of many workers, on one machine or
@@ -221,13 +147,6 @@ func staleKept(pl plan) int {
 	return n
 }
 
-func shardName(s Shard) string {
-	if s.Count == 0 {
-		return "none"
-	}
-	return fmt.Sprintf("%d/%d", s.Index, s.Count)
-}
-
 // workState is what the goroutines of one Work call share.
 type workState struct {
 	rn    *Runner
@@ -275,7 +194,7 @@ func (w *workState) loop(ctx context.Context, name string) error {
 		}
 		if err != nil {
 			w.release(cl)
-			return w.fail(fmt.Errorf("%s %s on %s: %w", c.Study, c.Model, c.Dataset, err))
+			return w.fail(&CellError{Cell: c, Err: err})
 		}
 		if cl.Lost() {
 			w.logf("%s: warning: its claim on %s expired while it trained (stalled longer than the lease %s); the saved result is the same whoever trained it",
@@ -425,8 +344,8 @@ func (rn *Runner) workChecks(pl plan) error {
 		}
 	}
 	if conflicts > 0 {
-		return fmt.Errorf("results directory %s holds %d cells of this plan saved under another key (%s; this worker: seed %d, epochs %d, patience %d): another plan uses this directory; give this one its own --results, or remove those cells to retrain them",
-			rn.Dir, conflicts, example, opt.Seed, opt.Epochs, opt.Patience)
+		return fmt.Errorf("results directory %s holds %d cells of this plan saved under another key (%s; this worker: seed %d, epochs %d, patience %d): %w; give this one its own --results, or remove those cells to retrain them",
+			rn.Dir, conflicts, example, opt.Seed, opt.Epochs, opt.Patience, ErrOtherPlan)
 	}
 	return nil
 }
@@ -439,28 +358,4 @@ func shortPrint(fp string) string {
 		return "(unrecorded)"
 	}
 	return fp
-}
-
-// staticCosts estimates each cell's cost for static sharding from what does
-// not change while the plan runs: the graph's size, the number of splits,
-// and the model's rate in saved cells outside the plan (none in a fresh
-// directory: then size alone), so that array tasks started at different
-// times compute the same shares.
-func (rn *Runner) staticCosts(cells []Cell) []float64 {
-	inPlan := map[string]bool{}
-	for _, c := range cells {
-		inPlan[rn.Path(c)] = true
-	}
-	rates := map[string][]float64{}
-	rn.scanSaved(func(path string, r *Result) {
-		if !inPlan[path] {
-			rn.addRate(rates, r)
-		}
-	})
-	rate := modelRates(rates)
-	costs := make([]float64, len(cells))
-	for i, c := range cells {
-		costs[i] = float64(len(c.Splits)) * rate(c.Model) * rn.splitCost(c)
-	}
-	return costs
 }

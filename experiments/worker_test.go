@@ -78,7 +78,7 @@ func workCells() []Cell {
 	var cs []Cell
 	for _, m := range []string{"mlp", "gcn", "sgc"} {
 		for _, d := range []string{"texas", "cornell"} {
-			cs = append(cs, Cell{Study: "w", Dataset: d, Model: m, DropClass: -1, Splits: []int{0, 1}})
+			cs = append(cs, Cell{Study: "w", Dataset: d, Model: m, Splits: []int{0, 1}})
 		}
 	}
 	return cs
@@ -174,7 +174,7 @@ func TestExpiredClaimIsTakenOver(t *testing.T) {
 	data := datasets.Options{DataDir: datatest.Mirror(t), Offline: true}
 	var log bytes.Buffer
 	rn := &Runner{Dir: t.TempDir(), Data: data, Threads: 1, Epochs: 3, Patience: 3, Progress: &log, Lease: 300 * time.Millisecond}
-	c := Cell{Study: "w", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0}}
+	c := Cell{Study: "w", Dataset: "texas", Model: "mlp", Splits: []int{0}}
 	// a dead worker's claim, last renewed just now: live for one lease
 	os.MkdirAll(filepath.Dir(rn.claimPath(c)), 0o755)
 	if err := os.WriteFile(rn.claimPath(c), []byte(`{"worker":"dead/1/0/x"}`), 0o644); err != nil {
@@ -203,7 +203,7 @@ func TestExpiredClaimIsTakenOver(t *testing.T) {
 func TestWorkInterrupted(t *testing.T) {
 	data := datasets.Options{DataDir: datatest.Mirror(t), Offline: true}
 	dir := t.TempDir()
-	c := Cell{Study: "w", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}}
+	c := Cell{Study: "w", Dataset: "texas", Model: "mlp", Splits: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}}
 	var log syncBuffer
 	rn := &Runner{Dir: dir, Data: data, Threads: 1, Epochs: 200, Patience: 200, Progress: &log}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -258,7 +258,7 @@ func (s *syncBuffer) String() string {
 // with one line naming the problem.
 func TestWorkRefusesWhatWouldLoseWork(t *testing.T) {
 	data := datasets.Options{DataDir: datatest.Mirror(t), Offline: true}
-	c := Cell{Study: "w", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0}}
+	c := Cell{Study: "w", Dataset: "texas", Model: "mlp", Splits: []int{0}}
 	file := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(file, nil, 0o644)
 	other := t.TempDir()
@@ -277,6 +277,9 @@ func TestWorkRefusesWhatWouldLoseWork(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.rn.Work(context.Background(), []Cell{c}, WorkOptions{})
+			if otherPlan := tc.want == "another plan"; errors.Is(err, ErrOtherPlan) != otherPlan {
+				t.Errorf("error %v: errors.Is ErrOtherPlan %v, want %v", err, !otherPlan, otherPlan)
+			}
 			// (a missing dataset's error goes on to list the missing files)
 			if err == nil || !strings.Contains(strings.SplitN(err.Error(), "\n", 2)[0], tc.want) {
 				t.Fatalf("error %v, want a first line with %q", err, tc.want)
@@ -292,7 +295,7 @@ func TestWorkRefusesWhatWouldLoseWork(t *testing.T) {
 // numerics loses nothing: its cells are kept, and the worker says so.
 func TestWorkKeepsCellsOfOtherNumerics(t *testing.T) {
 	data := datasets.Options{DataDir: datatest.Mirror(t), Offline: true}
-	c := Cell{Study: "w", Dataset: "texas", Model: "mlp", DropClass: -1, Splits: []int{0}}
+	c := Cell{Study: "w", Dataset: "texas", Model: "mlp", Splits: []int{0}}
 	rn := &Runner{Dir: t.TempDir(), Data: data, Threads: 1, Epochs: 3, Patience: 3}
 	rs, err := rn.Run([]Cell{c})
 	if err != nil {

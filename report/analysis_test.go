@@ -6,14 +6,15 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/train"
 )
 
 // nodeResult builds a result of one model with per-node outputs: split s
 // tests nodes tests[s] with outcomes oks[s].
 func nodeResult(model string, tests [][]int32, oks [][]bool) *experiments.Result {
-	r := &experiments.Result{Cell: experiments.Cell{Model: model, Dataset: "toy", DropClass: -1}}
+	r := &experiments.Result{Cell: experiments.Cell{Model: model, Dataset: "toy"}}
 	for s := range tests {
-		r.PerSplit = append(r.PerSplit, experiments.SplitResult{Split: s, Nodes: &experiments.NodeOutputs{Test: tests[s], Correct: oks[s]}})
+		r.PerSplit = append(r.PerSplit, experiments.SplitResult{SplitScores: train.SplitScores{Split: s}, Nodes: &experiments.NodeOutputs{Test: tests[s], Correct: oks[s]}})
 	}
 	return r
 }
@@ -132,9 +133,11 @@ func TestBucketAccuracyErrors(t *testing.T) {
 			return err
 		},
 	} {
-		if f() == nil {
-			t.Errorf("%s: no error", name)
-		}
+		t.Run(name, func(t *testing.T) {
+			if f() == nil {
+				t.Errorf("%s: no error", name)
+			}
+		})
 	}
 }
 
@@ -217,7 +220,7 @@ func TestBucketTable(t *testing.T) {
 
 func TestLabelRateSeries(t *testing.T) {
 	mk := func(model string, k int, mean, std float64) *experiments.Result {
-		return &experiments.Result{Cell: experiments.Cell{Model: model, LabelsPerClass: k}, TestMean: mean, TestStd: std}
+		return &experiments.Result{Cell: experiments.Cell{Model: model, LabelsPerClass: k}, Scores: train.Scores{TestMean: mean, TestStd: std}}
 	}
 	rs := []*experiments.Result{mk("gcn", 20, 70, 2), mk("gcn", 5, 60, 3), mk("pcgcn", 5, 65, 1), mk("gcn", 0, 99, 0), mk("gcn", 7, 1, 1), nil}
 	s := LabelRateSeries(rs, []int{20, 5, 2})
@@ -236,7 +239,7 @@ func TestLabelRateSeries(t *testing.T) {
 
 func TestMatchingPoints(t *testing.T) {
 	mk := func(ds string, mean float64, match ...float64) *experiments.Result {
-		r := &experiments.Result{Cell: experiments.Cell{Model: "pcgcn", Dataset: ds}, TestMean: mean}
+		r := &experiments.Result{Cell: experiments.Cell{Model: "pcgcn", Dataset: ds}, Scores: train.Scores{TestMean: mean}}
 		for _, m := range match {
 			r.PerSplit = append(r.PerSplit, experiments.SplitResult{Extra: map[string]float64{"match_test": m}})
 		}

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/report"
+	"github.com/pcgcn/pcgcn/train"
 )
 
 // MainTable renders saved results (here made by hand; normally
@@ -17,9 +19,9 @@ import (
 func ExampleMainTable() {
 	result := func(model, dataset string, mean, std, msPerEpoch float64) *experiments.Result {
 		return &experiments.Result{
-			Cell:     experiments.Cell{Study: "main", Model: model, Dataset: dataset, DropClass: -1},
-			Metric:   "accuracy",
-			TestMean: mean, TestStd: std, MsPerEpoch: msPerEpoch,
+			Cell:   experiments.Cell{Study: "main", Model: model, Dataset: dataset},
+			Metric: datasets.Accuracy,
+			Scores: train.Scores{TestMean: mean, TestStd: std, MsPerEpoch: msPerEpoch},
 		}
 	}
 	results := []*experiments.Result{

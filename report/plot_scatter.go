@@ -35,17 +35,12 @@ func PointsDense(pts [][2]float32) *tensor.Dense {
 	return d
 }
 
-// ScatterPlot draws one t-SNE panel of fig:tsne1/2: every node a small dot
-// coloured by its class (Tableau 10 colours; beyond 10 classes the marker
-// shape changes too), the classes in the legend with their sizes, and the
-// note (e.g. "silhouette 0.31") on a second title line.
-func ScatterPlot(path, title string, xy *tensor.Dense, labels []int32, note string) error {
-	return ScatterGrid(path, "", []ScatterPanel{{Title: title, XY: xy, Labels: labels, Note: note}})
-}
-
 // ScatterGrid draws the paper's row of t-SNE panels (initial features, GCN,
 // LINKX, PCGCN) side by side with one shared class legend; title, when not
-// empty, is drawn above the row. Each panel is about 3.2 in wide.
+// empty, is drawn above the row. Each panel is about 3.2 in wide: every node
+// a small dot coloured by its class (Tableau 10 colours; beyond 10 classes
+// the marker shape changes too), the classes in the legend with their sizes,
+// and the panel's note (e.g. "silhouette 0.31") on a second title line.
 func ScatterGrid(path, title string, panels []ScatterPanel) error {
 	if len(panels) == 0 {
 		return fmt.Errorf("report: ScatterGrid: no panels")

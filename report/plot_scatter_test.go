@@ -25,11 +25,16 @@ func blobs(n, classes int, spread float64, seed uint64) (*tensor.Dense, []int32)
 	return xy, y
 }
 
-func TestScatterPlot(t *testing.T) {
+// scatterPanel draws one panel alone.
+func scatterPanel(path, title string, xy *tensor.Dense, labels []int32, note string) error {
+	return ScatterGrid(path, "", []ScatterPanel{{Title: title, XY: xy, Labels: labels, Note: note}})
+}
+
+func TestScatterPanel(t *testing.T) {
 	t.Parallel()
 	xy, y := blobs(800, 5, 3, 1)
 	path := figPath(t, "scatter.png")
-	if err := ScatterPlot(path, "Chameleon, PCGCN: t-SNE of the last hidden layer", xy, y, "silhouette 0.31"); err != nil {
+	if err := scatterPanel(path, "Chameleon, PCGCN: t-SNE of the last hidden layer", xy, y, "silhouette 0.31"); err != nil {
 		t.Fatal(err)
 	}
 	checkPNG(t, path, pxW, pxH, true)
@@ -67,26 +72,26 @@ func TestPointsDense(t *testing.T) {
 func TestScatterErrors(t *testing.T) {
 	dir := t.TempDir()
 	xy, y := blobs(10, 3, 1, 3)
-	if ScatterPlot(dir+"/a.png", "t", xy, y[:9], "") == nil {
+	if scatterPanel(dir+"/a.png", "t", xy, y[:9], "") == nil {
 		t.Error("9 labels for 10 points: no error")
 	}
-	if ScatterPlot(dir+"/b.png", "t", nil, nil, "") == nil {
+	if scatterPanel(dir+"/b.png", "t", nil, nil, "") == nil {
 		t.Error("nil points: no error")
 	}
-	if ScatterPlot(dir+"/c.png", "t", tensor.NewDense(10, 3), y, "") == nil {
+	if scatterPanel(dir+"/c.png", "t", tensor.NewDense(10, 3), y, "") == nil {
 		t.Error("10×3 points: no error")
 	}
-	if ScatterPlot(dir+"/d.png", "t", tensor.NewDense(0, 2), nil, "") == nil {
+	if scatterPanel(dir+"/d.png", "t", tensor.NewDense(0, 2), nil, "") == nil {
 		t.Error("no points: no error")
 	}
 	bad := xy.Clone()
 	bad.Set(0, 0, float32(math.NaN()))
-	if ScatterPlot(dir+"/e.png", "t", bad, y, "") == nil {
+	if scatterPanel(dir+"/e.png", "t", bad, y, "") == nil {
 		t.Error("NaN coordinate: no error")
 	}
 	neg := append([]int32(nil), y...)
 	neg[0] = -1
-	if ScatterPlot(dir+"/f.png", "t", xy, neg, "") == nil {
+	if scatterPanel(dir+"/f.png", "t", xy, neg, "") == nil {
 		t.Error("label -1: no error")
 	}
 	if ScatterGrid(dir+"/g.png", "t", nil) == nil {

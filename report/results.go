@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/paper"
 	"github.com/pcgcn/pcgcn/tensor"
@@ -32,25 +33,6 @@ type SpeedRow struct {
 	// Machine is where the pair was measured (`pcgcn bench`'s machine
 	// field); empty in rows written before it was recorded.
 	Machine string `json:"machine,omitempty"`
-}
-
-// Run describes how the results were produced.
-type Run struct {
-	Command  string
-	Machine  string
-	WallTime string
-	// Stale counts the rendered cells of other or unrecorded numerics than
-	// this build's (experiments.Stale), and Cells all the rendered cells;
-	// the header says so when there are any stale ones (StaleNote).
-	Stale, Cells int
-}
-
-// spaced returns s after a space, or "" for an empty s.
-func spaced(s string) string {
-	if s == "" {
-		return ""
-	}
-	return " " + s
 }
 
 // StaleNote is the header sentence on the stale of the saved cells a page
@@ -119,19 +101,19 @@ func PCGCNSection(rs []*experiments.Result, datasets []string) string {
 
 // ExtraSection reports the datasets beyond the paper, with ROC AUC for the
 // binary ones.
-func ExtraSection(rs []*experiments.Result, models, datasets []string) string {
+func ExtraSection(rs []*experiments.Result, models, dss []string) string {
 	var b strings.Builder
 	idx := index(rs)
 	fmt.Fprintln(&b, "| model | dataset | metric used for selection | test metric % | test accuracy % | ms / epoch |")
 	fmt.Fprintln(&b, "| --- | --- | --- | ---: | ---: | ---: |")
 	for _, m := range models {
-		for _, d := range datasets {
+		for _, d := range dss {
 			r := idx[m][d]
 			if r == nil {
 				continue
 			}
 			metric := "accuracy"
-			if r.Metric == "rocauc" {
+			if r.Metric == datasets.ROCAUC {
 				metric = "ROC AUC"
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %.2f ± %.2f%s | %.2f ± %.2f | %.2f |\n", m, d, metric, r.TestMean, r.TestStd, SelectionMark(r), r.TestAccMean, r.TestAccStd, r.MsPerEpoch)

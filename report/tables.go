@@ -8,6 +8,7 @@ import (
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/paper"
+	"github.com/pcgcn/pcgcn/train"
 )
 
 // StatsTable renders Table "Statistics of the datasets" with our measured
@@ -36,19 +37,26 @@ func StatsTable(stats []graph.Stats) string {
 	return b.String()
 }
 
-// byCell indexes results by model, dataset, variant and dropped class.
-func byCell(rs []*experiments.Result) map[string]*experiments.Result {
-	m := map[string]*experiments.Result{}
+// cellKey is what byCell indexes results by: model, dataset, variant and
+// dropped class.
+type cellKey struct {
+	model, dataset, variant string
+	drop                    train.ClassDrop
+}
+
+// byCell indexes results by cellKey.
+func byCell(rs []*experiments.Result) map[cellKey]*experiments.Result {
+	m := map[cellKey]*experiments.Result{}
 	for _, r := range rs {
 		if r != nil {
-			m[fmt.Sprintf("%s|%s|%s|%d", r.Cell.Model, r.Cell.Dataset, r.Cell.Variant, r.Cell.DropClass)] = r
+			m[key(r.Cell.Model, r.Cell.Dataset, r.Cell.Variant, r.Cell.DropClass)] = r
 		}
 	}
 	return m
 }
 
-func key(model, ds, variant string, drop int) string {
-	return fmt.Sprintf("%s|%s|%s|%d", model, ds, variant, drop)
+func key(model, ds, variant string, drop train.ClassDrop) cellKey {
+	return cellKey{model, ds, variant, drop}
 }
 
 // VariantTable renders a PCGCN variant study (ablation, partial control) with
@@ -82,10 +90,10 @@ func VariantTable(variants []experiments.Variant, rs, main []*experiments.Result
 		fmt.Fprintf(&b, "| %s |\n", strings.Join(cells, " | "))
 	}
 	for i, v := range variants {
-		row(v.Why, func(d string) *experiments.Result { return idx[key("pcgcn", d, v.Name, -1)] }, paperRows[v.Name],
+		row(v.Why, func(d string) *experiments.Result { return idx[key("pcgcn", d, v.Name, train.ClassDrop{})] }, paperRows[v.Name],
 			[]Change{changes[i].Heterophilous, changes[i].Homophilous})
 	}
-	row("PCGCN (full)", func(d string) *experiments.Result { return midx[key("pcgcn", d, "", -1)] }, paperRows[fullRow], nil)
+	row("PCGCN (full)", func(d string) *experiments.Result { return midx[key("pcgcn", d, "", train.ClassDrop{})] }, paperRows[fullRow], nil)
 	return b.String()
 }
 
@@ -127,7 +135,7 @@ func VariantChanges(variants []experiments.Variant, rs, main []*experiments.Resu
 		var sum, psum float64
 		n, pn := 0, 0
 		for _, d := range datasets {
-			r, f := idx[key("pcgcn", d, v.Name, -1)], midx[key("pcgcn", d, "", -1)]
+			r, f := idx[key("pcgcn", d, v.Name, train.ClassDrop{})], midx[key("pcgcn", d, "", train.ClassDrop{})]
 			if homophilous[d] != hom || r == nil || f == nil {
 				continue
 			}
@@ -179,11 +187,11 @@ func MissingClassTable(dataset string, models []string, classes int, rs, main []
 			}
 			return c
 		}
-		cells = append(cells, cell(midx[key(m, dataset, "", -1)], 0))
+		cells = append(cells, cell(midx[key(m, dataset, "", train.ClassDrop{})], 0))
 		var sum, psum float64
 		n := 0
 		for c := 0; c < classes; c++ {
-			r := idx[key(m, dataset, "", c)]
+			r := idx[key(m, dataset, "", train.DropClass(c))]
 			cells = append(cells, cell(r, c+1))
 			if r != nil {
 				sum += r.TestMean

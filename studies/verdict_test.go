@@ -43,10 +43,12 @@ func TestMatchingVerdict(t *testing.T) {
 		{"a dataset not finished", map[string][]report.Point{"chameleon": line(1, exact), "cora": line(1, exact[:4])}, "not yet: cora has 4 of its 6 points"},
 	}
 	for _, c := range cases {
-		got := matchingVerdict(c.pts, ds, hom, 6)
-		if !strings.Contains(got, c.want) {
-			t.Errorf("%s: %q, want it to contain %q", c.name, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			got := matchingVerdict(c.pts, ds, hom, 6)
+			if !strings.Contains(got, c.want) {
+				t.Errorf("%s: %q, want it to contain %q", c.name, got, c.want)
+			}
+		})
 	}
 	if got := matchingVerdict(map[string][]report.Point{"chameleon": line(1, exact), "cora": line(0.5, noisy)}, ds, hom, 6); strings.Contains(got, "negative") {
 		t.Errorf("a positive homophilous r is called negative: %q", got)
@@ -96,9 +98,11 @@ func TestLabelRateVerdict(t *testing.T) {
 		{35, 35, 35, "the claim holds here"},
 		{30, 35, 35, "30 of 35 (dataset, labels-per-class) points: the claim does not hold here"},
 	} {
-		if got := labelRateVerdict(c.wins, c.n, c.total); !strings.Contains(got, c.want) {
-			t.Errorf("%d/%d of %d: %q, want %q", c.wins, c.n, c.total, got, c.want)
-		}
+		t.Run(fmt.Sprintf("%d of %d", c.wins, c.n), func(t *testing.T) {
+			if got := labelRateVerdict(c.wins, c.n, c.total); !strings.Contains(got, c.want) {
+				t.Errorf("%d/%d of %d: %q, want %q", c.wins, c.n, c.total, got, c.want)
+			}
+		})
 	}
 }
 
@@ -107,14 +111,11 @@ func TestLabelRateVerdict(t *testing.T) {
 // incomplete results.
 func TestPartialStudiesSayNotYet(t *testing.T) {
 	dir := t.TempDir()
-	p, _, err := newPlan(Options{Quick: true, Datasets: []string{"texas"}, Splits: []int{0}, ResultsDir: dir,
-		ReportPath: filepath.Join(dir, "report.md"), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Threads: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := newPlan(Options{Quick: true, Datasets: []string{"texas"}, Splits: []int{0}, ResultsDir: dir,
+		DocsDir: filepath.Join(dir, "docs"), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}, Threads: 1})
 	p.runner.Epochs, p.runner.Patience = 3, 3
-	miss := experiments.MissingClassCells([]string{"mlp"}, []string{"texas"}, 5, p.splits)[:1]
-	rate := experiments.LabelRateCells([]string{"mlp"}, []string{"texas"}, p.labelRateSizes()[:1], p.splits)
+	miss := missingClassCells([]string{"mlp"}, []string{"texas"}, 5, p.splits)[:1]
+	rate := labelRateModelCells([]string{"mlp"}, []string{"texas"}, p.labelRateSizes()[:1], p.splits)
 	if _, err := p.runner.Run(append(miss, rate...)); err != nil {
 		t.Fatal(err)
 	}
@@ -152,9 +153,11 @@ func TestMissingVerdict(t *testing.T) {
 		{"behind", avg(40, 58, 44, 55), paperAvg, "GCN is ahead by 3.00 points, so the claim does not hold here"},
 		{"own graph", avg(40, 45, 44, 50), nil, "(GCN) by 5.00 points, so the claim that it stays ahead holds here"},
 	} {
-		if got := missingVerdict(c.avg, c.pap); !strings.Contains(got, c.want) {
-			t.Errorf("%s: %q, want it to contain %q", c.name, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := missingVerdict(c.avg, c.pap); !strings.Contains(got, c.want) {
+				t.Errorf("%s: %q, want it to contain %q", c.name, got, c.want)
+			}
+		})
 	}
 }
 

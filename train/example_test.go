@@ -31,14 +31,19 @@ func Example() {
 	}
 	opt := train.DefaultOptions()
 	opt.Epochs, opt.Patience = 100, 50
-	sum, err := train.RunSplits(g, []int{0, 1}, spec, cfg, opt)
+	runs, err := train.RunSplits(g, []int{0, 1}, spec, cfg, opt)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Printf("trained %d splits, test accuracy above 50%%: %v\n", len(sum.PerSplit), sum.TestMean > 50)
+	var splits []train.SplitScores // in percent, as saved results record them
+	for _, r := range runs {
+		splits = append(splits, r.Scores())
+	}
+	sum := train.Summarize(splits)
+	fmt.Printf("trained %d splits, test accuracy above 50%%: %v\n", len(splits), sum.TestMean > 50)
 
 	// save the first split's model, reload it and predict every node
-	best := sum.PerSplit[0]
+	best := runs[0]
 	out, _ := os.MkdirTemp("", "pcgcn-example")
 	defer os.RemoveAll(out)
 	if err := train.Save(out, "pcgcn", "texas", cfg, best); err != nil {

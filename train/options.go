@@ -3,6 +3,7 @@ package train
 import (
 	"fmt"
 
+	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/graph"
 )
 
@@ -17,11 +18,12 @@ type Options struct {
 	Threads int `json:"threads"`
 	// Seed is the base seed; split k trains with a seed derived from (Seed, k).
 	Seed uint64 `json:"seed"`
-	// Metric is "accuracy" or "rocauc" (binary datasets).
-	Metric string `json:"metric"`
-	// DropClass removes the training labels of this class (the missing-class
-	// study); -1 keeps all.
-	DropClass int `json:"drop_class"`
+	// Metric is the validation and test metric: accuracy, or ROC AUC
+	// (binary datasets).
+	Metric datasets.Metric `json:"metric"`
+	// DropClass removes the training labels of a class (the missing-class
+	// study); the zero value keeps all.
+	DropClass ClassDrop `json:"drop_class"`
 	// Progress, when set, is called after every epoch.
 	Progress func(Progress) `json:"-"`
 }
@@ -30,7 +32,7 @@ type Options struct {
 // 200 on the validation metric (what GPRGNN's and Geom-GCN-split baselines'
 // code uses), seed 42, accuracy.
 func DefaultOptions() Options {
-	return Options{Epochs: 1000, Patience: 200, Seed: 42, Metric: "accuracy", DropClass: -1}
+	return Options{Epochs: 1000, Patience: 200, Seed: 42, Metric: datasets.Accuracy}
 }
 
 // Progress is reported after each epoch.
@@ -48,16 +50,16 @@ func (o *Options) validate(g *graph.Graph) error {
 		return fmt.Errorf("patience must be ≥ 0, got %d", o.Patience)
 	}
 	switch o.Metric {
-	case "accuracy":
-	case "rocauc":
+	case datasets.Accuracy:
+	case datasets.ROCAUC:
 		if g.NumClasses != 2 {
-			return fmt.Errorf("metric rocauc needs a binary dataset, %s has %d classes", g.Name, g.NumClasses)
+			return fmt.Errorf("metric %s needs a binary dataset, %s has %d classes", o.Metric, g.Name, g.NumClasses)
 		}
 	default:
-		return fmt.Errorf("metric must be accuracy or rocauc, got %q", o.Metric)
+		return fmt.Errorf("metric must be %s or %s, got %q", datasets.Accuracy, datasets.ROCAUC, o.Metric)
 	}
-	if o.DropClass < -1 || o.DropClass >= g.NumClasses {
-		return fmt.Errorf("drop_class must be -1 (none) or a class of %s in [0,%d), got %d", g.Name, g.NumClasses, o.DropClass)
+	if k, ok := o.DropClass.Class(); ok && (k < 0 || k >= g.NumClasses) {
+		return fmt.Errorf("drop_class must be -1 (none) or a class of %s in [0,%d), got %d", g.Name, g.NumClasses, k)
 	}
 	if o.Threads < 0 {
 		return fmt.Errorf("threads must be ≥ 0 (0: all cores), got %d", o.Threads)

@@ -7,27 +7,66 @@ import (
 	"github.com/pcgcn/pcgcn/models"
 )
 
-// Summary aggregates the results of several splits.
-type Summary struct {
-	PerSplit []*Result `json:"per_split"`
-	// TestMean and TestStd are in percent; Std is the population standard
-	// deviation (numpy's default, as the literature reports it).
+// SplitScores are one split's numbers as every result records them, from
+// a saved cell to train's JSON: the metric on validation and test and the
+// test accuracy, in percent, at the best-validation epoch, with the epochs
+// and the time.
+type SplitScores struct {
+	Split int `json:"split"`
+	// Val and Test are the metric (accuracy or ROC AUC).
+	Val       float64 `json:"val"`
+	Test      float64 `json:"test"`
+	BestEpoch int     `json:"best_epoch"`
+	Epochs    int     `json:"epochs"`
+	Seconds   float64 `json:"seconds"`
+	// TestAcc is the test accuracy whatever the metric, and MsPerEpoch the
+	// mean training-step time (absent from cells saved before they were
+	// recorded).
+	TestAcc    float64 `json:"test_acc,omitempty"`
+	MsPerEpoch float64 `json:"ms_per_epoch,omitempty"`
+}
+
+// Scores returns r's numbers in percent.
+func (r *Result) Scores() SplitScores {
+	return SplitScores{Split: r.Split, Val: 100 * r.Val, Test: 100 * r.Test, BestEpoch: r.BestEpoch, Epochs: r.Epochs, Seconds: r.Seconds,
+		TestAcc: 100 * r.TestAccuracy, MsPerEpoch: r.MsPerEpoch}
+}
+
+// Scores are the numbers of several splits as every result records them:
+// means and population standard deviations (numpy's default, as the
+// literature reports them) in percent, the mean training-step time and the
+// total wall time.
+type Scores struct {
+	// TestMean and TestStd are the test metric (accuracy or ROC AUC).
 	TestMean float64 `json:"test_mean"`
 	TestStd  float64 `json:"test_std"`
 	ValMean  float64 `json:"val_mean"`
 	ValStd   float64 `json:"val_std"`
-	// TestAccMean and TestAccStd are the test accuracy in percent (equal to
-	// TestMean/TestStd when the metric is accuracy).
+	// TestAccMean and TestAccStd are the test accuracy (equal to TestMean
+	// and TestStd when the metric is accuracy).
 	TestAccMean float64 `json:"test_acc_mean"`
 	TestAccStd  float64 `json:"test_acc_std"`
-	// MsPerEpoch is the mean training-step time over the splits.
-	MsPerEpoch float64 `json:"ms_per_epoch"`
-	// Seconds is the total wall time.
-	Seconds float64 `json:"seconds"`
+	MsPerEpoch  float64 `json:"ms_per_epoch"`
+	Seconds     float64 `json:"seconds"`
 }
 
-// RunSplits trains on each listed split in turn and summarises.
-func RunSplits(g *graph.Graph, splits []int, spec models.Spec, cfg models.Config, opt Options) (*Summary, error) {
+// Summarize returns the scores over splits.
+func Summarize(splits []SplitScores) Scores {
+	var s Scores
+	var test, val, acc, ms []float64
+	for _, sp := range splits {
+		test, val, acc, ms = append(test, sp.Test), append(val, sp.Val), append(acc, sp.TestAcc), append(ms, sp.MsPerEpoch)
+		s.Seconds += sp.Seconds
+	}
+	s.TestMean, s.TestStd = MeanStd(test)
+	s.ValMean, s.ValStd = MeanStd(val)
+	s.TestAccMean, s.TestAccStd = MeanStd(acc)
+	s.MsPerEpoch, _ = MeanStd(ms)
+	return s
+}
+
+// RunSplits trains on each listed split in turn.
+func RunSplits(g *graph.Graph, splits []int, spec models.Spec, cfg models.Config, opt Options) ([]*Result, error) {
 	var rs []*Result
 	for _, k := range splits {
 		r, err := Run(g, k, spec, cfg, opt)
@@ -36,25 +75,7 @@ func RunSplits(g *graph.Graph, splits []int, spec models.Spec, cfg models.Config
 		}
 		rs = append(rs, r)
 	}
-	return Summarize(rs), nil
-}
-
-// Summarize aggregates per-split results.
-func Summarize(rs []*Result) *Summary {
-	s := &Summary{PerSplit: rs}
-	var test, val, ms, acc []float64
-	for _, r := range s.PerSplit {
-		test = append(test, 100*r.Test)
-		acc = append(acc, 100*r.TestAccuracy)
-		val = append(val, 100*r.Val)
-		ms = append(ms, r.MsPerEpoch)
-		s.Seconds += r.Seconds
-	}
-	s.TestMean, s.TestStd = MeanStd(test)
-	s.ValMean, s.ValStd = MeanStd(val)
-	s.TestAccMean, s.TestAccStd = MeanStd(acc)
-	s.MsPerEpoch, _ = MeanStd(ms)
-	return s
+	return rs, nil
 }
 
 // MeanStd returns the mean and population standard deviation.

@@ -200,7 +200,7 @@ func TestDropClass(t *testing.T) {
 	g := loadCornell(t)
 	spec, _ := models.NewRegistry().Get("pcgcn")
 	opt := quickOpts(1)
-	opt.DropClass = 0
+	opt.DropClass = DropClass(0)
 	r, err := Run(g, 0, spec, spec.Preset("cornell"), opt)
 	if err != nil {
 		t.Fatal(err)
@@ -214,7 +214,7 @@ func TestDropClass(t *testing.T) {
 		t.Error("no training node was removed")
 	}
 	for _, c := range []int{9, 5, -2, -5} {
-		opt.DropClass = c
+		opt.DropClass = DropClass(c)
 		_, err := Run(g, 0, spec, spec.Preset("cornell"), opt)
 		if want := fmt.Sprintf("drop_class must be -1 (none) or a class of cornell in [0,5), got %d", c); err == nil || err.Error() != want {
 			t.Errorf("drop class %d: %v, want %q", c, err, want)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/optim"
@@ -56,15 +57,15 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 		return nil, err // names the model already
 	}
 	split := g.Splits[k]
-	if opt.Metric == "rocauc" {
+	if opt.Metric == datasets.ROCAUC {
 		if err := checkBothClasses(g.Y, k, split); err != nil {
 			return nil, fmt.Errorf("%s: %w", g.Name, err)
 		}
 	}
-	if opt.DropClass >= 0 {
-		split.Train = withoutClass(split.Train, g.Y, int32(opt.DropClass))
+	if c, ok := opt.DropClass.Class(); ok {
+		split.Train = withoutClass(split.Train, g.Y, int32(c))
 		if len(split.Train) == 0 {
-			return nil, fmt.Errorf("dropping class %d leaves no training node", opt.DropClass)
+			return nil, fmt.Errorf("dropping class %d leaves no training node", c)
 		}
 	}
 	data := models.NewDataFor(g, split, cfg)
@@ -179,11 +180,11 @@ type evaluation struct {
 
 // evaluate returns the validation and test metric, the test accuracy and the
 // validation loss, without dropout and without recording.
-func evaluate(tape *autograd.Tape, model models.Model, data *models.Data, metric string) evaluation {
+func evaluate(tape *autograd.Tape, model models.Model, data *models.Data, metric datasets.Metric) evaluation {
 	logits := Logits(tape, model)
 	y := data.Graph.Y
 	ev := evaluation{testAcc: Accuracy(logits, y, data.Test), valLoss: crossEntropy(logits, y, data.Val)}
-	if metric == "rocauc" {
+	if metric == datasets.ROCAUC {
 		ev.val, ev.test = ROCAUC(logits, y, data.Val), ROCAUC(logits, y, data.Test)
 	} else {
 		ev.val, ev.test = Accuracy(logits, y, data.Val), ev.testAcc

@@ -286,8 +286,8 @@ func FuzzFlagParsing(f *testing.F) {
 		g := &graph.Graph{Name: "g", NumClasses: int(n)}
 		c, err := parseDropClass(dropClass, g)
 		oneLine("parseDropClass", err)
-		if err == nil && (c < -1 || c >= int(n)) {
-			t.Fatalf("parseDropClass(%q) = %d with %d classes", dropClass, c, n)
+		if k, ok := c.Class(); err == nil && ok && (k < 0 || k >= int(n)) {
+			t.Fatalf("parseDropClass(%q) = class %d with %d classes", dropClass, k, n)
 		}
 		if err := checkThreads("threads", threads); err == nil && (threads < 0 || threads > 4*runtime.NumCPU()) {
 			t.Fatalf("checkThreads(%d) accepted", threads)

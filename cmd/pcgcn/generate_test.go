@@ -49,13 +49,15 @@ func TestGenerateCSBMThenStats(t *testing.T) {
 		{"--num-splits", "-1", "--num-splits -1: want 1 to 1000"},
 		{"--nodes", "3", "--nodes 3: nodes must be"},
 	} {
-		_, err := execCmd(t, newGenerateCmd(), "generate", "csbm", "--out", dir+"2", c.flag, c.value)
-		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
-			t.Fatalf("%s %s: %v", c.flag, c.value, err)
-		}
-		if _, serr := os.Stat(dir + "2"); serr == nil {
-			t.Fatalf("%s %s: wrote %s", c.flag, c.value, dir+"2")
-		}
+		t.Run(c.flag, func(t *testing.T) {
+			_, err := execCmd(t, newGenerateCmd(), "generate", "csbm", "--out", dir+"2", c.flag, c.value)
+			if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+				t.Fatalf("%s %s: %v", c.flag, c.value, err)
+			}
+			if _, serr := os.Stat(dir + "2"); serr == nil {
+				t.Fatalf("%s %s: wrote %s", c.flag, c.value, dir+"2")
+			}
+		})
 	}
 	if _, err := execCmd(t, newGenerateCmd(), "generate", "csbm"); err == nil || !strings.Contains(err.Error(), "--out") {
 		t.Fatalf("no --out: %v", err)

@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -54,18 +53,5 @@ func TestVersion(t *testing.T) {
 	if !strings.HasPrefix(got, "pcgcn ") || strings.Count(got, "\n") != 1 ||
 		!strings.Contains(got, runtime.Version()) || !strings.Contains(got, "numerics "+tensor.Numerics()) {
 		t.Errorf("--version printed %q", got)
-	}
-}
-
-// TestFormatDuration: one format for every duration the commands print, so
-// that the rows of reproduce --plan and their total read alike.
-func TestFormatDuration(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		0: "0s", 20 * time.Second: "20s", 1500 * time.Millisecond: "2s", time.Minute: "1m0s",
-		12*time.Minute + 5*time.Second: "12m5s", 3*time.Hour + 5*time.Minute + 29*time.Second: "3h5m", 2 * time.Hour: "2h0m",
-	} {
-		if got := formatDuration(d); got != want {
-			t.Errorf("formatDuration(%v) = %q, want %q", d, got, want)
-		}
 	}
 }

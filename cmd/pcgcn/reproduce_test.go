@@ -185,9 +185,11 @@ func TestThreadsPerJob(t *testing.T) {
 	for _, c := range []struct{ threads, jobs, want int }{
 		{3, 1, 3}, {0, 1, 0}, {1, 2, 1}, {0, 2 * runtime.NumCPU(), 1}, {0, 2, max(1, runtime.NumCPU()/2)},
 	} {
-		if got, err := threadsPerJob(c.threads, c.jobs); err != nil || got != c.want {
-			t.Errorf("threadsPerJob(%d, %d) = %d, %v; want %d", c.threads, c.jobs, got, err, c.want)
-		}
+		t.Run(fmt.Sprintf("%d threads %d jobs", c.threads, c.jobs), func(t *testing.T) {
+			if got, err := threadsPerJob(c.threads, c.jobs); err != nil || got != c.want {
+				t.Errorf("threadsPerJob(%d, %d) = %d, %v; want %d", c.threads, c.jobs, got, err, c.want)
+			}
+		})
 	}
 	for _, args := range [][]string{{"reproduce", "--jobs", "0"}, {"tune", "--dataset", "texas", "--grid", "lr=0.1", "--jobs", "-1"}} {
 		root := newRootCmd()

@@ -135,19 +135,21 @@ func TestStatsErrors(t *testing.T) {
 		{[]string{"stats"}, []string{"--data PATH", "cornell"}},
 		{[]string{"stats", "cora", "--data", broken}, []string{"not both"}},
 	} {
-		_, err := execCmd(t, newStatsCmd(), tc.args...)
-		if err == nil {
-			t.Errorf("%v: no error", tc.args)
-			continue
-		}
-		if strings.Contains(err.Error(), "\n") {
-			t.Errorf("%v: error spans lines: %q", tc.args, err)
-		}
-		for _, w := range tc.want {
-			if !strings.Contains(err.Error(), w) {
-				t.Errorf("%v: error %q lacks %q", tc.args, err, w)
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			_, err := execCmd(t, newStatsCmd(), tc.args...)
+			if err == nil {
+				t.Errorf("%v: no error", tc.args)
+				return
 			}
-		}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("%v: error spans lines: %q", tc.args, err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%v: error %q lacks %q", tc.args, err, w)
+				}
+			}
+		})
 	}
 }
 
@@ -173,9 +175,11 @@ func TestDatasetsList(t *testing.T) {
 	}
 	for name, want := range map[string]string{"cornell": "data-dir", "cora": "data-dir", "tolokers": "data-dir",
 		"pubmed": "download", "flickr": "download", "squirrel-directed": "data-dir"} {
-		if avail[name] != want {
-			t.Errorf("%s available %q, want %q", name, avail[name], want)
-		}
+		t.Run(name, func(t *testing.T) {
+			if avail[name] != want {
+				t.Errorf("%s available %q, want %q", name, avail[name], want)
+			}
+		})
 	}
 	table, err := execCmd(t, newDatasetsCmd(), "datasets", "--data-dir", dir)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/paper"
@@ -17,15 +18,15 @@ import (
 	"github.com/pcgcn/pcgcn/train"
 )
 
+// trainFlags are train's flags: the graph, the model, the protocol's and
+// the scores' flags, and what to keep.
 type trainFlags struct {
 	data  dataFlags
 	model modelFlags
 	protocolFlags
-	dropClass string
-	metric    string
-	jsonOut   bool
-	save      string
-	quiet     bool
+	scoreFlags
+	dropClass, save string
+	quiet           bool
 }
 
 func newTrainCmd() *cobra.Command {
@@ -57,33 +58,28 @@ says what was done); two classes are scored on ROC AUC (--metric).`,
 	fl := cmd.Flags()
 	f.protocolFlags.register(cmd, "splits to run")
 	fl.StringVar(&f.dropClass, "drop-class", "none", "remove the training labels of class `K` (0-based, in [0, classes); the missing-class study), or none (also -1)")
-	fl.StringVar(&f.metric, "metric", "", metricHelp)
-	fl.BoolVar(&f.jsonOut, "json", false, "print one JSON object instead of the table (accuracies and metrics in percent, as in the table)")
+	f.scoreFlags.register(cmd, metricHelp, "print one JSON object instead of the table (accuracies and metrics in percent, as in the table)")
 	fl.StringVar(&f.save, "save", "", "directory to write the trained model of the first split (weights.npz + config.json, scores in percent); checked before training")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress output")
 	return cmd
 }
 
-// trainReport is the JSON output of train.
+// trainReport is the JSON output of train: the scores every result
+// records (as a saved cell of reproduce does), and what the run was.
 type trainReport struct {
-	Dataset     string  `json:"dataset"`
-	Model       string  `json:"model"`
-	Metric      string  `json:"metric"`
-	TestAccMean float64 `json:"test_acc_mean"`
-	TestAccStd  float64 `json:"test_acc_std"`
-	// TestMetricMean/Std are the selection metric: the accuracy, or ROC AUC
-	// on the binary datasets.
-	TestMetricMean float64       `json:"test_metric_mean"`
-	TestMetricStd  float64       `json:"test_metric_std"`
-	ValAccMean     float64       `json:"val_acc_mean"`
-	ValAccStd      float64       `json:"val_acc_std"`
-	MsPerEpoch     float64       `json:"ms_per_epoch"`
-	Seconds        float64       `json:"seconds"`
-	PerSplit       []splitReport `json:"per_split"`
-	Config         models.Config `json:"config"`
-	Training       train.Options `json:"training"`
-	Paper          *paper.Score  `json:"paper,omitempty"`
-	Graph          graphSummary  `json:"graph"`
+	Dataset string `json:"dataset"`
+	Model   string `json:"model"`
+	// Metric is the selection and test metric: accuracy, or ROC AUC on the
+	// binary datasets.
+	Metric datasets.Metric `json:"metric"`
+	// Scores are the means over the splits; Seconds is the wall time of the
+	// training.
+	train.Scores
+	PerSplit []train.SplitScores `json:"per_split"`
+	Config   models.Config       `json:"config"`
+	Training train.Options       `json:"training"`
+	Paper    *paper.Score        `json:"paper,omitempty"`
+	Graph    graphSummary        `json:"graph"`
 	// Numerics names the kernels' rounding (tensor.Numerics): the same seed
 	// gives the same numbers wherever it is the same.
 	Numerics string `json:"numerics"`
@@ -99,15 +95,6 @@ type trainReport struct {
 	// Warnings are the warnings also written on stderr (classes without
 	// nodes, or without training nodes in a split).
 	Warnings []string `json:"warnings,omitempty"`
-}
-
-type splitReport struct {
-	Split     int     `json:"split"`
-	TestAcc   float64 `json:"test_acc"`
-	ValAcc    float64 `json:"val_acc"`
-	BestEpoch int     `json:"best_epoch"`
-	Epochs    int     `json:"epochs"`
-	Seconds   float64 `json:"seconds"`
 }
 
 type graphSummary struct {
@@ -148,7 +135,7 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	if err != nil {
 		return err
 	}
-	opt.Metric = metric.TrainName()
+	opt.Metric = metric
 	stderr := cmd.ErrOrStderr()
 	warnings := g.LabelWarnings()
 	warn(stderr, warnings)
@@ -174,20 +161,17 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 		}
 	}
 	prog.done()
-	sum := train.Summarize(results)
-	rep := trainReport{
-		Dataset: g.Name, Model: spec.Name, Metric: opt.Metric,
-		TestAccMean: sum.TestAccMean, TestAccStd: sum.TestAccStd, TestMetricMean: sum.TestMean, TestMetricStd: sum.TestStd,
-		ValAccMean: sum.ValMean, ValAccStd: sum.ValStd,
-		MsPerEpoch: sum.MsPerEpoch, Seconds: time.Since(start).Seconds(), Config: cfg, Training: opt,
+	rep := trainReport{Dataset: g.Name, Model: spec.Name, Metric: opt.Metric, Config: cfg, Training: opt,
 		Graph:    graphSummary{g.N, g.NumEdges(), g.X.Cols(), g.NumClasses},
 		Numerics: tensor.Numerics(), Features: results[0].Data.Features, RandomSplits: g.DrawnSplits, LabelIDs: g.LabelIDs,
 		Warnings: warnings,
 	}
 	for _, r := range results {
-		rep.PerSplit = append(rep.PerSplit, splitReport{r.Split, 100 * r.Test, 100 * r.Val, r.BestEpoch, r.Epochs, r.Seconds})
+		rep.PerSplit = append(rep.PerSplit, r.Scores())
 	}
-	if s, ok := paper.MainTable()[spec.Name][entry.Name]; ok && opt.DropClass < 0 {
+	rep.Scores = train.Summarize(rep.PerSplit)
+	rep.Seconds = time.Since(start).Seconds()
+	if s, ok := paper.MainTable()[spec.Name][entry.Name]; ok && !dropped(opt.DropClass) {
 		rep.Paper = &s
 	}
 	out := cmd.OutOrStdout()
@@ -201,21 +185,27 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 }
 
 // parseDropClass reads --drop-class: none (or -1) or a class of g.
-func parseDropClass(s string, g *graph.Graph) (int, error) {
+func parseDropClass(s string, g *graph.Graph) (train.ClassDrop, error) {
 	t := strings.TrimSpace(s)
 	if strings.EqualFold(t, "none") || t == "-1" {
-		return -1, nil
+		return train.ClassDrop{}, nil
 	}
 	k, err := strconv.Atoi(t)
 	if err != nil || k < 0 || k >= g.NumClasses {
-		return 0, fmt.Errorf("--drop-class %s: want a class of %s in [0,%d), or none", flagValue(s), g.Name, g.NumClasses)
+		return train.ClassDrop{}, fmt.Errorf("--drop-class %s: want a class of %s in [0,%d), or none", flagValue(s), g.Name, g.NumClasses)
 	}
-	return k, nil
+	return train.DropClass(k), nil
+}
+
+// dropped reports whether d removes a class.
+func dropped(d train.ClassDrop) bool {
+	_, ok := d.Class()
+	return ok
 }
 
 func printTrainTable(w io.Writer, r *trainReport, notes []string) {
 	metric := "accuracy"
-	if r.Metric == "rocauc" {
+	if r.Metric == datasets.ROCAUC {
 		metric = "ROC AUC"
 	}
 	fmt.Fprintf(w, "%s on %s (%d nodes, %d edges, %d features, %d classes): test %s per split\n",
@@ -226,10 +216,10 @@ func printTrainTable(w io.Writer, r *trainReport, notes []string) {
 	}
 	fmt.Fprintf(w, "%6s %8s %8s %10s %7s %8s\n", "split", "val %", "test %", "best epoch", "epochs", "seconds")
 	for _, s := range r.PerSplit {
-		fmt.Fprintf(w, "%6d %8.2f %8.2f %10d %7d %8.2f\n", s.Split, s.ValAcc, s.TestAcc, s.BestEpoch, s.Epochs, s.Seconds)
+		fmt.Fprintf(w, "%6d %8.2f %8.2f %10d %7d %8.2f\n", s.Split, s.Val, s.Test, s.BestEpoch, s.Epochs, s.Seconds)
 	}
-	fmt.Fprintf(w, "test %s: %.2f ± %.2f over %d splits (val %.2f ± %.2f)\n", metric, r.TestMetricMean, r.TestMetricStd, len(r.PerSplit), r.ValAccMean, r.ValAccStd)
-	if r.Metric == "rocauc" {
+	fmt.Fprintf(w, "test %s: %.2f ± %.2f over %d splits (val %.2f ± %.2f)\n", metric, r.TestMean, r.TestStd, len(r.PerSplit), r.ValMean, r.ValStd)
+	if r.Metric == datasets.ROCAUC {
 		fmt.Fprintf(w, "test accuracy: %.2f ± %.2f\n", r.TestAccMean, r.TestAccStd)
 	}
 	if r.Paper != nil {

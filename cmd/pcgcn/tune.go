@@ -13,19 +13,18 @@ import (
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/studies"
 )
 
+// tuneFlags are tune's flags: the graph, the model and its grid, and the
+// protocol's, runner's and scores' flags.
 type tuneFlags struct {
-	data  dataFlags
-	model string
-	grid  []string
-	sets  []string
+	data       dataFlags
+	model      string
+	grid, sets []string
 	protocolFlags
-	resultsDir string
-	jsonOut    bool
-	jobs       int
-	work       workerFlags
-	metric     string
+	runnerFlags
+	scoreFlags
 }
 
 func newTuneCmd() *cobra.Command {
@@ -58,11 +57,8 @@ the same flags afterwards trains nothing and prints the ranking
 	fl.StringArrayVar(&f.grid, "grid", nil, "one grid axis: `key=v1,v2,...` (repeatable; the keys are those of pcgcn models --options NAME)")
 	fl.StringArrayVar(&f.sets, "set", nil, "a fixed override for every grid point: `key=value` (repeatable)")
 	f.protocolFlags.register(cmd, "splits to train each point on")
-	fl.StringVar(&f.resultsDir, "results", "results", "directory of the per-point JSON results (points saved in <results>/tune/)")
-	fl.BoolVar(&f.jsonOut, "json", false, "print the ranked points as JSON (validation and test scores in percent, as in the table)")
-	fl.StringVar(&f.metric, "metric", "", metricHelp)
-	fl.IntVar(&f.jobs, "jobs", 1, jobsHelp)
-	f.work.register(cmd)
+	f.runnerFlags.register(cmd, "directory of the per-point JSON results (points saved in <results>/tune/)")
+	f.scoreFlags.register(cmd, metricHelp, "print the ranked points as JSON (validation and test scores in percent, as in the table)")
 	return cmd
 }
 
@@ -70,7 +66,7 @@ the same flags afterwards trains nothing and prints the ranking
 type tunePoint struct {
 	Rank       int               `json:"rank"`
 	Sets       map[string]string `json:"sets"`
-	Metric     string            `json:"metric"`
+	Metric     datasets.Metric   `json:"metric"`
 	ValMean    float64           `json:"val_mean"`
 	ValStd     float64           `json:"val_std"`
 	TestMean   float64           `json:"test_mean"`
@@ -153,7 +149,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 			return err
 		}
 		fmt.Fprintf(cmd.OutOrStdout(), "worker finished in %s: no grid point is left to it (run the same tune without --worker for the ranking)\n",
-			formatDuration(time.Since(start)))
+			studies.FormatDuration(time.Since(start)))
 		return nil
 	}
 	rs, err := rn.Run(cells)
@@ -173,12 +169,12 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 		return enc.Encode(points)
 	}
 	printTune(out, f, grid, points, len(splits))
-	fmt.Fprintf(cmd.ErrOrStderr(), "wall time %s\n", formatDuration(time.Since(start)))
+	fmt.Fprintf(cmd.ErrOrStderr(), "wall time %s\n", studies.FormatDuration(time.Since(start)))
 	return nil
 }
 
 func printTune(w io.Writer, f *tuneFlags, grid experiments.Grid, points []tunePoint, nSplits int) {
-	metric := "accuracy"
+	metric := datasets.Accuracy
 	if len(points) > 0 && points[0].Metric != "" {
 		metric = points[0].Metric
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/train"
@@ -67,26 +68,27 @@ func TestTrainOwnGraph(t *testing.T) {
 		// wantText in the text output, wantErr on stderr
 		wantText, wantErr []string
 		// JSON fields
-		features, metric string
-		classes          int
-		splits           string
-		labelIDs         string
-		warnings         int
+		features string
+		metric   datasets.Metric
+		classes  int
+		splits   string
+		labelIDs string
+		warnings int
 	}{
 		{"signed features stay raw", []string{"--data", signed}, []string{"features: raw (signed values: row normalisation skipped", "splits: 10 random stratified splits 60/20/20% per class (seed 42), drawn because the graph has none", "test accuracy"}, nil,
-			"raw (signed values: row normalisation skipped; normalize_signed=true forces it)", "accuracy", 3, "60/20/20 10 42", "[]", 0},
+			"raw (signed values: row normalisation skipped; normalize_signed=true forces it)", datasets.Accuracy, 3, "60/20/20 10 42", "[]", 0},
 		{"signed features forced", []string{"--data", signed, "--set", "normalize_signed=true"}, []string{"features: row-normalised (signed values, forced"}, nil,
-			"row-normalised (signed values, forced by normalize_signed=true)", "accuracy", 3, "60/20/20 10 42", "[]", 0},
+			"row-normalised (signed values, forced by normalize_signed=true)", datasets.Accuracy, 3, "60/20/20 10 42", "[]", 0},
 		{"counts normalised", []string{"--data", counts, "--split-ratio", "0.5,0.25,0.25", "--num-splits", "4", "--seed", "7"}, []string{"features: row-normalised\n", "4 random stratified splits 50/25/25% per class (seed 7)"}, nil,
-			"row-normalised", "accuracy", 3, "50/25/25 4 7", "[]", 0},
+			"row-normalised", datasets.Accuracy, 3, "50/25/25 4 7", "[]", 0},
 		{"two classes: roc auc", []string{"--data", binary}, []string{"test ROC AUC", "test accuracy:"}, nil,
-			"row-normalised", "rocauc", 2, "60/20/20 10 42", "[]", 0},
+			"row-normalised", datasets.ROCAUC, 2, "60/20/20 10 42", "[]", 0},
 		{"two classes: accuracy chosen", []string{"--data", binary, "--metric", "accuracy"}, []string{"test accuracy per split"}, nil,
-			"row-normalised", "accuracy", 2, "60/20/20 10 42", "[]", 0},
+			"row-normalised", datasets.Accuracy, 2, "60/20/20 10 42", "[]", 0},
 		{"empty classes warned", []string{"--data", gap}, nil, []string{"warning: 5 of 8 classes have no node: 2, 3, 4, 5, 6"},
-			"row-normalised", "accuracy", 8, "60/20/20 10 42", "[]", 1},
+			"row-normalised", datasets.Accuracy, 8, "60/20/20 10 42", "[]", 1},
 		{"labels remapped", []string{"--data", gap, "--remap-labels"}, []string{"labels: remapped to classes 0..2 (label → class: 0 → 0, 1 → 1, 7 → 2)"}, nil,
-			"row-normalised", "accuracy", 3, "60/20/20 10 42", "[0 1 7]", 0},
+			"row-normalised", datasets.Accuracy, 3, "60/20/20 10 42", "[0 1 7]", 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

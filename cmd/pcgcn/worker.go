@@ -13,6 +13,35 @@ import (
 	"github.com/pcgcn/pcgcn/experiments"
 )
 
+// runnerFlags are the flags of the commands that train cells through the
+// experiments runner (reproduce, tune): where the cells are saved, how many
+// train at once, and the worker mode.
+type runnerFlags struct {
+	resultsDir string
+	jobs       int
+	work       workerFlags
+}
+
+func (r *runnerFlags) register(cmd *cobra.Command, resultsHelp string) {
+	fl := cmd.Flags()
+	fl.StringVar(&r.resultsDir, "results", "results", resultsHelp)
+	fl.IntVar(&r.jobs, "jobs", 1, jobsHelp)
+	r.work.register(cmd)
+}
+
+// scoreFlags are the flags of the commands that report scores (train, tune,
+// reproduce): the metric and JSON output.
+type scoreFlags struct {
+	metric  string
+	jsonOut bool
+}
+
+func (s *scoreFlags) register(cmd *cobra.Command, metricHelp, jsonHelp string) {
+	fl := cmd.Flags()
+	fl.StringVar(&s.metric, "metric", "", metricHelp)
+	fl.BoolVar(&s.jsonOut, "json", false, jsonHelp)
+}
+
 // workerFlags are the flags of the worker mode of reproduce and tune: many
 // processes, on one machine or on a cluster's nodes, sharing one results
 // directory (deploy/slurm/README.md).

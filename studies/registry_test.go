@@ -1,6 +1,7 @@
 package studies
 
 import (
+	"errors"
 	"math"
 	"os"
 	"reflect"
@@ -29,10 +30,12 @@ func TestDatasetSelection(t *testing.T) {
 		{"quick with a user graph uses only it", Options{Quick: true, Datasets: []string{userDir}}, []string{userDir}},
 		{"quick with no overlap uses the names", Options{Quick: true, Datasets: []string{"texas"}}, []string{"texas"}},
 	} {
-		p := &plan{opt: c.opt}
-		if got := p.datasets(defaults); !reflect.DeepEqual(got, c.wants) {
-			t.Errorf("%s: %v, want %v", c.name, got, c.wants)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			p := &plan{opt: c.opt}
+			if got := p.datasets(defaults); !reflect.DeepEqual(got, c.wants) {
+				t.Errorf("%s: %v, want %v", c.name, got, c.wants)
+			}
+		})
 	}
 	if _, err := os.Stat(userDir); err != nil {
 		t.Fatal(err)
@@ -62,11 +65,43 @@ func TestFigureNamesAreFileSafe(t *testing.T) {
 }
 
 func TestSelectStudies(t *testing.T) {
-	if s, err := selectStudies(nil); err != nil || len(s) != len(Names()) {
-		t.Errorf("all studies: %d, %v", len(s), err)
+	for _, c := range []struct {
+		name string
+		only []string
+		want []string
+	}{
+		{"default: all but the optional", nil, []string{"stats", "main", "hete", "tsne", "sld", "labelrate", "missing", "ablation", "partial", "matching", "results"}},
+		{"the results page goes with main", []string{"main"}, []string{"main", "results"}},
+		{"registry order", []string{"fidelity", "sld", "stats"}, []string{"stats", "sld", "fidelity"}},
+		{"the results page alone", []string{"results"}, []string{"results"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ss, err := selectStudies(c.only)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range ss {
+				got = append(got, s.name)
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("%v, want %v", got, c.want)
+			}
+		})
 	}
-	if _, err := selectStudies([]string{"nope"}); err == nil {
-		t.Error("unknown study accepted")
+	_, err := New(Options{Only: []string{"main", "nope"}})
+	if e, ok := errors.AsType[*UnknownStudyError](err); !ok || e.Name != "nope" || !strings.Contains(err.Error(), "valid: stats, main") {
+		t.Errorf("unknown study: %v", err)
+	}
+}
+
+func TestCellKeysUnique(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range append(fidelityCells(paperDatasets(), allSplits(10)), mainTableCells([]string{"pcgcn", "gcn"}, paperDatasets(), allSplits(10))...) {
+		if seen[c.Key()] {
+			t.Errorf("duplicate key %s", c.Key())
+		}
+		seen[c.Key()] = true
 	}
 }
 
@@ -80,9 +115,11 @@ func TestTSNEVerdict(t *testing.T) {
 		{map[string]float64{"pcgcn": 0.21, "gcn": 0.1, "linkx": 0.2}, "about equally"},
 		{map[string]float64{"pcgcn": 0.10, "gcn": 0.1, "linkx": 0.2}, "does not hold"},
 	} {
-		if v := tsneVerdict(ex, c.sil); !strings.Contains(v, c.want) {
-			t.Errorf("%v: verdict %q, want %q", c.sil, v, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			if v := tsneVerdict(ex, c.sil); !strings.Contains(v, c.want) {
+				t.Errorf("%v: verdict %q, want %q", c.sil, v, c.want)
+			}
+		})
 	}
 	if v := tsneVerdict(map[string]float64{}, nil); !strings.Contains(v, "rerun") {
 		t.Errorf("old cells: %q", v)
@@ -103,10 +140,11 @@ func TestCoverage(t *testing.T) {
 // once; but two different cells saved under one file would overwrite each
 // other's result, run after run.
 func TestPlanCellsOwnTheirFiles(t *testing.T) {
-	p, cells, err := newPlan(Options{})
+	r, err := New(Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	p, cells := r.p, r.cells
 	if len(cells) < 100 {
 		t.Fatalf("the full plan has %d cells", len(cells))
 	}
@@ -130,10 +168,11 @@ func TestPlanWithoutDataListsEveryCell(t *testing.T) {
 	t.Setenv(datasets.EnvDataDir, "")
 	opt := Options{Only: []string{"missing"}, ResultsDir: t.TempDir(),
 		Data: datasets.Options{CacheDir: t.TempDir(), Offline: true}}
-	plan, err := Plan(opt)
+	r, err := New(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
+	plan := r.Plan()
 	// Chameleon and Squirrel have 5 classes: 4 models × 5 dropped classes
 	// per dataset, and the 4 models' full-label main cells (two candidates,
 	// and two more for PCGCN on each directed twin)

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"text/tabwriter"
+	"time"
+
+	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/studies"
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// The output of reproduce --plan: a table, or JSON for scripts.
+
+// planOutput is the --plan --json output: the entries of printPlan's table
+// and their total.
+type planOutput struct {
+	Numerics string                  `json:"numerics"`
+	Studies  []experiments.PlanEntry `json:"studies"`
+	Total    experiments.PlanEntry   `json:"total"`
+	// Workers and WorkersSeconds (with --workers N): the estimated wall time
+	// of what is left with N workers, cells shared out longest first.
+	Workers        int     `json:"workers,omitempty"`
+	WorkersSeconds float64 `json:"workers_estimated_seconds,omitempty"`
+}
+
+func planJSON(plan []experiments.PlanEntry, workers int) planOutput {
+	out := planOutput{Numerics: tensor.Numerics(), Studies: plan, Total: experiments.PlanEntry{Study: "total"}}
+	if out.Studies == nil {
+		out.Studies = []experiments.PlanEntry{}
+	}
+	for _, e := range plan {
+		out.Total.Cells += e.Cells
+		out.Total.Done += e.Done
+		out.Total.Stale += e.Stale
+		out.Total.Claimed += e.Claimed
+		out.Total.Splits += e.Splits
+		out.Total.EstSeconds += e.EstSeconds
+		out.Total.Costs = append(out.Total.Costs, e.Costs...)
+	}
+	if workers > 0 {
+		out.Workers, out.WorkersSeconds = workers, experiments.Makespan(out.Total.Costs, workers)
+	}
+	return out
+}
+
+// seconds converts a float number of seconds to a Duration.
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+// printPlan writes the --plan table: per study, cells saved and splits left
+// with the estimated time, and the totals.
+func printPlan(w io.Writer, plan []experiments.PlanEntry, workers int) {
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "study\tcells\tsaved\tstale\tclaimed\tsplits left\testimated time\t")
+	out := planJSON(plan, workers)
+	for _, e := range slices.Concat(plan, []experiments.PlanEntry{out.Total}) {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t\n", e.Study, e.Cells, e.Done, e.Stale, e.Claimed, e.Splits, studies.FormatDuration(seconds(e.EstSeconds)))
+	}
+	tw.Flush()
+	if workers > 0 {
+		fmt.Fprintf(w, "with %d workers: about %s (the largest share when the cells left are shared out longest first)\n",
+			workers, studies.FormatDuration(seconds(out.WorkersSeconds)))
+	}
+	fmt.Fprintln(w, "(claimed: cells left that a live worker is training, see --worker)")
+	fmt.Fprintf(w, "(stale: saved cells of other numerics than this build's %s, or not recording theirs, which reproduce within their spread, not bit for bit, and --refresh trains them again; and cells saved for other data (a dataset's files changed), another --seed or another budget, which are never used and are trained again)\n", tensor.Numerics())
+	fmt.Fprintln(w, "(estimates: seconds per split per unit of graph size of the same model on the same dataset in saved cells, else of the model on any dataset, at the threads and load of those runs; a model with none gets the median rate of the others, and in a directory with no saved cell each model gets its rate in this project's own reproduction, on 2 cores at 1 thread per cell)")
+}

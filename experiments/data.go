@@ -1,0 +1,72 @@
+package experiments
+
+// The runner's datasets: loaded once, with their Â, fingerprint and metric.
+
+import (
+	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// graph returns a dataset's graph and its normalised adjacency Â, loading
+// each dataset once per runner (and trying a dataset that failed to load
+// only once); it also records the graph's fingerprint (see Result.Data).
+func (rn *Runner) graph(name string) (*graph.Graph, *tensor.CSR, error) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if rn.graphs == nil {
+		rn.graphs, rn.ahats, rn.loadErr = map[string]*graph.Graph{}, map[string]*tensor.CSR{}, map[string]error{}
+		rn.prints = map[string]string{}
+	}
+	if g, ok := rn.graphs[name]; ok {
+		return g, rn.ahats[name], nil
+	}
+	if err := rn.loadErr[name]; err != nil {
+		return nil, nil, err
+	}
+	g, err := datasets.Open(name, rn.Data)
+	if err != nil {
+		rn.loadErr[name] = err
+		return nil, nil, err
+	}
+	rn.graphs[name], rn.ahats[name], rn.prints[name] = g, graph.GCNNorm(g.Adj), g.Fingerprint()
+	return g, rn.ahats[name], nil
+}
+
+// fingerprint returns the fingerprint of a dataset (see Result.Data).
+func (rn *Runner) fingerprint(name string) (string, error) {
+	if _, _, err := rn.graph(name); err != nil {
+		return "", err
+	}
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	return rn.prints[name], nil
+}
+
+// metric returns the metric of a dataset: Metrics' choice for it, else
+// datasets.DefaultMetric (the registry's metric, or for a graph given by
+// path ROC AUC with two classes and accuracy otherwise). g may be nil for a registry dataset; for a path
+// it is loaded when nil.
+func (rn *Runner) metric(name string, g *graph.Graph) (datasets.Metric, error) {
+	if m, ok := rn.Metrics[name]; ok {
+		return m, nil
+	}
+	if e, err := datasets.Lookup(name); err == nil {
+		return e.Metric, nil
+	}
+	if g == nil {
+		var err error
+		if g, _, err = rn.graph(name); err != nil {
+			return "", err
+		}
+	}
+	return datasets.DefaultMetric(name, g), nil
+}
+
+// sameMetric reports whether a saved result was scored on the metric its
+// cell would be trained on now, so that changing --metric (or a graph's
+// class count) never reuses results of the other metric.
+func (rn *Runner) sameMetric(c Cell, saved datasets.Metric) bool {
+	m, err := rn.metric(c.Dataset, nil)
+	return err == nil && m == saved
+}

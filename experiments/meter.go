@@ -1,0 +1,95 @@
+package experiments
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// meter reports progress over the splits of a plan with an estimate of the
+// time left, one line per finished split. Its methods may be called from
+// several cells training at once.
+type meter struct {
+	mu                sync.Mutex
+	w                 io.Writer
+	cellsDone, cells  int
+	splitsDone, total int
+	start             time.Time
+	// costDone and totalCost weigh splits by their estimated cost (model
+	// rate × graph size); the time left is the cost left at the pace of the
+	// cost done, which calibrates the estimate to the machine and its load.
+	costDone, totalCost float64
+}
+
+func newMeter(w io.Writer, done, cells, total int) *meter {
+	m := &meter{w: w, cellsDone: done, cells: cells, total: total, start: time.Now()}
+	if w != nil && done > 0 {
+		fmt.Fprintf(w, "%d of %d cells already done, resuming\n", done, cells)
+	}
+	return m
+}
+
+func variantSuffix(c Cell) string {
+	s := ""
+	if c.Variant != "" {
+		s += " [" + c.Variant + "]"
+	}
+	if k, ok := c.DropClass.Class(); ok {
+		s += fmt.Sprintf(" [class %d dropped]", k)
+	}
+	if c.Variant == "" && len(c.Sets) > 0 {
+		keys := make([]string, 0, len(c.Sets))
+		for k := range c.Sets {
+			keys = append(keys, k+"="+c.Sets[k])
+		}
+		sort.Strings(keys)
+		s += " [" + strings.Join(keys, " ") + "]"
+	}
+	return s
+}
+
+// splitDone counts split k of c, whose estimated cost is cost, and prints
+// the progress line.
+func (m *meter) splitDone(c Cell, k int, cost float64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.splitsDone++
+	m.costDone += cost
+	if m.w == nil {
+		return
+	}
+	el := time.Since(m.start)
+	left := time.Duration(float64(el) / float64(m.splitsDone) * float64(m.total-m.splitsDone))
+	if m.costDone > 0 && m.totalCost > 0 {
+		left = time.Duration(float64(el) / m.costDone * (m.totalCost - m.costDone))
+	}
+	fmt.Fprintf(m.w, "[%3.0f%%] %d/%d splits, %s elapsed, ~%s left: %s %s/%s%s split %d\n", 100*float64(m.splitsDone)/float64(max(m.total, 1)),
+		m.splitsDone, m.total, el.Round(time.Second), left.Round(time.Second), c.Study, c.Model, c.Dataset, variantSuffix(c), k)
+}
+
+func (m *meter) cellDone() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.cellsDone++
+}
+
+// resumed takes n splits of c, finished by an earlier run, out of the plan.
+func (m *meter) resumed(c Cell, n int, cost float64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.total -= n
+	m.totalCost -= float64(n) * cost
+	if m.w != nil && n > 0 {
+		fmt.Fprintf(m.w, "%s %s/%s%s: %d of its %d splits were saved by an interrupted run; resuming\n",
+			c.Study, c.Model, c.Dataset, variantSuffix(c), n, len(c.Splits))
+	}
+}
+
+func (m *meter) finish() {
+	if m.w != nil {
+		fmt.Fprintf(m.w, "%d cells done, %d splits trained in %s\n", m.cells, m.splitsDone, time.Since(m.start).Round(time.Second))
+	}
+}

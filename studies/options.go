@@ -1,0 +1,58 @@
+package studies
+
+import (
+	"io"
+	"time"
+
+	"github.com/pcgcn/pcgcn/datasets"
+)
+
+// Options configure a reproduction.
+type Options struct {
+	// Only lists the studies to run (see Names); empty: every study but the
+	// optional ones (fidelity).
+	Only []string
+	// Datasets overrides each study's datasets (intersected with what the
+	// study can use; studies needing the paper's datasets keep theirs when
+	// the intersection is empty). A graph given by path (--data) is added
+	// to every study.
+	Datasets []string
+	// Models are the models of the main table (default: every registered
+	// model; in quick mode pcgcn, gcn, gat, mlp and linkx).
+	Models []string
+	// Splits are the standard splits to run (default 0-9).
+	Splits []int
+	// Quick runs 2 splits, at most 60 epochs, small label-rate and t-SNE
+	// settings and small datasets, and writes everything under
+	// <ResultsDir>/quick: the whole pipeline in minutes (see quick.go).
+	Quick bool
+	// ResultsDir holds the per-cell JSON (default "results").
+	ResultsDir string
+	// DocsDir is where the reports go (default "docs"): report.md,
+	// results.md, fidelity.md and figures/. The hand-written parts of the
+	// pages (results-discussion.md, fidelity-notes.md) are read from it,
+	// also in quick mode, whose reports go to <ResultsDir>/quick.
+	DocsDir string
+	// Data resolves datasets.
+	Data datasets.Options
+	// Threads and Seed configure training; Jobs cells train at once (see
+	// experiments.Runner.Jobs).
+	Threads, Jobs int
+	Seed          uint64
+	// PresetOnly reports the main table's presets instead of selecting the
+	// feature preprocessing on validation.
+	PresetOnly bool
+	// Refresh trains saved cells of other numerics again (see
+	// experiments.Runner.Refresh).
+	Refresh bool
+	// Lease is how long a worker's claim on a cell lives without renewal
+	// (see experiments.Runner.Lease; 0: the default).
+	Lease time.Duration
+	// Metrics chooses datasets' metrics (see experiments.Runner.Metrics).
+	Metrics map[string]datasets.Metric
+	// Progress receives progress lines (nil: quiet).
+	Progress io.Writer
+	// Start is when the invocation started, for the reports' wall time
+	// (zero: when New is called).
+	Start time.Time
+}

@@ -1,0 +1,211 @@
+package studies
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/train"
+)
+
+// A Reproduction is a set of Options resolved: the studies selected, the
+// cells they need (one plan over all of them, so that progress and the time
+// estimate cover the whole run) and the runner that trains and loads them.
+type Reproduction struct {
+	p        *plan
+	selected []study
+	cells    []experiments.Cell
+}
+
+// New checks opt (study, model and dataset names) and resolves it.
+func New(opt Options) (*Reproduction, error) {
+	selected, err := selectStudies(opt.Only)
+	if err != nil {
+		return nil, err
+	}
+	reg := models.NewRegistry()
+	for _, m := range opt.Models {
+		if _, err := reg.Get(m); err != nil {
+			return nil, err
+		}
+	}
+	for _, d := range opt.Datasets {
+		if !datasets.IsPath(d) {
+			if _, err := datasets.Lookup(d); err != nil {
+				return nil, err
+			}
+		}
+	}
+	p := newPlan(opt)
+	r := &Reproduction{p: p, selected: selected}
+	for _, s := range selected {
+		if s.cells != nil {
+			r.cells = append(r.cells, s.cells(p)...)
+		}
+	}
+	return r, nil
+}
+
+// ResultsDir is where the cells are saved (<ResultsDir>/quick in quick
+// mode).
+func (r *Reproduction) ResultsDir() string { return r.p.runner.Dir }
+
+// DocsDir is where the reports are written (<ResultsDir>/quick in quick
+// mode).
+func (r *Reproduction) DocsDir() string { return r.p.docs }
+
+// Plan reports, per study, the work Run would do: cells saved, splits left
+// and an estimate of their time (see experiments.Runner.Plan). It trains
+// nothing.
+func (r *Reproduction) Plan() []experiments.PlanEntry { return r.p.runner.Plan(r.cells) }
+
+// Run trains the cells not yet saved and writes the reports.
+func (r *Reproduction) Run() error {
+	if _, err := r.p.runner.Run(r.cells); err != nil {
+		return err
+	}
+	return r.Render()
+}
+
+// Render writes the reports of the selected studies from the saved results
+// alone: it trains nothing, and a study whose cells are not all saved says so
+// in its section. It is the step after workers (see Work) have trained the
+// plan. docs/report.md, written when a selected study has a section there,
+// renders every study's section.
+func (r *Reproduction) Render() error {
+	if slices.ContainsFunc(r.selected, func(s study) bool { return s.section != nil }) {
+		if err := r.p.fullPlan().writeReport(); err != nil {
+			return err
+		}
+	}
+	for _, s := range r.selected {
+		if s.page != nil {
+			if err := s.page(r.p); err != nil {
+				return fmt.Errorf("study %s: %w", s.name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Work trains the cells as one of many workers sharing the results directory
+// (see experiments.Runner.Work). It renders nothing: Render does, once the
+// workers are done.
+func (r *Reproduction) Work(ctx context.Context, wo experiments.WorkOptions) error {
+	return r.p.runner.Work(ctx, r.cells, wo)
+}
+
+// plan is a resolved reproduction, what each study's cells, section and page
+// are computed from.
+type plan struct {
+	opt    Options
+	runner *experiments.Runner
+	// splits are the splits run (the first quickSplits in quick mode).
+	splits []int
+	// docs is the directory of the reports, figDir that of their figures.
+	docs, figDir string
+	graphs       map[string]*graph.Graph
+}
+
+// newPlan resolves opt's defaults and quick mode and sets up the runner with
+// every study's hooks.
+func newPlan(opt Options) *plan {
+	if opt.ResultsDir == "" {
+		opt.ResultsDir = "results"
+	}
+	if opt.DocsDir == "" {
+		opt.DocsDir = "docs"
+	}
+	if len(opt.Splits) == 0 {
+		opt.Splits = allSplits(10)
+	}
+	if opt.Start.IsZero() {
+		opt.Start = time.Now()
+	}
+	p := &plan{opt: opt, graphs: map[string]*graph.Graph{}, splits: opt.Splits, docs: opt.DocsDir}
+	p.runner = &experiments.Runner{Dir: opt.ResultsDir, Data: opt.Data, Threads: opt.Threads, Jobs: opt.Jobs, Seed: opt.Seed,
+		Progress: opt.Progress, Refresh: opt.Refresh, Lease: opt.Lease, Metrics: opt.Metrics}
+	if opt.Quick {
+		p.splits = opt.Splits[:min(quickSplits, len(opt.Splits))]
+		p.runner.Epochs, p.runner.Patience = quickEpochs, quickPatience
+		p.runner.Dir = filepath.Join(opt.ResultsDir, quickDir)
+		p.docs = p.runner.Dir
+	}
+	p.figDir = filepath.Join(p.docs, "figures")
+	p.hook(registry())
+	return p
+}
+
+// hook gives the runner the hooks of the studies: each study's candidates
+// for its own cells, and the measurements of every study on every cell.
+func (p *plan) hook(all []study) {
+	var extras []func(experiments.Cell, *train.Result) map[string]float64
+	candidates := map[string]func(*plan, experiments.Cell, models.Spec, models.Config) []experiments.Cell{}
+	for _, s := range all {
+		if s.candidates != nil {
+			candidates[s.name] = s.candidates
+		}
+		if s.extras != nil {
+			extras = append(extras, s.extras)
+		}
+		if s.embed != nil {
+			embed := s.embed
+			p.runner.Embed = func(emb *tensor.Dense, y, test []int32) (*tensor.Dense, map[string]float64, error) {
+				return embed(p, emb, y, test)
+			}
+		}
+	}
+	if len(candidates) > 0 {
+		p.runner.Select = func(c experiments.Cell, spec models.Spec, cfg models.Config) []experiments.Cell {
+			if f := candidates[c.Study]; f != nil {
+				return f(p, c, spec, cfg)
+			}
+			return []experiments.Cell{c}
+		}
+	}
+	if len(extras) > 0 {
+		p.runner.Extras = func(c experiments.Cell, r *train.Result) map[string]float64 {
+			var out map[string]float64
+			for _, f := range extras {
+				for k, v := range f(c, r) {
+					if out == nil {
+						out = map[string]float64{}
+					}
+					out[k] = v
+				}
+			}
+			return out
+		}
+	}
+}
+
+// fullPlan is p for docs/report.md: every saved result, not only this run's
+// datasets and models (a quick run reports what it ran).
+func (p *plan) fullPlan() *plan {
+	full := *p
+	if !p.opt.Quick {
+		full.opt.Datasets, full.opt.Models = nil, nil
+		for _, d := range p.opt.Datasets {
+			if datasets.IsPath(d) {
+				full.opt.Datasets = append(full.opt.Datasets, d)
+			}
+		}
+	}
+	return &full
+}
+
+// allSplits returns 0..n-1.
+func allSplits(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}
