@@ -13,16 +13,26 @@
 // backward side by side, each with its own finite-difference gradient check.
 // The operations are:
 //
-//   - dense products: MatMul (a·b), MatMulNT (a·bᵀ);
+//   - dense products: MatMul (a·b), MatMulNT (a·bᵀ), Gram (xᵀx), MatInverse;
 //   - sparse: SpMM (fixed sparse · dense), SpMMEdges (sparse with learned
-//     values · dense), SDDMM, EdgeGatherAdd, EdgeSoftmax;
-//   - element-wise: Add, Sub, Mul (with row, column and scalar broadcasting),
-//     Scale, AddConst, Neg, ReLU, LeakyReLU, ELU, Sigmoid, Tanh;
-//   - rows: Softmax, LogSoftmax; losses NLLLoss, CrossEntropy, BCEWithLogits;
+//     values · dense), SpMMEdgesHeads (the same for several attention
+//     heads), SDDMM, EdgeGatherAdd, EdgeSoftmax;
+//   - element-wise: Add, Sub, Mul (with row, column and scalar broadcasting,
+//     broadcast.go), AddScaled (ca·a + cb·b), Scale, AddConst, Neg, ReLU,
+//     LeakyReLU, ELU, Sigmoid, Softplus, Tanh, and the fused PCGCN update
+//     ReLUAddScaledSub (ReLU(x + c·((a − b) ⊙ m)), with the rounding of the
+//     chain it replaces);
+//   - rows: Softmax, LogSoftmax, L2NormalizeRows, BatchNorm (batch
+//     statistics); losses NLLLoss, CrossEntropy, BCEWithLogits;
 //   - Dropout and DropoutCSR (counter-based masks, identical for any thread
 //     count);
 //   - shape: Gather, SegmentMean, ConcatCols, SliceCols, Sum, Mean, SumRows;
 //   - gradient control: STE, StopGrad, OneHotArgmax (constant).
+//
+// Besides the operations: the tape's own file (Alloc, AllocZero, Const,
+// CSRWithValues, Release, Reset, PeakBytes, Backward), var.go (the Var),
+// col_index.go (the column index behind the transposed sparse products) and
+// gradcheck.go (GradCheck, the finite-difference checker of every op test).
 //
 // Operations are methods of a Tape: t.MatMul(x, w), t.ReLU(h), ... The values
 // and gradients of intermediate variables live in buffers owned by the tape

@@ -6,18 +6,13 @@ import (
 	"github.com/pcgcn/pcgcn/internal/simd"
 )
 
-// expNonPos returns e^x for x ≤ 0 (NaN for NaN), accurate to a few parts in
+// ExpNonPos returns e^x for x ≤ 0 (NaN for NaN), accurate to a few parts in
 // 10⁹, i.e. well past float32 precision, and about twice as fast as
-// math.Exp. The softmax kernels call it on v - max(v). It splits
-// x = n·ln2 + r with |r| ≤ ln2/2 and evaluates the degree-7 Taylor polynomial
-// of e^r by Estrin's scheme (truncation error below r⁸/8! ≈ 5·10⁻⁹ relative), then scales by
-// 2ⁿ through the exponent bits.
-func expNonPos(x float64) float64 {
-	return ExpNonPos(x)
-}
-
-// ExpNonPos is expNonPos for other packages' softmax loops (autograd's
-// multi-head edge softmax): e^x for x ≤ 0, to a few parts in 10⁹.
+// math.Exp; the softmax kernels (here and autograd's multi-head edge
+// softmax) call it on v - max(v). It splits x = n·ln2 + r with |r| ≤ ln2/2
+// and evaluates the degree-7 Taylor polynomial of e^r by Estrin's scheme
+// (truncation error below r⁸/8! ≈ 5·10⁻⁹ relative), then scales by 2ⁿ
+// through the exponent bits.
 func ExpNonPos(x float64) float64 {
 	const (
 		log2e = 1.4426950408889634
