@@ -41,3 +41,22 @@ func TestResetRecyclesBuffers(t *testing.T) {
 		t.Errorf("%.0f allocations per step, want only per-operation bookkeeping", allocs)
 	}
 }
+
+// TestTrimDropsThePools checks that Trim leaves no buffer in the free lists
+// (steps of changing shapes would otherwise keep every size ever seen) and
+// that a step after Trim computes what it computes on a fresh tape.
+func TestTrimDropsThePools(t *testing.T) {
+	tp := NewTape(tensor.Exec{Threads: 2})
+	var want []float32
+	for _, n := range []int{300, 310, 320} { // a new size every step
+		g := newTestGraph(n, 16, 8, 3)
+		want = append(want, g.step(NewTape(tensor.Exec{Threads: 2}), 1))
+		if got := g.step(tp, 1); got != want[len(want)-1] {
+			t.Fatalf("n=%d: loss %v on a trimmed tape, %v on a fresh one", n, got, want[len(want)-1])
+		}
+		tp.Trim()
+		if len(tp.free) != 0 || len(tp.spare) != 0 || len(tp.vars) != 0 || tp.cols != nil {
+			t.Fatalf("n=%d: after Trim %d free sizes, %d spare sizes, %d Vars, cols %v", n, len(tp.free), len(tp.spare), len(tp.vars), tp.cols != nil)
+		}
+	}
+}

@@ -78,6 +78,25 @@ func (t *Tape) Reset() {
 	t.nodes = t.nodes[:0]
 }
 
+// Trim resets the tape (see Reset) and then drops every buffer it keeps for
+// reuse, and its caches of sparse patterns, to the garbage collector. The
+// free lists are keyed by size, which pays when every step has the shapes
+// of the last (full-batch training); when the shapes change from step to
+// step (mini-batches of sampled neighbourhoods, whose node counts vary),
+// they would only grow, so a mini-batch step ends with Trim.
+func (t *Tape) Trim() {
+	t.Reset()
+	clear(t.free)
+	clear(t.spare)
+	t.cols, t.heads = nil, nil
+	clear(t.csrs)
+	t.csrs = t.csrs[:0]
+	clear(t.released)
+	t.released = t.released[:0]
+	clear(t.vars) // pooled Vars point at values and gradients
+	t.vars = t.vars[:0]
+}
+
 // Release gives the values of the tape-made variables vs back to the tape
 // for the buffers allocated next, before Reset. The caller promises that
 // nothing reads them again: no later operation and no backward step. The

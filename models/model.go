@@ -53,6 +53,10 @@ type Data struct {
 	// of FeaturesRowNormalized, FeaturesRaw, FeaturesSignedRaw and
 	// FeaturesSignedForced.
 	Features string
+	// Rows, in a mini-batch, are the batch nodes' adjacency rows in the
+	// whole graph (all n columns), for a model that reads a node's whole
+	// row (LINKX); nil otherwise.
+	Rows *tensor.CSR
 }
 
 // AHat returns Â = D̃^{-1/2}(A+I)D̃^{-1/2} of the graph, cached on it

@@ -24,6 +24,9 @@ type Options struct {
 	// DropClass removes the training labels of a class (the missing-class
 	// study); the zero value keeps all.
 	DropClass ClassDrop `json:"drop_class"`
+	// Batch, when set, trains on mini-batches of sampled neighbourhoods
+	// instead of the whole graph at once (see BatchOptions); nil: full batch.
+	Batch *BatchOptions `json:"batch,omitempty"`
 	// Progress, when set, is called after every epoch.
 	Progress func(Progress) `json:"-"`
 }
@@ -60,6 +63,11 @@ func (o *Options) validate(g *graph.Graph) error {
 	}
 	if k, ok := o.DropClass.Class(); ok && (k < 0 || k >= g.NumClasses) {
 		return fmt.Errorf("drop_class must be -1 (none) or a class of %s in [0,%d), got %d", g.Name, g.NumClasses, k)
+	}
+	if o.Batch != nil {
+		if err := o.Batch.validate(); err != nil {
+			return err
+		}
 	}
 	if o.Threads < 0 {
 		return fmt.Errorf("threads must be ≥ 0 (0: all cores), got %d", o.Threads)

@@ -81,6 +81,13 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 	tape := autograd.NewTape(exec)
 	adam.Exec = tape.Exec
 	tape.RNG = seed.Child()
+	var batches *Batcher
+	if opt.Batch != nil {
+		if batches, err = NewBatcher(g, data, model, spec.Name, opt.Batch, seed.Child()); err != nil {
+			return nil, err
+		}
+		g.X.ReleaseRows(0, g.N) // what preparing the whole graph's data read
+	}
 
 	best := snapshot(params)
 	res := &Result{Split: k, Val: math.Inf(-1), Data: data, Model: model}
@@ -90,7 +97,14 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 	since := 0
 	for epoch := 1; epoch <= opt.Epochs; epoch++ {
 		t0 := time.Now()
-		loss := Step(tape, model, adam, data)
+		var loss float64
+		if batches != nil {
+			if loss, err = batches.Epoch(tape, adam); err != nil {
+				return nil, err
+			}
+		} else {
+			loss = Step(tape, model, adam, data)
+		}
 		trainTime += time.Since(t0)
 		if math.IsNaN(loss) || math.IsInf(loss, 0) {
 			// the parameters are garbage from here on: what the model would
@@ -100,6 +114,7 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 		}
 
 		ev := evaluate(tape, model, data, opt.Metric)
+		g.X.ReleaseRows(0, g.N) // evaluation read every row
 		res.Epochs = epoch
 		if ev.val > res.Val || (ev.val == res.Val && ev.valLoss < bestLoss) {
 			res.Val, res.Test, res.TestAccuracy, res.BestEpoch, bestLoss = ev.val, ev.test, ev.testAcc, epoch, ev.valLoss

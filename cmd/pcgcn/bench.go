@@ -31,6 +31,9 @@ type benchResult struct {
 	MeanMs     float64 `json:"mean_ms"`
 	MinMs      float64 `json:"min_ms"`
 	PeakRSSMiB float64 `json:"peak_rss_mib"`
+	// Batch is the mini-batch setting timed (absent: full batch); an epoch
+	// is then a pass over every batch.
+	Batch *train.BatchOptions `json:"batch,omitempty"`
 	// Machine names the cores, CPU and OS (studies.Machine), so that a
 	// speed table says where it was measured.
 	Machine string `json:"machine"`
@@ -44,6 +47,7 @@ func newBenchCmd() *cobra.Command {
 		split                 int
 		jsonOut               bool
 		cpuProfile            string
+		bf                    batchFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "bench NAME|--dataset NAME|--data PATH [--model pcgcn] [--threads N] [--epochs N] [--warmup N] [--json]",
@@ -60,6 +64,11 @@ memory, with the same fields and the same measurement as
 			if err := checkThreads("threads", threads); err != nil {
 				return err
 			}
+			batch, err := bf.options()
+			if err != nil {
+				return err
+			}
+			data.mapFeatures = batch != nil
 			g, entry, err := data.load(cmd)
 			if err != nil {
 				return err
@@ -82,14 +91,14 @@ memory, with the same fields and the same measurement as
 				}
 				defer pprof.StopCPUProfile()
 			}
-			times, err := benchEpochs(g, split, spec, cfg, threads, warm, epochs)
+			times, err := benchEpochs(g, split, spec, cfg, threads, warm, epochs, batch)
 			if err != nil {
 				return err
 			}
 			// 0 on a system without a peak-memory call (any but Linux, macOS, Windows)
 			peak, _ := sysmem.PeakRSSMiB()
 			res := benchResult{Dataset: g.Name, Model: benchName(spec.Name, cfg), Threads: threads, Epochs: epochs,
-				SparseX: g.X.Sparse != nil, PeakRSSMiB: peak, Machine: studies.Machine()}
+				SparseX: g.X.Sparse != nil, PeakRSSMiB: peak, Batch: batch, Machine: studies.Machine()}
 			res.MedianMs, res.MeanMs, res.MinMs = summarizeTimes(times)
 			if jsonOut {
 				return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
@@ -107,6 +116,7 @@ memory, with the same fields and the same measurement as
 	cmd.Flags().IntVar(&split, "split", 0, "split whose training nodes are used")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print one JSON line")
 	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
+	bf.register(cmd)
 	return cmd
 }
 
@@ -118,8 +128,9 @@ func benchName(name string, cfg models.Config) string {
 	return name
 }
 
-// benchEpochs returns the wall time in milliseconds of each timed epoch.
-func benchEpochs(g *graph.Graph, split int, spec models.Spec, cfg models.Config, threads, warm, epochs int) ([]float64, error) {
+// benchEpochs returns the wall time in milliseconds of each timed epoch:
+// one full-batch step, or with batch one pass over the mini-batches.
+func benchEpochs(g *graph.Graph, split int, spec models.Spec, cfg models.Config, threads, warm, epochs int, batch *train.BatchOptions) ([]float64, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -135,13 +146,26 @@ func benchEpochs(g *graph.Graph, split int, spec models.Spec, cfg models.Config,
 	tape := autograd.NewTape(exec)
 	adam.Exec = tape.Exec
 	tape.RNG = seed.Child()
+	epoch := func() error { train.Step(tape, m, adam, data); return nil }
+	if batch != nil {
+		b, err := train.NewBatcher(g, data, m, spec.Name, batch, seed.Child())
+		if err != nil {
+			return nil, err
+		}
+		g.X.ReleaseRows(0, g.N) // what preparing the data read
+		epoch = func() error { _, err := b.Epoch(tape, adam); return err }
+	}
 	for i := 0; i < warm; i++ {
-		train.Step(tape, m, adam, data)
+		if err := epoch(); err != nil {
+			return nil, err
+		}
 	}
 	times := make([]float64, epochs)
 	for i := range times {
 		t0 := time.Now()
-		train.Step(tape, m, adam, data)
+		if err := epoch(); err != nil {
+			return nil, err
+		}
 		times[i] = float64(time.Since(t0).Nanoseconds()) / 1e6
 	}
 	return times, nil

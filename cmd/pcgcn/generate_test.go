@@ -63,3 +63,41 @@ func TestGenerateCSBMThenStats(t *testing.T) {
 		t.Fatalf("no --out: %v", err)
 	}
 }
+
+// A generated graph trains in mini-batches from the command line, with its
+// features memory-mapped, and the JSON says so; bench times batch epochs.
+func TestTrainAndBenchInMiniBatches(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "g")
+	if _, err := execCmd(t, newGenerateCmd(), "generate", "csbm", "--out", dir, "--nodes", "600", "--avg-degree", "8",
+		"--classes", "3", "--homophily", "0.8", "--features", "8", "--signal", "1.5", "--num-splits", "2", "--seed", "5"); err != nil {
+		t.Fatal(err)
+	}
+	out, err := execCmd(t, newTrainCmd(), "train", "--data", dir, "--model", "gcn", "--batch", "64", "--fanouts", "5,all",
+		"--epochs", "20", "--patience", "0", "--threads", "1", "--quiet", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		TestMean float64 `json:"test_mean"`
+		Training struct {
+			Batch struct {
+				Size    int   `json:"size"`
+				Fanouts []int `json:"fanouts"`
+			} `json:"batch"`
+		} `json:"training"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if rep.Training.Batch.Size != 64 || len(rep.Training.Batch.Fanouts) != 2 || rep.Training.Batch.Fanouts[1] != -1 || rep.TestMean < 60 {
+		t.Errorf("report: batch %+v, test %.2f", rep.Training.Batch, rep.TestMean)
+	}
+	out, err = execCmd(t, newBenchCmd(), "bench", "--data", dir, "--model", "pcgcn", "--batch", "100", "--epochs", "2", "--warmup", "0", "--threads", "1", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b benchResult
+	if err := json.Unmarshal([]byte(out), &b); err != nil || b.Batch == nil || b.Batch.Size != 100 || b.MedianMs <= 0 {
+		t.Errorf("bench %v: %s", err, out)
+	}
+}

@@ -20,7 +20,10 @@ type dataFlags struct {
 	path    string
 	// offline forbids downloads (the commands with an --offline flag).
 	offline bool
-	user    userGraphFlags
+	// mapFeatures memory-maps a --data directory's features.npy
+	// (mini-batch training: datasets.Options.MapFeatures).
+	mapFeatures bool
+	user        userGraphFlags
 }
 
 func (d *dataFlags) register(cmd *cobra.Command) {
@@ -54,6 +57,7 @@ func (d *dataFlags) load(cmd *cobra.Command) (*graph.Graph, datasets.Entry, erro
 			return nil, datasets.Entry{}, err
 		}
 		o.Progress = downloadProgress() // a byte bar per large file, on a terminal
+		o.MapFeatures = d.mapFeatures
 		g, err := datasets.LoadPathWith(d.path, o)
 		if err != nil {
 			return nil, datasets.Entry{}, fmt.Errorf("--data %s: %w", d.path, err)

@@ -25,6 +25,7 @@ type trainFlags struct {
 	model modelFlags
 	protocolFlags
 	scoreFlags
+	batch           batchFlags
 	dropClass, save string
 	quiet           bool
 }
@@ -50,7 +51,8 @@ its features are row-normalised only when no value is negative (the output
 says what was done); two classes are scored on ROC AUC (--metric).`,
 		Example: `  pcgcn train --dataset cornell
   pcgcn train --dataset chameleon --splits 0-4 --set bmode=ste --json
-  pcgcn train --dataset cora --model gcn --lr 0.005 --save out/cora-gcn`,
+  pcgcn train --dataset cora --model gcn --lr 0.005 --save out/cora-gcn
+  pcgcn train --data big/ --batch 4096 --fanouts 10,5 --epochs 20 --patience 5`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTrain(cmd, &f) },
 	}
 	f.data.register(cmd)
@@ -61,6 +63,7 @@ says what was done); two classes are scored on ROC AUC (--metric).`,
 	f.scoreFlags.register(cmd, metricHelp, "print one JSON object instead of the table (accuracies and metrics in percent, as in the table)")
 	fl.StringVar(&f.save, "save", "", "directory to write the trained model of the first split (weights.npz + config.json, scores in percent); checked before training")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress output")
+	f.batch.register(cmd)
 	return cmd
 }
 
@@ -110,6 +113,11 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	if err := f.check(); err != nil {
 		return err
 	}
+	batch, err := f.batch.options()
+	if err != nil {
+		return err
+	}
+	f.data.mapFeatures = batch != nil
 	g, entry, err := f.data.load(cmd)
 	if err != nil {
 		return err
@@ -131,6 +139,7 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	}
 	opt := train.DefaultOptions()
 	opt.Epochs, opt.Patience, opt.Seed, opt.Threads, opt.DropClass = f.epochs, f.patience, f.seed, f.threads, dropClass
+	opt.Batch = batch
 	metric, err := resolveMetric(f.metric, entry.Name, g)
 	if err != nil {
 		return err

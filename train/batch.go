@@ -1,0 +1,117 @@
+package train
+
+import (
+	"fmt"
+
+	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/minibatch"
+	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/optim"
+	"github.com/pcgcn/pcgcn/rng"
+)
+
+// BatchOptions switch training to mini-batches of sampled neighbourhoods
+// (package minibatch): every epoch the training nodes are shuffled and cut
+// into batches of Size seeds, each batch is a step on the seeds' sampled
+// neighbourhood, and the model is evaluated on the whole graph after each
+// epoch, as in full-batch training.
+type BatchOptions struct {
+	// Size is the number of seed (training) nodes per batch.
+	Size int `json:"size"`
+	// Fanouts are the neighbours sampled per node at each hop, seeds
+	// outwards (minibatch.AllNeighbours: all). Empty: DefaultFanouts for
+	// the model's hops. Extra entries beyond the model's hops are ignored.
+	Fanouts []int `json:"fanouts,omitempty"`
+}
+
+// DefaultFanouts returns the fanouts used when BatchOptions.Fanouts is
+// empty: 15 neighbours at the first hop and 10 at each further one, the
+// sizes of PyG's and GraphSAGE's examples for two-layer models.
+func DefaultFanouts(hops int) []int {
+	f := make([]int, hops)
+	for i := range f {
+		f[i] = 10
+	}
+	if hops > 0 {
+		f[0] = 15
+	}
+	return f
+}
+
+// validate checks the batch options.
+func (b *BatchOptions) validate() error {
+	if b.Size < 1 {
+		return fmt.Errorf("batch size must be ≥ 1, got %d", b.Size)
+	}
+	for _, f := range b.Fanouts {
+		if f < minibatch.AllNeighbours || f == 0 {
+			return fmt.Errorf("fanout must be ≥ 1 or %d (all neighbours), got %d", minibatch.AllNeighbours, f)
+		}
+	}
+	return nil
+}
+
+// Batcher runs the mini-batch epochs of one split (Run uses it when
+// Options.Batch is set; `pcgcn bench --batch` times its epochs).
+type Batcher struct {
+	g       *graph.Graph
+	whole   *models.Data
+	model   models.Batched
+	sampler *minibatch.Sampler
+	size    int
+	rows    bool // the batches carry adjacency rows (LINKX)
+	rng     *rng.RNG
+}
+
+// NewBatcher prepares mini-batch training of model (of the registry name
+// given, for messages), built on whole, the data of the whole graph g;
+// batches are drawn from r.
+func NewBatcher(g *graph.Graph, whole *models.Data, model models.Model, name string, o *BatchOptions, r *rng.RNG) (*Batcher, error) {
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	bm, ok := model.(models.Batched)
+	if !ok {
+		return nil, fmt.Errorf("%s: %w (models with one: gcn, sage, mlp, linkx, pcgcn)", name, models.ErrNoBatchMode)
+	}
+	hops := bm.Hops()
+	fan := o.Fanouts
+	if len(fan) == 0 {
+		fan = DefaultFanouts(hops)
+	}
+	if len(fan) < hops {
+		return nil, fmt.Errorf("%s reads %d hops of neighbours, %d fanouts given", name, hops, len(fan))
+	}
+	fan = fan[:hops]
+	if hops == 0 {
+		fan = []int{0}
+	}
+	s, err := minibatch.NewSampler(g.Adj, fan)
+	if err != nil {
+		return nil, err
+	}
+	_, rows := model.(*models.LINKX)
+	return &Batcher{g: g, whole: whole, model: bm, sampler: s, size: o.Size, rows: rows, rng: r}, nil
+}
+
+// Epoch runs one pass over the training nodes, a step of opt per batch, and
+// leaves the model bound to the whole graph for evaluation. It returns the
+// mean training loss over the batches, weighted by their seeds.
+func (b *Batcher) Epoch(tape *autograd.Tape, opt optim.Optimizer) (float64, error) {
+	var sum float64
+	var seeds int
+	for _, batch := range minibatch.Seeds(b.whole.Train, b.size, b.rng) {
+		nodes, adj := b.sampler.Sample(batch, b.rng)
+		mb := minibatch.Build(b.g, nodes, len(batch), adj, b.rows)
+		d := models.NewBatchData(mb.Graph, mb.Graph.Splits[0], b.whole)
+		d.Rows = mb.Rows
+		if err := b.model.Rebind(d); err != nil {
+			return 0, err
+		}
+		sum += Step(tape, b.model, opt, d) * float64(len(batch))
+		seeds += len(batch)
+		tape.Trim() // the next batch has other shapes: no pool to keep
+	}
+	return sum / float64(seeds), b.model.Rebind(b.whole)
+}
