@@ -16,7 +16,7 @@ import (
 // ctx stops it before its next split (the finished ones are in the partial
 // file).
 func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (*Result, error) {
-	g, aHat, err := rn.graph(c.Dataset)
+	g, err := rn.graph(c.Dataset)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (
 		if k >= len(g.Splits) {
 			return nil, fmt.Errorf("split %d requested, %s has %d", k, c.Dataset, len(g.Splits))
 		}
-		r, err := train.Run(g, aHat, k, spec, cfg, opt)
+		r, err := train.Run(g, k, spec, cfg, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -151,7 +151,7 @@ func withRandomSplits(g *graph.Graph, perClass int, splits []int, seed uint64) (
 	for _, k := range splits {
 		n = max(n, k+1)
 	}
-	cp := *g
+	cp := g.ShallowCopy()
 	cp.Splits = make([]graph.Split, n)
 	for k := 0; k < n; k++ {
 		sp, err := graph.RandomSplit(g, perClass, LabelRateVal, train.SplitSeed(seed+uint64(perClass)*7919, k))
@@ -160,7 +160,7 @@ func withRandomSplits(g *graph.Graph, perClass int, splits []int, seed uint64) (
 		}
 		cp.Splits[k] = sp
 	}
-	return &cp, nil
+	return cp, nil
 }
 
 // embed evaluates the trained model and maps its embedding to 2-D points.

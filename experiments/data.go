@@ -1,41 +1,41 @@
 package experiments
 
-// The runner's datasets: loaded once, with their Â, fingerprint and metric.
+// The runner's datasets: loaded once, with their fingerprint and metric (a
+// graph caches its own Â, graph.Graph.AHat).
 
 import (
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/graph"
-	"github.com/pcgcn/pcgcn/tensor"
 )
 
-// graph returns a dataset's graph and its normalised adjacency Â, loading
-// each dataset once per runner (and trying a dataset that failed to load
-// only once); it also records the graph's fingerprint (see Result.Data).
-func (rn *Runner) graph(name string) (*graph.Graph, *tensor.CSR, error) {
+// graph returns a dataset's graph, loading each dataset once per runner
+// (and trying a dataset that failed to load only once); it also records the
+// graph's fingerprint (see Result.Data).
+func (rn *Runner) graph(name string) (*graph.Graph, error) {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
 	if rn.graphs == nil {
-		rn.graphs, rn.ahats, rn.loadErr = map[string]*graph.Graph{}, map[string]*tensor.CSR{}, map[string]error{}
+		rn.graphs, rn.loadErr = map[string]*graph.Graph{}, map[string]error{}
 		rn.prints = map[string]string{}
 	}
 	if g, ok := rn.graphs[name]; ok {
-		return g, rn.ahats[name], nil
+		return g, nil
 	}
 	if err := rn.loadErr[name]; err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	g, err := datasets.Open(name, rn.Data)
 	if err != nil {
 		rn.loadErr[name] = err
-		return nil, nil, err
+		return nil, err
 	}
-	rn.graphs[name], rn.ahats[name], rn.prints[name] = g, graph.GCNNorm(g.Adj), g.Fingerprint()
-	return g, rn.ahats[name], nil
+	rn.graphs[name], rn.prints[name] = g, g.Fingerprint()
+	return g, nil
 }
 
 // fingerprint returns the fingerprint of a dataset (see Result.Data).
 func (rn *Runner) fingerprint(name string) (string, error) {
-	if _, _, err := rn.graph(name); err != nil {
+	if _, err := rn.graph(name); err != nil {
 		return "", err
 	}
 	rn.mu.Lock()
@@ -56,7 +56,7 @@ func (rn *Runner) metric(name string, g *graph.Graph) (datasets.Metric, error) {
 	}
 	if g == nil {
 		var err error
-		if g, _, err = rn.graph(name); err != nil {
+		if g, err = rn.graph(name); err != nil {
 			return "", err
 		}
 	}

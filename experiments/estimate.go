@@ -246,7 +246,7 @@ func referenceRate(model string) (float64, bool) {
 // time-left estimate: the size of the dataset's graph and features (nodes,
 // edges and feature non-zeros), or 1 when the graph cannot be loaded.
 func (rn *Runner) splitCost(c Cell) float64 {
-	g, _, err := rn.graph(c.Dataset)
+	g, err := rn.graph(c.Dataset)
 	if err != nil {
 		return 1
 	}

@@ -58,9 +58,8 @@ type Runner struct {
 	// restricted to nodes the model was not trained on.
 	Embed func(emb *tensor.Dense, y, test []int32) (*tensor.Dense, map[string]float64, error)
 
-	mu      sync.Mutex // guards graphs, ahats, prints and loadErr
+	mu      sync.Mutex // guards graphs, prints and loadErr
 	graphs  map[string]*graph.Graph
-	ahats   map[string]*tensor.CSR
 	prints  map[string]string // graph fingerprints, the Data of a result's key
 	loadErr map[string]error  // a dataset that failed to load is not tried again
 	reg     *models.Registry
