@@ -3,6 +3,7 @@ package experiments
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/pcgcn/pcgcn/datasets"
@@ -34,6 +35,9 @@ type Cell struct {
 	// Embed asks the runner to pass the trained model's last hidden
 	// representation to Runner.Embed and keep the 2-D points it returns.
 	Embed bool `json:"embed,omitempty"`
+	// Batch, when set, trains on mini-batches of sampled neighbourhoods
+	// (train.BatchOptions); nil: full batch.
+	Batch *train.BatchOptions `json:"batch,omitempty"`
 }
 
 // Variant is a named set of option overrides: the cells of a study that
@@ -64,6 +68,21 @@ func (c Cell) Key() string {
 	}
 	if c.Embed {
 		parts = append(parts, "embed")
+	}
+	if b := c.Batch; b != nil {
+		part := fmt.Sprintf("batch%d", b.Size)
+		for i, f := range b.Fanouts {
+			sep := "-"
+			if i == 0 {
+				sep = "-f"
+			}
+			if f < 0 { // minibatch.AllNeighbours
+				part += sep + "all"
+			} else {
+				part += sep + strconv.Itoa(f)
+			}
+		}
+		parts = append(parts, part)
 	}
 	if len(c.Sets) > 0 {
 		keys := make([]string, 0, len(c.Sets))

@@ -34,6 +34,7 @@ func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (
 	}
 	opt := rn.options()
 	opt.DropClass = c.DropClass
+	opt.Batch = c.Batch
 	if opt.Metric, err = rn.metric(c.Dataset, g); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/train"
 )
 
 // writeUserGraph writes a small graph in the user format (docs/data-format.md)
@@ -139,5 +141,33 @@ func TestPartialSplitsOfAnotherSeed(t *testing.T) {
 	rn.savePartial(&part)
 	if rn.loadPartial(c) != nil {
 		t.Error("a partial cell of other data was resumed")
+	}
+}
+
+// A mini-batch cell has a key of its own, and its batch setting survives
+// the JSON round trip of a saved result (so that it loads as the same cell).
+func TestBatchCellKey(t *testing.T) {
+	full := Cell{Study: "s", Dataset: "texas", Model: "gcn", Splits: []int{0}}
+	for _, tc := range []struct {
+		batch *train.BatchOptions
+		key   string
+	}{
+		{nil, "gcn__texas"},
+		{&train.BatchOptions{Size: 512}, "gcn__texas__batch512"},
+		{&train.BatchOptions{Size: 1024, Fanouts: []int{10, -1}}, "gcn__texas__batch1024-f10-all"},
+	} {
+		c := full
+		c.Batch = tc.batch
+		if c.Key() != tc.key {
+			t.Errorf("batch %+v: key %q, want %q", tc.batch, c.Key(), tc.key)
+		}
+		b, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Cell
+		if err := json.Unmarshal(b, &back); err != nil || !sameCell(back, c) {
+			t.Errorf("batch %+v: %s reads back as another cell (%v)", tc.batch, b, err)
+		}
 	}
 }

@@ -29,6 +29,7 @@ func registry() []study {
 		matchingStudy(),
 		resultsPageStudy(),
 		fidelityStudy(),
+		minibatchStudy(),
 	}
 }
 
