@@ -115,6 +115,9 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 
 		ev := evaluate(tape, model, data, opt.Metric)
 		g.X.ReleaseRows(0, g.N) // evaluation read every row
+		if batches != nil {
+			tape.Trim() // the whole graph's buffers: no batch reuses them
+		}
 		res.Epochs = epoch
 		if ev.val > res.Val || (ev.val == res.Val && ev.valLoss < bestLoss) {
 			res.Val, res.Test, res.TestAccuracy, res.BestEpoch, bestLoss = ev.val, ev.test, ev.testAcc, epoch, ev.valLoss
