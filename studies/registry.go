@@ -30,6 +30,7 @@ func registry() []study {
 		matchingStudy(),
 		resultsPageStudy(),
 		fidelityStudy(),
+		complexityStudy(),
 	}
 }
 
