@@ -58,7 +58,11 @@ slurm in a job array); each trains cells until none is left and renders
 nothing. --plan shows what is saved, claimed by a live worker and left, and
 --plan --workers N estimates the wall time with N workers. Then one
 'pcgcn reproduce --render' (same plan flags) writes the reports, training
-nothing.`,
+nothing.
+
+The complexity study (--only complexity) times runs instead of training
+cells: a plain run takes them, one child process at a time, never --worker;
+run it alone on a quiet machine.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReproduce(cmd, &f) },
 	}
