@@ -153,8 +153,10 @@ func (m *complexityMeasurer) withoutRunning(w complexityRecord) (bool, error) {
 // cappedBefore returns a record of w's implementation and model, under
 // w's threads and protocol, that hit a cap no lower than w's on a smaller
 // graph (no more nodes, no higher degree) and so settles w: the memory cap,
-// or the time cap timing no more epochs than w. nil: none.
+// or the time cap timing no more epochs than w; of several, the smallest
+// graph's. nil: none.
 func (m *complexityMeasurer) cappedBefore(w complexityRecord) *complexityRecord {
+	var best *complexityRecord
 	for _, r := range m.saved {
 		if r.Impl != w.Impl || r.Model != w.Model || !r.capped() || r.file() == w.file() ||
 			r.Nodes > w.Nodes || r.AvgDegree > w.AvgDegree || r.Threads != w.Threads || r.Protocol != w.Protocol {
@@ -162,10 +164,12 @@ func (m *complexityMeasurer) cappedBefore(w complexityRecord) *complexityRecord 
 		}
 		if r.Status == ComplexityMemoryCap && r.MemoryCapMiB >= w.MemoryCapMiB ||
 			r.Status == ComplexityTimeout && r.TimeCapSeconds >= w.TimeCapSeconds && r.Warmup+r.Epochs <= w.Warmup+w.Epochs {
-			return &r
+			if best == nil || r.Nodes < best.Nodes || r.Nodes == best.Nodes && r.AvgDegree < best.AvgDegree {
+				best = &r
+			}
 		}
 	}
-	return nil
+	return best
 }
 
 // save stamps rec with this machine (and build, for ours) and saves it.
