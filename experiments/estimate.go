@@ -116,6 +116,10 @@ type PlanEntry struct {
 	// Costs are the estimated seconds of each cell left (all its splits),
 	// for an estimate over several workers (see Makespan).
 	Costs []float64 `json:"-"`
+	// Unit names what Cells, Done, Stale and Splits count in an entry of a
+	// study that measures rather than trains cells ("measurements", each
+	// one run: Splits counts the measurements left); "" for cells.
+	Unit string `json:"unit,omitempty"`
 }
 
 // Plan reports, per study, how many of cells (with their candidates) are

@@ -50,6 +50,8 @@ type Options struct {
 	Lease time.Duration
 	// Metrics chooses datasets' metrics (see experiments.Runner.Metrics).
 	Metrics map[string]datasets.Metric
+	// Complexity configures the complexity study's measurements.
+	Complexity ComplexityOptions
 	// Progress receives progress lines (nil: quiet).
 	Progress io.Writer
 	// Start is when the invocation started, for the reports' wall time

@@ -13,6 +13,9 @@ const (
 	quickDir = "quick"
 	// quickTSNEIterations is the t-SNE's iterations.
 	quickTSNEIterations = 300
+	// quickComplexityWarmup and quickComplexityEpochs are the complexity
+	// study's untimed and timed epochs per run.
+	quickComplexityWarmup, quickComplexityEpochs = 1, 3
 )
 
 // quickDatasets are the graphs of every study, unless Options.Datasets
@@ -25,3 +28,10 @@ func quickModels() []string { return []string{"pcgcn", "gcn", "gat", "mlp", "lin
 
 // quickLabelRateSizes are the label-rate study's training labels per class.
 func quickLabelRateSizes() []int { return []int{20, 5} }
+
+// quickComplexityNodes are the complexity study's graph sizes (average
+// degree 20); the first is also the n of its degree sweep.
+func quickComplexityNodes() []int { return []int{2000, 4000} }
+
+// quickComplexityDegrees are the complexity study's average degrees.
+func quickComplexityDegrees() []float64 { return []float64{10, 20} }

@@ -1,6 +1,7 @@
 package studies
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -29,6 +30,7 @@ func registry() []study {
 		matchingStudy(),
 		resultsPageStudy(),
 		fidelityStudy(),
+		complexityStudy(),
 		minibatchStudy(),
 	}
 }
@@ -64,6 +66,15 @@ type study struct {
 	// embed maps the embeddings of the cells that ask for them (see
 	// experiments.Runner.Embed).
 	embed func(p *plan, emb *tensor.Dense, y, test []int32) (*tensor.Dense, map[string]float64, error)
+	// measure does the study's work other than training cells (the
+	// complexity study's timed runs), skipping what is saved: Run calls it
+	// for a selected study after the cells are trained and before the
+	// reports are written; Render, Plan and Work never do. ctx cancels it.
+	measure func(ctx context.Context, p *plan) error
+	// planned reports measure's work for Plan: the measurements saved and
+	// left, with an estimate of the time left (nil: the study's cells
+	// alone).
+	planned func(p *plan) experiments.PlanEntry
 }
 
 // Names lists every study, in report order; Options.Only takes them.

@@ -74,6 +74,7 @@ func TestSelectStudies(t *testing.T) {
 		{"the results page goes with main", []string{"main"}, []string{"main", "results"}},
 		{"registry order", []string{"fidelity", "sld", "stats"}, []string{"stats", "sld", "fidelity"}},
 		{"the results page alone", []string{"results"}, []string{"results"}},
+		{"the complexity study only when named", []string{"complexity", "stats"}, []string{"stats", "complexity"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ss, err := selectStudies(c.only)

@@ -62,14 +62,32 @@ func (r *Reproduction) ResultsDir() string { return r.p.runner.Dir }
 func (r *Reproduction) DocsDir() string { return r.p.docs }
 
 // Plan reports, per study, the work Run would do: cells saved, splits left
-// and an estimate of their time (see experiments.Runner.Plan). It trains
-// nothing.
-func (r *Reproduction) Plan() []experiments.PlanEntry { return r.p.runner.Plan(r.cells) }
+// and an estimate of their time (see experiments.Runner.Plan), and for a
+// study that measures instead (complexity) its measurements saved and left.
+// It trains and measures nothing.
+func (r *Reproduction) Plan() []experiments.PlanEntry {
+	plan := r.p.runner.Plan(r.cells)
+	for _, s := range r.selected {
+		if s.planned != nil {
+			plan = append(plan, s.planned(r.p))
+		}
+	}
+	return plan
+}
 
-// Run trains the cells not yet saved and writes the reports.
+// Run trains the cells not yet saved, takes the selected studies'
+// measurements not yet saved (the complexity study's), and writes the
+// reports.
 func (r *Reproduction) Run() error {
 	if _, err := r.p.runner.Run(r.cells); err != nil {
 		return err
+	}
+	for _, s := range r.selected {
+		if s.measure != nil {
+			if err := s.measure(context.Background(), r.p); err != nil {
+				return fmt.Errorf("study %s: %w", s.name, err)
+			}
+		}
 	}
 	return r.Render()
 }
@@ -97,7 +115,8 @@ func (r *Reproduction) Render() error {
 
 // Work trains the cells as one of many workers sharing the results directory
 // (see experiments.Runner.Work). It renders nothing: Render does, once the
-// workers are done.
+// workers are done. It takes no measurements (the complexity study's need
+// the machine to themselves: run them with Run, alone).
 func (r *Reproduction) Work(ctx context.Context, wo experiments.WorkOptions) error {
 	return r.p.runner.Work(ctx, r.cells, wo)
 }

@@ -64,6 +64,11 @@ func printPlan(w io.Writer, plan []experiments.PlanEntry, workers int) {
 			workers, studies.FormatDuration(seconds(out.WorkersSeconds)))
 	}
 	fmt.Fprintln(w, "(claimed: cells left that a live worker is training, see --worker)")
+	for _, e := range plan {
+		if e.Unit != "" {
+			fmt.Fprintf(w, "(%s: %s instead of cells, each one run, and those left instead of splits; taken by a plain run only, never by --worker, so --workers leaves them out)\n", e.Study, e.Unit)
+		}
+	}
 	fmt.Fprintf(w, "(stale: saved cells of other numerics than this build's %s, or not recording theirs, which reproduce within their spread, not bit for bit, and --refresh trains them again; and cells saved for other data (a dataset's files changed), another --seed or another budget, which are never used and are trained again)\n", tensor.Numerics())
 	fmt.Fprintln(w, "(estimates: seconds per split per unit of graph size of the same model on the same dataset in saved cells, else of the model on any dataset, at the threads and load of those runs; a model with none gets the median rate of the others, and in a directory with no saved cell each model gets its rate in this project's own reproduction, on 2 cores at 1 thread per cell)")
 }

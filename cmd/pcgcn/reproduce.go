@@ -29,6 +29,7 @@ type reproduceFlags struct {
 	workers                        int
 	data                           string
 	user                           userGraphFlags
+	complexity                     complexityFlags
 }
 
 func newReproduceCmd() *cobra.Command {
@@ -57,7 +58,11 @@ slurm in a job array); each trains cells until none is left and renders
 nothing. --plan shows what is saved, claimed by a live worker and left, and
 --plan --workers N estimates the wall time with N workers. Then one
 'pcgcn reproduce --render' (same plan flags) writes the reports, training
-nothing.`,
+nothing.
+
+The complexity study (--only complexity) times runs instead of training
+cells: a plain run takes them, one child process at a time, never --worker;
+run it alone on a quiet machine.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runReproduce(cmd, &f) },
 	}
@@ -78,6 +83,7 @@ nothing.`,
 	f.runnerFlags.register(cmd, "directory of the per-cell JSON results")
 	f.scoreFlags.register(cmd, "with --data: "+metricHelp, "print the result as JSON on stdout (progress stays on stderr): with --plan the plan (per study and in total, with this build's numerics), else a summary of the run (wall time, directories)")
 	f.user.register(cmd)
+	f.complexity.register(cmd)
 	fl.BoolVar(&f.presetOnly, "preset-only", false, "main table: report each model's preset as is, instead of also training it with feature row normalisation flipped and keeping the candidate with the better validation accuracy")
 	return cmd
 }
@@ -187,7 +193,11 @@ func (f *reproduceFlags) options(cmd *cobra.Command, start time.Time) (studies.O
 	if err != nil {
 		return studies.Options{}, err
 	}
-	return studies.Options{Only: splitList(f.only), Datasets: dsNames, Models: splitList(f.models), Splits: splits,
+	complexity, err := f.complexity.options(dataDir)
+	if err != nil {
+		return studies.Options{}, err
+	}
+	return studies.Options{Complexity: complexity, Only: splitList(f.only), Datasets: dsNames, Models: splitList(f.models), Splits: splits,
 		Quick: f.quick, ResultsDir: f.resultsDir, DocsDir: f.docsDir, Data: data, Threads: threads, Jobs: f.jobs, Seed: f.seed,
 		PresetOnly: f.presetOnly, Refresh: f.refresh, Lease: f.work.lease, Metrics: metrics, Progress: cmd.ErrOrStderr(), Start: start}, nil
 }

@@ -10,7 +10,8 @@
 // physical memory the process has held at once, the figure `pcgcn bench`
 // reports. The unit conversion is the pure function [MiB], with each
 // system's unit a constant here, so it is tested on every platform; the
-// calls themselves are tested where they run.
+// calls themselves are tested where they run. [ProcessMiB] reads another
+// process's memory (Linux), for a parent that caps a child's.
 package sysmem
 
 // The units, in bytes, of the peak-memory figure each system reports; they
