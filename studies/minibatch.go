@@ -84,7 +84,7 @@ func renderMinibatch(p *plan, w io.Writer) error {
 		}
 	}
 	if rows == 0 {
-		pending(w, minibatchStudyName)
+		fmt.Fprintf(w, "_Not trained yet (an optional study, beyond the paper): `pcgcn reproduce --only %s`._\n\n", minibatchStudyName)
 		return nil
 	}
 	fmt.Fprintln(w, "\nʳ raw, ⁿ row-normalised features: the preset's, in both columns (the main table may report the other preprocessing where it won on validation). Seconds: training and evaluation of all splits, one thread per cell.")

@@ -20,7 +20,7 @@ func TestMinibatchStudyEndToEnd(t *testing.T) {
 	if err := renderMinibatch(p, &b); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "Not run yet: `pcgcn reproduce --only minibatch`") {
+	if !strings.Contains(b.String(), "Not trained yet (an optional study, beyond the paper): `pcgcn reproduce --only minibatch`") {
 		t.Errorf("nothing saved:\n%s", b.String())
 	}
 	cells := minibatchCells(p)
