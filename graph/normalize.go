@@ -25,6 +25,17 @@ type normalized struct{ of, norm *tensor.CSR }
 // called; assigning another matrix to g.Adj is fine (Â is then recomputed).
 func (g *Graph) AHat() *tensor.CSR { return g.normalize(&g.norms.adj, g.Adj, GCNNorm) }
 
+// SetAHat makes ahat the graph's Â (what AHat returns) for as long as g.Adj
+// stays the matrix it is now, instead of GCNNorm(g.Adj): for a graph that
+// stands for part of another, whose Â is not computed from its own links (a
+// mini-batch, whose rows estimate the whole graph's Â; see package
+// minibatch). ahat is n×n and must not be modified afterwards.
+func (g *Graph) SetAHat(ahat *tensor.CSR) {
+	g.norms.mu.Lock()
+	defer g.norms.mu.Unlock()
+	g.norms.adj = normalized{of: g.Adj, norm: ahat}
+}
+
 // DirectedAHat returns DirectedGCNNorm(g.Out), or nil when the graph keeps
 // no direction (Out is nil), cached like AHat and under the same rules.
 func (g *Graph) DirectedAHat() *tensor.CSR {

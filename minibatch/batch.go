@@ -9,7 +9,8 @@ import (
 type Batch struct {
 	// Graph is the sampled subgraph: its nodes are Nodes, renumbered
 	// 0..len(Nodes)-1 (the seeds first), with the sampled edges, the nodes'
-	// features and labels, and one split whose training nodes are the seeds.
+	// features and labels, one split whose training nodes are the seeds, and
+	// as its Â the sample's estimate of the whole graph's (Sample.AHat).
 	Graph *graph.Graph
 	// Nodes are the global ids of the subgraph's nodes.
 	Nodes []int32
@@ -21,32 +22,33 @@ type Batch struct {
 	Rows *tensor.CSR
 }
 
-// Build returns the batch of the sampled nodes (seeds first) and their local
-// adjacency from g: features and labels are gathered rows of g's (for
-// memory-mapped features, the pages read are given back afterwards, so that
-// only a batch's rows stay resident); with rows, the seeds' rows of g.Adj
-// over all nodes are kept too.
-func Build(g *graph.Graph, nodes []int32, seeds int, adj *tensor.CSR, rows bool) *Batch {
+// Build returns the batch of a sample from g: features and labels are
+// gathered rows of g's (for memory-mapped features, the pages read are given
+// back afterwards, so that only a batch's rows stay resident), the batch
+// graph's Â is the sample's estimate of g's (graph.Graph.SetAHat), and with
+// rows the seeds' rows of g.Adj over all nodes are kept too.
+func Build(g *graph.Graph, s Sample, rows bool) *Batch {
 	sub := &graph.Graph{
 		Name:       g.Name,
-		N:          len(nodes),
-		Adj:        adj,
-		X:          gatherFeatures(g.X, nodes),
-		Y:          make([]int32, len(nodes)),
+		N:          len(s.Nodes),
+		Adj:        s.Adj,
+		X:          gatherFeatures(g.X, s.Nodes),
+		Y:          make([]int32, len(s.Nodes)),
 		NumClasses: g.NumClasses,
 	}
+	sub.SetAHat(s.AHat)
 	g.X.ReleaseRows(0, g.X.Rows())
-	for k, v := range nodes {
+	for k, v := range s.Nodes {
 		sub.Y[k] = g.Y[v]
 	}
-	train := make([]int32, seeds)
+	train := make([]int32, s.Seeds)
 	for k := range train {
 		train[k] = int32(k)
 	}
 	sub.Splits = []graph.Split{{Train: train}}
-	b := &Batch{Graph: sub, Nodes: nodes, Seeds: seeds}
+	b := &Batch{Graph: sub, Nodes: s.Nodes, Seeds: s.Seeds}
 	if rows {
-		b.Rows = rowsOf(g.Adj, nodes[:seeds])
+		b.Rows = rowsOf(g.Adj, s.Nodes[:s.Seeds])
 	}
 	return b
 }

@@ -1,6 +1,7 @@
 package minibatch
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -42,7 +43,8 @@ func TestSampleAllNeighboursIsTheNeighbourhood(t *testing.T) {
 		t.Fatal(err)
 	}
 	seeds := []int32{5, 17, 3}
-	nodes, adj := s.Sample(seeds, rng.New(2))
+	sm := s.Sample(seeds, rng.New(2))
+	nodes, adj := sm.Nodes, sm.Adj
 	if !slices.Equal(nodes[:3], seeds) {
 		t.Fatalf("nodes start %v, want the seeds %v", nodes[:3], seeds)
 	}
@@ -101,7 +103,8 @@ func TestSampleFanouts(t *testing.T) {
 		t.Fatal(err)
 	}
 	seeds := []int32{0, 1, 2, 3, 4, 5, 6, 7}
-	nodes, adj := s.Sample(seeds, rng.New(4))
+	sm := s.Sample(seeds, rng.New(4))
+	nodes, adj := sm.Nodes, sm.Adj
 	checkSubgraph(t, g, nodes, adj)
 	if bound := len(seeds) * (1 + 5 + 5*3); len(nodes) > bound {
 		t.Errorf("%d nodes, more than the fanouts allow (%d)", len(nodes), bound)
@@ -113,19 +116,17 @@ func TestSampleFanouts(t *testing.T) {
 			t.Errorf("seed %d: %d local neighbours of %d, want at least %d", u, got, d, min(5, d))
 		}
 	}
-	again, adj2 := s.Sample(seeds, rng.New(4))
-	if !slices.Equal(nodes, again) || !slices.Equal(adj.ColIdx, adj2.ColIdx) {
+	again := s.Sample(seeds, rng.New(4))
+	if !slices.Equal(nodes, again.Nodes) || !slices.Equal(adj.ColIdx, again.Adj.ColIdx) || !slices.Equal(sm.AHat.Val, again.AHat.Val) {
 		t.Error("the same seed drew another sample")
 	}
-	other, _ := s.Sample(seeds, rng.New(5))
-	if slices.Equal(nodes, other) {
+	if other := s.Sample(seeds, rng.New(5)); slices.Equal(nodes, other.Nodes) {
 		t.Error("another seed drew the same sample")
 	}
 	// fanout 0: the seeds alone, no edges (an MLP's batch)
 	s0, _ := NewSampler(g.Adj, []int{0})
-	n0, a0 := s0.Sample(seeds, rng.New(4))
-	if !slices.Equal(n0, seeds) || a0.NNZ() != 0 {
-		t.Errorf("fanout 0: %d nodes, %d edges", len(n0), a0.NNZ())
+	if z := s0.Sample(seeds, rng.New(4)); !slices.Equal(z.Nodes, seeds) || z.Adj.NNZ() != 0 || z.AHat.NNZ() != len(seeds) {
+		t.Errorf("fanout 0: %d nodes, %d edges, Â with %d entries", len(z.Nodes), z.Adj.NNZ(), z.AHat.NNZ())
 	}
 	if _, err := NewSampler(g.Adj, []int{-2}); err == nil {
 		t.Error("fanout -2 accepted")
@@ -148,8 +149,7 @@ func TestSampleIsUniform(t *testing.T) {
 	g := rng.New(9)
 	const draws = 20000
 	for i := 0; i < draws; i++ {
-		nodes, _ := s.Sample([]int32{0}, g)
-		for _, v := range nodes[1:] {
+		for _, v := range s.Sample([]int32{0}, g).Nodes[1:] {
 			count[v]++
 		}
 	}
@@ -165,7 +165,8 @@ func TestBuildGathersTheBatch(t *testing.T) {
 	g := randomGraph(t, 100, 8, 6)
 	s, _ := NewSampler(g.Adj, []int{4, 2})
 	seeds := []int32{10, 20, 30}
-	nodes, adj := s.Sample(seeds, rng.New(1))
+	sm := s.Sample(seeds, rng.New(1))
+	nodes := sm.Nodes
 	for _, tc := range []struct {
 		name   string
 		sparse bool
@@ -175,9 +176,12 @@ func TestBuildGathersTheBatch(t *testing.T) {
 			if tc.sparse {
 				gg.X = graph.Features{Sparse: tensor.DenseToCSR(g.X.Dense)}
 			}
-			b := Build(gg, nodes, len(seeds), adj, true)
+			b := Build(gg, sm, true)
 			sub := b.Graph
 			checkSubgraph(t, g, nodes, sub.Adj)
+			if sub.AHat() != sm.AHat {
+				t.Error("the batch graph's Â is not the sample's estimate")
+			}
 			x := sub.X.ToDense()
 			for k, v := range nodes {
 				if sub.Y[k] != g.Y[v] || !slices.Equal(x.Row(k), g.X.Dense.Row(int(v))) {
@@ -216,5 +220,83 @@ func TestSeedsCoverTheTrainingNodesOnce(t *testing.T) {
 	}
 	if slices.Equal(bs[0], Seeds(train, 3, rng.New(2))[0]) && slices.Equal(bs[1], Seeds(train, 3, rng.New(2))[1]) {
 		t.Error("another seed gave the same order")
+	}
+}
+
+// With every neighbour drawn, the estimate's rows of the expanded nodes (the
+// seeds and all hops but the last) are the whole graph's Â rows; with fewer,
+// each drawn neighbour's weight is scaled by degree/drawn, so a row still
+// sums like the whole graph's in expectation.
+func TestSampleEstimatesTheWholeAHat(t *testing.T) {
+	g := randomGraph(t, 300, 8, 11)
+	whole := g.AHat().ToDense()
+	for _, tc := range []struct {
+		name    string
+		fanouts []int
+	}{{"all neighbours", []int{AllNeighbours, AllNeighbours}}, {"fanout 3", []int{3, 3}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := NewSampler(g.Adj, tc.fanouts)
+			sm := s.Sample([]int32{4, 9, 250}, rng.New(3))
+			est := sm.AHat.ToDense()
+			expanded := map[int]bool{}
+			for k := 0; k < sm.Seeds; k++ {
+				expanded[k] = true
+			}
+			for k := sm.Seeds; k < len(sm.Nodes); k++ {
+				if int(k) < len(sm.Nodes) && len(row(sm.AHat, int32(k))) > 1 {
+					expanded[k] = true
+				}
+			}
+			for k := range sm.Nodes {
+				u := int(sm.Nodes[k])
+				var sumEst, sumWhole float64
+				for l := range sm.Nodes {
+					e := float64(est.At(k, l))
+					if e == 0 {
+						continue
+					}
+					w := float64(whole.At(u, int(sm.Nodes[l])))
+					if w == 0 {
+						t.Fatalf("row %d: weight on %d, not a neighbour", u, sm.Nodes[l])
+					}
+					if tc.fanouts[0] == AllNeighbours && math.Abs(e-w) > 1e-6 {
+						t.Fatalf("row %d col %d: %g, whole graph %g", u, sm.Nodes[l], e, w)
+					}
+					sumEst += e
+				}
+				for _, v := range row(g.AHat(), int32(u)) {
+					sumWhole += float64(whole.At(u, int(v)))
+				}
+				if expanded[k] && tc.fanouts[0] == AllNeighbours && math.Abs(sumEst-sumWhole) > 1e-5 {
+					t.Errorf("expanded row %d sums to %g, the whole graph's to %g", u, sumEst, sumWhole)
+				}
+				if !expanded[k] && len(row(sm.AHat, int32(k))) != 1 {
+					t.Errorf("last-hop row %d has %d entries, want its self-loop", u, len(row(sm.AHat, int32(k))))
+				}
+			}
+		})
+	}
+}
+
+// Drawn with a small fanout, the estimate of a seed's row is the whole
+// graph's row on average. Each entry is drawn with probability
+// fanout/degree; over 20000 draws 8% is beyond four standard deviations.
+func TestSampleEstimateIsUnbiased(t *testing.T) {
+	g := randomGraph(t, 200, 12, 5)
+	whole := g.AHat().ToDense()
+	s, _ := NewSampler(g.Adj, []int{3})
+	const seed, draws = 7, 20000
+	mean := make([]float64, g.N)
+	r := rng.New(1)
+	for range draws {
+		sm := s.Sample([]int32{seed}, r)
+		for k := sm.AHat.RowPtr[0]; k < sm.AHat.RowPtr[1]; k++ {
+			mean[sm.Nodes[sm.AHat.ColIdx[k]]] += float64(sm.AHat.Val[k]) / draws
+		}
+	}
+	for v := 0; v < g.N; v++ {
+		if w := float64(whole.At(seed, v)); math.Abs(mean[v]-w) > 0.08*w+1e-9 {
+			t.Errorf("Â[%d,%d]: mean estimate %.4f, whole graph %.4f", seed, v, mean[v], w)
+		}
 	}
 }

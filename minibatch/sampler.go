@@ -2,6 +2,7 @@ package minibatch
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/pcgcn/pcgcn/rng"
@@ -20,6 +21,27 @@ type Sampler struct {
 	pick    []int32         // scratch for sampling one neighbourhood
 }
 
+// Sample is the neighbourhood of a batch of seeds.
+type Sample struct {
+	// Nodes are the global ids of the sampled nodes: the seeds first, in
+	// their order, then each hop's new nodes in the order they were drawn.
+	Nodes []int32
+	// Seeds is the number of seeds.
+	Seeds int
+	// Adj holds the sampled links between the nodes, symmetrised (values 1,
+	// no self-loops, marked symmetric; row i is Nodes[i]).
+	Adj *tensor.CSR
+	// AHat estimates the rows of the whole graph's Â = D̃^{-1/2}(A+I)D̃^{-1/2}
+	// that the seeds' outputs read: a node u that drew s_u of its d_u
+	// neighbours (the seeds and every hop but the last) has Â_uu = 1/(d_u+1)
+	// and Â_uv = (d_u/s_u)/√((d_u+1)(d_v+1)) for each v it drew, d being
+	// degrees in the whole graph, so that ÂH is an unbiased estimate of the
+	// whole graph's (ÂH)_u, and equal to it when the fanout takes every
+	// neighbour; a node of the last hop has its self-loop only (no seed's
+	// output within the hops reads its row). Rows are local, not symmetric.
+	AHat *tensor.CSR
+}
+
 // NewSampler samples in adj (rows: the nodes a node aggregates from) with
 // one fanout per hop, seeds outwards: fanouts[0] neighbours of each seed,
 // fanouts[1] of each of those, and so on (AllNeighbours keeps all; 0 adds
@@ -36,15 +58,13 @@ func NewSampler(adj *tensor.CSR, fanouts []int) (*Sampler, error) {
 	return &Sampler{adj: adj, fanouts: slices.Clone(fanouts), local: map[int32]int32{}}, nil
 }
 
-// Sample returns the nodes reached from seeds (global ids: the seeds first,
-// in their order, then each hop's new nodes in the order they were drawn)
-// and the sampled edges between them as a symmetric local adjacency
-// (values 1, no self-loops, marked symmetric; row i is nodes[i]). Each
-// node of a hop's frontier draws min(fanout, degree) distinct neighbours
-// uniformly from g; the same seeds and generator state give the same sample.
-func (s *Sampler) Sample(seeds []int32, g *rng.RNG) (nodes []int32, adj *tensor.CSR) {
+// Sample returns the nodes reached from seeds and the links drawn between
+// them. Each node of a hop's frontier draws min(fanout, degree) distinct
+// neighbours uniformly from g; the same seeds and generator state give the
+// same sample.
+func (s *Sampler) Sample(seeds []int32, g *rng.RNG) Sample {
 	clear(s.local)
-	nodes = make([]int32, 0, len(seeds))
+	nodes := make([]int32, 0, len(seeds))
 	add := func(v int32) int32 {
 		if k, ok := s.local[v]; ok {
 			return k
@@ -57,7 +77,8 @@ func (s *Sampler) Sample(seeds []int32, g *rng.RNG) (nodes []int32, adj *tensor.
 	for _, v := range seeds {
 		add(v)
 	}
-	var edges [][2]int32 // local ends, each sampled link once
+	var edges [][2]int32 // local ends, each drawn link once: (drawer, drawn)
+	var drew []int32     // per expanded node (local id = index): how many it drew
 	frontier := [2]int{0, len(nodes)}
 	for _, fan := range s.fanouts {
 		if fan == 0 {
@@ -65,15 +86,60 @@ func (s *Sampler) Sample(seeds []int32, g *rng.RNG) (nodes []int32, adj *tensor.
 		}
 		for k := frontier[0]; k < frontier[1]; k++ {
 			u := nodes[k]
-			for _, v := range s.neighbours(u, fan, g) {
-				if v != u {
-					edges = append(edges, [2]int32{int32(k), add(v)})
-				}
+			got := s.neighbours(u, fan, g)
+			for _, v := range got {
+				edges = append(edges, [2]int32{int32(k), add(v)})
 			}
+			drew = append(drew, int32(len(got)))
 		}
 		frontier = [2]int{frontier[1], len(nodes)}
 	}
-	return nodes, symmetric(len(nodes), edges)
+	return Sample{Nodes: nodes, Seeds: len(seeds), Adj: symmetric(len(nodes), edges), AHat: s.estimate(nodes, edges, drew)}
+}
+
+// degree returns v's degree in the whole graph.
+func (s *Sampler) degree(v int32) int { return int(s.adj.RowPtr[v+1] - s.adj.RowPtr[v]) }
+
+// estimate builds Sample.AHat from the drawn links, in the order drawn
+// (edges of node k follow each other; drew[k] of them for every expanded
+// node k, the others none).
+func (s *Sampler) estimate(nodes []int32, edges [][2]int32, drew []int32) *tensor.CSR {
+	n := len(nodes)
+	rowPtr := make([]int32, n+1)
+	col := make([]int32, 0, len(edges)+n)
+	val := make([]float32, 0, len(edges)+n)
+	e := 0
+	for k := 0; k < n; k++ {
+		du := s.degree(nodes[k])
+		selfW := float32(1 / float64(du+1))
+		start := len(col)
+		col, val = append(col, int32(k)), append(val, selfW)
+		if k < len(drew) && drew[k] > 0 {
+			scale := float64(du) / float64(drew[k])
+			for ; e < len(edges) && edges[e][0] == int32(k); e++ {
+				v := edges[e][1]
+				dv := s.degree(nodes[v])
+				col = append(col, v)
+				val = append(val, float32(scale/math.Sqrt(float64(du+1)*float64(dv+1))))
+			}
+		}
+		sortRow(col[start:], val[start:])
+		rowPtr[k+1] = int32(len(col))
+	}
+	return &tensor.CSR{Rows: n, Cols: n, RowPtr: rowPtr, ColIdx: col, Val: val}
+}
+
+// sortRow sorts a row's entries by column.
+func sortRow(col []int32, val []float32) {
+	idx := make([]int, len(col))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return int(col[a]) - int(col[b]) })
+	c, v := slices.Clone(col), slices.Clone(val)
+	for i, j := range idx {
+		col[i], val[i] = c[j], v[j]
+	}
 }
 
 // neighbours returns fan distinct neighbours of u drawn uniformly (all of
@@ -93,7 +159,7 @@ func (s *Sampler) neighbours(u int32, fan int, g *rng.RNG) []int32 {
 }
 
 // symmetric builds the n×n symmetric 0/1 adjacency of undirected edges,
-// dropping repeats.
+// dropping repeats and self-loops.
 func symmetric(n int, edges [][2]int32) *tensor.CSR {
 	deg := make([]int32, n+1)
 	for _, e := range edges {
@@ -117,7 +183,11 @@ func symmetric(n int, edges [][2]int32) *tensor.CSR {
 		r := col[deg[i]:deg[i+1]]
 		slices.Sort(r)
 		r = slices.Compact(r)
-		out = append(out, r...)
+		for _, c := range r {
+			if c != int32(i) {
+				out = append(out, c)
+			}
+		}
 		rowPtr[i+1] = int32(len(out))
 	}
 	val := make([]float32, len(out))

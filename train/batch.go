@@ -102,8 +102,7 @@ func (b *Batcher) Epoch(tape *autograd.Tape, opt optim.Optimizer) (float64, erro
 	var sum float64
 	var seeds int
 	for _, batch := range minibatch.Seeds(b.whole.Train, b.size, b.rng) {
-		nodes, adj := b.sampler.Sample(batch, b.rng)
-		mb := minibatch.Build(b.g, nodes, len(batch), adj, b.rows)
+		mb := minibatch.Build(b.g, b.sampler.Sample(batch, b.rng), b.rows)
 		d := models.NewBatchData(mb.Graph, mb.Graph.Splits[0], b.whole)
 		d.Rows = mb.Rows
 		if err := b.model.Rebind(d); err != nil {

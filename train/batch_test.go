@@ -10,6 +10,7 @@ import (
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/minibatch"
 	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/synth"
 	"github.com/pcgcn/pcgcn/tensor"
 )
@@ -134,5 +135,49 @@ func TestMiniBatchRefusals(t *testing.T) {
 	// all neighbours is a fanout
 	if _, err := Run(g, 0, pc, pc.Preset("csbm"), batchOpts(1, 200, minibatch.AllNeighbours, 2)); err != nil {
 		t.Errorf("fanouts all, 2: %v", err)
+	}
+}
+
+// With every neighbour drawn and every training node a seed, a batch
+// computes its seeds' outputs as the whole graph does: the batch's Â rows
+// are the whole graph's (minibatch.Sample.AHat) and PCGCN's prototypes come
+// from the same training nodes. Without dropout the logits agree to
+// rounding.
+func TestBatchWithAllNeighboursIsExact(t *testing.T) {
+	g := smallCSBM(t, 0.3)
+	reg := models.NewRegistry()
+	for _, name := range []string{"gcn", "pcgcn"} {
+		t.Run(name, func(t *testing.T) {
+			spec, _ := reg.Get(name)
+			cfg := spec.Preset("csbm")
+			cfg.Base().Dropout = 0
+			whole := models.NewDataFor(g, g.Splits[0], cfg)
+			m, err := spec.New(whole, cfg, rng.New(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := Logits(autograd.NewTape(tensor.Serial), m).Clone()
+			bm := m.(models.Batched)
+			fan := make([]int, bm.Hops())
+			for i := range fan {
+				fan[i] = minibatch.AllNeighbours
+			}
+			s, err := minibatch.NewSampler(g.Adj, fan)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := minibatch.Build(g, s.Sample(whole.Train, rng.New(2)), false)
+			if err := bm.Rebind(models.NewBatchData(b.Graph, b.Graph.Splits[0], whole)); err != nil {
+				t.Fatal(err)
+			}
+			got := Logits(autograd.NewTape(tensor.Serial), m)
+			for k := 0; k < b.Seeds; k++ {
+				for j := 0; j < got.Cols; j++ {
+					if d := math.Abs(float64(got.At(k, j) - want.At(int(b.Nodes[k]), j))); d > 1e-4 {
+						t.Fatalf("seed %d (node %d) logit %d: batch %g, whole graph %g", k, b.Nodes[k], j, got.At(k, j), want.At(int(b.Nodes[k]), j))
+					}
+				}
+			}
+		})
 	}
 }
