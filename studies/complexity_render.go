@@ -1,6 +1,7 @@
 package studies
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"maps"
@@ -104,19 +105,8 @@ type complexityRow struct {
 // nRows are the graphs of the sweep over n: the grid's and any other saved
 // at its degree, by n.
 func (t *complexityTables) nRows() []complexityRow {
-	ns := map[int]bool{}
-	for _, pt := range t.g.points {
-		if pt.degree == t.g.degree {
-			ns[pt.nodes] = true
-		}
-	}
-	for _, r := range t.recs {
-		if r.AvgDegree == t.g.degree {
-			ns[r.Nodes] = true
-		}
-	}
 	var rows []complexityRow
-	for _, n := range slices.Sorted(maps.Keys(ns)) {
+	for _, n := range sweep(t, func(_ int, d float64) bool { return d == t.g.degree }, func(n int, _ float64) int { return n }) {
 		rows = append(rows, complexityRow{label: grouped(n), nodes: n, degree: t.g.degree})
 	}
 	return rows
@@ -124,22 +114,28 @@ func (t *complexityTables) nRows() []complexityRow {
 
 // degreeRows are the graphs of the sweep over the degree at the grid's n.
 func (t *complexityTables) degreeRows() []complexityRow {
-	ds := map[float64]bool{}
-	for _, pt := range t.g.points {
-		if pt.nodes == t.g.nodes {
-			ds[pt.degree] = true
-		}
-	}
-	for _, r := range t.recs {
-		if r.Nodes == t.g.nodes {
-			ds[r.AvgDegree] = true
-		}
-	}
 	var rows []complexityRow
-	for _, d := range slices.Sorted(maps.Keys(ds)) {
+	for _, d := range sweep(t, func(n int, _ float64) bool { return n == t.g.nodes }, func(_ int, d float64) float64 { return d }) {
 		rows = append(rows, complexityRow{label: fmt.Sprintf("%g", d), nodes: t.g.nodes, degree: d})
 	}
 	return rows
+}
+
+// sweep returns, sorted, the distinct values of key over the graphs of the
+// grid and of the saved records that keep selects.
+func sweep[K cmp.Ordered](t *complexityTables, keep func(nodes int, degree float64) bool, key func(nodes int, degree float64) K) []K {
+	set := map[K]bool{}
+	for _, pt := range t.g.points {
+		if keep(pt.nodes, pt.degree) {
+			set[key(pt.nodes, pt.degree)] = true
+		}
+	}
+	for _, r := range t.recs {
+		if keep(r.Nodes, r.AvgDegree) {
+			set[key(r.Nodes, r.AvgDegree)] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(set))
 }
 
 // table writes one table: a row per graph, per series the seconds per
