@@ -3,6 +3,7 @@ package train
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"time"
 
 	"github.com/pcgcn/pcgcn/autograd"
@@ -113,10 +114,17 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 				g.Name, k, loss, epoch, cfg.Base().LR, cfg.Base().WeightDecay)
 		}
 
+		if batches != nil {
+			// the batches' buffers are garbage now: collect them before the
+			// whole graph's evaluation allocates, so that the peak is the
+			// evaluation's, not the evaluation's on top of the batches'
+			runtime.GC()
+		}
 		ev := evaluate(tape, model, data, opt.Metric)
 		g.X.ReleaseRows(0, g.N) // evaluation read every row
 		if batches != nil {
 			tape.Trim() // the whole graph's buffers: no batch reuses them
+			runtime.GC()
 		}
 		res.Epochs = epoch
 		if ev.val > res.Val || (ev.val == res.Val && ev.valLoss < bestLoss) {
