@@ -13,6 +13,8 @@ import (
 
 	"github.com/pcgcn/pcgcn/internal/childproc"
 	"github.com/pcgcn/pcgcn/internal/datatest"
+
+	"github.com/pcgcn/pcgcn/internal/selfexec"
 )
 
 // childEnv makes the re-executed test binary a child of ChildMeasurer (see
@@ -42,10 +44,7 @@ func TestMain(m *testing.M) {
 
 // self is a ChildMeasurer whose "pcgcn" is this test binary in mode.
 func self(t *testing.T, mode string) ChildMeasurer {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := selfexec.Executable(t)
 	return ChildMeasurer{Self: exe, Env: []string{childEnv + "=" + mode}}
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/internal/selfexec"
 )
 
 // asPCGCN makes the re-executed test binary the pcgcn command (see
@@ -29,6 +30,7 @@ func TestMain(m *testing.M) {
 // (--reference none: recorded unavailable), the section and the figures;
 // a second run measures ours no more, and --plan lists the study.
 func TestReproduceComplexityQuick(t *testing.T) {
+	selfexec.Executable(t) // its children are this binary
 	t.Setenv(asPCGCN, "1") // the children's environment, not this process's
 	t.Setenv("TMPDIR", t.TempDir())
 	dir := t.TempDir()

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/pcgcn/pcgcn/internal/sysmem"
+
+	"github.com/pcgcn/pcgcn/internal/selfexec"
 )
 
 // childEnv selects what the re-executed test binary does as a child (see
@@ -49,10 +51,7 @@ func TestMain(m *testing.M) {
 
 // child returns a command re-executing this test binary as the child mode.
 func child(t *testing.T, mode string) *exec.Cmd {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := selfexec.Executable(t)
 	cmd := exec.Command(exe, "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+mode)
 	return cmd
