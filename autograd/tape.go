@@ -132,6 +132,18 @@ func (t *Tape) Release(vs ...*Var) {
 	}
 }
 
+// ReleaseDead releases vs (see Release) in evaluation mode only: values
+// that a backward step would read but the forward pass reads no more. A
+// model calls it where its forward pass is done with a value it keeps for
+// backward, so that evaluation, which records nothing, holds only what is
+// still to be read (a forward pass over a graph of 10⁷ nodes then fits
+// where the training step's tape would not).
+func (t *Tape) ReleaseDead(vs ...*Var) {
+	if t.noGrad {
+		t.Release(vs...)
+	}
+}
+
 // PeakBytes returns the largest number of bytes of values and gradients the
 // tape held at once since the last ResetPeak (or its creation): with the
 // model's parameters, the graph and the features, what a training step's

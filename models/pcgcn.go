@@ -319,6 +319,9 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 		s := t.MatMulNT(hd, P) // S = H Pᵀ (n×c)
 		b := m.assign(t, l, s)
 		hw := t.MatMul(hd, w)
+		// evaluating, the layer's input is read no more (h0's prototypes
+		// are taken, and the output is the last layer's)
+		t.ReleaseDead(hd)
 		mp := hw
 		if !c.NoMP {
 			mp = t.SpMM(m.adj, hw) // Â = D̃^{-1/2}(A+I)D̃^{-1/2}
@@ -332,6 +335,7 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 		// and the fused update read none of them, so the next layer reuses
 		// their buffers
 		t.Release(hw, mp, bpw)
+		t.ReleaseDead(b)
 		if c.Lambda != 0 && !c.NoCL {
 			// a mean over the training nodes; Eq. con:loss sums over them
 			ce := t.CrossEntropy(s, m.labels, m.data.Train)
@@ -341,6 +345,7 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 				consist = t.Add(consist, ce)
 			}
 		}
+		t.ReleaseDead(s)
 	}
 	logits := m.cls.Forward(t, t.Dropout(h, p))
 	out := Output{Logits: logits, Embedding: h}
@@ -383,7 +388,13 @@ func (m *PCGCN) assign(t *autograd.Tape, l int, s *autograd.Var) *autograd.Var {
 		st = as
 	default:
 		oneMinus := t.AddConst(t.Scale(a, -1), 1)
-		st = t.Add(t.Mul(as, a), t.Mul(t.Sub(s, as), oneMinus))
+		hom, diff := t.Mul(as, a), t.Sub(s, as)
+		het := t.Mul(diff, oneMinus)
+		st = t.Add(hom, het)
+		t.ReleaseDead(hom, diff, het)
+	}
+	if st != as {
+		t.ReleaseDead(as)
 	}
 	hard := t.OneHotArgmax(st)
 	for _, i := range m.pinNodes {
@@ -396,13 +407,19 @@ func (m *PCGCN) assign(t *autograd.Tape, l int, s *autograd.Var) *autograd.Var {
 	case "ste":
 		return t.STE(hard, t.Softmax(t.Scale(st, float32(1/c.Tau))))
 	case "soft":
-		soft := t.Softmax(t.Scale(st, float32(1/c.Tau)))
+		scaled := t.Scale(st, float32(1/c.Tau))
+		soft := t.Softmax(scaled)
+		t.ReleaseDead(scaled, st)
 		if len(m.pinNodes) == 0 {
+			t.ReleaseDead(hard)
 			return soft
 		}
 		// pinned rows are one-hot: soft ⊙ (1−pin) + pin-one-hot
 		keep, pins := m.pinMasks(t, hard.Value)
-		return t.Add(t.Mul(soft, keep), pins)
+		t.ReleaseDead(hard)
+		out := t.Add(t.Mul(soft, keep), pins)
+		t.ReleaseDead(soft)
+		return out
 	}
 	return hard
 }
