@@ -30,7 +30,7 @@
 //   - gradient control: STE, StopGrad, OneHotArgmax (constant).
 //
 // Besides the operations: the tape's own file (Alloc, AllocZero, Const,
-// CSRWithValues, Release, Reset, PeakBytes, Backward), var.go (the Var),
+// CSRWithValues, Release, ReleaseDead, Reset, PeakBytes, Backward), var.go (the Var),
 // col_index.go (the column index behind the transposed sparse products) and
 // gradcheck.go (GradCheck, the finite-difference checker of every op test).
 //
