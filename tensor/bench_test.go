@@ -44,8 +44,29 @@ func gemmOperands(s gemmShape) (a, b, c *Dense) {
 	return a, b, NewDense(s.m, s.n)
 }
 
-func BenchmarkGemm(b *testing.B) {
-	for _, s := range gemmShapes {
+// largeGemmShapes are the hidden-layer products of a 1M-node full-batch
+// step: the forward (n×64)·(64×64), the weight gradient Hᵀ·G and the input
+// gradient G·Wᵀ, and the narrow (n×64)·(64×5) of the prototype scores. About
+// 1 GiB, so BenchmarkGemmLarge runs them only without -short.
+var largeGemmShapes = []gemmShape{
+	{"NN_1Mx64x64", 1_000_000, 64, 64, false, false},
+	{"TN_64x1Mx64", 64, 1_000_000, 64, true, false},
+	{"NT_1Mx64x64", 1_000_000, 64, 64, false, true},
+	{"NT_1Mx64x5", 1_000_000, 64, 5, false, true},
+}
+
+// BenchmarkGemmLarge times largeGemmShapes.
+func BenchmarkGemmLarge(b *testing.B) {
+	if testing.Short() {
+		b.Skip("1 GiB benchmark; run without -short")
+	}
+	benchGemm(b, largeGemmShapes)
+}
+
+func BenchmarkGemm(b *testing.B) { benchGemm(b, gemmShapes) }
+
+func benchGemm(b *testing.B, shapes []gemmShape) {
+	for _, s := range shapes {
 		b.Run(s.name, func(b *testing.B) {
 			x, y, c := gemmOperands(s)
 			e := Exec{}
@@ -118,6 +139,45 @@ func reportMACs(b *testing.B, macs int) {
 	rate := float64(macs) * float64(b.N) / b.Elapsed().Seconds()
 	b.ReportMetric(rate/1e9, "GMAC/s")
 	b.ReportMetric(rate/1e9/float64(Exec{}.N()), "GMAC/s/core")
+}
+
+// uniformGraph returns an n-node symmetric random graph of about n·deg
+// stored entries (uniform endpoints, as in a cSBM) plus self-loops, with
+// the values of Â's normalisation left at 1: the memory access pattern of
+// a million-node full-batch step, which no cache holds.
+func uniformGraph(n, deg int, seed uint64) *CSR {
+	r := newRand(seed)
+	ts := make([]Triplet, 0, n*deg+n)
+	for i := 0; i < n; i++ {
+		ts = append(ts, Triplet{Row: int32(i), Col: int32(i), Val: 1})
+	}
+	for len(ts) < n*deg+n {
+		u, v := int32(r.IntN(n)), int32(r.IntN(n))
+		if u != v {
+			ts = append(ts, Triplet{Row: u, Col: v, Val: 1}, Triplet{Row: v, Col: u, Val: 1})
+		}
+	}
+	return FromTriplets(n, n, ts)
+}
+
+// BenchmarkSpMMLarge is the full-batch SpMM of a 1M-node graph of average
+// degree 20 (issue 27's cSBM size) at widths 64 (hidden) and 5 (PCGCN's class scores S); about 1 GiB, so it runs only
+// without -short.
+func BenchmarkSpMMLarge(b *testing.B) {
+	if testing.Short() {
+		b.Skip("1 GiB benchmark; run without -short")
+	}
+	a := uniformGraph(1_000_000, 20, 15)
+	for _, d := range []int{64, 5} {
+		x := randDense(newRand(1), a.Cols, d)
+		c := NewDense(a.Rows, d)
+		b.Run(fmt.Sprintf("Uniform_1M_nnz%d_d%d", a.NNZ(), d), func(b *testing.B) {
+			for b.Loop() {
+				SpMM(Exec{}, 1, a, x, 0, c)
+			}
+			reportMACs(b, a.NNZ()*d)
+		})
+	}
 }
 
 func BenchmarkSpMM(b *testing.B) {

@@ -1219,210 +1219,13 @@ loop:
 	VZEROUPPER
 	RET
 
-// func spmmRow(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32)
-// Requires: AVX, AVX2, FMA3, SSE
-TEXT ·spmmRow(SB), NOSPLIT, $0-68
+// func spmmRow(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32, pfn int)
+// Requires: AVX, AVX2, FMA3, MMX+, SSE
+TEXT ·spmmRow(SB), NOSPLIT, $0-80
 	MOVQ         nnz+0(FP), AX
-	MOVQ         col+8(FP), CX
-	MOVQ         val+16(FP), DX
-	MOVQ         b+32(FP), BX
-	MOVQ         ldb+40(FP), SI
-	SHLQ         $0x02, SI
-	MOVQ         c+48(FP), DI
-	MOVQ         n+56(FP), R8
-	MOVSS        alpha+64(FP), X0
-	VBROADCASTSS X0, Y0
-	TESTQ        AX, AX
-	JZ           done
-
-testw8:
-	CMPQ   R8, $0x00000040
-	JL     skipw8
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	VXORPS Y8, Y8, Y8
-	XORQ   R9, R9
-
-kw8:
-	MOVLQSX      (CX)(R9*4), R10
-	IMULQ        SI, R10
-	ADDQ         BX, R10
-	VBROADCASTSS (DX)(R9*4), Y9
-	VFMADD231PS  (R10), Y9, Y1
-	VFMADD231PS  32(R10), Y9, Y2
-	VFMADD231PS  64(R10), Y9, Y3
-	VFMADD231PS  96(R10), Y9, Y4
-	VFMADD231PS  128(R10), Y9, Y5
-	VFMADD231PS  160(R10), Y9, Y6
-	VFMADD231PS  192(R10), Y9, Y7
-	VFMADD231PS  224(R10), Y9, Y8
-	INCQ         R9
-	CMPQ         R9, AX
-	JL           kw8
-	VMOVUPS      (DI), Y9
-	VFMADD231PS  Y1, Y0, Y9
-	VMOVUPS      Y9, (DI)
-	VMOVUPS      32(DI), Y9
-	VFMADD231PS  Y2, Y0, Y9
-	VMOVUPS      Y9, 32(DI)
-	VMOVUPS      64(DI), Y9
-	VFMADD231PS  Y3, Y0, Y9
-	VMOVUPS      Y9, 64(DI)
-	VMOVUPS      96(DI), Y9
-	VFMADD231PS  Y4, Y0, Y9
-	VMOVUPS      Y9, 96(DI)
-	VMOVUPS      128(DI), Y9
-	VFMADD231PS  Y5, Y0, Y9
-	VMOVUPS      Y9, 128(DI)
-	VMOVUPS      160(DI), Y9
-	VFMADD231PS  Y6, Y0, Y9
-	VMOVUPS      Y9, 160(DI)
-	VMOVUPS      192(DI), Y9
-	VFMADD231PS  Y7, Y0, Y9
-	VMOVUPS      Y9, 192(DI)
-	VMOVUPS      224(DI), Y9
-	VFMADD231PS  Y8, Y0, Y9
-	VMOVUPS      Y9, 224(DI)
-	ADDQ         $0x00000100, BX
-	ADDQ         $0x00000100, DI
-	SUBQ         $0x00000040, R8
-	JMP          testw8
-
-skipw8:
-testw4:
-	CMPQ   R8, $0x00000020
-	JL     skipw4
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	XORQ   R9, R9
-
-kw4:
-	MOVLQSX      (CX)(R9*4), R10
-	IMULQ        SI, R10
-	ADDQ         BX, R10
-	VBROADCASTSS (DX)(R9*4), Y5
-	VFMADD231PS  (R10), Y5, Y1
-	VFMADD231PS  32(R10), Y5, Y2
-	VFMADD231PS  64(R10), Y5, Y3
-	VFMADD231PS  96(R10), Y5, Y4
-	INCQ         R9
-	CMPQ         R9, AX
-	JL           kw4
-	VMOVUPS      (DI), Y5
-	VFMADD231PS  Y1, Y0, Y5
-	VMOVUPS      Y5, (DI)
-	VMOVUPS      32(DI), Y5
-	VFMADD231PS  Y2, Y0, Y5
-	VMOVUPS      Y5, 32(DI)
-	VMOVUPS      64(DI), Y5
-	VFMADD231PS  Y3, Y0, Y5
-	VMOVUPS      Y5, 64(DI)
-	VMOVUPS      96(DI), Y5
-	VFMADD231PS  Y4, Y0, Y5
-	VMOVUPS      Y5, 96(DI)
-	ADDQ         $0x00000080, BX
-	ADDQ         $0x00000080, DI
-	SUBQ         $0x00000020, R8
-	JMP          testw4
-
-skipw4:
-testw2:
-	CMPQ   R8, $0x00000010
-	JL     skipw2
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	XORQ   R9, R9
-
-kw2:
-	MOVLQSX      (CX)(R9*4), R10
-	IMULQ        SI, R10
-	ADDQ         BX, R10
-	VBROADCASTSS (DX)(R9*4), Y3
-	VFMADD231PS  (R10), Y3, Y1
-	VFMADD231PS  32(R10), Y3, Y2
-	INCQ         R9
-	CMPQ         R9, AX
-	JL           kw2
-	VMOVUPS      (DI), Y3
-	VFMADD231PS  Y1, Y0, Y3
-	VMOVUPS      Y3, (DI)
-	VMOVUPS      32(DI), Y3
-	VFMADD231PS  Y2, Y0, Y3
-	VMOVUPS      Y3, 32(DI)
-	ADDQ         $0x00000040, BX
-	ADDQ         $0x00000040, DI
-	SUBQ         $0x00000010, R8
-	JMP          testw2
-
-skipw2:
-testw1:
-	CMPQ   R8, $0x00000008
-	JL     skipw1
-	VXORPS Y1, Y1, Y1
-	XORQ   R9, R9
-
-kw1:
-	MOVLQSX      (CX)(R9*4), R10
-	IMULQ        SI, R10
-	ADDQ         BX, R10
-	VBROADCASTSS (DX)(R9*4), Y2
-	VFMADD231PS  (R10), Y2, Y1
-	INCQ         R9
-	CMPQ         R9, AX
-	JL           kw1
-	VMOVUPS      (DI), Y2
-	VFMADD231PS  Y1, Y0, Y2
-	VMOVUPS      Y2, (DI)
-	ADDQ         $0x00000020, BX
-	ADDQ         $0x00000020, DI
-	SUBQ         $0x00000008, R8
-	JMP          testw1
-
-skipw1:
-	TESTQ   R8, R8
-	JZ      done
-	LEAQ    tailmask<>+0(SB), R9
-	MOVQ    R8, R10
-	NEGQ    R10
-	VMOVUPS 32(R9)(R10*4), Y1
-	VXORPS  Y2, Y2, Y2
-	XORQ    R9, R9
-
-ktail:
-	MOVLQSX      (CX)(R9*4), R10
-	IMULQ        SI, R10
-	ADDQ         BX, R10
-	VBROADCASTSS (DX)(R9*4), Y3
-	VMASKMOVPS   (R10), Y1, Y4
-	VFMADD231PS  Y4, Y3, Y2
-	INCQ         R9
-	CMPQ         R9, AX
-	JL           ktail
-	VMASKMOVPS   (DI), Y1, Y3
-	VFMADD231PS  Y2, Y0, Y3
-	VMASKMOVPS   Y3, Y1, (DI)
-	ADDQ         $0x00000020, BX
-	ADDQ         $0x00000020, DI
-	SUBQ         $0x00000008, R8
-
-done:
-	VZEROUPPER
-	RET
-
-// func spmmRowPerm(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32)
-// Requires: AVX, AVX2, FMA3, SSE
-TEXT ·spmmRowPerm(SB), NOSPLIT, $0-68
-	MOVQ         nnz+0(FP), AX
-	MOVQ         col+8(FP), CX
-	MOVQ         val+16(FP), DX
-	MOVQ         perm+24(FP), BX
+	MOVQ         pfn+72(FP), CX
+	MOVQ         col+8(FP), DX
+	MOVQ         val+16(FP), BX
 	MOVQ         b+32(FP), SI
 	MOVQ         ldb+40(FP), DI
 	SHLQ         $0x02, DI
@@ -1447,11 +1250,22 @@ testw8:
 	XORQ   R10, R10
 
 kw8:
-	MOVLQSX      (CX)(R10*4), R11
+	LEAQ       16(R10), R11
+	CMPQ       R11, CX
+	JGE        nopfw8
+	MOVLQSX    (DX)(R11*4), R11
+	IMULQ      DI, R11
+	ADDQ       SI, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 64(R11)
+	PREFETCHT0 128(R11)
+	PREFETCHT0 192(R11)
+
+nopfw8:
+	MOVLQSX      (DX)(R10*4), R11
 	IMULQ        DI, R11
 	ADDQ         SI, R11
-	MOVLQSX      (BX)(R10*4), R12
-	VBROADCASTSS (DX)(R12*4), Y9
+	VBROADCASTSS (BX)(R10*4), Y9
 	VFMADD231PS  (R11), Y9, Y1
 	VFMADD231PS  32(R11), Y9, Y2
 	VFMADD231PS  64(R11), Y9, Y3
@@ -1503,11 +1317,20 @@ testw4:
 	XORQ   R10, R10
 
 kw4:
-	MOVLQSX      (CX)(R10*4), R11
+	LEAQ       16(R10), R11
+	CMPQ       R11, CX
+	JGE        nopfw4
+	MOVLQSX    (DX)(R11*4), R11
+	IMULQ      DI, R11
+	ADDQ       SI, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 64(R11)
+
+nopfw4:
+	MOVLQSX      (DX)(R10*4), R11
 	IMULQ        DI, R11
 	ADDQ         SI, R11
-	MOVLQSX      (BX)(R10*4), R12
-	VBROADCASTSS (DX)(R12*4), Y5
+	VBROADCASTSS (BX)(R10*4), Y5
 	VFMADD231PS  (R11), Y5, Y1
 	VFMADD231PS  32(R11), Y5, Y2
 	VFMADD231PS  64(R11), Y5, Y3
@@ -1541,11 +1364,19 @@ testw2:
 	XORQ   R10, R10
 
 kw2:
-	MOVLQSX      (CX)(R10*4), R11
+	LEAQ       32(R10), R11
+	CMPQ       R11, CX
+	JGE        nopfw2
+	MOVLQSX    (DX)(R11*4), R11
+	IMULQ      DI, R11
+	ADDQ       SI, R11
+	PREFETCHT0 (R11)
+
+nopfw2:
+	MOVLQSX      (DX)(R10*4), R11
 	IMULQ        DI, R11
 	ADDQ         SI, R11
-	MOVLQSX      (BX)(R10*4), R12
-	VBROADCASTSS (DX)(R12*4), Y3
+	VBROADCASTSS (BX)(R10*4), Y3
 	VFMADD231PS  (R11), Y3, Y1
 	VFMADD231PS  32(R11), Y3, Y2
 	INCQ         R10
@@ -1570,11 +1401,19 @@ testw1:
 	XORQ   R10, R10
 
 kw1:
-	MOVLQSX      (CX)(R10*4), R11
+	LEAQ       32(R10), R11
+	CMPQ       R11, CX
+	JGE        nopfw1
+	MOVLQSX    (DX)(R11*4), R11
+	IMULQ      DI, R11
+	ADDQ       SI, R11
+	PREFETCHT0 (R11)
+
+nopfw1:
+	MOVLQSX      (DX)(R10*4), R11
 	IMULQ        DI, R11
 	ADDQ         SI, R11
-	MOVLQSX      (BX)(R10*4), R12
-	VBROADCASTSS (DX)(R12*4), Y2
+	VBROADCASTSS (BX)(R10*4), Y2
 	VFMADD231PS  (R11), Y2, Y1
 	INCQ         R10
 	CMPQ         R10, AX
@@ -1598,11 +1437,19 @@ skipw1:
 	XORQ    R10, R10
 
 ktail:
-	MOVLQSX      (CX)(R10*4), R11
+	LEAQ       32(R10), R11
+	CMPQ       R11, CX
+	JGE        nopftail
+	MOVLQSX    (DX)(R11*4), R11
+	IMULQ      DI, R11
+	ADDQ       SI, R11
+	PREFETCHT0 (R11)
+
+nopftail:
+	MOVLQSX      (DX)(R10*4), R11
 	IMULQ        DI, R11
 	ADDQ         SI, R11
-	MOVLQSX      (BX)(R10*4), R12
-	VBROADCASTSS (DX)(R12*4), Y3
+	VBROADCASTSS (BX)(R10*4), Y3
 	VMASKMOVPS   (R11), Y1, Y4
 	VFMADD231PS  Y4, Y3, Y2
 	INCQ         R10
@@ -1614,6 +1461,259 @@ ktail:
 	ADDQ         $0x00000020, SI
 	ADDQ         $0x00000020, R8
 	SUBQ         $0x00000008, R9
+
+done:
+	VZEROUPPER
+	RET
+
+// func spmmRowPerm(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32, pfn int)
+// Requires: AVX, AVX2, FMA3, MMX+, SSE
+TEXT ·spmmRowPerm(SB), NOSPLIT, $0-80
+	MOVQ         nnz+0(FP), AX
+	MOVQ         pfn+72(FP), CX
+	MOVQ         col+8(FP), DX
+	MOVQ         val+16(FP), BX
+	MOVQ         perm+24(FP), SI
+	MOVQ         b+32(FP), DI
+	MOVQ         ldb+40(FP), R8
+	SHLQ         $0x02, R8
+	MOVQ         c+48(FP), R9
+	MOVQ         n+56(FP), R10
+	MOVSS        alpha+64(FP), X0
+	VBROADCASTSS X0, Y0
+	TESTQ        AX, AX
+	JZ           done
+
+testw8:
+	CMPQ   R10, $0x00000040
+	JL     skipw8
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	XORQ   R11, R11
+
+kw8:
+	LEAQ       16(R11), R12
+	CMPQ       R12, CX
+	JGE        nopfw8
+	MOVLQSX    (DX)(R12*4), R12
+	IMULQ      R8, R12
+	ADDQ       DI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 64(R12)
+	PREFETCHT0 128(R12)
+	PREFETCHT0 192(R12)
+
+nopfw8:
+	MOVLQSX      (DX)(R11*4), R12
+	IMULQ        R8, R12
+	ADDQ         DI, R12
+	MOVLQSX      (SI)(R11*4), R13
+	VBROADCASTSS (BX)(R13*4), Y9
+	VFMADD231PS  (R12), Y9, Y1
+	VFMADD231PS  32(R12), Y9, Y2
+	VFMADD231PS  64(R12), Y9, Y3
+	VFMADD231PS  96(R12), Y9, Y4
+	VFMADD231PS  128(R12), Y9, Y5
+	VFMADD231PS  160(R12), Y9, Y6
+	VFMADD231PS  192(R12), Y9, Y7
+	VFMADD231PS  224(R12), Y9, Y8
+	INCQ         R11
+	CMPQ         R11, AX
+	JL           kw8
+	VMOVUPS      (R9), Y9
+	VFMADD231PS  Y1, Y0, Y9
+	VMOVUPS      Y9, (R9)
+	VMOVUPS      32(R9), Y9
+	VFMADD231PS  Y2, Y0, Y9
+	VMOVUPS      Y9, 32(R9)
+	VMOVUPS      64(R9), Y9
+	VFMADD231PS  Y3, Y0, Y9
+	VMOVUPS      Y9, 64(R9)
+	VMOVUPS      96(R9), Y9
+	VFMADD231PS  Y4, Y0, Y9
+	VMOVUPS      Y9, 96(R9)
+	VMOVUPS      128(R9), Y9
+	VFMADD231PS  Y5, Y0, Y9
+	VMOVUPS      Y9, 128(R9)
+	VMOVUPS      160(R9), Y9
+	VFMADD231PS  Y6, Y0, Y9
+	VMOVUPS      Y9, 160(R9)
+	VMOVUPS      192(R9), Y9
+	VFMADD231PS  Y7, Y0, Y9
+	VMOVUPS      Y9, 192(R9)
+	VMOVUPS      224(R9), Y9
+	VFMADD231PS  Y8, Y0, Y9
+	VMOVUPS      Y9, 224(R9)
+	ADDQ         $0x00000100, DI
+	ADDQ         $0x00000100, R9
+	SUBQ         $0x00000040, R10
+	JMP          testw8
+
+skipw8:
+testw4:
+	CMPQ   R10, $0x00000020
+	JL     skipw4
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	XORQ   R11, R11
+
+kw4:
+	LEAQ       16(R11), R12
+	CMPQ       R12, CX
+	JGE        nopfw4
+	MOVLQSX    (DX)(R12*4), R12
+	IMULQ      R8, R12
+	ADDQ       DI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 64(R12)
+
+nopfw4:
+	MOVLQSX      (DX)(R11*4), R12
+	IMULQ        R8, R12
+	ADDQ         DI, R12
+	MOVLQSX      (SI)(R11*4), R13
+	VBROADCASTSS (BX)(R13*4), Y5
+	VFMADD231PS  (R12), Y5, Y1
+	VFMADD231PS  32(R12), Y5, Y2
+	VFMADD231PS  64(R12), Y5, Y3
+	VFMADD231PS  96(R12), Y5, Y4
+	INCQ         R11
+	CMPQ         R11, AX
+	JL           kw4
+	VMOVUPS      (R9), Y5
+	VFMADD231PS  Y1, Y0, Y5
+	VMOVUPS      Y5, (R9)
+	VMOVUPS      32(R9), Y5
+	VFMADD231PS  Y2, Y0, Y5
+	VMOVUPS      Y5, 32(R9)
+	VMOVUPS      64(R9), Y5
+	VFMADD231PS  Y3, Y0, Y5
+	VMOVUPS      Y5, 64(R9)
+	VMOVUPS      96(R9), Y5
+	VFMADD231PS  Y4, Y0, Y5
+	VMOVUPS      Y5, 96(R9)
+	ADDQ         $0x00000080, DI
+	ADDQ         $0x00000080, R9
+	SUBQ         $0x00000020, R10
+	JMP          testw4
+
+skipw4:
+testw2:
+	CMPQ   R10, $0x00000010
+	JL     skipw2
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	XORQ   R11, R11
+
+kw2:
+	LEAQ       32(R11), R12
+	CMPQ       R12, CX
+	JGE        nopfw2
+	MOVLQSX    (DX)(R12*4), R12
+	IMULQ      R8, R12
+	ADDQ       DI, R12
+	PREFETCHT0 (R12)
+
+nopfw2:
+	MOVLQSX      (DX)(R11*4), R12
+	IMULQ        R8, R12
+	ADDQ         DI, R12
+	MOVLQSX      (SI)(R11*4), R13
+	VBROADCASTSS (BX)(R13*4), Y3
+	VFMADD231PS  (R12), Y3, Y1
+	VFMADD231PS  32(R12), Y3, Y2
+	INCQ         R11
+	CMPQ         R11, AX
+	JL           kw2
+	VMOVUPS      (R9), Y3
+	VFMADD231PS  Y1, Y0, Y3
+	VMOVUPS      Y3, (R9)
+	VMOVUPS      32(R9), Y3
+	VFMADD231PS  Y2, Y0, Y3
+	VMOVUPS      Y3, 32(R9)
+	ADDQ         $0x00000040, DI
+	ADDQ         $0x00000040, R9
+	SUBQ         $0x00000010, R10
+	JMP          testw2
+
+skipw2:
+testw1:
+	CMPQ   R10, $0x00000008
+	JL     skipw1
+	VXORPS Y1, Y1, Y1
+	XORQ   R11, R11
+
+kw1:
+	LEAQ       32(R11), R12
+	CMPQ       R12, CX
+	JGE        nopfw1
+	MOVLQSX    (DX)(R12*4), R12
+	IMULQ      R8, R12
+	ADDQ       DI, R12
+	PREFETCHT0 (R12)
+
+nopfw1:
+	MOVLQSX      (DX)(R11*4), R12
+	IMULQ        R8, R12
+	ADDQ         DI, R12
+	MOVLQSX      (SI)(R11*4), R13
+	VBROADCASTSS (BX)(R13*4), Y2
+	VFMADD231PS  (R12), Y2, Y1
+	INCQ         R11
+	CMPQ         R11, AX
+	JL           kw1
+	VMOVUPS      (R9), Y2
+	VFMADD231PS  Y1, Y0, Y2
+	VMOVUPS      Y2, (R9)
+	ADDQ         $0x00000020, DI
+	ADDQ         $0x00000020, R9
+	SUBQ         $0x00000008, R10
+	JMP          testw1
+
+skipw1:
+	TESTQ   R10, R10
+	JZ      done
+	LEAQ    tailmask<>+0(SB), R11
+	MOVQ    R10, R12
+	NEGQ    R12
+	VMOVUPS 32(R11)(R12*4), Y1
+	VXORPS  Y2, Y2, Y2
+	XORQ    R11, R11
+
+ktail:
+	LEAQ       32(R11), R12
+	CMPQ       R12, CX
+	JGE        nopftail
+	MOVLQSX    (DX)(R12*4), R12
+	IMULQ      R8, R12
+	ADDQ       DI, R12
+	PREFETCHT0 (R12)
+
+nopftail:
+	MOVLQSX      (DX)(R11*4), R12
+	IMULQ        R8, R12
+	ADDQ         DI, R12
+	MOVLQSX      (SI)(R11*4), R13
+	VBROADCASTSS (BX)(R13*4), Y3
+	VMASKMOVPS   (R12), Y1, Y4
+	VFMADD231PS  Y4, Y3, Y2
+	INCQ         R11
+	CMPQ         R11, AX
+	JL           ktail
+	VMASKMOVPS   (R9), Y1, Y3
+	VFMADD231PS  Y2, Y0, Y3
+	VMASKMOVPS   Y3, Y1, (R9)
+	ADDQ         $0x00000020, DI
+	ADDQ         $0x00000020, R9
+	SUBQ         $0x00000008, R10
 
 done:
 	VZEROUPPER

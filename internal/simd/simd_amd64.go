@@ -86,11 +86,11 @@ func SpMMRow(alpha float32, col []int32, val []float32, perm []int32, b []float3
 	}
 	if perm != nil {
 		_ = perm[nnz-1]
-		spmmRowPerm(nnz, &col[0], &val[0], &perm[0], &b[0], ldb, &c[0], len(c), alpha)
+		spmmRowPerm(nnz, &col[0], &val[0], &perm[0], &b[0], ldb, &c[0], len(c), alpha, cap(col))
 		return
 	}
 	_ = val[nnz-1]
-	spmmRow(nnz, &col[0], &val[0], nil, &b[0], ldb, &c[0], len(c), alpha)
+	spmmRow(nnz, &col[0], &val[0], nil, &b[0], ldb, &c[0], len(c), alpha, cap(col))
 }
 
 // SDDMMRow sets out[k] = ⟨a, b[col[k]·ldb : col[k]·ldb+len(a)]⟩ for every k,

@@ -97,12 +97,12 @@ func gemm6x8m(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *floa
 // spmmRow adds alpha times one sparse row times b to c (see SpMMRow).
 //
 //go:noescape
-func spmmRow(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32)
+func spmmRow(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32, pfn int)
 
 // spmmRowPerm adds alpha times one sparse row times b to c (see SpMMRow).
 //
 //go:noescape
-func spmmRowPerm(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32)
+func spmmRowPerm(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32, pfn int)
 
 // sddmmRow writes the dot products of a with the rows of b named by col (see SDDMMRow).
 //

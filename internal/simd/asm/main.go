@@ -186,6 +186,13 @@ func gemmTile(rows int, kind string, masks Mem) {
 	RET()
 }
 
+// spmmPrefetch is how many entries ahead spmmRow prefetches the rows of b.
+const spmmPrefetch = 16
+
+// spmmPrefetchNarrow is the distance for blocks of fewer than 4 vectors,
+// whose entries take less time each (PCGCN's 5-wide class scores).
+const spmmPrefetchNarrow = 32
+
 // spmmRow emits c[j] += alpha·Σ_k val[k]·b[col[k]·ldb+j] for j < n, one
 // sparse row; with perm the value of entry k is val[perm[k]].
 func spmmRow(perm bool, masks Mem) {
@@ -193,11 +200,14 @@ func spmmRow(perm bool, masks Mem) {
 	if perm {
 		name = "spmmRowPerm"
 	}
-	TEXT(name, NOSPLIT, "func(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32)")
+	TEXT(name, NOSPLIT, "func(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32, pfn int)")
 	Pragma("noescape")
 	Doc(name + " adds alpha times one sparse row times b to c (see SpMMRow).")
 
 	nnz := Load(Param("nnz"), GP64())
+	// pfn entries of col are readable (the row's and those after it): the
+	// prefetches look spmmPrefetch entries ahead, into the next rows too
+	pfn := Load(Param("pfn"), GP64())
 	pcol := Load(Param("col"), GP64())
 	pval := Load(Param("val"), GP64())
 	var pperm Register
@@ -223,6 +233,28 @@ func spmmRow(perm bool, masks Mem) {
 		k := GP64()
 		XORQ(k, k)
 		Label("k" + tag)
+		{
+			// the rows of b named by a random graph's columns are far
+			// apart and no cache holds them: fetch the row spmmPrefetch
+			// entries ahead, the cache lines of this block, while this
+			// entry's multiply-adds run (prefetches never fault, and
+			// only the index load is guarded)
+			ahead := GP64()
+			dist := spmmPrefetch
+			if w < 4 {
+				dist = spmmPrefetchNarrow
+			}
+			LEAQ(Mem{Base: k, Disp: dist}, ahead)
+			CMPQ(ahead, pfn)
+			JGE(LabelRef("nopf" + tag))
+			MOVLQSX(Mem{Base: pcol, Index: ahead, Scale: 4}, ahead)
+			IMULQ(ldb, ahead)
+			ADDQ(pb, ahead)
+			for line := 0; line < max(w/2, 1); line++ {
+				PREFETCHT0(Mem{Base: ahead, Disp: 64 * line})
+			}
+			Label("nopf" + tag)
+		}
 		idx := GP64()
 		MOVLQSX(Mem{Base: pcol, Index: k, Scale: 4}, idx)
 		IMULQ(ldb, idx)
