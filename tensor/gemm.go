@@ -40,6 +40,10 @@ func Gemm(e Exec, transA, transB bool, alpha float32, a, b *Dense, beta float32,
 		e.forChunks(m, job{kb: scaleRows}, kd)
 		return
 	}
+	if useSplitK(e, &kd) {
+		gemmSplitK(e, kd)
+		return
+	}
 	if sparseLeft(&kd) {
 		gemmSparseA(e, kd)
 		return

@@ -10,6 +10,7 @@ type kernel struct {
 	alpha, beta    float32
 	a, b, c        *Dense
 	m, n, k        int
+	k0             int // first inner index of gemmSplitK's group
 	rowPtr, colIdx []int32
 	perm           []int32
 	val, out       []float32

@@ -25,6 +25,10 @@ type Workers struct {
 	pieces    pieces
 	runShared job
 	kern      kernel
+	// scratch is a buffer that kernels needing memory beyond their stacks
+	// (gemmSplitK's partials) borrow under scratchMu for a whole call.
+	scratchMu  sync.Mutex
+	scratchBuf []float32
 }
 
 // task is one chunk of a kernel call.
@@ -75,6 +79,19 @@ func (w *Workers) acquire(extra int) bool {
 		return false
 	}
 	return true
+}
+
+// scratch returns a buffer of n floats: w's own, grown to n, with held true
+// and scratchMu locked (the caller unlocks it when done), or, when w is nil
+// or its buffer is in use by another call, a new one with held false.
+func (w *Workers) scratch(n int) (buf []float32, held bool) {
+	if w == nil || !w.scratchMu.TryLock() {
+		return make([]float32, n), false
+	}
+	if cap(w.scratchBuf) < n {
+		w.scratchBuf = make([]float32, n)
+	}
+	return w.scratchBuf[:n], true
 }
 
 // submit hands a chunk to a parked goroutine; the caller must hold w.

@@ -19,7 +19,13 @@ import (
 // features memory-mapped, as a large graph is read for mini-batch training.
 func smallCSBM(t *testing.T, homophily float64) *graph.Graph {
 	t.Helper()
-	gen, err := synth.Generate(synth.CSBM{Nodes: 600, AvgDegree: 8, Classes: 3, Homophily: homophily, Features: 8, Signal: 1.5, Seed: 7,
+	return csbmGraph(t, 600, homophily)
+}
+
+// csbmGraph is smallCSBM with n nodes.
+func csbmGraph(t *testing.T, n int, homophily float64) *graph.Graph {
+	t.Helper()
+	gen, err := synth.Generate(synth.CSBM{Nodes: n, AvgDegree: 8, Classes: 3, Homophily: homophily, Features: 8, Signal: 1.5, Seed: 7,
 		Splits: graph.SplitSpec{Train: 0.6, Val: 0.2, Test: 0.2, Num: 1, Seed: 7}})
 	if err != nil {
 		t.Fatal(err)

@@ -67,6 +67,42 @@ func TestRunDeterministicAcrossThreads(t *testing.T) {
 	}
 }
 
+// On a graph of more nodes than tensor's split-K threshold (16,384), two
+// threads compute the weight gradients Hᵀ·G by blocks of the node index
+// and one thread by row tiles: the trained parameters must still be the
+// same bits.
+func TestRunDeterministicAcrossThreadsLongGradients(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 20,000-node graph")
+	}
+	g := csbmGraph(t, 20_000, 0.3)
+	reg := models.NewRegistry()
+	for _, name := range []string{"pcgcn", "gcn"} {
+		spec, _ := reg.Get(name)
+		var first *Result
+		for _, threads := range []int{1, 2} {
+			o := DefaultOptions()
+			o.Epochs, o.Patience, o.Threads = 4, 0, threads
+			r, err := Run(g, 0, spec, spec.Preset("csbm"), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first == nil {
+				first = r
+				continue
+			}
+			for i, p := range first.Model.Params() {
+				q := r.Model.Params()[i]
+				for k, v := range p.Value.Data {
+					if math.Float32bits(q.Value.Data[k]) != math.Float32bits(v) {
+						t.Fatalf("%s: parameter %s[%d] differs between 1 and 2 threads: %v vs %v", name, p.Name, k, v, q.Value.Data[k])
+					}
+				}
+			}
+		}
+	}
+}
+
 func TestSaveLoadPredictRoundTrip(t *testing.T) {
 	g := loadCornell(t)
 	reg := models.NewRegistry()

@@ -1,0 +1,93 @@
+package tensor
+
+import "github.com/pcgcn/pcgcn/internal/simd"
+
+// Split-inner-index products. A weight gradient Hᵀ·G over a million-node
+// graph is a 64×64 result of a 1,000,000-long inner index: gemmBlocked deals
+// out c's few row panels (11 of them), and every piece packs all of op(b)
+// again, so b (256 MB) is read from memory once per piece — eight times on
+// two threads, which made this product the slowest of a full-batch step.
+// gemmSplitK instead deals out the gemmKC blocks of the inner index: each
+// block's partial product, the fused multiply-add chain from zero that a
+// tile forms for it, goes to a buffer of its own, and the caller folds the
+// buffers into c one by one in increasing block order with
+// c = fma(alpha, partial, c), exactly the fold the tiles do. Each element of
+// c thus takes the same operations as in gemmBlocked and the same bits,
+// whatever the thread count (partials are exact copies of the tiles' chains:
+// they are written into +0 by fma(1, acc, +0), which changes only an acc of
+// −0, and a chain from +0 is −0 only after underflow, the caveat gemmSparseA
+// has too). a and b are each read once.
+
+// splitKMinK is the inner length from which gemmSplitK is used (64 blocks:
+// below it packing op(b) once per piece costs little), and splitKMaxMN the
+// largest c it takes (its partial buffers hold splitKGroup copies of c).
+const (
+	splitKMinK  = 64 * gemmKC
+	splitKMaxMN = 128 * 128
+	splitKGroup = 32
+)
+
+// useSplitK reports whether Gemm takes gemmSplitK for kd: vector kernels,
+// more than one thread, a small c and a long inner index.
+func useSplitK(e Exec, kd *kernel) bool {
+	return simd.Enabled() && e.N() > 1 && kd.k >= splitKMinK && kd.m*kd.n <= splitKMaxMN
+}
+
+// gemmSplitK computes c = alpha·op(a)·op(b) + beta·c for useSplitK's
+// products: groups of splitKGroup blocks have their partials computed in
+// parallel (splitKBlocks), then folded into c in order on the calling
+// goroutine.
+func gemmSplitK(e Exec, kd kernel) {
+	m, n, k := kd.m, kd.n, kd.k
+	mn := m * n
+	c := kd.c.Data[:mn]
+	scaleRow(c, kd.beta)
+	blocks := (k + gemmKC - 1) / gemmKC
+	buf, held := e.Workers.scratch(splitKGroup * mn)
+	if held {
+		defer e.Workers.scratchMu.Unlock()
+	}
+	kd.out = buf
+	col, one := [1]int32{0}, [1]float32{1}
+	for g0 := 0; g0 < blocks; g0 += splitKGroup {
+		nb := min(splitKGroup, blocks-g0)
+		kd.k0 = g0 * gemmKC
+		e.runKernel(nb, nil, kd, splitKBlocks)
+		for q := range nb {
+			// c = fma(alpha, fma(1, partial, +0), c): the partial itself
+			simd.SpMMRow(kd.alpha, col[:], one[:], nil, buf[q*mn:(q+1)*mn], mn, c)
+		}
+	}
+}
+
+// splitKBlocks computes the partial products of blocks [lo, hi) of the group
+// starting at inner index kd.k0, block q into kd.out[q·m·n:], with alpha 1
+// into zeros and op(b)'s blocks packed on the goroutine's stack as in
+// gemmPanels.
+func splitKBlocks(kd *kernel, lo, hi int) {
+	var pack [gemmKC * gemmNB]float32
+	m, n, k := kd.m, kd.n, kd.k
+	rsa, csa := k, 1
+	if kd.transA {
+		rsa, csa = 1, m
+	}
+	for q := lo; q < hi; q++ {
+		k0 := kd.k0 + q*gemmKC
+		kc := min(gemmKC, k-k0)
+		part := kd.out[q*m*n : (q+1)*m*n]
+		clear(part)
+		for jb := 0; jb < n; jb += gemmNB {
+			nb := min(gemmNB, n-jb)
+			packB(pack[:], kd.b, kd.transB, k0, kc, jb, nb)
+			for i0 := 0; i0 < m; i0 += simd.TileRows {
+				rows := min(simd.TileRows, m-i0)
+				as := kd.a.Data[i0*rsa+k0*csa:]
+				for p := 0; p*simd.TileCols < nb; p++ {
+					cols := min(simd.TileCols, nb-p*simd.TileCols)
+					simd.GemmTile(rows, cols, kc, 1, as, rsa, csa,
+						pack[p*kc*simd.TileCols:], simd.TileCols, part[i0*n+jb+p*simd.TileCols:], n)
+				}
+			}
+		}
+	}
+}
