@@ -35,16 +35,41 @@ func crossEntropyLSE(arg any, lo, hi int) {
 }
 
 func crossEntropyBack(o *Var) {
+	o.tape.grad(o.in[0])
+	if increasing(o.idx) {
+		// distinct rows: shared among the goroutines
+		cols := o.in[0].Value.Cols
+		o.tape.Exec.ForArg(len(o.idx), 8*len(o.idx)*cols, o, crossEntropyBackRows)
+		return
+	}
+	// serial: idx may repeat a node
+	crossEntropyBackRows(o, 0, len(o.idx))
+}
+
+// crossEntropyBackRows adds the gradient of the selected rows [lo, hi).
+func crossEntropyBackRows(arg any, lo, hi int) {
+	o := arg.(*Var)
 	logits := o.in[0]
 	cols, xd := logits.Value.Cols, logits.Value.Data
 	g := o.Grad.Data[0] * float32(meanScale(len(o.idx)))
-	gx := o.tape.grad(logits).Data
-	// serial: idx may repeat a node
-	for q, i := range o.idx {
+	gx := logits.Grad.Data
+	for q := lo; q < hi; q++ {
+		i := o.idx[q]
 		row, gr := xd[int(i)*cols:(int(i)+1)*cols], gx[int(i)*cols:(int(i)+1)*cols]
 		for j, v := range row {
 			gr[j] += g * float32(math.Exp(float64(v-o.aux.Data[q])))
 		}
 		gr[o.lab[i]] -= g
 	}
+}
+
+// increasing reports whether idx is strictly increasing, so names no row
+// twice (training node lists are sorted).
+func increasing(idx []int32) bool {
+	for q := 1; q < len(idx); q++ {
+		if idx[q] <= idx[q-1] {
+			return false
+		}
+	}
+	return true
 }

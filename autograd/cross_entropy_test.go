@@ -32,3 +32,51 @@ func TestCrossEntropyMatchesUnfused(t *testing.T) {
 		}
 	}
 }
+
+// The gradient of a large CrossEntropy is the same bits on 1 and 3
+// goroutines, with sorted rows (shared among them) and with a row named
+// twice (kept serial, both terms added).
+func TestCrossEntropyBackwardThreads(t *testing.T) {
+	const rows, cols = 3000, 5
+	x := randDense(rows, cols, 65)
+	labels := make([]int32, rows)
+	for i := range labels {
+		labels[i] = int32(i % cols)
+	}
+	sorted := make([]int32, 0, rows)
+	for i := 0; i < rows; i += 2 {
+		sorted = append(sorted, int32(i))
+	}
+	repeated := append([]int32{4}, sorted...)
+	for name, idx := range map[string][]int32{"sorted": sorted, "repeated": repeated} {
+		var first []float32
+		for _, threads := range []int{1, 3} {
+			p := NewParam("x", x.Clone())
+			tp := NewTape(tensor.Exec{Threads: threads})
+			tp.Backward(tp.CrossEntropy(p, labels, idx))
+			if first == nil {
+				first = p.Grad.Data
+				continue
+			}
+			for k, v := range p.Grad.Data {
+				if v != first[k] {
+					t.Fatalf("%s: ∂x[%d] %v on 3 goroutines, %v on 1", name, k, v, first[k])
+				}
+			}
+		}
+		if name == "repeated" {
+			// row 4 is selected twice: its gradient is twice that of one
+			// selection, the sorted run's, rescaled to the longer mean
+			one := NewParam("x", x.Clone())
+			tp := NewTape(tensor.Serial)
+			tp.Backward(tp.CrossEntropy(one, labels, sorted))
+			scale := float32(len(sorted)) / float32(len(repeated))
+			for j := 0; j < cols; j++ {
+				want := 2 * one.Grad.At(4, j) * scale
+				if !near(first[4*cols+j], want, 1e-6) {
+					t.Errorf("row named twice: ∂x[4,%d] = %v, want %v", j, first[4*cols+j], want)
+				}
+			}
+		}
+	}
+}

@@ -183,10 +183,11 @@ func (t *Tape) Alloc(rows, cols int) *tensor.Dense {
 	return d
 }
 
-// AllocZero is Alloc with the contents zeroed.
+// AllocZero is Alloc with the contents zeroed (by the tape's goroutines
+// when large).
 func (t *Tape) AllocZero(rows, cols int) *tensor.Dense {
 	d := t.Alloc(rows, cols)
-	d.Zero()
+	d.ZeroExec(t.Exec)
 	return d
 }
 
@@ -282,7 +283,7 @@ func (t *Tape) grad(v *Var) *tensor.Dense {
 			d := l[len(l)-1]
 			t.spare[r*c] = l[:len(l)-1]
 			d.Rows, d.Cols = r, c
-			d.Zero()
+			d.ZeroExec(t.Exec)
 			t.hold(r * c)
 			v.Grad = d
 		} else {

@@ -14,6 +14,7 @@ func TestKernelAllocations(t *testing.T) {
 	sdd := make([]float32, sp.NNZ())
 	ad := randDense(r, 300, 70)
 	x, ctt := randDense(r, 50, 200), NewDense(70, 50)
+	big := randDense(r, 2000, 300)
 	ha, hg, dw := randDense(r, splitKMinK, 9), randDense(r, splitKMinK, 20), NewDense(9, 20)
 	spt := NewDense(200, 70)
 	SpMMT(Serial, 1, sp, spc, 0, spt) // build the cached transpose
@@ -29,6 +30,7 @@ func TestKernelAllocations(t *testing.T) {
 			"GemmTT":     func() { Gemm(e, true, true, 1, b, x, 0, ctt) },
 			"GemmSplitK": func() { Gemm(e, true, false, 1, ha, hg, 0, dw) },
 			"SpMM":       func() { SpMM(e, 1, sp, b, 0, spc) },
+			"ZeroExec":   func() { big.ZeroExec(e) },
 			"SpMMT":      func() { SpMMT(e, 1, sp, spc, 0, spt) },
 			"SDDMM":      func() { SDDMM(e, sp, ad, b, sdd) },
 			"RowSoftmax": func() { RowSoftmax(e, sp, sp.Val, sdd) },

@@ -56,6 +56,25 @@ func (m *Dense) Clone() *Dense {
 // Zero sets every element to 0.
 func (m *Dense) Zero() { clear(m.Data) }
 
+// ZeroExec is Zero with the clearing shared among e's goroutines: a
+// million-row gradient buffer is 256 MB, and one core alone does not reach
+// the memory's bandwidth. Small matrices are cleared on the calling
+// goroutine.
+func (m *Dense) ZeroExec(e Exec) {
+	e.ForArg(m.Rows, len(m.Data)/zeroWorkDivisor, m, zeroRows)
+}
+
+// zeroWorkDivisor converts cleared floats into the multiply-adds of
+// Exec.Serial's threshold: clearing is about that much cheaper per element,
+// so matrices under about half a million floats stay on one goroutine.
+const zeroWorkDivisor = 16
+
+// zeroRows clears rows [lo, hi) of the *Dense arg.
+func zeroRows(arg any, lo, hi int) {
+	m := arg.(*Dense)
+	clear(m.Data[lo*m.Cols : hi*m.Cols])
+}
+
 // CopyFrom copies src into m; the shapes must match.
 func (m *Dense) CopyFrom(src *Dense) {
 	MustSameShape("CopyFrom", m, src)

@@ -87,3 +87,26 @@ func TestWorkersCoverRangeAndShare(t *testing.T) {
 	checkCovers(t, "For after Close", 41, func(fn func(lo, hi int)) { e.For(41, 1<<30, fn) })
 	checkCovers(t, "forDynamic after Close", 41, func(fn func(lo, hi int)) { e.forDynamic(41, 1<<30, fn) })
 }
+
+// ZeroExec clears every element, whether the matrix is split among
+// goroutines (large) or not (small), and nothing beyond it.
+func TestZeroExec(t *testing.T) {
+	for _, shape := range [][2]int{{1, 5}, {3000, 300}, {7, 100_000}} {
+		for _, e := range []Exec{Serial, {Threads: 3}} {
+			backing := make([]float32, shape[0]*shape[1]+1)
+			for i := range backing {
+				backing[i] = 1
+			}
+			m := &Dense{Rows: shape[0], Cols: shape[1], Data: backing[:shape[0]*shape[1]]}
+			m.ZeroExec(e)
+			for i, v := range m.Data {
+				if v != 0 {
+					t.Fatalf("%v threads %d: element %d is %v after ZeroExec", shape, e.Threads, i, v)
+				}
+			}
+			if backing[len(backing)-1] != 1 {
+				t.Fatalf("%v: ZeroExec wrote past the matrix", shape)
+			}
+		}
+	}
+}

@@ -16,8 +16,8 @@ const (
 // gemmBlocked computes c = alpha·op(a)·op(b) + beta·c with the vector tiles
 // of package simd. The rows of c are dealt out in pieces of whole
 // simd.TileRows-row panels (Exec.forDynamic); the goroutine that takes a
-// piece scales its rows by beta, then for each block of gemmKC inner
-// indices adds alpha times that block's partial product, formed by one fused
+// piece scales its rows by beta (each row panel just before its first
+// tile), then for each block of gemmKC inner indices adds alpha times that block's partial product, formed by one fused
 // multiply-add chain per element: the order depends on k only, never on how
 // rows are split among goroutines. op(a) is read in place through its
 // strides; every piece packs the blocks of op(b) it needs itself, which costs
@@ -59,7 +59,6 @@ func gemmPanels(plo, phi int, pack []float32, transA, transB bool, alpha float32
 		rsa, csa = 1, m
 	}
 	r0, r1 := plo*simd.TileRows, min(phi*simd.TileRows, m)
-	scaleRow(c.Data[r0*n:r1*n], beta)
 	for k0 := 0; k0 < k; k0 += gemmKC {
 		kc := min(gemmKC, k-k0)
 		for jb := 0; jb < n; jb += gemmNB {
@@ -67,6 +66,13 @@ func gemmPanels(plo, phi int, pack []float32, transA, transB bool, alpha float32
 			packB(pack, b, transB, k0, kc, jb, nb)
 			for i0 := r0; i0 < r1; i0 += simd.TileRows {
 				rows := min(simd.TileRows, r1-i0)
+				if k0 == 0 && jb == 0 {
+					// scaled just before its first tile, the panel is
+					// still in L1 when the tiles read it (scaling the
+					// whole piece first wrote a million-row c out to
+					// memory and read it back)
+					scaleRow(c.Data[i0*n:(i0+rows)*n], beta)
+				}
 				as := a.Data[i0*rsa+k0*csa:]
 				for q := 0; q*simd.TileCols < nb; q++ {
 					cols := min(simd.TileCols, nb-q*simd.TileCols)

@@ -39,7 +39,11 @@ const gemmSparseMinCols = 32
 
 // sparseLeft reports whether Gemm should take the sparse-left path for kd:
 // vector kernels, op(b) not transposed, c wide enough, and op(a) sparse
-// enough, counted exactly (a pass over a, small against the product).
+// enough. The share of non-zeros is counted exactly in matrices up to
+// sparseScanAll floats; larger ones (a million-node hidden layer is 64
+// million) are judged on every sparseScanStride-th block of 1024, a fixed
+// sample, since this pass runs on one goroutine before the product starts.
+// Either path gives the same bits, so the sample decides speed only.
 func sparseLeft(kd *kernel) bool {
 	if kd.transB || kd.n < gemmSparseMinCols || !simd.Enabled() {
 		return false
@@ -49,10 +53,19 @@ func sparseLeft(kd *kernel) bool {
 		density = gemmSparseMaxDensityT
 	}
 	data := kd.a.Data
-	limit := int(density * float64(len(data)))
+	stride := 1
+	if len(data) > sparseScanAll {
+		stride = sparseScanStride
+	}
+	const block = 1024
+	sampled := 0
+	for lo := 0; lo < len(data); lo += stride * block {
+		sampled += min(block, len(data)-lo)
+	}
+	limit := int(density * float64(sampled))
 	nz := 0
-	for lo := 0; lo < len(data); lo += 1024 {
-		for _, v := range data[lo:min(lo+1024, len(data))] {
+	for lo := 0; lo < len(data); lo += stride * block {
+		for _, v := range data[lo:min(lo+block, len(data))] {
 			nz += nonZero(v)
 		}
 		if nz > limit {
@@ -61,6 +74,12 @@ func sparseLeft(kd *kernel) bool {
 	}
 	return true
 }
+
+// sparseScanAll and sparseScanStride set sparseLeft's sample (see there).
+const (
+	sparseScanAll    = 1 << 20
+	sparseScanStride = 8
+)
 
 // nonZero is 1 when v is not ±0, else 0, without a branch (the zeros of a
 // dropout output fall at random, so a branch would mispredict often).

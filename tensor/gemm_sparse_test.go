@@ -135,3 +135,25 @@ func TestNonZero(t *testing.T) {
 		}
 	}
 }
+
+// On a matrix larger than sparseScanAll, sparseLeft judges a sample of the
+// blocks: a hidden layer's ReLU/dropout zeros, spread at random, give the
+// same decisions as the exact count well away from the bounds.
+func TestSparseLeftSampledDecision(t *testing.T) {
+	if !simd.Enabled() {
+		t.Skip("no vector kernels: Gemm never takes the sparse-left path")
+	}
+	rows := sparseScanAll/64 + 5000
+	for _, c := range []struct {
+		density float64
+		transA  bool
+		want    bool
+	}{{0.1, false, true}, {0.5, false, false}, {0.15, true, true}, {0.4, true, false}} {
+		a := randDense(newRand(3), rows, 64)
+		sparsify(a, c.density, 9)
+		kd := kernel{transA: c.transA, a: a, n: 64}
+		if got := sparseLeft(&kd); got != c.want {
+			t.Errorf("density %.2f transA %v: sparse path %v, want %v", c.density, c.transA, got, c.want)
+		}
+	}
+}
