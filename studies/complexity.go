@@ -157,6 +157,20 @@ func (p *plan) complexityGrid() complexityGrid {
 	return g
 }
 
+// plans reports whether the grid runs impl's model on the graph of n nodes
+// at average degree d.
+func (g complexityGrid) plans(impl, model string, n int, d float64) bool {
+	if !slices.Contains(g.implementations, impl) {
+		return false
+	}
+	for _, pt := range g.points {
+		if pt.nodes == n && pt.degree == d && slices.Contains(pt.models, model) {
+			return true
+		}
+	}
+	return false
+}
+
 // want is the record a measurement of impl's model on pt would save, the
 // outcome not yet filled in: the key and the protocol a saved one must
 // match (see complexityRecord.current).

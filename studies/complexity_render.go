@@ -150,18 +150,29 @@ func (t *complexityTables) table(w io.Writer, first string, rows []complexityRow
 		cells := []string{row.label, grouped(complexityPoint{nodes: row.nodes, degree: row.degree}.edges())}
 		for _, s := range t.series() {
 			r, ok := t.get(s[0], s[1], row.nodes, row.degree)
-			cells = append(cells, t.cells(r, ok)...)
+			if !ok {
+				cells = append(cells, "—"+t.missingNote(s[0], s[1], row), "—")
+				continue
+			}
+			cells = append(cells, t.cells(r)...)
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}
 	fmt.Fprintln(w)
 }
 
-// cells are a record's two cells: time and memory.
-func (t *complexityTables) cells(r complexityRecord, ok bool) []string {
-	if !ok {
-		return []string{"—", "—"}
+// missingNote is the footnote mark of a cell without a record: a run of
+// the grid not measured yet, or one the grid does not make.
+func (t *complexityTables) missingNote(impl, model string, row complexityRow) string {
+	text := "not in the study's grid: this model is not run on this graph"
+	if t.g.plans(impl, model, row.nodes, row.degree) {
+		text = "not measured yet: `pcgcn reproduce --only complexity` resumes the study and measures it"
 	}
+	return t.noteText(text)
+}
+
+// cells are a record's two cells: time and memory.
+func (t *complexityTables) cells(r complexityRecord) []string {
 	mark := ""
 	if r.stale() || !r.sameProtocol(t.g.want(r.Impl, r.Model, complexityPoint{nodes: r.Nodes, degree: r.AvgDegree})) {
 		mark = "†"
@@ -188,6 +199,11 @@ func (t *complexityTables) note(r complexityRecord) string {
 	} else {
 		text = seriesName(r.Impl, r.Model) + ": " + text
 	}
+	return t.noteText(text)
+}
+
+// noteText numbers a footnote's text, once per distinct text.
+func (t *complexityTables) noteText(text string) string {
 	i, ok := t.noteOf[text]
 	if !ok {
 		t.notes = append(t.notes, text)

@@ -118,7 +118,9 @@ func TestRenderComplexity(t *testing.T) {
 		}
 	}
 	s := render()
-	for _, want := range []string{"| 10,000 | 100,000 |", "n/a¹", "¹ PCGCN (PyTorch): no reference script", "Too few runs of our PCGCN yet", "At n = 10,000 PCGCN took", "figures/complexity.png"} {
+	for _, want := range []string{"| 10,000 | 100,000 |", "n/a¹", "¹ PCGCN (PyTorch): no reference script", "Too few runs of our PCGCN yet", "At n = 10,000 PCGCN took", "figures/complexity.png",
+		"| 30,000 | 300,000 | —³ | — | —³ | — |", "not measured yet: `pcgcn reproduce --only complexity` resumes the study",
+		"| 7,000,000 | 70,000,000 | —⁴ | — |", "not in the study's grid"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("partial: no %q in\n%s", want, s)
 		}
