@@ -47,13 +47,14 @@ func gemmOperands(s gemmShape) (a, b, c *Dense) {
 // largeGemmShapes are the hidden-layer products of a 1M-node full-batch
 // step: the forward (n×64)·(64×64), the weight gradient Hᵀ·G and the input
 // gradient G·Wᵀ, the narrow (n×64)·(64×5) of the prototype scores and its
-// gradient. About 1 GiB, so BenchmarkGemmLarge runs them only without -short.
+// gradient, and B·(PW) of PCGCN's control term. About 1 GiB, so BenchmarkGemmLarge runs them only without -short.
 var largeGemmShapes = []gemmShape{
 	{"NN_1Mx64x64", 1_000_000, 64, 64, false, false},
 	{"TN_64x1Mx64", 64, 1_000_000, 64, true, false},
 	{"NT_1Mx64x64", 1_000_000, 64, 64, false, true},
 	{"NT_1Mx64x5", 1_000_000, 64, 5, false, true},
 	{"TN_5x1Mx64", 5, 1_000_000, 64, true, false},
+	{"NN_1Mx5x64", 1_000_000, 5, 64, false, false},
 }
 
 // BenchmarkGemmLarge times largeGemmShapes.

@@ -143,6 +143,43 @@ func gemmSparseRows(kd *kernel, lo, hi int) {
 	}
 }
 
+// gemmSmallKMax is the inner length up to which Gemm computes a·b (neither
+// transposed, c at least gemmSparseMinCols wide) a row at a time with
+// simd.SpMMRow over all of a's row, zeros included: the (n×5)·(5×64)
+// products of PCGCN's assignments (B·PW and its gradient) otherwise make
+// four tile calls of 5 inner steps per 6 rows, which on a million rows
+// costs more than the memory traffic. The operations per element are the
+// tiles' (one chain from zero over the k < gemmKC inner indices in order,
+// one fold), zeros and non-finite values alike, so the bits are theirs.
+const gemmSmallKMax = 8
+
+// smallK reports whether Gemm takes gemmSmallKRows for kd.
+func smallK(kd *kernel) bool {
+	return simd.Enabled() && !kd.transA && !kd.transB && kd.k <= gemmSmallKMax && kd.n >= gemmSparseMinCols
+}
+
+// gemmSmallK computes c = alpha·a·b + beta·c for smallK's products, rows of
+// c in parallel.
+func gemmSmallK(e Exec, kd kernel) {
+	if e.Serial(kd.m, kd.m*kd.n*kd.k) {
+		gemmSmallKRows(&kd, 0, kd.m)
+		return
+	}
+	e.runKernel(kd.m, nil, kd, gemmSmallKRows)
+}
+
+// gemmSmallKRows computes rows [lo, hi) of gemmSmallK: each row of c
+// scaled by beta, then one SpMMRow with a's whole row as the entries.
+func gemmSmallKRows(kd *kernel, lo, hi int) {
+	idx := [gemmSmallKMax]int32{0, 1, 2, 3, 4, 5, 6, 7}
+	alpha, a, b, c, n, k := kd.alpha, kd.a.Data, kd.b.Data, kd.c.Data, kd.n, kd.k
+	for i := lo; i < hi; i++ {
+		ci := c[i*n : (i+1)*n]
+		scaleRow(ci, kd.beta)
+		simd.SpMMRow(alpha, idx[:k], a[i*k:(i+1)*k], nil, b, n, ci)
+	}
+}
+
 // gemmSparseCols is the number of columns of a (rows of c) whose non-zeros
 // gemmSparseTransRows gathers at once from a block of a's rows: 16 lists of
 // up to gemmKC entries, 32 KiB on the stack.
