@@ -1371,6 +1371,7 @@ kw2:
 	IMULQ      DI, R11
 	ADDQ       SI, R11
 	PREFETCHT0 (R11)
+	PREFETCHT0 63(R11)
 
 nopfw2:
 	MOVLQSX      (DX)(R10*4), R11
@@ -1408,6 +1409,7 @@ kw1:
 	IMULQ      DI, R11
 	ADDQ       SI, R11
 	PREFETCHT0 (R11)
+	PREFETCHT0 31(R11)
 
 nopfw1:
 	MOVLQSX      (DX)(R10*4), R11
@@ -1444,6 +1446,7 @@ ktail:
 	IMULQ      DI, R11
 	ADDQ       SI, R11
 	PREFETCHT0 (R11)
+	PREFETCHT0 31(R11)
 
 nopftail:
 	MOVLQSX      (DX)(R10*4), R11
@@ -1621,6 +1624,7 @@ kw2:
 	IMULQ      R8, R12
 	ADDQ       DI, R12
 	PREFETCHT0 (R12)
+	PREFETCHT0 63(R12)
 
 nopfw2:
 	MOVLQSX      (DX)(R11*4), R12
@@ -1659,6 +1663,7 @@ kw1:
 	IMULQ      R8, R12
 	ADDQ       DI, R12
 	PREFETCHT0 (R12)
+	PREFETCHT0 31(R12)
 
 nopfw1:
 	MOVLQSX      (DX)(R11*4), R12
@@ -1696,6 +1701,7 @@ ktail:
 	IMULQ      R8, R12
 	ADDQ       DI, R12
 	PREFETCHT0 (R12)
+	PREFETCHT0 31(R12)
 
 nopftail:
 	MOVLQSX      (DX)(R11*4), R12

@@ -253,6 +253,12 @@ func spmmRow(perm bool, masks Mem) {
 			for line := 0; line < max(w/2, 1); line++ {
 				PREFETCHT0(Mem{Base: ahead, Disp: 64 * line})
 			}
+			// narrow blocks also fetch the line of their last byte: rows
+			// whose width is not a multiple of 16 floats start anywhere
+			// in a line (5 floats: a third of the rows straddle two)
+			if w < 4 {
+				PREFETCHT0(Mem{Base: ahead, Disp: 32*w - 1})
+			}
 			Label("nopf" + tag)
 		}
 		idx := GP64()
