@@ -30,17 +30,7 @@ var gemmShapes = []gemmShape{
 // gemmOperands returns random a, b, c stored so that op(a) is m×k and op(b)
 // is k×n.
 func gemmOperands(s gemmShape) (a, b, c *Dense) {
-	r := newRand(11)
-	if s.transA {
-		a = randDense(r, s.k, s.m)
-	} else {
-		a = randDense(r, s.m, s.k)
-	}
-	if s.tran {
-		b = randDense(r, s.n, s.k)
-	} else {
-		b = randDense(r, s.k, s.n)
-	}
+	a, b = randOperands(newRand(11), s.m, s.k, s.n, s.transA, s.tran)
 	return a, b, NewDense(s.m, s.n)
 }
 

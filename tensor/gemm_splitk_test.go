@@ -25,14 +25,7 @@ func TestGemmSplitKMatchesTilesBitForBit(t *testing.T) {
 		m, k, n := sh[0], sh[1], sh[2]
 		for _, tr := range [][2]bool{{true, false}, {false, false}, {true, true}, {false, true}} {
 			transA, transB := tr[0], tr[1]
-			a := randDense(r, m, k)
-			if transA {
-				a = randDense(r, k, m)
-			}
-			b := randDense(r, k, n)
-			if transB {
-				b = randDense(r, n, k)
-			}
+			a, b := randOperands(r, m, k, n, transA, transB)
 			sparsify(a, 0.3, 5)
 			for _, ab := range [][2]float32{{1, 0}, {-0.5, 1}, {2, 0.3}} {
 				alpha, beta := ab[0], ab[1]

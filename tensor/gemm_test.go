@@ -23,14 +23,7 @@ func TestGemmMatchesReference(t *testing.T) {
 					}
 					for _, s := range ss {
 						ta, tb := tr[0], tr[1]
-						a := randDense(r, m, k)
-						if ta {
-							a = randDense(r, k, m)
-						}
-						b := randDense(r, k, n)
-						if tb {
-							b = randDense(r, n, k)
-						}
+						a, b := randOperands(r, m, k, n, ta, tb)
 						c := randDense(r, m, n)
 						if s.beta == 0 {
 							for i := range c.Data {

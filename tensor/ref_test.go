@@ -18,6 +18,22 @@ func randDense(r *rand.Rand, rows, cols int) *Dense {
 	return d
 }
 
+// randOperands returns random a and b stored so that op(a) is m×k and
+// op(b) is k×n (a is k×m when transA, b is n×k when transB).
+func randOperands(r *rand.Rand, m, k, n int, transA, transB bool) (a, b *Dense) {
+	if transA {
+		a = randDense(r, k, m)
+	} else {
+		a = randDense(r, m, k)
+	}
+	if transB {
+		b = randDense(r, n, k)
+	} else {
+		b = randDense(r, k, n)
+	}
+	return a, b
+}
+
 // randCSR returns a rows×cols CSR with about density·cols entries per row,
 // leaving every third row empty when emptyRows is set.
 func randCSR(r *rand.Rand, rows, cols int, density float64, emptyRows bool) *CSR {
