@@ -45,7 +45,7 @@ type claimOwner struct {
 
 // claimPath is where c's claim lives.
 func (rn *Runner) claimPath(c Cell) string {
-	return filepath.Join(rn.Dir, c.Study, c.Key()+".claim")
+	return filepath.Join(rn.KeyDir(), c.Study, c.Key()+".claim")
 }
 
 // claimState reports whether c is claimed by a live claim (renewed within

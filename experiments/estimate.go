@@ -17,6 +17,14 @@ type plan struct {
 	// stale[i] marks a cell whose saved result is stale: other numerics, or
 	// a key (data, seed, budget) other than the runner's, which is never used.
 	stale []bool
+	// work[i] is what training cells[i] takes for i in todo (see need):
+	// the cell, or the cell with only the splits its saved result lacks, or
+	// with the saved splits too.
+	work []Cell
+	// reused[i] marks a done cell answered by a saved result holding more
+	// splits than it asks for; extended[i] a cell to run whose saved result
+	// gains the splits it lacks.
+	reused, extended []bool
 	// cost estimates the seconds one split of a cell takes.
 	cost func(Cell) float64
 }
@@ -30,19 +38,27 @@ type plan struct {
 // model's median alone misjudged such cells several-fold.
 func (rn *Runner) pending(cells []Cell) plan {
 	cells = rn.expand(cells)
-	p := plan{cells: cells, saved: make([]*Result, len(cells)), stale: make([]bool, len(cells))}
+	n := len(cells)
+	p := plan{cells: cells, saved: make([]*Result, n), stale: make([]bool, n), work: make([]Cell, n),
+		reused: make([]bool, n), extended: make([]bool, n)}
 	rates := map[string][]float64{} // by model, and by model and dataset (pairKey)
 	for i, c := range cells {
-		if r, current := rn.loadSaved(c); r != nil {
-			rn.addRate(rates, r)
-			p.stale[i] = !current || Stale(r)
-			if current {
+		full := rn.readSaved(c)
+		if full != nil {
+			rn.addRate(rates, full)
+			current := rn.sameKey(c, full)
+			p.stale[i] = !current || Stale(full)
+			if r := view(full, c); current && r != nil {
 				p.saved[i] = r
 				if !rn.Refresh || !Stale(r) {
+					p.reused[i] = len(full.PerSplit) > len(c.Splits)
 					continue
 				}
 			}
 		}
+		var base *Result
+		p.work[i], base = rn.need(c, full)
+		p.extended[i] = base != nil
 		p.todo = append(p.todo, i)
 	}
 	rn.savedRates(cells, p.todo, rates)
@@ -110,7 +126,15 @@ type PlanEntry struct {
 	// never used and so never done.
 	Stale int `json:"stale"`
 	// Claimed counts the cells left that a live worker holds (see Work).
-	Claimed    int     `json:"claimed"`
+	Claimed int `json:"claimed"`
+	// Reused counts the done cells answered by a saved result that holds
+	// more splits than they ask for (a view of it, nothing trained), and
+	// Extended the cells left whose saved result lacks some of their
+	// splits: only those are trained, and added to it (see Runner.Run).
+	Reused   int `json:"reused"`
+	Extended int `json:"extended"`
+	// Splits counts the splits left to train, EstSeconds their estimated
+	// time.
 	Splits     int     `json:"splits_left"`
 	EstSeconds float64 `json:"estimated_seconds"`
 	// Costs are the estimated seconds of each cell left (all its splits),
@@ -147,13 +171,19 @@ func (rn *Runner) Plan(cells []Cell) []PlanEntry {
 		}
 		if !run[i] {
 			e.Done++
+			if pl.reused[i] {
+				e.Reused++
+			}
 			continue
+		}
+		if pl.extended[i] {
+			e.Extended++
 		}
 		if live, _ := rn.claimState(c, rn.lease()); live {
 			e.Claimed++
 		}
-		cost := float64(len(c.Splits)) * pl.cost(c)
-		e.Splits += len(c.Splits)
+		cost := float64(len(pl.work[i].Splits)) * pl.cost(c)
+		e.Splits += len(pl.work[i].Splits)
 		e.EstSeconds += cost
 		e.Costs = append(e.Costs, cost)
 	}

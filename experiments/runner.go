@@ -68,7 +68,9 @@ type Runner struct {
 // Run runs every cell (every candidate of a cell with candidates, see
 // Select) not yet saved, saving each as it finishes, and returns the results
 // in the order of cells (for a cell with candidates, the selected one; see
-// Load).
+// Load). A cell whose splits a saved result holds, among others, is
+// answered by it; one whose saved result lacks some of its splits trains
+// only those and adds them to it: a saved result only grows (see need).
 func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
 	asked := cells
 	pl := rn.pending(cells)
@@ -81,13 +83,13 @@ func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
 	}
 	total := 0
 	for _, i := range todo {
-		total += len(cells[i].Splits)
+		total += len(pl.work[i].Splits)
 	}
 	p := newMeter(rn.Progress, len(cells)-len(todo), len(cells), total)
 	costs := make([]float64, len(cells))
 	for _, i := range todo {
 		costs[i] = cost(cells[i])
-		p.totalCost += float64(len(cells[i].Splits)) * costs[i]
+		p.totalCost += float64(len(pl.work[i].Splits)) * costs[i]
 	}
 	if rn.reg == nil {
 		rn.reg = models.NewRegistry() // before the workers share it
@@ -141,13 +143,9 @@ func (rn *Runner) runAll(cells []Cell, todo []int, costs []float64, out []*Resul
 					return
 				}
 				c := cells[i]
-				r, err := rn.runCell(context.Background(), c, p, costs[i])
+				r, err := rn.trainCell(context.Background(), c, p, costs[i])
 				if err != nil {
 					fail(&CellError{Cell: c, Err: err})
-					return
-				}
-				if err := rn.save(r); err != nil {
-					fail(err)
 					return
 				}
 				out[i] = r

@@ -75,7 +75,7 @@ func TestRunnerJobsStopAfterAnError(t *testing.T) {
 		Threads: 1, Jobs: 2, Epochs: 3, Patience: 3}
 	cells := []Cell{
 		{Study: "s", Dataset: "cornell", Model: "mlp", Splits: []int{0}},
-		{Study: "s", Dataset: "cornell", Model: "mlp", Splits: []int{0, 12}},
+		{Study: "s", Dataset: "cornell", Model: "gcn", Splits: []int{0, 12}},
 	}
 	_, err := rn.Run(cells)
 	if err == nil || !strings.Contains(err.Error(), "split 12") {

@@ -8,6 +8,8 @@ import (
 	"math"
 	"net/http"
 	"os"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -52,11 +54,12 @@ func TestRunnerSavesAndResumes(t *testing.T) {
 	if again[0].TestMean != rs[0].TestMean {
 		t.Error("resumed result differs")
 	}
-	// a changed cell definition is not taken from the old file
+	// a cell asking for some of the saved splits is answered by them
 	changed := cells[0]
-	changed.Splits = []int{0}
-	if rn.Load(changed) != nil {
-		t.Error("a result saved for splits 0-1 was returned for split 0 only")
+	changed.Splits = []int{1}
+	if r := rn.Load(changed); r == nil || len(r.PerSplit) != 1 || !reflect.DeepEqual(r.PerSplit[0], rs[0].PerSplit[1]) ||
+		r.TestMean != rs[0].PerSplit[1].Test || !slices.Equal(r.Cell.Splits, []int{1}) {
+		t.Errorf("split 1 of the saved splits 0-1: %+v", r)
 	}
 }
 

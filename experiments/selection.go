@@ -60,17 +60,22 @@ func (rn *Runner) Candidates(c Cell) []Cell {
 // share cells (the ablation, partial-control and t-SNE studies all list the
 // main table's PCGCN cells as their reference), and a plan that kept the
 // repeats trained such a cell once per study listing it (two jobs could even
-// train it at the same time, writing the same files).
+// train it at the same time, writing the same files). Repeats that differ
+// in their splits alone share a file too: they become one cell of all their
+// splits.
 func (rn *Runner) expand(cells []Cell) []Cell {
 	var out []Cell
-	seen := map[string][]Cell{} // by Path
+	seen := map[string][]int{} // indices into out, by Path
 	for _, c := range cells {
 		for _, k := range rn.Candidates(c) {
 			path := rn.Path(k)
-			if slices.ContainsFunc(seen[path], func(s Cell) bool { return sameCell(s, k) }) {
+			if j := slices.IndexFunc(seen[path], func(i int) bool { return sameDefinition(out[i], k) }); j >= 0 {
+				if i := seen[path][j]; !slices.Equal(out[i].Splits, k.Splits) {
+					out[i].Splits = unionSplits(out[i].Splits, k.Splits)
+				}
 				continue
 			}
-			seen[path] = append(seen[path], k)
+			seen[path] = append(seen[path], len(out))
 			out = append(out, k)
 		}
 	}

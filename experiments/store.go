@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -9,38 +10,72 @@ import (
 
 	"github.com/pcgcn/pcgcn/internal/atomicfile"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/train"
 )
 
-// Path returns where a cell's result is saved.
+// Path returns where a cell's result is saved: <KeyDir>/<study>/<key>.json.
+// The file name has no splits: the file holds every split of the cell
+// trained so far (a result only grows, see Runner.Run), and a request for
+// some of them is answered by a view of it (see LoadExact).
 func (rn *Runner) Path(c Cell) string {
-	return filepath.Join(rn.Dir, c.Study, c.Key()+".json")
+	return filepath.Join(rn.KeyDir(), c.Study, c.Key()+".json")
+}
+
+// KeyDir is the directory of the runner's cells: Dir itself for the
+// protocol's base seed (train.DefaultOptions, 42), Dir/seed<N> for another
+// one, so that a run with another seed saves its cells side by side with
+// the base seed's and never in their place. The training budget is kept
+// apart the same way by the callers that change it (tune's
+// <results>/epochs<E>-patience<P>, reproduce's <results>/quick): a Dir holds
+// one budget, and a result of another budget found in it is never replaced
+// by one with fewer splits (see need).
+func (rn *Runner) KeyDir() string {
+	if s := rn.options().Seed; s != train.DefaultOptions().Seed {
+		return filepath.Join(rn.Dir, fmt.Sprintf("seed%d", s))
+	}
+	return rn.Dir
 }
 
 // LoadExact returns the saved result of exactly c, or nil when there is none
 // or it does not answer for c as the runner would train it now: saved for a
 // different cell definition or configuration, or keyed by other data (the
 // dataset's files changed), another seed or another budget (see
-// Result.Data). Unlike Load it makes no selection: for a cell with
-// candidates it is the cell itself (the main table's preset).
+// Result.Data), or holding only some of c's splits. A saved result holding
+// more splits than c asks for answers it: the result returned is its view
+// on c's splits (those splits' results, in c's order, and their means).
+// Unlike Load it makes no selection: for a cell with candidates it is the
+// cell itself (the main table's preset).
 func (rn *Runner) LoadExact(c Cell) *Result {
-	if r, current := rn.loadSaved(c); current {
+	if r, current := rn.loadSaved(c); current && r != nil {
 		return r
 	}
 	return nil
 }
 
-// loadSaved returns the result saved for c's definition and configuration,
-// if any, and whether its key (data, seed, budget) is the runner's.
+// loadSaved returns the result saved for c's definition and configuration
+// viewed on c's splits (nil when there is none or it lacks some of them),
+// and whether its key (data, seed, budget) is the runner's.
 func (rn *Runner) loadSaved(c Cell) (*Result, bool) {
+	full := rn.readSaved(c)
+	if full == nil {
+		return nil, false
+	}
+	return view(full, c), rn.sameKey(c, full)
+}
+
+// readSaved returns the whole result saved in c's file (every split it
+// holds) when it was saved for c's definition, splits aside, and
+// configuration; nil otherwise.
+func (rn *Runner) readSaved(c Cell) *Result {
 	b, err := os.ReadFile(rn.Path(c))
 	if err != nil {
-		return nil, false
+		return nil
 	}
 	var r Result
-	if json.Unmarshal(b, &r) != nil || !sameCell(r.Cell, c) || !rn.sameConfig(c, r.Config) {
-		return nil, false
+	if json.Unmarshal(b, &r) != nil || !sameDefinition(r.Cell, c) || !rn.sameConfig(c, r.Config) {
+		return nil
 	}
-	return &r, rn.sameKey(c, &r)
+	return &r
 }
 
 // sameKey reports whether r was computed from the data of c's dataset as it
@@ -82,6 +117,13 @@ func sameCell(a, b Cell) bool {
 	return reflect.DeepEqual(a, b)
 }
 
+// sameDefinition reports whether a and b are the same cell but for their
+// splits: the same file, whose splits answer either.
+func sameDefinition(a, b Cell) bool {
+	a.Splits, b.Splits = nil, nil
+	return sameCell(a, b)
+}
+
 func (rn *Runner) save(r *Result) error {
 	defer os.Remove(rn.partialPath(r.Cell))
 	path := rn.Path(r.Cell)
@@ -97,7 +139,7 @@ func (rn *Runner) save(r *Result) error {
 
 // partialPath is where the finished splits of a cell in progress are kept.
 func (rn *Runner) partialPath(c Cell) string {
-	return filepath.Join(rn.Dir, c.Study, c.Key()+".partial.json")
+	return filepath.Join(rn.KeyDir(), c.Study, c.Key()+".partial.json")
 }
 
 // savePartial saves the splits of res finished so far, so that a run

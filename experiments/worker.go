@@ -61,6 +61,9 @@ func (rn *Runner) Work(ctx context.Context, cells []Cell, opt WorkOptions) error
 	}
 	costs := make([]float64, len(pl.cells))
 	for i, c := range pl.cells {
+		if len(pl.work[i].Splits) > 0 {
+			c = pl.work[i] // a cell left: only what its saved result lacks
+		}
 		costs[i] = float64(len(c.Splits)) * pl.cost(c)
 	}
 	mine := make([]bool, len(pl.cells))
@@ -91,7 +94,7 @@ func (rn *Runner) Work(ctx context.Context, cells []Cell, opt WorkOptions) error
 		done: make([]bool, len(pl.cells))}
 	total := 0
 	for _, i := range order {
-		total += len(pl.cells[i].Splits)
+		total += len(pl.work[i].Splits)
 	}
 	w.meter = newMeter(rn.Progress, 0, len(order), total)
 	for _, i := range order {
@@ -185,10 +188,7 @@ func (w *workState) loop(ctx context.Context, name string) error {
 		}
 		c := w.pl.cells[i]
 		w.logf("%s claimed %s", name, cellName(c))
-		r, err := w.rn.runCell(ctx, c, w.meter, w.costs[i]/float64(max(1, len(c.Splits))))
-		if err == nil && ctx.Err() == nil {
-			err = w.rn.save(r)
-		}
+		_, err = w.rn.trainCell(ctx, c, w.meter, w.costs[i]/float64(max(1, len(w.pl.work[i].Splits))))
 		if ctx.Err() != nil {
 			return nil // interrupted: the claim was released for the next worker
 		}
@@ -336,9 +336,12 @@ func (rn *Runner) workChecks(pl plan) error {
 		if !pl.stale[i] || pl.saved[i] != nil {
 			continue // no saved result, or a current one (stale numerics only)
 		}
-		r, _ := rn.loadSaved(c)
+		r := rn.readSaved(c)
+		if r == nil || rn.sameKey(c, r) {
+			continue // saved with this key: to be added to or refreshed
+		}
 		conflicts++
-		if example == "" && r != nil {
+		if example == "" {
 			example = fmt.Sprintf("%s was computed with seed %d, epochs %d, patience %d on data %s", cellName(c),
 				r.Seed, r.Epochs, r.Patience, shortPrint(r.Data))
 		}
