@@ -74,7 +74,7 @@ func writeFidelityPage(p *plan) error {
 	var rs []*experiments.Result
 	var compute float64
 	for _, c := range fidelityCells(paperDatasets(), p.splits) {
-		if r := p.runner.Load(c); r != nil {
+		if r := p.load(c); r != nil {
 			rs = append(rs, r)
 			compute += r.Seconds
 		}

@@ -71,8 +71,8 @@ func renderMinibatch(p *plan, w io.Writer) error {
 	rows := 0
 	for _, d := range minibatchDatasets(p) {
 		for _, full := range mainTableCells(minibatchModels(), []string{d}, p.splits) {
-			f := p.runner.LoadExact(full) // the preset, not the selection
-			mb := p.runner.LoadExact(minibatchCell(full))
+			f := p.loadExact(full) // the preset, not the selection
+			mb := p.loadExact(minibatchCell(full))
 			if f == nil || mb == nil {
 				continue
 			}

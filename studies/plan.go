@@ -83,14 +83,14 @@ func (p *plan) datasets(defaults []string) []string {
 // results loads the saved results of cells, skipping missing ones (main
 // cells: the validation-selected candidate).
 func (p *plan) results(cells []experiments.Cell) []*experiments.Result {
-	return loadAll(cells, p.runner.Load)
+	return loadAll(cells, p.load)
 }
 
 // presetResults is results without the main table's selection: the preset
 // candidate of each main cell, the baseline of studies whose variants change
 // one switch of the preset (ablation, partial control, missing classes).
 func (p *plan) presetResults(cells []experiments.Cell) []*experiments.Result {
-	return loadAll(cells, p.runner.LoadExact)
+	return loadAll(cells, p.loadExact)
 }
 
 func loadAll(cells []experiments.Cell, load func(experiments.Cell) *experiments.Result) []*experiments.Result {

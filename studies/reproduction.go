@@ -54,11 +54,13 @@ func New(opt Options) (*Reproduction, error) {
 }
 
 // ResultsDir is where the cells are saved (<ResultsDir>/quick in quick
-// mode).
-func (r *Reproduction) ResultsDir() string { return r.p.runner.Dir }
+// mode; under seed<N>/ for a seed other than 42, see
+// experiments.Runner.KeyDir).
+func (r *Reproduction) ResultsDir() string { return r.p.runner.KeyDir() }
 
 // DocsDir is where the reports are written (<ResultsDir>/quick in quick
-// mode).
+// mode; beside the cells, in <ResultsDir>/seed<N>, for a seed other than
+// 42, so that the committed reports stay those of the base seed).
 func (r *Reproduction) DocsDir() string { return r.p.docs }
 
 // Plan reports, per study, the work Run would do: cells saved, splits left
@@ -96,16 +98,20 @@ func (r *Reproduction) Run() error {
 // alone: it trains nothing, and a study whose cells are not all saved says so
 // in its section. It is the step after workers (see Work) have trained the
 // plan. docs/report.md, written when a selected study has a section there,
-// renders every study's section.
+// renders every study's section. Every report renders the full plan from the
+// saved cells (see fullPlan), not this invocation's subset (--datasets,
+// --models, --splits): a run on a part of the plan never takes the rest out
+// of the reports.
 func (r *Reproduction) Render() error {
+	full := r.p.fullPlan()
 	if slices.ContainsFunc(r.selected, func(s study) bool { return s.section != nil }) {
-		if err := r.p.fullPlan().writeReport(); err != nil {
+		if err := full.writeReport(); err != nil {
 			return err
 		}
 	}
 	for _, s := range r.selected {
 		if s.page != nil {
-			if err := s.page(r.p); err != nil {
+			if err := s.page(full); err != nil {
 				return fmt.Errorf("study %s: %w", s.name, err)
 			}
 		}
@@ -128,6 +134,11 @@ type plan struct {
 	runner *experiments.Runner
 	// splits are the splits run (the first quickSplits in quick mode).
 	splits []int
+	// fallback, in the plan the reports render (fullPlan), are this
+	// invocation's splits when they are not the full plan's: a cell with no
+	// saved result of the full plan's splits is rendered from one of these
+	// (see load).
+	fallback []int
 	// docs is the directory of the reports, figDir that of their figures.
 	docs, figDir string
 	graphs       map[string]*graph.Graph
@@ -143,7 +154,7 @@ func newPlan(opt Options) *plan {
 		opt.DocsDir = "docs"
 	}
 	if len(opt.Splits) == 0 {
-		opt.Splits = allSplits(10)
+		opt.Splits = allSplits(defaultSplits)
 	}
 	if opt.Start.IsZero() {
 		opt.Start = time.Now()
@@ -156,6 +167,9 @@ func newPlan(opt Options) *plan {
 		p.runner.Epochs, p.runner.Patience = quickEpochs, quickPatience
 		p.runner.Dir = filepath.Join(opt.ResultsDir, quickDir)
 		p.docs = p.runner.Dir
+	}
+	if p.runner.KeyDir() != p.runner.Dir { // another seed: its reports beside its cells
+		p.docs = p.runner.KeyDir()
 	}
 	p.figDir = filepath.Join(p.docs, "figures")
 	p.hook(registry())
@@ -205,8 +219,12 @@ func (p *plan) hook(all []study) {
 	}
 }
 
-// fullPlan is p for docs/report.md: every saved result, not only this run's
-// datasets and models (a quick run reports what it ran).
+// fullPlan is p for the reports: every saved result of the default plan of
+// the selected studies, not only this run's datasets, models and splits
+// (graphs given by path stay; a quick run reports what it ran). A cell is
+// rendered from its saved splits 0-9, or, when those are not all saved, from
+// this run's splits (fallback), so that a cell only ever run on a few
+// splits, as an own graph's, is still in the reports.
 func (p *plan) fullPlan() *plan {
 	full := *p
 	if !p.opt.Quick {
@@ -216,8 +234,37 @@ func (p *plan) fullPlan() *plan {
 				full.opt.Datasets = append(full.opt.Datasets, d)
 			}
 		}
+		full.splits = allSplits(defaultSplits)
+		if !slices.Equal(p.splits, full.splits) {
+			full.fallback = p.splits
+		}
 	}
 	return &full
+}
+
+// defaultSplits is how many standard splits a plan runs by default (0-9),
+// and the full plan the reports render.
+const defaultSplits = 10
+
+// load is the runner's Load of c, or, when nothing is saved for c's splits,
+// of c on the fallback splits (see fullPlan).
+func (p *plan) load(c experiments.Cell) *experiments.Result {
+	return p.loadWith(c, p.runner.Load)
+}
+
+// loadExact is load without the main table's selection (the runner's
+// LoadExact).
+func (p *plan) loadExact(c experiments.Cell) *experiments.Result {
+	return p.loadWith(c, p.runner.LoadExact)
+}
+
+func (p *plan) loadWith(c experiments.Cell, load func(experiments.Cell) *experiments.Result) *experiments.Result {
+	r := load(c)
+	if r == nil && p.fallback != nil && slices.Equal(c.Splits, p.splits) {
+		c.Splits = p.fallback
+		r = load(c)
+	}
+	return r
 }
 
 // allSplits returns 0..n-1.

@@ -60,11 +60,11 @@ func writeResultsPage(p *plan) error {
 	var rs []*experiments.Result
 	var compute float64
 	for _, c := range mainTableCells(mm, append(paperDatasets(), extraDatasets()...), p.splits) {
-		if r := p.runner.Load(c); r != nil {
+		if r := p.load(c); r != nil {
 			rs = append(rs, r)
 		}
 		for _, k := range p.runner.Candidates(c) { // every candidate's training time
-			if r := p.runner.LoadExact(k); r != nil {
+			if r := p.loadExact(k); r != nil {
 				compute += r.Seconds
 			}
 		}
@@ -73,10 +73,10 @@ func writeResultsPage(p *plan) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(p.runner.Dir, 0o755); err != nil {
+	if err := os.MkdirAll(p.runner.KeyDir(), 0o755); err != nil {
 		return err
 	}
-	if err := experiments.WriteFileAtomic(filepath.Join(p.runner.Dir, "main.json"), append(b, '\n')); err != nil {
+	if err := experiments.WriteFileAtomic(filepath.Join(p.runner.KeyDir(), "main.json"), append(b, '\n')); err != nil {
 		return err
 	}
 	var speed []report.SpeedRow
