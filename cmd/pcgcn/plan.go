@@ -36,6 +36,8 @@ func planJSON(plan []experiments.PlanEntry, workers int) planOutput {
 		out.Total.Done += e.Done
 		out.Total.Stale += e.Stale
 		out.Total.Claimed += e.Claimed
+		out.Total.Reused += e.Reused
+		out.Total.Extended += e.Extended
 		out.Total.Splits += e.Splits
 		out.Total.EstSeconds += e.EstSeconds
 		out.Total.Costs = append(out.Total.Costs, e.Costs...)
@@ -53,22 +55,24 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 // with the estimated time, and the totals.
 func printPlan(w io.Writer, plan []experiments.PlanEntry, workers int) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "study\tcells\tsaved\tstale\tclaimed\tsplits left\testimated time\t")
+	fmt.Fprintln(tw, "study\tcells\tsaved\treused\tstale\tclaimed\textended\tsplits left\testimated time\t")
 	out := planJSON(plan, workers)
 	for _, e := range slices.Concat(plan, []experiments.PlanEntry{out.Total}) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t\n", e.Study, e.Cells, e.Done, e.Stale, e.Claimed, e.Splits, studies.FormatDuration(seconds(e.EstSeconds)))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", e.Study, e.Cells, e.Done, e.Reused, e.Stale, e.Claimed, e.Extended, e.Splits,
+			studies.FormatDuration(seconds(e.EstSeconds)))
 	}
 	tw.Flush()
 	if workers > 0 {
 		fmt.Fprintf(w, "with %d workers: about %s (the largest share when the cells left are shared out longest first)\n",
 			workers, studies.FormatDuration(seconds(out.WorkersSeconds)))
 	}
+	fmt.Fprintln(w, "(reused: saved cells answered by a saved result holding more splits than asked for, nothing trained; extended: cells left whose saved result lacks some of the splits asked for, which alone are trained and added to it: a saved result is never replaced by one with fewer splits)")
 	fmt.Fprintln(w, "(claimed: cells left that a live worker is training, see --worker)")
 	for _, e := range plan {
 		if e.Unit != "" {
 			fmt.Fprintf(w, "(%s: %s instead of cells, each one run, and those left instead of splits; taken by a plain run only, never by --worker, so --workers leaves them out)\n", e.Study, e.Unit)
 		}
 	}
-	fmt.Fprintf(w, "(stale: saved cells of other numerics than this build's %s, or not recording theirs, which reproduce within their spread, not bit for bit, and --refresh trains them again; and cells saved for other data (a dataset's files changed), another --seed or another budget, which are never used and are trained again)\n", tensor.Numerics())
+	fmt.Fprintf(w, "(stale: saved cells of other numerics than this build's %s, or not recording theirs, which reproduce within their spread, not bit for bit, and --refresh trains them again; and cells saved for other data (a dataset's files changed) or another budget, which are never used and are trained again, on all their splits; another --seed keeps its cells apart, in <results>/seed<N>/)\n", tensor.Numerics())
 	fmt.Fprintln(w, "(estimates: seconds per split per unit of graph size of the same model on the same dataset in saved cells, else of the model on any dataset, at the threads and load of those runs; a model with none gets the median rate of the others, and in a directory with no saved cell each model gets its rate in this project's own reproduction, on 2 cores at 1 thread per cell)")
 }

@@ -43,6 +43,14 @@ an interrupted run resumes where it stopped, with progress and an estimate of
 the time left. It then regenerates the reports from every saved cell and prints
 the total wall time.
 
+A saved result only grows: a cell's file holds every split trained so far, a
+run asking for some of them (--splits 0) reuses them and trains nothing, and
+one asking for splits it lacks trains only those and adds them. --datasets,
+--models and --splits choose what to train, not what the reports show: the
+reports render every saved cell of the full plan (splits 0-9; a cell saved
+only on this run's splits, from those). Another --seed keeps its cells and its
+reports apart, in <results>/seed<N>/.
+
 ` + studies.Help() + `
 
 docs/report.md has a section for each of the paper's studies, whichever were
@@ -71,12 +79,12 @@ run it alone on a quiet machine.`,
 	fl.StringVar(&f.models, "models", "", "comma-separated models of the main table (default: every registered model)")
 	fl.StringVar(&f.datasets, "datasets", "", "comma-separated datasets to restrict the studies to")
 	fl.StringVar(&f.data, "data", "", "run the studies on your own graph (docs/data-format.md) too; studies that compare with a paper number show ours alone")
-	fl.StringVar(&f.splits, "splits", "0-9", "splits to run per cell")
+	fl.StringVar(&f.splits, "splits", "0-9", "splits to run per cell (a saved cell holding them answers without training; one lacking some trains those and adds them)")
 	fl.BoolVar(&f.quick, "quick", false, "2 splits, at most 60 epochs, small graphs: a fast end-to-end check")
-	fl.StringVar(&f.docsDir, "docs", "docs", "directory the Markdown reports and figures are written to")
+	fl.StringVar(&f.docsDir, "docs", "docs", "directory the Markdown reports and figures are written to (--quick and a --seed other than 42 write theirs beside their cells instead)")
 	fl.IntVar(&f.threads, "threads", 0, "goroutines for the kernels of each cell: 0 divides the cores among the --jobs; at most 4 × the cores, more is refused")
-	fl.Uint64Var(&f.seed, "seed", 42, "base random seed")
-	fl.BoolVar(&f.plan, "plan", false, "train nothing: list, per study, the cells saved and the splits left, with an estimate of their time from the models' rates in the saved cells")
+	fl.Uint64Var(&f.seed, "seed", 42, "base random seed; another than 42 saves its cells and reports in <results>/seed<N>/, never over seed 42's")
+	fl.BoolVar(&f.plan, "plan", false, "train nothing: list, per study, the cells saved (and how many a saved cell of more splits answers) and the splits left (and how many cells they extend), with an estimate of their time from the models' rates in the saved cells")
 	fl.BoolVar(&f.refresh, "refresh", false, "also train again the saved cells computed by other numerics than this build's, or saved before cells recorded theirs (--plan counts them as stale; README, Reproducibility), so that every number comes from this build")
 	fl.BoolVar(&f.render, "render", false, "train nothing: write the reports from the saved cells (after workers trained the plan); a study whose cells are not all saved says so in its section")
 	fl.IntVar(&f.workers, "workers", 0, "with --plan: also estimate the wall time of what is left with N workers (cells shared out longest first)")

@@ -40,7 +40,10 @@ plays no part in the ranking.
 
 Each grid point is a cell saved under <results>/tune/ as it finishes, so an
 interrupted search resumes where it stopped and a repeated one trains
-nothing. The protocol is train's: Adam, up to --epochs epochs, patience
+nothing. A saved point only grows: a search on some of its splits reuses them,
+one on splits it lacks trains only those and adds them. Another budget saves
+under <results>/epochs<E>-patience<P>/, another --seed under .../seed<N>/,
+never over the default's points. The protocol is train's: Adam, up to --epochs epochs, patience
 --patience, the model at its best-validation epoch.
 
 On a cluster: any number of 'tune --worker' processes (or --shard I/N) on one
