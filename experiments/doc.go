@@ -3,11 +3,15 @@
 // finished cell is saved atomically as JSON under the results directory,
 // keyed so that a saved result answers only for exactly what it was trained
 // on, and an interrupted run resumes without redoing finished cells or
-// splits. It knows no study: the studies package lists the cells and passes
+// splits. A saved result only grows: its file holds every split of the cell
+// trained so far, answers a request for some of them, and gains the splits a
+// run adds; another seed saves apart (grow.go). It knows no study: the studies package lists the cells and passes
 // its hooks (Runner.Select, Extras, Embed).
 //
 // runner.go schedules cells and cellrun.go trains one; store.go keeps the
-// results (paths, keys, atomic and partial files); selection.go chooses
+// results (paths, keys, atomic and partial files); grow.go answers a cell
+// from a saved result of more splits and adds missing splits to it;
+// selection.go chooses
 // among a cell's candidates; data.go loads the datasets once; estimate.go
 // plans the work left and its time; meter.go reports progress; claim.go,
 // worker.go and shard.go share a plan among workers; tune.go is the grid

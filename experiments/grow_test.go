@@ -214,3 +214,34 @@ func TestWorkerReusesAndGrowsSavedCells(t *testing.T) {
 		t.Error("the seed-7 worker saved nothing")
 	}
 }
+
+// TestCommittedCellsStillLoad: the cells committed under results/ (seed 42,
+// splits 0-9, the full budget) load under their file names as they are,
+// and answer a request for one split with a view, reading only.
+func TestCommittedCellsStillLoad(t *testing.T) {
+	rn := &Runner{Dir: filepath.Join("..", "results"), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true}}
+	for _, name := range []string{"main/mlp__texas.json", "ablation/pcgcn__cornell__no_cl__no_cl=true.json"} {
+		b, err := os.ReadFile(filepath.Join(rn.Dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var saved Result
+		if err := json.Unmarshal(b, &saved); err != nil {
+			t.Fatal(err)
+		}
+		c := saved.Cell
+		if rn.Path(c) != filepath.Join(rn.Dir, name) {
+			t.Errorf("%s: the runner looks for it at %s", name, rn.Path(c))
+		}
+		if r := rn.LoadExact(c); r == nil || r.TestMean != saved.TestMean || len(r.PerSplit) != 10 {
+			t.Errorf("%s does not load as saved: %+v", name, r)
+		}
+		c.Splits = []int{3}
+		if r := rn.LoadExact(c); r == nil || r.TestMean != saved.PerSplit[3].Test {
+			t.Errorf("%s: split 3 alone: %+v", name, r)
+		}
+		if p := rn.Plan([]Cell{c}); p[0].Done != 1 || p[0].Reused != 1 {
+			t.Errorf("%s: plan of split 3: %+v", name, p[0])
+		}
+	}
+}

@@ -15,7 +15,9 @@ import (
 
 // Runner runs cells, skipping those already saved under Dir.
 type Runner struct {
-	// Dir is the results directory; cell results go to Dir/<study>/<key>.json.
+	// Dir is the results directory; cell results go to
+	// Dir/<study>/<key>.json, or Dir/seed<N>/<study>/<key>.json for a seed
+	// other than 42 (see KeyDir and Path).
 	Dir string
 	// Data resolves datasets by name (DataDir, cache, download).
 	Data datasets.Options
