@@ -197,3 +197,22 @@ func Probabilities(model models.Model, threads int) *tensor.Dense {
 	tensor.SoftmaxRows(t.Exec, logits, p)
 	return p
 }
+
+// ProbabilitiesAndEmbedding is Probabilities with, from the same forward
+// pass, a copy of the model's last hidden representation
+// (models.Output.Embedding: n × hidden for most models; nil when the model
+// gives none), both new matrices owned by the caller.
+func ProbabilitiesAndEmbedding(model models.Model, threads int) (probs, emb *tensor.Dense) {
+	t := autograd.NewTape(tensor.Exec{Threads: threads})
+	t.Reset()
+	t.SetNoGrad(true)
+	t.Training = false
+	out := model.Forward(t)
+	logits := out.Logits.Value
+	probs = tensor.NewDense(logits.Rows, logits.Cols)
+	tensor.SoftmaxRows(t.Exec, logits, probs)
+	if out.Embedding != nil {
+		emb = out.Embedding.Value.Clone()
+	}
+	return probs, emb
+}

@@ -83,10 +83,17 @@ func Save(dir, model, dataset string, cfg models.Config, rs []*Result, opt SaveO
 		return nil
 	})
 	if errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("%s already holds a model (saved meanwhile by another run?): %w", dir, ErrModelExists)
+		return existsError(dir + " already holds a model (saved meanwhile by another run?); nothing was saved")
 	}
 	return err
 }
+
+// existsError is an error matching ErrModelExists with its own text.
+type existsError string
+
+func (e existsError) Error() string { return string(e) }
+
+func (e existsError) Unwrap() error { return ErrModelExists }
 
 // CheckSaveDir returns an error when Save(dir) would refuse: dir holds a
 // model and force is false (ErrModelExists), or dir holds something other
@@ -103,7 +110,7 @@ func CheckSaveDir(dir string, force bool) error {
 		return fmt.Errorf("%s is a directory holding other files than a saved model; give a new directory", dir)
 	}
 	if !force {
-		return fmt.Errorf("%s already holds a saved model; give a new directory, or --force to replace it: %w", dir, ErrModelExists)
+		return existsError(dir + " already holds a saved model; give a new directory, or --force to replace it")
 	}
 	return nil
 }

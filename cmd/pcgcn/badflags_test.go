@@ -205,20 +205,23 @@ func TestDatasetFlagsEverywhere(t *testing.T) {
 }
 
 // TestSaveWritesAfterTheCheck: a --save directory that does not exist yet
-// passes the check, and the trained model lands there.
+// passes the check, and the trained model of every split lands there.
 func TestSaveWritesAfterTheCheck(t *testing.T) {
 	save := filepath.Join(t.TempDir(), "new", "model")
 	if _, err := execNoPanic(t, newTrainCmd(), "train", "texas", "--model", "mlp", "--epochs", "2", "--splits", "0,1",
 		"--quiet", "--save", save, "--data-dir", datatest.Mirror(t)); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"weights.npz", "config.json"} {
+	for _, f := range []string{"split-0/weights.npz", "split-0/config.json", "split-1/weights.npz", "split-1/config.json"} {
 		if _, err := os.Stat(filepath.Join(save, f)); err != nil {
 			t.Error(err)
 		}
 	}
 	if ents, _ := os.ReadDir(save); len(ents) != 2 {
 		t.Errorf("the save check left files behind: %v", ents)
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(save)); len(ents) != 1 {
+		t.Errorf("the save left temporary directories behind: %v", ents)
 	}
 }
 

@@ -201,7 +201,7 @@ func TestPredictRenamedFolder(t *testing.T) {
 	if _, _, err := pcgcn("train", "--data", dir, "--remap-labels", "--model", "mlp", "--epochs", "3", "--splits", "0", "--quiet", "--save", model); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile(filepath.Join(model, "config.json"))
+	raw, err := os.ReadFile(filepath.Join(model, "split-0", "config.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
