@@ -124,6 +124,9 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	if err := f.check(); err != nil {
 		return err
 	}
+	if f.force && f.save == "" {
+		return fmt.Errorf("--force needs --save DIR: it lets --save replace a saved model")
+	}
 	batch, err := f.batch.options()
 	if err != nil {
 		return err
@@ -147,9 +150,6 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	}
 	if err := checkSaveDir(f.save, f.force); err != nil {
 		return err
-	}
-	if f.force && f.save == "" {
-		return fmt.Errorf("--force needs --save DIR: it lets --save replace a saved model")
 	}
 	if err := checkFileFlag("--log", f.log); err != nil {
 		return err
