@@ -51,10 +51,23 @@ preset for the dataset, then --config, then the shortcut flags, then --set.
 Your own graph (--data DIR, docs/data-format.md): without splits.csv it is
 trained on random stratified splits (--split-ratio, --num-splits, --seed);
 its features are row-normalised only when no value is negative (the output
-says what was done); two classes are scored on ROC AUC (--metric).`,
+says what was done); two classes are scored on ROC AUC (--metric).
+
+--save DIR keeps the model of every split trained, DIR/split-K/weights.npz
+and config.json, written once all splits are trained as one unit (a
+temporary directory renamed into place: two runs saving into one DIR leave
+one whole model and an error, never a mix). A DIR already holding a model
+is refused before training unless --force, which replaces it whole; a DIR
+holding other files is always refused. predict --model-dir DIR uses the
+lowest split unless --split N.
+
+--json lists every epoch of every split under "history" (split, epoch,
+training loss, training and validation metric in percent, validation loss);
+--log FILE writes the same records as JSON lines while training runs.`,
 		Example: `  pcgcn train --dataset cornell
   pcgcn train --dataset chameleon --splits 0-4 --set bmode=ste --json
   pcgcn train --dataset cora --model gcn --lr 0.005 --save out/cora-gcn
+  pcgcn train --dataset texas --splits 0-9 --save out/texas --force --log out/texas-epochs.jsonl
   pcgcn train --data big/ --batch 4096 --fanouts 10,5 --epochs 20 --patience 5`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTrain(cmd, &f) },
 	}
