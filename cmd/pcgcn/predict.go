@@ -81,12 +81,16 @@ are matched by name. Weights holding NaN or infinite values are an error.`,
 			if err != nil {
 				return fmt.Errorf("--model-dir %s: %w", modelDir, err)
 			}
-			if data.dataset == "" && data.path == "" {
+			fromConfig := data.dataset == "" && data.path == ""
+			if fromConfig {
 				if err := graphOfModel(cmd, &data, modelDir, meta); err != nil {
 					return err
 				}
 			}
 			g, _, err := data.load(cmd)
+			if err != nil && fromConfig {
+				return fmt.Errorf("the graph the model in %s was trained on, as its config.json names it (give the graph if it moved): %w", modelDir, err)
+			}
 			if err != nil {
 				return err
 			}

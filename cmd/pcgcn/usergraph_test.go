@@ -281,6 +281,18 @@ func TestPredictGraphFromConfig(t *testing.T) {
 	if out != given || !strings.HasPrefix(out, "node,pred,p0,p1,p7\n") || stderr != "" {
 		t.Errorf("predict without --data:\n%.200s\nstderr %q", out, stderr)
 	}
+	// the graph moved since: one line saying where predict looked
+	moved := dir + "-moved"
+	if err := os.Rename(dir, moved); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := pcgcn("predict", "--model-dir", model); err == nil || !strings.Contains(err.Error(), "as its config.json names it") ||
+		!strings.Contains(err.Error(), dir) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("moved graph: %v", err)
+	}
+	if err := os.Rename(moved, dir); err != nil {
+		t.Fatal(err)
+	}
 	// a model saved before the path was recorded: one line asking for it
 	cfg := filepath.Join(model, "split-0", "config.json")
 	raw, _ := os.ReadFile(cfg)
