@@ -1,8 +1,9 @@
 // Package checkpoint saves and loads trained models: the parameters as a
 // NumPy .npz archive (one float32 array per parameter, named as the
 // parameter, readable with numpy.load or torch.from_numpy) and the
-// configuration as config.json, both written atomically (temporary file,
-// then rename) so that a failure never leaves a half-written file.
+// configuration as config.json, written as one unit (a temporary directory,
+// then renamed) so that a failure never leaves a half-written model and two
+// saves at once never leave a mix of two models.
 //
 // The .npy writer is a few lines written here rather than a dependency: the
 // format (magic, a Python-dict header, raw little-endian data) is fixed and
@@ -33,12 +34,31 @@ const (
 	ConfigFile  = "config.json"
 )
 
-// Save writes params to dir/weights.npz and meta (any JSON-encodable value) to
-// dir/config.json, creating dir if needed.
+// ErrExists (matching fs.ErrExist) is Save's error for a directory that
+// already holds something: a saved model is never replaced silently.
+var ErrExists = atomicfile.ErrExists
+
+// Save writes params to dir/weights.npz and meta (any JSON-encodable value)
+// to dir/config.json as one unit: both files are written into a temporary
+// directory which is then renamed to dir (internal/atomicfile.WriteDir),
+// so that two saves into one dir at once give one whole model and an error,
+// never the weights of one with the configuration of the other. Save
+// refuses a dir that exists and is not empty (ErrExists); Replace replaces
+// it.
 func Save(dir string, params []*autograd.Var, meta any) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
+	return atomicfile.WriteDir(dir, false, func(tmp string) error { return Write(tmp, params, meta) })
+}
+
+// Replace is Save onto an existing dir, which it replaces whole.
+func Replace(dir string, params []*autograd.Var, meta any) error {
+	return atomicfile.WriteDir(dir, true, func(tmp string) error { return Write(tmp, params, meta) })
+}
+
+// Write writes weights.npz and config.json into dir, an existing directory
+// the caller owns: one being built to be published whole by
+// atomicfile.WriteDir, as Save and train.Save (a subdirectory per split)
+// do.
+func Write(dir string, params []*autograd.Var, meta any) error {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	seen := map[string]bool{}
@@ -51,7 +71,7 @@ func Save(dir string, params []*autograd.Var, meta any) error {
 		if err != nil {
 			return err
 		}
-		if err := writeNPY(w, p.Value); err != nil {
+		if err := WriteNPY(w, p.Value); err != nil {
 			return err
 		}
 	}
@@ -62,10 +82,10 @@ func Save(dir string, params []*autograd.Var, meta any) error {
 	if err != nil {
 		return fmt.Errorf("checkpoint: config: %w", err)
 	}
-	if err := atomicfile.Write(filepath.Join(dir, WeightsFile), buf.Bytes()); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, WeightsFile), buf.Bytes(), 0o644); err != nil {
 		return err
 	}
-	return atomicfile.Write(filepath.Join(dir, ConfigFile), append(cfg, '\n'))
+	return os.WriteFile(filepath.Join(dir, ConfigFile), append(cfg, '\n'), 0o644)
 }
 
 // ReadConfig returns the raw config.json of a model directory.
@@ -95,7 +115,7 @@ func LoadParams(dir string, params []*autograd.Var) error {
 		if err != nil {
 			return fmt.Errorf("%s: %s: %w", path, f.Name, err)
 		}
-		d, err := readNPY(rc)
+		d, err := ReadNPY(rc)
 		rc.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %s: %w", path, f.Name, err)
@@ -103,13 +123,37 @@ func LoadParams(dir string, params []*autograd.Var) error {
 		if d.Rows != p.Value.Rows || d.Cols != p.Value.Cols {
 			return fmt.Errorf("%s: %s has shape %s, the model wants %s", path, f.Name, d.Shape(), p.Value.Shape())
 		}
+		if err := checkFinite(d); err != nil {
+			return fmt.Errorf("%s: %s: %w", path, f.Name, err)
+		}
 		copy(p.Value.Data, d.Data)
 	}
 	return nil
 }
 
-// writeNPY writes d as a version 1.0 .npy array of little-endian float32.
-func writeNPY(w io.Writer, d *tensor.Dense) error {
+// checkFinite fails on the first NaN or infinite value of d, naming its
+// place and how many values are not finite: such weights would predict
+// NaN probabilities.
+func checkFinite(d *tensor.Dense) error {
+	bad, first := 0, -1
+	for i, v := range d.Data {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			if bad == 0 {
+				first = i
+			}
+			bad++
+		}
+	}
+	if bad == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d of %d values are not finite (the first, at row %d column %d, is %v): the weights are corrupt",
+		bad, len(d.Data), first/d.Cols, first%d.Cols, d.Data[first])
+}
+
+// WriteNPY writes d as a version 1.0 .npy array of little-endian float32
+// (numpy.load reads it as a 2-D float32 array).
+func WriteNPY(w io.Writer, d *tensor.Dense) error {
 	header := fmt.Sprintf("{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }", d.Rows, d.Cols)
 	// magic(6) + version(2) + len(2) + header + padding + '\n' must be a multiple of 64
 	total := 10 + len(header) + 1
@@ -132,9 +176,9 @@ func writeNPY(w io.Writer, d *tensor.Dense) error {
 
 var shapeRE = regexp.MustCompile(`'shape':\s*\((\d+),\s*(\d+)\)`)
 
-// readNPY reads a 2-D little-endian float32 C-order array written by writeNPY
-// (or by numpy with the same dtype).
-func readNPY(r io.Reader) (*tensor.Dense, error) {
+// ReadNPY reads a 2-D little-endian float32 C-order array written by
+// WriteNPY (or by numpy with the same dtype).
+func ReadNPY(r io.Reader) (*tensor.Dense, error) {
 	var pre [10]byte
 	if _, err := io.ReadFull(r, pre[:]); err != nil {
 		return nil, fmt.Errorf("truncated .npy header")

@@ -3,6 +3,9 @@ package checkpoint
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,7 +51,7 @@ func TestRoundTrip(t *testing.T) {
 
 func TestNPYHeaderIsNumpyCompatible(t *testing.T) {
 	var buf bytes.Buffer
-	if err := writeNPY(&buf, tensor.NewDense(3, 4)); err != nil {
+	if err := WriteNPY(&buf, tensor.NewDense(3, 4)); err != nil {
 		t.Fatal(err)
 	}
 	b := buf.Bytes()
@@ -92,7 +95,7 @@ func TestLoadErrors(t *testing.T) {
 	zw := zip.NewWriter(&zb)
 	w, _ := zw.Create("layer.W.npy")
 	var arr bytes.Buffer
-	writeNPY(&arr, tensor.NewDense(2, 3))
+	WriteNPY(&arr, tensor.NewDense(2, 3))
 	w.Write(arr.Bytes()[:arr.Len()-5])
 	zw.Close()
 	os.WriteFile(path, zb.Bytes(), 0o644)
@@ -111,13 +114,132 @@ func TestSaveRejectsDuplicateNames(t *testing.T) {
 
 func FuzzReadNPY(f *testing.F) {
 	var buf bytes.Buffer
-	writeNPY(&buf, tensor.FromRows([][]float32{{1, 2}, {3, 4}}))
+	WriteNPY(&buf, tensor.FromRows([][]float32{{1, 2}, {3, 4}}))
 	f.Add(buf.Bytes())
 	f.Add([]byte("\x93NUMPY\x01\x00\x10\x00{'descr': '<f4'}"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		d, err := readNPY(bytes.NewReader(b))
+		d, err := ReadNPY(bytes.NewReader(b))
 		if err == nil && len(d.Data) != d.Rows*d.Cols {
 			t.Fatal("inconsistent result")
 		}
 	})
+}
+
+// TestLoadRejectsNonFiniteWeights: a NaN or an infinity in weights.npz is
+// one error line naming the file and the array, not NaN predictions.
+func TestLoadRejectsNonFiniteWeights(t *testing.T) {
+	for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
+		dir := filepath.Join(t.TempDir(), "m")
+		ps := params()
+		ps[0].Value.Data[4] = bad
+		if err := Save(dir, ps, nil); err != nil {
+			t.Fatal(err)
+		}
+		err := LoadParams(dir, params())
+		if err == nil {
+			t.Fatalf("%v in the weights loaded", bad)
+		}
+		msg := err.Error()
+		for _, want := range []string{filepath.Join(dir, WeightsFile), "layer.W.npy", "not finite", "row 1 column 1"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("%v: error %q lacks %q", bad, msg, want)
+			}
+		}
+		if strings.Contains(msg, "\n") {
+			t.Errorf("error spans lines: %q", msg)
+		}
+	}
+}
+
+// hiddenModel is a model of width h: a weight matrix of 4×h filled with h,
+// and a configuration saying h, so that a mix of two is visible.
+func hiddenModel(h int) ([]*autograd.Var, map[string]int) {
+	w := tensor.NewDense(4, h)
+	for i := range w.Data {
+		w.Data[i] = float32(h)
+	}
+	return []*autograd.Var{autograd.NewParam("w", w)}, map[string]int{"hidden": h}
+}
+
+// checkWhole loads the model in dir and fails unless its configuration and
+// weights are of the same save.
+func checkWhole(t *testing.T, dir string) int {
+	t.Helper()
+	raw, err := ReadConfig(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg map[string]int
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	h := cfg["hidden"]
+	ps, _ := hiddenModel(h)
+	if err := LoadParams(dir, ps); err != nil {
+		t.Fatalf("config.json says hidden %d: %v", h, err)
+	}
+	for _, v := range ps[0].Value.Data {
+		if v != float32(h) {
+			t.Fatalf("config.json says hidden %d, the weights hold %v", h, v)
+		}
+	}
+	return h
+}
+
+// TestConcurrentSaves: two saves into one directory at once leave one whole
+// model and refuse the other (Save), or leave one whole model (Replace):
+// never the configuration of one with the weights of the other, also with
+// equal shapes, where a mix could not be detected on load.
+func TestConcurrentSaves(t *testing.T) {
+	for i := range 100 {
+		dir := filepath.Join(t.TempDir(), "model")
+		widths := []int{64, 16}
+		if i%4 == 0 {
+			widths = []int{16, 17} // equal shapes; the values differ
+		}
+		save := Save
+		if i%2 == 1 {
+			save = Replace
+		}
+		errs := make(chan error, 2)
+		for _, h := range widths {
+			go func() {
+				ps, meta := hiddenModel(h)
+				errs <- save(dir, ps, meta)
+			}()
+		}
+		var failed []error
+		for range 2 {
+			if err := <-errs; err != nil {
+				failed = append(failed, err)
+			}
+		}
+		checkWhole(t, dir)
+		if i%2 == 0 && (len(failed) != 1 || !errors.Is(failed[0], ErrExists)) {
+			t.Fatalf("try %d: errors %v, want one refusal", i, failed)
+		}
+	}
+}
+
+// TestSaveRefusesExisting: a save onto a saved model leaves it as it was;
+// Replace replaces it whole.
+func TestSaveRefusesExisting(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "model")
+	ps, meta := hiddenModel(8)
+	if err := Save(dir, ps, meta); err != nil {
+		t.Fatal(err)
+	}
+	ps, meta = hiddenModel(3)
+	if err := Save(dir, ps, meta); !errors.Is(err, ErrExists) || !strings.Contains(err.Error(), dir) {
+		t.Errorf("save onto a model: %v", err)
+	}
+	if h := checkWhole(t, dir); h != 8 {
+		t.Errorf("the refused save changed the model to hidden %d", h)
+	}
+	if err := Replace(dir, ps, meta); err != nil {
+		t.Fatal(err)
+	}
+	if h := checkWhole(t, dir); h != 3 {
+		t.Errorf("replaced model says hidden %d", h)
+	}
 }

@@ -42,14 +42,15 @@ func Example() {
 	sum := train.Summarize(splits)
 	fmt.Printf("trained %d splits, test accuracy above 50%%: %v\n", len(splits), sum.TestMean > 50)
 
-	// save the first split's model, reload it and predict every node
+	// save both splits' models (one directory, a subdirectory per split),
+	// reload the first split's and predict every node
 	best := runs[0]
 	out, _ := os.MkdirTemp("", "pcgcn-example")
 	defer os.RemoveAll(out)
-	if err := train.Save(out, "pcgcn", "texas", cfg, best); err != nil {
+	if err := train.Save(out, "pcgcn", "texas", cfg, runs, train.SaveOptions{}); err != nil {
 		log.Fatal(err)
 	}
-	m, data, _, err := train.Load(out, g, reg)
+	m, data, _, err := train.LoadSplit(out, 0, g, reg)
 	if err != nil {
 		log.Fatal(err)
 	}

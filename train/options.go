@@ -38,11 +38,16 @@ func DefaultOptions() Options {
 	return Options{Epochs: 1000, Patience: 200, Seed: 42, Metric: datasets.Accuracy}
 }
 
-// Progress is reported after each epoch.
+// Progress is reported after each epoch: the split, the epoch (1-based) of
+// at most Epochs, the epoch's training loss (the mean over its batches in
+// mini-batch training), the metric (Options.Metric, in [0,1]) of the
+// training nodes and of the validation nodes after the epoch's step, the
+// validation loss, and the best validation metric so far.
 type Progress struct {
 	Split, Epoch, Epochs int
 	Loss                 float64
-	Val, BestVal         float64
+	Train, Val, BestVal  float64
+	ValLoss              float64
 }
 
 func (o *Options) validate(g *graph.Graph) error {

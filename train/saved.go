@@ -3,6 +3,7 @@ package train
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/pcgcn/pcgcn/autograd"
@@ -51,6 +52,10 @@ type SavedMeta struct {
 	// remapped to dense ids (graph.Graph.LabelIDs): class k is label
 	// LabelIDs[k].
 	LabelIDs []int32 `json:"label_ids,omitempty"`
+	// DataPath is the absolute path of the graph given as a path (train
+	// --data), for predict to load when it is given no graph; empty for a
+	// registry dataset, which Dataset names.
+	DataPath string `json:"data_path,omitempty"`
 }
 
 // UnmarshalJSON reads a config.json, including one written before the keys
@@ -80,19 +85,14 @@ func (m *SavedMeta) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Save writes a trained result to dir (weights.npz and config.json).
-func Save(dir, model, dataset string, cfg models.Config, r *Result) error {
-	c, err := json.Marshal(cfg)
-	if err != nil {
-		return err
-	}
+// meta is the config.json of r's model.
+func meta(model, dataset string, c json.RawMessage, r *Result, dataPath string) SavedMeta {
 	g := r.Data.Graph
-	meta := SavedMeta{Model: model, Dataset: dataset, Split: r.Split, Nodes: g.N, Features: g.X.Cols(),
+	return SavedMeta{Model: model, Dataset: dataset, Split: r.Split, Nodes: g.N, Features: g.X.Cols(),
 		Classes: g.NumClasses, Config: c, TrainNodes: r.Data.Train,
 		ValMetricPct: 100 * r.Val, TestMetricPct: 100 * r.Test, TestAccuracyPct: 100 * r.TestAccuracy,
 		Numerics: tensor.Numerics(), GraphFingerprint: g.ContentFingerprint(), FeaturePrep: r.Data.Features,
-		RandomSplits: g.DrawnSplits, LabelIDs: g.LabelIDs}
-	return checkpoint.Save(dir, r.Model.Params(), meta)
+		RandomSplits: g.DrawnSplits, LabelIDs: g.LabelIDs, DataPath: dataPath}
 }
 
 // checkGraph decides whether a model saved with meta in dir may run on g.
@@ -138,20 +138,22 @@ func checkGraph(dir string, meta *SavedMeta, g *graph.Graph) (warning string, er
 // short abbreviates a fingerprint for messages.
 func short(fp string) string { return fp[:min(len(fp), len("sha256:")+12)] }
 
-// Load rebuilds a saved model on g and returns it with its metadata. g must
-// fit the model: the same node, feature and class counts, and the content
-// it was trained on (see CheckGraph; a graph edited since training is
-// accepted, and CheckGraph's warning says so).
+// Load rebuilds the model saved in dir on g (of a directory holding
+// several splits' models, the default one: see DefaultSplit) and returns it
+// with its metadata. g must fit the model: the same node, feature and class
+// counts, and the content it was trained on (see CheckGraph; a graph edited
+// since training is accepted, and CheckGraph's warning says so).
 func Load(dir string, g *graph.Graph, reg *models.Registry) (models.Model, *models.Data, *SavedMeta, error) {
-	raw, err := checkpoint.ReadConfig(dir)
+	return LoadSplit(dir, -1, g, reg)
+}
+
+// LoadSplit is Load of the model of split k (-1: the default split).
+func LoadSplit(dir string, k int, g *graph.Graph, reg *models.Registry) (models.Model, *models.Data, *SavedMeta, error) {
+	meta, mdir, err := ReadMeta(dir, k)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var meta SavedMeta
-	if err := json.Unmarshal(raw, &meta); err != nil {
-		return nil, nil, nil, fmt.Errorf("%s/%s: %w", dir, checkpoint.ConfigFile, err)
-	}
-	if _, err := checkGraph(dir, &meta, g); err != nil {
+	if _, err := checkGraph(mdir, meta, g); err != nil {
 		return nil, nil, nil, err
 	}
 	spec, err := reg.Get(meta.Model)
@@ -160,11 +162,11 @@ func Load(dir string, g *graph.Graph, reg *models.Registry) (models.Model, *mode
 	}
 	cfg := spec.Preset(meta.Dataset)
 	if err := models.LoadOptions(cfg, meta.Config); err != nil {
-		return nil, nil, nil, fmt.Errorf("%s/%s: %w", dir, checkpoint.ConfigFile, err)
+		return nil, nil, nil, fmt.Errorf("%s: %w", filepath.Join(mdir, checkpoint.ConfigFile), err)
 	}
 	for _, i := range meta.TrainNodes {
 		if i < 0 || int(i) >= g.N {
-			return nil, nil, nil, fmt.Errorf("%s/%s: training node %d outside the graph", dir, checkpoint.ConfigFile, i)
+			return nil, nil, nil, fmt.Errorf("%s: training node %d outside the graph", filepath.Join(mdir, checkpoint.ConfigFile), i)
 		}
 	}
 	data := models.NewDataFor(g, graph.Split{Train: meta.TrainNodes}, cfg)
@@ -172,10 +174,10 @@ func Load(dir string, g *graph.Graph, reg *models.Registry) (models.Model, *mode
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if err := checkpoint.LoadParams(dir, m.Params()); err != nil {
+	if err := checkpoint.LoadParams(mdir, m.Params()); err != nil {
 		return nil, nil, nil, err
 	}
-	return m, data, &meta, nil
+	return m, data, meta, nil
 }
 
 // CheckGraph returns the warning, if any, of loading the model saved in dir
@@ -194,4 +196,23 @@ func Probabilities(model models.Model, threads int) *tensor.Dense {
 	p := tensor.NewDense(logits.Rows, logits.Cols)
 	tensor.SoftmaxRows(t.Exec, logits, p)
 	return p
+}
+
+// ProbabilitiesAndEmbedding is Probabilities with, from the same forward
+// pass, a copy of the model's last hidden representation
+// (models.Output.Embedding: n × hidden for most models; nil when the model
+// gives none), both new matrices owned by the caller.
+func ProbabilitiesAndEmbedding(model models.Model, threads int) (probs, emb *tensor.Dense) {
+	t := autograd.NewTape(tensor.Exec{Threads: threads})
+	t.Reset()
+	t.SetNoGrad(true)
+	t.Training = false
+	out := model.Forward(t)
+	logits := out.Logits.Value
+	probs = tensor.NewDense(logits.Rows, logits.Cols)
+	tensor.SoftmaxRows(t.Exec, logits, probs)
+	if out.Embedding != nil {
+		emb = out.Embedding.Value.Clone()
+	}
+	return probs, emb
 }

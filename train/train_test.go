@@ -115,7 +115,7 @@ func TestSaveLoadPredictRoundTrip(t *testing.T) {
 		}
 		want := Probabilities(r.Model, 1)
 		dir := t.TempDir()
-		if err := Save(dir, name, "cornell", cfg, r); err != nil {
+		if err := Save(dir, name, "cornell", cfg, []*Result{r}, SaveOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		m, data, meta, err := Load(dir, g, reg)
@@ -142,8 +142,9 @@ func TestSaveLoadPredictRoundTrip(t *testing.T) {
 
 // TestSavedMetaKeys checks that config.json names what its keys hold (the
 // training nodes, scores in percent as train prints them) and that a model
-// saved before, with the keys train, val and test (fractions), still loads
-// with the same meaning.
+// saved before, with the keys train, val and test (fractions) and its files
+// at the top of the directory (before per-split models), still loads with
+// the same meaning.
 func TestSavedMetaKeys(t *testing.T) {
 	g := loadCornell(t)
 	reg := models.NewRegistry()
@@ -156,10 +157,10 @@ func TestSavedMetaKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := Save(dir, "mlp", "cornell", cfg, r); err != nil {
+	if err := Save(dir, "mlp", "cornell", cfg, []*Result{r}, SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := checkpoint.ReadConfig(dir)
+	raw, err := checkpoint.ReadConfig(filepath.Join(dir, SplitDir(1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,6 +190,14 @@ func TestSavedMetaKeys(t *testing.T) {
 	keys["val"], _ = json.Marshal(r.Val)
 	keys["test"], _ = json.Marshal(r.Test)
 	old, _ := json.Marshal(keys)
+	// and the layout before per-split models: config.json and weights.npz
+	// at the top of the directory
+	if err := os.Rename(filepath.Join(dir, SplitDir(1), checkpoint.WeightsFile), filepath.Join(dir, checkpoint.WeightsFile)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, SplitDir(1))); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, checkpoint.ConfigFile), old, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +223,7 @@ func TestLoadRejectsOtherGraph(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := Save(dir, "mlp", "cornell", cfg, r); err != nil {
+	if err := Save(dir, "mlp", "cornell", cfg, []*Result{r}, SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	other := g.ShallowCopy()

@@ -120,7 +120,7 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 			// evaluation's, not the evaluation's on top of the batches'
 			runtime.GC()
 		}
-		ev := evaluate(tape, model, data, opt.Metric)
+		ev := evaluate(tape, model, data, opt.Metric, opt.Progress != nil)
 		g.X.ReleaseRows(0, g.N) // evaluation read every row
 		if batches != nil {
 			tape.Trim() // the whole graph's buffers: no batch reuses them
@@ -135,7 +135,7 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 			since++
 		}
 		if opt.Progress != nil {
-			opt.Progress(Progress{Split: k, Epoch: epoch, Epochs: opt.Epochs, Loss: loss, Val: ev.val, BestVal: res.Val})
+			opt.Progress(Progress{Split: k, Epoch: epoch, Epochs: opt.Epochs, Loss: loss, Train: ev.train, Val: ev.val, ValLoss: ev.valLoss, BestVal: res.Val})
 		}
 		if opt.Patience > 0 && since >= opt.Patience {
 			break
@@ -201,19 +201,26 @@ func Step(tape *autograd.Tape, model models.Model, opt optim.Optimizer, data *mo
 
 // evaluation is the outcome of one evaluation pass.
 type evaluation struct {
-	val, test, testAcc, valLoss float64
+	train, val, test, testAcc, valLoss float64
 }
 
 // evaluate returns the validation and test metric, the test accuracy and the
-// validation loss, without dropout and without recording.
-func evaluate(tape *autograd.Tape, model models.Model, data *models.Data, metric datasets.Metric) evaluation {
+// validation loss, without dropout and without recording; with withTrain
+// also the training nodes' metric (for the progress report only: the
+// protocol never reads it).
+func evaluate(tape *autograd.Tape, model models.Model, data *models.Data, metric datasets.Metric, withTrain bool) evaluation {
 	logits := Logits(tape, model)
 	y := data.Graph.Y
 	ev := evaluation{testAcc: Accuracy(logits, y, data.Test), valLoss: crossEntropy(logits, y, data.Val)}
+	score := Accuracy
 	if metric == datasets.ROCAUC {
+		score = ROCAUC
 		ev.val, ev.test = ROCAUC(logits, y, data.Val), ROCAUC(logits, y, data.Test)
 	} else {
 		ev.val, ev.test = Accuracy(logits, y, data.Val), ev.testAcc
+	}
+	if withTrain {
+		ev.train = score(logits, y, data.Train)
 	}
 	return ev
 }

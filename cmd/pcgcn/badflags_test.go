@@ -82,6 +82,8 @@ func TestBadInputs(t *testing.T) {
 		{"drop-class word", newTrainCmd, []string{"--drop-class", "all"}, []string{"--drop-class all", "or none"}},
 		// the --save destination, checked before split 0 trains
 		{"save to a file", newTrainCmd, []string{"--save", file}, []string{"--save " + file, "is a file, not a directory"}},
+		{"log is a directory", newTrainCmd, []string{"--log", aDir}, []string{"--log " + aDir, "is a directory, not a file"}},
+		{"force without save", newTrainCmd, []string{"--save", "", "--force"}, []string{"--force needs --save"}},
 		{"save under a file", newTrainCmd, []string{"--save", filepath.Join(file, "model")}, []string{"--save " + filepath.Join(file, "model"), file + " is a file"}},
 		// the dataset, named once
 		{"dataset twice", newTrainCmd, []string{"cornell"}, []string{"give the dataset once", "cornell", "--dataset texas"}},
@@ -107,6 +109,9 @@ func TestBadInputs(t *testing.T) {
 		{"batch model without", newTrainCmd, []string{"--batch", "16", "--model", "gat"}, []string{"gat: no mini-batch mode"}},
 		{"bench batch negative", newBenchCmd, []string{"--batch", "-2"}, []string{"--batch -2"}},
 		{"predict threads", newPredictCmd, []string{"--model-dir", file, "--threads", "1000"}, []string{"--threads 1000"}},
+		{"predict embeddings is a directory", newPredictCmd, []string{"--model-dir", file, "--embeddings", aDir}, []string{"--embeddings " + aDir, "is a directory, not a file"}},
+		{"predict negative split", newPredictCmd, []string{"--model-dir", file, "--split", "-1"}, []string{"--split -1", "≥ 0"}},
+		{"predict no model", newPredictCmd, []string{"--model-dir", aDir}, []string{"--model-dir " + aDir, "holds no saved model"}},
 		{"predict out is a directory", newPredictCmd, []string{"--model-dir", file, "--out", aDir}, []string{"--out " + aDir, "is a directory, not a file"}},
 		{"predict out under a file", newPredictCmd, []string{"--model-dir", file, "--out", filepath.Join(file, "p.csv")}, []string{"--out " + filepath.Join(file, "p.csv"), file + " is a file"}},
 		{"worker lease", newReproduceCmd, []string{"--worker", "--lease", "-1s"}, []string{"--lease -1s", "must be positive"}},
@@ -205,20 +210,23 @@ func TestDatasetFlagsEverywhere(t *testing.T) {
 }
 
 // TestSaveWritesAfterTheCheck: a --save directory that does not exist yet
-// passes the check, and the trained model lands there.
+// passes the check, and the trained model of every split lands there.
 func TestSaveWritesAfterTheCheck(t *testing.T) {
 	save := filepath.Join(t.TempDir(), "new", "model")
 	if _, err := execNoPanic(t, newTrainCmd(), "train", "texas", "--model", "mlp", "--epochs", "2", "--splits", "0,1",
 		"--quiet", "--save", save, "--data-dir", datatest.Mirror(t)); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"weights.npz", "config.json"} {
+	for _, f := range []string{"split-0/weights.npz", "split-0/config.json", "split-1/weights.npz", "split-1/config.json"} {
 		if _, err := os.Stat(filepath.Join(save, f)); err != nil {
 			t.Error(err)
 		}
 	}
 	if ents, _ := os.ReadDir(save); len(ents) != 2 {
 		t.Errorf("the save check left files behind: %v", ents)
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(save)); len(ents) != 1 {
+		t.Errorf("the save left temporary directories behind: %v", ents)
 	}
 }
 

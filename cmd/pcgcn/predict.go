@@ -3,98 +3,47 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
+	"io"
 	"strconv"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
-	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/checkpoint"
+	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/internal/atomicfile"
 	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/tensor"
 	"github.com/pcgcn/pcgcn/train"
 )
 
-// saveModel writes the result of a split to dir.
-func saveModel(dir, model, dataset string, cfg models.Config, r *train.Result, _ *graph.Graph) error {
-	if err := train.Save(dir, model, dataset, cfg, r); err != nil {
-		return fmt.Errorf("--save %s: %w", dir, err)
-	}
-	return nil
-}
-
-// checkSaveDir fails early, before anything is trained, when dir cannot
-// become a model directory: it, or an ancestor, is a file, or the nearest
-// existing ancestor is not writable. It creates nothing that stays.
-func checkSaveDir(dir string) error {
-	if dir == "" {
-		return nil
-	}
-	return checkDestDir("--save", dir, dir)
-}
-
-// checkOutFile fails early, before anything is computed, when path cannot
-// be written as a file: it is a directory, or its directory cannot be
-// made or written (see checkSaveDir). "" and "-" are standard output.
-func checkOutFile(path string) error {
-	if path == "" || path == "-" {
-		return nil
-	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("--out %s: is a directory, not a file", path)
-	}
-	return checkDestDir("--out", path, filepath.Dir(path))
-}
-
-// checkDestDir checks that dir is, or can become, a writable directory, for
-// the flag's value shown.
-func checkDestDir(flag, shown, dir string) error {
-	p := filepath.Clean(dir)
-	for {
-		fi, err := os.Stat(p)
-		switch {
-		case err == nil && !fi.IsDir():
-			if p == filepath.Clean(shown) {
-				return fmt.Errorf("%s %s: is a file, not a directory", flag, shown)
-			}
-			return fmt.Errorf("%s %s: %s is a file, not a directory", flag, shown, p)
-		case err == nil:
-			probe, err := os.CreateTemp(p, ".pcgcn-save-check-*")
-			if err != nil {
-				return fmt.Errorf("%s %s: cannot write in %s: %w", flag, shown, p, err)
-			}
-			probe.Close()
-			return os.Remove(probe.Name())
-		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
-			return fmt.Errorf("%s %s: %w", flag, shown, err)
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return fmt.Errorf("%s %s: no existing parent directory", flag, shown)
-		}
-		p = parent
-	}
-}
-
 func newPredictCmd() *cobra.Command {
 	var (
-		data     dataFlags
-		modelDir string
-		out      string
-		threads  int
+		data       dataFlags
+		modelDir   string
+		out        string
+		embeddings string
+		split      int
+		threads    int
 	)
 	cmd := &cobra.Command{
-		Use:   "predict NAME|--dataset NAME|--data PATH --model-dir DIR [--out FILE]",
+		Use:   "predict --model-dir DIR [NAME|--dataset NAME|--data PATH] [--split N] [--out FILE] [--embeddings FILE.npy]",
 		Short: "Predict every node's class with a model saved by `train --save`",
 		Long: `predict loads a model written by ` + "`pcgcn train --save DIR`" + ` and writes, for every
 node of the graph it was trained on, the predicted class and the class
 probabilities (in [0,1], not percent) as CSV: node,pred,p0,p1,... (classes
 named by their labels: the original ones when the model was trained with
---remap-labels, which predict then needs too).
+--remap-labels).
+
+DIR holds the model of every split train trained (DIR/split-K); predict
+uses the lowest-numbered one unless --split N names another, and says on
+stderr which one when DIR holds several. A directory saved by an older
+version (config.json at its top) holds one split.
+
+Without a graph (no NAME, --dataset or --data), predict loads the one the
+model was trained on, as its config.json records it: the registry dataset
+by name, or your own graph by its path (with its labels remapped when the
+model was trained with --remap-labels).
 
 The graph must be the one the model was trained on, recognised by its
 content, not its folder's name: the same node, feature and class counts
@@ -102,7 +51,10 @@ content, not its folder's name: the same node, feature and class counts
 in config.json; the splits do not count). A graph edited since training,
 under the same name, is predicted with a warning; another graph of the
 same size is an error. Models saved before fingerprints were recorded
-are matched by name.`,
+are matched by name. Weights holding NaN or infinite values are an error.`,
+		Example: `  pcgcn train --dataset cornell --model gcn --save out/cornell-gcn
+  pcgcn predict --model-dir out/cornell-gcn --out pred.csv
+  pcgcn predict --model-dir out/cornell-gcn --split 3 --embeddings emb.npy`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if modelDir == "" {
 				return fmt.Errorf("--model-dir is required")
@@ -113,51 +65,113 @@ are matched by name.`,
 			if err := checkOutFile(out); err != nil {
 				return err
 			}
+			if err := checkFileFlag("--embeddings", embeddings); err != nil {
+				return err
+			}
+			if embeddings == "-" {
+				return fmt.Errorf("--embeddings -: give a file (.npy is binary)")
+			}
+			if cmd.Flags().Changed("split") && split < 0 {
+				return fmt.Errorf("--split %d: want a split number ≥ 0", split)
+			}
+			if !cmd.Flags().Changed("split") {
+				split = -1
+			}
+			meta, _, err := train.ReadMeta(modelDir, split)
+			if err != nil {
+				return fmt.Errorf("--model-dir %s: %w", modelDir, err)
+			}
+			fromConfig := data.dataset == "" && data.path == ""
+			if fromConfig {
+				if err := graphOfModel(cmd, &data, modelDir, meta); err != nil {
+					return err
+				}
+			}
 			g, _, err := data.load(cmd)
+			if err != nil && fromConfig {
+				return fmt.Errorf("the graph the model in %s was trained on, as its config.json names it (give the graph if it moved): %w", modelDir, err)
+			}
 			if err != nil {
 				return err
 			}
-			m, _, meta, err := train.Load(modelDir, g, models.NewRegistry())
+			m, _, meta, err := train.LoadSplit(modelDir, meta.Split, g, models.NewRegistry())
 			if err != nil {
 				return err
 			}
 			if w := train.CheckGraph(modelDir, meta, g); w != "" {
 				warn(cmd.ErrOrStderr(), []string{w})
 			}
-			// classes by their labels: the original ones of a model trained
-			// with --remap-labels
-			label := func(c int32) int64 {
-				if int(c) < len(meta.LabelIDs) {
-					return int64(meta.LabelIDs[c])
-				}
-				return int64(c)
+			if ks, _ := train.SavedSplits(modelDir); split < 0 && len(ks) > 1 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "predict: the model of split %d (%s saved in %s; --split N chooses)\n", meta.Split, joinInts(ks), modelDir)
 			}
-			p := train.Probabilities(m, threads)
-			var buf bytes.Buffer
-			w := bufio.NewWriter(&buf)
-			fmt.Fprint(w, "node,pred")
-			for c := 0; c < p.Cols; c++ {
-				fmt.Fprintf(w, ",p%d", label(int32(c)))
+			if embeddings == "" {
+				return writePredictions(cmd, out, train.Probabilities(m, threads), meta.LabelIDs)
 			}
-			fmt.Fprintln(w)
-			for i, pred := range train.Predict(p) {
-				fmt.Fprintf(w, "%d,%d", i, label(pred))
-				for _, v := range p.Row(i) {
-					fmt.Fprintf(w, ",%s", strconv.FormatFloat(float64(v), 'g', 7, 32))
-				}
-				fmt.Fprintln(w)
+			p, emb := train.ProbabilitiesAndEmbedding(m, threads) // the same probabilities
+			if emb == nil {
+				return fmt.Errorf("--embeddings %s: model %s gives no hidden representation", embeddings, meta.Model)
 			}
-			w.Flush()
-			if out == "" || out == "-" {
-				_, err = cmd.OutOrStdout().Write(buf.Bytes())
-				return err
+			if err := atomicfile.WriteFrom(embeddings, func(w io.Writer) error { return checkpoint.WriteNPY(w, emb) }); err != nil {
+				return fmt.Errorf("--embeddings %s: %w", embeddings, err)
 			}
-			return atomicfile.Write(out, buf.Bytes())
+			return writePredictions(cmd, out, p, meta.LabelIDs)
 		},
 	}
 	data.register(cmd)
 	cmd.Flags().StringVar(&modelDir, "model-dir", "", "the `DIR` that pcgcn train --save wrote")
+	cmd.Flags().IntVar(&split, "split", 0, "use the model of split `N` (default: the lowest split saved in DIR, split 0 when train ran them all)")
 	cmd.Flags().StringVar(&out, "out", "-", "CSV file to write (- for standard output)")
+	cmd.Flags().StringVar(&embeddings, "embeddings", "", "also write the model's last hidden representation, nodes × hidden float32, to `FILE` as a NumPy .npy array (numpy.load reads it; row i is node i)")
 	cmd.Flags().IntVar(&threads, "threads", 0, threadsHelp)
 	return cmd
+}
+
+// graphOfModel sets data to the graph a model was trained on, from its
+// config.json: its own graph's path (with the labels remapped when the
+// model's were), or the registry dataset's name.
+func graphOfModel(cmd *cobra.Command, data *dataFlags, dir string, meta *train.SavedMeta) error {
+	if meta.DataPath != "" {
+		data.path = meta.DataPath
+		if !cmd.Flags().Changed("remap-labels") {
+			data.user.remap = len(meta.LabelIDs) > 0
+		}
+		return nil
+	}
+	if _, err := datasets.Lookup(meta.Dataset); err != nil {
+		return fmt.Errorf("the model in %s was trained on %s, which is not a registry dataset, and records no path to it (saved by an older version): give the graph, --data PATH", dir, meta.Dataset)
+	}
+	data.dataset = meta.Dataset
+	return nil
+}
+
+// writePredictions writes the predictions CSV to out (- : stdout), classes
+// named by their labels: the original ones (labelIDs) of a model trained
+// with --remap-labels.
+func writePredictions(cmd *cobra.Command, out string, p *tensor.Dense, labelIDs []int32) error {
+	label := func(c int32) int64 {
+		if int(c) < len(labelIDs) {
+			return int64(labelIDs[c])
+		}
+		return int64(c)
+	}
+	var buf bytes.Buffer
+	w := bufio.NewWriter(&buf)
+	fmt.Fprint(w, "node,pred")
+	for c := 0; c < p.Cols; c++ {
+		fmt.Fprintf(w, ",p%d", label(int32(c)))
+	}
+	fmt.Fprintln(w)
+	for i, pred := range train.Predict(p) {
+		fmt.Fprintf(w, "%d,%d", i, label(pred))
+		for _, v := range p.Row(i) {
+			fmt.Fprintf(w, ",%s", strconv.FormatFloat(float64(v), 'g', 7, 32))
+		}
+		fmt.Fprintln(w)
+	}
+	w.Flush()
+	if out == "" || out == "-" {
+		_, err := cmd.OutOrStdout().Write(buf.Bytes())
+		return err
+	}
+	return atomicfile.Write(out, buf.Bytes())
 }

@@ -27,7 +27,10 @@ type trainFlags struct {
 	scoreFlags
 	batch           batchFlags
 	dropClass, save string
-	quiet           bool
+	// force lets --save replace a saved model; log is the --log file.
+	force bool
+	log   string
+	quiet bool
 }
 
 func newTrainCmd() *cobra.Command {
@@ -48,10 +51,23 @@ preset for the dataset, then --config, then the shortcut flags, then --set.
 Your own graph (--data DIR, docs/data-format.md): without splits.csv it is
 trained on random stratified splits (--split-ratio, --num-splits, --seed);
 its features are row-normalised only when no value is negative (the output
-says what was done); two classes are scored on ROC AUC (--metric).`,
+says what was done); two classes are scored on ROC AUC (--metric).
+
+--save DIR keeps the model of every split trained, DIR/split-K/weights.npz
+and config.json, written once all splits are trained as one unit (a
+temporary directory renamed into place: two runs saving into one DIR leave
+one whole model and an error, never a mix). A DIR already holding a model
+is refused before training unless --force, which replaces it whole; a DIR
+holding other files is always refused. predict --model-dir DIR uses the
+lowest split unless --split N.
+
+--json lists every epoch of every split under "history" (split, epoch,
+training loss, training and validation metric in percent, validation loss);
+--log FILE writes the same records as JSON lines while training runs.`,
 		Example: `  pcgcn train --dataset cornell
   pcgcn train --dataset chameleon --splits 0-4 --set bmode=ste --json
   pcgcn train --dataset cora --model gcn --lr 0.005 --save out/cora-gcn
+  pcgcn train --dataset texas --splits 0-9 --save out/texas --force --log out/texas-epochs.jsonl
   pcgcn train --data big/ --batch 4096 --fanouts 10,5 --epochs 20 --patience 5`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTrain(cmd, &f) },
 	}
@@ -61,7 +77,12 @@ says what was done); two classes are scored on ROC AUC (--metric).`,
 	f.protocolFlags.register(cmd, "splits to run")
 	fl.StringVar(&f.dropClass, "drop-class", "none", "remove the training labels of class `K` (0-based, in [0, classes); the missing-class study), or none (also -1)")
 	f.scoreFlags.register(cmd, metricHelp, "print one JSON object instead of the table (accuracies and metrics in percent, as in the table)")
-	fl.StringVar(&f.save, "save", "", "directory to write the trained model of the first split (weights.npz + config.json, scores in percent); checked before training")
+	fl.StringVar(&f.save, "save", "", "new `DIR` to write the trained model of every split to, once all are trained, as one unit: DIR/split-K/weights.npz and config.json "+
+		"(scores in percent; predict uses the lowest split unless --split N); an existing model there is refused (see --force); checked before training")
+	fl.BoolVar(&f.force, "force", false, "let --save replace a model already saved in DIR, whole (a directory holding other files is refused even so)")
+	fl.StringVar(&f.log, "log", "", "write every epoch of every split to `FILE` as it ends, one JSON object a line: "+
+		"split, epoch, loss (training), train_metric_pct and val_metric_pct (the --metric of the training and validation nodes, in percent), val_loss; "+
+		"the same records as the history of --json")
 	fl.BoolVar(&f.quiet, "quiet", false, "no progress output")
 	f.batch.register(cmd)
 	return cmd
@@ -98,6 +119,9 @@ type trainReport struct {
 	// Warnings are the warnings also written on stderr (classes without
 	// nodes, or without training nodes in a split).
 	Warnings []string `json:"warnings,omitempty"`
+	// History is every epoch of every split, in training order (what
+	// --log writes, one record a line).
+	History []epochRecord `json:"history"`
 }
 
 type graphSummary struct {
@@ -112,6 +136,9 @@ type graphSummary struct {
 func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	if err := f.check(); err != nil {
 		return err
+	}
+	if f.force && f.save == "" {
+		return fmt.Errorf("--force needs --save DIR: it lets --save replace a saved model")
 	}
 	batch, err := f.batch.options()
 	if err != nil {
@@ -134,7 +161,10 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := checkSaveDir(f.save); err != nil {
+	if err := checkSaveDir(f.save, f.force); err != nil {
+		return err
+	}
+	if err := checkFileFlag("--log", f.log); err != nil {
 		return err
 	}
 	opt := train.DefaultOptions()
@@ -149,31 +179,48 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	warnings := g.LabelWarnings()
 	warn(stderr, warnings)
 	prog := newProgress(stderr, f.quiet, len(splits))
-	opt.Progress = prog.epoch
+	hist, err := newHistory(f.log)
+	if err != nil {
+		return err
+	}
+	defer hist.close()
+	opt.Progress = func(e train.Progress) {
+		prog.epoch(e)
+		hist.add(e)
+	}
 
 	start := time.Now()
 	var results []*train.Result
 	for i, k := range splits {
 		prog.startSplit(i, k, opt.Epochs)
 		r, err := train.Run(g, k, spec, cfg, opt)
+		if err == nil {
+			err = hist.err
+		}
 		if err != nil {
 			prog.done()
 			return err
 		}
 		prog.endSplit(r)
 		results = append(results, r)
-		if i == 0 && f.save != "" {
-			if err := saveModel(f.save, spec.Name, entry.Name, cfg, r, g); err != nil {
-				prog.done()
-				return err
-			}
-		}
 	}
 	prog.done()
+	if err := hist.close(); err != nil {
+		return err
+	}
+	if f.save != "" {
+		var note io.Writer
+		if !f.quiet {
+			note = stderr
+		}
+		if err := saveModel(note, f.save, spec.Name, entry.Name, cfg, results, train.SaveOptions{Force: f.force, DataPath: f.data.path}); err != nil {
+			return err
+		}
+	}
 	rep := trainReport{Dataset: g.Name, Model: spec.Name, Metric: opt.Metric, Config: cfg, Training: opt,
 		Graph:    graphSummary{g.N, g.NumEdges(), g.X.Cols(), g.NumClasses},
 		Numerics: tensor.Numerics(), Features: results[0].Data.Features, RandomSplits: g.DrawnSplits, LabelIDs: g.LabelIDs,
-		Warnings: warnings,
+		Warnings: warnings, History: hist.records,
 	}
 	for _, r := range results {
 		rep.PerSplit = append(rep.PerSplit, r.Scores())

@@ -201,7 +201,7 @@ func TestPredictRenamedFolder(t *testing.T) {
 	if _, _, err := pcgcn("train", "--data", dir, "--remap-labels", "--model", "mlp", "--epochs", "3", "--splits", "0", "--quiet", "--save", model); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile(filepath.Join(model, "config.json"))
+	raw, err := os.ReadFile(filepath.Join(model, "split-0", "config.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,5 +257,51 @@ func TestPredictRenamedFolder(t *testing.T) {
 				t.Errorf("stderr %q, want %q", stderr, tc.warning)
 			}
 		})
+	}
+}
+
+// TestPredictGraphFromConfig: predict without a graph loads the one the
+// model was trained on, from config.json: an own graph by its path, with
+// its labels remapped as in training (the classes named by the original
+// labels).
+func TestPredictGraphFromConfig(t *testing.T) {
+	dir := ownGraph(t, "sbm", 60, []int{0, 1, 7}, true)
+	model := filepath.Join(t.TempDir(), "model")
+	if _, _, err := pcgcn("train", "--data", dir, "--remap-labels", "--model", "mlp", "--epochs", "3", "--splits", "0", "--quiet", "--save", model); err != nil {
+		t.Fatal(err)
+	}
+	given, _, err := pcgcn("predict", "--model-dir", model, "--data", dir, "--remap-labels")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, err := pcgcn("predict", "--model-dir", model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != given || !strings.HasPrefix(out, "node,pred,p0,p1,p7\n") || stderr != "" {
+		t.Errorf("predict without --data:\n%.200s\nstderr %q", out, stderr)
+	}
+	// the graph moved since: one line saying where predict looked
+	moved := dir + "-moved"
+	if err := os.Rename(dir, moved); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := pcgcn("predict", "--model-dir", model); err == nil || !strings.Contains(err.Error(), "as its config.json names it") ||
+		!strings.Contains(err.Error(), dir) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("moved graph: %v", err)
+	}
+	if err := os.Rename(moved, dir); err != nil {
+		t.Fatal(err)
+	}
+	// a model saved before the path was recorded: one line asking for it
+	cfg := filepath.Join(model, "split-0", "config.json")
+	raw, _ := os.ReadFile(cfg)
+	var keys map[string]json.RawMessage
+	json.Unmarshal(raw, &keys)
+	delete(keys, "data_path")
+	raw, _ = json.Marshal(keys)
+	os.WriteFile(cfg, raw, 0o644)
+	if _, _, err := pcgcn("predict", "--model-dir", model); err == nil || !strings.Contains(err.Error(), "give the graph, --data PATH") {
+		t.Errorf("no recorded path: %v", err)
 	}
 }
