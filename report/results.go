@@ -269,7 +269,12 @@ func MainTable(rs []*experiments.Result, models, datasets []string, speed []Mode
 		row = append(row, rank, prank, msCell)
 		fmt.Fprintf(&b, "| %s |\n", strings.Join(row, " | "))
 	}
-	fmt.Fprintln(&b, "\nEach cell: our test accuracy, mean ± std over the splits, (the paper's mean). "+SelectionLegend+" ⚠ marks a difference larger than 2 standard deviations (the larger of the two); docs/results.md discusses each. ms / epoch: the `pcgcn bench` medians of scripts/bench_models.sh (one run, same machine and threads) averaged over the datasets; \"(run)\": the mean step time of the training runs, which shared the machine.")
+	metric := MetricName(rs, datasets)
+	legend := SelectionLegend
+	if metric != "accuracy" {
+		legend = strings.Replace(legend, "validation accuracy", "validation "+strings.TrimSuffix(strings.SplitN(metric, " (", 2)[0], " "), 1)
+	}
+	fmt.Fprintln(&b, "\nEach cell: our test "+metric+", mean ± std over the splits, (the paper's mean). "+legend+" ⚠ marks a difference larger than 2 standard deviations (the larger of the two); docs/results.md discusses each. ms / epoch: the `pcgcn bench` medians of scripts/bench_models.sh (one run, same machine and threads) averaged over the datasets; \"(run)\": the mean step time of the training runs, which shared the machine.")
 	return b.String()
 }
 
