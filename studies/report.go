@@ -134,6 +134,11 @@ type pageHeader struct {
 	// this build's (experiments.Stale), and Cells all the rendered cells;
 	// the header says so when there are any stale ones (report.StaleNote).
 	Stale, Cells int
+	// Dir is the results directory the page's cells are in ("": results).
+	Dir string
+	// Protocol is the results page's sentence on the protocol the cells
+	// ran ("": a full run's, fullProtocol).
+	Protocol string
 }
 
 // header describes this invocation for the page of a study rendering rs,
@@ -149,6 +154,9 @@ func (p *plan) header(study string, rs []*experiments.Result, compute float64) p
 	if p.opt.Quick {
 		cmd += " --quick"
 	}
+	for _, d := range ownGraphs(p.opt.Datasets) {
+		cmd += " --data " + d
+	}
 	return pageHeader{
 		Command: cmd,
 		Machine: Machine(),
@@ -156,6 +164,7 @@ func (p *plan) header(study string, rs []*experiments.Result, compute float64) p
 			FormatDuration(time.Since(p.opt.Start)), len(rs), FormatDuration(time.Duration(compute*float64(time.Second)))),
 		Stale: stale,
 		Cells: len(rs),
+		Dir:   p.runner.Dir,
 	}
 }
 
