@@ -302,13 +302,22 @@ func TestLeastHarmSentence(t *testing.T) {
 		{Variant: v("min-degree"), Heterophilous: report.Change{Ours: 0.28, Paper: -5.21, N: 6}},
 		{Variant: v("max-degree"), Heterophilous: report.Change{Ours: -1.88, Paper: -2.01, N: 6}},
 	}
+	// a variant that raises accuracy does not "hurt least": it does not hurt
 	got := leastHarmSentence(deltas)
-	if want := "hurts least on the heterophilous datasets is min-degree (+0.28), not max-degree as in the paper (-1.88 here)."; !strings.Contains(got, want) {
+	if want := "On the heterophilous datasets min-degree does not lower accuracy at all (+0.28); max-degree, the paper's least harmful variant, changes it by -1.88 here."; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	deltas[2].Heterophilous.Ours = 0.5
+	deltas[1].Heterophilous.Ours = -3
+	if want := "hurts least on the heterophilous datasets is random (-1.40), not max-degree as in the paper (-1.88 here)."; !strings.Contains(leastHarmSentence(deltas), want) {
+		t.Errorf("got %q, want %q", leastHarmSentence(deltas), want)
+	}
+	deltas[2].Heterophilous.Ours = -0.5
 	if got := leastHarmSentence(deltas); !strings.Contains(got, "is max-degree, as in the paper") {
 		t.Errorf("agreeing: %q", got)
+	}
+	deltas[2].Heterophilous.Ours = 0.5
+	if got := leastHarmSentence(deltas); got != "On the heterophilous datasets max-degree, the paper's least harmful variant, does not lower accuracy at all here (+0.50)." {
+		t.Errorf("agreeing, not hurting: %q", got)
 	}
 	if got := leastHarmSentence(nil); got != "" {
 		t.Errorf("no variants: %q", got)
