@@ -95,7 +95,7 @@ func TestLabelRateVerdict(t *testing.T) {
 	}{
 		{0, 0, 35, "not yet"},
 		{3, 4, 35, "3 of the 4 points where every model has run (4 of the 35"},
-		{35, 35, 35, "the claim holds here"},
+		{35, 35, 35, "the claim that it is the best at every size holds here"},
 		{30, 35, 35, "30 of 35 (dataset, labels-per-class) points: the claim does not hold here"},
 	} {
 		t.Run(fmt.Sprintf("%d of %d", c.wins, c.n), func(t *testing.T) {
@@ -151,6 +151,7 @@ func TestMissingVerdict(t *testing.T) {
 		{"far ahead", avg(40, 45, 44, 60), paperAvg, "ahead of the best baseline (GCN) by 15.00 points (the paper: 20.32), so the claim that it stays ahead holds here"},
 		{"just ahead", avg(42.18, 51.21, 54.07, 56.14), paperAvg, "(GAT) by 2.07 points (the paper: 20.32), so it stays ahead, but by less than half the paper's margin: the claim holds in part here"},
 		{"behind", avg(40, 58, 44, 55), paperAvg, "GCN is ahead by 3.00 points, so the claim does not hold here"},
+		{"level", avg(40, 55, 44, 55), paperAvg, "PCGCN and GCN are level, so the claim does not hold here"},
 		{"own graph", avg(40, 45, 44, 50), nil, "(GCN) by 5.00 points, so the claim that it stays ahead holds here"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
