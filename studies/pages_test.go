@@ -80,3 +80,17 @@ func TestProtocol(t *testing.T) {
 		t.Errorf("one split: %q", got)
 	}
 }
+
+// TestFidelityPageNamesItsRun: the fidelity page names the splits and the
+// directory its cells ran with, not the full run's.
+func TestFidelityPageNamesItsRun(t *testing.T) {
+	page := fidelityPage(pageHeader{Command: "c", Dir: "results/quick", Splits: 2}, nil, []string{"cora"}, "")
+	for _, want := range []string{"Cells are in `results/quick/fidelity/`", "mean over the 2 splits"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("fidelity page lacks %q:\n%s", want, page)
+		}
+	}
+	if page := fidelityPage(pageHeader{Command: "c"}, nil, []string{"cora"}, ""); !strings.Contains(page, "Cells are in `results/fidelity/`") || !strings.Contains(page, "mean over the 10 splits") {
+		t.Errorf("full run:\n%s", page)
+	}
+}

@@ -134,8 +134,10 @@ type pageHeader struct {
 	// this build's (experiments.Stale), and Cells all the rendered cells;
 	// the header says so when there are any stale ones (report.StaleNote).
 	Stale, Cells int
-	// Dir is the results directory the page's cells are in ("": results).
-	Dir string
+	// Dir is the results directory the page's cells are in ("": results),
+	// Splits how many splits each cell ran (0: the standard 10).
+	Dir    string
+	Splits int
 	// Protocol is the results page's sentence on the protocol the cells
 	// ran ("": a full run's, fullProtocol).
 	Protocol string
@@ -162,9 +164,10 @@ func (p *plan) header(study string, rs []*experiments.Result, compute float64) p
 		Machine: Machine(),
 		WallTime: fmt.Sprintf("this invocation %s; total training time of the saved cells behind its %d entries (every candidate counted) %s",
 			FormatDuration(time.Since(p.opt.Start)), len(rs), FormatDuration(time.Duration(compute*float64(time.Second)))),
-		Stale: stale,
-		Cells: len(rs),
-		Dir:   p.runner.Dir,
+		Stale:  stale,
+		Cells:  len(rs),
+		Dir:    p.runner.Dir,
+		Splits: len(p.splits),
 	}
 }
 
