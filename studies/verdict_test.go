@@ -59,6 +59,10 @@ func TestMatchingVerdict(t *testing.T) {
 	if got := matchingVerdict(map[string][]report.Point{"chameleon": line(1, exact)}, []string{"chameleon"}, hom, 6); !strings.Contains(got, "only one kind") {
 		t.Errorf("one kind of dataset: %q", got)
 	}
+	// accuracy flat on cora: r is undefined there, not "one kind of dataset"
+	if got := matchingVerdict(map[string][]report.Point{"chameleon": line(1, exact), "cora": line(0, exact)}, ds, hom, 6); !strings.Contains(got, "not judged: r is undefined") {
+		t.Errorf("constant accuracy: %q", got)
+	}
 }
 
 func TestMatchingTable(t *testing.T) {
