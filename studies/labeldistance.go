@@ -108,11 +108,11 @@ func judgeSLD(buckets []report.DistanceBucket, edgeHomophily float64) sldJudgeme
 	}
 	near := b.Min >= 1 && b.Min <= 2
 	agrees := near != homophilous
-	verdict := "where the paper says"
+	verdict := "agrees"
 	if !agrees {
-		verdict = "not where the paper says"
+		verdict = "does not agree"
 	}
-	return sldJudgement{judged: true, gains: true, agrees: agrees, text: text + fmt.Sprintf(" Its largest gain over GCN is at SLD %s (%+.1f points, %d test nodes pooled over the splits): edge homophily %.2f makes the graph %s, where the paper puts the largest gain at %s, so this is %s.",
+	return sldJudgement{judged: true, gains: true, agrees: agrees, text: text + fmt.Sprintf(" Its largest gain over GCN is at SLD %s (%+.1f points, %d test nodes pooled over the splits); with edge homophily %.2f (%s) the paper expects it at %s: this %s.",
 		b.Label, gain, b.Nodes, edgeHomophily, kind, where, verdict)}
 }
 

@@ -26,10 +26,10 @@ func TestJudgeSLD(t *testing.T) {
 		judged, gains, agrees bool
 		want                  string
 	}{
-		{"near on heterophilous", near, 0.2, true, true, true, "edge homophily 0.20 makes the graph heterophilous, where the paper puts the largest gain at SLD 1–2, so this is where the paper says"},
-		{"near on homophilous", near, 0.8, true, true, false, "edge homophily 0.80 makes the graph homophilous, where the paper puts the largest gain at SLD ≥ 3, so this is not where the paper says"},
+		{"near on heterophilous", near, 0.2, true, true, true, "with edge homophily 0.20 (heterophilous) the paper expects it at SLD 1–2: this agrees."},
+		{"near on homophilous", near, 0.8, true, true, false, "with edge homophily 0.80 (homophilous) the paper expects it at SLD ≥ 3: this does not agree."},
 		{"far on homophilous", far, 0.8, true, true, true, "at SLD 3 (+10.0 points"},
-		{"far on heterophilous", far, 0.2, true, true, false, "not where the paper says"},
+		{"far on heterophilous", far, 0.2, true, true, false, "this does not agree"},
 		{"behind everywhere", behind, 0.8, true, false, false, "PCGCN is behind GCN or level everywhere (closest at SLD 1: -29.6 points"},
 		{"too few nodes", []report.DistanceBucket{b("1", 1, 5, 90, 10)}, 0.2, false, false, false, "not judged"},
 	}
