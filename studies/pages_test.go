@@ -94,3 +94,13 @@ func TestFidelityPageNamesItsRun(t *testing.T) {
 		t.Errorf("full run:\n%s", page)
 	}
 }
+
+// TestQuickNote: the report's quick-mode line names what ran.
+func TestQuickNote(t *testing.T) {
+	if got := quickNote(2, 60, quickDatasets()); got != "**Quick mode: 2 splits and at most 60 epochs on small graphs. A check of the pipeline, not results.**" {
+		t.Errorf("default: %q", got)
+	}
+	if got := quickNote(1, 60, []string{"/data/big"}); !strings.Contains(got, "1 split and at most 60 epochs on /data/big.") {
+		t.Errorf("an own graph, one split: %q", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -58,7 +59,7 @@ func (p *plan) writeReport() error {
 		b.WriteString(note + "\n\n")
 	}
 	if p.opt.Quick {
-		fmt.Fprintln(&b, "**Quick mode: 2 splits and at most 60 epochs on small graphs. A check of the pipeline, not results.**")
+		fmt.Fprintln(&b, quickNote(len(p.splits), p.runner.Epochs, p.datasets(nil)))
 		fmt.Fprintln(&b)
 	}
 	for i, s := range sections {
@@ -69,6 +70,16 @@ func (p *plan) writeReport() error {
 		fmt.Fprintln(&b)
 	}
 	return p.write("report.md", b.String())
+}
+
+// quickNote is the report's line on quick mode: the splits, the epochs and
+// the graphs it ran (quickDatasets unless others were given).
+func quickNote(splits, epochs int, graphs []string) string {
+	on := "small graphs"
+	if !slices.Equal(graphs, quickDatasets()) {
+		on = strings.Join(graphs, ", ")
+	}
+	return fmt.Sprintf("**Quick mode: %d split%s and at most %d epochs on %s. A check of the pipeline, not results.**", splits, map[bool]string{true: "", false: "s"}[splits == 1], epochs, on)
 }
 
 // write writes a report file into the reports' directory, atomically.
