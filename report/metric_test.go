@@ -51,3 +51,17 @@ func TestMetricName(t *testing.T) {
 		t.Errorf("no results: %q", got)
 	}
 }
+
+// TestExtraSectionNamesTheSplitsRun: a quick run's two splits are not
+// called the dataset's 10.
+func TestExtraSectionNamesTheSplitsRun(t *testing.T) {
+	r := res("gcn", "tolokers", 70, 1)
+	r.PerSplit = make([]experiments.SplitResult, 2)
+	if s := ExtraSection([]*experiments.Result{r}, []string{"gcn"}, []string{"tolokers"}); !strings.Contains(s, "Mean ± std over the 2 of the dataset's 10 splits run") {
+		t.Errorf("two splits:\n%s", s)
+	}
+	r.PerSplit = make([]experiments.SplitResult, 10)
+	if s := ExtraSection([]*experiments.Result{r}, []string{"gcn"}, []string{"tolokers"}); !strings.Contains(s, "Mean ± std over the dataset's 10 splits (") {
+		t.Errorf("ten splits:\n%s", s)
+	}
+}

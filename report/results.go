@@ -104,7 +104,11 @@ func PCGCNSection(rs []*experiments.Result, datasets []string) string {
 func ExtraSection(rs []*experiments.Result, models, dss []string) string {
 	var b strings.Builder
 	b.WriteString(metricTable(rs, models, dss))
-	fmt.Fprintln(&b, "\nMean ± std over the dataset's 10 splits (the masks in its npz: about 48/32/20 % of the nodes for training/validation/test on the filtered graphs, 50/25/25 on Minesweeper and Tolokers). ʳ: raw features, ⁿ: row-normalised features, whichever had the higher mean validation metric (both are trained; test plays no part); ᵈ: the directed graph (out-links), the graph of GCNII's and GGCN's authors, and PCGCN's where it wins on validation; * a candidate has not run yet. Every model uses a preset of the paper's datasets (the filtered graphs their parent's; see each model's Preset): none was tuned on these datasets, so the numbers are not comparable with the tuned ones of Platonov et al.")
+	over := "the dataset's 10 splits"
+	if n := splitsRun(rs, models, dss); n != 10 && n != 0 {
+		over = fmt.Sprintf("the %s of the dataset's 10 splits run", n2s(n))
+	}
+	fmt.Fprintln(&b, "\nMean ± std over "+over+" (the masks in its npz: about 48/32/20 % of the nodes for training/validation/test on the filtered graphs, 50/25/25 on Minesweeper and Tolokers). ʳ: raw features, ⁿ: row-normalised features, whichever had the higher mean validation metric (both are trained; test plays no part); ᵈ: the directed graph (out-links), the graph of GCNII's and GGCN's authors, and PCGCN's where it wins on validation; * a candidate has not run yet. Every model uses a preset of the paper's datasets (the filtered graphs their parent's; see each model's Preset): none was tuned on these datasets, so the numbers are not comparable with the tuned ones of Platonov et al.")
 	return b.String()
 }
 
@@ -127,6 +131,32 @@ func OwnSection(rs []*experiments.Result, models, dss []string) string {
 	b.WriteString(metricTable(rs, models, dss))
 	fmt.Fprintln(&b, "\nMean ± std over the splits the cells ran. ʳ: raw features, ⁿ: row-normalised features, whichever had the higher mean validation metric (both are trained; test plays no part); no mark: one candidate (signed features, which row normalisation leaves raw, are trained once); * a candidate has not run yet. Every model uses its general preset: none was tuned on these graphs.")
 	return b.String()
+}
+
+// splitsRun is the number of splits the results of models on dss ran, or
+// -1 when they differ (0 without results, or results without their splits).
+func splitsRun(rs []*experiments.Result, models, dss []string) int {
+	n := 0
+	for _, r := range rs {
+		if r == nil || !slices.Contains(models, r.Cell.Model) || !slices.Contains(dss, r.Cell.Dataset) {
+			continue
+		}
+		switch k := len(r.PerSplit); {
+		case n == 0:
+			n = k
+		case n != k:
+			return -1
+		}
+	}
+	return n
+}
+
+// n2s writes a split count for splitsRun's sentence.
+func n2s(n int) string {
+	if n < 0 {
+		return "varying numbers"
+	}
+	return fmt.Sprint(n)
 }
 
 // metricTable is the table of ExtraSection and OwnSection: one row per
