@@ -328,3 +328,33 @@ func TestLeastHarmSentence(t *testing.T) {
 		t.Errorf("no variants: %q", got)
 	}
 }
+
+// TestHeteLow: the low-homophily verdict judges a dataset only on enough
+// test nodes (an own homophilous graph had one, and one prediction decided
+// it), and says so when none qualifies.
+func TestHeteLow(t *testing.T) {
+	bin := func(lo float64, nodes int, acc ...float64) report.Bin {
+		return report.Bin{Lo: lo, Hi: lo + 0.2, Nodes: nodes, Acc: acc, Count: []int{nodes, nodes, nodes}}
+	}
+	few := []report.Bin{bin(0.2, 1, 100, 0, 0), bin(0.8, 300, 90, 95, 94)}
+	if _, judged := heteLow(few); judged {
+		t.Error("one low-homophily test node judged")
+	}
+	many := []report.Bin{bin(0, 20, 60, 50, 40), bin(0.2, 20, 60, 50, 40)}
+	if win, judged := heteLow(many); !judged || !win {
+		t.Errorf("40 nodes, PCGCN ahead: win %v judged %v", win, judged)
+	}
+	many[1].Acc = []float64{60, 70, 40}
+	if win, judged := heteLow(many); !judged || win {
+		t.Errorf("40 nodes, GCN ahead: win %v judged %v", win, judged)
+	}
+	if v := heteVerdict(0, 0, "On nodes with homophily of 0.6 or more ..."); !strings.Contains(v, "not judged") {
+		t.Errorf("nothing judged: %q", v)
+	}
+	if v := heteVerdict(1, 2, ""); v != "**Verdict:** on nodes with homophily below 0.4, PCGCN is more accurate than both GCN and GAT on 1 of 2 datasets (those with at least 30 such test nodes pooled)." {
+		t.Errorf("%q", v)
+	}
+	if v := heteVerdict(0, 0, ""); v != "" {
+		t.Errorf("no verdict without anything judged: %q", v)
+	}
+}
