@@ -103,6 +103,66 @@ func PCGCNSection(rs []*experiments.Result, datasets []string) string {
 // binary ones.
 func ExtraSection(rs []*experiments.Result, models, dss []string) string {
 	var b strings.Builder
+	b.WriteString(metricTable(rs, models, dss))
+	over := "the dataset's 10 splits"
+	if n := splitsRun(rs, models, dss); n != 10 && n != 0 {
+		over = fmt.Sprintf("the %s of the dataset's 10 splits run", n2s(n))
+	}
+	fmt.Fprintln(&b, "\nMean ± std over "+over+" (the masks in its npz: about 48/32/20 % of the nodes for training/validation/test on the filtered graphs, 50/25/25 on Minesweeper and Tolokers). ʳ: raw features, ⁿ: row-normalised features, whichever had the higher mean validation metric (both are trained; test plays no part); ᵈ: the directed graph (out-links), the graph of GCNII's and GGCN's authors, and PCGCN's where it wins on validation; * a candidate has not run yet. Every model uses a preset of the paper's datasets (the filtered graphs their parent's; see each model's Preset): none was tuned on these datasets, so the numbers are not comparable with the tuned ones of Platonov et al.")
+	return b.String()
+}
+
+// OwnSection reports graphs given by path (--data): per model and graph the
+// metric the cell was selected and scored on, the test metric and the test
+// accuracy, over the splits the cells ran. It is "" when none of dss has a
+// result.
+func OwnSection(rs []*experiments.Result, models, dss []string) string {
+	idx := index(rs)
+	have := false
+	for _, m := range models {
+		for _, d := range dss {
+			have = have || idx[m][d] != nil
+		}
+	}
+	if !have {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(metricTable(rs, models, dss))
+	fmt.Fprintln(&b, "\nMean ± std over the splits the cells ran. ʳ: raw features, ⁿ: row-normalised features, whichever had the higher mean validation metric (both are trained; test plays no part); no mark: one candidate (signed features, which row normalisation leaves raw, are trained once); * a candidate has not run yet. Every model uses its general preset: none was tuned on these graphs.")
+	return b.String()
+}
+
+// splitsRun is the number of splits the results of models on dss ran, or
+// -1 when they differ (0 without results, or results without their splits).
+func splitsRun(rs []*experiments.Result, models, dss []string) int {
+	n := 0
+	for _, r := range rs {
+		if r == nil || !slices.Contains(models, r.Cell.Model) || !slices.Contains(dss, r.Cell.Dataset) {
+			continue
+		}
+		switch k := len(r.PerSplit); {
+		case n == 0:
+			n = k
+		case n != k:
+			return -1
+		}
+	}
+	return n
+}
+
+// n2s writes a split count for splitsRun's sentence.
+func n2s(n int) string {
+	if n < 0 {
+		return "varying numbers"
+	}
+	return fmt.Sprint(n)
+}
+
+// metricTable is the table of ExtraSection and OwnSection: one row per
+// model and dataset with a result.
+func metricTable(rs []*experiments.Result, models, dss []string) string {
+	var b strings.Builder
 	idx := index(rs)
 	fmt.Fprintln(&b, "| model | dataset | metric used for selection | test metric % | test accuracy % | ms / epoch |")
 	fmt.Fprintln(&b, "| --- | --- | --- | ---: | ---: | ---: |")
@@ -119,7 +179,6 @@ func ExtraSection(rs []*experiments.Result, models, dss []string) string {
 			fmt.Fprintf(&b, "| %s | %s | %s | %.2f ± %.2f%s | %.2f ± %.2f | %.2f |\n", m, d, metric, r.TestMean, r.TestStd, SelectionMark(r), r.TestAccMean, r.TestAccStd, r.MsPerEpoch)
 		}
 	}
-	fmt.Fprintln(&b, "\nMean ± std over the dataset's 10 splits (the masks in its npz: about 48/32/20 % of the nodes for training/validation/test on the filtered graphs, 50/25/25 on Minesweeper and Tolokers). ʳ: raw features, ⁿ: row-normalised features, whichever had the higher mean validation metric (both are trained; test plays no part); ᵈ: the directed graph (out-links), the graph of GCNII's and GGCN's authors, and PCGCN's where it wins on validation; * a candidate has not run yet. Every model uses a preset of the paper's datasets (the filtered graphs their parent's; see each model's Preset): none was tuned on these datasets, so the numbers are not comparable with the tuned ones of Platonov et al.")
 	return b.String()
 }
 
@@ -269,7 +328,12 @@ func MainTable(rs []*experiments.Result, models, datasets []string, speed []Mode
 		row = append(row, rank, prank, msCell)
 		fmt.Fprintf(&b, "| %s |\n", strings.Join(row, " | "))
 	}
-	fmt.Fprintln(&b, "\nEach cell: our test accuracy, mean ± std over the splits, (the paper's mean). "+SelectionLegend+" ⚠ marks a difference larger than 2 standard deviations (the larger of the two); docs/results.md discusses each. ms / epoch: the `pcgcn bench` medians of scripts/bench_models.sh (one run, same machine and threads) averaged over the datasets; \"(run)\": the mean step time of the training runs, which shared the machine.")
+	metric := MetricName(rs, datasets)
+	legend := SelectionLegend
+	if metric != "accuracy" {
+		legend = strings.Replace(legend, "validation accuracy", "validation "+strings.TrimSuffix(strings.SplitN(metric, " (", 2)[0], " "), 1)
+	}
+	fmt.Fprintln(&b, "\nEach cell: our test "+metric+", mean ± std over the splits, (the paper's mean). "+legend+" ⚠ marks a difference larger than 2 standard deviations (the larger of the two); docs/results.md discusses each. ms / epoch: the `pcgcn bench` medians of scripts/bench_models.sh (one run, same machine and threads) averaged over the datasets; \"(run)\": the mean step time of the training runs, which shared the machine.")
 	return b.String()
 }
 

@@ -43,7 +43,10 @@ const directedOption = "directed"
 // each graph, four in all, the directed ones with directed=true. The first
 // candidate is the preset on the authors' graph (ties in Load go to it).
 // With Options.PresetOnly, and for a cell that already changes the preset,
-// c is its only candidate.
+// c is its only candidate. On a graph with signed features (without
+// normalize_signed), whose rows models.NewData leaves raw either way, the
+// feature preprocessing is not flipped: that candidate would train the very
+// same model a second time, and be reported as row-normalised.
 func mainCandidates(p *plan, c experiments.Cell, spec models.Spec, cfg models.Config) []experiments.Cell {
 	if _, dropped := c.DropClass.Class(); p.opt.PresetOnly || c.Variant != "" || len(c.Sets) > 0 || dropped || c.LabelsPerClass > 0 || c.Embed {
 		return []experiments.Cell{c}
@@ -59,6 +62,9 @@ func mainCandidates(p *plan, c experiments.Cell, spec models.Spec, cfg models.Co
 			directed.Sets = map[string]string{directedOption: "true"}
 			graphs = append(graphs, directed)
 		}
+	}
+	if p.signedFeatures(c.Dataset) && !cfg.Base().NormalizeSigned {
+		return graphs // normalisation skips signed features: the flipped candidate would train the same model again
 	}
 	flip := strconv.FormatBool(!cfg.Base().NormalizeFeatures)
 	var out []experiments.Cell
@@ -137,4 +143,33 @@ func featureNote(r *experiments.Result, c experiments.Candidate) string {
 		return "row-normalised"
 	}
 	return "raw"
+}
+
+// signedFeatures reports whether a dataset given by path (--data) has a
+// negative feature value, so that row normalisation leaves its features raw
+// (models.NewData). Each graph is loaded once to check and not kept (the
+// runner holds its own copy); one that does not load counts as not signed,
+// and the runner reports its error. Every registered dataset of the main
+// table has non-negative features
+// (TestMainTableDatasetsHaveNonNegativeFeatures), so none is loaded here:
+// listing the plan needs no data.
+func (p *plan) signedFeatures(name string) bool {
+	if !datasets.IsPath(name) {
+		return false
+	}
+	if p.signed == nil {
+		p.signed = map[string]bool{}
+	}
+	if s, ok := p.signed[name]; ok {
+		return s
+	}
+	g, ok := p.graphs[name]
+	if !ok {
+		var err error
+		if g, err = datasets.Open(name, p.opt.Data); err != nil {
+			return false
+		}
+	}
+	p.signed[name] = !g.X.NonNegative()
+	return p.signed[name]
 }

@@ -132,3 +132,44 @@ func TestDirectionSectionListsBothGraphs(t *testing.T) {
 		}
 	}
 }
+
+// TestSignedFeaturesTrainOnce: on an own graph with signed features, which
+// row normalisation leaves raw, a main-table cell has one candidate (the
+// flipped one would train the same model again and be marked ⁿ); with
+// normalize_signed set in the preset's place the flip means something
+// again, and the registered datasets keep both candidates (issue 35, item 6).
+func TestSignedFeaturesTrainOnce(t *testing.T) {
+	own := csbmGraph(t, 2, 0.8)
+	p := newPlan(Options{ResultsDir: t.TempDir(), Datasets: []string{own}, Threads: 1})
+	for _, m := range []string{"mlp", "gcn", "pcgcn"} {
+		c := mainTableCells([]string{m}, []string{own}, []int{0})[0]
+		if ks := p.runner.Candidates(c); len(ks) != 1 || len(ks[0].Sets) != 0 {
+			t.Errorf("%s on signed features: candidates %v, want the preset alone", m, ks)
+		}
+		spec, cfg := mustResolve(t, m, own)
+		cfg.Base().NormalizeSigned = true
+		if ks := mainCandidates(p, c, spec, cfg); len(ks) != 2 {
+			t.Errorf("%s with normalize_signed: %d candidates, want 2", m, len(ks))
+		}
+	}
+	if ks := p.runner.Candidates(mainTableCells([]string{"mlp"}, []string{"texas"}, []int{0})[0]); len(ks) != 2 {
+		t.Errorf("texas: %d candidates, want 2", len(ks))
+	}
+}
+
+// TestMainTableDatasetsHaveNonNegativeFeatures backs signedFeatures, which
+// loads only graphs given by path: every registered dataset of the main
+// table and the results page has non-negative features, so both of its
+// feature preprocessings differ.
+func TestMainTableDatasetsHaveNonNegativeFeatures(t *testing.T) {
+	opt := datasets.Options{DataDir: datatest.Mirror(t), Offline: true}
+	for _, d := range append(paperDatasets(), extraDatasets()...) {
+		g, err := datasets.Open(d, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !g.X.NonNegative() {
+			t.Errorf("%s has negative feature values: signedFeatures must load it", d)
+		}
+	}
+}

@@ -179,3 +179,28 @@ func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
 }
+
+// TestSpaceVerdictMargin: when PCGCN takes less memory per node than GCN at
+// the margin, the verdict does not say the pinning control adds a negative
+// number of bytes.
+func TestSpaceVerdictMargin(t *testing.T) {
+	g := newPlan(Options{ResultsDir: t.TempDir(), Threads: 2}).complexityGrid()
+	var recs []complexityRecord
+	for _, r := range fullRecords(g) {
+		if r.Impl == implOurs && r.Status == ComplexityOK {
+			per := map[string]float64{"pcgcn": 2800, "gcn": 4200}[r.Model] // swapped: PCGCN the lighter
+			r.PeakRSSMiB = (40<<20 + per*float64(r.Nodes)) / (1 << 20)
+		}
+		recs = append(recs, r)
+	}
+	tb := newComplexityTables(g, recs)
+	v := tb.spaceVerdict(tb.fits())
+	for _, want := range []string{"does not hold", "at the margin PCGCN takes no more memory per node than GCN (1,400 bytes less)"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("%q lacks %q", v, want)
+		}
+	}
+	if strings.Contains(v, "add -") || strings.Contains(v, "overhead that grows") {
+		t.Errorf("a negative overhead: %q", v)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -183,10 +184,15 @@ func (t *complexityTables) spaceVerdict(fits []complexityFit) string {
 		}
 	}
 	if fp != nil && fg != nil {
-		fmt.Fprintf(&b, "; at the margin (the least-squares slope of bytes against n, %s) PCGCN %s and GCN %s: the pinning control's assignment, prototypes and control term add %s bytes per node",
-			fitRange(t.g), grouped(int(fp.bytesPerNode+0.5)), grouped(int(fg.bytesPerNode+0.5)), grouped(int(fp.bytesPerNode-fg.bytesPerNode+0.5)))
-		if linearity(fp.memN.v) == "linear" && linearity(fg.memN.v) == "linear" {
-			b.WriteString(", an overhead that grows linearly with n as both models' memory does")
+		fmt.Fprintf(&b, "; at the margin (the least-squares slope of bytes against n, %s) PCGCN %s and GCN %s",
+			fitRange(t.g), grouped(int(fp.bytesPerNode+0.5)), grouped(int(fg.bytesPerNode+0.5)))
+		if extra := int(math.Round(fp.bytesPerNode - fg.bytesPerNode)); extra > 0 {
+			fmt.Fprintf(&b, ": the pinning control's assignment, prototypes and control term add %s bytes per node", grouped(extra))
+			if linearity(fp.memN.v) == "linear" && linearity(fg.memN.v) == "linear" {
+				b.WriteString(", an overhead that grows linearly with n as both models' memory does")
+			}
+		} else {
+			fmt.Fprintf(&b, ": at the margin PCGCN takes no more memory per node than GCN (%s bytes less)", grouped(-extra))
 		}
 	}
 	tape, graph := scalingModelBytes(t.g.degree, complexityFeatures, 64, complexityClasses, 2, 0.5)

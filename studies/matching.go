@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/pcgcn/pcgcn/autograd"
@@ -237,8 +238,10 @@ func matchingVerdict(pts map[string][]report.Point, datasets []string, homophilo
 	switch {
 	case missing != "":
 		return fmt.Sprintf("**Verdict:** not yet: %s has %d of its %d points; `pcgcn reproduce --only matching` resumes.", missing, len(pts[missing]), full)
-	case math.IsNaN(rh) || math.IsNaN(ro):
+	case !slices.Contains(kinds(datasets, homophilous), true) || !slices.Contains(kinds(datasets, homophilous), false):
 		return "**Verdict:** the claim compares heterophilous with homophilous graphs; these datasets hold only one kind."
+	case math.IsNaN(rh) || math.IsNaN(ro):
+		return "**Verdict:** not judged: r is undefined on a dataset whose accuracy or matching degree does not vary over the pinned fractions."
 	}
 	holds := rh >= strongCorrelation && rh > ro
 	v := fmt.Sprintf("**Verdict:** mean r %.3f on the heterophilous datasets against %.3f on the homophilous ones: the claim %s.",
@@ -247,6 +250,15 @@ func matchingVerdict(pts map[string][]report.Point, datasets []string, homophilo
 		v += " On the homophilous datasets the correlation is negative: accuracy falls as more nodes are pinned to their true class, which is more than the \"less correlated\" the paper reports."
 	}
 	return v
+}
+
+// kinds returns homophilous[d] for each dataset.
+func kinds(datasets []string, homophilous map[string]bool) []bool {
+	out := make([]bool, len(datasets))
+	for i, d := range datasets {
+		out[i] = homophilous[d]
+	}
+	return out
 }
 
 // matchingMeans returns the mean Pearson r over the heterophilous and over

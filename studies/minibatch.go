@@ -1,14 +1,13 @@
 package studies
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
-	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/train"
 )
 
@@ -78,9 +77,9 @@ func renderMinibatch(p *plan, w io.Writer) error {
 			}
 			rows++
 			diff := mb.TestMean - f.TestMean
-			diffs = append(diffs, diff/math.Max(f.TestStd, mb.TestStd))
+			diffs = append(diffs, spreads(diff, math.Max(f.TestStd, mb.TestStd)))
 			fmt.Fprintf(w, "| %s | %s | %s | %.2f ± %.2f%s | %.2f ± %.2f | %+.2f | %.0f | %.0f |\n", d, full.Model, metricLabel(f.Metric),
-				f.TestMean, f.TestStd, normMark(f), mb.TestMean, mb.TestStd, diff, f.Seconds, mb.Seconds)
+				f.TestMean, f.TestStd, p.normMark(f), mb.TestMean, mb.TestStd, diff, f.Seconds, mb.Seconds)
 		}
 	}
 	if rows == 0 {
@@ -98,19 +97,32 @@ func renderMinibatch(p *plan, w io.Writer) error {
 	return nil
 }
 
-// normMark marks a result's feature preprocessing: ʳ raw, ⁿ row-normalised.
-func normMark(r *experiments.Result) string {
-	if v, ok := r.Cell.Sets[featureNormOption]; ok {
-		if b, _ := strconv.ParseBool(v); b {
-			return "ⁿ"
-		}
-		return "ʳ"
+// normMark marks the feature preprocessing a result was trained with: ⁿ
+// when its configuration row-normalises and the graph's features are
+// non-negative (or normalize_signed forces it), else ʳ: a graph given by
+// path whose features are signed is trained raw whatever normalize_features
+// says (models.NewData).
+func (p *plan) normMark(r *experiments.Result) string {
+	var cfg struct {
+		NormalizeFeatures bool `json:"normalize_features"`
+		NormalizeSigned   bool `json:"normalize_signed"`
 	}
-	cfg, err := models.NewRegistry().Get(r.Cell.Model)
-	if err == nil && cfg.Preset(r.Cell.Dataset).Base().NormalizeFeatures {
+	if b, err := json.Marshal(r.Config); err != nil || json.Unmarshal(b, &cfg) != nil {
+		return ""
+	}
+	if cfg.NormalizeFeatures && (cfg.NormalizeSigned || !p.signedFeatures(r.Cell.Dataset)) {
 		return "ⁿ"
 	}
 	return "ʳ"
+}
+
+// spreads is a difference in units of a spread: 0 for no difference, ±Inf
+// for a difference between results without spread.
+func spreads(diff, spread float64) float64 {
+	if diff == 0 {
+		return 0
+	}
+	return diff / spread
 }
 
 // metricLabel names a metric in a table.

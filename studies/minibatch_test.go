@@ -1,11 +1,13 @@
 package studies
 
 import (
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/internal/datatest"
 )
 
@@ -42,5 +44,44 @@ func TestMinibatchStudyEndToEnd(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("rendered section lacks %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestNormMarkFollowsTraining: the mini-batch table's feature mark says what
+// was trained: signed features of a graph given by path are trained raw
+// whatever normalize_features says (issue 35: marks follow the training).
+func TestNormMarkFollowsTraining(t *testing.T) {
+	own := csbmGraph(t, 2, 0.8)
+	p := newPlan(Options{ResultsDir: t.TempDir(), Datasets: []string{own}})
+	res := func(ds string, cfg map[string]any) *experiments.Result {
+		return &experiments.Result{Cell: experiments.Cell{Dataset: ds, Model: "gcn"}, Config: cfg}
+	}
+	for _, c := range []struct {
+		name string
+		r    *experiments.Result
+		want string
+	}{
+		{"signed, normalize_features", res(own, map[string]any{"normalize_features": true}), "ʳ"},
+		{"signed, normalize_signed", res(own, map[string]any{"normalize_features": true, "normalize_signed": true}), "ⁿ"},
+		{"registered, normalize_features", res("texas", map[string]any{"normalize_features": true}), "ⁿ"},
+		{"registered, raw", res("texas", map[string]any{"normalize_features": false}), "ʳ"},
+	} {
+		if got := p.normMark(c.r); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestSpreads: a mini-batch result equal to full batch is within one
+// spread even when neither has a spread (0/0 was NaN, counted as outside).
+func TestSpreads(t *testing.T) {
+	if z := spreads(0, 0); z != 0 {
+		t.Errorf("no difference, no spread: %v", z)
+	}
+	if z := spreads(1, 0); !math.IsInf(z, 1) {
+		t.Errorf("a difference without spread: %v", z)
+	}
+	if z := spreads(-1, 2); z != -0.5 {
+		t.Errorf("spreads(-1, 2) = %v", z)
 	}
 }

@@ -175,7 +175,10 @@ func missingVerdict(avg, paperAvg map[string]float64) string {
 	margin := avg["pcgcn"] - best
 	out := fmt.Sprintf("PCGCN's average over the removed classes is %.2f against %.2f (GCN), %.2f (GAT), %.2f (MLP)",
 		avg["pcgcn"], avg["gcn"], avg["gat"], avg["mlp"])
-	if margin <= 0 {
+	switch {
+	case margin == 0:
+		return out + fmt.Sprintf(": PCGCN and %s are level, so the claim does not hold here.", strings.ToUpper(bestM))
+	case margin < 0:
 		return out + fmt.Sprintf(": %s is ahead by %.2f points, so the claim does not hold here.", strings.ToUpper(bestM), -margin)
 	}
 	out += fmt.Sprintf(": PCGCN is ahead of the best baseline (%s) by %.2f points", strings.ToUpper(bestM), margin)

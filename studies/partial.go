@@ -30,7 +30,8 @@ func partialControlVariants() []experiments.Variant {
 
 // leastHarmSentence names the variant whose heterophilous-average change is
 // highest (the one that hurts least), ours and the paper's, and says whether
-// they agree: the partial-control study's second claim.
+// they agree: the partial-control study's second claim. A variant whose
+// change is not negative is said not to hurt at all.
 func leastHarmSentence(deltas []report.VariantDelta) string {
 	ours, paper := -1, -1
 	for i, d := range deltas {
@@ -47,6 +48,13 @@ func leastHarmSentence(deltas []report.VariantDelta) string {
 	}
 	if ours < 0 || paper < 0 {
 		return ""
+	}
+	if o := deltas[ours].Heterophilous.Ours; o >= 0 { // the least harmful one does not hurt: say so
+		if ours == paper {
+			return fmt.Sprintf("On the heterophilous datasets %s, the paper's least harmful variant, does not lower accuracy at all here (%+.2f).", deltas[ours].Variant.Why, o)
+		}
+		return fmt.Sprintf("On the heterophilous datasets %s does not lower accuracy at all (%+.2f); %s, the paper's least harmful variant, changes it by %+.2f here.",
+			deltas[ours].Variant.Why, o, deltas[paper].Variant.Why, deltas[paper].Heterophilous.Ours)
 	}
 	if ours == paper {
 		return fmt.Sprintf("The variant that hurts least on the heterophilous datasets is %s, as in the paper.", deltas[ours].Variant.Why)

@@ -125,6 +125,11 @@ func TestTSNEVerdict(t *testing.T) {
 	if v := tsneVerdict(map[string]float64{}, nil); !strings.Contains(v, "rerun") {
 		t.Errorf("old cells: %q", v)
 	}
+	// PCGCN's cell recomputed, LINKX's older one without the silhouette:
+	// no comparison with a missing number read as 0
+	if v := tsneVerdict(ex, map[string]float64{"pcgcn": 0.05, "gcn": -0.1}); !strings.Contains(v, "rerun") {
+		t.Errorf("a model without the test-node silhouette: %q", v)
+	}
 }
 
 func TestCoverage(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -58,7 +59,7 @@ func (p *plan) writeReport() error {
 		b.WriteString(note + "\n\n")
 	}
 	if p.opt.Quick {
-		fmt.Fprintln(&b, "**Quick mode: 2 splits and at most 60 epochs on small graphs. A check of the pipeline, not results.**")
+		fmt.Fprintln(&b, quickNote(len(p.splits), p.runner.Epochs, p.datasets(nil)))
 		fmt.Fprintln(&b)
 	}
 	for i, s := range sections {
@@ -69,6 +70,16 @@ func (p *plan) writeReport() error {
 		fmt.Fprintln(&b)
 	}
 	return p.write("report.md", b.String())
+}
+
+// quickNote is the report's line on quick mode: the splits, the epochs and
+// the graphs it ran (quickDatasets unless others were given).
+func quickNote(splits, epochs int, graphs []string) string {
+	on := "small graphs"
+	if !slices.Equal(graphs, quickDatasets()) {
+		on = strings.Join(graphs, ", ")
+	}
+	return fmt.Sprintf("**Quick mode: %d split%s and at most %d epochs on %s. A check of the pipeline, not results.**", splits, map[bool]string{true: "", false: "s"}[splits == 1], epochs, on)
 }
 
 // write writes a report file into the reports' directory, atomically.
@@ -143,6 +154,13 @@ type pageHeader struct {
 	// this build's (experiments.Stale), and Cells all the rendered cells;
 	// the header says so when there are any stale ones (report.StaleNote).
 	Stale, Cells int
+	// Dir is the results directory the page's cells are in ("": results),
+	// Splits how many splits each cell ran (0: the standard 10).
+	Dir    string
+	Splits int
+	// Protocol is the results page's sentence on the protocol the cells
+	// ran ("": a full run's, fullProtocol).
+	Protocol string
 }
 
 // header describes this invocation for the page of a study rendering rs,
@@ -159,13 +177,18 @@ func (p *plan) header(study string, rs []*experiments.Result, compute float64) p
 		cmd += " --quick"
 	}
 	cmd += p.seedFlag()
+	for _, d := range ownGraphs(p.opt.Datasets) {
+		cmd += " --data " + d
+	}
 	return pageHeader{
 		Command: cmd,
 		Machine: Machine(),
 		WallTime: fmt.Sprintf("this invocation %s; total training time of the saved cells behind its %d entries (every candidate counted) %s",
 			FormatDuration(time.Since(p.opt.Start)), len(rs), FormatDuration(time.Duration(compute*float64(time.Second)))),
-		Stale: stale,
-		Cells: len(rs),
+		Stale:  stale,
+		Cells:  len(rs),
+		Dir:    p.runner.Dir,
+		Splits: len(p.splits),
 	}
 }
 

@@ -142,6 +142,8 @@ type plan struct {
 	// docs is the directory of the reports, figDir that of their figures.
 	docs, figDir string
 	graphs       map[string]*graph.Graph
+	// signed caches signedFeatures by dataset.
+	signed map[string]bool
 }
 
 // newPlan resolves opt's defaults and quick mode and sets up the runner with
@@ -159,7 +161,7 @@ func newPlan(opt Options) *plan {
 	if opt.Start.IsZero() {
 		opt.Start = time.Now()
 	}
-	p := &plan{opt: opt, graphs: map[string]*graph.Graph{}, splits: opt.Splits, docs: opt.DocsDir}
+	p := &plan{opt: opt, graphs: map[string]*graph.Graph{}, signed: map[string]bool{}, splits: opt.Splits, docs: opt.DocsDir}
 	p.runner = &experiments.Runner{Dir: opt.ResultsDir, Data: opt.Data, Threads: opt.Threads, Jobs: opt.Jobs, Seed: opt.Seed,
 		Progress: opt.Progress, Refresh: opt.Refresh, Lease: opt.Lease, Metrics: opt.Metrics}
 	if opt.Quick {

@@ -133,7 +133,9 @@ func renderTSNE(p *plan, w io.Writer) error {
 		sil := map[string]float64{}
 		for _, r := range rs {
 			s := r.PerSplit[0]
-			sil[r.Cell.Model] = s.Extra["silhouette_embedding_test"]
+			if v, ok := s.Extra["silhouette_embedding_test"]; ok {
+				sil[r.Cell.Model] = v
+			}
 			panels = append(panels, report.ScatterPanel{Title: r.Cell.Model, XY: report.PointsDense(s.Points), Labels: g.Y,
 				Note: fmt.Sprintf("silhouette %.3f (test nodes %s)", s.Extra["silhouette_embedding"], num3(s.Extra, "silhouette_embedding_test"))})
 			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %.2f |\n", r.Cell.Model, num3(s.Extra, "silhouette_embedding"), num3(s.Extra, "silhouette_embedding_test"),
@@ -154,9 +156,10 @@ func renderTSNE(p *plan, w io.Writer) error {
 // reported as separating the classes equally well.
 const tsneMargin = 0.02
 
-// tsneVerdict judges the claim on the test nodes' embedding silhouettes.
+// tsneVerdict judges the claim on the test nodes' embedding silhouettes
+// (sil, by model), and not at all while one of the three models lacks one.
 func tsneVerdict(extra map[string]float64, sil map[string]float64) string {
-	if !hasKey(extra, "silhouette_embedding_test") {
+	if !hasKey(extra, "silhouette_embedding_test") || !hasKey(sil, "pcgcn") || !hasKey(sil, "gcn") || !hasKey(sil, "linkx") {
 		return "these cells predate the test-node silhouette; rerun `pcgcn reproduce --only tsne` after removing results/tsne"
 	}
 	pc, best, bestModel := sil["pcgcn"], math.Inf(-1), ""

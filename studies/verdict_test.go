@@ -59,6 +59,10 @@ func TestMatchingVerdict(t *testing.T) {
 	if got := matchingVerdict(map[string][]report.Point{"chameleon": line(1, exact)}, []string{"chameleon"}, hom, 6); !strings.Contains(got, "only one kind") {
 		t.Errorf("one kind of dataset: %q", got)
 	}
+	// accuracy flat on cora: r is undefined there, not "one kind of dataset"
+	if got := matchingVerdict(map[string][]report.Point{"chameleon": line(1, exact), "cora": line(0, exact)}, ds, hom, 6); !strings.Contains(got, "not judged: r is undefined") {
+		t.Errorf("constant accuracy: %q", got)
+	}
 }
 
 func TestMatchingTable(t *testing.T) {
@@ -95,7 +99,7 @@ func TestLabelRateVerdict(t *testing.T) {
 	}{
 		{0, 0, 35, "not yet"},
 		{3, 4, 35, "3 of the 4 points where every model has run (4 of the 35"},
-		{35, 35, 35, "the claim holds here"},
+		{35, 35, 35, "the claim that it is the best at every size holds here"},
 		{30, 35, 35, "30 of 35 (dataset, labels-per-class) points: the claim does not hold here"},
 	} {
 		t.Run(fmt.Sprintf("%d of %d", c.wins, c.n), func(t *testing.T) {
@@ -151,6 +155,7 @@ func TestMissingVerdict(t *testing.T) {
 		{"far ahead", avg(40, 45, 44, 60), paperAvg, "ahead of the best baseline (GCN) by 15.00 points (the paper: 20.32), so the claim that it stays ahead holds here"},
 		{"just ahead", avg(42.18, 51.21, 54.07, 56.14), paperAvg, "(GAT) by 2.07 points (the paper: 20.32), so it stays ahead, but by less than half the paper's margin: the claim holds in part here"},
 		{"behind", avg(40, 58, 44, 55), paperAvg, "GCN is ahead by 3.00 points, so the claim does not hold here"},
+		{"level", avg(40, 55, 44, 55), paperAvg, "PCGCN and GCN are level, so the claim does not hold here"},
 		{"own graph", avg(40, 45, 44, 50), nil, "(GCN) by 5.00 points, so the claim that it stays ahead holds here"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -302,15 +307,54 @@ func TestLeastHarmSentence(t *testing.T) {
 		{Variant: v("min-degree"), Heterophilous: report.Change{Ours: 0.28, Paper: -5.21, N: 6}},
 		{Variant: v("max-degree"), Heterophilous: report.Change{Ours: -1.88, Paper: -2.01, N: 6}},
 	}
+	// a variant that raises accuracy does not "hurt least": it does not hurt
 	got := leastHarmSentence(deltas)
-	if want := "hurts least on the heterophilous datasets is min-degree (+0.28), not max-degree as in the paper (-1.88 here)."; !strings.Contains(got, want) {
+	if want := "On the heterophilous datasets min-degree does not lower accuracy at all (+0.28); max-degree, the paper's least harmful variant, changes it by -1.88 here."; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	deltas[2].Heterophilous.Ours = 0.5
+	deltas[1].Heterophilous.Ours = -3
+	if want := "hurts least on the heterophilous datasets is random (-1.40), not max-degree as in the paper (-1.88 here)."; !strings.Contains(leastHarmSentence(deltas), want) {
+		t.Errorf("got %q, want %q", leastHarmSentence(deltas), want)
+	}
+	deltas[2].Heterophilous.Ours = -0.5
 	if got := leastHarmSentence(deltas); !strings.Contains(got, "is max-degree, as in the paper") {
 		t.Errorf("agreeing: %q", got)
 	}
+	deltas[2].Heterophilous.Ours = 0.5
+	if got := leastHarmSentence(deltas); got != "On the heterophilous datasets max-degree, the paper's least harmful variant, does not lower accuracy at all here (+0.50)." {
+		t.Errorf("agreeing, not hurting: %q", got)
+	}
 	if got := leastHarmSentence(nil); got != "" {
 		t.Errorf("no variants: %q", got)
+	}
+}
+
+// TestHeteLow: the low-homophily verdict judges a dataset only on enough
+// test nodes (an own homophilous graph had one, and one prediction decided
+// it), and says so when none qualifies.
+func TestHeteLow(t *testing.T) {
+	bin := func(lo float64, nodes int, acc ...float64) report.Bin {
+		return report.Bin{Lo: lo, Hi: lo + 0.2, Nodes: nodes, Acc: acc, Count: []int{nodes, nodes, nodes}}
+	}
+	few := []report.Bin{bin(0.2, 1, 100, 0, 0), bin(0.8, 300, 90, 95, 94)}
+	if _, judged := heteLow(few); judged {
+		t.Error("one low-homophily test node judged")
+	}
+	many := []report.Bin{bin(0, 20, 60, 50, 40), bin(0.2, 20, 60, 50, 40)}
+	if win, judged := heteLow(many); !judged || !win {
+		t.Errorf("40 nodes, PCGCN ahead: win %v judged %v", win, judged)
+	}
+	many[1].Acc = []float64{60, 70, 40}
+	if win, judged := heteLow(many); !judged || win {
+		t.Errorf("40 nodes, GCN ahead: win %v judged %v", win, judged)
+	}
+	if v := heteVerdict(0, 0, "On nodes with homophily of 0.6 or more ..."); !strings.Contains(v, "not judged") {
+		t.Errorf("nothing judged: %q", v)
+	}
+	if v := heteVerdict(1, 2, ""); v != "**Verdict:** on nodes with homophily below 0.4, PCGCN is more accurate than both GCN and GAT on 1 of 2 datasets (those with at least 30 such test nodes pooled)." {
+		t.Errorf("%q", v)
+	}
+	if v := heteVerdict(0, 0, ""); v != "" {
+		t.Errorf("no verdict without anything judged: %q", v)
 	}
 }

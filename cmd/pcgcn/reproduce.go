@@ -92,7 +92,7 @@ run it alone on a quiet machine.`,
 	f.scoreFlags.register(cmd, "with --data: "+metricHelp, "print the result as JSON on stdout (progress stays on stderr): with --plan the plan (per study and in total, with this build's numerics), else a summary of the run (wall time, directories)")
 	f.user.register(cmd)
 	f.complexity.register(cmd)
-	fl.BoolVar(&f.presetOnly, "preset-only", false, "main table: report each model's preset as is, instead of also training it with feature row normalisation flipped and keeping the candidate with the better validation accuracy")
+	fl.BoolVar(&f.presetOnly, "preset-only", false, "main table: report each model's preset as is, instead of also training it with feature row normalisation flipped and keeping the candidate with the better validation metric (accuracy, or ROC AUC on a binary graph)")
 	return cmd
 }
 
