@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/models"
 )
 
@@ -27,6 +28,14 @@ func newModelsCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			reg := models.NewRegistry()
 			out := cmd.OutOrStdout()
+			if dataset != "" {
+				if options == "" {
+					return fmt.Errorf("--dataset %s: give it with --options NAME (the preset it selects)", flagValue(dataset))
+				}
+				if _, err := datasets.Lookup(strings.ToLower(dataset)); err != nil {
+					return fmt.Errorf("--dataset: %w", err)
+				}
+			}
 			if options != "" {
 				spec, err := reg.Get(options)
 				if err != nil {
