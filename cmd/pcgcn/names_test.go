@@ -60,3 +60,14 @@ func TestUnknownNamesRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestTuneSetOnAGridKey: a --set of a key that is also a --grid axis was
+// dropped silently (the grid's values won); it is refused, naming both.
+func TestTuneSetOnAGridKey(t *testing.T) {
+	dir := t.TempDir()
+	_, err := execNoPanic(t, newTuneCmd(), "tune", "--dataset", "texas", "--grid", "lr=0.1,0.2", "--set", "lr=0.3", "--epochs", "2", "--splits", "0",
+		"--results", filepath.Join(dir, "r"), "--data-dir", datatest.Mirror(t))
+	if err == nil || !strings.Contains(err.Error(), "--set lr=0.3") || !strings.Contains(err.Error(), "--grid") {
+		t.Fatalf("got %v, want a refusal naming --set lr=0.3 and --grid", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -96,6 +97,9 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 		k, v, err := parseSet(s)
 		if err != nil {
 			return err
+		}
+		if slices.Contains(grid.Keys, k) {
+			return fmt.Errorf("--set %s: %s is also a --grid axis; give a key either as a fixed --set or as a --grid axis, not both", flagValue(s), k)
 		}
 		base[k] = v
 	}
