@@ -69,11 +69,19 @@ func newModelsCmd() *cobra.Command {
 						names = append(names, n)
 					}
 				}
-				why := map[models.Direction]string{models.OutLinks: "their preset on a directed graph is directed=true",
+				why := map[models.Direction]string{models.OutLinks: "the main table trains them on the *-directed datasets",
 					models.ChosenOnValidation: "no published code: the main table trains Chameleon and Squirrel both ways"}[d]
 				fmt.Fprintf(out, "  %-22s %s (%s)\n", d.String()+":", strings.Join(names, ", "), why)
 			}
-			fmt.Fprintf(out, "  %-22s every other model (gcn has the switch: --set directed=true)\n", models.Symmetrised.String()+":")
+			fmt.Fprintf(out, "  %-22s every other model\n", models.Symmetrised.String()+":")
+			var switchable []string
+			for _, n := range reg.Names() {
+				if s, _ := reg.Get(n); models.HasDirected(s.Preset("cora")) {
+					switchable = append(switchable, n)
+				}
+			}
+			fmt.Fprintf(out, "On a *-directed dataset, %s train on the directed links by default (--set directed=false: the symmetrised graph);\nthe others on the symmetrised graph.\n",
+				strings.Join(switchable, ", "))
 			return nil
 		},
 	}

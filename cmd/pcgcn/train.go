@@ -100,11 +100,43 @@ type trainReport struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
+// graphSummary is the "graph" object of train's JSON: the graph's size
+// and which of its graphs the model aggregated over.
 type graphSummary struct {
 	Nodes    int `json:"nodes"`
 	Edges    int `json:"edges"`
 	Features int `json:"features"`
 	Classes  int `json:"classes"`
+	// Aggregation is the graph the model aggregated over: "out-links" (the
+	// directed links of a graph that keeps their direction, with the option
+	// directed=true: the default on the *-directed datasets) or
+	// "symmetrised" (the undirected graph of the edges counted in Edges).
+	Aggregation string `json:"aggregation"`
+	// DirectedLinks is the number of directed links aggregated over
+	// (absent when Aggregation is "symmetrised").
+	DirectedLinks int `json:"directed_links,omitempty"`
+}
+
+// summarizeGraph describes g and the graph a model configured by cfg
+// aggregates over (models.OnOutLinks).
+func summarizeGraph(g *graph.Graph, cfg models.Config) graphSummary {
+	s := graphSummary{Nodes: g.N, Edges: g.NumEdges(), Features: g.X.Cols(), Classes: g.NumClasses, Aggregation: "symmetrised"}
+	if models.OnOutLinks(cfg, g) {
+		s.Aggregation, s.DirectedLinks = "out-links", g.Out.NNZ()
+	}
+	return s
+}
+
+// aggregationNote is train's text line saying which graph the model
+// aggregated over, and how to get the other one.
+func aggregationNote(s graphSummary, g *graph.Graph, cfg models.Config) string {
+	switch {
+	case s.Aggregation == "out-links":
+		return fmt.Sprintf("graph: directed, %d links (out-links, directed=true; --set directed=false for the %d symmetrised pairs)", s.DirectedLinks, s.Edges)
+	case g.Out != nil && models.HasDirected(cfg):
+		return fmt.Sprintf("graph: symmetrised, %d undirected pairs (directed=false; --set directed=true for the %d directed links)", s.Edges, g.Out.NNZ())
+	}
+	return fmt.Sprintf("graph: symmetrised, %d undirected pairs", s.Edges)
 }
 
 // runTrain checks every input (flags, model options, splits, the --save
@@ -171,7 +203,7 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	}
 	prog.done()
 	rep := trainReport{Dataset: g.Name, Model: spec.Name, Metric: opt.Metric, Config: cfg, Training: opt,
-		Graph:    graphSummary{g.N, g.NumEdges(), g.X.Cols(), g.NumClasses},
+		Graph:    summarizeGraph(g, cfg),
 		Numerics: tensor.Numerics(), Features: results[0].Data.Features, RandomSplits: g.DrawnSplits, LabelIDs: g.LabelIDs,
 		Warnings: warnings,
 	}
@@ -189,7 +221,7 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	printTrainTable(out, &rep, graphNotes(g))
+	printTrainTable(out, &rep, append([]string{aggregationNote(rep.Graph, g, cfg)}, graphNotes(g)...))
 	return nil
 }
 
