@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pcgcn/pcgcn/graph"
-	"github.com/pcgcn/pcgcn/internal/atomicfile"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/train"
 )
@@ -86,6 +85,8 @@ func newPredictCmd() *cobra.Command {
 		modelDir string
 		out      string
 		threads  int
+		seed     uint64 // read by the random splits of a graph without splits (userGraphFlags.spec)
+		jsonOut  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "predict NAME|--dataset NAME|--data PATH --model-dir DIR [--out FILE]",
@@ -102,7 +103,11 @@ content, not its folder's name: the same node, feature and class counts
 in config.json; the splits do not count). A graph edited since training,
 under the same name, is predicted with a warning; another graph of the
 same size is an error. Models saved before fingerprints were recorded
-are matched by name.`,
+are matched by name.
+
+With --json one JSON object instead of the CSV: model, dataset, classes
+(the labels, in the order of each node's probabilities) and nodes, a list
+of {"node", "pred", "probs"} (docs/json.md).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if modelDir == "" {
 				return fmt.Errorf("--model-dir is required")
@@ -134,6 +139,12 @@ are matched by name.`,
 			}
 			p := train.Probabilities(m, threads)
 			var buf bytes.Buffer
+			if jsonOut {
+				if err := writePredictJSON(&buf, meta, g.Name, p, label); err != nil {
+					return err
+				}
+				return writeOut(cmd, out, buf.Bytes())
+			}
 			w := bufio.NewWriter(&buf)
 			fmt.Fprint(w, "node,pred")
 			for c := 0; c < p.Cols; c++ {
@@ -148,16 +159,15 @@ are matched by name.`,
 				fmt.Fprintln(w)
 			}
 			w.Flush()
-			if out == "" || out == "-" {
-				_, err = cmd.OutOrStdout().Write(buf.Bytes())
-				return err
-			}
-			return atomicfile.Write(out, buf.Bytes())
+			return writeOut(cmd, out, buf.Bytes())
 		},
 	}
 	data.register(cmd)
 	cmd.Flags().StringVar(&modelDir, "model-dir", "", "the `DIR` that pcgcn train --save wrote")
-	cmd.Flags().StringVar(&out, "out", "-", "CSV file to write (- for standard output)")
-	cmd.Flags().IntVar(&threads, "threads", 0, threadsHelp)
+	cmd.Flags().StringVar(&out, "out", "-", "CSV (or with --json JSON) file to write (- for standard output)")
+	registerThreads(cmd, &threads)
+	registerSeed(cmd, &seed)
+	registerQuiet(cmd, &data.quiet)
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print one JSON object instead of the CSV (probabilities in [0,1])")
 	return cmd
 }

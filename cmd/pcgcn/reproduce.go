@@ -22,6 +22,7 @@ type reproduceFlags struct {
 	scoreFlags
 	only, models, datasets, splits string
 	quick, presetOnly, refresh     bool
+	quiet, offline                 bool
 	docsDir                        string
 	threads                        int
 	seed                           uint64
@@ -71,11 +72,13 @@ run it alone on a quiet machine.`,
 	fl.StringVar(&f.models, "models", "", "comma-separated models of the main table (default: every registered model)")
 	fl.StringVar(&f.datasets, "datasets", "", "comma-separated datasets to restrict the studies to")
 	fl.StringVar(&f.data, "data", "", "run the studies on your own graph (docs/data-format.md) too; studies that compare with a paper number show ours alone")
-	fl.StringVar(&f.splits, "splits", "0-9", "splits to run per cell")
+	registerSplits(cmd, &f.splits)
 	fl.BoolVar(&f.quick, "quick", false, "2 splits, at most 60 epochs, small graphs: a fast end-to-end check")
 	fl.StringVar(&f.docsDir, "docs", "docs", "directory the Markdown reports and figures are written to")
-	fl.IntVar(&f.threads, "threads", 0, "goroutines for the kernels of each cell: 0 divides the cores among the --jobs; at most 4 × the cores, more is refused")
-	fl.Uint64Var(&f.seed, "seed", 42, "base random seed")
+	registerThreads(cmd, &f.threads)
+	registerSeed(cmd, &f.seed)
+	registerQuiet(cmd, &f.quiet)
+	fl.BoolVar(&f.offline, "offline", false, offlineHelp)
 	fl.BoolVar(&f.plan, "plan", false, "train nothing: list, per study, the cells saved and the splits left, with an estimate of their time from the models' rates in the saved cells")
 	fl.BoolVar(&f.refresh, "refresh", false, "also train again the saved cells computed by other numerics than this build's, or saved before cells recorded theirs (--plan counts them as stale; README, Reproducibility), so that every number comes from this build")
 	fl.BoolVar(&f.render, "render", false, "train nothing: write the reports from the saved cells (after workers trained the plan); a study whose cells are not all saved says so in its section")
@@ -179,12 +182,13 @@ func (f *reproduceFlags) options(cmd *cobra.Command, start time.Time) (studies.O
 		}
 		dsNames = append(dsNames, f.data)
 	}
-	splits, err := parseSplits(f.splits, 10)
+	splits, err := parseSplits(f.cellSplits(), 10)
 	if err != nil {
 		return studies.Options{}, err
 	}
 	dataDir, _ := cmd.Flags().GetString("data-dir")
-	data := datasets.Options{DataDir: dataDir, Progress: cmd.ErrOrStderr()}
+	progress := progressWriter(cmd, f.quiet)
+	data := datasets.Options{DataDir: dataDir, Offline: f.offline, Progress: progress}
 	metrics, err := reproduceUserGraph(cmd, f, &data)
 	if err != nil {
 		return studies.Options{}, err
@@ -199,7 +203,16 @@ func (f *reproduceFlags) options(cmd *cobra.Command, start time.Time) (studies.O
 	}
 	return studies.Options{Complexity: complexity, Only: splitList(f.only), Datasets: dsNames, Models: splitList(f.models), Splits: splits,
 		Quick: f.quick, ResultsDir: f.resultsDir, DocsDir: f.docsDir, Data: data, Threads: threads, Jobs: f.jobs, Seed: f.seed,
-		PresetOnly: f.presetOnly, Refresh: f.refresh, Lease: f.work.lease, Metrics: metrics, Progress: cmd.ErrOrStderr(), Start: start}, nil
+		PresetOnly: f.presetOnly, Refresh: f.refresh, Lease: f.work.lease, Metrics: metrics, Progress: progress, Start: start}, nil
+}
+
+// cellSplits is --splits as the studies read it: all is the paper
+// datasets' 10 splits, 0-9, every study's cells having the same splits.
+func (f *reproduceFlags) cellSplits() string {
+	if t := strings.TrimSpace(f.splits); t == "" || strings.EqualFold(t, "all") {
+		return "0-9"
+	}
+	return f.splits
 }
 
 // reproduceUserGraph applies the flags for an own graph (--data) to data:
@@ -227,7 +240,7 @@ func reproduceUserGraph(cmd *cobra.Command, f *reproduceFlags, data *datasets.Op
 		return nil, err
 	}
 	if !f.quick { // --quick runs the first two of --splits
-		if _, err := parseSplits(f.splits, len(g.Splits)); err != nil {
+		if _, err := parseSplits(f.cellSplits(), len(g.Splits)); err != nil {
 			return nil, fmt.Errorf("--data %s: %w", f.data, err)
 		}
 	}

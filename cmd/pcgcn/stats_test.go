@@ -185,7 +185,7 @@ func TestDatasetsList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(table, "NAME") || !strings.Contains(table, "squirrel-filtered") || !strings.Contains(table, "roc_auc") {
+	if !strings.HasPrefix(table, "NAME") || !strings.Contains(table, "squirrel-filtered") || !strings.Contains(table, "rocauc") {
 		t.Errorf("table:\n%s", table)
 	}
 }

@@ -58,11 +58,11 @@ says what was done); two classes are scored on ROC AUC (--metric).`,
 	f.data.register(cmd)
 	f.model.register(cmd)
 	fl := cmd.Flags()
-	f.protocolFlags.register(cmd, "splits to run")
+	f.protocolFlags.register(cmd)
 	fl.StringVar(&f.dropClass, "drop-class", "none", "remove the training labels of class `K` (0-based, in [0, classes); the missing-class study), or none (also -1)")
 	f.scoreFlags.register(cmd, metricHelp, "print one JSON object instead of the table (accuracies and metrics in percent, as in the table)")
 	fl.StringVar(&f.save, "save", "", "directory to write the trained model of the first split (weights.npz + config.json, scores in percent); checked before training")
-	fl.BoolVar(&f.quiet, "quiet", false, "no progress output")
+	registerQuiet(cmd, &f.quiet)
 	f.batch.register(cmd)
 	return cmd
 }
@@ -86,9 +86,10 @@ type trainReport struct {
 	// Numerics names the kernels' rounding (tensor.Numerics): the same seed
 	// gives the same numbers wherever it is the same.
 	Numerics string `json:"numerics"`
-	// Features says what was done to the features: "row-normalised", or
-	// raw and why (models.Data.Features).
-	Features string `json:"features"`
+	// FeaturePrep says what was done to the features: "row-normalised", or
+	// raw and why (models.Data.Features); the key of a saved model's
+	// config.json too.
+	FeaturePrep string `json:"feature_preparation"`
 	// RandomSplits describes the random stratified splits drawn for a
 	// graph without splits (absent when the graph gave its splits).
 	RandomSplits *graph.SplitSpec `json:"random_splits,omitempty"`
@@ -149,7 +150,7 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	if err != nil {
 		return err
 	}
-	f.data.mapFeatures = batch != nil
+	f.data.mapFeatures, f.data.quiet = batch != nil, f.quiet
 	g, entry, err := f.data.load(cmd)
 	if err != nil {
 		return err
@@ -204,12 +205,13 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	prog.done()
 	rep := trainReport{Dataset: g.Name, Model: spec.Name, Metric: opt.Metric, Config: cfg, Training: opt,
 		Graph:    summarizeGraph(g, cfg),
-		Numerics: tensor.Numerics(), Features: results[0].Data.Features, RandomSplits: g.DrawnSplits, LabelIDs: g.LabelIDs,
+		Numerics: tensor.Numerics(), FeaturePrep: results[0].Data.Features, RandomSplits: g.DrawnSplits, LabelIDs: g.LabelIDs,
 		Warnings: warnings,
 	}
 	for _, r := range results {
 		rep.PerSplit = append(rep.PerSplit, r.Scores())
 	}
+	rep.Training.Threads = usedThreads(opt.Threads) // the count used, not 0 for all cores
 	rep.Scores = train.Summarize(rep.PerSplit)
 	rep.Seconds = time.Since(start).Seconds()
 	if s, ok := paper.MainTable()[spec.Name][entry.Name]; ok && !dropped(opt.DropClass) {
@@ -251,7 +253,7 @@ func printTrainTable(w io.Writer, r *trainReport, notes []string) {
 	}
 	fmt.Fprintf(w, "%s on %s (%d nodes, %d edges, %d features, %d classes): test %s per split\n",
 		r.Model, r.Dataset, r.Graph.Nodes, r.Graph.Edges, r.Graph.Features, r.Graph.Classes, metric)
-	fmt.Fprintf(w, "features: %s\n", r.Features)
+	fmt.Fprintf(w, "features: %s\n", r.FeaturePrep)
 	for _, n := range notes {
 		fmt.Fprintln(w, n)
 	}

@@ -41,7 +41,10 @@ plays no part in the ranking.
 
 Each grid point is a cell saved under <results>/tune/ as it finishes, so an
 interrupted search resumes where it stopped and a repeated one trains
-nothing. The protocol is train's: Adam, up to --epochs epochs, patience
+nothing. A budget other than the default (--epochs 1000 --patience 200)
+keeps its points apart, under <results>/epochsN-patienceM/tune/. Points on
+your own graph (--data PATH) are named by its absolute path, however PATH
+was written. The protocol is train's: Adam, up to --epochs epochs, patience
 --patience, the model at its best-validation epoch.
 
 On a cluster: any number of 'tune --worker' processes (or --shard I/N) on one
@@ -57,7 +60,8 @@ the same flags afterwards trains nothing and prints the ranking
 	fl.StringVar(&f.model, "model", "pcgcn", "the model, by `NAME` (list: pcgcn models)")
 	fl.StringArrayVar(&f.grid, "grid", nil, "one grid axis: `key=v1,v2,...` (repeatable; the keys are those of pcgcn models --options NAME)")
 	fl.StringArrayVar(&f.sets, "set", nil, "a fixed override for every grid point: `key=value` (repeatable)")
-	f.protocolFlags.register(cmd, "splits to train each point on")
+	f.protocolFlags.register(cmd)
+	registerQuiet(cmd, &f.data.quiet)
 	f.runnerFlags.register(cmd, "directory of the per-point JSON results (points saved in <results>/tune/)")
 	f.scoreFlags.register(cmd, metricHelp, "print the ranked points as JSON (validation and test scores in percent, as in the table)")
 	return cmd
@@ -114,7 +118,10 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	}
 	name := strings.ToLower(f.data.dataset)
 	if f.data.path != "" {
-		name = f.data.path
+		// one cell file per graph, whether --data was relative or absolute
+		if name, err = filepath.Abs(f.data.path); err != nil {
+			return fmt.Errorf("--data %s: %w", f.data.path, err)
+		}
 	}
 	// every point is validated here, before anything is trained; the errors
 	// name the model
@@ -123,8 +130,9 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 		return err
 	}
 	dataDir, _ := cmd.Flags().GetString("data-dir")
-	rn := &experiments.Runner{Dir: f.resultsDir, Data: datasets.Options{DataDir: dataDir, Progress: cmd.ErrOrStderr()},
-		Threads: threads, Jobs: f.jobs, Seed: f.seed, Epochs: f.epochs, Patience: f.patience, Progress: cmd.ErrOrStderr()}
+	progress := progressWriter(cmd, f.data.quiet)
+	rn := &experiments.Runner{Dir: f.resultsDir, Data: datasets.Options{DataDir: dataDir, Offline: f.data.offline, Progress: progress},
+		Threads: threads, Jobs: f.jobs, Seed: f.seed, Epochs: f.epochs, Patience: f.patience, Progress: progress}
 	// the Runner opens the graph again: with the same random splits and labels
 	if err := f.data.user.apply(cmd, &rn.Data); err != nil {
 		return err
@@ -173,7 +181,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 		return enc.Encode(points)
 	}
 	printTune(out, f, grid, points, len(splits))
-	fmt.Fprintf(cmd.ErrOrStderr(), "wall time %s\n", studies.FormatDuration(time.Since(start)))
+	fmt.Fprintf(progress, "wall time %s\n", studies.FormatDuration(time.Since(start)))
 	return nil
 }
 
