@@ -46,7 +46,7 @@ Conventions:
                                all their neighbours
   splits                       train/val/test sizes of each standard split
 
-With --json one JSON object is printed with the keys name, nodes, edges,
+With --json one JSON object is printed with the keys dataset, nodes, edges,
 directed_links (directed sources only), features, feature_density, classes, class_sizes, isolated, degree_min,
 degree_mean, degree_max, splits (a list of {"train","val","test"}),
 edge_homophily, node_homophily and class_insensitive_homophily.`,
