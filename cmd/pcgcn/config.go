@@ -32,6 +32,7 @@ func (m *modelFlags) register(cmd *cobra.Command) {
 	f.Float64Var(&m.dropout, "dropout", 0, "dropout rate in [0,1) (overrides the preset; the option dropout)")
 	f.IntVar(&m.hidden, "hidden", 0, "hidden size (overrides the preset; the option hidden)")
 	f.IntVar(&m.layers, "layers", 0, "number of layers (overrides the preset; the option layers)")
+	registerCompletion(cmd, "model", completeFrom(modelNames))
 }
 
 // resolve returns the model's spec and its config: the dataset preset, then

@@ -35,6 +35,8 @@ func (d *dataFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&d.offline, "offline", false, offlineHelp)
 	d.user.register(cmd)
 	cmd.Args = d.args
+	cmd.ValidArgsFunction = completeDatasetArg
+	registerCompletion(cmd, "dataset", completeFrom(datasetNames))
 }
 
 // args takes an optional positional dataset name, the same as --dataset.

@@ -88,6 +88,8 @@ func newModelsCmd() *cobra.Command {
 	cmd.Flags().StringVar(&options, "options", "", "print this model's hyperparameters (the keys of --set)")
 	cmd.Flags().StringVar(&dataset, "dataset", "", "dataset whose preset --options shows")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print JSON")
+	registerCompletion(cmd, "options", completeFrom(modelNames))
+	registerCompletion(cmd, "dataset", completeFrom(datasetNames))
 	return cmd
 }
 

@@ -87,6 +87,9 @@ run it alone on a quiet machine.`,
 	f.scoreFlags.register(cmd, "with --data: "+metricHelp, "print the result as JSON on stdout (progress stays on stderr): with --plan the plan (per study and in total, with this build's numerics), else a summary of the run (wall time, directories)")
 	f.user.register(cmd)
 	f.complexity.register(cmd)
+	registerCompletion(cmd, "only", completeList(studyNames))
+	registerCompletion(cmd, "models", completeList(modelNames))
+	registerCompletion(cmd, "datasets", completeList(datasetNames))
 	fl.BoolVar(&f.presetOnly, "preset-only", false, "main table: report each model's preset as is, instead of also training it with feature row normalisation flipped and keeping the candidate with the better validation accuracy")
 	return cmd
 }

@@ -58,6 +58,7 @@ the same flags afterwards trains nothing and prints the ranking
 	f.data.register(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&f.model, "model", "pcgcn", "the model, by `NAME` (list: pcgcn models)")
+	registerCompletion(cmd, "model", completeFrom(modelNames))
 	fl.StringArrayVar(&f.grid, "grid", nil, "one grid axis: `key=v1,v2,...` (repeatable; the keys are those of pcgcn models --options NAME)")
 	fl.StringArrayVar(&f.sets, "set", nil, "a fixed override for every grid point: `key=value` (repeatable)")
 	f.protocolFlags.register(cmd)
