@@ -62,7 +62,7 @@ const (
 	// ROCAUC is the area under the ROC curve of the positive class; the
 	// heterophily benchmark of Platonov et al. reports it for its binary
 	// datasets (minesweeper, tolokers).
-	ROCAUC Metric = "roc_auc"
+	ROCAUC Metric = "rocauc"
 )
 
 // File is one upstream file of a dataset.

@@ -72,26 +72,22 @@ func DefaultMetric(name string, g *graph.Graph) Metric {
 	return Accuracy
 }
 
-// ParseMetric reads a metric's name: accuracy, or roc_auc (also rocauc).
+// ParseMetric reads a metric's name: accuracy, or rocauc, the name of every
+// output and saved result (also roc_auc and auc, which --metric took
+// before).
 func ParseMetric(s string) (Metric, error) {
 	switch s {
 	case "accuracy", "acc":
 		return Accuracy, nil
-	case "roc_auc", "rocauc", "auc":
+	case "rocauc", "roc_auc", "auc":
 		return ROCAUC, nil
 	}
-	return "", fmt.Errorf("metric %q: want accuracy or roc_auc", s)
+	return "", fmt.Errorf("metric %q: want accuracy or rocauc", s)
 }
 
-// MarshalText writes the metric as every saved result and JSON output
-// spells it: "accuracy", or "rocauc" (the spelling of the results saved
-// before the metric was typed, kept so that they still load as current).
-func (m Metric) MarshalText() ([]byte, error) {
-	if m == ROCAUC {
-		return []byte("rocauc"), nil
-	}
-	return []byte(m), nil
-}
+// MarshalText writes the metric as every saved result, JSON output and
+// --metric spells it: "accuracy" or "rocauc".
+func (m Metric) MarshalText() ([]byte, error) { return []byte(m), nil }
 
 // UnmarshalText reads a metric by any name ParseMetric takes.
 func (m *Metric) UnmarshalText(b []byte) error {

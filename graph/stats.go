@@ -8,8 +8,9 @@ package graph
 // averages over the nodes with at least one neighbour only, the others are
 // counted in Isolated.
 type Stats struct {
-	// Name is the graph's name.
-	Name string `json:"name"`
+	// Name is the graph's name (the key "dataset", as in every command's
+	// JSON).
+	Name string `json:"dataset"`
 	// Nodes is the number of nodes.
 	Nodes int `json:"nodes"`
 	// Edges is the number of undirected edges, each counted once: for a

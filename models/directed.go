@@ -1,8 +1,10 @@
 package models
 
 import (
+	"slices"
 	"strings"
 
+	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -23,14 +25,42 @@ const (
 	// OutLinks models aggregate over the pages a page links to, with
 	// out-degrees in D̃^{-1/2}(A_out+I)D̃^{-1/2}: their authors' loader builds
 	// an nx.DiGraph and normalises its rows only (GCNII's and GGCN's
-	// process.py). Their preset on a directed dataset ("chameleon-directed")
-	// sets directed=true, and the main table trains them there.
+	// process.py). The main table trains them on the directed dataset
+	// ("chameleon-directed"), whose preset sets directed=true.
 	OutLinks
 	// ChosenOnValidation models have no published code (PCGCN): the main
 	// table trains them on both graphs and reports the one with the better
 	// validation metric, as it does for the feature normalisation.
 	ChosenOnValidation
 )
+
+// DirectedOption is the option of the models that can aggregate over a
+// graph's out-links (PCGCN, GCN, GCNII, GGCN). On a dataset named with
+// DirectedSuffix every such model's preset sets it, whatever its Direction:
+// a user who asks for "chameleon-directed" trains on the directed graph
+// (--set directed=false gives the symmetrised one). The Direction says only
+// which graph the main table trains a model on.
+const DirectedOption = "directed"
+
+// HasDirected reports whether cfg has the directed option.
+func HasDirected(cfg Config) bool { return slices.Contains(OptionKeys(cfg), DirectedOption) }
+
+// IsDirected reports whether cfg has the directed option and it is on.
+func IsDirected(cfg Config) bool {
+	for _, o := range Options(cfg) {
+		if o.Key == DirectedOption {
+			on, _ := o.Value.(bool)
+			return on
+		}
+	}
+	return false
+}
+
+// OnOutLinks reports whether a model configured by cfg aggregates over g's
+// out-links (the directed normalisation, see propagation): its directed
+// option is on and g keeps its links' direction (graph.Graph.Out). When
+// false it aggregates over the symmetrised graph, Â.
+func OnOutLinks(cfg Config, g *graph.Graph) bool { return IsDirected(cfg) && g.Out != nil }
 
 // String names the direction as `pcgcn models` prints it.
 func (d Direction) String() string {

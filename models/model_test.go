@@ -15,8 +15,8 @@ func TestDirectedDatasetsTakeTheirGraphsPresets(t *testing.T) {
 			spec, _ := reg.Get(name)
 			for _, ds := range []string{"chameleon", "squirrel", "chameleon-filtered", "squirrel-filtered"} {
 				wantCfg := spec.Preset(ds)
-				if spec.Direction == OutLinks {
-					// the authors' graph: the preset follows the links' direction
+				if HasDirected(wantCfg) {
+					// the graph the name asks for: the links' direction
 					if err := SetOption(wantCfg, "directed", "true"); err != nil {
 						t.Fatalf("%s: %v", name, err)
 					}
@@ -58,8 +58,32 @@ func TestDirectionOfEachModel(t *testing.T) {
 			t.Errorf("gcnii on %s: directed %v, want %v", ds, got, directed)
 		}
 	}
-	spec, _ := reg.Get("pcgcn")
-	if spec.Preset("chameleon-directed").(*PCGCNConfig).Directed {
-		t.Error("pcgcn's preset chooses a direction; the main table chooses it on validation")
+}
+
+// TestDirectedDatasetsTrainOnTheDirectedGraph: on a *-directed dataset
+// every model with the directed option trains on the directed graph by
+// default, whatever graph the main table picks for it (issue 35: `train
+// --dataset chameleon-directed` trained PCGCN and GCN on the symmetrised
+// graph).
+func TestDirectedDatasetsTrainOnTheDirectedGraph(t *testing.T) {
+	reg := NewRegistry()
+	withOption := 0
+	for _, name := range reg.Names() {
+		spec, _ := reg.Get(name)
+		if !HasDirected(spec.Preset("cora")) {
+			if IsDirected(spec.Preset("chameleon-directed")) {
+				t.Errorf("%s has no directed option but IsDirected", name)
+			}
+			continue
+		}
+		withOption++
+		for _, ds := range []string{"chameleon-directed", "squirrel-directed", "chameleon-filtered-directed", "squirrel-filtered-directed"} {
+			if !IsDirected(spec.Preset(ds)) {
+				t.Errorf("%s on %s: the preset trains on the symmetrised graph", name, ds)
+			}
+		}
+	}
+	if withOption != 4 { // pcgcn, gcn, gcnii, ggcn
+		t.Errorf("%d models have the directed option, want 4", withOption)
 	}
 }

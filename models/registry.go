@@ -16,12 +16,12 @@ type Registry struct{ specs map[string]Spec }
 func NewRegistry() *Registry {
 	r := &Registry{specs: map[string]Spec{}}
 	for _, s := range allSpecs() {
-		preset, dir := s.Preset, s.Direction
+		preset := s.Preset
 		s.Preset = func(ds string) Config {
 			cfg := preset(PresetDataset(ds))
-			if dir == OutLinks && strings.HasSuffix(ds, DirectedSuffix) {
-				// the authors' graph: every OutLinks config has the option
-				if err := SetOption(cfg, "directed", "true"); err != nil {
+			if strings.HasSuffix(ds, DirectedSuffix) && HasDirected(cfg) {
+				// the graph the dataset's name asks for (DirectedOption)
+				if err := SetOption(cfg, DirectedOption, "true"); err != nil {
 					panic(err)
 				}
 			}

@@ -7,7 +7,11 @@ package paper
 // Score is a reported mean ± standard deviation in percent. Std is 0 where the
 // paper gives none.
 type Score struct {
-	Mean, Std float64
+	// Mean and Std are in percent. The JSON keys were Mean and Std before
+	// they were named; encoding/json matches keys regardless of case, so
+	// those still read.
+	Mean float64 `json:"mean"`
+	Std  float64 `json:"std"`
 }
 
 // Datasets returns the main table's columns in the paper's order.

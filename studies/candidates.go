@@ -59,6 +59,9 @@ func mainCandidates(p *plan, c experiments.Cell, spec models.Spec, cfg models.Co
 		case models.OutLinks: // the preset of the twin is directed already
 			graphs = []experiments.Cell{directed}
 		case models.ChosenOnValidation:
+			// the twin's preset is directed already (models.DirectedOption);
+			// the set keeps the cell's key naming its graph, as the cells
+			// saved before that default did
 			directed.Sets = map[string]string{directedOption: "true"}
 			graphs = append(graphs, directed)
 		}

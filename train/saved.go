@@ -160,8 +160,8 @@ func LoadSplit(dir string, k int, g *graph.Graph, reg *models.Registry) (models.
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	cfg := spec.Preset(meta.Dataset)
-	if err := models.LoadOptions(cfg, meta.Config); err != nil {
+	cfg, err := savedConfig(spec, meta)
+	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: %w", filepath.Join(mdir, checkpoint.ConfigFile), err)
 	}
 	for _, i := range meta.TrainNodes {
@@ -178,6 +178,25 @@ func LoadSplit(dir string, k int, g *graph.Graph, reg *models.Registry) (models.
 		return nil, nil, nil, err
 	}
 	return m, data, meta, nil
+}
+
+// savedConfig rebuilds the configuration a model was saved with: its
+// dataset's preset, then the saved options. A saved configuration leaves
+// directed out when it was off (omitempty), and a preset may have turned it
+// on since (the *-directed datasets' default, models.DirectedOption): an
+// absent key means off, so that a model trained on the symmetrised graph is
+// rebuilt on it.
+func savedConfig(spec models.Spec, meta *SavedMeta) (models.Config, error) {
+	cfg := spec.Preset(meta.Dataset)
+	if models.HasDirected(cfg) {
+		if err := models.SetOption(cfg, models.DirectedOption, "false"); err != nil {
+			return nil, err
+		}
+	}
+	if err := models.LoadOptions(cfg, meta.Config); err != nil {
+		return nil, err
+	}
+	return cfg, nil
 }
 
 // CheckGraph returns the warning, if any, of loading the model saved in dir

@@ -20,10 +20,16 @@ import (
 	"github.com/pcgcn/pcgcn/train"
 )
 
-// benchResult mirrors the JSON line of ../shared/bench/bench_epoch.py.
+// benchResult mirrors the JSON line of ../shared/bench/bench_epoch.py, which
+// names PCGCN "pcgcn-ste": here Model is the registry's name, as in every
+// other command, and Variant the assignment mode.
 type benchResult struct {
-	Dataset    string  `json:"dataset"`
-	Model      string  `json:"model"`
+	Dataset string `json:"dataset"`
+	Model   string `json:"model"`
+	// Variant is PCGCN's assignment mode (bmode: soft, ste or hard);
+	// absent for the other models.
+	Variant string `json:"variant,omitempty"`
+	// Threads is the number of goroutines used (--threads 0: the cores).
 	Threads    int     `json:"threads"`
 	Epochs     int     `json:"epochs"`
 	SparseX    bool    `json:"sparse_x"`
@@ -45,6 +51,8 @@ func newBenchCmd() *cobra.Command {
 		mf                    modelFlags
 		threads, epochs, warm int
 		split                 int
+		seed                  uint64
+		quiet                 bool
 		jsonOut               bool
 		cpuProfile            string
 		bf                    batchFlags
@@ -56,7 +64,9 @@ func newBenchCmd() *cobra.Command {
 the Adam step, with no evaluation, after --warmup untimed epochs. It reports the
 median, mean and minimum milliseconds per epoch and the process's peak resident
 memory, with the same fields and the same measurement as
-../shared/bench/bench_epoch.py, so the two compare directly.`,
+../shared/bench/bench_epoch.py, so the two compare directly (except that
+--json names PCGCN "pcgcn", as every command does, with its assignment mode
+in "variant", where bench_epoch.py writes "pcgcn-ste").`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if epochs < 1 || warm < 0 {
 				return fmt.Errorf("--epochs %d --warmup %d: want --epochs ≥ 1 and --warmup ≥ 0", epochs, warm)
@@ -68,7 +78,7 @@ memory, with the same fields and the same measurement as
 			if err != nil {
 				return err
 			}
-			data.mapFeatures = batch != nil
+			data.mapFeatures, data.quiet = batch != nil, quiet
 			g, entry, err := data.load(cmd)
 			if err != nil {
 				return err
@@ -91,51 +101,58 @@ memory, with the same fields and the same measurement as
 				}
 				defer pprof.StopCPUProfile()
 			}
-			times, err := benchEpochs(g, split, spec, cfg, threads, warm, epochs, batch)
+			times, err := benchEpochs(g, split, seed, spec, cfg, threads, warm, epochs, batch)
 			if err != nil {
 				return err
 			}
 			// 0 on a system without a peak-memory call (any but Linux, macOS, Windows)
 			peak, _ := sysmem.PeakRSSMiB()
-			res := benchResult{Dataset: g.Name, Model: benchName(spec.Name, cfg), Threads: threads, Epochs: epochs,
+			res := benchResult{Dataset: g.Name, Model: spec.Name, Variant: benchVariant(cfg), Threads: usedThreads(threads), Epochs: epochs,
 				SparseX: g.X.Sparse != nil, PeakRSSMiB: peak, Batch: batch, Machine: studies.Machine()}
 			res.MedianMs, res.MeanMs, res.MinMs = summarizeTimes(times)
 			if jsonOut {
 				return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
 			}
+			name := res.Model
+			if res.Variant != "" {
+				name += " (" + res.Variant + ")"
+			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s %s threads=%d: median %.3f ms/epoch (mean %.3f, min %.3f, n=%d), peak RSS %.0f MiB\n",
-				res.Dataset, res.Model, threads, res.MedianMs, res.MeanMs, res.MinMs, epochs, res.PeakRSSMiB)
+				res.Dataset, name, res.Threads, res.MedianMs, res.MeanMs, res.MinMs, epochs, res.PeakRSSMiB)
 			return nil
 		},
 	}
 	data.register(cmd)
 	mf.register(cmd)
-	cmd.Flags().IntVar(&threads, "threads", 2, threadsHelp)
+	registerThreads(cmd, &threads)
+	registerSeed(cmd, &seed)
+	registerQuiet(cmd, &quiet)
 	cmd.Flags().IntVar(&epochs, "epochs", 50, "timed epochs")
 	cmd.Flags().IntVar(&warm, "warmup", 5, "untimed epochs before timing")
-	cmd.Flags().IntVar(&split, "split", 0, "split whose training nodes are used")
+	cmd.Flags().IntVar(&split, "split", 0, splitHelp)
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print one JSON line")
 	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	bf.register(cmd)
 	return cmd
 }
 
-// benchName labels PCGCN with its assignment mode, as bench_epoch.py does.
-func benchName(name string, cfg models.Config) string {
+// benchVariant is PCGCN's assignment mode, which bench_epoch.py appends to
+// the model's name ("pcgcn-ste"), and "" for the other models.
+func benchVariant(cfg models.Config) string {
 	if c, ok := cfg.(*models.PCGCNConfig); ok {
-		return name + "-" + c.BMode
+		return c.BMode
 	}
-	return name
+	return ""
 }
 
 // benchEpochs returns the wall time in milliseconds of each timed epoch:
 // one full-batch step, or with batch one pass over the mini-batches.
-func benchEpochs(g *graph.Graph, split int, spec models.Spec, cfg models.Config, threads, warm, epochs int, batch *train.BatchOptions) ([]float64, error) {
+func benchEpochs(g *graph.Graph, split int, baseSeed uint64, spec models.Spec, cfg models.Config, threads, warm, epochs int, batch *train.BatchOptions) ([]float64, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	data := models.NewDataFor(g, g.Splits[split], cfg)
-	seed := rng.New(train.SplitSeed(0, split))
+	seed := rng.New(train.SplitSeed(baseSeed, split))
 	m, err := spec.New(data, cfg, seed.Child())
 	if err != nil {
 		return nil, err

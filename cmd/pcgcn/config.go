@@ -32,6 +32,7 @@ func (m *modelFlags) register(cmd *cobra.Command) {
 	f.Float64Var(&m.dropout, "dropout", 0, "dropout rate in [0,1) (overrides the preset; the option dropout)")
 	f.IntVar(&m.hidden, "hidden", 0, "hidden size (overrides the preset; the option hidden)")
 	f.IntVar(&m.layers, "layers", 0, "number of layers (overrides the preset; the option layers)")
+	registerCompletion(cmd, "model", completeFrom(modelNames))
 }
 
 // resolve returns the model's spec and its config: the dataset preset, then
@@ -129,11 +130,11 @@ type protocolFlags struct {
 	patience int
 }
 
-func (p *protocolFlags) register(cmd *cobra.Command, splitsHelp string) {
+func (p *protocolFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&p.splits, "splits", "all", splitsHelp+": all, 0-9, 3 or 0,2,5-7")
-	fl.Uint64Var(&p.seed, "seed", 42, "base random seed (split k uses a seed derived from it and k)")
-	fl.IntVar(&p.threads, "threads", 0, threadsHelp)
+	registerSplits(cmd, &p.splits)
+	registerSeed(cmd, &p.seed)
+	registerThreads(cmd, &p.threads)
 	fl.IntVar(&p.epochs, "epochs", 1000, "maximum epochs per split (≥ 1)")
 	fl.IntVar(&p.patience, "patience", 200, "stop after this many epochs without validation improvement (0: never)")
 }
@@ -152,7 +153,7 @@ func (p *protocolFlags) check() error {
 
 // threadsHelp is the help of every --threads flag: the range checkThreads
 // enforces.
-const threadsHelp = "goroutines for the kernels: 0 uses all cores; at most 4 × the cores, more is refused"
+const threadsHelp = "goroutines for the kernels: 0 uses all cores (divided among the cells trained at once with --jobs); at most 4 × the cores, more is refused"
 
 // checkThreads refuses a negative --threads and more goroutines than four
 // per core, which only adds scheduling overhead (a typo such as 1000).

@@ -31,13 +31,21 @@ type generateResult struct {
 	Signal        float64        `json:"signal"`
 	Seed          uint64         `json:"seed"`
 	NumSplits     int            `json:"num_splits"`
-	SplitRatio    [3]float64     `json:"split_ratio"`
+	SplitRatio    splitRatio     `json:"split_ratio"`
 	Homophily     float64        `json:"homophily"`
 	AvgDegree     float64        `json:"avg_degree"`
 	EdgeHomophily float64        `json:"measured_edge_homophily"`
 	MeanDegree    float64        `json:"measured_avg_degree"`
 	Files         map[string]int `json:"file_bytes"`
 	Seconds       float64        `json:"seconds"`
+}
+
+// splitRatio is the fractions of each class in the splits, as train's
+// random_splits spells them (graph.SplitSpec).
+type splitRatio struct {
+	Train float64 `json:"train"`
+	Val   float64 `json:"val"`
+	Test  float64 `json:"test"`
 }
 
 // newGenerateCmd builds `pcgcn generate`, the synthetic graph generators.
@@ -61,6 +69,7 @@ func newGenerateCSBMCmd() *cobra.Command {
 		c      synth.CSBM
 		out    string
 		asJSON bool
+		quiet  bool
 		splits userGraphFlags // --num-splits and --split-ratio, parsed as train parses them
 	)
 	cmd := &cobra.Command{
@@ -118,7 +127,7 @@ after).`,
 				}
 				return err
 			}
-			return runGenerateCSBM(cmd.OutOrStdout(), cmd.ErrOrStderr(), c, out, asJSON)
+			return runGenerateCSBM(cmd.OutOrStdout(), progressWriter(cmd, quiet), c, out, asJSON)
 		},
 	}
 	f := cmd.Flags()
@@ -129,7 +138,8 @@ after).`,
 	f.Float64Var(&c.Homophily, "homophily", 0.2, "expected edge homophily in [0, 1]: the probability that an edge joins two nodes of the same class")
 	f.IntVar(&c.Features, "features", 64, "feature dimension")
 	f.Float64Var(&c.Signal, "signal", 1, "feature signal MU: the norm of each class mean (noise is N(0, 1) per entry)")
-	f.Uint64Var(&c.Seed, "seed", 0, "random seed: the same seed and flags give the same files")
+	registerSeed(cmd, &c.Seed)
+	registerQuiet(cmd, &quiet)
 	f.IntVar(&splits.numSplits, "num-splits", 10, "number of random stratified splits written to splits.npz (0: no splits.npz; split k depends only on --seed and k)")
 	f.StringVar(&splits.splitRatio, "split-ratio", "0.6,0.2,0.2", "`TRAIN,VAL,TEST` fractions of each class in every split, as train's --split-ratio "+
 		"(the default is its 60/20/20); fractions summing to less than 1 leave the rest of each class out")
@@ -173,7 +183,7 @@ func runGenerateCSBM(stdout, stderr io.Writer, c synth.CSBM, out string, asJSON 
 		return err
 	}
 	r := generateResult{Out: out, Model: "csbm", Nodes: c.Nodes, Edges: m, Classes: c.Classes, Features: c.Features,
-		Signal: c.Signal, Seed: c.Seed, NumSplits: c.Splits.Num, SplitRatio: [3]float64{c.Splits.Train, c.Splits.Val, c.Splits.Test},
+		Signal: c.Signal, Seed: c.Seed, NumSplits: c.Splits.Num, SplitRatio: splitRatio{c.Splits.Train, c.Splits.Val, c.Splits.Test},
 		Homophily: c.Homophily, AvgDegree: c.AvgDegree, MeanDegree: 2 * float64(m) / float64(c.Nodes),
 		Files: map[string]int{}, Seconds: time.Since(start).Seconds()}
 	if m > 0 {

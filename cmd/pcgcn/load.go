@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -18,8 +19,10 @@ import (
 type dataFlags struct {
 	dataset string
 	path    string
-	// offline forbids downloads (the commands with an --offline flag).
+	// offline forbids downloads (--offline).
 	offline bool
+	// quiet draws no download progress (the commands' --quiet).
+	quiet bool
 	// mapFeatures memory-maps a --data directory's features.npy
 	// (mini-batch training: datasets.Options.MapFeatures).
 	mapFeatures bool
@@ -29,8 +32,11 @@ type dataFlags struct {
 func (d *dataFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&d.dataset, "dataset", "", "a registry dataset, by `NAME` (list: pcgcn datasets; also accepted as the one argument)")
 	cmd.Flags().StringVar(&d.path, "data", "", "path to your own graph (see docs/data-format.md) instead of --dataset")
+	cmd.Flags().BoolVar(&d.offline, "offline", false, offlineHelp)
 	d.user.register(cmd)
 	cmd.Args = d.args
+	cmd.ValidArgsFunction = completeDatasetArg
+	registerCompletion(cmd, "dataset", completeFrom(datasetNames))
 }
 
 // args takes an optional positional dataset name, the same as --dataset.
@@ -56,7 +62,7 @@ func (d *dataFlags) load(cmd *cobra.Command) (*graph.Graph, datasets.Entry, erro
 		if err := d.user.apply(cmd, &o); err != nil {
 			return nil, datasets.Entry{}, err
 		}
-		o.Progress = downloadProgress() // a byte bar per large file, on a terminal
+		o.Progress = d.progress() // a byte bar per large file, on a terminal
 		o.MapFeatures = d.mapFeatures
 		g, err := datasets.LoadPathWith(d.path, o)
 		if err != nil {
@@ -74,11 +80,20 @@ func (d *dataFlags) load(cmd *cobra.Command) (*graph.Graph, datasets.Entry, erro
 	if err != nil {
 		return nil, entry, err
 	}
-	g, err := datasets.Load(name, datasets.Options{DataDir: dataDirFlag(cmd), Offline: d.offline, Progress: downloadProgress()})
+	g, err := datasets.Load(name, datasets.Options{DataDir: dataDirFlag(cmd), Offline: d.offline, Progress: d.progress()})
 	if err == nil {
 		err = d.user.checkOwnSplits(cmd, g)
 	}
 	return g, entry, err
+}
+
+// progress is where loading reports (a download's bar): stderr, or nowhere
+// with --quiet.
+func (d *dataFlags) progress() io.Writer {
+	if d.quiet {
+		return nil
+	}
+	return downloadProgress()
 }
 
 // parseSplits reads "0-9", "3" or "0,2,5-7" against n available splits.

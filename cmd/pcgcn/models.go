@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/models"
 )
 
@@ -27,6 +28,14 @@ func newModelsCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			reg := models.NewRegistry()
 			out := cmd.OutOrStdout()
+			if dataset != "" {
+				if options == "" {
+					return fmt.Errorf("--dataset %s: give it with --options NAME (the preset it selects)", flagValue(dataset))
+				}
+				if _, err := datasets.Lookup(strings.ToLower(dataset)); err != nil {
+					return fmt.Errorf("--dataset: %w", err)
+				}
+			}
 			if options != "" {
 				spec, err := reg.Get(options)
 				if err != nil {
@@ -60,17 +69,27 @@ func newModelsCmd() *cobra.Command {
 						names = append(names, n)
 					}
 				}
-				why := map[models.Direction]string{models.OutLinks: "their preset on a directed graph is directed=true",
+				why := map[models.Direction]string{models.OutLinks: "the main table trains them on the *-directed datasets",
 					models.ChosenOnValidation: "no published code: the main table trains Chameleon and Squirrel both ways"}[d]
 				fmt.Fprintf(out, "  %-22s %s (%s)\n", d.String()+":", strings.Join(names, ", "), why)
 			}
-			fmt.Fprintf(out, "  %-22s every other model (gcn has the switch: --set directed=true)\n", models.Symmetrised.String()+":")
+			fmt.Fprintf(out, "  %-22s every other model\n", models.Symmetrised.String()+":")
+			var switchable []string
+			for _, n := range reg.Names() {
+				if s, _ := reg.Get(n); models.HasDirected(s.Preset("cora")) {
+					switchable = append(switchable, n)
+				}
+			}
+			fmt.Fprintf(out, "On a *-directed dataset, %s train on the directed links by default (--set directed=false: the symmetrised graph);\nthe others on the symmetrised graph.\n",
+				strings.Join(switchable, ", "))
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&options, "options", "", "print this model's hyperparameters (the keys of --set)")
 	cmd.Flags().StringVar(&dataset, "dataset", "", "dataset whose preset --options shows")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print JSON")
+	registerCompletion(cmd, "options", completeFrom(modelNames))
+	registerCompletion(cmd, "dataset", completeFrom(datasetNames))
 	return cmd
 }
 

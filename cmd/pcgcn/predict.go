@@ -25,6 +25,8 @@ func newPredictCmd() *cobra.Command {
 		embeddings string
 		split      int
 		threads    int
+		seed       uint64 // read by the random splits of a graph without splits (userGraphFlags.spec)
+		jsonOut    bool
 	)
 	cmd := &cobra.Command{
 		Use:   "predict --model-dir DIR [NAME|--dataset NAME|--data PATH] [--split N] [--out FILE] [--embeddings FILE.npy]",
@@ -51,7 +53,11 @@ content, not its folder's name: the same node, feature and class counts
 in config.json; the splits do not count). A graph edited since training,
 under the same name, is predicted with a warning; another graph of the
 same size is an error. Models saved before fingerprints were recorded
-are matched by name. Weights holding NaN or infinite values are an error.`,
+are matched by name. Weights holding NaN or infinite values are an error.
+
+With --json one JSON object instead of the CSV: model, dataset, classes
+(the labels, in the order of each node's probabilities) and nodes, a list
+of {"node", "pred", "probs"} (docs/json.md).`,
 		Example: `  pcgcn train --dataset cornell --model gcn --save out/cornell-gcn
   pcgcn predict --model-dir out/cornell-gcn --out pred.csv
   pcgcn predict --model-dir out/cornell-gcn --split 3 --embeddings emb.npy`,
@@ -104,25 +110,38 @@ are matched by name. Weights holding NaN or infinite values are an error.`,
 			if ks, _ := train.SavedSplits(modelDir); split < 0 && len(ks) > 1 {
 				fmt.Fprintf(cmd.ErrOrStderr(), "predict: the model of split %d (%s saved in %s; --split N chooses)\n", meta.Split, joinInts(ks), modelDir)
 			}
+			var p *tensor.Dense
 			if embeddings == "" {
-				return writePredictions(cmd, out, train.Probabilities(m, threads), meta.LabelIDs)
+				p = train.Probabilities(m, threads)
+			} else {
+				var emb *tensor.Dense
+				p, emb = train.ProbabilitiesAndEmbedding(m, threads) // the same probabilities
+				if emb == nil {
+					return fmt.Errorf("--embeddings %s: model %s gives no hidden representation", embeddings, meta.Model)
+				}
+				if err := atomicfile.WriteFrom(embeddings, func(w io.Writer) error { return checkpoint.WriteNPY(w, emb) }); err != nil {
+					return fmt.Errorf("--embeddings %s: %w", embeddings, err)
+				}
 			}
-			p, emb := train.ProbabilitiesAndEmbedding(m, threads) // the same probabilities
-			if emb == nil {
-				return fmt.Errorf("--embeddings %s: model %s gives no hidden representation", embeddings, meta.Model)
-			}
-			if err := atomicfile.WriteFrom(embeddings, func(w io.Writer) error { return checkpoint.WriteNPY(w, emb) }); err != nil {
-				return fmt.Errorf("--embeddings %s: %w", embeddings, err)
+			if jsonOut {
+				var buf bytes.Buffer
+				if err := writePredictJSON(&buf, meta, g.Name, p, labelOf(meta.LabelIDs)); err != nil {
+					return err
+				}
+				return writeOut(cmd, out, buf.Bytes())
 			}
 			return writePredictions(cmd, out, p, meta.LabelIDs)
 		},
 	}
 	data.register(cmd)
 	cmd.Flags().StringVar(&modelDir, "model-dir", "", "the `DIR` that pcgcn train --save wrote")
-	cmd.Flags().IntVar(&split, "split", 0, "use the model of split `N` (default: the lowest split saved in DIR, split 0 when train ran them all)")
-	cmd.Flags().StringVar(&out, "out", "-", "CSV file to write (- for standard output)")
+	cmd.Flags().IntVar(&split, "split", 0, splitHelp+" (default: the lowest split saved in DIR)")
+	cmd.Flags().StringVar(&out, "out", "-", "CSV (or with --json JSON) file to write (- for standard output)")
 	cmd.Flags().StringVar(&embeddings, "embeddings", "", "also write the model's last hidden representation, nodes × hidden float32, to `FILE` as a NumPy .npy array (numpy.load reads it; row i is node i)")
-	cmd.Flags().IntVar(&threads, "threads", 0, threadsHelp)
+	registerThreads(cmd, &threads)
+	registerSeed(cmd, &seed)
+	registerQuiet(cmd, &data.quiet)
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print one JSON object instead of the CSV (probabilities in [0,1])")
 	return cmd
 }
 
@@ -144,16 +163,22 @@ func graphOfModel(cmd *cobra.Command, data *dataFlags, dir string, meta *train.S
 	return nil
 }
 
-// writePredictions writes the predictions CSV to out (- : stdout), classes
-// named by their labels: the original ones (labelIDs) of a model trained
-// with --remap-labels.
-func writePredictions(cmd *cobra.Command, out string, p *tensor.Dense, labelIDs []int32) error {
-	label := func(c int32) int64 {
+// labelOf names class c by its label: the original one (labelIDs) of a
+// model trained with --remap-labels, else c itself.
+func labelOf(labelIDs []int32) func(c int32) int64 {
+	return func(c int32) int64 {
 		if int(c) < len(labelIDs) {
 			return int64(labelIDs[c])
 		}
 		return int64(c)
 	}
+}
+
+// writePredictions writes the predictions CSV to out (- : stdout), classes
+// named by their labels: the original ones (labelIDs) of a model trained
+// with --remap-labels.
+func writePredictions(cmd *cobra.Command, out string, p *tensor.Dense, labelIDs []int32) error {
+	label := labelOf(labelIDs)
 	var buf bytes.Buffer
 	w := bufio.NewWriter(&buf)
 	fmt.Fprint(w, "node,pred")
@@ -169,9 +194,5 @@ func writePredictions(cmd *cobra.Command, out string, p *tensor.Dense, labelIDs 
 		fmt.Fprintln(w)
 	}
 	w.Flush()
-	if out == "" || out == "-" {
-		_, err := cmd.OutOrStdout().Write(buf.Bytes())
-		return err
-	}
-	return atomicfile.Write(out, buf.Bytes())
+	return writeOut(cmd, out, buf.Bytes())
 }

@@ -22,6 +22,7 @@ type reproduceFlags struct {
 	scoreFlags
 	only, models, datasets, splits string
 	quick, presetOnly, refresh     bool
+	quiet, offline                 bool
 	docsDir                        string
 	threads                        int
 	seed                           uint64
@@ -79,11 +80,13 @@ run it alone on a quiet machine.`,
 	fl.StringVar(&f.models, "models", "", "comma-separated models of the main table (default: every registered model)")
 	fl.StringVar(&f.datasets, "datasets", "", "comma-separated datasets to restrict the studies to")
 	fl.StringVar(&f.data, "data", "", "run the studies on your own graph (docs/data-format.md) too; studies that compare with a paper number show ours alone")
-	fl.StringVar(&f.splits, "splits", "0-9", "splits to run per cell (a saved cell holding them answers without training; one lacking some trains those and adds them)")
+	registerSplits(cmd, &f.splits)
 	fl.BoolVar(&f.quick, "quick", false, "2 splits, at most 60 epochs, small graphs: a fast end-to-end check")
 	fl.StringVar(&f.docsDir, "docs", "docs", "directory the Markdown reports and figures are written to (--quick and a --seed other than 42 write theirs beside their cells instead)")
-	fl.IntVar(&f.threads, "threads", 0, "goroutines for the kernels of each cell: 0 divides the cores among the --jobs; at most 4 × the cores, more is refused")
-	fl.Uint64Var(&f.seed, "seed", 42, "base random seed; another than 42 saves its cells and reports in <results>/seed<N>/, never over seed 42's")
+	registerThreads(cmd, &f.threads)
+	registerSeed(cmd, &f.seed)
+	registerQuiet(cmd, &f.quiet)
+	fl.BoolVar(&f.offline, "offline", false, offlineHelp)
 	fl.BoolVar(&f.plan, "plan", false, "train nothing: list, per study, the cells saved (and how many a saved cell of more splits answers) and the splits left (and how many cells they extend), with an estimate of their time from the models' rates in the saved cells")
 	fl.BoolVar(&f.refresh, "refresh", false, "also train again the saved cells computed by other numerics than this build's, or saved before cells recorded theirs (--plan counts them as stale; README, Reproducibility), so that every number comes from this build")
 	fl.BoolVar(&f.render, "render", false, "train nothing: write the reports from the saved cells (after workers trained the plan); a study whose cells are not all saved says so in its section")
@@ -92,6 +95,9 @@ run it alone on a quiet machine.`,
 	f.scoreFlags.register(cmd, "with --data: "+metricHelp, "print the result as JSON on stdout (progress stays on stderr): with --plan the plan (per study and in total, with this build's numerics), else a summary of the run (wall time, directories)")
 	f.user.register(cmd)
 	f.complexity.register(cmd)
+	registerCompletion(cmd, "only", completeList(studyNames))
+	registerCompletion(cmd, "models", completeList(modelNames))
+	registerCompletion(cmd, "datasets", completeList(datasetNames))
 	fl.BoolVar(&f.presetOnly, "preset-only", false, "main table: report each model's preset as is, instead of also training it with feature row normalisation flipped and keeping the candidate with the better validation metric (accuracy, or ROC AUC on a binary graph)")
 	return cmd
 }
@@ -187,12 +193,13 @@ func (f *reproduceFlags) options(cmd *cobra.Command, start time.Time) (studies.O
 		}
 		dsNames = append(dsNames, f.data)
 	}
-	splits, err := parseSplits(f.splits, 10)
+	splits, err := parseSplits(f.cellSplits(), 10)
 	if err != nil {
 		return studies.Options{}, err
 	}
 	dataDir, _ := cmd.Flags().GetString("data-dir")
-	data := datasets.Options{DataDir: dataDir, Progress: cmd.ErrOrStderr()}
+	progress := progressWriter(cmd, f.quiet)
+	data := datasets.Options{DataDir: dataDir, Offline: f.offline, Progress: progress}
 	metrics, err := reproduceUserGraph(cmd, f, &data)
 	if err != nil {
 		return studies.Options{}, err
@@ -207,7 +214,16 @@ func (f *reproduceFlags) options(cmd *cobra.Command, start time.Time) (studies.O
 	}
 	return studies.Options{Complexity: complexity, Only: splitList(f.only), Datasets: dsNames, Models: splitList(f.models), Splits: splits,
 		Quick: f.quick, ResultsDir: f.resultsDir, DocsDir: f.docsDir, Data: data, Threads: threads, Jobs: f.jobs, Seed: f.seed,
-		PresetOnly: f.presetOnly, Refresh: f.refresh, Lease: f.work.lease, Metrics: metrics, Progress: cmd.ErrOrStderr(), Start: start}, nil
+		PresetOnly: f.presetOnly, Refresh: f.refresh, Lease: f.work.lease, Metrics: metrics, Progress: progress, Start: start}, nil
+}
+
+// cellSplits is --splits as the studies read it: all is the paper
+// datasets' 10 splits, 0-9, every study's cells having the same splits.
+func (f *reproduceFlags) cellSplits() string {
+	if t := strings.TrimSpace(f.splits); t == "" || strings.EqualFold(t, "all") {
+		return "0-9"
+	}
+	return f.splits
 }
 
 // reproduceUserGraph applies the flags for an own graph (--data) to data:
@@ -235,7 +251,7 @@ func reproduceUserGraph(cmd *cobra.Command, f *reproduceFlags, data *datasets.Op
 		return nil, err
 	}
 	if !f.quick { // --quick runs the first two of --splits
-		if _, err := parseSplits(f.splits, len(g.Splits)); err != nil {
+		if _, err := parseSplits(f.cellSplits(), len(g.Splits)); err != nil {
 			return nil, fmt.Errorf("--data %s: %w", f.data, err)
 		}
 	}

@@ -16,6 +16,7 @@ func newStatsCmd() *cobra.Command {
 	var (
 		asJSON bool
 		data   dataFlags
+		seed   uint64 // read by the random splits of a graph without splits (userGraphFlags.spec)
 	)
 	cmd := &cobra.Command{
 		Use:   "stats NAME|--dataset NAME|--data PATH",
@@ -45,7 +46,7 @@ Conventions:
                                all their neighbours
   splits                       train/val/test sizes of each standard split
 
-With --json one JSON object is printed with the keys name, nodes, edges,
+With --json one JSON object is printed with the keys dataset, nodes, edges,
 directed_links (directed sources only), features, feature_density, classes, class_sizes, isolated, degree_min,
 degree_mean, degree_max, splits (a list of {"train","val","test"}),
 edge_homophily, node_homophily and class_insensitive_homophily.`,
@@ -65,7 +66,8 @@ edge_homophily, node_homophily and class_insensitive_homophily.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	data.register(cmd)
-	cmd.Flags().BoolVar(&data.offline, "offline", false, "never download: fail if a file is in neither --data-dir nor the cache")
+	registerSeed(cmd, &seed)
+	registerQuiet(cmd, &data.quiet)
 	return cmd
 }
 

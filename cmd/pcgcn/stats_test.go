@@ -46,7 +46,7 @@ func TestStatsJSONCornell(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &m); err != nil {
 		t.Fatalf("output is not one JSON object: %v\n%s", err, out)
 	}
-	for _, k := range []string{"name", "nodes", "edges", "features", "classes", "edge_homophily", "node_homophily",
+	for _, k := range []string{"dataset", "nodes", "edges", "features", "classes", "edge_homophily", "node_homophily",
 		"splits", "feature_density", "class_sizes", "isolated", "degree_min", "degree_mean", "degree_max",
 		"class_insensitive_homophily"} {
 		if _, ok := m[k]; !ok {
@@ -54,7 +54,7 @@ func TestStatsJSONCornell(t *testing.T) {
 		}
 	}
 	// Values checked independently with numpy on the Geom-GCN files.
-	if m["name"] != "cornell" || m["nodes"] != 183.0 || m["edges"] != 277.0 || m["features"] != 1703.0 ||
+	if m["dataset"] != "cornell" || m["nodes"] != 183.0 || m["edges"] != 277.0 || m["features"] != 1703.0 ||
 		m["classes"] != 5.0 || m["isolated"] != 0.0 || m["degree_max"] != 94.0 {
 		t.Errorf("sizes: %v", m)
 	}
@@ -185,7 +185,7 @@ func TestDatasetsList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(table, "NAME") || !strings.Contains(table, "squirrel-filtered") || !strings.Contains(table, "roc_auc") {
+	if !strings.HasPrefix(table, "NAME") || !strings.Contains(table, "squirrel-filtered") || !strings.Contains(table, "rocauc") {
 		t.Errorf("table:\n%s", table)
 	}
 }

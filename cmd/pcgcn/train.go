@@ -74,7 +74,7 @@ training loss, training and validation metric in percent, validation loss);
 	f.data.register(cmd)
 	f.model.register(cmd)
 	fl := cmd.Flags()
-	f.protocolFlags.register(cmd, "splits to run")
+	f.protocolFlags.register(cmd)
 	fl.StringVar(&f.dropClass, "drop-class", "none", "remove the training labels of class `K` (0-based, in [0, classes); the missing-class study), or none (also -1)")
 	f.scoreFlags.register(cmd, metricHelp, "print one JSON object instead of the table (accuracies and metrics in percent, as in the table)")
 	fl.StringVar(&f.save, "save", "", "new `DIR` to write the trained model of every split to, once all are trained, as one unit: DIR/split-K/weights.npz and config.json "+
@@ -83,7 +83,7 @@ training loss, training and validation metric in percent, validation loss);
 	fl.StringVar(&f.log, "log", "", "write every epoch of every split to `FILE` as it ends, one JSON object a line: "+
 		"split, epoch, loss (training), train_metric_pct and val_metric_pct (the --metric of the training and validation nodes, in percent), val_loss; "+
 		"the same records as the history of --json")
-	fl.BoolVar(&f.quiet, "quiet", false, "no progress output")
+	registerQuiet(cmd, &f.quiet)
 	f.batch.register(cmd)
 	return cmd
 }
@@ -107,9 +107,10 @@ type trainReport struct {
 	// Numerics names the kernels' rounding (tensor.Numerics): the same seed
 	// gives the same numbers wherever it is the same.
 	Numerics string `json:"numerics"`
-	// Features says what was done to the features: "row-normalised", or
-	// raw and why (models.Data.Features).
-	Features string `json:"features"`
+	// FeaturePrep says what was done to the features: "row-normalised", or
+	// raw and why (models.Data.Features); the key of a saved model's
+	// config.json too.
+	FeaturePrep string `json:"feature_preparation"`
 	// RandomSplits describes the random stratified splits drawn for a
 	// graph without splits (absent when the graph gave its splits).
 	RandomSplits *graph.SplitSpec `json:"random_splits,omitempty"`
@@ -124,11 +125,43 @@ type trainReport struct {
 	History []epochRecord `json:"history"`
 }
 
+// graphSummary is the "graph" object of train's JSON: the graph's size
+// and which of its graphs the model aggregated over.
 type graphSummary struct {
 	Nodes    int `json:"nodes"`
 	Edges    int `json:"edges"`
 	Features int `json:"features"`
 	Classes  int `json:"classes"`
+	// Aggregation is the graph the model aggregated over: "out-links" (the
+	// directed links of a graph that keeps their direction, with the option
+	// directed=true: the default on the *-directed datasets) or
+	// "symmetrised" (the undirected graph of the edges counted in Edges).
+	Aggregation string `json:"aggregation"`
+	// DirectedLinks is the number of directed links aggregated over
+	// (absent when Aggregation is "symmetrised").
+	DirectedLinks int `json:"directed_links,omitempty"`
+}
+
+// summarizeGraph describes g and the graph a model configured by cfg
+// aggregates over (models.OnOutLinks).
+func summarizeGraph(g *graph.Graph, cfg models.Config) graphSummary {
+	s := graphSummary{Nodes: g.N, Edges: g.NumEdges(), Features: g.X.Cols(), Classes: g.NumClasses, Aggregation: "symmetrised"}
+	if models.OnOutLinks(cfg, g) {
+		s.Aggregation, s.DirectedLinks = "out-links", g.Out.NNZ()
+	}
+	return s
+}
+
+// aggregationNote is train's text line saying which graph the model
+// aggregated over, and how to get the other one.
+func aggregationNote(s graphSummary, g *graph.Graph, cfg models.Config) string {
+	switch {
+	case s.Aggregation == "out-links":
+		return fmt.Sprintf("graph: directed, %d links (out-links, directed=true; --set directed=false for the %d symmetrised pairs)", s.DirectedLinks, s.Edges)
+	case g.Out != nil && models.HasDirected(cfg):
+		return fmt.Sprintf("graph: symmetrised, %d undirected pairs (directed=false; --set directed=true for the %d directed links)", s.Edges, g.Out.NNZ())
+	}
+	return fmt.Sprintf("graph: symmetrised, %d undirected pairs", s.Edges)
 }
 
 // runTrain checks every input (flags, model options, splits, the --save
@@ -144,7 +177,7 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	if err != nil {
 		return err
 	}
-	f.data.mapFeatures = batch != nil
+	f.data.mapFeatures, f.data.quiet = batch != nil, f.quiet
 	g, entry, err := f.data.load(cmd)
 	if err != nil {
 		return err
@@ -218,13 +251,14 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 		}
 	}
 	rep := trainReport{Dataset: g.Name, Model: spec.Name, Metric: opt.Metric, Config: cfg, Training: opt,
-		Graph:    graphSummary{g.N, g.NumEdges(), g.X.Cols(), g.NumClasses},
-		Numerics: tensor.Numerics(), Features: results[0].Data.Features, RandomSplits: g.DrawnSplits, LabelIDs: g.LabelIDs,
+		Graph:    summarizeGraph(g, cfg),
+		Numerics: tensor.Numerics(), FeaturePrep: results[0].Data.Features, RandomSplits: g.DrawnSplits, LabelIDs: g.LabelIDs,
 		Warnings: warnings, History: hist.records,
 	}
 	for _, r := range results {
 		rep.PerSplit = append(rep.PerSplit, r.Scores())
 	}
+	rep.Training.Threads = usedThreads(opt.Threads) // the count used, not 0 for all cores
 	rep.Scores = train.Summarize(rep.PerSplit)
 	rep.Seconds = time.Since(start).Seconds()
 	if s, ok := paper.MainTable()[spec.Name][entry.Name]; ok && !dropped(opt.DropClass) {
@@ -236,7 +270,7 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	printTrainTable(out, &rep, graphNotes(g))
+	printTrainTable(out, &rep, append([]string{aggregationNote(rep.Graph, g, cfg)}, graphNotes(g)...))
 	return nil
 }
 
@@ -266,7 +300,7 @@ func printTrainTable(w io.Writer, r *trainReport, notes []string) {
 	}
 	fmt.Fprintf(w, "%s on %s (%d nodes, %d edges, %d features, %d classes): test %s per split\n",
 		r.Model, r.Dataset, r.Graph.Nodes, r.Graph.Edges, r.Graph.Features, r.Graph.Classes, metric)
-	fmt.Fprintf(w, "features: %s\n", r.Features)
+	fmt.Fprintf(w, "features: %s\n", r.FeaturePrep)
 	for _, n := range notes {
 		fmt.Fprintln(w, n)
 	}

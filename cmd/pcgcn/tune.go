@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -41,9 +42,11 @@ plays no part in the ranking.
 Each grid point is a cell saved under <results>/tune/ as it finishes, so an
 interrupted search resumes where it stopped and a repeated one trains
 nothing. A saved point only grows: a search on some of its splits reuses them,
-one on splits it lacks trains only those and adds them. Another budget saves
-under <results>/epochs<E>-patience<P>/, another --seed under .../seed<N>/,
-never over the default's points. The protocol is train's: Adam, up to --epochs epochs, patience
+one on splits it lacks trains only those and adds them. A budget other than
+the default (--epochs 1000 --patience 200) keeps its points apart, under
+<results>/epochsN-patienceM/tune/, another --seed under .../seed<N>/, never
+over the default's points. Points on your own graph (--data PATH) are named
+by its absolute path, however PATH was written. The protocol is train's: Adam, up to --epochs epochs, patience
 --patience, the model at its best-validation epoch.
 
 On a cluster: any number of 'tune --worker' processes (or --shard I/N) on one
@@ -57,9 +60,11 @@ the same flags afterwards trains nothing and prints the ranking
 	f.data.register(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&f.model, "model", "pcgcn", "the model, by `NAME` (list: pcgcn models)")
+	registerCompletion(cmd, "model", completeFrom(modelNames))
 	fl.StringArrayVar(&f.grid, "grid", nil, "one grid axis: `key=v1,v2,...` (repeatable; the keys are those of pcgcn models --options NAME)")
 	fl.StringArrayVar(&f.sets, "set", nil, "a fixed override for every grid point: `key=value` (repeatable)")
-	f.protocolFlags.register(cmd, "splits to train each point on")
+	f.protocolFlags.register(cmd)
+	registerQuiet(cmd, &f.data.quiet)
 	f.runnerFlags.register(cmd, "directory of the per-point JSON results (points saved in <results>/tune/)")
 	f.scoreFlags.register(cmd, metricHelp, "print the ranked points as JSON (validation and test scores in percent, as in the table)")
 	return cmd
@@ -100,6 +105,9 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 		if err != nil {
 			return err
 		}
+		if slices.Contains(grid.Keys, k) {
+			return fmt.Errorf("--set %s: %s is also a --grid axis; give a key either as a fixed --set or as a --grid axis, not both", flagValue(s), k)
+		}
 		base[k] = v
 	}
 	g, _, err := f.data.load(cmd)
@@ -113,7 +121,10 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	}
 	name := strings.ToLower(f.data.dataset)
 	if f.data.path != "" {
-		name = f.data.path
+		// one cell file per graph, whether --data was relative or absolute
+		if name, err = filepath.Abs(f.data.path); err != nil {
+			return fmt.Errorf("--data %s: %w", f.data.path, err)
+		}
 	}
 	// every point is validated here, before anything is trained; the errors
 	// name the model
@@ -122,8 +133,9 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 		return err
 	}
 	dataDir, _ := cmd.Flags().GetString("data-dir")
-	rn := &experiments.Runner{Dir: f.resultsDir, Data: datasets.Options{DataDir: dataDir, Progress: cmd.ErrOrStderr()},
-		Threads: threads, Jobs: f.jobs, Seed: f.seed, Epochs: f.epochs, Patience: f.patience, Progress: cmd.ErrOrStderr()}
+	progress := progressWriter(cmd, f.data.quiet)
+	rn := &experiments.Runner{Dir: f.resultsDir, Data: datasets.Options{DataDir: dataDir, Offline: f.data.offline, Progress: progress},
+		Threads: threads, Jobs: f.jobs, Seed: f.seed, Epochs: f.epochs, Patience: f.patience, Progress: progress}
 	// the Runner opens the graph again: with the same random splits and labels
 	if err := f.data.user.apply(cmd, &rn.Data); err != nil {
 		return err
@@ -172,7 +184,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 		return enc.Encode(points)
 	}
 	printTune(out, f, grid, points, len(splits))
-	fmt.Fprintf(cmd.ErrOrStderr(), "wall time %s\n", studies.FormatDuration(time.Since(start)))
+	fmt.Fprintf(progress, "wall time %s\n", studies.FormatDuration(time.Since(start)))
 	return nil
 }
 

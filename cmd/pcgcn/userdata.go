@@ -27,7 +27,7 @@ const (
 	numSplitsHelp = "number of random stratified splits drawn for a graph without splits (split k depends only on --seed and k)"
 	remapHelp     = "number the labels used 0..k-1 in increasing order (labels {0,1,7} become classes 0,1,2; the mapping is printed, " +
 		"in --json and in a saved model); without it empty classes are warned about, and a label making more classes than nodes, or than both 1000 and twice the labels used, is an error"
-	metricHelp = "test and selection metric by `NAME`, accuracy or roc_auc (default: a registry dataset's own; for your own graph roc_auc with two classes, " +
+	metricHelp = "test and selection metric by `NAME`, accuracy or rocauc (ROC AUC; roc_auc is read too) (default: a registry dataset's own; for your own graph rocauc with two classes, " +
 		"since binary tasks are mostly imbalanced and accuracy rewards predicting the majority class, and the heterophily benchmark scores its binary sets so; accuracy otherwise)"
 )
 
@@ -104,7 +104,7 @@ func resolveMetric(flag, name string, g *graph.Graph) (datasets.Metric, error) {
 		return "", fmt.Errorf("--metric: %w", err)
 	}
 	if m == datasets.ROCAUC && g != nil && g.NumClasses != 2 {
-		return "", fmt.Errorf("--metric roc_auc: %s has %d classes; ROC AUC needs two", g.Name, g.NumClasses)
+		return "", fmt.Errorf("--metric %s: %s has %d classes; ROC AUC needs two", flagValue(flag), g.Name, g.NumClasses)
 	}
 	return m, nil
 }

@@ -124,10 +124,10 @@ func TestTrainOwnGraph(t *testing.T) {
 				gotSplits = fmt.Sprintf("%g/%g/%g %d %d", 100*sp.Train, 100*sp.Val, 100*sp.Test, sp.Num, sp.Seed)
 			}
 			ids := fmt.Sprint(rep.LabelIDs)
-			if rep.Features != tc.features || rep.Metric != tc.metric || rep.Graph.Classes != tc.classes || gotSplits != tc.splits ||
+			if rep.FeaturePrep != tc.features || rep.Metric != tc.metric || rep.Graph.Classes != tc.classes || gotSplits != tc.splits ||
 				ids != tc.labelIDs || len(rep.Warnings) != tc.warnings || len(rep.PerSplit) != 2 {
 				t.Errorf("json: features %q, metric %s, %d classes, splits %q, label ids %s, warnings %q, %d splits run",
-					rep.Features, rep.Metric, rep.Graph.Classes, gotSplits, ids, rep.Warnings, len(rep.PerSplit))
+					rep.FeaturePrep, rep.Metric, rep.Graph.Classes, gotSplits, ids, rep.Warnings, len(rep.PerSplit))
 			}
 		})
 	}
@@ -157,7 +157,7 @@ func TestOwnGraphErrors(t *testing.T) {
 		{"graph too small", []string{"train", "--data", tiny}, "random splits: 2 nodes give an empty validation set"},
 		{"registry splits kept", []string{"train", "--dataset", "cornell", "--num-splits", "3", "--data-dir", "MIRROR"}, "--num-splits: cornell has 10 splits of its own, and random splits are drawn only for a graph without splits"},
 		{"label typo", []string{"train", "--data", typo}, "labels.csv: line 1502: label 65535 would make 65536 classes for 7 distinct labels on 2000 nodes (at most 1000); fix the label, or remap the labels to dense ids (--remap-labels)"},
-		{"unknown metric", []string{"train", "--data", own, "--metric", "f1"}, `--metric: metric "f1": want accuracy or roc_auc`},
+		{"unknown metric", []string{"train", "--data", own, "--metric", "f1"}, `--metric: metric "f1": want accuracy or rocauc`},
 		{"roc auc on three classes", []string{"tune", "--data", own, "--grid", "lr=0.1", "--metric", "roc_auc"}, "--metric roc_auc: own has 3 classes; ROC AUC needs two"},
 		{"reproduce flags need --data", []string{"reproduce", "--plan", "--remap-labels"}, "--remap-labels applies to your own graph: give --data PATH"},
 		{"reproduce with fewer splits", []string{"reproduce", "--plan", "--data", own, "--num-splits", "3", "--only", "main"}, "--splits 0-9: split 9 does not exist (the dataset has splits 0-2)"},

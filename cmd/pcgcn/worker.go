@@ -39,6 +39,7 @@ type scoreFlags struct {
 func (s *scoreFlags) register(cmd *cobra.Command, metricHelp, jsonHelp string) {
 	fl := cmd.Flags()
 	fl.StringVar(&s.metric, "metric", "", metricHelp)
+	registerCompletion(cmd, "metric", completeFrom(metricNames))
 	fl.BoolVar(&s.jsonOut, "json", false, jsonHelp)
 }
 
