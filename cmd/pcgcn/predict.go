@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -38,7 +39,7 @@ named by their labels: the original ones when the model was trained with
 --remap-labels).
 
 DIR holds the model of every split train trained (DIR/split-K); predict
-uses the lowest-numbered one unless --split N names another, and says on
+uses the lowest-numbered one (the default of --split) unless --split N names another, and says on
 stderr which one when DIR holds several. A directory saved by an older
 version (config.json at its top) holds one split.
 
@@ -82,6 +83,11 @@ of {"node", "pred", "probs"} (docs/json.md).`,
 			}
 			if !cmd.Flags().Changed("split") {
 				split = -1
+			}
+			if data.dataset != "" { // a typo is named before the model is read
+				if _, err := datasets.Lookup(strings.ToLower(data.dataset)); err != nil {
+					return err
+				}
 			}
 			meta, _, err := train.ReadMeta(modelDir, split)
 			if err != nil {
@@ -135,7 +141,7 @@ of {"node", "pred", "probs"} (docs/json.md).`,
 	}
 	data.register(cmd)
 	cmd.Flags().StringVar(&modelDir, "model-dir", "", "the `DIR` that pcgcn train --save wrote")
-	cmd.Flags().IntVar(&split, "split", 0, splitHelp+" (default: the lowest split saved in DIR)")
+	cmd.Flags().IntVar(&split, "split", 0, splitHelp)
 	cmd.Flags().StringVar(&out, "out", "-", "CSV (or with --json JSON) file to write (- for standard output)")
 	cmd.Flags().StringVar(&embeddings, "embeddings", "", "also write the model's last hidden representation, nodes × hidden float32, to `FILE` as a NumPy .npy array (numpy.load reads it; row i is node i)")
 	registerThreads(cmd, &threads)
