@@ -34,12 +34,13 @@ func isIntRow(l []byte, sep string, k int) bool {
 	return true
 }
 
-// dataLines returns the lines of a user file, dropping a header line
-// (recognised by isData being false on it) and trailing blank lines, and the
-// line number an editor shows for the first line returned (1, or 2 after a
-// header): ls[i] is line first+i.
+// dataLines returns the lines of a comma-separated user file, dropping a
+// UTF-8 byte-order mark, a header line (one isData rejects and isHeader
+// accepts) and trailing blank lines, and the line number an editor shows
+// for the first line returned (1, or 2 after a header): ls[i] is line
+// first+i. A first data line separated by anything but commas is an error.
 func dataLines(path string, data []byte, isData func([]byte) bool) (ls [][]byte, first int, err error) {
-	ls, err = lines(path, data, false)
+	ls, err = lines(path, trimBOM(data), false)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -47,11 +48,14 @@ func dataLines(path string, data []byte, isData func([]byte) bool) (ls [][]byte,
 	for len(ls) > 0 && len(bytes.TrimSpace(ls[len(ls)-1])) == 0 {
 		ls = ls[:len(ls)-1]
 	}
-	if len(ls) > 0 && !isData(ls[0]) {
+	if len(ls) > 0 && !isData(ls[0]) && isHeader(ls[0], ",") {
 		ls, first = ls[1:], 2
 	}
 	if len(ls) == 0 {
 		return nil, 0, fmt.Errorf("%s: no data lines", path)
+	}
+	if err := checkSeparator(path, first, ls[0], ","); err != nil {
+		return nil, 0, err
 	}
 	return ls, first, nil
 }

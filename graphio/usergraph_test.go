@@ -108,6 +108,11 @@ func TestUserGraphCorrupt(t *testing.T) {
 func FuzzUserGraph(f *testing.F) {
 	f.Add([]byte(userEdges), []byte(userLabels), []byte(userFeats), []byte(userSplits), false)
 	f.Add([]byte("0\t2\n"), []byte("node,label\n2,4\n0,1\n1,0\n"), npyBytes("<f8", []int{3, 1}, []float64{0.5, 0, 2}), []byte{}, true)
+	// byte-order marks, and separators other than the file's
+	bom := "\xef\xbb\xbf"
+	f.Add([]byte(bom+"0,1\n1,2\n"), []byte(bom+"1\n0\n1\n"), []byte(bom+"1,0\n0,2.5\n-1,1\n"), []byte(bom+"0,0,train\n0,1,val\n0,2,test\n"), false)
+	f.Add([]byte("34;106\n1;2\n"), []byte("0;1\n1;0\n"), []byte("1;0\n0;2,5\n"), []byte("split;node;role\n0;0;train\n"), false)
+	f.Add([]byte("0,2\n"), []byte(bom+"node,label\n2,4\n0,1\n1,0\n"), npyBytes("<f8", []int{3, 1}, []float64{0.5, 0, 2}), []byte{}, true)
 	f.Fuzz(func(t *testing.T, edges, labels, feats, splits []byte, tsv bool) {
 		files := map[string][]byte{"e.csv": edges, "f.csv": feats, "l.csv": labels}
 		u := userFiles{edgesPath: "e.csv", featPath: "f.csv", labelPath: "l.csv", open: memOpen(files)}
