@@ -155,7 +155,7 @@ func (u *userFiles) decode(name string) (*graph.Graph, error) {
 	default:
 		var data []byte
 		if data, err = u.readAll(u.featPath); err == nil {
-			x, err = userCSVFeatures(u.featPath, data, n)
+			x, err = userCSVFeatures(u.featPath, u.labelPath, data, n)
 		}
 	}
 	if err != nil {
