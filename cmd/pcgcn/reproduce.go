@@ -231,7 +231,7 @@ func reproduceUserGraph(cmd *cobra.Command, f *reproduceFlags, data *datasets.Op
 			return nil, fmt.Errorf("--data %s: %w", f.data, err)
 		}
 	}
-	warn(cmd.ErrOrStderr(), g.LabelWarnings())
+	warn(cmd.ErrOrStderr(), g.Warnings())
 	if f.metric == "" {
 		return nil, nil
 	}

@@ -95,8 +95,9 @@ type trainReport struct {
 	// LabelIDs are the original labels of the classes when --remap-labels
 	// renumbered them: class k is label label_ids[k].
 	LabelIDs []int32 `json:"label_ids,omitempty"`
-	// Warnings are the warnings also written on stderr (classes without
-	// nodes, or without training nodes in a split).
+	// Warnings are the warnings also written on stderr (graph.Warnings: a
+	// single class, no edges, classes without nodes, or without training
+	// nodes in a split).
 	Warnings []string `json:"warnings,omitempty"`
 }
 
@@ -146,7 +147,7 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	}
 	opt.Metric = metric
 	stderr := cmd.ErrOrStderr()
-	warnings := g.LabelWarnings()
+	warnings := g.Warnings()
 	warn(stderr, warnings)
 	prog := newProgress(stderr, f.quiet, len(splits))
 	opt.Progress = prog.epoch

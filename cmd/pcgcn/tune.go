@@ -103,7 +103,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
-	warn(cmd.ErrOrStderr(), g.LabelWarnings())
+	warn(cmd.ErrOrStderr(), g.Warnings())
 	splits, err := parseSplits(f.splits, len(g.Splits))
 	if err != nil {
 		return err
