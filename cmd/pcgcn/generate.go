@@ -103,6 +103,9 @@ after).`,
 			if out == "" {
 				return fmt.Errorf("give --out DIR, the directory to write")
 			}
+			if n := splits.numSplits; n < 0 || n > graph.MaxRandomSplits {
+				return fmt.Errorf("--num-splits %d: want 0 (no splits.npz) to %d", n, graph.MaxRandomSplits)
+			}
 			if splits.numSplits != 0 {
 				spec, err := splits.spec(cmd) // seeded with --seed
 				if err != nil {

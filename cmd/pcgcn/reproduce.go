@@ -164,8 +164,11 @@ func (f *reproduceFlags) checkModes() error {
 	if modes > 1 {
 		return fmt.Errorf("give at most one of --plan, --render and --worker/--shard")
 	}
-	if f.workers < 0 || f.workers > 0 && !f.plan {
-		return fmt.Errorf("--workers %d: give a positive N, with --plan", f.workers)
+	switch {
+	case f.workers < 0:
+		return fmt.Errorf("--workers %d: give a positive number of workers", f.workers)
+	case f.workers > 0 && !f.plan:
+		return fmt.Errorf("--workers %d only estimates the wall time of a plan: add --plan (to train with several workers, start reproduce --worker processes)", f.workers)
 	}
 	return nil
 }
