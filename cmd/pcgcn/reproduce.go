@@ -105,6 +105,10 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 	if err := f.checkModes(); err != nil {
 		return err
 	}
+	note := &reproduceNote{dir: f.resultsDir, trains: !f.plan && !f.render}
+	if !f.work.on() { // a worker releases its claims on SIGINT and SIGTERM and says so itself
+		defer onInterrupt(cmd.ErrOrStderr(), note.say)()
+	}
 	opt, err := f.options(cmd, start)
 	if err != nil {
 		return err
@@ -116,6 +120,7 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 		}
 		return err
 	}
+	note.setDir(r.ResultsDir())
 	out := cmd.OutOrStdout()
 	switch {
 	case f.work.on():

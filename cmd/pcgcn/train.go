@@ -114,6 +114,8 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	if err := f.check(); err != nil {
 		return err
 	}
+	var state trainState // for the line a Ctrl-C prints
+	defer onInterrupt(cmd.ErrOrStderr(), state.say)()
 	batch, err := f.batch.options()
 	if err != nil {
 		return err
@@ -131,6 +133,9 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	if err != nil {
 		return err
 	}
+	state.mu.Lock()
+	state.total = len(splits)
+	state.mu.Unlock()
 	dropClass, err := parseDropClass(f.dropClass, g)
 	if err != nil {
 		return err
@@ -163,12 +168,17 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 		}
 		prog.endSplit(r)
 		results = append(results, r)
+		state.mu.Lock() // an interrupt waits for the model to be saved
+		state.done = i + 1
 		if i == 0 && f.save != "" {
 			if err := saveModel(f.save, spec.Name, entry.Name, cfg, r, g); err != nil {
+				state.mu.Unlock()
 				prog.done()
 				return err
 			}
+			state.saved = f.save
 		}
+		state.mu.Unlock()
 	}
 	prog.done()
 	rep := trainReport{Dataset: g.Name, Model: spec.Name, Metric: opt.Metric, Config: cfg, Training: opt,
