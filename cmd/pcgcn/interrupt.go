@@ -62,13 +62,14 @@ func (s *trainState) say() string {
 	return msg
 }
 
-// reproduceNote is what an interrupted reproduce has kept, for its last
-// line: every finished cell is saved as it finishes (and the finished
+// reproduceNote is what an interrupted reproduce or tune has kept, for its
+// last line: every finished cell is saved as it finishes (and the finished
 // splits of a cell in progress), so the same command resumes.
 type reproduceNote struct {
 	mu     sync.Mutex
 	dir    string // the results directory (<results>/quick with --quick)
 	trains bool   // not --plan or --render, which train nothing
+	unit   string // what a cell is called: "" for cell, "grid point" in tune
 }
 
 // setDir records the results directory once the plan has resolved it.
@@ -84,6 +85,10 @@ func (n *reproduceNote) say() string {
 	if !n.trains {
 		return "nothing was trained; every file written is complete, so run the same command again"
 	}
-	return fmt.Sprintf("every cell finished so far is saved in %s, with the finished splits of the cells in progress; "+
-		"run the same command again to resume there (nothing saved is trained again)", n.dir)
+	unit := n.unit
+	if unit == "" {
+		unit = "cell"
+	}
+	return fmt.Sprintf("every %s finished so far is saved in %s, with the finished splits of the %ss in progress; "+
+		"run the same command again to resume there (nothing saved is trained again)", unit, n.dir, unit)
 }

@@ -76,6 +76,9 @@ func TestInterruptSaysWhatWasKept(t *testing.T) {
 		{"reproduce", []string{"reproduce", "--only", "main", "--data", own, "--datasets", "cornell", "--data-dir", datatest.Mirror(t),
 			"--results", results, "--docs", filepath.Join(t.TempDir(), "docs"), "--threads", "1"},
 			"interrupted (interrupt): every cell finished so far is saved in " + results + ", with the finished splits of the cells in progress; run the same command again to resume there"},
+		{"tune", []string{"tune", "--data", own, "--model", "mlp", "--grid", "lr=0.1,0.01", "--epochs", "100000000", "--patience", "0",
+			"--results", filepath.Join(t.TempDir(), "tune"), "--threads", "1"},
+			"interrupted (interrupt): every grid point finished so far is saved in "},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -106,7 +107,10 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 		return err
 	}
 	note := &reproduceNote{dir: f.resultsDir, trains: !f.plan && !f.render}
-	if !f.work.on() { // a worker releases its claims on SIGINT and SIGTERM and says so itself
+	// a worker releases its claims on SIGINT and SIGTERM and says so
+	// itself, and the complexity study kills its child and removes its
+	// graph: neither may be cut short by an exit
+	if !f.work.on() && !slices.Contains(splitList(f.only), "complexity") {
 		defer onInterrupt(cmd.ErrOrStderr(), note.say)()
 	}
 	opt, err := f.options(cmd, start)

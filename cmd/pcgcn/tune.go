@@ -80,6 +80,10 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if err := f.check(); err != nil {
 		return err
 	}
+	note := &reproduceNote{dir: f.resultsDir, trains: true, unit: "grid point"}
+	if !f.work.on() { // a worker releases its claims on SIGINT and SIGTERM and says so itself
+		defer onInterrupt(cmd.ErrOrStderr(), note.say)()
+	}
 	threads, err := threadsPerJob(f.threads, f.jobs)
 	if err != nil {
 		return err
@@ -152,6 +156,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 			studies.FormatDuration(time.Since(start)))
 		return nil
 	}
+	note.setDir(rn.Dir)
 	rs, err := rn.Run(cells)
 	if err != nil {
 		return err
