@@ -7,11 +7,12 @@ import (
 	"os"
 )
 
-// checkDataDir reports a data directory (Options.DataDir, else
+// CheckDataDir reports a data directory (Options.DataDir, else
 // $PCGCN_DATA) that does not exist or is not a directory: a mistyped path
 // would otherwise send every file to the cache or a download, and the
-// error would be about the download.
-func (o Options) checkDataDir() error {
+// error would be about the download. Resolve (hence Load and Open) calls
+// it first; nil when no data directory is set.
+func (o Options) CheckDataDir() error {
 	dir := o.dataDir()
 	if dir == "" {
 		return nil

@@ -54,7 +54,7 @@ type pending struct {
 // directory that does not exist is an error before anything is fetched.
 // Files missing while offline, and failed downloads, give one *MissingError.
 func Resolve(e Entry, o Options) (map[string]string, error) {
-	if err := o.checkDataDir(); err != nil {
+	if err := o.CheckDataDir(); err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", e.Name, err)
 	}
 	dataDir := o.dataDir()
