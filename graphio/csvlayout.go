@@ -33,11 +33,19 @@ func isHeader(l []byte, sep string) bool {
 	return letter
 }
 
+// want names the separator sep for an error message.
+func want(sep string) string {
+	if sep == "\t" {
+		return "tabs (a .csv file: commas)"
+	}
+	return "commas (a .tsv file: tabs)"
+}
+
 // checkSeparator refuses a data line (line, 1-based, of path) whose fields
 // are separated by something other than sep: semicolons (what spreadsheets
 // write where the decimal mark is a comma), tabs in a .csv, commas in a
-// .tsv, or bars. The user format has one separator per file, so the file is
-// refused rather than guessed at.
+// .tsv, bars, or spaces alone. The user format has one separator per
+// file, so the file is refused rather than guessed at.
 func checkSeparator(path string, line int, l []byte, sep string) error {
 	for _, other := range []string{";", "\t", ",", "|"} {
 		if other == sep || !bytes.Contains(l, []byte(other)) {
@@ -47,11 +55,10 @@ func checkSeparator(path string, line int, l []byte, sep string) error {
 		if other == "\t" {
 			name = "tabs"
 		}
-		want := "commas (a .tsv file: tabs)"
-		if sep == "\t" {
-			want = "tabs (a .csv file: commas)"
-		}
-		return fmt.Errorf("%s: line %d: %q is separated by %s; this file's fields must be separated by %s", path, line, l, name, want)
+		return fmt.Errorf("%s: line %d: %q is separated by %s; this file's fields must be separated by %s", path, line, l, name, want(sep))
+	}
+	if f := bytes.Fields(l); len(f) > 1 && !bytes.Contains(l, []byte(sep)) {
+		return fmt.Errorf("%s: line %d: %q is separated by spaces; this file's fields must be separated by %s", path, line, l, want(sep))
 	}
 	return nil
 }

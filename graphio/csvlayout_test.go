@@ -41,6 +41,7 @@ func TestUserCSVOtherSeparator(t *testing.T) {
 		{"edges semicolons", "edges.csv", "34;106\n1;2\n", "line 1: \"34;106\" is separated by ';'"},
 		{"edges semicolons after a header", "edges.csv", "src;dst\n0;1\n", "line 2: \"0;1\" is separated by ';'"},
 		{"edges tabs in csv", "edges.csv", "0\t1\n", "separated by tabs"},
+		{"edges spaces", "edges.csv", "0 1\n1 2\n", "line 1: \"0 1\" is separated by spaces; this file's fields must be separated by commas"},
 		{"labels pairs semicolons", "labels.csv", "0;1\n1;0\n2;1\n", "line 1: \"0;1\" is separated by ';'"},
 		{"features semicolons", "features.csv", "1;0\n0;2,5\n-1;1\n", "line 1: \"1;0\" is separated by ';'"},
 		{"splits semicolons", "splits.csv", "split;node;role\n0;0;train\n", "line 2"},
