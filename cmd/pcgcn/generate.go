@@ -92,9 +92,10 @@ DIR must not exist or be empty. Before writing, the size of the files
 (8 bytes per edge and per node, 4 per feature value, 3 per node and split)
 is checked against the free space of the disk holding DIR: too little is
 an error, and nothing is written. Ctrl-C (SIGINT) or SIGTERM stops the
-writing and removes the temporary directory. Memory: about 12 bytes per node plus 4 per
-node and split, whatever the edge count and feature dimension (edges and
-features are streamed): 919 MiB for 10M nodes, 100M edges, 10 splits.
+writing and removes the temporary directory. Memory: about 12 bytes per
+node plus 4 per node and split, whatever the edge count and feature
+dimension (edges and features are streamed): 919 MiB for 10M nodes, 100M
+edges, 10 splits.
 On a terminal, stderr shows a progress bar.
 
 The summary (or with --json one object: out, nodes, edges, classes,
