@@ -159,7 +159,7 @@ func (u *userFiles) decode(name string) (*graph.Graph, error) {
 		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, withLabels(err, u.labelPath)
 	}
 	edges, err := u.edges(n)
 	if err != nil {

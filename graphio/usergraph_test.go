@@ -101,7 +101,12 @@ func TestUserGraphCorrupt(t *testing.T) {
 		}
 		wantErr(t, err, path, fragment)
 	}
-	dir := userDir(t, map[string]string{"edges.csv": userEdges, "edges.tsv": "0\t1\n", "labels.csv": userLabels, "features.csv": userFeats})
+	// features.npy with a row more than labels.csv has lines names labels.csv too
+	dir := userDir(t, map[string]string{"edges.csv": userEdges, "labels.csv": "1\n0\n",
+		"features.npy": string(npyBytes("<f8", []int{3, 1}, []float64{0.5, 0, 2}))})
+	_, err := ReadUserGraph(dir)
+	wantErr(t, err, filepath.Join(dir, "features.npy"), "shape [3 1], want (2, f)", "(a node missing from "+filepath.Join(dir, "labels.csv")+", or an extra feature row?)")
+	dir = userDir(t, map[string]string{"edges.csv": userEdges, "edges.tsv": "0\t1\n", "labels.csv": userLabels, "features.csv": userFeats})
 	if _, err := ReadUserGraph(dir); err == nil || !strings.Contains(err.Error(), "both edges.csv and edges.tsv") {
 		t.Fatalf("two edge files: %v", err)
 	}
