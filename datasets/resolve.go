@@ -50,9 +50,13 @@ type pending struct {
 
 // Resolve returns the path on disk of every file of e, keyed by mirror path,
 // after bringing missing files into the cache and verifying every file (see
-// the package comment for the order and the checksum policy). Files missing
-// while offline, and failed downloads, give one *MissingError.
+// the package comment for the order and the checksum policy). A data
+// directory that does not exist is an error before anything is fetched.
+// Files missing while offline, and failed downloads, give one *MissingError.
 func Resolve(e Entry, o Options) (map[string]string, error) {
+	if err := o.CheckDataDir(); err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", e.Name, err)
+	}
 	dataDir := o.dataDir()
 	cache, cacheErr := o.cacheDir()
 	paths := make(map[string]string, len(e.Files))

@@ -80,6 +80,9 @@ func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
 	if err := rn.check(cells, todo); err != nil {
 		return nil, err
 	}
+	if err := rn.checkWritable(cells, todo); err != nil {
+		return nil, err
+	}
 	for _, i := range todo {
 		out[i] = nil // a stale result being refreshed
 	}

@@ -15,10 +15,10 @@ func LabelLine(path string, node int) int {
 	if err != nil {
 		return 0
 	}
-	ls := bytes.Split(data, []byte("\n"))
+	ls := bytes.Split(trimBOM(data), []byte("\n"))
 	first := 0
-	if len(ls) > 0 && !isIntRow(bytes.TrimSuffix(ls[0], []byte("\r")), ",", 1) && !isIntRow(bytes.TrimSuffix(ls[0], []byte("\r")), ",", 2) {
-		first = 1 // a header
+	if l := bytes.TrimSuffix(ls[0], []byte("\r")); !isIntRow(l, ",", 1) && !isIntRow(l, ",", 2) && isHeader(l, ",") {
+		first = 1 // a header, as parseUserLabels decides
 	}
 	if first < len(ls) && isIntRow(bytes.TrimSuffix(ls[first], []byte("\r")), ",", 1) {
 		if first+node < len(ls) {

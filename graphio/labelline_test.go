@@ -16,6 +16,8 @@ func TestLabelLine(t *testing.T) {
 		{"pairs", "node,label\n2,65535\n0,1\n1,0\n", 2, 2},
 		{"pairs without header, crlf", "1,0\r\n0,1\r\n2,9\r\n", 0, 2},
 		{"absent", "0\n1\n", 5, 0},
+		{"byte-order mark", "\xef\xbb\xbf3\n1\n65535\n", 2, 3},
+		{"byte-order mark and pairs", "\xef\xbb\xbf2,65535\n0,1\n1,0\n", 2, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

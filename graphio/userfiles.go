@@ -155,11 +155,11 @@ func (u *userFiles) decode(name string) (*graph.Graph, error) {
 	default:
 		var data []byte
 		if data, err = u.readAll(u.featPath); err == nil {
-			x, err = userCSVFeatures(u.featPath, data, n)
+			x, err = userCSVFeatures(u.featPath, u.labelPath, data, n)
 		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, withLabels(err, u.labelPath)
 	}
 	edges, err := u.edges(n)
 	if err != nil {
@@ -225,10 +225,20 @@ func (u *userFiles) edges(n int) (es []graph.Edge, err error) {
 	if filepath.Ext(u.edgesPath) == ".tsv" {
 		sep = "\t"
 	}
+	data = trimBOM(data)
 	ls, err := lines(u.edgesPath, data, false)
 	if err != nil {
 		return nil, err
 	}
-	header := !isIntRow(ls[0], sep, 2)
+	header := !isIntRow(ls[0], sep, 2) && isHeader(ls[0], sep)
+	first := 0 // the first data line, 0-based
+	if header {
+		first = 1
+	}
+	if first < len(ls) {
+		if err := checkSeparator(u.edgesPath, first+1, ls[first], sep); err != nil {
+			return nil, err
+		}
+	}
 	return parseEdgeList(u.edgesPath, data, sep, header, false, n)
 }

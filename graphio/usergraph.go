@@ -34,12 +34,13 @@ func isIntRow(l []byte, sep string, k int) bool {
 	return true
 }
 
-// dataLines returns the lines of a user file, dropping a header line
-// (recognised by isData being false on it) and trailing blank lines, and the
-// line number an editor shows for the first line returned (1, or 2 after a
-// header): ls[i] is line first+i.
+// dataLines returns the lines of a comma-separated user file, dropping a
+// UTF-8 byte-order mark, a header line (one isData rejects and isHeader
+// accepts) and trailing blank lines, and the line number an editor shows
+// for the first line returned (1, or 2 after a header): ls[i] is line
+// first+i. A first data line separated by anything but commas is an error.
 func dataLines(path string, data []byte, isData func([]byte) bool) (ls [][]byte, first int, err error) {
-	ls, err = lines(path, data, false)
+	ls, err = lines(path, trimBOM(data), false)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -47,11 +48,14 @@ func dataLines(path string, data []byte, isData func([]byte) bool) (ls [][]byte,
 	for len(ls) > 0 && len(bytes.TrimSpace(ls[len(ls)-1])) == 0 {
 		ls = ls[:len(ls)-1]
 	}
-	if len(ls) > 0 && !isData(ls[0]) {
+	if len(ls) > 0 && !isData(ls[0]) && isHeader(ls[0], ",") {
 		ls, first = ls[1:], 2
 	}
 	if len(ls) == 0 {
 		return nil, 0, fmt.Errorf("%s: no data lines", path)
+	}
+	if err := checkSeparator(path, first, ls[0], ","); err != nil {
+		return nil, 0, err
 	}
 	return ls, first, nil
 }
@@ -68,7 +72,7 @@ func parseUserLabels(path string, data []byte) ([]int64, error) {
 		return nil, fmt.Errorf("%s: too many nodes", path)
 	}
 	out := make([]int64, len(ls))
-	seen := make([]bool, len(ls))
+	seen := make([]int, len(ls)) // the line naming each node, 0 before it is named
 	for i, l := range ls {
 		f := fields(l, ",")
 		if pairs != (len(f) == 2) || len(f) > 2 {
@@ -85,17 +89,22 @@ func parseUserLabels(path string, data []byte) ([]int64, error) {
 			continue
 		}
 		node := vals[0]
-		if node < 0 || node >= int64(len(ls)) || seen[node] {
-			return nil, fmt.Errorf("%s: line %d: node %d is outside [0, %d) or listed twice", path, first+i, node, len(ls))
+		if node < 0 || node >= int64(len(ls)) {
+			return nil, fmt.Errorf("%s: line %d: node %d is outside [0, %d): the file's %d label lines must name nodes 0 to %d, so a node is missing or an id skipped",
+				path, first+i, node, len(ls), len(ls), len(ls)-1)
 		}
-		seen[node] = true
+		if seen[node] > 0 {
+			return nil, fmt.Errorf("%s: line %d: node %d is listed twice (first on line %d)", path, first+i, node, seen[node])
+		}
+		seen[node] = first + i
 		out[node] = vals[1]
 	}
 	return out, nil
 }
 
-// userCSVFeatures reads features.csv: n rows of comma-separated numbers.
-func userCSVFeatures(path string, data []byte, n int) (graph.Features, error) {
+// userCSVFeatures reads features.csv: n rows of comma-separated numbers,
+// n being the nodes labelPath labels (which a count mismatch names).
+func userCSVFeatures(path, labelPath string, data []byte, n int) (graph.Features, error) {
 	isNum := func(l []byte) bool {
 		for _, x := range fields(l, ",") {
 			if _, err := strconv.ParseFloat(string(x), 64); err != nil {
@@ -109,7 +118,7 @@ func userCSVFeatures(path string, data []byte, n int) (graph.Features, error) {
 		return graph.Features{}, err
 	}
 	if len(ls) != n {
-		return graph.Features{}, fmt.Errorf("%s: %d feature rows for %d labelled nodes", path, len(ls), n)
+		return graph.Features{}, rowCountError(path, labelPath, len(ls), n)
 	}
 	f := len(fields(ls[0], ","))
 	var vals []float32 // grown as rows parse: a corrupt first row must not size a huge buffer
@@ -206,4 +215,14 @@ func parseUserSplits(path string, data []byte, n int) ([]graph.Split, error) {
 		}
 	}
 	return out, nil
+}
+
+// rowCountError says that a features file has rows feature rows where
+// labelPath labels n nodes, and which of the two may be short.
+func rowCountError(path, labelPath string, rows, n int) error {
+	hint := fmt.Sprintf("a node missing from %s, or an extra feature row?", labelPath)
+	if rows < n {
+		hint = fmt.Sprintf("a feature row missing, or an extra line in %s?", labelPath)
+	}
+	return fmt.Errorf("%s: %d feature rows for %d labelled nodes (%s)", path, rows, n, hint)
 }

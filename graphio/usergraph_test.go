@@ -71,12 +71,14 @@ func TestUserGraphCorrupt(t *testing.T) {
 		{"edge to missing node", "edges.csv", "0,1\n1,3\n", "node 3"},
 		{"NaN feature", "features.csv", "1,0\nNaN,2\n1,1\n", "not a finite number"},
 		{"short feature row", "features.csv", "1,0\n2\n1,1\n", "line 2 has 1 values, line 1 has 2"},
-		{"feature row count", "features.csv", "1,0\n2,1\n", "2 feature rows for 3"},
 		{"empty split part", "splits.csv", "0,0,train\n0,1,val\n", "empty test set"},
 		{"split role", "splits.csv", "0,0,train\n0,1,dev\n0,2,test\n", "role \"dev\""},
 		{"split gap", "splits.csv", "0,0,train\n0,1,val\n0,2,test\n2,0,train\n", "split 2"},
 		{"truncated edges", "edges.csv", "0,1\n1,", "not a node id"},
-		{"label pairs repeat a node", "labels.csv", "0,1\n0,1\n2,0\n", "listed twice"},
+		{"label pairs repeat a node", "labels.csv", "0,1\n0,1\n2,0\n", "line 2: node 0 is listed twice (first on line 1)"},
+		{"label pairs skip a node", "labels.csv", "node,label\n0,1\n1,1\n3,0\n", "line 4: node 3 is outside [0, 3): the file's 3 label lines must name nodes 0 to 2, so a node is missing"},
+		{"a label line missing", "labels.csv", "1\n0\n", "3 feature rows for 2 labelled nodes (a node missing from " + "LABELS"},
+		{"a feature row missing", "features.csv", "1,0\n0,2.5\n", "2 feature rows for 3 labelled nodes (a feature row missing, or an extra line in LABELS"},
 		{"empty labels", "labels.csv", "", "empty file"},
 		// line numbers are an editor's: 1-based, the header counted
 		{"label line after a header", "labels.csv", "label\n1\nx\n1\n", "line 3: \"x\" is not an integer"},
@@ -93,9 +95,18 @@ func TestUserGraphCorrupt(t *testing.T) {
 		files[c.file] = c.content
 		dir := userDir(t, files)
 		_, err := ReadUserGraph(dir)
-		wantErr(t, err, filepath.Join(dir, c.file), c.fragment)
+		path, fragment := filepath.Join(dir, c.file), strings.ReplaceAll(c.fragment, "LABELS", filepath.Join(dir, "labels.csv"))
+		if strings.Contains(c.fragment, "labelled nodes") {
+			path = filepath.Join(dir, "features.csv") // the count mismatch shows in the features
+		}
+		wantErr(t, err, path, fragment)
 	}
-	dir := userDir(t, map[string]string{"edges.csv": userEdges, "edges.tsv": "0\t1\n", "labels.csv": userLabels, "features.csv": userFeats})
+	// features.npy with a row more than labels.csv has lines names labels.csv too
+	dir := userDir(t, map[string]string{"edges.csv": userEdges, "labels.csv": "1\n0\n",
+		"features.npy": string(npyBytes("<f8", []int{3, 1}, []float64{0.5, 0, 2}))})
+	_, err := ReadUserGraph(dir)
+	wantErr(t, err, filepath.Join(dir, "features.npy"), "shape [3 1], want (2, f)", "(a node missing from "+filepath.Join(dir, "labels.csv")+", or an extra feature row?)")
+	dir = userDir(t, map[string]string{"edges.csv": userEdges, "edges.tsv": "0\t1\n", "labels.csv": userLabels, "features.csv": userFeats})
 	if _, err := ReadUserGraph(dir); err == nil || !strings.Contains(err.Error(), "both edges.csv and edges.tsv") {
 		t.Fatalf("two edge files: %v", err)
 	}
@@ -108,6 +119,11 @@ func TestUserGraphCorrupt(t *testing.T) {
 func FuzzUserGraph(f *testing.F) {
 	f.Add([]byte(userEdges), []byte(userLabels), []byte(userFeats), []byte(userSplits), false)
 	f.Add([]byte("0\t2\n"), []byte("node,label\n2,4\n0,1\n1,0\n"), npyBytes("<f8", []int{3, 1}, []float64{0.5, 0, 2}), []byte{}, true)
+	// byte-order marks, and separators other than the file's
+	bom := "\xef\xbb\xbf"
+	f.Add([]byte(bom+"0,1\n1,2\n"), []byte(bom+"1\n0\n1\n"), []byte(bom+"1,0\n0,2.5\n-1,1\n"), []byte(bom+"0,0,train\n0,1,val\n0,2,test\n"), false)
+	f.Add([]byte("34;106\n1;2\n"), []byte("0;1\n1;0\n"), []byte("1;0\n0;2,5\n"), []byte("split;node;role\n0;0;train\n"), false)
+	f.Add([]byte("0,2\n"), []byte(bom+"node,label\n2,4\n0,1\n1,0\n"), npyBytes("<f8", []int{3, 1}, []float64{0.5, 0, 2}), []byte{}, true)
 	f.Fuzz(func(t *testing.T, edges, labels, feats, splits []byte, tsv bool) {
 		files := map[string][]byte{"e.csv": edges, "f.csv": feats, "l.csv": labels}
 		u := userFiles{edgesPath: "e.csv", featPath: "f.csv", labelPath: "l.csv", open: memOpen(files)}

@@ -109,7 +109,29 @@ func npyFeatures(path string, r io.Reader, total int64, n int, prog Progress) (g
 
 // featureShapeError says that features.npy does not have n rows.
 func featureShapeError(path string, shape []int, n int) error {
-	return fmt.Errorf("%s: shape %v, want (%d, f) with f ≥ 1 for %d labelled nodes", path, shape, n, n)
+	return &shapeError{fmt.Errorf("%s: shape %v, want (%d, f) with f ≥ 1 for %d labelled nodes", path, shape, n, n), shape, n}
+}
+
+// shapeError is featureShapeError's error, which decode completes with the
+// labels file when only the row count is off.
+type shapeError struct {
+	error
+	shape []int
+	n     int
+}
+
+// withLabels adds to a features.npy error whose rows are not the nodes
+// labelPath labels which of the two may be short.
+func withLabels(err error, labelPath string) error {
+	se, ok := err.(*shapeError)
+	if !ok || len(se.shape) != 2 || se.shape[1] == 0 || se.shape[0] == se.n {
+		return err
+	}
+	hint := fmt.Sprintf("a node missing from %s, or an extra feature row?", labelPath)
+	if se.shape[0] < se.n {
+		hint = fmt.Sprintf("a feature row missing, or an extra line in %s?", labelPath)
+	}
+	return fmt.Errorf("%w (%s)", se.error, hint)
 }
 
 // npyFeaturesFrom decodes the payload of an opened (n, f) features array.

@@ -39,6 +39,9 @@ Only file existence is checked here; nothing is hashed or downloaded.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o := datasets.Options{DataDir: dataDirFlag(cmd)}
+			if err := o.CheckDataDir(); err != nil {
+				return err // a mistyped --data-dir would list every dataset as "download"
+			}
 			var infos []datasetInfo
 			for _, e := range datasets.All() {
 				infos = append(infos, datasetInfo{

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -96,9 +97,14 @@ of the GPRGNN paper, generalised to C classes) into --out DIR:
 
 The output is deterministic: the same flags give the same bytes. The files
 are written into a temporary directory next to DIR and renamed at the end;
-DIR must not exist or be empty. Memory: about 12 bytes per node plus 4 per
-node and split, whatever the edge count and feature dimension (edges and
-features are streamed): 919 MiB for 10M nodes, 100M edges, 10 splits.
+DIR must not exist or be empty. Before writing, the size of the files
+(8 bytes per edge and per node, 4 per feature value, 3 per node and split)
+is checked against the free space of the disk holding DIR: too little is
+an error, and nothing is written. Ctrl-C (SIGINT) or SIGTERM stops the
+writing and removes the temporary directory. Memory: about 12 bytes per
+node plus 4 per node and split, whatever the edge count and feature
+dimension (edges and features are streamed): 919 MiB for 10M nodes, 100M
+edges, 10 splits.
 On a terminal, stderr shows a progress bar.
 
 The summary (or with --json one object: out, nodes, edges, classes,
@@ -111,6 +117,9 @@ after).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
 				return fmt.Errorf("give --out DIR, the directory to write")
+			}
+			if n := splits.numSplits; n < 0 || n > graph.MaxRandomSplits {
+				return fmt.Errorf("--num-splits %d: want 0 (no splits.npz) to %d", n, graph.MaxRandomSplits)
 			}
 			if splits.numSplits != 0 {
 				spec, err := splits.spec(cmd) // seeded with --seed
@@ -127,7 +136,9 @@ after).`,
 				}
 				return err
 			}
-			return runGenerateCSBM(cmd.OutOrStdout(), progressWriter(cmd, quiet), c, out, asJSON)
+			ctx, stop := signalContext(cmd) // Ctrl-C stops the writer, which removes its temporary directory
+			defer stop()
+			return runGenerateCSBM(ctx, cmd.OutOrStdout(), progressWriter(cmd, quiet), c, out, asJSON)
 		},
 	}
 	f := cmd.Flags()
@@ -147,19 +158,27 @@ after).`,
 	return cmd
 }
 
-// runGenerateCSBM generates, writes and summarises one cSBM.
-func runGenerateCSBM(stdout, stderr io.Writer, c synth.CSBM, out string, asJSON bool) error {
+// runGenerateCSBM generates, writes and summarises one cSBM. It refuses a
+// graph the disk has no room for before writing, and stops when ctx is
+// cancelled (SIGINT, SIGTERM), leaving nothing behind.
+func runGenerateCSBM(ctx context.Context, stdout, stderr io.Writer, c synth.CSBM, out string, asJSON bool) error {
 	start := time.Now()
 	gen, err := synth.Generate(c)
 	if err != nil {
 		return err
 	}
 	m := gen.NumEdges()
+	spec := gen.NPYGraph()
+	if err := checkSpace(out, spec.Bytes()); err != nil {
+		return err
+	}
 	bar := generateBar(stderr, int64(m)+int64(c.Nodes))
 	same := 0
-	spec := gen.NPYGraph()
 	spec.Edges = func(emit func([]graph.Edge) error) error {
 		return gen.Edges(func(es []graph.Edge) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			same += gen.SameClass(es)
 			if bar != nil {
 				_ = bar.Add(len(es))
@@ -169,6 +188,9 @@ func runGenerateCSBM(stdout, stderr io.Writer, c synth.CSBM, out string, asJSON 
 	}
 	spec.Features = func(emit func([]float32) error) error {
 		return gen.Features(func(v []float32) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			if bar != nil {
 				_ = bar.Add(len(v) / c.Features)
 			}
@@ -178,6 +200,9 @@ func runGenerateCSBM(stdout, stderr io.Writer, c synth.CSBM, out string, asJSON 
 	err = graphio.WriteNPYGraph(out, spec)
 	if bar != nil {
 		_ = bar.Finish()
+	}
+	if ctx.Err() != nil && err != nil {
+		return fmt.Errorf("interrupted: %s was not written, and the files begun were removed", out)
 	}
 	if err != nil {
 		return err

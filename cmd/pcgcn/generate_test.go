@@ -46,7 +46,8 @@ func TestGenerateCSBMThenStats(t *testing.T) {
 		{"--homophily", "2", "--homophily 2: homophily must be in [0, 1], got 2"},
 		{"--avg-degree", "NaN", "--avg-degree NaN: avg_degree must be a finite number"},
 		{"--split-ratio", "0.6,0.5,0.2", `--split-ratio "0.6,0.5,0.2": fractions 0.6,0.5,0.2 sum to 1.3, more than 1`},
-		{"--num-splits", "-1", "--num-splits -1: want 1 to 1000"},
+		{"--num-splits", "-1", "--num-splits -1: want 0 (no splits.npz) to 1000"},
+		{"--num-splits", "1001", "--num-splits 1001: want 0 (no splits.npz) to 1000"},
 		{"--nodes", "3", "--nodes 3: nodes must be"},
 	} {
 		t.Run(c.flag, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -119,6 +120,13 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 	if err := f.checkModes(); err != nil {
 		return err
 	}
+	note := &reproduceNote{dir: f.resultsDir, trains: !f.plan && !f.render}
+	// a worker releases its claims on SIGINT and SIGTERM and says so
+	// itself, and the complexity study kills its child and removes its
+	// graph: neither may be cut short by an exit
+	if !f.work.on() && !slices.Contains(splitList(f.only), "complexity") {
+		defer onInterrupt(cmd.ErrOrStderr(), note.say)()
+	}
 	opt, err := f.options(cmd, start)
 	if err != nil {
 		return err
@@ -130,6 +138,7 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 		}
 		return err
 	}
+	note.setDir(r.ResultsDir())
 	out := cmd.OutOrStdout()
 	switch {
 	case f.work.on():
@@ -178,8 +187,11 @@ func (f *reproduceFlags) checkModes() error {
 	if modes > 1 {
 		return fmt.Errorf("give at most one of --plan, --render and --worker/--shard")
 	}
-	if f.workers < 0 || f.workers > 0 && !f.plan {
-		return fmt.Errorf("--workers %d: give a positive N, with --plan", f.workers)
+	switch {
+	case f.workers < 0:
+		return fmt.Errorf("--workers %d: give a positive number of workers", f.workers)
+	case f.workers > 0 && !f.plan:
+		return fmt.Errorf("--workers %d only estimates the wall time of a plan: add --plan (to train with several workers, start reproduce --worker processes)", f.workers)
 	}
 	return nil
 }
@@ -255,7 +267,7 @@ func reproduceUserGraph(cmd *cobra.Command, f *reproduceFlags, data *datasets.Op
 			return nil, fmt.Errorf("--data %s: %w", f.data, err)
 		}
 	}
-	warn(cmd.ErrOrStderr(), g.LabelWarnings())
+	warn(cmd.ErrOrStderr(), g.Warnings())
 	if f.metric == "" {
 		return nil, nil
 	}

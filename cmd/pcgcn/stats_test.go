@@ -134,6 +134,7 @@ func TestStatsErrors(t *testing.T) {
 		{[]string{"stats", "--data", broken}, []string{broken}},
 		{[]string{"stats"}, []string{"--data PATH", "cornell"}},
 		{[]string{"stats", "cora", "--data", broken}, []string{"not both"}},
+		{[]string{"stats", "cornell", "--data-dir", "/nonexistent/mirror"}, []string{"data directory /nonexistent/mirror does not exist"}},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			_, err := execCmd(t, newStatsCmd(), tc.args...)
@@ -187,5 +188,9 @@ func TestDatasetsList(t *testing.T) {
 	}
 	if !strings.HasPrefix(table, "NAME") || !strings.Contains(table, "squirrel-filtered") || !strings.Contains(table, "rocauc") {
 		t.Errorf("table:\n%s", table)
+	}
+	// a mistyped --data-dir is said, not listed as "download" everywhere
+	if _, err := execCmd(t, newDatasetsCmd(), "datasets", "--data-dir", "/nonexistent/mirror"); err == nil || !strings.Contains(err.Error(), "data directory /nonexistent/mirror does not exist") {
+		t.Errorf("missing data directory: %v", err)
 	}
 }

@@ -117,8 +117,9 @@ type trainReport struct {
 	// LabelIDs are the original labels of the classes when --remap-labels
 	// renumbered them: class k is label label_ids[k].
 	LabelIDs []int32 `json:"label_ids,omitempty"`
-	// Warnings are the warnings also written on stderr (classes without
-	// nodes, or without training nodes in a split).
+	// Warnings are the warnings also written on stderr (graph.Warnings: a
+	// single class, no edges, classes without nodes, or without training
+	// nodes in a split).
 	Warnings []string `json:"warnings,omitempty"`
 	// History is every epoch of every split, in training order (what
 	// --log writes, one record a line).
@@ -173,6 +174,8 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	if f.force && f.save == "" {
 		return fmt.Errorf("--force needs --save DIR: it lets --save replace a saved model")
 	}
+	var state trainState // for the line a Ctrl-C prints
+	defer onInterrupt(cmd.ErrOrStderr(), state.say)()
 	batch, err := f.batch.options()
 	if err != nil {
 		return err
@@ -190,6 +193,9 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	if err != nil {
 		return err
 	}
+	state.mu.Lock()
+	state.total = len(splits)
+	state.mu.Unlock()
 	dropClass, err := parseDropClass(f.dropClass, g)
 	if err != nil {
 		return err
@@ -209,7 +215,7 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 	}
 	opt.Metric = metric
 	stderr := cmd.ErrOrStderr()
-	warnings := g.LabelWarnings()
+	warnings := g.Warnings()
 	warn(stderr, warnings)
 	prog := newProgress(stderr, f.quiet, len(splits))
 	hist, err := newHistory(f.log)
@@ -236,6 +242,9 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 		}
 		prog.endSplit(r)
 		results = append(results, r)
+		state.mu.Lock()
+		state.done = i + 1
+		state.mu.Unlock()
 	}
 	prog.done()
 	if err := hist.close(); err != nil {
@@ -246,7 +255,13 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 		if !f.quiet {
 			note = stderr
 		}
-		if err := saveModel(note, f.save, spec.Name, entry.Name, cfg, results, train.SaveOptions{Force: f.force, DataPath: f.data.path}); err != nil {
+		state.mu.Lock() // an interrupt waits for the model to be saved
+		err := saveModel(note, f.save, spec.Name, entry.Name, cfg, results, train.SaveOptions{Force: f.force, DataPath: f.data.path})
+		if err == nil {
+			state.saved = f.save
+		}
+		state.mu.Unlock()
+		if err != nil {
 			return err
 		}
 	}

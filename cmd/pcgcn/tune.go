@@ -88,6 +88,10 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if err := f.check(); err != nil {
 		return err
 	}
+	note := &reproduceNote{dir: f.resultsDir, trains: true, unit: "grid point"}
+	if !f.work.on() { // a worker releases its claims on SIGINT and SIGTERM and says so itself
+		defer onInterrupt(cmd.ErrOrStderr(), note.say)()
+	}
 	threads, err := threadsPerJob(f.threads, f.jobs)
 	if err != nil {
 		return err
@@ -114,7 +118,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
-	warn(cmd.ErrOrStderr(), g.LabelWarnings())
+	warn(cmd.ErrOrStderr(), g.Warnings())
 	splits, err := parseSplits(f.splits, len(g.Splits))
 	if err != nil {
 		return err
@@ -167,6 +171,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 			studies.FormatDuration(time.Since(start)))
 		return nil
 	}
+	note.setDir(rn.Dir)
 	rs, err := rn.Run(cells)
 	if err != nil {
 		return err

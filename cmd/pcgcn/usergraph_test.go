@@ -61,6 +61,11 @@ func TestTrainOwnGraph(t *testing.T) {
 	counts := ownGraph(t, "counts", 60, []int{0, 1, 2}, true)
 	binary := ownGraph(t, "binary", 60, []int{0, 1}, true)
 	gap := ownGraph(t, "gap", 60, []int{0, 1, 7}, true)
+	oneClass := ownGraph(t, "oneclass", 60, []int{0}, true)
+	noEdges := ownGraph(t, "noedges", 60, []int{0, 1, 2}, true)
+	if err := os.WriteFile(filepath.Join(noEdges, "edges.csv"), []byte("src,dst\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	quick := []string{"--model", "mlp", "--epochs", "3", "--threads", "1", "--quiet", "--splits", "0-1"}
 	tests := []struct {
 		name string
@@ -87,6 +92,10 @@ func TestTrainOwnGraph(t *testing.T) {
 			"row-normalised", datasets.Accuracy, 2, "60/20/20 10 42", "[]", 0},
 		{"empty classes warned", []string{"--data", gap}, nil, []string{"warning: 5 of 8 classes have no node: 2, 3, 4, 5, 6"},
 			"row-normalised", datasets.Accuracy, 8, "60/20/20 10 42", "[]", 1},
+		{"one class warned", []string{"--data", oneClass}, nil, []string{"warning: every node has label 0: with one class every prediction is right"},
+			"row-normalised", datasets.Accuracy, 1, "60/20/20 10 42", "[]", 1},
+		{"no edges warned", []string{"--data", noEdges}, nil, []string{"warning: the graph has no edges"},
+			"row-normalised", datasets.Accuracy, 3, "60/20/20 10 42", "[]", 1},
 		{"labels remapped", []string{"--data", gap, "--remap-labels"}, []string{"labels: remapped to classes 0..2 (label → class: 0 → 0, 1 → 1, 7 → 2)"}, nil,
 			"row-normalised", datasets.Accuracy, 3, "60/20/20 10 42", "[0 1 7]", 0},
 	}

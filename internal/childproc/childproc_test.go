@@ -19,6 +19,10 @@ import (
 // TestMain); the tests supervise real processes, not stand-ins.
 const childEnv = "CHILDPROC_TEST_CHILD"
 
+// growSteps is how many 16 MiB slices the "grow" child touches: 320 MiB,
+// twice TestKilledOverMemory's cap.
+const growSteps = 20
+
 func TestMain(m *testing.M) {
 	switch os.Getenv(childEnv) {
 	case "":
@@ -30,9 +34,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, strings.Repeat("x", 2*stderrTail))
 		fmt.Fprintln(os.Stderr, "error: the last line")
 		os.Exit(3)
-	case "grow": // touch 16 MiB more every 20 ms, up to 1 GiB, then wait
+	case "grow": // touch 16 MiB more every 20 ms, up to 320 MiB, then wait: above the cap whenever the supervisor looks
 		var keep [][]byte
-		for range 64 {
+		for range growSteps {
 			b := make([]byte, 16<<20)
 			for i := 0; i < len(b); i += 4096 {
 				b[i] = 1
@@ -80,19 +84,25 @@ func TestKilledOverMemory(t *testing.T) {
 		t.Skip(err)
 	}
 	const capMiB = 150
-	start := time.Now()
-	out := Run(context.Background(), child(t, "grow"), Limits{MemoryMiB: capMiB, Timeout: 30 * time.Second, Poll: 10 * time.Millisecond})
+	// no time cap: a supervisor slowed by a busy machine still finds the
+	// child above the cap, where it stays once grown (a child never
+	// killed exits by itself after a minute, and the test fails)
+	out := Run(context.Background(), child(t, "grow"), Limits{MemoryMiB: capMiB, Poll: 10 * time.Millisecond})
 	if out.Stopped != OverMemory || out.Err == nil {
-		t.Fatalf("stopped %v, err %v after %v", out.Stopped, out.Err, time.Since(start))
+		t.Fatalf("stopped %v, err %v", out.Stopped, out.Err)
 	}
-	if out.PeakMiB <= capMiB || out.PeakMiB > 600 {
-		t.Errorf("peak %.0f MiB seen, want just above the %d MiB cap", out.PeakMiB, capMiB)
+	// above the cap and at most what the child ever holds (its slices and
+	// the runtime's share): whenever it was seen, not how soon
+	if most := float64(growSteps*16 + 64); out.PeakMiB <= capMiB || out.PeakMiB > most {
+		t.Errorf("peak %.0f MiB seen, want above the %d MiB cap and at most the child's %.0f MiB", out.PeakMiB, capMiB, most)
 	}
 }
 
 func TestKilledOverTime(t *testing.T) {
 	out := Run(context.Background(), child(t, "sleep"), Limits{Timeout: 200 * time.Millisecond})
-	if out.Stopped != OverTime || out.Err == nil || out.Wall > 20*time.Second {
+	// killed by the time cap rather than ending its minute: the reason
+	// says so, with no bound on how long the kill took on a busy machine
+	if out.Stopped != OverTime || out.Err == nil {
 		t.Errorf("stopped %v, err %v, wall %v", out.Stopped, out.Err, out.Wall)
 	}
 }
