@@ -16,6 +16,8 @@ type predictReport struct {
 	// Model is the saved model's name; Dataset the graph predicted.
 	Model   string `json:"model"`
 	Dataset string `json:"dataset"`
+	// Split is the split whose model predicted (train --save keeps each).
+	Split int `json:"split"`
 	// Classes are the classes' labels in the order of each node's Probs
 	// (the original labels of a model trained with --remap-labels).
 	Classes []int64       `json:"classes"`
@@ -33,7 +35,7 @@ type predictNode struct {
 // writePredictJSON writes the predictions p (one row per node) as one JSON
 // object; label maps a class to its label.
 func writePredictJSON(w io.Writer, meta *train.SavedMeta, dataset string, p *tensor.Dense, label func(int32) int64) error {
-	r := predictReport{Model: meta.Model, Dataset: dataset, Classes: make([]int64, p.Cols)}
+	r := predictReport{Model: meta.Model, Dataset: dataset, Split: meta.Split, Classes: make([]int64, p.Cols)}
 	for c := range r.Classes {
 		r.Classes[c] = label(int32(c))
 	}
