@@ -52,8 +52,9 @@ var gprgnnPresets = map[string][4]float64{
 // parent's; Minesweeper and Tolokers Squirrel's; unknown datasets Cora's.
 // The authors train ≤1000 epochs and stop when the validation loss exceeds
 // the mean of the last 200; our protocol (patience 200 on validation
-// accuracy) is kept. They also exempt γ from weight decay, which our trainer
-// cannot do yet (it only matters where the weight decay is not 0).
+// accuracy) is kept. As in their code, γ takes no weight decay
+// (GPRGNN.NoDecayParams, which train.NewOptimizer puts in a group of its
+// own).
 func GPRGNNPreset(dataset string) *GPRGNNConfig {
 	p, ok := gprgnnPresets[dataset]
 	if !ok {

@@ -154,9 +154,6 @@ func Generate(c CSBM) (*Generated, error) {
 	return g, nil
 }
 
-// Config returns the parameters g was generated from.
-func (g *Generated) Config() CSBM { return g.cfg }
-
 // Labels returns the node labels (shared, do not modify).
 func (g *Generated) Labels() []int32 { return g.labels }
 

@@ -1,13 +1,8 @@
 package synth
 
 import (
-	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/graphio"
 )
-
-// Splits returns the drawn splits (shared, do not modify); nil when
-// Config().Splits.Num is 0.
-func (g *Generated) Splits() []graph.Split { return g.splits }
 
 // NPYGraph returns g as the writer's description: labels, the m sampled
 // edges, the features and the splits.
