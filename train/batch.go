@@ -52,9 +52,9 @@ func (b *BatchOptions) validate() error {
 	return nil
 }
 
-// Batcher runs the mini-batch epochs of one split (Run uses it when
-// Options.Batch is set; `pcgcn bench --batch` times its epochs).
-type Batcher struct {
+// batcher runs the mini-batch epochs of one split (a Trainer's, when its
+// TrainerOptions.Batch is set).
+type batcher struct {
 	g       *graph.Graph
 	whole   *models.Data
 	model   models.Batched
@@ -64,10 +64,10 @@ type Batcher struct {
 	rng     *rng.RNG
 }
 
-// NewBatcher prepares mini-batch training of model (of the registry name
+// newBatcher prepares mini-batch training of model (of the registry name
 // given, for messages), built on whole, the data of the whole graph g;
 // batches are drawn from r.
-func NewBatcher(g *graph.Graph, whole *models.Data, model models.Model, name string, o *BatchOptions, r *rng.RNG) (*Batcher, error) {
+func newBatcher(g *graph.Graph, whole *models.Data, model models.Model, name string, o *BatchOptions, r *rng.RNG) (*batcher, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
@@ -92,13 +92,13 @@ func NewBatcher(g *graph.Graph, whole *models.Data, model models.Model, name str
 		return nil, err
 	}
 	_, rows := model.(*models.LINKX)
-	return &Batcher{g: g, whole: whole, model: bm, sampler: s, size: o.Size, rows: rows, rng: r}, nil
+	return &batcher{g: g, whole: whole, model: bm, sampler: s, size: o.Size, rows: rows, rng: r}, nil
 }
 
 // Epoch runs one pass over the training nodes, a step of opt per batch, and
 // leaves the model bound to the whole graph for evaluation. It returns the
 // mean training loss over the batches, weighted by their seeds.
-func (b *Batcher) Epoch(tape *autograd.Tape, opt optim.Optimizer) (float64, error) {
+func (b *batcher) Epoch(tape *autograd.Tape, opt optim.Optimizer) (float64, error) {
 	var sum float64
 	var seeds int
 	for _, batch := range minibatch.Seeds(b.whole.Train, b.size, b.rng) {

@@ -3,7 +3,6 @@ package train
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"time"
 
 	"github.com/pcgcn/pcgcn/autograd"
@@ -11,7 +10,6 @@ import (
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/optim"
-	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -69,42 +67,24 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 			return nil, fmt.Errorf("dropping class %d leaves no training node", c)
 		}
 	}
-	data := models.NewDataFor(g, split, cfg)
-	seed := rng.New(SplitSeed(opt.Seed, k))
-	model, err := spec.New(data, cfg, seed.Child())
+	tr, err := NewTrainer(g, split, spec, cfg, TrainerOptions{Seed: SplitSeed(opt.Seed, k), Threads: opt.Threads, Batch: opt.Batch})
 	if err != nil {
 		return nil, err
 	}
-	params := model.Params()
-	adam := NewOptimizer(model, cfg)
-	exec, stop := tensor.StartExec(opt.Threads)
-	defer stop()
-	tape := autograd.NewTape(exec)
-	adam.Exec = tape.Exec
-	tape.RNG = seed.Child()
-	var batches *Batcher
-	if opt.Batch != nil {
-		if batches, err = NewBatcher(g, data, model, spec.Name, opt.Batch, seed.Child()); err != nil {
-			return nil, err
-		}
-		g.X.ReleaseRows(0, g.N) // what preparing the whole graph's data read
-	}
+	defer tr.Close()
+	params := tr.Model.Params()
 
 	best := snapshot(params)
-	res := &Result{Split: k, Val: math.Inf(-1), Data: data, Model: model}
+	res := &Result{Split: k, Val: math.Inf(-1), Data: tr.Data, Model: tr.Model}
 	bestLoss := math.Inf(1)
 	start := time.Now()
 	var trainTime time.Duration
 	since := 0
 	for epoch := 1; epoch <= opt.Epochs; epoch++ {
 		t0 := time.Now()
-		var loss float64
-		if batches != nil {
-			if loss, err = batches.Epoch(tape, adam); err != nil {
-				return nil, err
-			}
-		} else {
-			loss = Step(tape, model, adam, data)
+		loss, err := tr.Step()
+		if err != nil {
+			return nil, err
 		}
 		trainTime += time.Since(t0)
 		if math.IsNaN(loss) || math.IsInf(loss, 0) {
@@ -113,36 +93,23 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 			return nil, fmt.Errorf("%s split %d: the training loss became %v at epoch %d: training diverged (lr %g, weight_decay %g; a lower lr may help)",
 				g.Name, k, loss, epoch, cfg.Base().LR, cfg.Base().WeightDecay)
 		}
-
-		if batches != nil {
-			// the batches' buffers are garbage now: collect them before the
-			// whole graph's evaluation allocates, so that the peak is the
-			// evaluation's, not the evaluation's on top of the batches'
-			runtime.GC()
-		}
-		ev := evaluate(tape, model, data, opt.Metric, opt.Progress != nil)
-		g.X.ReleaseRows(0, g.N) // evaluation read every row
-		if batches != nil {
-			tape.Trim() // the whole graph's buffers: no batch reuses them
-			runtime.GC()
-		}
+		ev := tr.Evaluate(opt.Metric, opt.Progress != nil)
 		res.Epochs = epoch
-		if ev.val > res.Val || (ev.val == res.Val && ev.valLoss < bestLoss) {
-			res.Val, res.Test, res.TestAccuracy, res.BestEpoch, bestLoss = ev.val, ev.test, ev.testAcc, epoch, ev.valLoss
+		if ev.Val > res.Val || (ev.Val == res.Val && ev.ValLoss < bestLoss) {
+			res.Val, res.Test, res.TestAccuracy, res.BestEpoch, bestLoss = ev.Val, ev.Test, ev.TestAccuracy, epoch, ev.ValLoss
 			best.save(params)
 			since = 0
 		} else {
 			since++
 		}
 		if opt.Progress != nil {
-			opt.Progress(Progress{Split: k, Epoch: epoch, Epochs: opt.Epochs, Loss: loss, Train: ev.train, Val: ev.val, ValLoss: ev.valLoss, BestVal: res.Val})
+			opt.Progress(Progress{Split: k, Epoch: epoch, Epochs: opt.Epochs, Loss: loss, Train: ev.Train, Val: ev.Val, ValLoss: ev.ValLoss, BestVal: res.Val})
 		}
 		if opt.Patience > 0 && since >= opt.Patience {
 			break
 		}
 	}
 	best.restore(params)
-	tape.Reset()
 	res.Seconds = time.Since(start).Seconds()
 	res.MsPerEpoch = float64(trainTime.Microseconds()) / 1000 / float64(res.Epochs)
 	return res, nil
@@ -199,28 +166,23 @@ func Step(tape *autograd.Tape, model models.Model, opt optim.Optimizer, data *mo
 	return float64(loss.Scalar())
 }
 
-// evaluation is the outcome of one evaluation pass.
-type evaluation struct {
-	train, val, test, testAcc, valLoss float64
-}
-
 // evaluate returns the validation and test metric, the test accuracy and the
 // validation loss, without dropout and without recording; with withTrain
 // also the training nodes' metric (for the progress report only: the
 // protocol never reads it).
-func evaluate(tape *autograd.Tape, model models.Model, data *models.Data, metric datasets.Metric, withTrain bool) evaluation {
+func evaluate(tape *autograd.Tape, model models.Model, data *models.Data, metric datasets.Metric, withTrain bool) Evaluation {
 	logits := Logits(tape, model)
 	y := data.Graph.Y
-	ev := evaluation{testAcc: Accuracy(logits, y, data.Test), valLoss: crossEntropy(logits, y, data.Val)}
+	ev := Evaluation{TestAccuracy: Accuracy(logits, y, data.Test), ValLoss: crossEntropy(logits, y, data.Val)}
 	score := Accuracy
 	if metric == datasets.ROCAUC {
 		score = ROCAUC
-		ev.val, ev.test = ROCAUC(logits, y, data.Val), ROCAUC(logits, y, data.Test)
+		ev.Val, ev.Test = ROCAUC(logits, y, data.Val), ROCAUC(logits, y, data.Test)
 	} else {
-		ev.val, ev.test = Accuracy(logits, y, data.Val), ev.testAcc
+		ev.Val, ev.Test = Accuracy(logits, y, data.Val), ev.TestAccuracy
 	}
 	if withTrain {
-		ev.train = score(logits, y, data.Train)
+		ev.Train = score(logits, y, data.Train)
 	}
 	return ev
 }

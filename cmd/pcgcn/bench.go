@@ -10,13 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/internal/sysmem"
 	"github.com/pcgcn/pcgcn/models"
-	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/studies"
-	"github.com/pcgcn/pcgcn/tensor"
 	"github.com/pcgcn/pcgcn/train"
 )
 
@@ -151,36 +148,20 @@ func benchEpochs(g *graph.Graph, split int, baseSeed uint64, spec models.Spec, c
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	data := models.NewDataFor(g, g.Splits[split], cfg)
-	seed := rng.New(train.SplitSeed(baseSeed, split))
-	m, err := spec.New(data, cfg, seed.Child())
+	tr, err := train.NewTrainer(g, g.Splits[split], spec, cfg, train.TrainerOptions{Seed: train.SplitSeed(baseSeed, split), Threads: threads, Batch: batch})
 	if err != nil {
 		return nil, err
 	}
-	adam := train.NewOptimizer(m, cfg)
-	exec, stop := tensor.StartExec(threads)
-	defer stop()
-	tape := autograd.NewTape(exec)
-	adam.Exec = tape.Exec
-	tape.RNG = seed.Child()
-	epoch := func() error { train.Step(tape, m, adam, data); return nil }
-	if batch != nil {
-		b, err := train.NewBatcher(g, data, m, spec.Name, batch, seed.Child())
-		if err != nil {
-			return nil, err
-		}
-		g.X.ReleaseRows(0, g.N) // what preparing the data read
-		epoch = func() error { _, err := b.Epoch(tape, adam); return err }
-	}
-	for i := 0; i < warm; i++ {
-		if err := epoch(); err != nil {
+	defer tr.Close()
+	for range warm {
+		if _, err := tr.Step(); err != nil {
 			return nil, err
 		}
 	}
 	times := make([]float64, epochs)
 	for i := range times {
 		t0 := time.Now()
-		if err := epoch(); err != nil {
+		if _, err := tr.Step(); err != nil {
 			return nil, err
 		}
 		times[i] = float64(time.Since(t0).Nanoseconds()) / 1e6
