@@ -60,7 +60,7 @@ func Save(dir, model, dataset string, cfg models.Config, rs []*Result, opt SaveO
 			return err
 		}
 	}
-	if err := CheckSaveDir(dir, opt.Force); err != nil {
+	if err := checkSaveContents(dir, opt.Force); err != nil {
 		return err
 	}
 	seen := map[int]bool{}
@@ -95,10 +95,22 @@ func (e existsError) Error() string { return string(e) }
 
 func (e existsError) Unwrap() error { return ErrModelExists }
 
-// CheckSaveDir returns an error when Save(dir) would refuse: dir holds a
-// model and force is false (ErrModelExists), or dir holds something other
-// than a model. A missing or empty directory passes.
+// CheckSaveDir fails early, before anything is trained, when dir cannot
+// become a model directory: it, or an ancestor, is a file, or the nearest
+// existing ancestor is not writable (atomicfile.CheckDir), or Save(dir)
+// would refuse it (it holds a model and force is false: ErrModelExists; it
+// holds something other than a model). A missing or empty writable
+// directory passes. It creates nothing that stays; errors begin with dir.
 func CheckSaveDir(dir string, force bool) error {
+	if err := atomicfile.CheckDir(dir, dir); err != nil {
+		return err
+	}
+	return checkSaveContents(dir, force)
+}
+
+// checkSaveContents is the part of CheckSaveDir that Save repeats: what
+// dir holds.
+func checkSaveContents(dir string, force bool) error {
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) || err == nil && len(ents) == 0 {
 		return nil

@@ -4,14 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 
+	"github.com/pcgcn/pcgcn/internal/atomicfile"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/train"
 )
@@ -58,15 +55,10 @@ func joinInts(ks []int) string {
 }
 
 // checkSaveDir fails early, before anything is trained, when dir cannot
-// become a model directory: it, or an ancestor, is a file, or the nearest
-// existing ancestor is not writable, or it holds a saved model (without
-// --force) or other files. It creates nothing that stays.
+// become a model directory (train.CheckSaveDir), naming the flag.
 func checkSaveDir(dir string, force bool) error {
 	if dir == "" {
 		return nil
-	}
-	if err := checkDestDir("--save", dir, dir); err != nil {
-		return err
 	}
 	if err := train.CheckSaveDir(dir, force); err != nil {
 		return fmt.Errorf("--save %w", err)
@@ -75,8 +67,8 @@ func checkSaveDir(dir string, force bool) error {
 }
 
 // checkOutFile fails early, before anything is computed, when path cannot
-// be written as a file: it is a directory, or its directory cannot be
-// made or written (see checkSaveDir). "" and "-" are standard output.
+// be written as a file (atomicfile.CheckFile). "" and "-" are standard
+// output.
 func checkOutFile(path string) error { return checkFileFlag("--out", path) }
 
 // checkFileFlag is checkOutFile for the file of the flag named.
@@ -84,38 +76,8 @@ func checkFileFlag(flag, path string) error {
 	if path == "" || path == "-" {
 		return nil
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("%s %s: is a directory, not a file", flag, path)
+	if err := atomicfile.CheckFile(path); err != nil {
+		return fmt.Errorf("%s %w", flag, err)
 	}
-	return checkDestDir(flag, path, filepath.Dir(path))
-}
-
-// checkDestDir checks that dir is, or can become, a writable directory, for
-// the flag's value shown.
-func checkDestDir(flag, shown, dir string) error {
-	p := filepath.Clean(dir)
-	for {
-		fi, err := os.Stat(p)
-		switch {
-		case err == nil && !fi.IsDir():
-			if p == filepath.Clean(shown) {
-				return fmt.Errorf("%s %s: is a file, not a directory", flag, shown)
-			}
-			return fmt.Errorf("%s %s: %s is a file, not a directory", flag, shown, p)
-		case err == nil:
-			probe, err := os.CreateTemp(p, ".pcgcn-save-check-*")
-			if err != nil {
-				return fmt.Errorf("%s %s: cannot write in %s: %w", flag, shown, p, err)
-			}
-			probe.Close()
-			return os.Remove(probe.Name())
-		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
-			return fmt.Errorf("%s %s: %w", flag, shown, err)
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return fmt.Errorf("%s %s: no existing parent directory", flag, shown)
-		}
-		p = parent
-	}
+	return nil
 }
