@@ -5,26 +5,25 @@
 // then renamed) so that a failure never leaves a half-written model and two
 // saves at once never leave a mix of two models.
 //
-// The .npy writer is a few lines written here rather than a dependency: the
-// format (magic, a Python-dict header, raw little-endian data) is fixed and
-// npyio does not write 2-D float32 arrays.
+// The .npy arrays are written and read by internal/npy, the codec graphio
+// uses too, rather than a dependency: the format (magic, a Python-dict
+// header, raw little-endian data) is fixed and npyio does not write 2-D
+// float32 arrays.
 package checkpoint
 
 import (
 	"archive/zip"
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/internal/atomicfile"
+	"github.com/pcgcn/pcgcn/internal/npy"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -152,65 +151,18 @@ func checkFinite(d *tensor.Dense) error {
 }
 
 // WriteNPY writes d as a version 1.0 .npy array of little-endian float32
-// (numpy.load reads it as a 2-D float32 array).
+// (numpy.load reads it as a 2-D float32 array): internal/npy's
+// WriteFloat32, the one .npy codec, which graphio's writer shares.
 func WriteNPY(w io.Writer, d *tensor.Dense) error {
-	header := fmt.Sprintf("{'descr': '<f4', 'fortran_order': False, 'shape': (%d, %d), }", d.Rows, d.Cols)
-	// magic(6) + version(2) + len(2) + header + padding + '\n' must be a multiple of 64
-	total := 10 + len(header) + 1
-	pad := (64 - total%64) % 64
-	header += string(bytes.Repeat([]byte{' '}, pad)) + "\n"
-	var hdr bytes.Buffer
-	hdr.WriteString("\x93NUMPY\x01\x00")
-	binary.Write(&hdr, binary.LittleEndian, uint16(len(header)))
-	hdr.WriteString(header)
-	if _, err := w.Write(hdr.Bytes()); err != nil {
-		return err
-	}
-	raw := make([]byte, 4*len(d.Data))
-	for i, v := range d.Data {
-		binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(v))
-	}
-	_, err := w.Write(raw)
-	return err
+	return npy.WriteFloat32(w, d.Rows, d.Cols, d.Data)
 }
 
-var shapeRE = regexp.MustCompile(`'shape':\s*\((\d+),\s*(\d+)\)`)
-
 // ReadNPY reads a 2-D little-endian float32 C-order array written by
-// WriteNPY (or by numpy with the same dtype).
+// WriteNPY (or by numpy with the same dtype): internal/npy's ReadFloat32.
 func ReadNPY(r io.Reader) (*tensor.Dense, error) {
-	var pre [10]byte
-	if _, err := io.ReadFull(r, pre[:]); err != nil {
-		return nil, fmt.Errorf("truncated .npy header")
+	rows, cols, data, err := npy.ReadFloat32(r)
+	if err != nil {
+		return nil, err
 	}
-	if string(pre[:6]) != "\x93NUMPY" || pre[6] != 1 {
-		return nil, fmt.Errorf("not a version-1 .npy array")
-	}
-	hlen := int(binary.LittleEndian.Uint16(pre[8:]))
-	h := make([]byte, hlen)
-	if _, err := io.ReadFull(r, h); err != nil {
-		return nil, fmt.Errorf("truncated .npy header")
-	}
-	hs := string(h)
-	if !bytes.Contains(h, []byte("'<f4'")) || bytes.Contains(h, []byte("'fortran_order': True")) {
-		return nil, fmt.Errorf("want a C-order little-endian float32 array, header %q", hs)
-	}
-	m := shapeRE.FindStringSubmatch(hs)
-	if m == nil {
-		return nil, fmt.Errorf("want a 2-D array, header %q", hs)
-	}
-	rows, _ := strconv.Atoi(m[1])
-	cols, _ := strconv.Atoi(m[2])
-	if rows*cols > 1<<28 {
-		return nil, fmt.Errorf("array %d×%d too large", rows, cols)
-	}
-	raw := make([]byte, 4*rows*cols)
-	if _, err := io.ReadFull(r, raw); err != nil {
-		return nil, fmt.Errorf("truncated data for a %d×%d array", rows, cols)
-	}
-	d := tensor.NewDense(rows, cols)
-	for i := range d.Data {
-		d.Data[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
-	}
-	return d, nil
+	return &tensor.Dense{Rows: rows, Cols: cols, Data: data}, nil
 }

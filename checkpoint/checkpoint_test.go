@@ -49,27 +49,6 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-func TestNPYHeaderIsNumpyCompatible(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteNPY(&buf, tensor.NewDense(3, 4)); err != nil {
-		t.Fatal(err)
-	}
-	b := buf.Bytes()
-	if !bytes.HasPrefix(b, []byte("\x93NUMPY\x01\x00")) {
-		t.Fatal("bad magic")
-	}
-	hlen := int(b[8]) | int(b[9])<<8
-	if (10+hlen)%64 != 0 || b[10+hlen-1] != '\n' {
-		t.Errorf("header length %d not 64-aligned or not newline-terminated", hlen)
-	}
-	if !strings.Contains(string(b[10:10+hlen]), "'shape': (3, 4)") {
-		t.Errorf("header %q", b[10:10+hlen])
-	}
-	if len(b) != 10+hlen+4*12 {
-		t.Errorf("file is %d bytes", len(b))
-	}
-}
-
 func TestLoadErrors(t *testing.T) {
 	dir := t.TempDir()
 	if err := Save(dir, params(), nil); err != nil {
@@ -110,19 +89,6 @@ func TestSaveRejectsDuplicateNames(t *testing.T) {
 	if err := Save(t.TempDir(), p, nil); err == nil {
 		t.Error("duplicate names accepted")
 	}
-}
-
-func FuzzReadNPY(f *testing.F) {
-	var buf bytes.Buffer
-	WriteNPY(&buf, tensor.FromRows([][]float32{{1, 2}, {3, 4}}))
-	f.Add(buf.Bytes())
-	f.Add([]byte("\x93NUMPY\x01\x00\x10\x00{'descr': '<f4'}"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		d, err := ReadNPY(bytes.NewReader(b))
-		if err == nil && len(d.Data) != d.Rows*d.Cols {
-			t.Fatal("inconsistent result")
-		}
-	})
 }
 
 // TestLoadRejectsNonFiniteWeights: a NaN or an infinity in weights.npz is

@@ -17,9 +17,10 @@
 // built by [graph.UndirectedAdjacency] (symmetric, self-loops and duplicates
 // removed) and its features are sparse when under 10% dense. Labels are int32
 // in [0, NumClasses) with NumClasses = largest label + 1 (labels at or above
-// [MaxClasses] are rejected). NumPy arrays are read by this package's own
-// .npy/.npz decoder (format versions 1–3; bool, int, uint and float dtypes of
-// either byte order, C or Fortran order).
+// [MaxClasses] are rejected). NumPy arrays are read by internal/npy, the
+// .npy codec checkpoint shares (format versions 1–3; bool, int, uint and
+// float dtypes of either byte order, C or Fortran order), and this
+// package's .npz reader.
 //
 // # A user's own graph
 //

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/internal/npy"
 )
 
 // ReadGraphSAINT reads a dataset in the GraphSAINT layout (Flickr):
@@ -38,15 +39,15 @@ func ReadGraphSAINT(dir string) (*graph.Graph, error) {
 // decodeGraphSAINT decodes the four files' contents (paths name them).
 func decodeGraphSAINT(name string, paths []string, data [][]byte) (*graph.Graph, error) {
 	pAdj, pFeat, pClass, pRole := paths[0], paths[1], paths[2], paths[3]
-	fa, err := parseNPY(data[1])
+	fa, err := npy.Parse(data[1])
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", pFeat, err)
 	}
-	if len(fa.shape) != 2 || fa.shape[0] == 0 || fa.shape[1] == 0 || fa.shape[0] > MaxNodes {
-		return nil, fmt.Errorf("%s: features have shape %v, want (n, f) with n, f ≥ 1", pFeat, fa.shape)
+	if len(fa.Shape) != 2 || fa.Shape[0] == 0 || fa.Shape[1] == 0 || fa.Shape[0] > MaxNodes {
+		return nil, fmt.Errorf("%s: features have shape %v, want (n, f) with n, f ≥ 1", pFeat, fa.Shape)
 	}
-	n, f := fa.shape[0], fa.shape[1]
-	fv, err := fa.floats()
+	n, f := fa.Shape[0], fa.Shape[1]
+	fv, err := fa.Floats()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", pFeat, err)
 	}
@@ -123,7 +124,7 @@ func decodeScipyCSR(path string, data []byte, n int) ([]graph.Edge, error) {
 		if err != nil {
 			return nil, err
 		}
-		s, err := fa.text()
+		s, err := fa.Text()
 		if err != nil || s != "csr" {
 			return nil, fmt.Errorf("%s: format is %q, want \"csr\"", path, s)
 		}
@@ -134,10 +135,10 @@ func decodeScipyCSR(path string, data []byte, n int) ([]graph.Edge, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(a.shape) != 1 {
-			return nil, fmt.Errorf("%s: %s has shape %v, want 1 dimension", path, key, a.shape)
+		if len(a.Shape) != 1 {
+			return nil, fmt.Errorf("%s: %s has shape %v, want 1 dimension", path, key, a.Shape)
 		}
-		if arrays[key], err = a.ints(); err != nil {
+		if arrays[key], err = a.Ints(); err != nil {
 			return nil, fmt.Errorf("%s: %s: %v", path, key, err)
 		}
 	}
@@ -145,7 +146,7 @@ func decodeScipyCSR(path string, data []byte, n int) ([]graph.Edge, error) {
 	if err != nil {
 		return nil, err
 	}
-	vals, err := da.floats()
+	vals, err := da.Floats()
 	if err != nil {
 		return nil, fmt.Errorf("%s: data: %v", path, err)
 	}

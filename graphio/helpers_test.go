@@ -12,13 +12,14 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/internal/npy"
 )
 
 // npyBytes writes a version-1 .npy file of the given dtype ("<f4", "|b1",
 // "<i8", ...) and shape holding vals converted to that dtype.
 func npyBytes(descr string, shape []int, vals []float64) []byte {
 	var b bytes.Buffer
-	b.Write(npyHeaderBytes(descr, shape))
+	b.Write(npy.HeaderBytes(descr, shape))
 	for _, v := range vals {
 		switch descr {
 		case "<f4":

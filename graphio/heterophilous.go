@@ -47,14 +47,14 @@ func decodeHeterophilous(path string, data []byte, directed bool) (*graph.Graph,
 	if err != nil {
 		return nil, err
 	}
-	if len(la.shape) != 1 {
-		return nil, fmt.Errorf("%s: node_labels has shape %v, want (n,)", path, la.shape)
+	if len(la.Shape) != 1 {
+		return nil, fmt.Errorf("%s: node_labels has shape %v, want (n,)", path, la.Shape)
 	}
-	n := la.shape[0]
+	n := la.Shape[0]
 	if n == 0 || n > MaxNodes {
 		return nil, fmt.Errorf("%s: node_labels has %d nodes", path, n)
 	}
-	lv, err := la.ints()
+	lv, err := la.Ints()
 	if err != nil {
 		return nil, fmt.Errorf("%s: node_labels: %v", path, err)
 	}
@@ -66,14 +66,14 @@ func decodeHeterophilous(path string, data []byte, directed bool) (*graph.Graph,
 	if err != nil {
 		return nil, err
 	}
-	if len(fa.shape) != 2 || fa.shape[0] != n || fa.shape[1] == 0 {
-		return nil, fmt.Errorf("%s: node_features has shape %v, want (%d, f) with f ≥ 1", path, fa.shape, n)
+	if len(fa.Shape) != 2 || fa.Shape[0] != n || fa.Shape[1] == 0 {
+		return nil, fmt.Errorf("%s: node_features has shape %v, want (%d, f) with f ≥ 1", path, fa.Shape, n)
 	}
-	fv, err := fa.floats()
+	fv, err := fa.Floats()
 	if err != nil {
 		return nil, fmt.Errorf("%s: node_features: %v", path, err)
 	}
-	x, err := denseFeatures(path, n, fa.shape[1], fv)
+	x, err := denseFeatures(path, n, fa.Shape[1], fv)
 	if err != nil {
 		return nil, err
 	}
@@ -81,10 +81,10 @@ func decodeHeterophilous(path string, data []byte, directed bool) (*graph.Graph,
 	if err != nil {
 		return nil, err
 	}
-	if len(ea.shape) != 2 || ea.shape[1] != 2 {
-		return nil, fmt.Errorf("%s: edges has shape %v, want (m, 2)", path, ea.shape)
+	if len(ea.Shape) != 2 || ea.Shape[1] != 2 {
+		return nil, fmt.Errorf("%s: edges has shape %v, want (m, 2)", path, ea.Shape)
 	}
-	ev, err := ea.ints()
+	ev, err := ea.Ints()
 	if err != nil {
 		return nil, fmt.Errorf("%s: edges: %v", path, err)
 	}

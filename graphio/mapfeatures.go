@@ -7,6 +7,7 @@ import (
 
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/internal/mmap"
+	"github.com/pcgcn/pcgcn/internal/npy"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -29,15 +30,15 @@ func mapNPYFeatures(path string, n int, prog Progress) (graph.Features, error) {
 	if err != nil {
 		return graph.Features{}, err
 	}
-	s, err := openNPYStream(path, fd, st.Size(), prog)
+	s, err := npy.OpenStream(path, fd, st.Size(), prog)
 	if err != nil {
 		return graph.Features{}, err
 	}
-	if len(s.shape) != 2 || s.shape[0] != n || s.shape[1] == 0 {
-		return graph.Features{}, featureShapeError(path, s.shape, n)
+	if len(s.Shape) != 2 || s.Shape[0] != n || s.Shape[1] == 0 {
+		return graph.Features{}, featureShapeError(path, s.Shape, n)
 	}
-	header := s.done
-	if s.kind != 'f' || s.size != 4 || s.big || s.fortran || header%4 != 0 {
+	header := s.DataOffset
+	if s.Kind != 'f' || s.Size != 4 || s.Big || s.Fortran || header%4 != 0 {
 		return npyFeaturesFrom(s, n)
 	}
 	m, err := mmap.Open(path)
@@ -46,12 +47,12 @@ func mapNPYFeatures(path string, n int, prog Progress) (graph.Features, error) {
 		if _, err := fd.Seek(0, 0); err != nil {
 			return graph.Features{}, err
 		}
-		if s, err = openNPYStream(path, fd, st.Size(), prog); err != nil {
+		if s, err = npy.OpenStream(path, fd, st.Size(), prog); err != nil {
 			return graph.Features{}, err
 		}
 		return npyFeaturesFrom(s, n)
 	}
-	f := s.shape[1]
+	f := s.Shape[1]
 	b := m.Bytes()[header:]
 	data := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(b))), n*f)
 	x := graph.Features{Dense: &tensor.Dense{Rows: n, Cols: f, Data: data}, Backing: m}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/pcgcn/pcgcn/internal/npy"
 )
 
 // maxEntryBytes caps the decompressed size of one array inside an .npz file,
@@ -39,7 +41,7 @@ func openNPZReader(path string, r io.ReaderAt, size int64) (*npz, error) {
 }
 
 // get decodes the array stored under key.
-func (z *npz) get(key string) (*array, error) {
+func (z *npz) get(key string) (*npy.Array, error) {
 	f, ok := z.files[key]
 	if !ok {
 		return nil, fmt.Errorf("%s: no array %q in the archive", z.path, key)
@@ -61,7 +63,7 @@ func (z *npz) get(key string) (*array, error) {
 	if uint64(buf.Len()) != f.UncompressedSize64 {
 		return nil, fmt.Errorf("%s: array %q has %d bytes, the archive says %d", z.path, key, buf.Len(), f.UncompressedSize64)
 	}
-	a, err := parseNPY(buf.Bytes())
+	a, err := npy.Parse(buf.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("%s: array %q: %v", z.path, key, err)
 	}

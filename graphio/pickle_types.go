@@ -7,6 +7,8 @@ import (
 
 	"github.com/nlpodyssey/gopickle/pickle"
 	"github.com/nlpodyssey/gopickle/types"
+
+	"github.com/pcgcn/pcgcn/internal/npy"
 )
 
 // The classes below rebuild, from their pickled state, the Python objects a
@@ -35,7 +37,7 @@ func (reconstructFunc) Call(args ...interface{}) (interface{}, error) {
 
 // ndarray is a numpy array being unpickled.
 type ndarray struct {
-	arr *array
+	arr *npy.Array
 }
 
 // PySetState takes (version, shape, dtype, is_fortran, raw bytes).
@@ -77,7 +79,7 @@ func (a *ndarray) PySetState(state interface{}) error {
 	default:
 		return fmt.Errorf("ndarray data is %T, want a byte string (object arrays are not supported)", s[3])
 	}
-	arr, err := newArray(shape, dt.kind, dt.size, dt.big, fortran, raw)
+	arr, err := npy.NewArray(shape, dt.kind, dt.size, dt.big, fortran, raw)
 	if err != nil {
 		return fmt.Errorf("ndarray: %v", err)
 	}
@@ -97,7 +99,7 @@ func (dtypeClass) Call(args ...interface{}) (interface{}, error) {
 	if !ok {
 		return nil, fmt.Errorf("numpy dtype name is %T, want a string", args[0])
 	}
-	kind, size, _, err := parseDescr("|" + name)
+	kind, size, _, err := npy.ParseDescr("|" + name)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +143,7 @@ func (csrClass) PyNew(args ...interface{}) (interface{}, error) { return &csrMat
 type csrMatrix struct {
 	rows, cols            int
 	hasShape              bool
-	data, indices, indptr *array
+	data, indices, indptr *npy.Array
 }
 
 // PySetState takes the instance dict {'_shape': (r, c), 'data': …,

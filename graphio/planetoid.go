@@ -128,20 +128,20 @@ func loadCSR(path string, data []byte) (*sparseMatrix, error) {
 	if m.rows > MaxNodes {
 		return nil, fmt.Errorf("%s: %d rows is too many", path, m.rows)
 	}
-	ptr, err := m.indptr.ints()
+	ptr, err := m.indptr.Ints()
 	if err != nil {
 		return nil, fmt.Errorf("%s: indptr: %v", path, err)
 	}
-	idx, err := m.indices.ints()
+	idx, err := m.indices.Ints()
 	if err != nil {
 		return nil, fmt.Errorf("%s: indices: %v", path, err)
 	}
-	val, err := m.data.floats()
+	val, err := m.data.Floats()
 	if err != nil {
 		return nil, fmt.Errorf("%s: data: %v", path, err)
 	}
-	if len(m.indptr.shape) != 1 || len(ptr) != m.rows+1 {
-		return nil, fmt.Errorf("%s: indptr has shape %v, want (%d,)", path, m.indptr.shape, m.rows+1)
+	if len(m.indptr.Shape) != 1 || len(ptr) != m.rows+1 {
+		return nil, fmt.Errorf("%s: indptr has shape %v, want (%d,)", path, m.indptr.Shape, m.rows+1)
 	}
 	if len(idx) != len(val) || ptr[0] != 0 || ptr[m.rows] != int64(len(idx)) {
 		return nil, fmt.Errorf("%s: indptr ends at %d but there are %d indices and %d values (truncated or corrupt)", path, ptr[m.rows], len(idx), len(val))
@@ -180,7 +180,7 @@ func loadLabelMatrix(path string, data []byte, rows int) (*labelMatrix, error) {
 	if !ok || a.arr == nil {
 		return nil, fmt.Errorf("%s: holds %T, want a numpy array", path, v)
 	}
-	shape, err := a.arr.dims(2)
+	shape, err := a.arr.Dims(2)
 	if err != nil {
 		return nil, fmt.Errorf("%s: label array %v", path, err)
 	}
@@ -195,7 +195,7 @@ func loadLabelMatrix(path string, data []byte, rows int) (*labelMatrix, error) {
 	for i := 0; i < rows; i++ {
 		hot := -1
 		for j := 0; j < c; j++ {
-			f, ok := a.arr.float(i*c + j)
+			f, ok := a.arr.Float(i*c + j)
 			if !ok {
 				return nil, fmt.Errorf("%s: labels are not numeric", path)
 			}

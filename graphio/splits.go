@@ -42,10 +42,10 @@ func decodeGeomGCNSplit(path string, data []byte, n, k int) (graph.Split, error)
 		if err != nil {
 			return graph.Split{}, err
 		}
-		if len(a.shape) != 1 || a.shape[0] != n {
-			return graph.Split{}, fmt.Errorf("%s: %s has shape %v, want (%d,)", path, key, a.shape, n)
+		if len(a.Shape) != 1 || a.Shape[0] != n {
+			return graph.Split{}, fmt.Errorf("%s: %s has shape %v, want (%d,)", path, key, a.Shape, n)
 		}
-		if masks[i], err = a.bools(); err != nil {
+		if masks[i], err = a.Bools(); err != nil {
 			return graph.Split{}, fmt.Errorf("%s: %s: %v", path, key, err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/internal/npy"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -15,23 +16,23 @@ import (
 // two-edge edge_index transposed. The values are decoded straight into the
 // edge list, chunk by chunk, so besides the result only one chunk is held.
 func npyEdges(path string, r io.Reader, total int64, n int, prog Progress) ([]graph.Edge, error) {
-	s, err := openNPYStream(path, r, total, prog)
+	s, err := npy.OpenStream(path, r, total, prog)
 	if err != nil {
 		return nil, err
 	}
-	if len(s.shape) != 2 || (s.shape[1] != 2 && s.shape[0] != 2) {
-		return nil, fmt.Errorf("%s: shape %v, want (m, 2) edges or a (2, m) edge_index", path, s.shape)
+	if len(s.Shape) != 2 || (s.Shape[1] != 2 && s.Shape[0] != 2) {
+		return nil, fmt.Errorf("%s: shape %v, want (m, 2) edges or a (2, m) edge_index", path, s.Shape)
 	}
-	rows := s.shape[1] == 2 // one edge per row
-	m := s.shape[0]
+	rows := s.Shape[1] == 2 // one edge per row
+	m := s.Shape[0]
 	if !rows {
-		m = s.shape[1]
+		m = s.Shape[1]
 	}
 	// In storage order the two ends of an edge are either adjacent
 	// (interleaved: C-order (m, 2), Fortran (2, m)) or m elements apart.
-	interleaved := rows != s.fortran
+	interleaved := rows != s.Fortran
 	es := make([]graph.Edge, m)
-	err = s.ints(func(first int, v []int64) error {
+	err = s.Ints(func(first int, v []int64) error {
 		for i, x := range v {
 			if x < 0 || x >= int64(n) {
 				k, end := storageEdge(first+i, m, interleaved)
@@ -77,18 +78,18 @@ func storageEdge(s, m int, interleaved bool) (k, end int) {
 // npyLabels reads labels.npy: an integer array of shape (n,), which defines
 // the node count.
 func npyLabels(path string, r io.Reader, total int64, prog Progress) ([]int32, int, error) {
-	s, err := openNPYStream(path, r, total, prog)
+	s, err := npy.OpenStream(path, r, total, prog)
 	if err != nil {
 		return nil, 0, err
 	}
-	if len(s.shape) != 1 || s.shape[0] == 0 {
-		return nil, 0, fmt.Errorf("%s: shape %v, want (n,) with n ≥ 1", path, s.shape)
+	if len(s.Shape) != 1 || s.Shape[0] == 0 {
+		return nil, 0, fmt.Errorf("%s: shape %v, want (n,) with n ≥ 1", path, s.Shape)
 	}
-	if s.shape[0] > MaxNodes {
-		return nil, 0, fmt.Errorf("%s: %d labels, over the %d-node limit", path, s.shape[0], MaxNodes)
+	if s.Shape[0] > MaxNodes {
+		return nil, 0, fmt.Errorf("%s: %d labels, over the %d-node limit", path, s.Shape[0], MaxNodes)
 	}
-	vals := make([]int64, s.shape[0])
-	if err := s.ints(func(first int, v []int64) error { copy(vals[first:], v); return nil }); err != nil {
+	vals := make([]int64, s.Shape[0])
+	if err := s.Ints(func(first int, v []int64) error { copy(vals[first:], v); return nil }); err != nil {
 		return nil, 0, err
 	}
 	return labelsFrom(path, vals)
@@ -97,12 +98,12 @@ func npyLabels(path string, r io.Reader, total int64, prog Progress) ([]int32, i
 // npyFeatures reads features.npy: a float or integer array of shape (n, f),
 // decoded chunk by chunk into one float32 matrix.
 func npyFeatures(path string, r io.Reader, total int64, n int, prog Progress) (graph.Features, error) {
-	s, err := openNPYStream(path, r, total, prog)
+	s, err := npy.OpenStream(path, r, total, prog)
 	if err != nil {
 		return graph.Features{}, err
 	}
-	if len(s.shape) != 2 || s.shape[0] != n || s.shape[1] == 0 {
-		return graph.Features{}, featureShapeError(path, s.shape, n)
+	if len(s.Shape) != 2 || s.Shape[0] != n || s.Shape[1] == 0 {
+		return graph.Features{}, featureShapeError(path, s.Shape, n)
 	}
 	return npyFeaturesFrom(s, n)
 }
@@ -135,14 +136,14 @@ func withLabels(err error, labelPath string) error {
 }
 
 // npyFeaturesFrom decodes the payload of an opened (n, f) features array.
-func npyFeaturesFrom(s *npyStream, n int) (graph.Features, error) {
-	f := s.shape[1]
+func npyFeaturesFrom(s *npy.Stream, n int) (graph.Features, error) {
+	f := s.Shape[1]
 	data := make([]float32, n*f)
 	var into []float32
-	if !s.fortran {
+	if !s.Fortran {
 		into = data // C order: decode in place
 	}
-	err := s.float32s(into, func(first int, v []float32) error {
+	err := s.Float32s(into, func(first int, v []float32) error {
 		for i, x := range v {
 			k := first + i // column k/n, row k%n
 			data[(k%n)*f+k/n] = x
@@ -176,11 +177,11 @@ func splitsFromMasks(path string, z *npz, n int) ([]graph.Split, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(a.shape) != 2 || a.shape[1] != n || a.shape[0] == 0 || (k >= 0 && a.shape[0] != k) {
-			return nil, fmt.Errorf("%s: %s has shape %v, want (k, %d) with the same k ≥ 1 for all masks", path, key, a.shape, n)
+		if len(a.Shape) != 2 || a.Shape[1] != n || a.Shape[0] == 0 || (k >= 0 && a.Shape[0] != k) {
+			return nil, fmt.Errorf("%s: %s has shape %v, want (k, %d) with the same k ≥ 1 for all masks", path, key, a.Shape, n)
 		}
-		k = a.shape[0]
-		if masks[i], err = a.bools(); err != nil {
+		k = a.Shape[0]
+		if masks[i], err = a.Bools(); err != nil {
 			return nil, fmt.Errorf("%s: %s: %v", path, key, err)
 		}
 	}

@@ -11,10 +11,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/internal/npy"
 )
 
 // Role is a node's part in one split, as NPYGraph.SplitRoles reports it.
@@ -183,53 +183,11 @@ func writeFloats(w io.Writer, features func(func([]float32) error) error) (int, 
 	return count, err
 }
 
-// npyHeaderBytes returns a version 1.0 .npy header for a C-order array, padded
-// with spaces so that the data starts at a multiple of 64 bytes, as NumPy
-// writes it.
-func npyHeaderBytes(descr string, shape []int) []byte {
-	dims := make([]string, len(shape))
-	for i, d := range shape {
-		dims[i] = fmt.Sprint(d)
-	}
-	st := strings.Join(dims, ", ")
-	if len(shape) == 1 {
-		st += ","
-	}
-	h := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", descr, st)
-	pad := 64 - (10+len(h)+1)%64
-	if pad == 64 {
-		pad = 0
-	}
-	h += strings.Repeat(" ", pad) + "\n"
-	b := append([]byte("\x93NUMPY\x01\x00"), byte(len(h)), byte(len(h)>>8))
-	return append(b, h...)
-}
-
-// writeNPY writes an array's header and lets fill write its elements,
-// checking that fill wrote as many elements as shape holds.
-func writeNPY(w *bufio.Writer, descr string, shape []int, fill func(*bufio.Writer) (int, error)) error {
-	if _, err := w.Write(npyHeaderBytes(descr, shape)); err != nil {
-		return err
-	}
-	got, err := fill(w)
-	if err != nil {
-		return err
-	}
-	want := 1
-	for _, d := range shape {
-		want *= d
-	}
-	if got != want {
-		return fmt.Errorf("%d values for shape %v (%d)", got, shape, want)
-	}
-	return nil
-}
-
 // writeNPYFile creates dir/name and writes one array into it.
 func writeNPYFile(dir, name, descr string, shape []int, fill func(*bufio.Writer) (int, error)) error {
 	path := filepath.Join(dir, name)
 	return createFile(path, func(w *bufio.Writer) error {
-		if err := writeNPY(w, descr, shape, fill); err != nil {
+		if err := npy.Write(w, descr, shape, fill); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		return nil
@@ -275,7 +233,7 @@ func writeSplitsNPZ(path string, n, k int, rolesOf func(int, []Role)) error {
 				return err
 			}
 			w := bufio.NewWriterSize(ew, 1<<20)
-			err = writeNPY(w, "|b1", []int{k, n}, func(w *bufio.Writer) (int, error) {
+			err = npy.Write(w, "|b1", []int{k, n}, func(w *bufio.Writer) (int, error) {
 				for s := range k {
 					rolesOf(s, roles)
 					for i, r := range roles {
