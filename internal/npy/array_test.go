@@ -38,6 +38,8 @@ func npyBytes(descr string, shape []int, vals []float64) []byte {
 	return b
 }
 
+// TestParseOrdersAndTypes: Fortran order, big-endian and 1-byte arrays
+// read in C order as the right values.
 func TestParseOrdersAndTypes(t *testing.T) {
 	// 2×3 int16 big-endian in Fortran order: columns stored one after another
 	var p []byte
@@ -71,6 +73,8 @@ func TestParseOrdersAndTypes(t *testing.T) {
 	}
 }
 
+// TestParseErrors: malformed, truncated, padded and unsupported files are
+// errors, as are NaN, text and float32-overflowing values asked as numbers.
 func TestParseErrors(t *testing.T) {
 	good := npyBytes("<f4", []int{2, 2}, []float64{1, 2, 3, 4})
 	cases := map[string][]byte{
@@ -117,6 +121,8 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// FuzzParse: any accepted file holds exactly its shape's bytes, and no
+// conversion panics.
 func FuzzParse(f *testing.F) {
 	f.Add(npyBytes("<f4", []int{2, 2}, []float64{1, 2, 3, 4}))
 	f.Add(npyBytes("|b1", []int{3}, []float64{1, 0, 1}))
