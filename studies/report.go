@@ -2,15 +2,14 @@ package studies
 
 import (
 	"fmt"
+	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/tensor"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/pcgcn/pcgcn/experiments"
-	"github.com/pcgcn/pcgcn/report"
 )
 
 // writeReport renders docs/report.md, one section per study that has one,
@@ -55,7 +54,7 @@ func (p *plan) writeReport() error {
 		}
 	}
 	b.WriteString(coverage(saved, total, time.Duration(secs)*time.Second))
-	if note := report.StaleNote(stale, saved); note != "" {
+	if note := staleSentence(stale, saved); note != "" {
 		b.WriteString(note + "\n\n")
 	}
 	if p.opt.Quick {
@@ -152,7 +151,7 @@ type pageHeader struct {
 	WallTime string
 	// Stale counts the rendered cells of other or unrecorded numerics than
 	// this build's (experiments.Stale), and Cells all the rendered cells;
-	// the header says so when there are any stale ones (report.StaleNote).
+	// the header says so when there are any stale ones (staleSentence).
 	Stale, Cells int
 	// Dir is the results directory the page's cells are in ("": results),
 	// Splits how many splits each cell ran (0: the standard 10).
@@ -195,7 +194,7 @@ func (p *plan) header(study string, rs []*experiments.Result, compute float64) p
 // staleNote is the header's sentence on stale cells, after a space, or ""
 // when there are none.
 func (h pageHeader) staleNote() string {
-	if s := report.StaleNote(h.Stale, h.Cells); s != "" {
+	if s := staleSentence(h.Stale, h.Cells); s != "" {
 		return " " + s
 	}
 	return ""
@@ -209,4 +208,14 @@ func FormatDuration(d time.Duration) string {
 		return d.Round(time.Second).String()
 	}
 	return strings.TrimSuffix(d.Round(time.Minute).String(), "0s")
+}
+
+// staleSentence is the header sentence on the stale of the saved cells a page
+// renders (experiments.Stale: computed by other numerics than this build's,
+// or not recording theirs), empty when there are none.
+func staleSentence(stale, saved int) string {
+	if stale == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of these %d cells were computed by other numerics than this build's (%s) or do not record theirs (saved before cells recorded it); training them again gives numbers within their spread, not bit for bit the same, and `pcgcn reproduce --refresh` does so (README, Reproducibility).", stale, saved, tensor.Numerics())
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-
-	"github.com/pcgcn/pcgcn/report"
 )
 
 // Text helpers shared by the studies' sections.
@@ -19,7 +17,7 @@ func orNone(s []string) string {
 }
 
 // ms formats a mean ± std, or "—" for a missing one.
-func ms(v report.MeanStd) string {
+func ms(v meanStd) string {
 	if math.IsNaN(v.Mean) {
 		return "—"
 	}
