@@ -45,10 +45,21 @@ type variantTable struct {
 func (t variantTable) study() study {
 	return study{name: t.name, help: t.help, title: t.title,
 		cells: func(p *plan) []experiments.Cell {
-			cells := variantCells(t.name, t.variants, variantDatasets(p), p.splits)
-			return append(cells, mainTableCells([]string{"pcgcn"}, variantDatasets(p), p.splits)...)
+			return append(t.cells(p), t.fullCells(p)...)
 		},
 		section: t.render}
+}
+
+// fullCells lists the full model's cells the variants are set beside: the
+// main table's PCGCN preset on the same datasets.
+func (t variantTable) fullCells(p *plan) []experiments.Cell {
+	return mainTableCells([]string{"pcgcn"}, variantDatasets(p), p.splits)
+}
+
+// cells lists t's variant cells on the plan's datasets: the study's cells
+// and its table's rows, listed here once.
+func (t variantTable) cells(p *plan) []experiments.Cell {
+	return variantCells(t.name, t.variants, variantDatasets(p), p.splits)
 }
 
 func variantDatasets(p *plan) []string { return p.datasets(paperDatasets()) }
@@ -56,14 +67,14 @@ func variantDatasets(p *plan) []string { return p.datasets(paperDatasets()) }
 // render writes t's section: the table and the verdict.
 func (t variantTable) render(p *plan, w io.Writer) error {
 	ds := variantDatasets(p)
-	rs := p.results(variantCells(t.name, t.variants, ds, p.splits))
+	rs := p.results(t.cells(p))
 	if len(rs) == 0 {
 		pending(w, t.name)
 		return nil
 	}
 	// the full model is the preset the variants change one switch of (not
 	// the main table's validation-selected candidate)
-	main := p.presetResults(mainTableCells([]string{"pcgcn"}, ds, p.splits))
+	main := p.presetResults(t.fullCells(p))
 	fmt.Fprintln(w, t.claim)
 	fmt.Fprintln(w)
 	homophilous, err := p.homophilous(ds)
