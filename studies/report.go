@@ -200,16 +200,6 @@ func (h pageHeader) staleNote() string {
 	return ""
 }
 
-// FormatDuration is the one way the reproduction prints a duration: whole
-// seconds under an hour ("45s", "12m5s"), whole minutes from an hour on
-// ("3h5m"), so that the rows of a table and their total read alike.
-func FormatDuration(d time.Duration) string {
-	if d < time.Hour {
-		return d.Round(time.Second).String()
-	}
-	return strings.TrimSuffix(d.Round(time.Minute).String(), "0s")
-}
-
 // staleSentence is the header sentence on the stale of the saved cells a page
 // renders (experiments.Stale: computed by other numerics than this build's,
 // or not recording theirs), empty when there are none.
