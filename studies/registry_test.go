@@ -76,7 +76,7 @@ func TestSelectStudies(t *testing.T) {
 		{"the complexity study only when named", []string{"complexity", "stats"}, []string{"stats", "complexity"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			ss, err := selectStudies(c.only)
+			ss, err := selectStudies(registry(), c.only)
 			if err != nil {
 				t.Fatal(err)
 			}

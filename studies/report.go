@@ -19,7 +19,7 @@ func (p *plan) writeReport() error {
 		return err
 	}
 	var sections []study
-	for _, s := range registry() {
+	for _, s := range p.all {
 		if s.section != nil {
 			sections = append(sections, s)
 		}
@@ -94,7 +94,7 @@ func (p *plan) write(name, text string) error {
 func (p *plan) command() string {
 	var only []string
 	for _, name := range p.opt.Only {
-		for _, s := range registry() {
+		for _, s := range p.all {
 			if s.name == name && s.section != nil {
 				only = append(only, name)
 			}
