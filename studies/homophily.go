@@ -214,7 +214,7 @@ func bucketAccuracy(rs []*experiments.Result, h []float64, width float64) (bins 
 		return nil, 0, err
 	}
 	if len(rs) == 0 {
-		return nil, 0, fmt.Errorf("BucketAccuracy: no results")
+		return nil, 0, fmt.Errorf("bucketAccuracy: no results")
 	}
 	bins = make([]homophilyBin, nb)
 	for b := range bins {
@@ -255,7 +255,7 @@ func bucketAccuracy(rs []*experiments.Result, h []float64, width float64) (bins 
 			return nil
 		})
 		if err != nil {
-			return nil, 0, fmt.Errorf("BucketAccuracy: %w", err)
+			return nil, 0, fmt.Errorf("bucketAccuracy: %w", err)
 		}
 	}
 	total := 0

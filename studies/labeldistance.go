@@ -162,10 +162,10 @@ type distanceBucket struct {
 // error: it means sld does not belong to the split.
 func accuracyByDistance(rs []*experiments.Result, sld func(split int) []int32, maxD int) ([]distanceBucket, error) {
 	if maxD < 1 {
-		return nil, fmt.Errorf("AccuracyByDistance: maxD %d < 1", maxD)
+		return nil, fmt.Errorf("accuracyByDistance: maxD %d < 1", maxD)
 	}
 	if len(rs) == 0 {
-		return nil, fmt.Errorf("AccuracyByDistance: no results")
+		return nil, fmt.Errorf("accuracyByDistance: no results")
 	}
 	// Buckets 0..maxD-1 hold SLD 1..maxD (the last one "≥maxD"), bucket
 	// maxD the unreachable nodes.
@@ -187,7 +187,7 @@ func accuracyByDistance(rs []*experiments.Result, sld func(split int) []int32, m
 	seen := map[[2]int32]bool{}
 	for m, r := range rs {
 		if r == nil {
-			return nil, fmt.Errorf("AccuracyByDistance: result %d is nil", m)
+			return nil, fmt.Errorf("accuracyByDistance: result %d is nil", m)
 		}
 		// The node count comes from the distances of the result's first split.
 		var n int
@@ -227,7 +227,7 @@ func accuracyByDistance(rs []*experiments.Result, sld func(split int) []int32, m
 			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("AccuracyByDistance: %w", err)
+			return nil, fmt.Errorf("accuracyByDistance: %w", err)
 		}
 	}
 	for b := range out {
