@@ -2,11 +2,12 @@ package studies
 
 import (
 	"fmt"
-	"gonum.org/v1/plot/vg"
 	"image/color"
 	"io"
 	"math"
 	"strings"
+
+	"gonum.org/v1/plot/vg"
 
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/graph"

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/pcgcn/pcgcn/datasets"
-	"github.com/pcgcn/pcgcn/paper"
 	"io"
 	"io/fs"
 	"math"
@@ -15,8 +13,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/paper"
 )
 
 // mainStudy names the main table's cells, which several studies list: the
@@ -126,7 +126,7 @@ func mainVerdict(rs []*experiments.Result, names, dss []string) string {
 	return fmt.Sprintf("**Verdict:** PCGCN has the best mean test %s on %d of the %d datasets where every model has a result (the paper: on 7 of its 10).", metricName(rs, dss), best, total)
 }
 
-// index keys results by model and dataset.
+// resultIndex keys results by model and dataset.
 func resultIndex(rs []*experiments.Result) map[string]map[string]*experiments.Result {
 	m := map[string]map[string]*experiments.Result{}
 	for _, r := range rs {
@@ -350,6 +350,7 @@ func speedIndex(rows []benchSpeed) map[string]map[string]float64 {
 	return m
 }
 
+// meanOf is the mean of v (NaN when empty).
 func meanOf(v []float64) float64 {
 	var s float64
 	for _, x := range v {

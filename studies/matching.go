@@ -3,13 +3,14 @@ package studies
 import (
 	"encoding/json"
 	"fmt"
-	"gonum.org/v1/plot/vg"
 	"image/color"
 	"io"
 	"math"
 	"slices"
 	"sort"
 	"strings"
+
+	"gonum.org/v1/plot/vg"
 
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/experiments"

@@ -1,11 +1,11 @@
 package studies
 
 import (
-	"github.com/pcgcn/pcgcn/studies/complexity"
 	"io"
 	"time"
 
 	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/studies/complexity"
 )
 
 // Options configure a reproduction.

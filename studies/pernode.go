@@ -1,12 +1,17 @@
+// The per-node accuracy that the homophily (hete) and shortest-label-distance
+// (sld) studies share: both pool the test nodes of every split and group them.
+
 package studies
 
 import (
 	"fmt"
-	"github.com/pcgcn/pcgcn/experiments"
 	"math"
 	"strings"
+
+	"github.com/pcgcn/pcgcn/experiments"
 )
 
+// percent is right out of n in percent, NaN when n is 0.
 func percent(right, n int) float64 {
 	if n == 0 {
 		return math.NaN()

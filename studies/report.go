@@ -2,14 +2,15 @@ package studies
 
 import (
 	"fmt"
-	"github.com/pcgcn/pcgcn/experiments"
-	"github.com/pcgcn/pcgcn/tensor"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/tensor"
 )
 
 // writeReport renders docs/report.md, one section per study that has one,

@@ -3,9 +3,6 @@ package studies
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/pcgcn/pcgcn/experiments"
-	"github.com/pcgcn/pcgcn/paper"
-	"github.com/pcgcn/pcgcn/report"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,7 +11,10 @@ import (
 	"strings"
 
 	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/paper"
+	"github.com/pcgcn/pcgcn/report"
 	"github.com/pcgcn/pcgcn/train"
 )
 

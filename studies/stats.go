@@ -2,12 +2,12 @@ package studies
 
 import (
 	"fmt"
-	"github.com/pcgcn/pcgcn/report"
 	"io"
 	"strings"
 
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/paper"
+	"github.com/pcgcn/pcgcn/report"
 )
 
 // statsStudy sets the datasets' statistics beside the paper's table: no

@@ -2,12 +2,12 @@ package studies
 
 import (
 	"fmt"
-	"github.com/pcgcn/pcgcn/train"
 	"io"
 	"math"
 	"strings"
 
 	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/train"
 )
 
 // The variant studies (ablation, partial control, matching) run PCGCN with

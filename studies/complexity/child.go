@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/pcgcn/pcgcn/report"
 	"os"
 	"os/exec"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/pcgcn/pcgcn/internal/childproc"
+	"github.com/pcgcn/pcgcn/report"
 )
 
 // The statuses of a complexity measurement (Outcome.Status).

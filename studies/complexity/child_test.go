@@ -13,7 +13,6 @@ import (
 
 	"github.com/pcgcn/pcgcn/internal/childproc"
 	"github.com/pcgcn/pcgcn/internal/datatest"
-
 	"github.com/pcgcn/pcgcn/internal/selfexec"
 )
 

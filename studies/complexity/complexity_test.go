@@ -2,13 +2,14 @@ package complexity
 
 import (
 	"context"
-	"github.com/pcgcn/pcgcn/report"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pcgcn/pcgcn/report"
 )
 
 // recorder is a measurement for the tests of the study's bookkeeping: it

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/pcgcn/pcgcn/report"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pcgcn/pcgcn/report"
 	"github.com/pcgcn/pcgcn/synth"
 	"github.com/pcgcn/pcgcn/tensor"
 )

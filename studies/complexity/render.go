@@ -3,13 +3,14 @@ package complexity
 import (
 	"cmp"
 	"fmt"
-	"github.com/pcgcn/pcgcn/report"
 	"io"
 	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/pcgcn/pcgcn/report"
 )
 
 // Render is the complexity study's section of docs/report.md,

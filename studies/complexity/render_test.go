@@ -1,12 +1,12 @@
 package complexity
 
 import (
-	"github.com/pcgcn/pcgcn/report"
 	"math"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/pcgcn/pcgcn/report"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
