@@ -296,20 +296,19 @@ func binOf(v, width float64, nb int) int {
 // bucketTable renders bins as a Markdown table: one row per bin with the
 // share of test nodes and each model's accuracy (and count).
 func bucketTable(bins []homophilyBin, models []string) string {
-	var b strings.Builder
-	accTableHeader(&b, "node homophily", "share of test nodes", models)
+	var rows [][]string
 	for i, bin := range bins {
 		closer := ")"
 		if i == len(bins)-1 {
 			closer = "]"
 		}
-		fmt.Fprintf(&b, "| [%.2g, %.2g%s | %.1f%% |", bin.Lo, bin.Hi, closer, 100*bin.Share)
+		row := []string{fmt.Sprintf("[%.2g, %.2g%s", bin.Lo, bin.Hi, closer), fmt.Sprintf("%.1f%%", 100*bin.Share)}
 		for m := range models {
-			fmt.Fprintf(&b, " %s |", accCell(bin.Acc, bin.Count, m))
+			row = append(row, accCell(bin.Acc, bin.Count, m))
 		}
-		fmt.Fprintln(&b)
+		rows = append(rows, row)
 	}
-	return b.String()
+	return accTable("node homophily", "share of test nodes", models, rows)
 }
 
 // homophilyPlot draws fig:hete for one dataset: for each model, its test

@@ -253,16 +253,15 @@ func splitSLD(cache map[int][]int32, sld func(int) []int32, split int) ([]int32,
 // distanceTable renders distance buckets as a Markdown table: one row per
 // bucket with its node count and each model's accuracy (and count).
 func distanceTable(buckets []distanceBucket, models []string) string {
-	var b strings.Builder
-	accTableHeader(&b, "SLD", "test nodes (pooled over splits)", models)
+	var rows [][]string
 	for _, d := range buckets {
-		fmt.Fprintf(&b, "| %s | %d |", d.Label, d.Nodes)
+		row := []string{d.Label, fmt.Sprint(d.Nodes)}
 		for m := range models {
-			fmt.Fprintf(&b, " %s |", accCell(d.Acc, d.Count, m))
+			row = append(row, accCell(d.Acc, d.Count, m))
 		}
-		fmt.Fprintln(&b)
+		rows = append(rows, row)
 	}
-	return b.String()
+	return accTable("SLD", "test nodes (pooled over splits)", models, rows)
 }
 
 // distancePlot draws fig:SLD for one dataset: grouped bars of each model's

@@ -6,9 +6,9 @@ package studies
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/report"
 )
 
 // percent is right out of n in percent, NaN when n is 0.
@@ -47,18 +47,15 @@ func eachTestNode(r *experiments.Result, n int, f func(split int, node int32, co
 	return nil
 }
 
-// accTableHeader writes the header of a per-bucket accuracy table: the
-// bucket column, one count or share column, and each model's accuracy.
-func accTableHeader(b *strings.Builder, bucket, size string, models []string) {
-	fmt.Fprintf(b, "| %s | %s |", bucket, size)
+// accTable writes a per-bucket accuracy table: the bucket column, one count
+// or share column, and each model's accuracy (and count), with a row per
+// bucket: its name, its size and accCell of each model.
+func accTable(bucket, size string, models []string, rows [][]string) string {
+	head := []string{bucket, size}
 	for _, m := range models {
-		fmt.Fprintf(b, " %s acc. %% (n) |", m)
+		head = append(head, m+" acc. % (n)")
 	}
-	fmt.Fprint(b, "\n| --- | ---: |")
-	for range models {
-		fmt.Fprint(b, " ---: |")
-	}
-	fmt.Fprintln(b)
+	return report.Table(head, leftThenRight(1, len(head)), rows)
 }
 
 func accCell(acc []float64, count []int, m int) string {

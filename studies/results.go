@@ -361,10 +361,9 @@ func n2s(n int) string {
 // metricTable is the table of extraSection and ownSection: one row per
 // model and dataset with a result.
 func metricTable(rs []*experiments.Result, models, dss []string) string {
-	var b strings.Builder
 	idx := resultIndex(rs)
-	fmt.Fprintln(&b, "| model | dataset | metric used for selection | test metric % | test accuracy % | ms / epoch |")
-	fmt.Fprintln(&b, "| --- | --- | --- | ---: | ---: | ---: |")
+	head := []string{"model", "dataset", "metric used for selection", "test metric %", "test accuracy %", "ms / epoch"}
+	var rows [][]string
 	for _, m := range models {
 		for _, d := range dss {
 			r := idx[m][d]
@@ -375,10 +374,11 @@ func metricTable(rs []*experiments.Result, models, dss []string) string {
 			if r.Metric == datasets.ROCAUC {
 				metric = "ROC AUC"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %.2f ± %.2f%s | %.2f ± %.2f | %.2f |\n", m, d, metric, r.TestMean, r.TestStd, selectionMark(r), r.TestAccMean, r.TestAccStd, r.MsPerEpoch)
+			rows = append(rows, []string{m, d, metric, fmt.Sprintf("%.2f ± %.2f%s", r.TestMean, r.TestStd, selectionMark(r)),
+				fmt.Sprintf("%.2f ± %.2f", r.TestAccMean, r.TestAccStd), fmt.Sprintf("%.2f", r.MsPerEpoch)})
 		}
 	}
-	return b.String()
+	return report.Table(head, leftThenRight(3, len(head)), rows)
 }
 
 // benchSpeedTable renders the bench medians of every model × dataset.
@@ -389,8 +389,7 @@ func benchSpeedTable(rows []benchSpeed, models, datasets []string) string {
 	if len(rows) > 0 {
 		threads = rows[0].Threads
 	}
-	fmt.Fprintf(&b, "| model | %s |\n", strings.Join(datasets, " | "))
-	fmt.Fprintf(&b, "| --- |%s\n", strings.Repeat(" ---: |", len(datasets)))
+	var cells [][]string
 	for _, m := range models {
 		row := []string{m}
 		for _, d := range datasets {
@@ -400,8 +399,9 @@ func benchSpeedTable(rows []benchSpeed, models, datasets []string) string {
 				row = append(row, "—")
 			}
 		}
-		fmt.Fprintf(&b, "| %s |\n", strings.Join(row, " | "))
+		cells = append(cells, row)
 	}
+	b.WriteString(report.Table(append([]string{"model"}, datasets...), leftThenRight(1, len(datasets)+1), cells))
 	machines := make([]string, len(rows))
 	for i, r := range rows {
 		machines[i] = r.Machine

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/pcgcn/pcgcn/report"
 )
 
 // Text helpers shared by the studies' sections.
@@ -46,4 +48,14 @@ func num3(m map[string]float64, k string) string {
 		return "—"
 	}
 	return fmt.Sprintf("%.3f", v)
+}
+
+// leftThenRight aligns the first lead of n table columns left (names) and
+// the others right (numbers).
+func leftThenRight(lead, n int) []report.Align {
+	a := make([]report.Align, n)
+	for i := lead; i < n; i++ {
+		a[i] = report.Right
+	}
+	return a
 }
