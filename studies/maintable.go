@@ -17,6 +17,7 @@ import (
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/paper"
+	"github.com/pcgcn/pcgcn/report"
 )
 
 // mainStudy names the main table's cells, which several studies list: the
@@ -152,8 +153,8 @@ func mainTable(rs []*experiments.Result, models, datasets []string, speed []benc
 	pap := paper.MainTable()
 	ranks := averageRanks(idx, models, datasets)
 	bench := speedIndex(speed)
-	fmt.Fprintf(&b, "| model | %s | avg. rank (ours) | avg. rank (paper) | ms / epoch (mean over datasets) |\n", strings.Join(datasets, " | "))
-	fmt.Fprintf(&b, "| --- |%s ---: | ---: | ---: |\n", strings.Repeat(" ---: |", len(datasets)))
+	head := append(append([]string{"model"}, datasets...), "avg. rank (ours)", "avg. rank (paper)", "ms / epoch (mean over datasets)")
+	var rows [][]string
 	for _, m := range models {
 		row := []string{m}
 		var ms []float64
@@ -195,8 +196,9 @@ func mainTable(rs []*experiments.Result, models, datasets []string, speed []benc
 			msCell = fmt.Sprintf("%.2f (run)", meanOf(ms))
 		}
 		row = append(row, rank, prank, msCell)
-		fmt.Fprintf(&b, "| %s |\n", strings.Join(row, " | "))
+		rows = append(rows, row)
 	}
+	b.WriteString(report.Table(head, leftThenRight(1, len(head)), rows))
 	metric := metricName(rs, datasets)
 	legend := selectionLegend
 	if metric != "accuracy" {

@@ -9,6 +9,7 @@ import (
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/paper"
+	"github.com/pcgcn/pcgcn/report"
 	"github.com/pcgcn/pcgcn/train"
 )
 
@@ -203,13 +204,12 @@ func missingVerdict(avg, paperAvg map[string]float64) string {
 func missingClassTable(dataset string, models []string, classes int, rs, main []*experiments.Result) string {
 	idx, midx := byCell(rs), byCell(main)
 	pap := paper.MissingClass()[dataset]
-	var b strings.Builder
 	head := []string{"model", dataset}
 	for c := 1; c <= classes; c++ {
 		head = append(head, fmt.Sprintf("%s-%d", dataset, c))
 	}
 	head = append(head, "average")
-	fmt.Fprintf(&b, "| %s |\n| --- |%s\n", strings.Join(head, " | "), strings.Repeat(" ---: |", len(head)-1))
+	var rows [][]string
 	for _, m := range models {
 		cells := []string{m}
 		ps := pap[m]
@@ -245,7 +245,7 @@ func missingClassTable(dataset string, models []string, classes int, rs, main []
 			avg += fmt.Sprintf(" (%.2f)", psum/float64(classes))
 		}
 		cells = append(cells, avg)
-		fmt.Fprintf(&b, "| %s |\n", strings.Join(cells, " | "))
+		rows = append(rows, cells)
 	}
-	return b.String()
+	return report.Table(head, leftThenRight(1, len(head)), rows)
 }

@@ -264,8 +264,9 @@ func pcgcnSection(rs []*experiments.Result, datasets []string) string {
 	var b strings.Builder
 	idx := resultIndex(rs)["pcgcn"]
 	pap := paper.MainTable()["pcgcn"]
-	fmt.Fprintln(&b, "| dataset | ours: test acc. % | paper | difference | within paper's mean ± 2 std | ms / epoch (during the run) |")
-	fmt.Fprintln(&b, "| --- | ---: | ---: | ---: | :---: | ---: |")
+	head := []string{"dataset", "ours: test acc. %", "paper", "difference", "within paper's mean ± 2 std", "ms / epoch (during the run)"}
+	aligns := []report.Align{report.Left, report.Right, report.Right, report.Right, report.Center, report.Right}
+	var rows [][]string
 	for _, d := range datasets {
 		r := idx[d]
 		p, ok := pap[d]
@@ -274,7 +275,7 @@ func pcgcnSection(rs []*experiments.Result, datasets []string) string {
 		}
 		ours := fmt.Sprintf("%.2f ± %.2f%s", r.TestMean, r.TestStd, selectionMark(r))
 		if !ok {
-			fmt.Fprintf(&b, "| %s | %s | — | — | — | %.2f |\n", d, ours, r.MsPerEpoch)
+			rows = append(rows, []string{d, ours, "—", "—", "—", fmt.Sprintf("%.2f", r.MsPerEpoch)})
 			continue
 		}
 		diff := r.TestMean - p.Mean
@@ -282,8 +283,9 @@ func pcgcnSection(rs []*experiments.Result, datasets []string) string {
 		if math.Abs(diff) > 2*p.Std {
 			within = "**no** (see [fidelity](fidelity.md))"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %.2f ± %.2f | %+.2f | %s | %.2f |\n", d, ours, p.Mean, p.Std, diff, within, r.MsPerEpoch)
+		rows = append(rows, []string{d, ours, fmt.Sprintf("%.2f ± %.2f", p.Mean, p.Std), fmt.Sprintf("%+.2f", diff), within, fmt.Sprintf("%.2f", r.MsPerEpoch)})
 	}
+	b.WriteString(report.Table(head, aligns, rows))
 	var secs float64
 	n := 0
 	for _, d := range datasets {

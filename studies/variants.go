@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/report"
 	"github.com/pcgcn/pcgcn/train"
 )
 
@@ -181,9 +182,8 @@ func key(model, ds, variant string, drop train.ClassDrop) cellKey {
 func variantRows(variants []experiments.Variant, rs, main []*experiments.Result, datasets []string, paperRows map[string]map[string]float64, fullRow string, homophilous map[string]bool) string {
 	idx, midx := byCell(rs), byCell(main)
 	changes := variantChanges(variants, rs, main, datasets, paperRows, fullRow, homophilous)
-	var b strings.Builder
-	fmt.Fprintf(&b, "| variant | %s | Δ heterophilous | Δ homophilous |\n", strings.Join(datasets, " | "))
-	fmt.Fprintf(&b, "| --- |%s\n", strings.Repeat(" ---: |", len(datasets)+2))
+	head := append(append([]string{"variant"}, datasets...), "Δ heterophilous", "Δ homophilous")
+	var rows [][]string
 	row := func(name string, get func(d string) *experiments.Result, pap map[string]float64, ch []variantChange) {
 		cells := []string{name}
 		for _, d := range datasets {
@@ -202,14 +202,14 @@ func variantRows(variants []experiments.Variant, rs, main []*experiments.Result,
 		for len(cells) < len(datasets)+3 {
 			cells = append(cells, "")
 		}
-		fmt.Fprintf(&b, "| %s |\n", strings.Join(cells, " | "))
+		rows = append(rows, cells)
 	}
 	for i, v := range variants {
 		row(v.Why, func(d string) *experiments.Result { return idx[key("pcgcn", d, v.Name, train.ClassDrop{})] }, paperRows[v.Name],
 			[]variantChange{changes[i].Heterophilous, changes[i].Homophilous})
 	}
 	row("PCGCN (full)", func(d string) *experiments.Result { return midx[key("pcgcn", d, "", train.ClassDrop{})] }, paperRows[fullRow], nil)
-	return b.String()
+	return report.Table(head, leftThenRight(1, len(head)), rows)
 }
 
 // variantChange is a variant's mean test accuracy change against the full model
