@@ -23,9 +23,11 @@ type BarSeries struct {
 // BarFigure is a grouped bar chart of percentages (0–100%): one group of
 // bars per entry of Groups, one bar per series in each.
 type BarFigure struct {
+	// Title heads the panel; XLabel and YLabel name the axes.
 	Title, XLabel, YLabel string
 	// Groups names the groups under the x axis (a line break allowed).
 	Groups []string
+	// Series are the bars of each group, left to right.
 	Series []BarSeries
 }
 

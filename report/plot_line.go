@@ -11,6 +11,7 @@ import (
 
 // Tick is a labelled mark on an axis (an empty label: an unlabelled mark).
 type Tick struct {
+	// Value is where the mark is, Label what it says.
 	Value float64
 	Label string
 }
@@ -37,8 +38,11 @@ type LineSeries struct {
 // y = x, or the share of nodes in each bin), drawn under the series and
 // named last in the legend.
 type GuideLine struct {
+	// Label is the legend entry.
 	Label string
-	X, Y  []float64
+	// X and Y are the points, joined in order.
+	X, Y []float64
+	// Color and Width are the line's.
 	Color color.Color
 	Width vg.Length
 	// Dashes, when not nil, draws it dashed (on, off lengths).
@@ -49,6 +53,7 @@ type GuideLine struct {
 // lines with markers of Series, an optional guide line, and a legend at the
 // right.
 type LineFigure struct {
+	// Title heads the panel; XLabel and YLabel name the axes.
 	Title, XLabel, YLabel string
 	// LogX draws the x axis on a logarithmic scale.
 	LogX bool
@@ -57,8 +62,10 @@ type LineFigure struct {
 	// XTicks marks the x axis; nil marks it as a percentage, like the y
 	// axis (every 10, labelled every 20 on a range over 50).
 	XTicks []Tick
+	// Series are the lines, drawn and named in the legend in order.
 	Series []LineSeries
-	Guide  *GuideLine
+	// Guide, when not nil, is drawn first and named last.
+	Guide *GuideLine
 }
 
 // LinePlot draws f and writes it as a PNG to path (single-panel geometry).
