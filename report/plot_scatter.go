@@ -10,38 +10,26 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/pcgcn/pcgcn/tensor"
 )
 
-// ScatterPanel is one panel of [ScatterGrid]: 2-D points (n×2) coloured by
-// class, with a title (e.g. "PCGCN") and a note under it (e.g.
-// "silhouette 0.31").
+// ScatterPanel is one panel of [ScatterGrid]: 2-D points coloured by
+// class (Labels[i] is the class of XY[i]), with a title (e.g. "PCGCN") and a
+// note under it (e.g. "silhouette 0.31").
 type ScatterPanel struct {
 	Title  string
-	XY     *tensor.Dense
+	XY     [][2]float32
 	Labels []int32
 	Note   string
 }
 
-// PointsDense turns the 2-D points kept in an experiments.SplitResult
-// (Points) into the n×2 matrix the scatter figures take.
-func PointsDense(pts [][2]float32) *tensor.Dense {
-	d := tensor.NewDense(len(pts), 2)
-	for i, p := range pts {
-		d.Set(i, 0, p[0])
-		d.Set(i, 1, p[1])
-	}
-	return d
-}
-
-// ScatterGrid draws the paper's row of t-SNE panels (initial features, GCN,
-// LINKX, PCGCN) side by side with one shared class legend; title, when not
-// empty, is drawn above the row. Each panel is about 3.2 in wide: every node
+// ScatterGrid draws a row of scatter panels (the paper's t-SNE figure:
+// initial features, GCN, LINKX, PCGCN) side by side with one shared class
+// legend, the axes named xLabel and yLabel (the y axis on the first panel
+// only); title, when not empty, is drawn above the row. Each panel is about 3.2 in wide: every node
 // a small dot coloured by its class (Tableau 10 colours; beyond 10 classes
 // the marker shape changes too), the classes in the legend with their sizes,
 // and the panel's note (e.g. "silhouette 0.31") on a second title line.
-func ScatterGrid(path, title string, panels []ScatterPanel) error {
+func ScatterGrid(path, title, xLabel, yLabel string, panels []ScatterPanel) error {
 	if len(panels) == 0 {
 		return fmt.Errorf("report: ScatterGrid: no panels")
 	}
@@ -64,16 +52,16 @@ func ScatterGrid(path, title string, panels []ScatterPanel) error {
 		if pn.Note != "" {
 			t += "\n" + pn.Note
 		}
-		p := newPlot(t, "t-SNE 1", "t-SNE 2")
+		p := newPlot(t, xLabel, yLabel)
 		p.Title.TextStyle.Font = sans(labelSize + 1)
 		if i > 0 {
 			p.Y.Label.Text = ""
 		}
 		p.X.Tick.Marker = compactTicks{}
 		p.Y.Tick.Marker = compactTicks{}
-		xys := make(plotter.XYs, pn.XY.Rows)
-		for k := range xys {
-			xys[k] = plotter.XY{X: float64(pn.XY.At(k, 0)), Y: float64(pn.XY.At(k, 1))}
+		xys := make(plotter.XYs, len(pn.XY))
+		for k, pt := range pn.XY {
+			xys[k] = plotter.XY{X: float64(pt[0]), Y: float64(pt[1])}
 		}
 		s, err := plotter.NewScatter(xys)
 		if err != nil {
@@ -136,21 +124,17 @@ func classGlyph(c int) draw.GlyphStyle {
 }
 
 func checkScatter(pn ScatterPanel) error {
-	if pn.XY == nil {
+	if len(pn.XY) == 0 {
 		return fmt.Errorf("no points")
 	}
-	if pn.XY.Cols != 2 {
-		return fmt.Errorf("points are %s, want n×2", pn.XY.Shape())
+	if len(pn.XY) != len(pn.Labels) {
+		return fmt.Errorf("%d points but %d labels", len(pn.XY), len(pn.Labels))
 	}
-	if pn.XY.Rows == 0 {
-		return fmt.Errorf("no points")
-	}
-	if pn.XY.Rows != len(pn.Labels) {
-		return fmt.Errorf("%d points but %d labels", pn.XY.Rows, len(pn.Labels))
-	}
-	for _, v := range pn.XY.Data {
-		if !finite(float64(v)) {
-			return fmt.Errorf("point coordinate %v", v)
+	for _, pt := range pn.XY {
+		for _, v := range pt {
+			if !finite(float64(v)) {
+				return fmt.Errorf("point coordinate %v", v)
+			}
 		}
 	}
 	for k, y := range pn.Labels {

@@ -5,29 +5,26 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
-
-	"github.com/pcgcn/pcgcn/tensor"
 )
 
 // blobs returns n points in `classes` Gaussian clusters of the given spread
 // around a circle of radius 10.
-func blobs(n, classes int, spread float64, seed uint64) (*tensor.Dense, []int32) {
+func blobs(n, classes int, spread float64, seed uint64) ([][2]float32, []int32) {
 	r := rand.New(rand.NewPCG(seed, 1))
-	xy := tensor.NewDense(n, 2)
+	xy := make([][2]float32, n)
 	y := make([]int32, n)
 	for i := 0; i < n; i++ {
 		c := r.IntN(classes)
 		a := 2 * math.Pi * float64(c) / float64(classes)
-		xy.Set(i, 0, float32(10*math.Cos(a)+spread*r.NormFloat64()))
-		xy.Set(i, 1, float32(10*math.Sin(a)+spread*r.NormFloat64()))
+		xy[i] = [2]float32{float32(10*math.Cos(a) + spread*r.NormFloat64()), float32(10*math.Sin(a) + spread*r.NormFloat64())}
 		y[i] = int32(c)
 	}
 	return xy, y
 }
 
 // scatterPanel draws one panel alone.
-func scatterPanel(path, title string, xy *tensor.Dense, labels []int32, note string) error {
-	return ScatterGrid(path, "", []ScatterPanel{{Title: title, XY: xy, Labels: labels, Note: note}})
+func scatterPanel(path, title string, xy [][2]float32, labels []int32, note string) error {
+	return ScatterGrid(path, "", "t-SNE 1", "t-SNE 2", []ScatterPanel{{Title: title, XY: xy, Labels: labels, Note: note}})
 }
 
 func TestScatterPanel(t *testing.T) {
@@ -55,18 +52,11 @@ func TestScatterGrid(t *testing.T) {
 		panels = append(panels, ScatterPanel{Title: name, XY: xy, Labels: y, Note: "silhouette 0.12"})
 	}
 	path := figPath(t, "scatter_grid.png")
-	if err := ScatterGrid(path, "Chameleon: t-SNE of node representations (split 0)", panels); err != nil {
+	if err := ScatterGrid(path, "Chameleon: t-SNE of node representations (split 0)", "t-SNE 1", "t-SNE 2", panels); err != nil {
 		t.Fatal(err)
 	}
 	// Panels of 3.2 in plus a 1.2 in legend column, 3.6 in high.
 	checkPNG(t, path, int((3.2*float64(len(names))+1.2)*figDPI), int(3.6*figDPI), true)
-}
-
-func TestPointsDense(t *testing.T) {
-	d := PointsDense([][2]float32{{1, 2}, {3, 4}})
-	if d.Rows != 2 || d.Cols != 2 || d.At(0, 1) != 2 || d.At(1, 0) != 3 {
-		t.Errorf("got %v", d)
-	}
 }
 
 func TestScatterErrors(t *testing.T) {
@@ -78,14 +68,11 @@ func TestScatterErrors(t *testing.T) {
 	if scatterPanel(dir+"/b.png", "t", nil, nil, "") == nil {
 		t.Error("nil points: no error")
 	}
-	if scatterPanel(dir+"/c.png", "t", tensor.NewDense(10, 3), y, "") == nil {
-		t.Error("10×3 points: no error")
-	}
-	if scatterPanel(dir+"/d.png", "t", tensor.NewDense(0, 2), nil, "") == nil {
+	if scatterPanel(dir+"/d.png", "t", [][2]float32{}, nil, "") == nil {
 		t.Error("no points: no error")
 	}
-	bad := xy.Clone()
-	bad.Set(0, 0, float32(math.NaN()))
+	bad := append([][2]float32(nil), xy...)
+	bad[0][0] = float32(math.NaN())
 	if scatterPanel(dir+"/e.png", "t", bad, y, "") == nil {
 		t.Error("NaN coordinate: no error")
 	}
@@ -94,7 +81,7 @@ func TestScatterErrors(t *testing.T) {
 	if scatterPanel(dir+"/f.png", "t", xy, neg, "") == nil {
 		t.Error("label -1: no error")
 	}
-	if ScatterGrid(dir+"/g.png", "t", nil) == nil {
+	if ScatterGrid(dir+"/g.png", "t", "x", "y", nil) == nil {
 		t.Error("no panels: no error")
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
+	"strings"
 
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/report"
@@ -58,9 +60,9 @@ func renderLabelRate(p *plan, w io.Writer) error {
 			pendingOn(w, d, "labelrate")
 			continue
 		}
-		series := report.LabelRateSeries(rs, sizes)
+		series := labelRateSeries(rs, sizes)
 		path, link := p.figure("labelrate_" + d + ".png")
-		if err := report.LabelRatePlot(path, d+": accuracy vs training labels per class", sizes, series); err != nil {
+		if err := labelRatePlot(path, d+": accuracy vs training labels per class", sizes, series); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "### %s\n\n![%s](%s)\n\n| model |", d, d, link)
@@ -71,7 +73,7 @@ func renderLabelRate(p *plan, w io.Writer) error {
 		for _, m := range labelRateModels() {
 			fmt.Fprintf(w, "| %s |", m)
 			for i := range sizes {
-				v := report.MeanStd{Mean: math.NaN()}
+				v := meanStd{Mean: math.NaN()}
 				if series[m] != nil {
 					v = series[m][i]
 				}
@@ -105,7 +107,7 @@ func renderLabelRate(p *plan, w io.Writer) error {
 // labelRateMargins returns, per size, PCGCN's test mean minus the best
 // other model's, NaN where some model has not run that size yet (a point
 // counts only once every model has run it).
-func labelRateMargins(series map[string][]report.MeanStd, sizes int) []float64 {
+func labelRateMargins(series map[string][]meanStd, sizes int) []float64 {
 	out := make([]float64, sizes)
 	for i := range out {
 		if series["pcgcn"] == nil {
@@ -166,4 +168,118 @@ func labelRateVerdict(wins, n, total int) string {
 		return fmt.Sprintf("**Verdict:** PCGCN is the most accurate model at %d of %d (dataset, labels-per-class) points: the claim that it is the best at every size holds here; how large its margin is, each dataset's line above says.", wins, n)
 	}
 	return fmt.Sprintf("**Verdict:** PCGCN is the most accurate model at %d of %d (dataset, labels-per-class) points: the claim does not hold here.", wins, n)
+}
+
+// meanStd is a mean and standard deviation (of test accuracy over splits, in
+// percent).
+type meanStd struct {
+	Mean, Std float64
+}
+
+// labelRateSeries arranges the label-rate study's results as one series per
+// model: series[model][i] is the test mean ± std of the cell with
+// sizes[i] labels per class (experiments.Cell.LabelsPerClass), NaN when that
+// cell is missing. Results with LabelsPerClass 0 are ignored.
+func labelRateSeries(rs []*experiments.Result, sizes []int) map[string][]meanStd {
+	pos := map[int]int{}
+	for i, k := range sizes {
+		pos[k] = i
+	}
+	series := map[string][]meanStd{}
+	for _, r := range rs {
+		if r == nil || r.Cell.LabelsPerClass <= 0 {
+			continue
+		}
+		i, ok := pos[r.Cell.LabelsPerClass]
+		if !ok {
+			continue
+		}
+		s := series[r.Cell.Model]
+		if s == nil {
+			s = make([]meanStd, len(sizes))
+			for j := range s {
+				s[j] = meanStd{math.NaN(), math.NaN()}
+			}
+			series[r.Cell.Model] = s
+		}
+		s[i] = meanStd{r.TestMean, r.TestStd}
+	}
+	return series
+}
+
+// labelRatePlot draws fig:label for one dataset: test accuracy against the
+// number of training labels per class, one line per model with error bars
+// of ± one standard deviation over the random splits. The x axis is
+// logarithmic with a tick at each size; the points of different models are
+// shifted a little sideways so that their error bars do not overlap. PCGCN
+// is red, bold and drawn on top, as in the paper. series[model][i] belongs
+// to sizes[i]; a NaN mean leaves the point out.
+func labelRatePlot(path, title string, sizes []int, series map[string][]meanStd) error {
+	if len(sizes) == 0 {
+		return fmt.Errorf("labelRatePlot: no sizes")
+	}
+	for _, k := range sizes {
+		if k <= 0 {
+			return fmt.Errorf("labelRatePlot: %d labels per class", k)
+		}
+	}
+	if len(series) == 0 {
+		return fmt.Errorf("labelRatePlot: no series")
+	}
+	// Baselines sorted by name, PCGCN last (drawn on top).
+	models := make([]string, 0, len(series))
+	for m, s := range series {
+		if len(s) != len(sizes) {
+			return fmt.Errorf("labelRatePlot: %s has %d points for %d sizes", m, len(s), len(sizes))
+		}
+		models = append(models, m)
+	}
+	isPCGCN := func(m string) bool { return strings.HasPrefix(strings.ToLower(m), "pcgcn") }
+	sort.Slice(models, func(i, j int) bool {
+		if isPCGCN(models[i]) != isPCGCN(models[j]) {
+			return !isPCGCN(models[i])
+		}
+		return models[i] < models[j]
+	})
+	f := report.LineFigure{Title: title, XLabel: "training labels per class (log scale)", YLabel: "test accuracy (%, mean ± std over splits)", LogX: true}
+	lo, hi := sizes[0], sizes[0]
+	for _, k := range sizes {
+		lo, hi = min(lo, k), max(hi, k)
+		f.XTicks = append(f.XTicks, report.Tick{Value: float64(k), Label: fmt.Sprint(k)})
+	}
+	f.XMin, f.XMax = float64(lo)/1.25, float64(hi)*1.25
+	// order lists the sizes from the smallest up, so lines run left to right
+	// and break where a model has no point.
+	order := make([]int, len(sizes))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return sizes[order[a]] < sizes[order[b]] })
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	yLo, yHi := math.Inf(1), math.Inf(-1)
+	for m, name := range models {
+		// Spread the models over ±4% of a factor around each size.
+		shift := math.Pow(1.04, float64(m)-float64(len(models)-1)/2)
+		s := report.LineSeries{Label: name, Model: name, Bold: isPCGCN(name)}
+		for _, i := range order {
+			v := series[name][i]
+			sd := v.Std
+			if !finite(sd) || sd < 0 {
+				sd = 0
+			}
+			if finite(v.Mean) {
+				yLo, yHi = min(yLo, v.Mean-sd), max(yHi, v.Mean+sd)
+			}
+			s.X = append(s.X, float64(sizes[i])*shift)
+			s.Y = append(s.Y, v.Mean)
+			s.Err = append(s.Err, sd)
+		}
+		f.Series = append(f.Series, s)
+	}
+	if math.IsInf(yLo, 1) {
+		return fmt.Errorf("labelRatePlot: every point is NaN")
+	}
+	f.YMin = math.Max(0, 10*math.Floor(yLo/10-0.2))
+	f.YMax = math.Min(100, 10*math.Ceil(yHi/10+0.2))
+	return report.LinePlot(path, f)
 }

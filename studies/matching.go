@@ -3,10 +3,14 @@ package studies
 import (
 	"encoding/json"
 	"fmt"
+	"image/color"
 	"io"
 	"math"
 	"slices"
+	"sort"
 	"strings"
+
+	"gonum.org/v1/plot/vg"
 
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/experiments"
@@ -113,11 +117,11 @@ func renderMatching(p *plan, w io.Writer) error {
 	}
 	fmt.Fprintln(w, "Two series. The first follows the paper: only nodes outside the training set are pinned, and the training nodes' rows of B stay computed from the similarities, as in training. The model learns from the training nodes alone how far to trust B, so a pinned row can only help where the computed B of the training nodes was mostly right. The second series also pins the training nodes to their labels (`--set pin_train=true`), so that B is right on every node the loss sees.")
 	fmt.Fprintln(w)
-	pts := report.MatchingPoints(paperRs, "match_unlabelled")
-	ptsTrain := report.MatchingPoints(trainRs, "match_unlabelled")
+	pts := matchingPoints(paperRs, "match_unlabelled")
+	ptsTrain := matchingPoints(trainRs, "match_unlabelled")
 	for _, f := range []struct {
 		name, title string
-		pts         map[string][]report.Point
+		pts         map[string][]point
 	}{
 		{"matching.png", "test accuracy vs matching degree (training nodes' B computed)", pts},
 		{"matching_train.png", "test accuracy vs matching degree (training nodes pinned too)", ptsTrain},
@@ -126,7 +130,7 @@ func renderMatching(p *plan, w io.Writer) error {
 			continue
 		}
 		path, link := p.figure(f.name)
-		if err := report.MatchingPlot(path, f.title, f.pts); err != nil {
+		if err := matchingPlot(path, f.title, f.pts); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "![%s](%s)\n\n", f.title, link)
@@ -156,10 +160,10 @@ func renderMatching(p *plan, w io.Writer) error {
 //
 // beta holds each dataset's control gain β (Eq. eq:hybrid, β(H − BP)W),
 // shown for reference.
-func matchingTable(w io.Writer, datasets []string, pts, ptsTrain map[string][]report.Point, beta map[string]float64) {
+func matchingTable(w io.Writer, datasets []string, pts, ptsTrain map[string][]point, beta map[string]float64) {
 	fmt.Fprintln(w, "| dataset | β | r, training B computed | accuracy, fewest → most pinned | points | r, training nodes pinned too | accuracy, fewest → most pinned | points |")
 	fmt.Fprintln(w, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-	series := func(ps []report.Point) string {
+	series := func(ps []point) string {
 		switch {
 		case len(ps) > 2:
 			return fmt.Sprintf("%.3f | %.1f → %.1f | %d", pearson(ps), ps[0].Y, ps[len(ps)-1].Y, len(ps))
@@ -184,7 +188,7 @@ func matchingTable(w io.Writer, datasets []string, pts, ptsTrain map[string][]re
 // computedMatching says how often the computed B is right without pins:
 // the matching degree of the least pinned point of each dataset (0% pinned
 // once run), the quantity that decides whether the model learns to trust B.
-func computedMatching(datasets []string, pts map[string][]report.Point) string {
+func computedMatching(datasets []string, pts map[string][]point) string {
 	var parts []string
 	for _, d := range datasets {
 		if ps := pts[d]; len(ps) > 0 {
@@ -233,7 +237,7 @@ const strongCorrelation = 0.7
 // every dataset has all its points (full, one per pinned fraction): strong
 // (r ≥ strongCorrelation) on average over the heterophilous datasets and
 // weaker on average over the homophilous ones (edge homophily ≥ 0.5).
-func matchingVerdict(pts map[string][]report.Point, datasets []string, homophilous map[string]bool, full int) string {
+func matchingVerdict(pts map[string][]point, datasets []string, homophilous map[string]bool, full int) string {
 	rh, ro, missing := matchingMeans(pts, datasets, homophilous, full)
 	switch {
 	case missing != "":
@@ -264,7 +268,7 @@ func kinds(datasets []string, homophilous map[string]bool) []bool {
 // matchingMeans returns the mean Pearson r over the heterophilous and over
 // the homophilous datasets (NaN for a group without datasets), or the first
 // dataset with fewer than full points.
-func matchingMeans(pts map[string][]report.Point, datasets []string, homophilous map[string]bool, full int) (het, hom float64, missing string) {
+func matchingMeans(pts map[string][]point, datasets []string, homophilous map[string]bool, full int) (het, hom float64, missing string) {
 	var h, o []float64
 	for _, d := range datasets {
 		if len(pts[d]) < full {
@@ -289,7 +293,7 @@ func matchingMeans(pts map[string][]report.Point, datasets []string, homophilous
 	return mean(h), mean(o), ""
 }
 
-func pearson(ps []report.Point) float64 {
+func pearson(ps []point) float64 {
 	var mx, my float64
 	for _, p := range ps {
 		mx += p.X
@@ -307,4 +311,78 @@ func pearson(ps []report.Point) float64 {
 		return math.NaN()
 	}
 	return sxy / math.Sqrt(sxx*syy)
+}
+
+// point is one point of a scatter or line figure.
+type point struct {
+	X, Y float64
+}
+
+// matchingPoints turns the matching study's results into one series per
+// dataset: for every cell, X is the mean over its splits of the measurement
+// Extra[key] (e.g. "match_test", in percent) and Y the test mean. Splits
+// without the measurement are skipped; a cell without any is left out.
+// Each series is sorted by X.
+func matchingPoints(rs []*experiments.Result, key string) map[string][]point {
+	out := map[string][]point{}
+	for _, r := range rs {
+		if r == nil {
+			continue
+		}
+		var sum float64
+		var n int
+		for _, s := range r.PerSplit {
+			if v, ok := s.Extra[key]; ok && !math.IsNaN(v) {
+				sum += v
+				n++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		out[r.Cell.Dataset] = append(out[r.Cell.Dataset], point{sum / float64(n), r.TestMean})
+	}
+	for _, ps := range out {
+		sort.SliceStable(ps, func(i, j int) bool { return ps[i].X < ps[j].X })
+	}
+	return out
+}
+
+// matchingPlot draws fig:corr: test accuracy against the matching degree
+// (both in percent), one line with markers per dataset (points joined in
+// order of X), and the bold black line y = x the paper draws as the
+// reference of perfect fitting. Both axes run from 0 to 100%.
+func matchingPlot(path, title string, points map[string][]point) error {
+	if len(points) == 0 {
+		return fmt.Errorf("matchingPlot: no series")
+	}
+	names := make([]string, 0, len(points))
+	lo, hi := 0.0, 100.0
+	for d, ps := range points {
+		if len(ps) == 0 {
+			return fmt.Errorf("matchingPlot: series %s is empty", d)
+		}
+		for _, pt := range ps {
+			if math.IsNaN(pt.X) || math.IsInf(pt.X, 0) || math.IsNaN(pt.Y) || math.IsInf(pt.Y, 0) {
+				return fmt.Errorf("matchingPlot: series %s has point (%v, %v)", d, pt.X, pt.Y)
+			}
+			lo = math.Min(lo, math.Min(pt.X, pt.Y))
+			hi = math.Max(hi, math.Max(pt.X, pt.Y))
+		}
+		names = append(names, d)
+	}
+	sort.Strings(names)
+	f := report.LineFigure{Title: title, XLabel: "matching degree (%)", YLabel: "test accuracy (%)", XMin: lo, XMax: hi, YMin: lo, YMax: hi}
+	for _, d := range names {
+		ps := append([]point(nil), points[d]...)
+		sort.SliceStable(ps, func(a, b int) bool { return ps[a].X < ps[b].X })
+		s := report.LineSeries{Label: d}
+		for _, pt := range ps {
+			s.X = append(s.X, pt.X)
+			s.Y = append(s.Y, pt.Y)
+		}
+		f.Series = append(f.Series, s)
+	}
+	f.Guide = &report.GuideLine{Label: "perfect fitting\n(y = x)", X: []float64{lo, hi}, Y: []float64{lo, hi}, Color: color.Black, Width: vg.Points(3)}
+	return report.LinePlot(path, f)
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/studies/complexity"
 )
 
 // Options configure a reproduction.
@@ -51,7 +52,7 @@ type Options struct {
 	// Metrics chooses datasets' metrics (see experiments.Runner.Metrics).
 	Metrics map[string]datasets.Metric
 	// Complexity configures the complexity study's measurements.
-	Complexity ComplexityOptions
+	Complexity complexity.Options
 	// Progress receives progress lines (nil: quiet).
 	Progress io.Writer
 	// Start is when the invocation started, for the reports' wall time

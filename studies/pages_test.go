@@ -7,7 +7,6 @@ import (
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
-	"github.com/pcgcn/pcgcn/report"
 	"github.com/pcgcn/pcgcn/tensor"
 	"github.com/pcgcn/pcgcn/train"
 )
@@ -38,8 +37,8 @@ func TestPages(t *testing.T) {
 
 // The results page names the machine its speed rows were measured on.
 func TestResultsPageNamesTheMachine(t *testing.T) {
-	speed := []report.SpeedRow{{Dataset: "cora", Model: "gcn", Threads: 2, OursMs: 1, TorchMs: 3, SpeedupRatio: 3, Machine: "2 cores (AMD EPYC), linux/amd64"}}
-	models := []report.ModelSpeed{{Dataset: "cora", Model: "gcn", Threads: 2, MedianMs: 1, Machine: "2 cores (AMD EPYC), linux/amd64"}}
+	speed := []speedPair{{Dataset: "cora", Model: "gcn", Threads: 2, OursMs: 1, TorchMs: 3, SpeedupRatio: 3, Machine: "2 cores (AMD EPYC), linux/amd64"}}
+	models := []benchSpeed{{Dataset: "cora", Model: "gcn", Threads: 2, MedianMs: 1, Machine: "2 cores (AMD EPYC), linux/amd64"}}
 	page := resultsPage(pageHeader{Command: "cmd", Machine: "m", WallTime: "1s"}, []*experiments.Result{mainResult("gcn", "cora", 87, 1)}, []string{"gcn"}, nil, speed, models, "")
 	for _, want := range []string{"Measured in one run on 2 cores (AMD EPYC), linux/amd64 by `scripts/bench_vs_pytorch.sh`",
 		"one run of `scripts/bench_models.sh` on 2 cores (AMD EPYC), linux/amd64."} {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/paper"
-	"github.com/pcgcn/pcgcn/report"
 )
 
 // partialControlStudy is Table "full control vs partial control": 10% of
@@ -32,7 +31,7 @@ func partialControlVariants() []experiments.Variant {
 // highest (the one that hurts least), ours and the paper's, and says whether
 // they agree: the partial-control study's second claim. A variant whose
 // change is not negative is said not to hurt at all.
-func leastHarmSentence(deltas []report.VariantDelta) string {
+func leastHarmSentence(deltas []variantDelta) string {
 	ours, paper := -1, -1
 	for i, d := range deltas {
 		c := d.Heterophilous

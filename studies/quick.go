@@ -2,7 +2,7 @@ package studies
 
 // Quick mode (Options.Quick) runs the whole pipeline in minutes on the small
 // WebKB graphs, for checking, not for numbers. Every setting it changes is
-// here.
+// here but the complexity study's, which are in studies/complexity/doc.go.
 const (
 	// quickSplits is how many of Options.Splits run (the first ones).
 	quickSplits = 2
@@ -13,9 +13,6 @@ const (
 	quickDir = "quick"
 	// quickTSNEIterations is the t-SNE's iterations.
 	quickTSNEIterations = 300
-	// quickComplexityWarmup and quickComplexityEpochs are the complexity
-	// study's untimed and timed epochs per run.
-	quickComplexityWarmup, quickComplexityEpochs = 1, 3
 )
 
 // quickDatasets are the graphs of every study, unless Options.Datasets
@@ -28,10 +25,3 @@ func quickModels() []string { return []string{"pcgcn", "gcn", "gat", "mlp", "lin
 
 // quickLabelRateSizes are the label-rate study's training labels per class.
 func quickLabelRateSizes() []int { return []int{20, 5} }
-
-// quickComplexityNodes are the complexity study's graph sizes (average
-// degree 20); the first is also the n of its degree sweep.
-func quickComplexityNodes() []int { return []int{2000, 4000} }
-
-// quickComplexityDegrees are the complexity study's average degrees.
-func quickComplexityDegrees() []float64 { return []float64{10, 20} }

@@ -115,11 +115,10 @@ func (e *UnknownStudyError) Error() string {
 	return fmt.Sprintf("unknown study %q (valid: %s)", e.Name, strings.Join(Names(), ", "))
 }
 
-// selectStudies returns the studies named in only, with those that go along
-// with them, in registry order; with none named, every study but the
-// optional ones.
-func selectStudies(only []string) ([]study, error) {
-	all := registry()
+// selectStudies returns the studies of all (the registry) named in only,
+// with those that go along with them, in all's order; with none named,
+// every study but the optional ones.
+func selectStudies(all []study, only []string) ([]study, error) {
 	for _, name := range only {
 		if !slices.ContainsFunc(all, func(s study) bool { return s.name == name }) {
 			return nil, &UnknownStudyError{Name: name}

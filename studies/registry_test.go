@@ -11,7 +11,6 @@ import (
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
-	"github.com/pcgcn/pcgcn/report"
 )
 
 func TestDatasetSelection(t *testing.T) {
@@ -43,15 +42,15 @@ func TestDatasetSelection(t *testing.T) {
 }
 
 func TestPearson(t *testing.T) {
-	line := []report.Point{{X: 0, Y: 1}, {X: 1, Y: 3}, {X: 2, Y: 5}}
+	line := []point{{X: 0, Y: 1}, {X: 1, Y: 3}, {X: 2, Y: 5}}
 	if r := pearson(line); math.Abs(r-1) > 1e-12 {
 		t.Errorf("r = %v, want 1", r)
 	}
-	anti := []report.Point{{X: 0, Y: 2}, {X: 1, Y: 1}, {X: 2, Y: 0}}
+	anti := []point{{X: 0, Y: 2}, {X: 1, Y: 1}, {X: 2, Y: 0}}
 	if r := pearson(anti); math.Abs(r+1) > 1e-12 {
 		t.Errorf("r = %v, want -1", r)
 	}
-	if r := pearson([]report.Point{{X: 1, Y: 1}, {X: 1, Y: 2}}); !math.IsNaN(r) {
+	if r := pearson([]point{{X: 1, Y: 1}, {X: 1, Y: 2}}); !math.IsNaN(r) {
 		t.Errorf("constant X: r = %v, want NaN", r)
 	}
 }
@@ -77,7 +76,7 @@ func TestSelectStudies(t *testing.T) {
 		{"the complexity study only when named", []string{"complexity", "stats"}, []string{"stats", "complexity"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			ss, err := selectStudies(c.only)
+			ss, err := selectStudies(registry(), c.only)
 			if err != nil {
 				t.Fatal(err)
 			}

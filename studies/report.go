@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/pcgcn/pcgcn/experiments"
-	"github.com/pcgcn/pcgcn/report"
+	"github.com/pcgcn/pcgcn/tensor"
 )
 
 // writeReport renders docs/report.md, one section per study that has one,
@@ -20,7 +20,7 @@ func (p *plan) writeReport() error {
 		return err
 	}
 	var sections []study
-	for _, s := range registry() {
+	for _, s := range p.all {
 		if s.section != nil {
 			sections = append(sections, s)
 		}
@@ -55,7 +55,7 @@ func (p *plan) writeReport() error {
 		}
 	}
 	b.WriteString(coverage(saved, total, time.Duration(secs)*time.Second))
-	if note := report.StaleNote(stale, saved); note != "" {
+	if note := staleSentence(stale, saved); note != "" {
 		b.WriteString(note + "\n\n")
 	}
 	if p.opt.Quick {
@@ -95,7 +95,7 @@ func (p *plan) write(name, text string) error {
 func (p *plan) command() string {
 	var only []string
 	for _, name := range p.opt.Only {
-		for _, s := range registry() {
+		for _, s := range p.all {
 			if s.name == name && s.section != nil {
 				only = append(only, name)
 			}
@@ -152,7 +152,7 @@ type pageHeader struct {
 	WallTime string
 	// Stale counts the rendered cells of other or unrecorded numerics than
 	// this build's (experiments.Stale), and Cells all the rendered cells;
-	// the header says so when there are any stale ones (report.StaleNote).
+	// the header says so when there are any stale ones (staleSentence).
 	Stale, Cells int
 	// Dir is the results directory the page's cells are in ("": results),
 	// Splits how many splits each cell ran (0: the standard 10).
@@ -195,18 +195,18 @@ func (p *plan) header(study string, rs []*experiments.Result, compute float64) p
 // staleNote is the header's sentence on stale cells, after a space, or ""
 // when there are none.
 func (h pageHeader) staleNote() string {
-	if s := report.StaleNote(h.Stale, h.Cells); s != "" {
+	if s := staleSentence(h.Stale, h.Cells); s != "" {
 		return " " + s
 	}
 	return ""
 }
 
-// FormatDuration is the one way the reproduction prints a duration: whole
-// seconds under an hour ("45s", "12m5s"), whole minutes from an hour on
-// ("3h5m"), so that the rows of a table and their total read alike.
-func FormatDuration(d time.Duration) string {
-	if d < time.Hour {
-		return d.Round(time.Second).String()
+// staleSentence is the header sentence on the stale of the saved cells a page
+// renders (experiments.Stale: computed by other numerics than this build's,
+// or not recording theirs), empty when there are none.
+func staleSentence(stale, saved int) string {
+	if stale == 0 {
+		return ""
 	}
-	return strings.TrimSuffix(d.Round(time.Minute).String(), "0s")
+	return fmt.Sprintf("%d of these %d cells were computed by other numerics than this build's (%s) or do not record theirs (saved before cells recorded it); training them again gives numbers within their spread, not bit for bit the same, and `pcgcn reproduce --refresh` does so (README, Reproducibility).", stale, saved, tensor.Numerics())
 }

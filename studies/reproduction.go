@@ -26,7 +26,13 @@ type Reproduction struct {
 
 // New checks opt (study, model and dataset names) and resolves it.
 func New(opt Options) (*Reproduction, error) {
-	selected, err := selectStudies(opt.Only)
+	return newReproduction(opt, registry())
+}
+
+// newReproduction is New over the studies of all (the registry, or in a
+// test the registry and a study of its own).
+func newReproduction(opt Options, all []study) (*Reproduction, error) {
+	selected, err := selectStudies(all, opt.Only)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +49,7 @@ func New(opt Options) (*Reproduction, error) {
 			}
 		}
 	}
-	p := newPlan(opt)
+	p := newPlanOf(opt, all)
 	r := &Reproduction{p: p, selected: selected}
 	for _, s := range selected {
 		if s.cells != nil {
@@ -142,13 +148,19 @@ type plan struct {
 	// docs is the directory of the reports, figDir that of their figures.
 	docs, figDir string
 	graphs       map[string]*graph.Graph
+	// all are the studies of the registry the plan was made from, whose
+	// sections docs/report.md holds and whose hooks the runner has.
+	all []study
 	// signed caches signedFeatures by dataset.
 	signed map[string]bool
 }
 
-// newPlan resolves opt's defaults and quick mode and sets up the runner with
-// every study's hooks.
-func newPlan(opt Options) *plan {
+// newPlan is newPlanOf over the registry.
+func newPlan(opt Options) *plan { return newPlanOf(opt, registry()) }
+
+// newPlanOf resolves opt's defaults and quick mode and sets up the runner
+// with the hooks of every study of all.
+func newPlanOf(opt Options, all []study) *plan {
 	if opt.ResultsDir == "" {
 		opt.ResultsDir = "results"
 	}
@@ -161,7 +173,7 @@ func newPlan(opt Options) *plan {
 	if opt.Start.IsZero() {
 		opt.Start = time.Now()
 	}
-	p := &plan{opt: opt, graphs: map[string]*graph.Graph{}, signed: map[string]bool{}, splits: opt.Splits, docs: opt.DocsDir}
+	p := &plan{opt: opt, all: all, graphs: map[string]*graph.Graph{}, signed: map[string]bool{}, splits: opt.Splits, docs: opt.DocsDir}
 	p.runner = &experiments.Runner{Dir: opt.ResultsDir, Data: opt.Data, Threads: opt.Threads, Jobs: opt.Jobs, Seed: opt.Seed,
 		Progress: opt.Progress, Refresh: opt.Refresh, Lease: opt.Lease, Metrics: opt.Metrics}
 	if opt.Quick {
@@ -174,7 +186,7 @@ func newPlan(opt Options) *plan {
 		p.docs = p.runner.KeyDir()
 	}
 	p.figDir = filepath.Join(p.docs, "figures")
-	p.hook(registry())
+	p.hook(all)
 	return p
 }
 

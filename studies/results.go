@@ -3,6 +3,7 @@ package studies
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/paper"
 	"github.com/pcgcn/pcgcn/report"
 	"github.com/pcgcn/pcgcn/train"
 )
@@ -84,14 +86,14 @@ func writeResultsPage(p *plan) error {
 	if err := experiments.WriteFileAtomic(filepath.Join(p.runner.KeyDir(), "main.json"), append(b, '\n')); err != nil {
 		return err
 	}
-	var speed []report.SpeedRow
+	var speed []speedPair
 	speedPath := filepath.Join(p.opt.ResultsDir, "speed.json")
 	if sb, err := os.ReadFile(speedPath); err == nil {
 		if err := json.Unmarshal(sb, &speed); err != nil {
 			return fmt.Errorf("%s: %w", speedPath, err)
 		}
 	}
-	modelSpeed, err := report.ReadModelSpeed(filepath.Join(p.opt.ResultsDir, "speed_models.json"))
+	modelSpeed, err := readBenchSpeed(filepath.Join(p.opt.ResultsDir, "speed_models.json"))
 	if err != nil {
 		return err
 	}
@@ -168,7 +170,7 @@ func joinInts(v []int) string {
 // resultsPage renders docs/results.md: PCGCN against the paper, the extra
 // benchmarks, the main table of every model, the speed comparison and a
 // hand-written discussion (kept in docs/results-discussion.md).
-func resultsPage(run pageHeader, rs []*experiments.Result, models, own []string, speed []report.SpeedRow, modelSpeed []report.ModelSpeed, discussion string) string {
+func resultsPage(run pageHeader, rs []*experiments.Result, models, own []string, speed []speedPair, modelSpeed []benchSpeed, discussion string) string {
 	var b strings.Builder
 	dir := run.Dir
 	if dir == "" {
@@ -181,7 +183,7 @@ func resultsPage(run pageHeader, rs []*experiments.Result, models, own []string,
 		protocol = fullProtocol
 	}
 	fmt.Fprintln(&b, protocol+" The cells were computed over several sessions; each records the numerics of the build that computed it (README, Reproducibility), and a cell of other numerics, recomputed, can differ from the saved one by a test node or two per split (`pcgcn reproduce --refresh` recomputes them).")
-	if sec := report.OwnSection(rs, models, own); sec != "" {
+	if sec := ownSection(rs, models, own); sec != "" {
 		fmt.Fprintln(&b, "\n## Your graphs (--data)")
 		fmt.Fprintln(&b, "\n"+sec)
 	}
@@ -191,19 +193,19 @@ func resultsPage(run pageHeader, rs []*experiments.Result, models, own []string,
 		return fmt.Sprintf("\nNo cell on %s is saved in `%s` for these splits.\n", strings.Join(dss, ", "), dir)
 	}
 	if hasResult(rs, []string{"pcgcn"}, paperDatasets()) {
-		fmt.Fprintln(&b, "\n"+report.PCGCNSection(rs, paperDatasets()))
+		fmt.Fprintln(&b, "\n"+pcgcnSection(rs, paperDatasets()))
 	} else {
 		fmt.Fprintln(&b, none(paperDatasets()))
 	}
 	fmt.Fprintln(&b, "## Beyond the paper: heterophily benchmarks of Platonov et al. (2023)")
 	if hasResult(rs, models, extraDatasets()) {
-		fmt.Fprintln(&b, "\n"+report.ExtraSection(rs, models, extraDatasets()))
+		fmt.Fprintln(&b, "\n"+extraSection(rs, models, extraDatasets()))
 	} else {
 		fmt.Fprintln(&b, none(extraDatasets()))
 	}
 	fmt.Fprintln(&b, "## Main table: every model on the paper's offline datasets")
 	if hasResult(rs, models, paperDatasets()) {
-		fmt.Fprintln(&b, "\n"+report.MainTable(rs, models, paperDatasets(), modelSpeed))
+		fmt.Fprintln(&b, "\n"+mainTable(rs, models, paperDatasets(), modelSpeed))
 	} else {
 		fmt.Fprintln(&b, none(paperDatasets()))
 	}
@@ -214,7 +216,7 @@ func resultsPage(run pageHeader, rs []*experiments.Result, models, own []string,
 	}
 	if len(modelSpeed) > 0 {
 		fmt.Fprintln(&b, "### Training speed of every model")
-		fmt.Fprintln(&b, "\n"+report.ModelSpeedTable(modelSpeed, models, paperDatasets()))
+		fmt.Fprintln(&b, "\n"+benchSpeedTable(modelSpeed, models, paperDatasets()))
 	}
 	fmt.Fprintln(&b, "## Speed against the PyTorch CPU reference")
 	if len(speed) == 0 {
@@ -224,8 +226,8 @@ func resultsPage(run pageHeader, rs []*experiments.Result, models, own []string,
 		for i, r := range speed {
 			machines[i] = r.Machine
 		}
-		fmt.Fprintf(&b, "\nMeasured in one run%s by `scripts/bench_vs_pytorch.sh`: `pcgcn bench` and `../shared/bench/bench_epoch.py` on the same model, dataset, split and thread count (median of 50 epochs after 5 warm-up epochs; forward + backward + Adam step, no evaluation).\n\n", report.MeasuredOn(machines))
-		fmt.Fprintln(&b, report.SpeedSection(speed))
+		fmt.Fprintf(&b, "\nMeasured in one run%s by `scripts/bench_vs_pytorch.sh`: `pcgcn bench` and `../shared/bench/bench_epoch.py` on the same model, dataset, split and thread count (median of 50 epochs after 5 warm-up epochs; forward + backward + Adam step, no evaluation).\n\n", measuredOn(machines))
+		fmt.Fprintln(&b, speedSection(speed))
 	}
 	if strings.TrimSpace(discussion) != "" {
 		fmt.Fprintln(&b, strings.TrimSpace(discussion))
@@ -239,4 +241,201 @@ func hasResult(rs []*experiments.Result, models, dss []string) bool {
 	return slices.ContainsFunc(rs, func(r *experiments.Result) bool {
 		return r != nil && slices.Contains(models, r.Cell.Model) && slices.Contains(dss, r.Cell.Dataset)
 	})
+}
+
+// speedPair is one dataset of the side-by-side speed comparison with the
+// PyTorch reference (written by scripts/bench_vs_pytorch.sh).
+type speedPair struct {
+	Dataset      string  `json:"dataset"`
+	Model        string  `json:"model"`
+	Threads      int     `json:"threads"`
+	OursMs       float64 `json:"ours_median_ms"`
+	TorchMs      float64 `json:"torch_median_ms"`
+	OursRSSMiB   float64 `json:"ours_peak_rss_mib"`
+	TorchRSSMiB  float64 `json:"torch_peak_rss_mib"`
+	SpeedupRatio float64 `json:"speedup"`
+	// Machine is where the pair was measured (`pcgcn bench`'s machine
+	// field); empty in rows written before it was recorded.
+	Machine string `json:"machine,omitempty"`
+}
+
+// pcgcnSection compares PCGCN with the paper's PCGCN row.
+func pcgcnSection(rs []*experiments.Result, datasets []string) string {
+	var b strings.Builder
+	idx := resultIndex(rs)["pcgcn"]
+	pap := paper.MainTable()["pcgcn"]
+	head := []string{"dataset", "ours: test acc. %", "paper", "difference", "within paper's mean ± 2 std", "ms / epoch (during the run)"}
+	aligns := []report.Align{report.Left, report.Right, report.Right, report.Right, report.Center, report.Right}
+	var rows [][]string
+	for _, d := range datasets {
+		r := idx[d]
+		p, ok := pap[d]
+		if r == nil {
+			continue
+		}
+		ours := fmt.Sprintf("%.2f ± %.2f%s", r.TestMean, r.TestStd, selectionMark(r))
+		if !ok {
+			rows = append(rows, []string{d, ours, "—", "—", "—", fmt.Sprintf("%.2f", r.MsPerEpoch)})
+			continue
+		}
+		diff := r.TestMean - p.Mean
+		within := "yes"
+		if math.Abs(diff) > 2*p.Std {
+			within = "**no** (see [fidelity](fidelity.md))"
+		}
+		rows = append(rows, []string{d, ours, fmt.Sprintf("%.2f ± %.2f", p.Mean, p.Std), fmt.Sprintf("%+.2f", diff), within, fmt.Sprintf("%.2f", r.MsPerEpoch)})
+	}
+	b.WriteString(report.Table(head, aligns, rows))
+	var secs float64
+	n := 0
+	for _, d := range datasets {
+		if r := idx[d]; r != nil {
+			secs += r.Seconds
+			n++
+		}
+	}
+	if n > 0 {
+		fmt.Fprintf(&b, "\nTraining and evaluating PCGCN on these %d datasets × their splits took %.1f minutes in all (sum of the cells' wall times, one process, 2 threads).\n", n, secs/60)
+	}
+	return b.String()
+}
+
+// extraSection reports the datasets beyond the paper, with ROC AUC for the
+// binary ones.
+func extraSection(rs []*experiments.Result, models, dss []string) string {
+	var b strings.Builder
+	b.WriteString(metricTable(rs, models, dss))
+	over := "the dataset's 10 splits"
+	if n := splitsRun(rs, models, dss); n != 10 && n != 0 {
+		over = fmt.Sprintf("the %s of the dataset's 10 splits run", n2s(n))
+	}
+	fmt.Fprintln(&b, "\nMean ± std over "+over+" (the masks in its npz: about 48/32/20 % of the nodes for training/validation/test on the filtered graphs, 50/25/25 on Minesweeper and Tolokers). ʳ: raw features, ⁿ: row-normalised features, whichever had the higher mean validation metric (both are trained; test plays no part); ᵈ: the directed graph (out-links), the graph of GCNII's and GGCN's authors, and PCGCN's where it wins on validation; * a candidate has not run yet. Every model uses a preset of the paper's datasets (the filtered graphs their parent's; see each model's Preset): none was tuned on these datasets, so the numbers are not comparable with the tuned ones of Platonov et al.")
+	return b.String()
+}
+
+// ownSection reports graphs given by path (--data): per model and graph the
+// metric the cell was selected and scored on, the test metric and the test
+// accuracy, over the splits the cells ran. It is "" when none of dss has a
+// result.
+func ownSection(rs []*experiments.Result, models, dss []string) string {
+	idx := resultIndex(rs)
+	have := false
+	for _, m := range models {
+		for _, d := range dss {
+			have = have || idx[m][d] != nil
+		}
+	}
+	if !have {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(metricTable(rs, models, dss))
+	fmt.Fprintln(&b, "\nMean ± std over the splits the cells ran. ʳ: raw features, ⁿ: row-normalised features, whichever had the higher mean validation metric (both are trained; test plays no part); no mark: one candidate (signed features, which row normalisation leaves raw, are trained once); * a candidate has not run yet. Every model uses its general preset: none was tuned on these graphs.")
+	return b.String()
+}
+
+// splitsRun is the number of splits the results of models on dss ran, or
+// -1 when they differ (0 without results, or results without their splits).
+func splitsRun(rs []*experiments.Result, models, dss []string) int {
+	n := 0
+	for _, r := range rs {
+		if r == nil || !slices.Contains(models, r.Cell.Model) || !slices.Contains(dss, r.Cell.Dataset) {
+			continue
+		}
+		switch k := len(r.PerSplit); {
+		case n == 0:
+			n = k
+		case n != k:
+			return -1
+		}
+	}
+	return n
+}
+
+// n2s writes a split count for splitsRun's sentence.
+func n2s(n int) string {
+	if n < 0 {
+		return "varying numbers"
+	}
+	return fmt.Sprint(n)
+}
+
+// metricTable is the table of extraSection and ownSection: one row per
+// model and dataset with a result.
+func metricTable(rs []*experiments.Result, models, dss []string) string {
+	idx := resultIndex(rs)
+	head := []string{"model", "dataset", "metric used for selection", "test metric %", "test accuracy %", "ms / epoch"}
+	var rows [][]string
+	for _, m := range models {
+		for _, d := range dss {
+			r := idx[m][d]
+			if r == nil {
+				continue
+			}
+			metric := "accuracy"
+			if r.Metric == datasets.ROCAUC {
+				metric = "ROC AUC"
+			}
+			rows = append(rows, []string{m, d, metric, fmt.Sprintf("%.2f ± %.2f%s", r.TestMean, r.TestStd, selectionMark(r)),
+				fmt.Sprintf("%.2f ± %.2f", r.TestAccMean, r.TestAccStd), fmt.Sprintf("%.2f", r.MsPerEpoch)})
+		}
+	}
+	return report.Table(head, leftThenRight(3, len(head)), rows)
+}
+
+// benchSpeedTable renders the bench medians of every model × dataset.
+func benchSpeedTable(rows []benchSpeed, models, datasets []string) string {
+	var b strings.Builder
+	idx := speedIndex(rows)
+	threads := 0
+	if len(rows) > 0 {
+		threads = rows[0].Threads
+	}
+	var cells [][]string
+	for _, m := range models {
+		row := []string{m}
+		for _, d := range datasets {
+			if v, ok := idx[m][d]; ok {
+				row = append(row, fmt.Sprintf("%.2f", v))
+			} else {
+				row = append(row, "—")
+			}
+		}
+		cells = append(cells, row)
+	}
+	b.WriteString(report.Table(append([]string{"model"}, datasets...), leftThenRight(1, len(datasets)+1), cells))
+	machines := make([]string, len(rows))
+	for i, r := range rows {
+		machines[i] = r.Machine
+	}
+	fmt.Fprintf(&b, "\nMedian ms per training epoch (forward, backward, Adam step; no evaluation), %d threads, all measured in one run of `scripts/bench_models.sh`%s.\n", threads, measuredOn(machines))
+	return b.String()
+}
+
+// measuredOn names the machine a set of speed rows was measured on, as
+// " on MACHINE" (or " on A, B" when they disagree), or "" when no row
+// records it (rows written before the bench JSON carried it).
+func measuredOn(machines []string) string {
+	var seen []string
+	for _, m := range machines {
+		if m != "" && !slices.Contains(seen, m) {
+			seen = append(seen, m)
+		}
+	}
+	if len(seen) == 0 {
+		return ""
+	}
+	return " on " + strings.Join(seen, ", ")
+}
+
+// speedSection renders the side-by-side speed comparison.
+func speedSection(rows []speedPair) string {
+	head := []string{"dataset", "model", "threads", "pcgcn (Go) ms/epoch", "PyTorch ms/epoch", "speed-up", "pcgcn peak RSS MiB", "PyTorch peak RSS MiB"}
+	aligns := []report.Align{report.Left, report.Left, report.Right, report.Right, report.Right, report.Right, report.Right, report.Right}
+	var cells [][]string
+	for _, r := range rows {
+		cells = append(cells, []string{r.Dataset, r.Model, fmt.Sprint(r.Threads), fmt.Sprintf("%.2f", r.OursMs), fmt.Sprintf("%.2f", r.TorchMs),
+			fmt.Sprintf("%.2f×", r.SpeedupRatio), fmt.Sprintf("%.0f", r.OursRSSMiB), fmt.Sprintf("%.0f", r.TorchRSSMiB)})
+	}
+	return report.Table(head, aligns, cells)
 }

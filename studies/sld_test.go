@@ -3,8 +3,6 @@ package studies
 import (
 	"strings"
 	"testing"
-
-	"github.com/pcgcn/pcgcn/report"
 )
 
 // TestJudgeSLD: the label-distance verdict follows from the numbers it
@@ -13,15 +11,15 @@ import (
 // 7: an own homophilous graph with PCGCN 29.6 points behind GCN at SLD 1 was
 // said to agree).
 func TestJudgeSLD(t *testing.T) {
-	b := func(label string, min, nodes int, pc, gcn float64) report.DistanceBucket {
-		return report.DistanceBucket{Label: label, Min: min, Nodes: nodes, Acc: []float64{pc, gcn}}
+	b := func(label string, min, nodes int, pc, gcn float64) distanceBucket {
+		return distanceBucket{Label: label, Min: min, Nodes: nodes, Acc: []float64{pc, gcn}}
 	}
-	near := []report.DistanceBucket{b("1", 1, 500, 80, 70), b("3", 3, 100, 50, 49)}
-	far := []report.DistanceBucket{b("1", 1, 500, 80, 79), b("3", 3, 100, 60, 50)}
-	behind := []report.DistanceBucket{b("1", 1, 500, 50.4, 80), b("2", 2, 100, 40, 70)}
+	near := []distanceBucket{b("1", 1, 500, 80, 70), b("3", 3, 100, 50, 49)}
+	far := []distanceBucket{b("1", 1, 500, 80, 79), b("3", 3, 100, 60, 50)}
+	behind := []distanceBucket{b("1", 1, 500, 50.4, 80), b("2", 2, 100, 40, 70)}
 	cases := []struct {
 		name                  string
-		buckets               []report.DistanceBucket
+		buckets               []distanceBucket
 		h                     float64
 		judged, gains, agrees bool
 		want                  string
@@ -31,7 +29,7 @@ func TestJudgeSLD(t *testing.T) {
 		{"far on homophilous", far, 0.8, true, true, true, "at SLD 3 (+10.0 points"},
 		{"far on heterophilous", far, 0.2, true, true, false, "this does not agree"},
 		{"behind everywhere", behind, 0.8, true, false, false, "PCGCN is behind GCN or level everywhere (closest at SLD 1: -29.6 points"},
-		{"too few nodes", []report.DistanceBucket{b("1", 1, 5, 90, 10)}, 0.2, false, false, false, "not judged"},
+		{"too few nodes", []distanceBucket{b("1", 1, 5, 90, 10)}, 0.2, false, false, false, "not judged"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -19,7 +19,7 @@ func orNone(s []string) string {
 }
 
 // ms formats a mean ± std, or "—" for a missing one.
-func ms(v report.MeanStd) string {
+func ms(v meanStd) string {
 	if math.IsNaN(v.Mean) {
 		return "—"
 	}
@@ -48,4 +48,14 @@ func num3(m map[string]float64, k string) string {
 		return "—"
 	}
 	return fmt.Sprintf("%.3f", v)
+}
+
+// leftThenRight aligns the first lead of n table columns left (names) and
+// the others right (numbers).
+func leftThenRight(lead, n int) []report.Align {
+	a := make([]report.Align, n)
+	for i := lead; i < n; i++ {
+		a[i] = report.Right
+	}
+	return a
 }

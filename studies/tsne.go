@@ -126,7 +126,7 @@ func renderTSNE(p *plan, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		panels := []report.ScatterPanel{{Title: "initial features", XY: report.PointsDense(fpts), Labels: g.Y,
+		panels := []report.ScatterPanel{{Title: "initial features", XY: fpts, Labels: g.Y,
 			Note: fmt.Sprintf("silhouette %.3f (test nodes %s)", fx["silhouette_embedding"], num3(fx, "silhouette_embedding_test"))}}
 		fmt.Fprintf(w, "### %s\n\n| representation | silhouette, embedding: all nodes | test nodes | silhouette, t-SNE 2-D: all nodes | test nodes | test acc. split 0 |\n| --- | ---: | ---: | ---: | ---: | ---: |\n", d)
 		fmt.Fprintf(w, "| initial features | %s | %s | %s | %s | — |\n", num3(fx, "silhouette_embedding"), num3(fx, "silhouette_embedding_test"), num3(fx, "silhouette_tsne"), num3(fx, "silhouette_tsne_test"))
@@ -136,13 +136,13 @@ func renderTSNE(p *plan, w io.Writer) error {
 			if v, ok := s.Extra["silhouette_embedding_test"]; ok {
 				sil[r.Cell.Model] = v
 			}
-			panels = append(panels, report.ScatterPanel{Title: r.Cell.Model, XY: report.PointsDense(s.Points), Labels: g.Y,
+			panels = append(panels, report.ScatterPanel{Title: r.Cell.Model, XY: s.Points, Labels: g.Y,
 				Note: fmt.Sprintf("silhouette %.3f (test nodes %s)", s.Extra["silhouette_embedding"], num3(s.Extra, "silhouette_embedding_test"))})
 			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %.2f |\n", r.Cell.Model, num3(s.Extra, "silhouette_embedding"), num3(s.Extra, "silhouette_embedding_test"),
 				num3(s.Extra, "silhouette_tsne"), num3(s.Extra, "silhouette_tsne_test"), s.Test)
 		}
 		path, link := p.figure("tsne_" + d + ".png")
-		if err := report.ScatterGrid(path, d+": t-SNE of node representations, coloured by class", panels); err != nil {
+		if err := report.ScatterGrid(path, d+": t-SNE of node representations, coloured by class", "t-SNE 1", "t-SNE 2", panels); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "\n![%s t-SNE](%s)\n\n", d, link)

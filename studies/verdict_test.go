@@ -14,15 +14,14 @@ import (
 	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/paper"
-	"github.com/pcgcn/pcgcn/report"
 )
 
 // line returns n points on y = a·x + noise[i].
-func line(a float64, noise []float64) []report.Point {
-	ps := make([]report.Point, len(noise))
+func line(a float64, noise []float64) []point {
+	ps := make([]point, len(noise))
 	for i, e := range noise {
 		x := float64(i) * 20
-		ps[i] = report.Point{X: x, Y: a*x + e}
+		ps[i] = point{X: x, Y: a*x + e}
 	}
 	return ps
 }
@@ -34,13 +33,13 @@ func TestMatchingVerdict(t *testing.T) {
 	ds := []string{"chameleon", "cora"}
 	cases := []struct {
 		name string
-		pts  map[string][]report.Point
+		pts  map[string][]point
 		want string
 	}{
-		{"strong on heterophilous, weak on homophilous", map[string][]report.Point{"chameleon": line(1, exact), "cora": line(0.5, noisy)}, "the claim holds here"},
-		{"weak on heterophilous", map[string][]report.Point{"chameleon": line(0.5, noisy), "cora": line(1, exact)}, "the claim does not hold here"},
-		{"falling on homophilous", map[string][]report.Point{"chameleon": line(1, exact), "cora": line(-1, exact)}, "the claim holds here. On the homophilous datasets the correlation is negative"},
-		{"a dataset not finished", map[string][]report.Point{"chameleon": line(1, exact), "cora": line(1, exact[:4])}, "not yet: cora has 4 of its 6 points"},
+		{"strong on heterophilous, weak on homophilous", map[string][]point{"chameleon": line(1, exact), "cora": line(0.5, noisy)}, "the claim holds here"},
+		{"weak on heterophilous", map[string][]point{"chameleon": line(0.5, noisy), "cora": line(1, exact)}, "the claim does not hold here"},
+		{"falling on homophilous", map[string][]point{"chameleon": line(1, exact), "cora": line(-1, exact)}, "the claim holds here. On the homophilous datasets the correlation is negative"},
+		{"a dataset not finished", map[string][]point{"chameleon": line(1, exact), "cora": line(1, exact[:4])}, "not yet: cora has 4 of its 6 points"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -50,28 +49,28 @@ func TestMatchingVerdict(t *testing.T) {
 			}
 		})
 	}
-	if got := matchingVerdict(map[string][]report.Point{"chameleon": line(1, exact), "cora": line(0.5, noisy)}, ds, hom, 6); strings.Contains(got, "negative") {
+	if got := matchingVerdict(map[string][]point{"chameleon": line(1, exact), "cora": line(0.5, noisy)}, ds, hom, 6); strings.Contains(got, "negative") {
 		t.Errorf("a positive homophilous r is called negative: %q", got)
 	}
 	if r := pearson(line(0.5, noisy)); r >= strongCorrelation || r <= 0 {
 		t.Fatalf("test data: noisy r = %.3f, want in (0, %.1f)", r, strongCorrelation)
 	}
-	if got := matchingVerdict(map[string][]report.Point{"chameleon": line(1, exact)}, []string{"chameleon"}, hom, 6); !strings.Contains(got, "only one kind") {
+	if got := matchingVerdict(map[string][]point{"chameleon": line(1, exact)}, []string{"chameleon"}, hom, 6); !strings.Contains(got, "only one kind") {
 		t.Errorf("one kind of dataset: %q", got)
 	}
 	// accuracy flat on cora: r is undefined there, not "one kind of dataset"
-	if got := matchingVerdict(map[string][]report.Point{"chameleon": line(1, exact), "cora": line(0, exact)}, ds, hom, 6); !strings.Contains(got, "not judged: r is undefined") {
+	if got := matchingVerdict(map[string][]point{"chameleon": line(1, exact), "cora": line(0, exact)}, ds, hom, 6); !strings.Contains(got, "not judged: r is undefined") {
 		t.Errorf("constant accuracy: %q", got)
 	}
 }
 
 func TestMatchingTable(t *testing.T) {
 	exact := []float64{0, 0, 0, 0, 0, 0}
-	pts := map[string][]report.Point{
+	pts := map[string][]point{
 		"chameleon": line(1, exact),     // six points on a line: r = 1
 		"cora":      line(1, exact[:2]), // two points: r would be ±1 whatever they are
 	}
-	train := map[string][]report.Point{"chameleon": line(-1, exact)}
+	train := map[string][]point{"chameleon": line(-1, exact)}
 	var b strings.Builder
 	matchingTable(&b, []string{"chameleon", "cora", "actor"}, pts, train, map[string]float64{"chameleon": -0.2})
 	got := b.String()
@@ -208,7 +207,7 @@ func TestMissingDrops(t *testing.T) {
 
 func TestLabelRateMargins(t *testing.T) {
 	nan := math.NaN()
-	series := map[string][]report.MeanStd{
+	series := map[string][]meanStd{
 		"pcgcn": {{Mean: 70}, {Mean: 60}, {Mean: 50}},
 		"gcn":   {{Mean: 68}, {Mean: 61}, {Mean: nan}},
 		"gat":   {{Mean: 69.5}, {Mean: 59}, {Mean: 40}},
@@ -237,10 +236,10 @@ func TestLabelRateMargins(t *testing.T) {
 
 func TestChangeSentence(t *testing.T) {
 	v := func(why string) experiments.Variant { return experiments.Variant{Name: why, Why: why} }
-	got := changeSentence([]report.VariantDelta{
-		{Variant: v("w/o MP"), Heterophilous: report.Change{Ours: -5.8, Paper: -9.26, N: 6}},
-		{Variant: v("w/o loss"), Heterophilous: report.Change{Ours: 0.16, Paper: math.NaN(), N: 6}},
-		{Variant: v("not run"), Heterophilous: report.Change{N: 0}},
+	got := changeSentence([]variantDelta{
+		{Variant: v("w/o MP"), Heterophilous: variantChange{Ours: -5.8, Paper: -9.26, N: 6}},
+		{Variant: v("w/o loss"), Heterophilous: variantChange{Ours: 0.16, Paper: math.NaN(), N: 6}},
+		{Variant: v("not run"), Heterophilous: variantChange{N: 0}},
 	})
 	want := "accuracy falls with: w/o MP (-5.80; paper -9.26); it does not fall with: w/o loss (+0.16)."
 	if !strings.Contains(got, want) || strings.Contains(got, "not run") {
@@ -253,10 +252,10 @@ func TestChangeSentence(t *testing.T) {
 
 func TestLargestGain(t *testing.T) {
 	nan := math.NaN()
-	b := func(label string, min, nodes int, pc, gcn float64) report.DistanceBucket {
-		return report.DistanceBucket{Label: label, Min: min, Nodes: nodes, Acc: []float64{pc, gcn}}
+	b := func(label string, min, nodes int, pc, gcn float64) distanceBucket {
+		return distanceBucket{Label: label, Min: min, Nodes: nodes, Acc: []float64{pc, gcn}}
 	}
-	buckets := []report.DistanceBucket{
+	buckets := []distanceBucket{
 		b("1", 1, 500, 80, 78),
 		b("2", 2, 200, 60, 55),
 		b("3", 3, 10, 90, 40),             // too few nodes to count
@@ -273,7 +272,7 @@ func TestLargestGain(t *testing.T) {
 }
 
 func TestPooledAndHomophilousNote(t *testing.T) {
-	bins := []report.Bin{
+	bins := []homophilyBin{
 		{Lo: 0, Hi: 0.2, Nodes: 100, Acc: []float64{50, 40}, Count: []int{100, 100}},
 		{Lo: 0.2, Hi: 0.4, Nodes: 300, Acc: []float64{70, 60}, Count: []int{300, 300}},
 		{Lo: 0.4, Hi: 0.6, Nodes: 10, Acc: []float64{0, 0}, Count: []int{10, 10}},
@@ -302,10 +301,10 @@ func TestPooledAndHomophilousNote(t *testing.T) {
 
 func TestLeastHarmSentence(t *testing.T) {
 	v := func(why string) experiments.Variant { return experiments.Variant{Name: why, Why: why} }
-	deltas := []report.VariantDelta{
-		{Variant: v("random"), Heterophilous: report.Change{Ours: -1.40, Paper: -5.99, N: 6}},
-		{Variant: v("min-degree"), Heterophilous: report.Change{Ours: 0.28, Paper: -5.21, N: 6}},
-		{Variant: v("max-degree"), Heterophilous: report.Change{Ours: -1.88, Paper: -2.01, N: 6}},
+	deltas := []variantDelta{
+		{Variant: v("random"), Heterophilous: variantChange{Ours: -1.40, Paper: -5.99, N: 6}},
+		{Variant: v("min-degree"), Heterophilous: variantChange{Ours: 0.28, Paper: -5.21, N: 6}},
+		{Variant: v("max-degree"), Heterophilous: variantChange{Ours: -1.88, Paper: -2.01, N: 6}},
 	}
 	// a variant that raises accuracy does not "hurt least": it does not hurt
 	got := leastHarmSentence(deltas)
@@ -333,14 +332,14 @@ func TestLeastHarmSentence(t *testing.T) {
 // test nodes (an own homophilous graph had one, and one prediction decided
 // it), and says so when none qualifies.
 func TestHeteLow(t *testing.T) {
-	bin := func(lo float64, nodes int, acc ...float64) report.Bin {
-		return report.Bin{Lo: lo, Hi: lo + 0.2, Nodes: nodes, Acc: acc, Count: []int{nodes, nodes, nodes}}
+	bin := func(lo float64, nodes int, acc ...float64) homophilyBin {
+		return homophilyBin{Lo: lo, Hi: lo + 0.2, Nodes: nodes, Acc: acc, Count: []int{nodes, nodes, nodes}}
 	}
-	few := []report.Bin{bin(0.2, 1, 100, 0, 0), bin(0.8, 300, 90, 95, 94)}
+	few := []homophilyBin{bin(0.2, 1, 100, 0, 0), bin(0.8, 300, 90, 95, 94)}
 	if _, judged := heteLow(few); judged {
 		t.Error("one low-homophily test node judged")
 	}
-	many := []report.Bin{bin(0, 20, 60, 50, 40), bin(0.2, 20, 60, 50, 40)}
+	many := []homophilyBin{bin(0, 20, 60, 50, 40), bin(0.2, 20, 60, 50, 40)}
 	if win, judged := heteLow(many); !judged || !win {
 		t.Errorf("40 nodes, PCGCN ahead: win %v judged %v", win, judged)
 	}

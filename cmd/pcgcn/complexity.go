@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pcgcn/pcgcn/datasets"
-	"github.com/pcgcn/pcgcn/studies"
+	"github.com/pcgcn/pcgcn/studies/complexity"
 )
 
 // complexityFlags are reproduce's flags for the complexity study's
@@ -28,16 +28,16 @@ func (c *complexityFlags) register(cmd *cobra.Command) {
 
 // options maps the flags to the study's options: runs in child processes
 // of this executable (pcgcn bench) and of the reference.
-func (c *complexityFlags) options(dataDir string) (studies.ComplexityOptions, error) {
+func (c *complexityFlags) options(dataDir string) (complexity.Options, error) {
 	if math.IsNaN(c.memoryCapGiB) || c.memoryCapGiB <= 0 || c.memoryCapGiB > 1<<20 {
-		return studies.ComplexityOptions{}, fmt.Errorf("--memory-cap %v: give a positive number of GiB", c.memoryCapGiB)
+		return complexity.Options{}, fmt.Errorf("--memory-cap %v: give a positive number of GiB", c.memoryCapGiB)
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return studies.ComplexityOptions{}, fmt.Errorf("complexity study: locating this executable: %w", err)
+		return complexity.Options{}, fmt.Errorf("complexity study: locating this executable: %w", err)
 	}
-	m := studies.ChildMeasurer{Self: self, Python: c.python, Script: c.script(dataDir)}
-	return studies.ComplexityOptions{Measure: m.Measure, MemoryCapMiB: c.memoryCapGiB * 1024}, nil
+	m := complexity.ChildMeasurer{Self: self, Python: c.python, Script: c.script(dataDir)}
+	return complexity.Options{Measure: m.Measure, MemoryCapMiB: c.memoryCapGiB * 1024}, nil
 }
 
 // script resolves --reference: the flag, else bench/bench_graph.py beside

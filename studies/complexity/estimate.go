@@ -1,15 +1,15 @@
-package studies
+package complexity
 
 import (
 	"github.com/pcgcn/pcgcn/experiments"
 )
 
-// planComplexity is the study's line of --plan: its measurements, those
+// Plan is the study's line of --plan: its measurements, those
 // saved that answer the grid (done; stale ones counted apart, as cells'
 // are), and an estimate of the time the ones left take, graph generation
 // included. Saved records that do not parse count as absent here; Run
 // reports them.
-func planComplexity(p *plan) experiments.PlanEntry {
+func Plan(p Env) experiments.PlanEntry {
 	g := p.complexityGrid()
 	saved, _ := loadComplexity(p.complexityDir())
 	byFile := map[string]complexityRecord{}
@@ -28,7 +28,7 @@ func planComplexity(p *plan) experiments.PlanEntry {
 				switch {
 				case ok && r.answers(w) && r.stale():
 					e.Stale++
-					if !p.opt.Refresh {
+					if !p.Refresh {
 						e.Done++
 						continue
 					}
@@ -98,7 +98,7 @@ func complexityRates(saved []complexityRecord) func(impl, model string) float64 
 	largest := map[string]complexityRecord{}
 	for _, r := range saved {
 		k := r.Impl + " " + r.Model
-		if r.Status == ComplexityOK && r.MsPerEpoch > 0 && r.Nodes+r.Edges > largest[k].Nodes+largest[k].Edges {
+		if r.Status == StatusOK && r.MsPerEpoch > 0 && r.Nodes+r.Edges > largest[k].Nodes+largest[k].Edges {
 			largest[k] = r
 		}
 	}

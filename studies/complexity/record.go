@@ -1,4 +1,4 @@
-package studies
+package complexity
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/report"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -59,7 +60,7 @@ type complexityRecord struct {
 }
 
 // complexityDir is where the study's records are saved.
-func (p *plan) complexityDir() string { return filepath.Join(p.runner.Dir, "complexity") }
+func (p Env) complexityDir() string { return filepath.Join(p.ResultsDir, "complexity") }
 
 // file is the record's file name: its key.
 func (r complexityRecord) file() string {
@@ -119,11 +120,11 @@ func (r complexityRecord) answers(w complexityRecord) bool {
 		return false
 	}
 	switch r.Status {
-	case ComplexityOK:
+	case StatusOK:
 		return true
-	case ComplexityTimeout:
+	case StatusTimeout:
 		return r.TimeCapSeconds >= w.TimeCapSeconds
-	case ComplexityMemoryCap:
+	case StatusMemoryCap:
 		return r.MemoryCapMiB >= w.MemoryCapMiB
 	}
 	return false // error, unavailable: try again
@@ -132,10 +133,10 @@ func (r complexityRecord) answers(w complexityRecord) bool {
 // stale reports whether r was measured on another machine or, for ours,
 // by a build of other numerics.
 func (r complexityRecord) stale() bool {
-	return r.Machine != Machine() || r.Impl == implOurs && r.Numerics != tensor.Numerics()
+	return r.Machine != report.Machine() || r.Impl == implOurs && r.Numerics != tensor.Numerics()
 }
 
 // capped reports whether r ended at a cap (time or memory).
 func (r complexityRecord) capped() bool {
-	return r.Status == ComplexityTimeout || r.Status == ComplexityMemoryCap
+	return r.Status == StatusTimeout || r.Status == StatusMemoryCap
 }

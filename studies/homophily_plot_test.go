@@ -1,4 +1,4 @@
-package report
+package studies
 
 import (
 	"math"
@@ -7,7 +7,7 @@ import (
 
 func TestHomophilyPlot(t *testing.T) {
 	t.Parallel()
-	bins, _, err := BucketAccuracy(toyResults(), toyHomophily(), 0.1)
+	bins, _, err := bucketAccuracy(toyResults(), toyHomophily(), 0.1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,31 +19,31 @@ func TestHomophilyPlot(t *testing.T) {
 		bins[i].Share = share[i]
 	}
 	path := figPath(t, "homophily.png")
-	if err := HomophilyPlot(path, "Chameleon: accuracy by node homophily (10 splits)", bins, []string{"gcn", "pcgcn"}); err != nil {
+	if err := homophilyPlot(path, "Chameleon: accuracy by node homophily (10 splits)", bins, []string{"gcn", "pcgcn"}); err != nil {
 		t.Fatal(err)
 	}
 	checkPNG(t, path, pxW, pxH, true)
 }
 
 func TestHomophilyPlotErrors(t *testing.T) {
-	bins, _, err := BucketAccuracy(toyResults(), toyHomophily(), 0.2)
+	bins, _, err := bucketAccuracy(toyResults(), toyHomophily(), 0.2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if HomophilyPlot(dir+"/a.png", "t", nil, []string{"A"}) == nil {
+	if homophilyPlot(dir+"/a.png", "t", nil, []string{"A"}) == nil {
 		t.Error("no bins: no error")
 	}
-	if HomophilyPlot(dir+"/b.png", "t", bins, nil) == nil {
+	if homophilyPlot(dir+"/b.png", "t", bins, nil) == nil {
 		t.Error("no models: no error")
 	}
-	if HomophilyPlot(dir+"/c.png", "t", bins, []string{"A", "B", "C"}) == nil {
+	if homophilyPlot(dir+"/c.png", "t", bins, []string{"A", "B", "C"}) == nil {
 		t.Error("3 names for 2 accuracies: no error")
 	}
 	for i := range bins {
 		bins[i].Acc = []float64{math.NaN(), math.NaN()}
 	}
-	if HomophilyPlot(dir+"/d.png", "t", bins, []string{"A", "B"}) == nil {
+	if homophilyPlot(dir+"/d.png", "t", bins, []string{"A", "B"}) == nil {
 		t.Error("all accuracies NaN: no error")
 	}
 }

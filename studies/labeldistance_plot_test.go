@@ -1,4 +1,4 @@
-package report
+package studies
 
 import (
 	"math"
@@ -7,7 +7,7 @@ import (
 
 func TestDistancePlot(t *testing.T) {
 	t.Parallel()
-	bs, err := AccuracyByDistance(toyResults(), toySLD, 5)
+	bs, err := accuracyByDistance(toyResults(), toySLD, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,31 +19,31 @@ func TestDistancePlot(t *testing.T) {
 		bs[i].Nodes = nodes[i]
 	}
 	path := figPath(t, "distance.png")
-	if err := DistancePlot(path, "Chameleon: accuracy by SLD (10 splits)", bs, []string{"gcn", "pcgcn"}); err != nil {
+	if err := distancePlot(path, "Chameleon: accuracy by SLD (10 splits)", bs, []string{"gcn", "pcgcn"}); err != nil {
 		t.Fatal(err)
 	}
 	checkPNG(t, path, pxW, pxH, true)
 }
 
 func TestDistancePlotErrors(t *testing.T) {
-	bs, err := AccuracyByDistance(toyResults(), toySLD, 3)
+	bs, err := accuracyByDistance(toyResults(), toySLD, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if DistancePlot(dir+"/a.png", "t", bs, nil) == nil {
+	if distancePlot(dir+"/a.png", "t", bs, nil) == nil {
 		t.Error("no models: no error")
 	}
-	if DistancePlot(dir+"/b.png", "t", bs, []string{"A"}) == nil {
+	if distancePlot(dir+"/b.png", "t", bs, []string{"A"}) == nil {
 		t.Error("1 name for 2 accuracies: no error")
 	}
-	if DistancePlot(dir+"/c.png", "t", nil, []string{"A", "B"}) == nil {
+	if distancePlot(dir+"/c.png", "t", nil, []string{"A", "B"}) == nil {
 		t.Error("no buckets: no error")
 	}
 	for i := range bs {
 		bs[i].Nodes = 0
 	}
-	if DistancePlot(dir+"/d.png", "t", bs, []string{"A", "B"}) == nil {
+	if distancePlot(dir+"/d.png", "t", bs, []string{"A", "B"}) == nil {
 		t.Error("empty buckets: no error")
 	}
 }

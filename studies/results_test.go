@@ -1,4 +1,4 @@
-package report
+package studies
 
 import (
 	"fmt"
@@ -11,14 +11,14 @@ import (
 	"github.com/pcgcn/pcgcn/train"
 )
 
-func res(model, ds string, mean, std float64) *experiments.Result {
+func res(model, ds string, meanOf, std float64) *experiments.Result {
 	return &experiments.Result{Cell: experiments.Cell{Study: "main", Model: model, Dataset: ds}, Metric: datasets.Accuracy,
-		Scores: train.Scores{TestMean: mean, TestStd: std, TestAccMean: mean, TestAccStd: std, MsPerEpoch: 1.5}}
+		Scores: train.Scores{TestMean: meanOf, TestStd: std, TestAccMean: meanOf, TestAccStd: std, MsPerEpoch: 1.5}}
 }
 
 func TestPCGCNSectionFlagsLargeDifferences(t *testing.T) {
 	rs := []*experiments.Result{res("pcgcn", "chameleon", 74.0, 1.5), res("pcgcn", "cornell", 60.0, 5)}
-	s := PCGCNSection(rs, []string{"chameleon", "cornell", "cora"})
+	s := pcgcnSection(rs, []string{"chameleon", "cornell", "cora"})
 	if !strings.Contains(s, "| chameleon | 74.00 ± 1.50 | 74.29 ± 1.90 | -0.29 | yes |") {
 		t.Errorf("chameleon row missing or wrong:\n%s", s)
 	}
@@ -35,7 +35,7 @@ func TestMainTableRanks(t *testing.T) {
 		res("a", "x", 80, 1), res("b", "x", 70, 1), res("c", "x", 70, 1),
 		res("a", "y", 50, 1), res("b", "y", 60, 1), res("c", "y", 40, 1),
 	}
-	r := averageRanks(index(rs), []string{"a", "b", "c"}, []string{"x", "y"})
+	r := averageRanks(resultIndex(rs), []string{"a", "b", "c"}, []string{"x", "y"})
 	// x: a 1, b and c tie for 2-3 → 2.5 each; y: b 1, a 2, c 3
 	want := map[string]float64{"a": 1.5, "b": 1.75, "c": 2.75}
 	for m, v := range want {
@@ -43,7 +43,7 @@ func TestMainTableRanks(t *testing.T) {
 			t.Errorf("rank of %s = %v, want %v", m, r[m], v)
 		}
 	}
-	s := MainTable(rs, []string{"a", "b", "c"}, []string{"x", "y"}, nil)
+	s := mainTable(rs, []string{"a", "b", "c"}, []string{"x", "y"}, nil)
 	if !strings.Contains(s, "| a | 80.00 ± 1.00 | 50.00 ± 1.00 | 1.5 |") {
 		t.Errorf("row a:\n%s", s)
 	}
@@ -51,12 +51,12 @@ func TestMainTableRanks(t *testing.T) {
 	for _, r := range rs {
 		r.MsPerEpoch = 7
 	}
-	speed := []ModelSpeed{{Dataset: "x", Model: "a", Threads: 2, MedianMs: 1}, {Dataset: "y", Model: "a", Threads: 2, MedianMs: 3}}
-	s = MainTable(rs, []string{"a", "b", "c"}, []string{"x", "y"}, speed)
+	speed := []benchSpeed{{Dataset: "x", Model: "a", Threads: 2, MedianMs: 1}, {Dataset: "y", Model: "a", Threads: 2, MedianMs: 3}}
+	s = mainTable(rs, []string{"a", "b", "c"}, []string{"x", "y"}, speed)
 	if !strings.Contains(s, "| 1.5 | — | 2.00 |") || !strings.Contains(s, "| 7.00 (run) |") {
 		t.Errorf("ms / epoch column:\n%s", s)
 	}
-	st := ModelSpeedTable(speed, []string{"a", "b"}, []string{"x", "y"})
+	st := benchSpeedTable(speed, []string{"a", "b"}, []string{"x", "y"})
 	if !strings.Contains(st, "| a | 1.00 | 3.00 |") || !strings.Contains(st, "| b | — | — |") || !strings.Contains(st, "2 threads") {
 		t.Errorf("speed table:\n%s", st)
 	}
@@ -64,21 +64,21 @@ func TestMainTableRanks(t *testing.T) {
 
 func TestSelectionMark(t *testing.T) {
 	r := res("a", "x", 80, 1)
-	if SelectionMark(r) != "" {
+	if selectionMark(r) != "" {
 		t.Error("a result without selection got a mark")
 	}
 	r.Config = map[string]any{"normalize_features": false}
 	r.Selection = &experiments.Selection{Complete: true}
-	if m := SelectionMark(r); m != "ʳ" {
+	if m := selectionMark(r); m != "ʳ" {
 		t.Errorf("raw features: mark %q", m)
 	}
 	r.Config = map[string]any{"normalize_features": true}
 	r.Selection.Complete = false
-	if m := SelectionMark(r); m != "ⁿ*" {
+	if m := selectionMark(r); m != "ⁿ*" {
 		t.Errorf("normalised, incomplete: mark %q", m)
 	}
 	r.Selection = &experiments.Selection{Complete: true, Dataset: "x-directed"}
-	if m := SelectionMark(r); m != "ⁿᵈ" {
+	if m := selectionMark(r); m != "ⁿᵈ" {
 		t.Errorf("normalised, directed twin: mark %q", m)
 	}
 }
@@ -89,7 +89,7 @@ func TestExtraSectionMarksTheSelection(t *testing.T) {
 	r.TestAccMean = 78.5
 	r.Config = map[string]any{"normalize_features": true}
 	r.Selection = &experiments.Selection{Complete: true}
-	s := ExtraSection([]*experiments.Result{r}, []string{"gcn", "mlp"}, []string{"tolokers"})
+	s := extraSection([]*experiments.Result{r}, []string{"gcn", "mlp"}, []string{"tolokers"})
 	if !strings.Contains(s, "| gcn | tolokers | ROC AUC | 74.90 ± 1.10ⁿ | 78.50 ± 1.10 |") {
 		t.Errorf("extra section row:\n%s", s)
 	}
@@ -99,19 +99,19 @@ func TestExtraSectionMarksTheSelection(t *testing.T) {
 }
 
 func TestSpeedSection(t *testing.T) {
-	s := SpeedSection([]SpeedRow{{Dataset: "cora", Model: "gcn", Threads: 2, OursMs: 1, TorchMs: 3, SpeedupRatio: 3, OursRSSMiB: 40, TorchRSSMiB: 300}})
+	s := speedSection([]speedPair{{Dataset: "cora", Model: "gcn", Threads: 2, OursMs: 1, TorchMs: 3, SpeedupRatio: 3, OursRSSMiB: 40, TorchRSSMiB: 300}})
 	if !strings.Contains(s, "| cora | gcn | 2 | 1.00 | 3.00 | 3.00× | 40 | 300 |") {
 		t.Errorf("speed row:\n%s", s)
 	}
-	if StaleNote(0, 10) != "" {
+	if staleSentence(0, 10) != "" {
 		t.Error("a note for no stale cells")
 	}
-	if note := StaleNote(3, 10); !strings.Contains(note, "3 of these 10 cells were computed by other numerics than this build's ("+tensor.Numerics()+")") || !strings.Contains(note, "--refresh") {
+	if note := staleSentence(3, 10); !strings.Contains(note, "3 of these 10 cells were computed by other numerics than this build's ("+tensor.Numerics()+")") || !strings.Contains(note, "--refresh") {
 		t.Errorf("stale note %q", note)
 	}
 }
 
-// MeasuredOn names the machines rows were measured on, and says nothing
+// measuredOn names the machines rows were measured on, and says nothing
 // of those written before bench recorded it.
 func TestMeasuredOn(t *testing.T) {
 	for _, c := range []struct {
@@ -119,7 +119,7 @@ func TestMeasuredOn(t *testing.T) {
 		want string
 	}{{nil, ""}, {[]string{"", ""}, ""}, {[]string{"a", "", "a"}, " on a"}, {[]string{"a", "b", "a"}, " on a, b"}} {
 		t.Run(fmt.Sprint(c.in), func(t *testing.T) {
-			if got := MeasuredOn(c.in); got != c.want {
+			if got := measuredOn(c.in); got != c.want {
 				t.Errorf("MeasuredOn(%q) = %q, want %q", c.in, got, c.want)
 			}
 		})

@@ -1,4 +1,4 @@
-package report
+package studies
 
 import (
 	"strings"
@@ -8,8 +8,8 @@ import (
 )
 
 func TestVariantTableChanges(t *testing.T) {
-	cell := func(variant, ds string, mean float64) *experiments.Result {
-		r := res("pcgcn", ds, mean, 1)
+	cell := func(variant, ds string, meanOf float64) *experiments.Result {
+		r := res("pcgcn", ds, meanOf, 1)
 		r.Cell.Variant = variant
 		return r
 	}
@@ -24,7 +24,7 @@ func TestVariantTableChanges(t *testing.T) {
 		"full": {"het1": 60, "het2": 56, "hom": 80},
 	}
 	hom := map[string]bool{"hom": true}
-	got := VariantTable(vs, rs, main, []string{"het1", "het2", "hom"}, paperRows, "full", hom)
+	got := variantRows(vs, rs, main, []string{"het1", "het2", "hom"}, paperRows, "full", hom)
 	for _, want := range []string{
 		"| variant | het1 | het2 | hom | Δ heterophilous | Δ homophilous |",
 		// (50−70 + 60−64)/2 = −12, the paper's (40−60 + 50−56)/2 = −13

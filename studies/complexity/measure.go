@@ -1,4 +1,4 @@
-package studies
+package complexity
 
 import (
 	"context"
@@ -11,11 +11,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pcgcn/pcgcn/report"
 	"github.com/pcgcn/pcgcn/synth"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
-// measureComplexity takes the grid's measurements that no saved record
+// Measure takes the grid's measurements that no saved record
 // answers (complexityRecord.answers; with Options.Refresh also the stale
 // ones), smallest graph first. Each graph is generated once into a
 // temporary directory under os.TempDir(), every measurement left on it is
@@ -26,7 +27,7 @@ import (
 // reference's runs once it proved unavailable. An interrupt (SIGINT,
 // SIGTERM) or ctx stops it: the child is killed, the graph removed, the
 // records saved so far kept.
-func measureComplexity(ctx context.Context, p *plan) error {
+func Measure(ctx context.Context, p Env) error {
 	g := p.complexityGrid()
 	if g.measure == nil {
 		return errors.New("no way to measure: studies.Options.Complexity.Measure is nil")
@@ -46,7 +47,7 @@ func measureComplexity(ctx context.Context, p *plan) error {
 		for _, impl := range g.implementations {
 			for _, model := range pt.models {
 				w := g.want(impl, model, pt)
-				if r, ok := m.saved[w.file()]; ok && r.answers(w) && !(p.opt.Refresh && r.stale()) {
+				if r, ok := m.saved[w.file()]; ok && r.answers(w) && !(p.Refresh && r.stale()) {
 					continue
 				}
 				if done, err := m.withoutRunning(w); done || err != nil {
@@ -67,10 +68,10 @@ func measureComplexity(ctx context.Context, p *plan) error {
 	return nil
 }
 
-// complexityMeasurer is one run of measureComplexity: the grid, and the
+// complexityMeasurer is one run of Measure: the grid, and the
 // records saved so far by file name.
 type complexityMeasurer struct {
-	p     *plan
+	p     Env
 	g     complexityGrid
 	dir   string
 	saved map[string]complexityRecord
@@ -100,7 +101,7 @@ func (m *complexityMeasurer) onGraph(ctx context.Context, pt complexityPoint, to
 		if ctx.Err() != nil {
 			return fmt.Errorf("interrupted; the %d measurements saved are kept", len(m.saved))
 		}
-		o := m.g.measure(ctx, ComplexityRun{Impl: w.Impl, Model: w.Model, Dir: dir, Threads: w.Threads, Warmup: w.Warmup,
+		o := m.g.measure(ctx, Run{Impl: w.Impl, Model: w.Model, Dir: dir, Threads: w.Threads, Warmup: w.Warmup,
 			Epochs: w.Epochs, MemoryCapMiB: m.g.memoryCapMiB, TimeCap: m.g.timeCap})
 		if ctx.Err() != nil {
 			return fmt.Errorf("interrupted; the %d measurements saved are kept", len(m.saved))
@@ -110,7 +111,7 @@ func (m *complexityMeasurer) onGraph(ctx context.Context, pt complexityPoint, to
 		if err := m.save(rec); err != nil {
 			return err
 		}
-		if rec.Impl == implPyTorch && rec.Status == ComplexityUnavailable {
+		if rec.Impl == implPyTorch && rec.Status == StatusUnavailable {
 			m.unavailable = rec.Message
 		}
 		m.p.progressf("complexity: %s %s, n = %d, degree %g: %s", rec.Impl, rec.Model, rec.Nodes, rec.AvgDegree, outcomeText(rec))
@@ -143,7 +144,7 @@ func (m *complexityMeasurer) withoutRunning(w complexityRecord) (bool, error) {
 		rec.Status = c.Status
 		rec.Message = fmt.Sprintf("not run: %s at n = %d, average degree %g", c.Status, c.Nodes, c.AvgDegree)
 	case w.Impl == implPyTorch && m.unavailable != "":
-		rec.Status, rec.Message = ComplexityUnavailable, m.unavailable
+		rec.Status, rec.Message = StatusUnavailable, m.unavailable
 	default:
 		return false, nil
 	}
@@ -162,8 +163,8 @@ func (m *complexityMeasurer) cappedBefore(w complexityRecord) *complexityRecord 
 			r.Nodes > w.Nodes || r.AvgDegree > w.AvgDegree || r.Threads != w.Threads || r.Protocol != w.Protocol {
 			continue
 		}
-		if r.Status == ComplexityMemoryCap && r.MemoryCapMiB >= w.MemoryCapMiB ||
-			r.Status == ComplexityTimeout && r.TimeCapSeconds >= w.TimeCapSeconds && r.Warmup+r.Epochs <= w.Warmup+w.Epochs {
+		if r.Status == StatusMemoryCap && r.MemoryCapMiB >= w.MemoryCapMiB ||
+			r.Status == StatusTimeout && r.TimeCapSeconds >= w.TimeCapSeconds && r.Warmup+r.Epochs <= w.Warmup+w.Epochs {
 			if best == nil || r.Nodes < best.Nodes || r.Nodes == best.Nodes && r.AvgDegree < best.AvgDegree {
 				best = &r
 			}
@@ -174,7 +175,7 @@ func (m *complexityMeasurer) cappedBefore(w complexityRecord) *complexityRecord 
 
 // save stamps rec with this machine (and build, for ours) and saves it.
 func (m *complexityMeasurer) save(rec complexityRecord) error {
-	rec.Machine = Machine()
+	rec.Machine = report.Machine()
 	if rec.Impl == implOurs {
 		rec.Numerics = tensor.Numerics()
 	}
@@ -187,15 +188,15 @@ func (m *complexityMeasurer) save(rec complexityRecord) error {
 
 // outcomeText is a record's outcome in a progress line.
 func outcomeText(r complexityRecord) string {
-	if r.Status == ComplexityOK {
-		return fmt.Sprintf("%s s/epoch, %.0f MiB (%s)", secondsText(r.MsPerEpoch/1000), r.PeakRSSMiB, FormatDuration(time.Duration(r.Seconds*float64(time.Second))))
+	if r.Status == StatusOK {
+		return fmt.Sprintf("%s s/epoch, %.0f MiB (%s)", secondsText(r.MsPerEpoch/1000), r.PeakRSSMiB, report.FormatDuration(time.Duration(r.Seconds*float64(time.Second))))
 	}
 	return r.Status + ": " + r.Message
 }
 
 // progressf writes a progress line, if progress is wanted.
-func (p *plan) progressf(format string, args ...any) {
-	if p.opt.Progress != nil {
-		fmt.Fprintf(p.opt.Progress, format+"\n", args...)
+func (p Env) progressf(format string, args ...any) {
+	if p.Progress != nil {
+		fmt.Fprintf(p.Progress, format+"\n", args...)
 	}
 }

@@ -1,4 +1,4 @@
-package studies
+package complexity
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pcgcn/pcgcn/report"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -72,7 +73,7 @@ func fullRecords(g complexityGrid) []complexityRecord {
 		for _, impl := range g.implementations {
 			for _, m := range pt.models {
 				r := g.want(impl, m, pt)
-				r.Machine, r.Status = Machine(), ComplexityOK
+				r.Machine, r.Status = report.Machine(), StatusOK
 				if impl == implOurs {
 					r.Numerics = tensor.Numerics()
 				}
@@ -83,7 +84,7 @@ func fullRecords(g complexityGrid) []complexityRecord {
 				if impl == implPyTorch {
 					r.MsPerEpoch *= 5
 					if pt.nodes > 1_000_000 {
-						r.Status, r.Message, r.MsPerEpoch, r.PeakRSSMiB = ComplexityMemoryCap, "killed at 21600 MiB (cap 21504 MiB)", 0, 21600
+						r.Status, r.Message, r.MsPerEpoch, r.PeakRSSMiB = StatusMemoryCap, "killed at 21600 MiB (cap 21504 MiB)", 0, 21600
 					}
 				}
 				recs = append(recs, r)
@@ -94,11 +95,11 @@ func fullRecords(g complexityGrid) []complexityRecord {
 }
 
 func TestRenderComplexity(t *testing.T) {
-	p := newPlan(Options{ResultsDir: t.TempDir(), DocsDir: t.TempDir(), Threads: 2})
+	p := newEnv(t, Env{ResultsDir: t.TempDir(), Threads: 2})
 	render := func() string {
 		t.Helper()
 		var b strings.Builder
-		if err := renderComplexity(p, &b); err != nil {
+		if err := Render(p, &b); err != nil {
 			t.Fatal(err)
 		}
 		return b.String()
@@ -111,7 +112,7 @@ func TestRenderComplexity(t *testing.T) {
 	// partial: the smallest graph alone, the reference unavailable
 	for _, r := range recs[:4] {
 		if r.Impl == implPyTorch {
-			r.Status, r.Message, r.MsPerEpoch, r.PeakRSSMiB = ComplexityUnavailable, "no reference script", 0, 0
+			r.Status, r.Message, r.MsPerEpoch, r.PeakRSSMiB = StatusUnavailable, "no reference script", 0, 0
 		}
 		if err := saveComplexity(p.complexityDir(), r); err != nil {
 			t.Fatal(err)
@@ -147,7 +148,7 @@ func TestRenderComplexity(t *testing.T) {
 		}
 	}
 	for _, f := range []string{"complexity.png", "complexity_degree.png"} {
-		if path, _ := p.figure(f); !fileExists(path) {
+		if path, _ := p.Figure(f); !fileExists(path) {
 			t.Errorf("no figure %s", path)
 		}
 	}
@@ -163,10 +164,10 @@ func TestRenderComplexity(t *testing.T) {
 }
 
 func TestSpaceVerdictRule(t *testing.T) {
-	g := newPlan(Options{ResultsDir: t.TempDir(), Threads: 2}).complexityGrid()
+	g := newEnv(t, Env{ResultsDir: t.TempDir(), Threads: 2}).complexityGrid()
 	for ratio, want := range map[float64]string{1.09: "does not hold", 1.1: "**the claim holds**", 1.4: "**the claim holds**"} {
 		pc, gc := g.want(implOurs, "pcgcn", g.points[0]), g.want(implOurs, "gcn", g.points[0])
-		pc.Status, gc.Status = ComplexityOK, ComplexityOK
+		pc.Status, gc.Status = StatusOK, StatusOK
 		gc.PeakRSSMiB, pc.PeakRSSMiB = 1000, 1000*ratio
 		tb := newComplexityTables(g, []complexityRecord{pc, gc})
 		if v := tb.spaceVerdict(tb.fits()); !strings.Contains(v, want) {
@@ -184,10 +185,10 @@ func fileExists(path string) bool {
 // the margin, the verdict does not say the pinning control adds a negative
 // number of bytes.
 func TestSpaceVerdictMargin(t *testing.T) {
-	g := newPlan(Options{ResultsDir: t.TempDir(), Threads: 2}).complexityGrid()
+	g := newEnv(t, Env{ResultsDir: t.TempDir(), Threads: 2}).complexityGrid()
 	var recs []complexityRecord
 	for _, r := range fullRecords(g) {
-		if r.Impl == implOurs && r.Status == ComplexityOK {
+		if r.Impl == implOurs && r.Status == StatusOK {
 			per := map[string]float64{"pcgcn": 2800, "gcn": 4200}[r.Model] // swapped: PCGCN the lighter
 			r.PeakRSSMiB = (40<<20 + per*float64(r.Nodes)) / (1 << 20)
 		}

@@ -1,4 +1,4 @@
-package studies
+package complexity
 
 import (
 	"context"
@@ -13,7 +13,6 @@ import (
 
 	"github.com/pcgcn/pcgcn/internal/childproc"
 	"github.com/pcgcn/pcgcn/internal/datatest"
-
 	"github.com/pcgcn/pcgcn/internal/selfexec"
 )
 
@@ -48,21 +47,21 @@ func self(t *testing.T, mode string) ChildMeasurer {
 	return ChildMeasurer{Self: exe, Env: []string{childEnv + "=" + mode}}
 }
 
-func oursRun() ComplexityRun {
-	return ComplexityRun{Impl: implOurs, Model: "gcn", Dir: "DIR", Threads: 3, Warmup: 2, Epochs: 4, MemoryCapMiB: 1 << 20, TimeCap: time.Minute}
+func oursRun() Run {
+	return Run{Impl: implOurs, Model: "gcn", Dir: "DIR", Threads: 3, Warmup: 2, Epochs: 4, MemoryCapMiB: 1 << 20, TimeCap: time.Minute}
 }
 
 func TestChildMeasurerOurs(t *testing.T) {
 	o := self(t, "bench").Measure(context.Background(), oursRun())
-	if o.Status != ComplexityOK || o.MsPerEpoch != 12.5 || o.PeakRSSMiB != 321 || o.Seconds <= 0 {
+	if o.Status != StatusOK || o.MsPerEpoch != 12.5 || o.PeakRSSMiB != 321 || o.Seconds <= 0 {
 		t.Errorf("%+v", o)
 	}
 	o = self(t, "fail").Measure(context.Background(), oursRun())
-	if o.Status != ComplexityError || !strings.Contains(o.Message, "error: --data DIR: no labels") {
+	if o.Status != StatusError || !strings.Contains(o.Message, "error: --data DIR: no labels") {
 		t.Errorf("failure: %+v", o)
 	}
 	o = self(t, "silent").Measure(context.Background(), oursRun())
-	if o.Status != ComplexityError || !strings.Contains(o.Message, "no result line") {
+	if o.Status != StatusError || !strings.Contains(o.Message, "no result line") {
 		t.Errorf("no output: %+v", o)
 	}
 }
@@ -73,11 +72,11 @@ func TestChildOutcomeCaps(t *testing.T) {
 	r := oursRun()
 	r.MemoryCapMiB = 100
 	o := childOutcome(r, childproc.Outcome{Stopped: childproc.OverMemory, PeakMiB: 104, Wall: 3 * time.Second, Err: errors.New("signal: killed")})
-	if o.Status != ComplexityMemoryCap || o.PeakRSSMiB != 104 || !strings.Contains(o.Message, "killed at 104 MiB (cap 100 MiB)") {
+	if o.Status != StatusMemoryCap || o.PeakRSSMiB != 104 || !strings.Contains(o.Message, "killed at 104 MiB (cap 100 MiB)") {
 		t.Errorf("memory: %+v", o)
 	}
 	o = childOutcome(r, childproc.Outcome{Stopped: childproc.OverTime, PeakMiB: 50, Wall: time.Minute, Err: errors.New("signal: killed")})
-	if o.Status != ComplexityTimeout || !strings.Contains(o.Message, "after 1m0s") {
+	if o.Status != StatusTimeout || !strings.Contains(o.Message, "after 1m0s") {
 		t.Errorf("time: %+v", o)
 	}
 }
@@ -96,7 +95,7 @@ func TestReferenceUnavailable(t *testing.T) {
 		{Script: filepath.Join(t.TempDir(), "absent.py")},
 		{Script: script, Python: filepath.Join(t.TempDir(), "no-python3")},
 	} {
-		if o := m.Measure(context.Background(), run); o.Status != ComplexityUnavailable || o.Message == "" {
+		if o := m.Measure(context.Background(), run); o.Status != StatusUnavailable || o.Message == "" {
 			t.Errorf("%+v: %+v", m, o)
 		}
 	}
@@ -107,7 +106,7 @@ func TestReferenceUnavailable(t *testing.T) {
 			t.Fatal(err)
 		}
 		o := ChildMeasurer{Script: missing, Python: python}.Measure(context.Background(), run)
-		if o.Status != ComplexityUnavailable || !strings.Contains(o.Message, "No module named") {
+		if o.Status != StatusUnavailable || !strings.Contains(o.Message, "No module named") {
 			t.Errorf("missing module: %+v", o)
 		}
 	}
@@ -130,12 +129,12 @@ func TestReferenceMeasures(t *testing.T) {
 	if err := writeComplexityGraph(pt, dir); err != nil {
 		t.Fatal(err)
 	}
-	run := ComplexityRun{Impl: implPyTorch, Model: "gcn", Dir: dir, Threads: 1, Warmup: 1, Epochs: 2, MemoryCapMiB: 4 << 10, TimeCap: 2 * time.Minute}
+	run := Run{Impl: implPyTorch, Model: "gcn", Dir: dir, Threads: 1, Warmup: 1, Epochs: 2, MemoryCapMiB: 4 << 10, TimeCap: 2 * time.Minute}
 	o := ChildMeasurer{Script: script}.Measure(context.Background(), run)
-	if o.Status == ComplexityUnavailable {
+	if o.Status == StatusUnavailable {
 		t.Skipf("no python3 with torch: %s", o.Message)
 	}
-	if o.Status != ComplexityOK || o.MsPerEpoch <= 0 || o.PeakRSSMiB <= 0 {
+	if o.Status != StatusOK || o.MsPerEpoch <= 0 || o.PeakRSSMiB <= 0 {
 		t.Errorf("%+v", o)
 	}
 }

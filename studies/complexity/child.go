@@ -1,4 +1,4 @@
-package studies
+package complexity
 
 import (
 	"bytes"
@@ -14,29 +14,30 @@ import (
 	"time"
 
 	"github.com/pcgcn/pcgcn/internal/childproc"
+	"github.com/pcgcn/pcgcn/report"
 )
 
-// The statuses of a complexity measurement (ComplexityOutcome.Status).
+// The statuses of a complexity measurement (Outcome.Status).
 const (
-	// ComplexityOK: the run finished; its time and memory are measured.
-	ComplexityOK = "ok"
-	// ComplexityTimeout: killed at the time cap.
-	ComplexityTimeout = "timeout"
-	// ComplexityMemoryCap: killed above the memory cap (or by the system
+	// StatusOK: the run finished; its time and memory are measured.
+	StatusOK = "ok"
+	// StatusTimeout: killed at the time cap.
+	StatusTimeout = "timeout"
+	// StatusMemoryCap: killed above the memory cap (or by the system
 	// for want of memory), or not run because a smaller graph was.
-	ComplexityMemoryCap = "memory cap"
-	// ComplexityError: the run failed; the message says how.
-	ComplexityError = "error"
-	// ComplexityUnavailable: the implementation cannot run here (no
+	StatusMemoryCap = "memory cap"
+	// StatusError: the run failed; the message says how.
+	StatusError = "error"
+	// StatusUnavailable: the implementation cannot run here (no
 	// python3, no torch, no reference script).
-	ComplexityUnavailable = "unavailable"
+	StatusUnavailable = "unavailable"
 )
 
-// ComplexityRun is one measurement to take: Impl ("ours" or "pytorch")
+// Run is one measurement to take: Impl ("ours" or "pytorch")
 // trains Model ("pcgcn" or "gcn") full-batch on the graph in Dir (the
 // own-graph format, one split) with Threads threads, Warmup untimed epochs
 // then Epochs timed ones, killed above MemoryCapMiB or after TimeCap.
-type ComplexityRun struct {
+type Run struct {
 	Impl, Model             string
 	Dir                     string
 	Threads, Warmup, Epochs int
@@ -44,10 +45,10 @@ type ComplexityRun struct {
 	TimeCap                 time.Duration
 }
 
-// ComplexityOutcome is what a run measured: the median milliseconds of the
+// Outcome is what a run measured: the median milliseconds of the
 // timed epochs and the peak resident memory (status ok), or why there are
 // none; Seconds is the run's wall time.
-type ComplexityOutcome struct {
+type Outcome struct {
 	Status                 string
 	Message                string
 	MsPerEpoch, PeakRSSMiB float64
@@ -75,7 +76,7 @@ type ChildMeasurer struct {
 
 // Measure takes one measurement; it never returns an error, only an
 // outcome whose status says what happened.
-func (m ChildMeasurer) Measure(ctx context.Context, r ComplexityRun) ComplexityOutcome {
+func (m ChildMeasurer) Measure(ctx context.Context, r Run) Outcome {
 	lim := childproc.Limits{MemoryMiB: r.MemoryCapMiB, Timeout: r.TimeCap, Poll: m.Poll}
 	switch r.Impl {
 	case implOurs:
@@ -85,22 +86,22 @@ func (m ChildMeasurer) Measure(ctx context.Context, r ComplexityRun) ComplexityO
 		return childOutcome(r, childproc.Run(ctx, cmd, lim))
 	case implPyTorch:
 		if r.Warmup != 1 {
-			return ComplexityOutcome{Status: ComplexityError, Message: fmt.Sprintf("the reference warms up 1 epoch, not %d", r.Warmup)}
+			return Outcome{Status: StatusError, Message: fmt.Sprintf("the reference warms up 1 epoch, not %d", r.Warmup)}
 		}
 		pythons, why := m.reference()
-		o := ComplexityOutcome{Status: ComplexityUnavailable, Message: why}
+		o := Outcome{Status: StatusUnavailable, Message: why}
 		for _, python := range pythons { // the first with torch runs it
 			cmd := exec.Command(python, "-W", "ignore", m.Script, r.Dir, "--model", r.Model,
 				"--threads", strconv.Itoa(r.Threads), "--epochs", strconv.Itoa(r.Epochs))
 			cmd.Env = append(os.Environ(), m.Env...)
-			if o = childOutcome(r, childproc.Run(ctx, cmd, lim)); o.Status != ComplexityUnavailable {
+			if o = childOutcome(r, childproc.Run(ctx, cmd, lim)); o.Status != StatusUnavailable {
 				return o
 			}
 			o.Message = python + ": " + o.Message
 		}
 		return o
 	}
-	return ComplexityOutcome{Status: ComplexityError, Message: "unknown implementation " + r.Impl}
+	return Outcome{Status: StatusError, Message: "unknown implementation " + r.Impl}
 }
 
 // reference returns the interpreters to try for the reference, or why it
@@ -134,24 +135,24 @@ func (m ChildMeasurer) reference() (pythons []string, why string) {
 // childOutcome reads a child's outcome: the caps' kills, a failure (the
 // reference's missing torch is "unavailable"), or the JSON line of a
 // successful run.
-func childOutcome(r ComplexityRun, out childproc.Outcome) ComplexityOutcome {
-	o := ComplexityOutcome{Seconds: out.Wall.Seconds(), PeakRSSMiB: out.PeakMiB}
+func childOutcome(r Run, out childproc.Outcome) Outcome {
+	o := Outcome{Seconds: out.Wall.Seconds(), PeakRSSMiB: out.PeakMiB}
 	switch {
 	case out.Stopped == childproc.OverMemory:
-		o.Status = ComplexityMemoryCap
-		o.Message = fmt.Sprintf("killed at %.0f MiB (cap %.0f MiB) after %s", out.PeakMiB, r.MemoryCapMiB, FormatDuration(out.Wall))
+		o.Status = StatusMemoryCap
+		o.Message = fmt.Sprintf("killed at %.0f MiB (cap %.0f MiB) after %s", out.PeakMiB, r.MemoryCapMiB, report.FormatDuration(out.Wall))
 	case out.Stopped == childproc.OverTime:
-		o.Status = ComplexityTimeout
-		o.Message = fmt.Sprintf("killed after %s (the time cap) at %.0f MiB", FormatDuration(r.TimeCap), out.PeakMiB)
+		o.Status = StatusTimeout
+		o.Message = fmt.Sprintf("killed after %s (the time cap) at %.0f MiB", report.FormatDuration(r.TimeCap), out.PeakMiB)
 	case out.Stopped == childproc.Cancelled:
-		o.Status, o.Message = ComplexityError, "interrupted"
+		o.Status, o.Message = StatusError, "interrupted"
 	case out.Err != nil && killedBySystem(out.Err):
-		o.Status = ComplexityMemoryCap
-		o.Message = fmt.Sprintf("killed by the system (%v; out of memory?) at %.0f MiB after %s", out.Err, out.PeakMiB, FormatDuration(out.Wall))
+		o.Status = StatusMemoryCap
+		o.Message = fmt.Sprintf("killed by the system (%v; out of memory?) at %.0f MiB after %s", out.Err, out.PeakMiB, report.FormatDuration(out.Wall))
 	case out.Err != nil:
-		o.Status, o.Message = ComplexityError, fmt.Sprintf("%v: %s", out.Err, lastLine(out.Stderr))
+		o.Status, o.Message = StatusError, fmt.Sprintf("%v: %s", out.Err, lastLine(out.Stderr))
 		if r.Impl == implPyTorch && bytes.Contains(out.Stderr, []byte("No module named")) {
-			o.Status, o.Message = ComplexityUnavailable, lastLine(out.Stderr)
+			o.Status, o.Message = StatusUnavailable, lastLine(out.Stderr)
 		}
 	default:
 		var res struct {
@@ -160,10 +161,10 @@ func childOutcome(r ComplexityRun, out childproc.Outcome) ComplexityOutcome {
 		}
 		line := lastLine(out.Stdout)
 		if err := json.Unmarshal([]byte(line), &res); err != nil || res.MedianMs == nil {
-			o.Status, o.Message = ComplexityError, fmt.Sprintf("no result line in the output (%q)", line)
+			o.Status, o.Message = StatusError, fmt.Sprintf("no result line in the output (%q)", line)
 			return o
 		}
-		o.Status, o.MsPerEpoch = ComplexityOK, *res.MedianMs
+		o.Status, o.MsPerEpoch = StatusOK, *res.MedianMs
 		if res.PeakRSSMiB > 0 { // the child's own figure (0 where it has none)
 			o.PeakRSSMiB = res.PeakRSSMiB
 		}

@@ -1,4 +1,4 @@
-package studies
+package complexity
 
 import (
 	"cmp"
@@ -9,12 +9,14 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/pcgcn/pcgcn/report"
 )
 
-// renderComplexity is the complexity study's section of docs/report.md,
+// Render is the complexity study's section of docs/report.md,
 // from whatever records are saved: the protocol, a table against n and one
 // against the degree, the log-log slopes, the figures and the verdicts.
-func renderComplexity(p *plan, w io.Writer) error {
+func Render(p Env, w io.Writer) error {
 	fmt.Fprintln(w, "The paper's claim (Section \"Complexity\"): one PCGCN layer costs O(|E|(c+d) + |T|fd + nd + nd²), \"which still linearly depends on the network size n\", while the pinning control relationships built between nodes and controllers \"introduces additional space overhead\".")
 	fmt.Fprintln(w)
 	recs, err := loadComplexity(p.complexityDir())
@@ -179,13 +181,13 @@ func (t *complexityTables) cells(r complexityRecord) []string {
 		t.stale++
 	}
 	switch r.Status {
-	case ComplexityOK:
+	case StatusOK:
 		return []string{secondsText(r.MsPerEpoch/1000) + mark, mib(r.PeakRSSMiB)}
-	case ComplexityMemoryCap:
+	case StatusMemoryCap:
 		return []string{"mem. cap" + t.note(r) + mark, "> " + mib(r.MemoryCapMiB)}
-	case ComplexityTimeout:
+	case StatusTimeout:
 		return []string{"timeout" + t.note(r) + mark, "—"}
-	case ComplexityUnavailable:
+	case StatusUnavailable:
 		return []string{"n/a" + t.note(r), "—"}
 	}
 	return []string{"error" + t.note(r) + mark, "—"}
@@ -194,7 +196,7 @@ func (t *complexityTables) cells(r complexityRecord) []string {
 // note numbers a record's message as a footnote, once per distinct text.
 func (t *complexityTables) note(r complexityRecord) string {
 	text := r.Message
-	if r.Status != ComplexityUnavailable {
+	if r.Status != StatusUnavailable {
 		text = fmt.Sprintf("%s, n = %s, degree %g: %s", seriesName(r.Impl, r.Model), grouped(r.Nodes), r.AvgDegree, r.Message)
 	} else {
 		text = seriesName(r.Impl, r.Model) + ": " + text
@@ -228,13 +230,13 @@ func (t *complexityTables) footnotes(w io.Writer) {
 
 // protocol writes how the numbers were measured: the grid's protocol,
 // with the threads, caps and machines of the records themselves.
-func (t *complexityTables) protocol(w io.Writer, p *plan) {
+func (t *complexityTables) protocol(w io.Writer, p Env) {
 	g := t.g
 	threads, mem, tc, machines := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, r := range t.recs {
 		threads[fmt.Sprint(r.Threads)] = true
 		mem[mib(r.MemoryCapMiB)+" MiB"] = true
-		tc[FormatDuration(time.Duration(r.TimeCapSeconds*float64(time.Second)))] = true
+		tc[report.FormatDuration(time.Duration(r.TimeCapSeconds*float64(time.Second)))] = true
 		machines[r.Machine] = true
 	}
 	set := func(m map[string]bool) string { return strings.Join(slices.Sorted(maps.Keys(m)), " or ") }
@@ -247,7 +249,7 @@ func (t *complexityTables) protocol(w io.Writer, p *plan) {
 		"each run in a process of its own with %s threads, killed above %s or after %s; beside them the PyTorch reference (`../shared/bench/bench_graph.py`: the same models and graph, training on a random half of the nodes, one untimed epoch). "+
 		"Machine: %s. The records are in `%s/`.\n\n",
 		epochs, complexityFeatures, complexityClasses, complexityHomophily, complexitySeed,
-		set(threads), set(mem), set(tc), set(machines), filepath.Join(p.runner.Dir, "complexity"))
+		set(threads), set(mem), set(tc), set(machines), filepath.Join(p.ResultsDir, "complexity"))
 }
 
 // mib writes a number of MiB, rounded, with thousands separators.

@@ -1,4 +1,4 @@
-package report
+package studies
 
 import (
 	"strings"
@@ -29,13 +29,13 @@ func TestMainTableCaptionNamesTheMetric(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := MainTable(c.rs, []string{"a"}, c.dss, nil)
+			s := mainTable(c.rs, []string{"a"}, c.dss, nil)
 			if !strings.Contains(s, c.want) || strings.Contains(s, c.not) {
 				t.Errorf("caption: want %q and no %q:\n%s", c.want, c.not, s)
 			}
 		})
 	}
-	s := MainTable([]*experiments.Result{auc("a", "g")}, []string{"a"}, []string{"g"}, nil)
+	s := mainTable([]*experiments.Result{auc("a", "g")}, []string{"a"}, []string{"g"}, nil)
 	if !strings.Contains(s, "higher mean validation ROC AUC") {
 		t.Errorf("selection legend names accuracy for ROC AUC cells:\n%s", s)
 	}
@@ -44,10 +44,10 @@ func TestMainTableCaptionNamesTheMetric(t *testing.T) {
 func TestMetricName(t *testing.T) {
 	old := res("a", "x", 80, 1)
 	old.Metric = "" // saved before results recorded their metric
-	if got := MetricName([]*experiments.Result{old}, []string{"x"}); got != "accuracy" {
+	if got := metricName([]*experiments.Result{old}, []string{"x"}); got != "accuracy" {
 		t.Errorf("unrecorded metric: %q", got)
 	}
-	if got := MetricName(nil, nil); got != "accuracy" {
+	if got := metricName(nil, nil); got != "accuracy" {
 		t.Errorf("no results: %q", got)
 	}
 }
@@ -57,11 +57,11 @@ func TestMetricName(t *testing.T) {
 func TestExtraSectionNamesTheSplitsRun(t *testing.T) {
 	r := res("gcn", "tolokers", 70, 1)
 	r.PerSplit = make([]experiments.SplitResult, 2)
-	if s := ExtraSection([]*experiments.Result{r}, []string{"gcn"}, []string{"tolokers"}); !strings.Contains(s, "Mean ± std over the 2 of the dataset's 10 splits run") {
+	if s := extraSection([]*experiments.Result{r}, []string{"gcn"}, []string{"tolokers"}); !strings.Contains(s, "Mean ± std over the 2 of the dataset's 10 splits run") {
 		t.Errorf("two splits:\n%s", s)
 	}
 	r.PerSplit = make([]experiments.SplitResult, 10)
-	if s := ExtraSection([]*experiments.Result{r}, []string{"gcn"}, []string{"tolokers"}); !strings.Contains(s, "Mean ± std over the dataset's 10 splits (") {
+	if s := extraSection([]*experiments.Result{r}, []string{"gcn"}, []string{"tolokers"}); !strings.Contains(s, "Mean ± std over the dataset's 10 splits (") {
 		t.Errorf("ten splits:\n%s", s)
 	}
 }

@@ -1,4 +1,4 @@
-package studies
+package complexity
 
 import (
 	"cmp"
@@ -52,7 +52,7 @@ func (t *complexityTables) fits() []complexityFit {
 		f := complexityFit{impl: s[0], model: s[1]}
 		var n, tn, mn, bn, d, td, md []float64
 		for _, r := range t.recs {
-			if r.Impl != f.impl || r.Model != f.model || r.Status != ComplexityOK {
+			if r.Impl != f.impl || r.Model != f.model || r.Status != StatusOK {
 				continue
 			}
 			if r.AvgDegree == t.g.degree && r.Nodes >= t.g.fitFrom {
@@ -152,10 +152,10 @@ func (t *complexityTables) spaceVerdict(fits []complexityFit) string {
 	n := 0
 	var pc, gc complexityRecord
 	for _, r := range t.recs {
-		if r.Impl != implOurs || r.Model != "pcgcn" || r.Status != ComplexityOK || r.AvgDegree != t.g.degree || r.Nodes <= n {
+		if r.Impl != implOurs || r.Model != "pcgcn" || r.Status != StatusOK || r.AvgDegree != t.g.degree || r.Nodes <= n {
 			continue
 		}
-		if o, ok := t.get(implOurs, "gcn", r.Nodes, r.AvgDegree); ok && o.Status == ComplexityOK {
+		if o, ok := t.get(implOurs, "gcn", r.Nodes, r.AvgDegree); ok && o.Status == StatusOK {
 			n, pc, gc = r.Nodes, r, o
 		}
 	}
@@ -213,10 +213,10 @@ func (t *complexityTables) referenceSentence() string {
 		n := 0
 		var o, r complexityRecord
 		for _, x := range t.recs {
-			if x.Impl != implOurs || x.Model != m || x.Status != ComplexityOK || x.AvgDegree != t.g.degree || x.Nodes <= n {
+			if x.Impl != implOurs || x.Model != m || x.Status != StatusOK || x.AvgDegree != t.g.degree || x.Nodes <= n {
 				continue
 			}
-			if y, ok := t.get(implPyTorch, m, x.Nodes, x.AvgDegree); ok && y.Status == ComplexityOK {
+			if y, ok := t.get(implPyTorch, m, x.Nodes, x.AvgDegree); ok && y.Status == StatusOK {
 				n, o, r = x.Nodes, x, y
 			}
 		}
@@ -239,7 +239,7 @@ func (t *complexityTables) referenceSentence() string {
 // figures draws complexity.png (time and memory against n) and
 // complexity_degree.png (against the degree) from the runs that finished,
 // each when it has a point, and links them.
-func (t *complexityTables) figures(w io.Writer, p *plan) error {
+func (t *complexityTables) figures(w io.Writer, p Env) error {
 	for _, fig := range []struct {
 		file, title, x string
 		powers         bool
@@ -267,7 +267,7 @@ func (t *complexityTables) figures(w io.Writer, p *plan) error {
 		if points == 0 {
 			continue
 		}
-		path, link := p.figure(fig.file)
+		path, link := p.Figure(fig.file)
 		if err := report.LogLogPlot(path, fig.title, []report.LogLogPanel{time, mem}); err != nil {
 			return err
 		}
@@ -280,7 +280,7 @@ func (t *complexityTables) figures(w io.Writer, p *plan) error {
 func (t *complexityTables) sorted(impl, model string, keep func(complexityRecord) bool, x func(complexityRecord) float64) []complexityRecord {
 	var out []complexityRecord
 	for _, r := range t.recs {
-		if r.Impl == impl && r.Model == model && r.Status == ComplexityOK && keep(r) {
+		if r.Impl == impl && r.Model == model && r.Status == StatusOK && keep(r) {
 			out = append(out, r)
 		}
 	}

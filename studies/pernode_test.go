@@ -1,4 +1,4 @@
-package report
+package studies
 
 import (
 	"math"
@@ -52,7 +52,7 @@ func approx(a, b float64) bool {
 //
 // and (s0,n6) is isolated: 7 pooled test nodes in bins, shares 2,1,1,1,2 /7.
 func TestBucketAccuracyByHand(t *testing.T) {
-	bins, iso, err := BucketAccuracy(toyResults(), toyHomophily(), 0.2)
+	bins, iso, err := bucketAccuracy(toyResults(), toyHomophily(), 0.2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestBucketAccuracyByHand(t *testing.T) {
 // closed last bin, 3/5 is in [0.6, 0.7), and bins without nodes have NaN
 // accuracy.
 func TestBucketAccuracyTenBins(t *testing.T) {
-	bins, _, err := BucketAccuracy(toyResults(), toyHomophily(), 0.1)
+	bins, _, err := bucketAccuracy(toyResults(), toyHomophily(), 0.1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,29 +107,29 @@ func TestBucketAccuracyTenBins(t *testing.T) {
 func TestBucketAccuracyErrors(t *testing.T) {
 	h := toyHomophily()
 	for name, f := range map[string]func() error{
-		"width 0.3": func() error { _, _, err := BucketAccuracy(toyResults(), h, 0.3); return err },
-		"width 0":   func() error { _, _, err := BucketAccuracy(toyResults(), h, 0); return err },
+		"width 0.3": func() error { _, _, err := bucketAccuracy(toyResults(), h, 0.3); return err },
+		"width 0":   func() error { _, _, err := bucketAccuracy(toyResults(), h, 0); return err },
 		"no results": func() error {
-			_, _, err := BucketAccuracy(nil, h, 0.2)
+			_, _, err := bucketAccuracy(nil, h, 0.2)
 			return err
 		},
-		"short h": func() error { _, _, err := BucketAccuracy(toyResults(), h[:5], 0.2); return err },
+		"short h": func() error { _, _, err := bucketAccuracy(toyResults(), h[:5], 0.2); return err },
 		"no nodes": func() error {
 			rs := toyResults()
 			rs[1].PerSplit[1].Nodes = nil
-			_, _, err := BucketAccuracy(rs, h, 0.2)
+			_, _, err := bucketAccuracy(rs, h, 0.2)
 			return err
 		},
 		"mismatched outcomes": func() error {
 			rs := toyResults()
 			rs[0].PerSplit[0].Nodes.Correct = rs[0].PerSplit[0].Nodes.Correct[:2]
-			_, _, err := BucketAccuracy(rs, h, 0.2)
+			_, _, err := bucketAccuracy(rs, h, 0.2)
 			return err
 		},
 		"homophily 1.5": func() error {
 			bad := append([]float64(nil), h...)
 			bad[0] = 1.5
-			_, _, err := BucketAccuracy(toyResults(), bad, 0.2)
+			_, _, err := bucketAccuracy(toyResults(), bad, 0.2)
 			return err
 		},
 	} {
@@ -157,7 +157,7 @@ func toySLD(split int) []int32 {
 //	≥3: (s0,n3) A✓ B✗, (s1,n1) A✓ B✓, (s1,n7) A✗ B✓ → A 66.7, B 66.7
 //	unreachable: (s0,n6) A✓ B✓                   → 100, 100
 func TestAccuracyByDistanceByHand(t *testing.T) {
-	bs, err := AccuracyByDistance(toyResults(), toySLD, 3)
+	bs, err := accuracyByDistance(toyResults(), toySLD, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,39 +178,39 @@ func TestAccuracyByDistanceByHand(t *testing.T) {
 			t.Errorf("bucket %q: acc %v, want [%v %v]", b.Label, b.Acc, w.a, w.b)
 		}
 	}
-	table := DistanceTable(bs, []string{"A", "B"})
+	table := distanceTable(bs, []string{"A", "B"})
 	if !strings.Contains(table, "| ≥3 | 3 | 66.7 (3) | 66.7 (3) |") {
 		t.Errorf("table:\n%s", table)
 	}
 }
 
 func TestAccuracyByDistanceErrors(t *testing.T) {
-	if _, err := AccuracyByDistance(toyResults(), toySLD, 0); err == nil {
+	if _, err := accuracyByDistance(toyResults(), toySLD, 0); err == nil {
 		t.Error("maxD 0: no error")
 	}
-	if _, err := AccuracyByDistance(nil, toySLD, 3); err == nil {
+	if _, err := accuracyByDistance(nil, toySLD, 3); err == nil {
 		t.Error("no results: no error")
 	}
 	zero := func(split int) []int32 { return make([]int32, 8) }
-	if _, err := AccuracyByDistance(toyResults(), zero, 3); err == nil {
+	if _, err := accuracyByDistance(toyResults(), zero, 3); err == nil {
 		t.Error("SLD 0 on a test node: no error")
 	}
 	short := func(split int) []int32 { return []int32{1, 1} }
-	if _, err := AccuracyByDistance(toyResults(), short, 3); err == nil {
+	if _, err := accuracyByDistance(toyResults(), short, 3); err == nil {
 		t.Error("short distances: no error")
 	}
 	none := func(split int) []int32 { return nil }
-	if _, err := AccuracyByDistance(toyResults(), none, 3); err == nil {
+	if _, err := accuracyByDistance(toyResults(), none, 3); err == nil {
 		t.Error("nil distances: no error")
 	}
 }
 
 func TestBucketTable(t *testing.T) {
-	bins, _, err := BucketAccuracy(toyResults(), toyHomophily(), 0.2)
+	bins, _, err := bucketAccuracy(toyResults(), toyHomophily(), 0.2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	table := BucketTable(bins, []string{"A", "B"})
+	table := bucketTable(bins, []string{"A", "B"})
 	for _, want := range []string{"| [0, 0.2) | 28.6% | 100.0 (2) | 50.0 (2) |", "| [0.8, 1] | 28.6% | 50.0 (2) | 100.0 (2) |"} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
@@ -219,27 +219,27 @@ func TestBucketTable(t *testing.T) {
 }
 
 func TestLabelRateSeries(t *testing.T) {
-	mk := func(model string, k int, mean, std float64) *experiments.Result {
-		return &experiments.Result{Cell: experiments.Cell{Model: model, LabelsPerClass: k}, Scores: train.Scores{TestMean: mean, TestStd: std}}
+	mk := func(model string, k int, meanOf, std float64) *experiments.Result {
+		return &experiments.Result{Cell: experiments.Cell{Model: model, LabelsPerClass: k}, Scores: train.Scores{TestMean: meanOf, TestStd: std}}
 	}
 	rs := []*experiments.Result{mk("gcn", 20, 70, 2), mk("gcn", 5, 60, 3), mk("pcgcn", 5, 65, 1), mk("gcn", 0, 99, 0), mk("gcn", 7, 1, 1), nil}
-	s := LabelRateSeries(rs, []int{20, 5, 2})
+	s := labelRateSeries(rs, []int{20, 5, 2})
 	if len(s) != 2 {
 		t.Fatalf("%d series, want 2", len(s))
 	}
 	g := s["gcn"]
-	if g[0] != (MeanStd{70, 2}) || g[1] != (MeanStd{60, 3}) || !math.IsNaN(g[2].Mean) {
+	if g[0] != (meanStd{70, 2}) || g[1] != (meanStd{60, 3}) || !math.IsNaN(g[2].Mean) {
 		t.Errorf("gcn %v", g)
 	}
 	p := s["pcgcn"]
-	if !math.IsNaN(p[0].Mean) || p[1] != (MeanStd{65, 1}) {
+	if !math.IsNaN(p[0].Mean) || p[1] != (meanStd{65, 1}) {
 		t.Errorf("pcgcn %v", p)
 	}
 }
 
 func TestMatchingPoints(t *testing.T) {
-	mk := func(ds string, mean float64, match ...float64) *experiments.Result {
-		r := &experiments.Result{Cell: experiments.Cell{Model: "pcgcn", Dataset: ds}, Scores: train.Scores{TestMean: mean}}
+	mk := func(ds string, meanOf float64, match ...float64) *experiments.Result {
+		r := &experiments.Result{Cell: experiments.Cell{Model: "pcgcn", Dataset: ds}, Scores: train.Scores{TestMean: meanOf}}
 		for _, m := range match {
 			r.PerSplit = append(r.PerSplit, experiments.SplitResult{Extra: map[string]float64{"match_test": m}})
 		}
@@ -247,14 +247,14 @@ func TestMatchingPoints(t *testing.T) {
 		return r
 	}
 	rs := []*experiments.Result{mk("cora", 90, 80, 90), mk("cora", 70, 50), mk("texas", 60, 40, 60), mk("texas", 1)}
-	ps := MatchingPoints(rs, "match_test")
+	ps := matchingPoints(rs, "match_test")
 	if len(ps) != 2 {
 		t.Fatalf("%d series", len(ps))
 	}
-	if c := ps["cora"]; len(c) != 2 || c[0] != (Point{50, 70}) || c[1] != (Point{85, 90}) {
+	if c := ps["cora"]; len(c) != 2 || c[0] != (point{50, 70}) || c[1] != (point{85, 90}) {
 		t.Errorf("cora %v", c)
 	}
-	if x := ps["texas"]; len(x) != 1 || x[0] != (Point{50, 60}) {
+	if x := ps["texas"]; len(x) != 1 || x[0] != (point{50, 60}) {
 		t.Errorf("texas %v", x)
 	}
 }

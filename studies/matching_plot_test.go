@@ -1,4 +1,4 @@
-package report
+package studies
 
 import (
 	"math"
@@ -7,13 +7,13 @@ import (
 
 func TestMatchingPlot(t *testing.T) {
 	t.Parallel()
-	pts := map[string][]Point{
+	pts := map[string][]point{
 		"chameleon": {{40, 45}, {55, 58}, {70, 71}, {85, 84}, {100, 97}},
 		"squirrel":  {{30, 38}, {48, 50}, {66, 65}, {83, 81}, {100, 96}},
 		"cora":      {{86, 87}, {90, 88}, {93, 89}, {97, 90}, {100, 91}},
 	}
 	path := figPath(t, "matching.png")
-	if err := MatchingPlot(path, "Accuracy vs matching degree (PCGCN, 10 splits)", pts); err != nil {
+	if err := matchingPlot(path, "Accuracy vs matching degree (PCGCN, 10 splits)", pts); err != nil {
 		t.Fatal(err)
 	}
 	checkPNG(t, path, pxW, pxH, true)
@@ -21,13 +21,13 @@ func TestMatchingPlot(t *testing.T) {
 
 func TestMatchingPlotErrors(t *testing.T) {
 	dir := t.TempDir()
-	if MatchingPlot(dir+"/a.png", "t", nil) == nil {
+	if matchingPlot(dir+"/a.png", "t", nil) == nil {
 		t.Error("no series: no error")
 	}
-	if MatchingPlot(dir+"/b.png", "t", map[string][]Point{"cora": nil}) == nil {
+	if matchingPlot(dir+"/b.png", "t", map[string][]point{"cora": nil}) == nil {
 		t.Error("empty series: no error")
 	}
-	if MatchingPlot(dir+"/c.png", "t", map[string][]Point{"cora": {{math.NaN(), 3}}}) == nil {
+	if matchingPlot(dir+"/c.png", "t", map[string][]point{"cora": {{math.NaN(), 3}}}) == nil {
 		t.Error("NaN point: no error")
 	}
 }
