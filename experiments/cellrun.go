@@ -3,7 +3,6 @@ package experiments
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/graph"
@@ -112,8 +111,9 @@ func (rn *Runner) options() train.Options {
 	return opt
 }
 
-// resolve returns c's model spec and its configuration: the dataset's preset
-// with the cell's overrides.
+// resolve returns c's model spec and its configuration, validated: the
+// dataset's preset with the cell's overrides (models.Resolve, the one
+// resolution path the command line takes too).
 func (rn *Runner) resolve(c Cell) (models.Spec, models.Config, error) {
 	if rn.reg == nil {
 		rn.reg = models.NewRegistry()
@@ -122,16 +122,9 @@ func (rn *Runner) resolve(c Cell) (models.Spec, models.Config, error) {
 	if err != nil {
 		return spec, nil, err
 	}
-	cfg := spec.Preset(c.Dataset)
-	keys := make([]string, 0, len(c.Sets))
-	for k := range c.Sets {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if err := models.SetOption(cfg, k, c.Sets[k]); err != nil {
-			return spec, nil, err
-		}
+	cfg, err := models.Resolve(spec, c.Dataset, models.Sets(c.Sets)...)
+	if err != nil {
+		return spec, nil, err
 	}
 	return spec, cfg, nil
 }

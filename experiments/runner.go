@@ -168,11 +168,7 @@ func (rn *Runner) runAll(cells []Cell, todo []int, costs []float64, out []*Resul
 func (rn *Runner) check(cells []Cell, todo []int) error {
 	for _, i := range todo {
 		c := cells[i]
-		_, cfg, err := rn.resolve(c)
-		if err == nil {
-			err = cfg.Validate()
-		}
-		if err != nil {
+		if _, _, err := rn.resolve(c); err != nil {
 			return &CellError{Cell: c, Err: err}
 		}
 	}
