@@ -43,24 +43,17 @@ func (rn *Runner) fingerprint(name string) (string, error) {
 	return rn.prints[name], nil
 }
 
-// metric returns the metric of a dataset: Metrics' choice for it, else
-// datasets.DefaultMetric (the registry's metric, or for a graph given by
-// path ROC AUC with two classes and accuracy otherwise). g may be nil for a registry dataset; for a path
-// it is loaded when nil.
+// metric returns the metric of a dataset: Metrics' choice for it, else its
+// default (datasets.ResolveMetric, the one resolver the command line uses
+// too). g may be nil; it is loaded only when the resolution needs it.
 func (rn *Runner) metric(name string, g *graph.Graph) (datasets.Metric, error) {
-	if m, ok := rn.Metrics[name]; ok {
-		return m, nil
-	}
-	if e, err := datasets.Lookup(name); err == nil {
-		return e.Metric, nil
-	}
-	if g == nil {
-		var err error
-		if g, err = rn.graph(name); err != nil {
-			return "", err
+	load := func() (*graph.Graph, error) {
+		if g != nil {
+			return g, nil
 		}
+		return rn.graph(name)
 	}
-	return datasets.DefaultMetric(name, g), nil
+	return datasets.ResolveMetric(rn.Metrics[name], name, load)
 }
 
 // sameMetric reports whether a saved result was scored on the metric its
