@@ -8,12 +8,14 @@
 // run adds; another seed saves apart (grow.go). It knows no study: the studies package lists the cells and passes
 // its hooks (Runner.Select, Extras, Embed).
 //
-// runner.go schedules cells and cellrun.go trains one; store.go keeps the
-// results (paths, keys, atomic and partial files); grow.go answers a cell
-// from a saved result of more splits and adds missing splits to it;
-// selection.go chooses
-// among a cell's candidates; data.go loads the datasets once; estimate.go
-// plans the work left and its time; meter.go reports progress; claim.go,
-// worker.go and shard.go share a plan among workers; tune.go is the grid
-// search behind pcgcn tune.
+// runner.go schedules cells and cellrun.go trains one; store.go is the
+// Store, which keeps the results (paths, keys, exact match, atomic and
+// partial files) apart from the scheduling, over graphs.go's GraphCache,
+// the one cache of a run's graphs (the studies read theirs through it);
+// grow.go answers a cell from a saved result of more splits and adds
+// missing splits to it; selection.go chooses among a cell's candidates;
+// data.go gives the runner its store and graph cache; estimate.go plans the
+// work left and its time; meter.go reports progress; claim.go, worker.go and
+// shard.go share a plan among workers; tune.go is the grid search behind
+// pcgcn tune.
 package experiments

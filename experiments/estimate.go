@@ -42,11 +42,12 @@ func (rn *Runner) pending(cells []Cell) plan {
 	p := plan{cells: cells, saved: make([]*Result, n), stale: make([]bool, n), work: make([]Cell, n),
 		reused: make([]bool, n), extended: make([]bool, n)}
 	rates := map[string][]float64{} // by model, and by model and dataset (pairKey)
+	st := rn.store()
 	for i, c := range cells {
-		full := rn.readSaved(c)
+		full := st.Read(c)
 		if full != nil {
 			rn.addRate(rates, full)
-			current := rn.sameKey(c, full)
+			current := st.SameKey(c, full)
 			p.stale[i] = !current || Stale(full)
 			if r := view(full, c); current && r != nil {
 				p.saved[i] = r
@@ -102,7 +103,7 @@ func (rn *Runner) savedRates(cells []Cell, todo []int, rates map[string][]float6
 	if len(need) == 0 {
 		return
 	}
-	rn.scanSaved(func(_ string, r *Result) {
+	scanSaved(rn.Dir, func(_ string, r *Result) {
 		if pk := pairKey(r.Cell); need[pk] || need[r.Cell.Model] {
 			v := r.Seconds / float64(len(r.PerSplit)) / rn.splitCost(r.Cell)
 			if need[pk] {
@@ -280,7 +281,7 @@ func referenceRate(model string) (float64, bool) {
 // time-left estimate: the size of the dataset's graph and features (nodes,
 // edges and feature non-zeros), or 1 when the graph cannot be loaded.
 func (rn *Runner) splitCost(c Cell) float64 {
-	g, err := rn.graph(c.Dataset)
+	g, err := rn.Graph(c.Dataset)
 	if err != nil {
 		return 1
 	}

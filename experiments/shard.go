@@ -94,7 +94,7 @@ func (rn *Runner) staticCosts(cells []Cell) []float64 {
 		inPlan[rn.Path(c)] = true
 	}
 	rates := map[string][]float64{}
-	rn.scanSaved(func(path string, r *Result) {
+	scanSaved(rn.Dir, func(path string, r *Result) {
 		if !inPlan[path] {
 			rn.addRate(rates, r)
 		}

@@ -314,7 +314,7 @@ func TestWorkKeepsCellsOfOtherNumerics(t *testing.T) {
 	}
 	old := *rs[0]
 	old.Numerics = "v1-elsewhere"
-	if err := rn.save(&old); err != nil {
+	if err := rn.store().Save(&old); err != nil {
 		t.Fatal(err)
 	}
 	var log bytes.Buffer

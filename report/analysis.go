@@ -277,8 +277,8 @@ type MeanStd struct {
 
 // LabelRateSeries arranges the label-rate study's results as one series per
 // model: series[model][i] is the test mean ± std of the cell with
-// sizes[i] labels per class (experiments.Cell.LabelsPerClass), NaN when that
-// cell is missing. Results with LabelsPerClass 0 are ignored.
+// sizes[i] labels per class (the cell's labels_per_class setting), NaN when
+// that cell is missing. Results without that setting are ignored.
 func LabelRateSeries(rs []*experiments.Result, sizes []int) map[string][]MeanStd {
 	pos := map[int]int{}
 	for i, k := range sizes {
@@ -286,10 +286,11 @@ func LabelRateSeries(rs []*experiments.Result, sizes []int) map[string][]MeanStd
 	}
 	series := map[string][]MeanStd{}
 	for _, r := range rs {
-		if r == nil || r.Cell.LabelsPerClass <= 0 {
+		var k int
+		if r == nil || !r.Cell.Opt("labels_per_class", &k) || k <= 0 {
 			continue
 		}
-		i, ok := pos[r.Cell.LabelsPerClass]
+		i, ok := pos[k]
 		if !ok {
 			continue
 		}

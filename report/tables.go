@@ -49,7 +49,9 @@ func byCell(rs []*experiments.Result) map[cellKey]*experiments.Result {
 	m := map[cellKey]*experiments.Result{}
 	for _, r := range rs {
 		if r != nil {
-			m[key(r.Cell.Model, r.Cell.Dataset, r.Cell.Variant, r.Cell.DropClass)] = r
+			var drop train.ClassDrop
+			r.Cell.Opt("drop_class", &drop) // the missing-class study's setting
+			m[key(r.Cell.Model, r.Cell.Dataset, r.Cell.Variant, drop)] = r
 		}
 	}
 	return m

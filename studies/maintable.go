@@ -46,7 +46,7 @@ func mainTableCells(models, datasets []string, splits []int) []experiments.Cell 
 	var cells []experiments.Cell
 	for _, d := range datasets {
 		for _, m := range models {
-			cells = append(cells, experiments.Cell{Study: mainStudy, Dataset: d, Model: m, Splits: splits, Collect: true})
+			cells = append(cells, experiments.Cell{Study: mainStudy, Dataset: d, Model: m, Splits: splits}.WithOpt(optCollect, true))
 		}
 	}
 	return cells

@@ -57,7 +57,7 @@ func minibatchCells(p *plan) []experiments.Cell {
 
 // minibatchCell is full's mini-batch counterpart.
 func minibatchCell(full experiments.Cell) experiments.Cell {
-	return experiments.Cell{Study: minibatchStudyName, Dataset: full.Dataset, Model: full.Model, Splits: full.Splits, Batch: minibatchOptions()}
+	return experiments.Cell{Study: minibatchStudyName, Dataset: full.Dataset, Model: full.Model, Splits: full.Splits}.WithOpt(optBatch, minibatchOptions())
 }
 
 func renderMinibatch(p *plan, w io.Writer) error {

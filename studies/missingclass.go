@@ -27,7 +27,7 @@ func missingClassCells(models, datasets []string, classes int, splits []int) []e
 	for _, d := range datasets {
 		for c := 0; c < classes; c++ {
 			for _, m := range models {
-				cells = append(cells, experiments.Cell{Study: "missing", Dataset: d, Model: m, DropClass: train.DropClass(c), Splits: splits})
+				cells = append(cells, experiments.Cell{Study: "missing", Dataset: d, Model: m, Splits: splits}.WithOpt(optDropClass, train.DropClass(c)))
 			}
 		}
 	}

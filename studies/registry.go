@@ -64,7 +64,7 @@ type study struct {
 	// study lists it (see experiments.Runner.Extras).
 	extras func(c experiments.Cell, r *train.Result) map[string]float64
 	// embed maps the embeddings of the cells that ask for them (see
-	// experiments.Runner.Embed).
+	// outputs in cellopts.go).
 	embed func(p *plan, emb *tensor.Dense, y, test []int32) (*tensor.Dense, map[string]float64, error)
 	// measure does the study's work other than training cells (the
 	// complexity study's timed runs), skipping what is saved: Run calls it

@@ -141,7 +141,6 @@ type plan struct {
 	fallback []int
 	// docs is the directory of the reports, figDir that of their figures.
 	docs, figDir string
-	graphs       map[string]*graph.Graph
 	// signed caches signedFeatures by dataset.
 	signed map[string]bool
 }
@@ -161,7 +160,7 @@ func newPlan(opt Options) *plan {
 	if opt.Start.IsZero() {
 		opt.Start = time.Now()
 	}
-	p := &plan{opt: opt, graphs: map[string]*graph.Graph{}, signed: map[string]bool{}, splits: opt.Splits, docs: opt.DocsDir}
+	p := &plan{opt: opt, signed: map[string]bool{}, splits: opt.Splits, docs: opt.DocsDir}
 	p.runner = &experiments.Runner{Dir: opt.ResultsDir, Data: opt.Data, Threads: opt.Threads, Jobs: opt.Jobs, Seed: opt.Seed,
 		Progress: opt.Progress, Refresh: opt.Refresh, Lease: opt.Lease, Metrics: opt.Metrics}
 	if opt.Quick {
@@ -182,6 +181,7 @@ func newPlan(opt Options) *plan {
 // for its own cells, and the measurements of every study on every cell.
 func (p *plan) hook(all []study) {
 	var extras []func(experiments.Cell, *train.Result) map[string]float64
+	var mapEmbedding embedFunc
 	candidates := map[string]func(*plan, experiments.Cell, models.Spec, models.Config) []experiments.Cell{}
 	for _, s := range all {
 		if s.candidates != nil {
@@ -192,10 +192,17 @@ func (p *plan) hook(all []study) {
 		}
 		if s.embed != nil {
 			embed := s.embed
-			p.runner.Embed = func(emb *tensor.Dense, y, test []int32) (*tensor.Dense, map[string]float64, error) {
+			mapEmbedding = func(emb *tensor.Dense, y, test []int32) (*tensor.Dense, map[string]float64, error) {
 				return embed(p, emb, y, test)
 			}
 		}
+	}
+	// the runner's seed and threads as they are when a cell trains
+	p.runner.Prepare = func(c experiments.Cell, g *graph.Graph, opt *train.Options) (*graph.Graph, error) {
+		return prepare(p.runner.Seed)(c, g, opt)
+	}
+	p.runner.Outputs = func(c experiments.Cell, r *train.Result, sr *experiments.SplitResult) error {
+		return outputs(p.runner.Threads, mapEmbedding)(c, r, sr)
 	}
 	if len(candidates) > 0 {
 		p.runner.Select = func(c experiments.Cell, spec models.Spec, cfg models.Config) []experiments.Cell {

@@ -28,7 +28,7 @@ func tsneModelCells(datasets []string) []experiments.Cell {
 	var cells []experiments.Cell
 	for _, d := range datasets {
 		for _, m := range []string{"gcn", "linkx", "pcgcn"} {
-			cells = append(cells, experiments.Cell{Study: "tsne", Dataset: d, Model: m, Splits: []int{0}, Embed: true})
+			cells = append(cells, experiments.Cell{Study: "tsne", Dataset: d, Model: m, Splits: []int{0}}.WithOpt(optEmbed, true))
 		}
 	}
 	return cells
