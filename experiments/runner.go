@@ -65,6 +65,10 @@ type Runner struct {
 	// embedding's points and its measurements).
 	Outputs func(c Cell, r *train.Result, sr *SplitResult) error
 
+	// ReferenceRates are models' rates (seconds per split per unit of graph
+	// size) for estimates in a results directory with no saved cell yet
+	// (see Estimator.Reference); nil: none.
+	ReferenceRates map[string]float64
 	// Graphs is the run's one graph cache, which the studies share (nil:
 	// one of the runner's own, opening datasets with Data).
 	Graphs *GraphCache

@@ -147,17 +147,18 @@ func TestRunnerSelectsOnValidation(t *testing.T) {
 }
 
 func TestModelRates(t *testing.T) {
-	rate := modelRates(map[string][]float64{"gcnii": {9, 10, 30}, "sgc": {0.1}, "gcn": {1}})
+	ref := map[string]float64{"gcnii": 6.45e-4, "mlp": 1.68e-5}
+	rate := modelRates(map[string][]float64{"gcnii": {9, 10, 30}, "sgc": {0.1}, "gcn": {1}}, ref)
 	if rate("gcnii") != 10 || rate("sgc") != 0.1 {
 		t.Errorf("medians: gcnii %v sgc %v", rate("gcnii"), rate("sgc"))
 	}
 	if rate("gat") != 1 { // the median of the known models' medians
 		t.Errorf("unknown model: %v", rate("gat"))
 	}
-	// with no history, the committed reproduction's rate of the model, or
-	// a middle one for a model it does not know
-	none := modelRates(nil)
-	if r, _ := referenceRate("gcnii"); none("gcnii") != r || none("mlp") >= none("gcnii")/10 {
+	// with no history, the reference rate the caller gives for the model,
+	// or a middle one for a model it does not know
+	none := modelRates(nil, ref)
+	if none("gcnii") != ref["gcnii"] || none("mlp") != ref["mlp"] {
 		t.Errorf("no history: gcnii %v, mlp %v", none("gcnii"), none("mlp"))
 	}
 	if r := none("x"); r <= 0 || r > 1e-3 {
