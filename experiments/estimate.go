@@ -115,6 +115,7 @@ type PlanEntry struct {
 // the thread count and load of those runs). It trains nothing.
 func (rn *Runner) Plan(cells []Cell) []PlanEntry {
 	pl := rn.pending(cells)
+	claims := rn.leases()
 	run := map[int]bool{}
 	for _, i := range pl.todo {
 		run[i] = true
@@ -142,7 +143,7 @@ func (rn *Runner) Plan(cells []Cell) []PlanEntry {
 		if pl.extended[i] {
 			e.Extended++
 		}
-		if live, _ := rn.claimState(c, rn.lease()); live {
+		if live, _ := claims.state(c); live {
 			e.Claimed++
 		}
 		cost := float64(len(pl.work[i].Splits)) * pl.cost(c)

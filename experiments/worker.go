@@ -232,7 +232,7 @@ func (w *workState) next(owner claimOwner) (int, *claim, bool, error) {
 			w.mu.Unlock()
 			continue
 		}
-		cl, err := w.rn.tryClaim(c, owner, w.rn.lease())
+		cl, err := w.rn.leases().claim(c, owner)
 		if err != nil {
 			return 0, nil, false, fmt.Errorf("claiming %s: %w", cellName(c), err)
 		}
