@@ -36,7 +36,7 @@ type Bin struct {
 // Nodes whose homophily is NaN (isolated nodes) are left out of every bin
 // and counted in isolated (test-node occurrences pooled over splits and
 // models, like Bin.Nodes). Every split of every result must carry per-node
-// outputs (experiments.Cell.Collect).
+// outputs (the cells' collect setting).
 func BucketAccuracy(rs []*experiments.Result, h []float64, width float64) (bins []Bin, isolated int, err error) {
 	nb, err := binCount(width)
 	if err != nil {
@@ -139,7 +139,7 @@ func eachTestNode(r *experiments.Result, n int, f func(split int, node int32, co
 	}
 	for _, s := range r.PerSplit {
 		if s.Nodes == nil {
-			return fmt.Errorf("%s on %s, split %d: no per-node outputs (run the cell with Collect)", r.Cell.Model, r.Cell.Dataset, s.Split)
+			return fmt.Errorf("%s on %s, split %d: no per-node outputs (run the cell with the collect setting)", r.Cell.Model, r.Cell.Dataset, s.Split)
 		}
 		if len(s.Nodes.Test) != len(s.Nodes.Correct) {
 			return fmt.Errorf("%s on %s, split %d: %d test nodes but %d outcomes", r.Cell.Model, r.Cell.Dataset, s.Split, len(s.Nodes.Test), len(s.Nodes.Correct))
