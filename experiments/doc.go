@@ -6,8 +6,9 @@
 // splits. A saved result only grows: its file holds every split of the cell
 // trained so far, answers a request for some of them, and gains the splits a
 // run adds; another seed saves apart (grow.go). It knows no study: the
-// studies package lists the cells and passes its hooks (Runner.Select, Extras, Prepare, Outputs); a study's per-cell
-// settings are Cell.Opts, which the engine keeps but never reads.
+// studies package lists the cells and passes its hooks (Runner.Select,
+// Extras, Prepare, Outputs); a study's per-cell settings are Cell.Opts,
+// which the engine keeps but never reads.
 //
 // runner.go schedules cells and cellrun.go trains one; store.go is the
 // Store, which keeps the results (paths, keys, exact match, atomic and
