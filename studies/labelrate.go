@@ -6,14 +6,17 @@ import (
 	"math"
 
 	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/report"
+	"github.com/pcgcn/pcgcn/train"
 )
 
 // labelRateStudy is fig:label: accuracy with 70 down to 2 training labels
 // per class, on random splits.
 func labelRateStudy() study {
 	return study{name: "labelrate", help: "70 down to 2 training labels per class, random splits",
-		title: "Few labels (fig:label)", cells: labelRateCells, section: renderLabelRate}
+		title: "Few labels (fig:label)", cells: labelRateCells, section: renderLabelRate,
+		prepare: labelRatePrepare}
 }
 
 // paperLabelRateSizes is the grid of training labels per class of fig:label.
@@ -166,4 +169,50 @@ func labelRateVerdict(wins, n, total int) string {
 		return fmt.Sprintf("**Verdict:** PCGCN is the most accurate model at %d of %d (dataset, labels-per-class) points: the claim that it is the best at every size holds here; how large its margin is, each dataset's line above says.", wins, n)
 	}
 	return fmt.Sprintf("**Verdict:** PCGCN is the most accurate model at %d of %d (dataset, labels-per-class) points: the claim does not hold here.", wins, n)
+}
+
+// optLabelsPerClass is the label-rate cells' setting: the standard splits
+// are replaced by random ones with this many training labels per class (see
+// labelRateVal).
+const optLabelsPerClass = "labels_per_class"
+
+// labelRateVal is the number of validation nodes drawn at random for the
+// label-rate study's splits; every other node not used for training is a
+// test node.
+const labelRateVal = 500
+
+// labelsPerClass returns c's training labels per class on random splits,
+// or 0 for the standard splits.
+func labelsPerClass(c experiments.Cell) int {
+	var k int
+	c.Opt(optLabelsPerClass, &k)
+	return k
+}
+
+// labelRatePrepare gives a label-rate cell its random splits, drawn from the
+// runner's seed.
+func labelRatePrepare(p *plan, c experiments.Cell, g *graph.Graph, _ *train.Options) (*graph.Graph, error) {
+	if k := labelsPerClass(c); k > 0 {
+		return withRandomSplits(g, k, c.Splits, p.runner.Seed)
+	}
+	return g, nil
+}
+
+// withRandomSplits returns a shallow copy of g whose splits are random
+// label-rate splits (index k drawn with a seed derived from seed, perClass, k).
+func withRandomSplits(g *graph.Graph, perClass int, splits []int, seed uint64) (*graph.Graph, error) {
+	n := 0
+	for _, k := range splits {
+		n = max(n, k+1)
+	}
+	cp := g.ShallowCopy()
+	cp.Splits = make([]graph.Split, n)
+	for k := 0; k < n; k++ {
+		sp, err := graph.RandomSplit(g, perClass, labelRateVal, train.SplitSeed(seed+uint64(perClass)*7919, k))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", g.Name, err)
+		}
+		cp.Splits[k] = sp
+	}
+	return cp, nil
 }

@@ -17,7 +17,8 @@ import (
 // removed, each class in turn.
 func missingClassStudy() study {
 	return study{name: "missing", help: "one class's training labels removed",
-		title: "Missing classes (tb:missclass-1, tb:missclass-2)", cells: missingCells, section: renderMissing}
+		title: "Missing classes (tb:missclass-1, tb:missclass-2)", cells: missingCells, section: renderMissing,
+		prepare: missingPrepare}
 }
 
 // missingClassCells remove each class's training labels in turn (the
@@ -196,4 +197,24 @@ func missingVerdict(avg, paperAvg map[string]float64) string {
 		}
 	}
 	return out + ", so the claim that it stays ahead holds here."
+}
+
+// optDropClass is the missing-class cells' setting: the class whose
+// training labels are removed (a train.ClassDrop).
+const optDropClass = "drop_class"
+
+// dropClass returns the class whose training labels c removes, or none.
+func dropClass(c experiments.Cell) train.ClassDrop {
+	var d train.ClassDrop
+	c.Opt(optDropClass, &d)
+	return d
+}
+
+// missingPrepare removes the training labels of a missing-class cell's
+// class.
+func missingPrepare(_ *plan, c experiments.Cell, g *graph.Graph, opt *train.Options) (*graph.Graph, error) {
+	if d := dropClass(c); d != (train.ClassDrop{}) {
+		opt.DropClass = d
+	}
+	return g, nil
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/models"
-	"github.com/pcgcn/pcgcn/tensor"
 	"github.com/pcgcn/pcgcn/train"
 )
 
@@ -178,10 +177,12 @@ func newPlan(opt Options) *plan {
 }
 
 // hook gives the runner the hooks of the studies: each study's candidates
-// for its own cells, and the measurements of every study on every cell.
+// for its own cells, and every study's measurements, preparation and
+// outputs on every cell (each acting on its own settings).
 func (p *plan) hook(all []study) {
 	var extras []func(experiments.Cell, *train.Result) map[string]float64
-	var mapEmbedding embedFunc
+	var prepares []func(*plan, experiments.Cell, *graph.Graph, *train.Options) (*graph.Graph, error)
+	var outputs []func(*plan, experiments.Cell, *train.Result, *experiments.SplitResult) error
 	candidates := map[string]func(*plan, experiments.Cell, models.Spec, models.Config) []experiments.Cell{}
 	for _, s := range all {
 		if s.candidates != nil {
@@ -190,19 +191,29 @@ func (p *plan) hook(all []study) {
 		if s.extras != nil {
 			extras = append(extras, s.extras)
 		}
-		if s.embed != nil {
-			embed := s.embed
-			mapEmbedding = func(emb *tensor.Dense, y, test []int32) (*tensor.Dense, map[string]float64, error) {
-				return embed(p, emb, y, test)
-			}
+		if s.prepare != nil {
+			prepares = append(prepares, s.prepare)
+		}
+		if s.outputs != nil {
+			outputs = append(outputs, s.outputs)
 		}
 	}
-	// the runner's seed and threads as they are when a cell trains
 	p.runner.Prepare = func(c experiments.Cell, g *graph.Graph, opt *train.Options) (*graph.Graph, error) {
-		return prepare(p.runner.Seed)(c, g, opt)
+		for _, f := range prepares {
+			var err error
+			if g, err = f(p, c, g, opt); err != nil {
+				return nil, err
+			}
+		}
+		return g, nil
 	}
 	p.runner.Outputs = func(c experiments.Cell, r *train.Result, sr *experiments.SplitResult) error {
-		return outputs(p.runner.Threads, mapEmbedding)(c, r, sr)
+		for _, f := range outputs {
+			if err := f(p, c, r, sr); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	if len(candidates) > 0 {
 		p.runner.Select = func(c experiments.Cell, spec models.Spec, cfg models.Config) []experiments.Cell {
