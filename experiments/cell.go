@@ -1,43 +1,64 @@
 package experiments
 
 import (
-	"fmt"
+	"encoding/json"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/train"
 )
 
-// Cell is one unit of work.
+// Cell is one unit of work: a model on a dataset, with option overrides,
+// over a set of splits, and whatever settings its study gives it (Opts),
+// which the engine keeps in the cell's key and saved JSON but does not
+// read: the runner's hooks do (Runner.Prepare, Runner.Outputs).
 type Cell struct {
 	// Study names the study the cell belongs to ("main", "ablation", ...).
-	Study string `json:"study"`
-	// Dataset and Model are registry names.
-	Dataset string `json:"dataset"`
-	Model   string `json:"model"`
+	Study string
+	// Dataset and Model are registry names (a dataset may be a path).
+	Dataset string
+	Model   string
 	// Variant labels the cell within the study ("" for the default model).
-	Variant string `json:"variant,omitempty"`
+	Variant string
 	// Sets are option overrides applied over the dataset preset (--set).
-	Sets map[string]string `json:"sets,omitempty"`
-	// DropClass removes a class's training labels; the zero value keeps
-	// them all (saved as -1, see train.ClassDrop).
-	DropClass train.ClassDrop `json:"drop_class"`
+	Sets map[string]string
 	// Splits lists the split indices to run.
-	Splits []int `json:"splits"`
-	// Collect asks for per-node outputs kept in the result (see NodeOutputs).
-	Collect bool `json:"collect,omitempty"`
-	// LabelsPerClass, when positive, replaces the standard splits by random
-	// ones with this many training labels per class (the label-rate study;
-	// see graph.RandomSplit and LabelRateVal).
-	LabelsPerClass int `json:"labels_per_class,omitempty"`
-	// Embed asks the runner to pass the trained model's last hidden
-	// representation to Runner.Embed and keep the 2-D points it returns.
-	Embed bool `json:"embed,omitempty"`
-	// Batch, when set, trains on mini-batches of sampled neighbourhoods
-	// (train.BatchOptions); nil: full batch.
-	Batch *train.BatchOptions `json:"batch,omitempty"`
+	Splits []int
+	// Opts are the study's per-cell settings by name, each value the JSON
+	// of the setting (see WithOpt and Opt): part of the cell's identity
+	// (its Key and saved JSON), given to the runner's hooks. nil or empty:
+	// none.
+	Opts map[string]string
+}
+
+// WithOpt returns c with its study's setting name set to v (its JSON), or
+// removed when v is nil. c's own Opts are not changed.
+func (c Cell) WithOpt(name string, v any) Cell {
+	opts := make(map[string]string, len(c.Opts)+1)
+	for k, x := range c.Opts {
+		opts[k] = x
+	}
+	delete(opts, name)
+	if v != nil {
+		b, err := json.Marshal(v)
+		if err != nil {
+			panic("experiments: option " + name + ": " + err.Error())
+		}
+		opts[name] = string(b)
+	}
+	if len(opts) == 0 {
+		opts = nil
+	}
+	c.Opts = opts
+	return c
+}
+
+// Opt decodes the setting name into v and reports whether c has it (an
+// undecodable value counts as absent).
+func (c Cell) Opt(name string, v any) bool {
+	s, ok := c.Opts[name]
+	return ok && json.Unmarshal([]byte(s), v) == nil
 }
 
 // Variant is a named set of option overrides: the cells of a study that
@@ -49,41 +70,15 @@ type Variant struct {
 	Why string
 }
 
-// LabelRateVal is the number of validation nodes drawn at random for the
-// label-rate study's splits; every other node not used for training is a
-// test node.
-const LabelRateVal = 500
-
-// Key returns a file-name-safe identifier unique within a study.
+// Key returns a file-name-safe identifier unique within a study: the
+// model, the dataset, the variant, the settings (see cellcodec.go) and the
+// overrides.
 func (c Cell) Key() string {
 	parts := []string{c.Model, c.Dataset}
 	if c.Variant != "" {
 		parts = append(parts, c.Variant)
 	}
-	if k, ok := c.DropClass.Class(); ok {
-		parts = append(parts, fmt.Sprintf("drop%d", k))
-	}
-	if c.LabelsPerClass > 0 {
-		parts = append(parts, fmt.Sprintf("labels%d", c.LabelsPerClass))
-	}
-	if c.Embed {
-		parts = append(parts, "embed")
-	}
-	if b := c.Batch; b != nil {
-		part := fmt.Sprintf("batch%d", b.Size)
-		for i, f := range b.Fanouts {
-			sep := "-"
-			if i == 0 {
-				sep = "-f"
-			}
-			if f < 0 { // minibatch.AllNeighbours
-				part += sep + "all"
-			} else {
-				part += sep + strconv.Itoa(f)
-			}
-		}
-		parts = append(parts, part)
-	}
+	parts = append(parts, optKeyParts(c.Opts)...)
 	if len(c.Sets) > 0 {
 		keys := make([]string, 0, len(c.Sets))
 		for k := range c.Sets {
@@ -135,21 +130,21 @@ type Result struct {
 	Selection *Selection `json:"selection,omitempty"`
 }
 
-// SplitResult is one split of a cell: its scores and what the cell asked
-// to keep.
+// SplitResult is one split of a cell: its scores and what the cell's study
+// asked to keep (see Runner.Outputs).
 type SplitResult struct {
 	train.SplitScores
 	// Extra holds study-specific measurements (e.g. the matching degree).
 	Extra map[string]float64 `json:"extra,omitempty"`
-	// Nodes holds per-node outputs when the cell asked for them.
+	// Nodes holds per-node outputs when the study kept them.
 	Nodes *NodeOutputs `json:"nodes,omitempty"`
 	// Points are 2-D coordinates of every node's embedding (t-SNE) when the
-	// cell asked for them.
+	// study kept them.
 	Points [][2]float32 `json:"points,omitempty"`
 }
 
 // NodeOutputs are per-node outputs of one split: the test nodes and whether
-// each was classified correctly, for the homophily-bucket and distance studies.
+// each was classified correctly.
 type NodeOutputs struct {
 	Test    []int32 `json:"test"`
 	Correct []bool  `json:"correct"`

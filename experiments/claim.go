@@ -43,15 +43,25 @@ type claimOwner struct {
 	Started time.Time `json:"started"`
 }
 
-// claimPath is where c's claim lives.
-func (rn *Runner) claimPath(c Cell) string {
-	return filepath.Join(rn.KeyDir(), c.Study, c.Key()+".claim")
+// leases are the claims on the cells of one directory (the runner's
+// KeyDir), each living for lease unless renewed.
+type leases struct {
+	dir   string
+	lease time.Duration
 }
 
-// claimState reports whether c is claimed by a live claim (renewed within
+// leases returns the claims on the runner's cells.
+func (rn *Runner) leases() leases { return leases{dir: rn.KeyDir(), lease: rn.lease()} }
+
+// path is where c's claim lives.
+func (ls leases) path(c Cell) string {
+	return filepath.Join(ls.dir, c.Study, c.Key()+".claim")
+}
+
+// state reports whether c is claimed by a live claim (renewed within the
 // lease), and the claim's owner when it could be read.
-func (rn *Runner) claimState(c Cell, lease time.Duration) (live bool, owner claimOwner) {
-	path := rn.claimPath(c)
+func (ls leases) state(c Cell) (live bool, owner claimOwner) {
+	path := ls.path(c)
 	st, err := os.Stat(path)
 	if err != nil {
 		return false, owner
@@ -59,13 +69,14 @@ func (rn *Runner) claimState(c Cell, lease time.Duration) (live bool, owner clai
 	if b, err := os.ReadFile(path); err == nil {
 		json.Unmarshal(b, &owner)
 	}
-	return time.Since(st.ModTime()) < lease, owner
+	return time.Since(st.ModTime()) < ls.lease, owner
 }
 
-// tryClaim claims c for owner, breaking an expired claim first. It returns
+// claim claims c for owner, breaking an expired claim first. It returns
 // nil, nil when c is held by a live claim of another worker.
-func (rn *Runner) tryClaim(c Cell, owner claimOwner, lease time.Duration) (*claim, error) {
-	path := rn.claimPath(c)
+func (ls leases) claim(c Cell, owner claimOwner) (*claim, error) {
+	lease := ls.lease
+	path := ls.path(c)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}

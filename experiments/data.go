@@ -1,72 +1,65 @@
 package experiments
 
-// The runner's datasets: loaded once, with their fingerprint and metric (a
-// graph caches its own Â, graph.Graph.AHat).
-
 import (
+	"fmt"
+	"path/filepath"
+
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/train"
 )
 
-// graph returns a dataset's graph, loading each dataset once per runner
-// (and trying a dataset that failed to load only once); it also records the
-// graph's fingerprint (see Result.Data).
-func (rn *Runner) graph(name string) (*graph.Graph, error) {
+// The runner's store: built from its fields on each use (they may change
+// between calls), over one graph cache kept for the runner's life.
+
+// store returns the runner's store of its KeyDir, under its key.
+func (rn *Runner) store() *Store {
+	opt := rn.options()
+	return &Store{Dir: rn.KeyDir(), Seed: opt.Seed, Epochs: opt.Epochs, Patience: opt.Patience,
+		Metrics: rn.Metrics, Graphs: rn.graphCache(), Config: func(c Cell) (models.Config, error) {
+			_, cfg, err := rn.resolve(c)
+			return cfg, err
+		}}
+}
+
+// graphCache returns Graphs, making one that opens datasets with Data when
+// it is nil.
+func (rn *Runner) graphCache() *GraphCache {
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
-	if rn.graphs == nil {
-		rn.graphs, rn.loadErr = map[string]*graph.Graph{}, map[string]error{}
-		rn.prints = map[string]string{}
+	if rn.Graphs == nil {
+		data := rn.Data
+		rn.Graphs = NewGraphCache(func(name string) (*graph.Graph, error) { return datasets.Open(name, data) })
 	}
-	if g, ok := rn.graphs[name]; ok {
-		return g, nil
-	}
-	if err := rn.loadErr[name]; err != nil {
-		return nil, err
-	}
-	g, err := datasets.Open(name, rn.Data)
-	if err != nil {
-		rn.loadErr[name] = err
-		return nil, err
-	}
-	rn.graphs[name], rn.prints[name] = g, g.Fingerprint()
-	return g, nil
+	return rn.Graphs
 }
 
-// fingerprint returns the fingerprint of a dataset (see Result.Data).
-func (rn *Runner) fingerprint(name string) (string, error) {
-	if _, err := rn.graph(name); err != nil {
-		return "", err
+// Graph returns a dataset's graph from the runner's graph cache (see
+// Graphs): the studies read their graphs through it, so one run opens a
+// dataset once.
+func (rn *Runner) Graph(name string) (*graph.Graph, error) { return rn.graphCache().Graph(name) }
+
+// Path returns where a cell's result is saved: <KeyDir>/<study>/<key>.json
+// (see Store.Path).
+func (rn *Runner) Path(c Cell) string { return rn.store().Path(c) }
+
+// KeyDir is the directory of the runner's cells: Dir itself for the
+// protocol's base seed (train.DefaultOptions, 42), Dir/seed<N> for another
+// one, so that a run with another seed saves its cells side by side with
+// the base seed's and never in their place. The training budget is kept
+// apart the same way by the callers that change it (tune's
+// <results>/epochs<E>-patience<P>, reproduce's <results>/quick): a Dir holds
+// one budget, and a result of another budget found in it is never replaced
+// by one with fewer splits (see need).
+func (rn *Runner) KeyDir() string {
+	if s := rn.options().Seed; s != train.DefaultOptions().Seed {
+		return filepath.Join(rn.Dir, fmt.Sprintf("seed%d", s))
 	}
-	rn.mu.Lock()
-	defer rn.mu.Unlock()
-	return rn.prints[name], nil
+	return rn.Dir
 }
 
-// metric returns the metric of a dataset: Metrics' choice for it, else
-// datasets.DefaultMetric (the registry's metric, or for a graph given by
-// path ROC AUC with two classes and accuracy otherwise). g may be nil for a registry dataset; for a path
-// it is loaded when nil.
-func (rn *Runner) metric(name string, g *graph.Graph) (datasets.Metric, error) {
-	if m, ok := rn.Metrics[name]; ok {
-		return m, nil
-	}
-	if e, err := datasets.Lookup(name); err == nil {
-		return e.Metric, nil
-	}
-	if g == nil {
-		var err error
-		if g, err = rn.graph(name); err != nil {
-			return "", err
-		}
-	}
-	return datasets.DefaultMetric(name, g), nil
-}
-
-// sameMetric reports whether a saved result was scored on the metric its
-// cell would be trained on now, so that changing --metric (or a graph's
-// class count) never reuses results of the other metric.
-func (rn *Runner) sameMetric(c Cell, saved datasets.Metric) bool {
-	m, err := rn.metric(c.Dataset, nil)
-	return err == nil && m == saved
-}
+// LoadExact returns the saved result of exactly c as the runner would train
+// it now, or nil (see Store.Exact). Unlike Load it makes no selection: for a
+// cell with candidates it is the cell itself (the main table's preset).
+func (rn *Runner) LoadExact(c Cell) *Result { return rn.store().Exact(c) }

@@ -1,10 +1,5 @@
 package experiments
 
-import (
-	"sort"
-	"strings"
-)
-
 // plan is the work pending for a list of cells (see Runner.pending).
 type plan struct {
 	// cells are the cells expanded into their candidates.
@@ -31,22 +26,19 @@ type plan struct {
 
 // pending expands cells into their candidates and returns them with their
 // saved results, the cells still to run and an estimate of the seconds one
-// split of a cell takes: its graph's size times the rate (seconds per split
-// per unit of size) of the same model on the same dataset in saved cells,
-// or, without any, the model's rate over all datasets. Per-dataset presets
-// can differ a lot (PCGCN runs hidden 512 on Cora, 64 elsewhere), so the
-// model's median alone misjudged such cells several-fold.
+// split of a cell takes (see Estimator), from the rates of the saved cells.
 func (rn *Runner) pending(cells []Cell) plan {
 	cells = rn.expand(cells)
 	n := len(cells)
 	p := plan{cells: cells, saved: make([]*Result, n), stale: make([]bool, n), work: make([]Cell, n),
 		reused: make([]bool, n), extended: make([]bool, n)}
-	rates := map[string][]float64{} // by model, and by model and dataset (pairKey)
+	est := rn.estimator()
+	st := rn.store()
 	for i, c := range cells {
-		full := rn.readSaved(c)
+		full := st.Read(c)
 		if full != nil {
-			rn.addRate(rates, full)
-			current := rn.sameKey(c, full)
+			est.Add(full)
+			current := st.SameKey(c, full)
 			p.stale[i] = !current || Stale(full)
 			if r := view(full, c); current && r != nil {
 				p.saved[i] = r
@@ -61,57 +53,28 @@ func (rn *Runner) pending(cells []Cell) plan {
 		p.extended[i] = base != nil
 		p.todo = append(p.todo, i)
 	}
-	rn.savedRates(cells, p.todo, rates)
-	rate := modelRates(rates)
-	p.cost = func(c Cell) float64 {
-		if _, ok := rates[pairKey(c)]; ok {
-			return rate(pairKey(c)) * rn.splitCost(c)
-		}
-		return rate(c.Model) * rn.splitCost(c)
-	}
+	rn.savedRates(cells, p.todo, est)
+	p.cost = est.Cost
 	return p
 }
 
-// pairKey is the rates key of a model on a dataset.
-func pairKey(c Cell) string { return c.Model + "\x00" + c.Dataset }
-
-// addRate records the measured rate of a saved result under its model and
-// under its model and dataset.
-func (rn *Runner) addRate(rates map[string][]float64, r *Result) {
-	n := len(r.PerSplit)
-	if n == 0 || r.Seconds <= 0 {
-		return
-	}
-	v := r.Seconds / float64(n) / rn.splitCost(r.Cell)
-	rates[r.Cell.Model] = append(rates[r.Cell.Model], v)
-	rates[pairKey(r.Cell)] = append(rates[pairKey(r.Cell)], v)
-}
-
-// savedRates adds to rates, for each model and dataset of the pending cells
+// savedRates adds to est, for each model and dataset of the pending cells
 // that has no rate yet, the rates of its cells saved under Dir by any study,
 // so that a plan restricted to cells not yet run (--models, --datasets)
 // still has the measured speed instead of a guess.
-func (rn *Runner) savedRates(cells []Cell, todo []int, rates map[string][]float64) {
+func (rn *Runner) savedRates(cells []Cell, todo []int, est *Estimator) {
 	need := map[string]bool{}
 	for _, i := range todo {
-		if len(rates[pairKey(cells[i])]) == 0 {
+		if pair, model := est.known(cells[i]); !pair {
 			need[pairKey(cells[i])] = true
-			need[cells[i].Model] = len(rates[cells[i].Model]) == 0
+			need[cells[i].Model] = !model
 		}
 	}
 	if len(need) == 0 {
 		return
 	}
-	rn.scanSaved(func(_ string, r *Result) {
-		if pk := pairKey(r.Cell); need[pk] || need[r.Cell.Model] {
-			v := r.Seconds / float64(len(r.PerSplit)) / rn.splitCost(r.Cell)
-			if need[pk] {
-				rates[pk] = append(rates[pk], v)
-			}
-			if need[r.Cell.Model] {
-				rates[r.Cell.Model] = append(rates[r.Cell.Model], v)
-			}
-		}
+	scanSaved(rn.Dir, func(_ string, r *Result) {
+		est.add(r, need[pairKey(r.Cell)], need[r.Cell.Model])
 	})
 }
 
@@ -152,6 +115,7 @@ type PlanEntry struct {
 // the thread count and load of those runs). It trains nothing.
 func (rn *Runner) Plan(cells []Cell) []PlanEntry {
 	pl := rn.pending(cells)
+	claims := rn.leases()
 	run := map[int]bool{}
 	for _, i := range pl.todo {
 		run[i] = true
@@ -179,7 +143,7 @@ func (rn *Runner) Plan(cells []Cell) []PlanEntry {
 		if pl.extended[i] {
 			e.Extended++
 		}
-		if live, _ := rn.claimState(c, rn.lease()); live {
+		if live, _ := claims.state(c); live {
 			e.Claimed++
 		}
 		cost := float64(len(pl.work[i].Splits)) * pl.cost(c)
@@ -192,101 +156,4 @@ func (rn *Runner) Plan(cells []Cell) []PlanEntry {
 		plan[i] = *by[s]
 	}
 	return plan
-}
-
-// modelRates returns the time per split per unit of graph size of a model:
-// the median over its cells already saved in the plan, or, for a model
-// without any, the median over all models (1 when nothing is known). Models
-// differ by two orders of magnitude (a 64-layer GCNII against SGC), so
-// weighting the splits left by graph size alone gave estimates off by as
-// much.
-func modelRates(rates map[string][]float64) func(model string) float64 {
-	median := func(v []float64) float64 {
-		v = append([]float64(nil), v...)
-		sort.Float64s(v)
-		return v[len(v)/2]
-	}
-	med := map[string]float64{}
-	var all []float64
-	for m, v := range rates {
-		med[m] = median(v)
-		if !strings.Contains(m, "\x00") { // a model's own rate, not a model-and-dataset one
-			all = append(all, med[m])
-		}
-	}
-	// With no history at all, the model's rate in the committed results
-	// (referenceRate), so that a plan in a fresh directory is sized from
-	// real runs; for a model without one, the median of the others.
-	fallback := 1e-4
-	if len(all) > 0 {
-		fallback = median(all)
-	}
-	return func(model string) float64 {
-		if r, ok := med[model]; ok {
-			return r
-		}
-		if r, ok := referenceRate(model); ok && len(all) == 0 {
-			return r
-		}
-		return fallback
-	}
-}
-
-// referenceRate is a model's median time per split per unit of graph size
-// (seconds per node, adjacency entry and feature non-zero) over the
-// committed results/ cells of the paper's reproduction (2-core AMD EPYC,
-// one thread per cell, two cells at once), for the estimates of a results
-// directory with no saved cell yet: rates differ by 40× between models (SGC
-// against a 64-layer GCNII), which one guessed rate cannot cover.
-func referenceRate(model string) (float64, bool) {
-	switch model {
-	case "mlp":
-		return 1.68e-5, true
-	case "sgc":
-		return 1.93e-5, true
-	case "gcn":
-		return 2.8e-5, true
-	case "appnp":
-		return 3.3e-5, true
-	case "sage":
-		return 4.12e-5, true
-	case "gprgnn":
-		return 4.17e-5, true
-	case "glognn":
-		return 4.82e-5, true
-	case "h2gcn-1":
-		return 4.96e-5, true
-	case "mixhop":
-		return 5.83e-5, true
-	case "fagcn":
-		return 7.73e-5, true
-	case "h2gcn-2":
-		return 9.11e-5, true
-	case "pcgcn":
-		return 1.04e-4, true
-	case "gat":
-		return 1.14e-4, true
-	case "ggcn":
-		return 1.67e-4, true
-	case "linkx":
-		return 1.87e-4, true
-	case "gcnii":
-		return 6.45e-4, true
-	}
-	return 0, false
-}
-
-// splitCost estimates the relative cost of training one split of c, for the
-// time-left estimate: the size of the dataset's graph and features (nodes,
-// edges and feature non-zeros), or 1 when the graph cannot be loaded.
-func (rn *Runner) splitCost(c Cell) float64 {
-	g, err := rn.graph(c.Dataset)
-	if err != nil {
-		return 1
-	}
-	nnz := g.X.Cols() * g.N
-	if g.X.Sparse != nil {
-		nnz = g.X.Sparse.NNZ()
-	}
-	return float64(g.N + g.Adj.NNZ() + nnz)
 }

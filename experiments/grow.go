@@ -71,7 +71,7 @@ func (rn *Runner) need(c Cell, full *Result) (Cell, *Result) {
 		}
 	}
 	mergeable := full.Numerics == tensor.Numerics() || full.Numerics == "" && !rn.Refresh
-	if len(missing) > 0 && held != nil && mergeable && rn.sameKey(c, full) {
+	if len(missing) > 0 && held != nil && mergeable && rn.store().SameKey(c, full) {
 		work.Splits = missing
 		return work, full
 	}
@@ -113,8 +113,9 @@ func unionSplits(a, b []int) []int {
 // splits. A cancelled ctx stops it before its next split, and nothing is
 // saved but the partial file.
 func (rn *Runner) trainCell(ctx context.Context, c Cell, p *meter, cost float64) (*Result, error) {
-	full := rn.readSaved(c)
-	if full != nil && rn.sameKey(c, full) && (!rn.Refresh || !Stale(full)) {
+	st := rn.store()
+	full := st.Read(c)
+	if full != nil && st.SameKey(c, full) && (!rn.Refresh || !Stale(full)) {
 		if v := view(full, c); v != nil {
 			return v, nil // saved since the plan was made
 		}
@@ -130,7 +131,7 @@ func (rn *Runner) trainCell(ctx context.Context, c Cell, p *meter, cost float64)
 	if base != nil {
 		r = merge(base, r)
 	}
-	if err := rn.save(r); err != nil {
+	if err := st.Save(r); err != nil {
 		return nil, err
 	}
 	return view(r, c), nil

@@ -133,16 +133,16 @@ func TestPartialSplitsOfAnotherSeed(t *testing.T) {
 		Threads: 1, Epochs: 3, Patience: 3}
 	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", Splits: []int{0, 1}}
 	_, part := interrupted(t, rn, c)
-	if rn.loadPartial(c) == nil {
+	if rn.store().loadPartial(c) == nil {
 		t.Fatal("the partial cell of the same key was not resumed")
 	}
 	other := &Runner{Dir: rn.Dir, Data: rn.Data, Threads: 1, Epochs: 3, Patience: 3, Seed: 7}
-	if other.loadPartial(c) != nil {
+	if other.store().loadPartial(c) != nil {
 		t.Error("a partial cell of seed 42 was resumed under seed 7")
 	}
 	part.Data = "sha256:other"
-	rn.savePartial(&part)
-	if rn.loadPartial(c) != nil {
+	rn.store().savePartial(&part)
+	if rn.store().loadPartial(c) != nil {
 		t.Error("a partial cell of other data was resumed")
 	}
 }
@@ -160,7 +160,9 @@ func TestBatchCellKey(t *testing.T) {
 		{&train.BatchOptions{Size: 1024, Fanouts: []int{10, -1}}, "gcn__texas__batch1024-f10-all"},
 	} {
 		c := full
-		c.Batch = tc.batch
+		if tc.batch != nil {
+			c = c.WithOpt("batch", tc.batch)
+		}
 		if c.Key() != tc.key {
 			t.Errorf("batch %+v: key %q, want %q", tc.batch, c.Key(), tc.key)
 		}

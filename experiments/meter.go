@@ -37,8 +37,8 @@ func variantSuffix(c Cell) string {
 	if c.Variant != "" {
 		s += " [" + c.Variant + "]"
 	}
-	if k, ok := c.DropClass.Class(); ok {
-		s += fmt.Sprintf(" [class %d dropped]", k)
+	for _, part := range optKeyParts(c.Opts) {
+		s += " [" + part + "]"
 	}
 	if c.Variant == "" && len(c.Sets) > 0 {
 		keys := make([]string, 0, len(c.Sets))

@@ -9,7 +9,6 @@ import (
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/models"
-	"github.com/pcgcn/pcgcn/tensor"
 	"github.com/pcgcn/pcgcn/train"
 )
 
@@ -54,17 +53,28 @@ type Runner struct {
 	Metrics map[string]datasets.Metric
 	// Extras, when set, adds study-specific measurements to each split.
 	Extras func(c Cell, r *train.Result) map[string]float64
-	// Embed maps an n×d embedding to n×2 points (t-SNE) and measurements of
-	// it (e.g. the silhouette score); used by cells with Embed set.
-	// The test nodes of the cell's split are given too, for measurements
-	// restricted to nodes the model was not trained on.
-	Embed func(emb *tensor.Dense, y, test []int32) (*tensor.Dense, map[string]float64, error)
+	// Prepare, when set, adapts a cell's graph and training options to
+	// what its study asks (Cell.Opts) before its splits train: it may
+	// return another graph (a shallow copy with other splits) and change
+	// opt (a class's training labels removed, mini-batches). The cell's key
+	// keeps the dataset's fingerprint. nil: every cell trains on the
+	// dataset's graph with the runner's options.
+	Prepare func(c Cell, g *graph.Graph, opt *train.Options) (*graph.Graph, error)
+	// Outputs, when set, keeps in sr what a cell's study asks of each
+	// trained split beyond its scores and Extras (per-node outputs, an
+	// embedding's points and its measurements).
+	Outputs func(c Cell, r *train.Result, sr *SplitResult) error
 
-	mu      sync.Mutex // guards graphs, prints and loadErr
-	graphs  map[string]*graph.Graph
-	prints  map[string]string // graph fingerprints, the Data of a result's key
-	loadErr map[string]error  // a dataset that failed to load is not tried again
-	reg     *models.Registry
+	// ReferenceRates are models' rates (seconds per split per unit of graph
+	// size) for estimates in a results directory with no saved cell yet
+	// (see Estimator.Reference); nil: none.
+	ReferenceRates map[string]float64
+	// Graphs is the run's one graph cache, which the studies share (nil:
+	// one of the runner's own, opening datasets with Data).
+	Graphs *GraphCache
+
+	mu  sync.Mutex // guards Graphs
+	reg *models.Registry
 }
 
 // Run runs every cell (every candidate of a cell with candidates, see
@@ -168,11 +178,7 @@ func (rn *Runner) runAll(cells []Cell, todo []int, costs []float64, out []*Resul
 func (rn *Runner) check(cells []Cell, todo []int) error {
 	for _, i := range todo {
 		c := cells[i]
-		_, cfg, err := rn.resolve(c)
-		if err == nil {
-			err = cfg.Validate()
-		}
-		if err != nil {
+		if _, _, err := rn.resolve(c); err != nil {
 			return &CellError{Cell: c, Err: err}
 		}
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/internal/datatest"
-	"github.com/pcgcn/pcgcn/train"
 )
 
 // jobsCells are cells of several studies, models and datasets (a main cell
@@ -18,8 +17,8 @@ import (
 func jobsCells() []Cell {
 	return []Cell{
 		{Study: "main", Dataset: "cornell", Model: "gcn", Splits: []int{0, 1}},
-		{Study: "missing", Dataset: "texas", Model: "mlp", DropClass: train.DropClass(1), Splits: []int{0}},
-		{Study: "labelrate", Dataset: "wisconsin", Model: "pcgcn", Splits: []int{0, 1}, LabelsPerClass: 5},
+		Cell{Study: "missing", Dataset: "texas", Model: "mlp", Splits: []int{0}}.WithOpt("drop", 1),
+		Cell{Study: "labelrate", Dataset: "wisconsin", Model: "pcgcn", Splits: []int{0, 1}}.WithOpt("labels", 5),
 		{Study: "ablation", Dataset: "cornell", Model: "pcgcn", Variant: "no_cl", Sets: map[string]string{"no_cl": "true"}, Splits: []int{1}},
 		{Study: "main", Dataset: "texas", Model: "sgc", Splits: []int{0}},
 	}
@@ -33,7 +32,7 @@ func TestRunnerJobsGiveTheSameResults(t *testing.T) {
 	run := func(jobs int) ([]*Result, string, *Runner) {
 		var log bytes.Buffer
 		rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
-			Threads: 1, Jobs: jobs, Epochs: 8, Patience: 8, Progress: &log}
+			Threads: 1, Jobs: jobs, Epochs: 8, Patience: 8, Progress: &log, Prepare: testPrepare}
 		rs, err := rn.Run(jobsCells())
 		if err != nil {
 			t.Fatalf("jobs %d: %v", jobs, err)

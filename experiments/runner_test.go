@@ -24,10 +24,10 @@ import (
 func TestRunnerSavesAndResumes(t *testing.T) {
 	var log bytes.Buffer
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
-		Threads: 1, Epochs: 5, Patience: 5, Progress: &log}
+		Threads: 1, Epochs: 5, Patience: 5, Progress: &log, Outputs: testOutputs}
 	cells := []Cell{
 		{Study: "s", Dataset: "cornell", Model: "mlp", Splits: []int{0, 1}},
-		{Study: "s", Dataset: "cornell", Model: "gcn", Splits: []int{0}, Collect: true},
+		Cell{Study: "s", Dataset: "cornell", Model: "gcn", Splits: []int{0}}.WithOpt("nodes", true),
 	}
 	rs, err := rn.Run(cells)
 	if err != nil {
@@ -147,17 +147,18 @@ func TestRunnerSelectsOnValidation(t *testing.T) {
 }
 
 func TestModelRates(t *testing.T) {
-	rate := modelRates(map[string][]float64{"gcnii": {9, 10, 30}, "sgc": {0.1}, "gcn": {1}})
+	ref := map[string]float64{"gcnii": 6.45e-4, "mlp": 1.68e-5}
+	rate := modelRates(map[string][]float64{"gcnii": {9, 10, 30}, "sgc": {0.1}, "gcn": {1}}, ref)
 	if rate("gcnii") != 10 || rate("sgc") != 0.1 {
 		t.Errorf("medians: gcnii %v sgc %v", rate("gcnii"), rate("sgc"))
 	}
 	if rate("gat") != 1 { // the median of the known models' medians
 		t.Errorf("unknown model: %v", rate("gat"))
 	}
-	// with no history, the committed reproduction's rate of the model, or
-	// a middle one for a model it does not know
-	none := modelRates(nil)
-	if r, _ := referenceRate("gcnii"); none("gcnii") != r || none("mlp") >= none("gcnii")/10 {
+	// with no history, the reference rate the caller gives for the model,
+	// or a middle one for a model it does not know
+	none := modelRates(nil, ref)
+	if none("gcnii") != ref["gcnii"] || none("mlp") != ref["mlp"] {
 		t.Errorf("no history: gcnii %v, mlp %v", none("gcnii"), none("mlp"))
 	}
 	if r := none("x"); r <= 0 || r > 1e-3 {
@@ -208,13 +209,13 @@ func TestRunnerResumesInsideACell(t *testing.T) {
 	if a.TestMean != b.TestMean || a.ValMean != b.ValMean || a.TestStd != b.TestStd || len(b.PerSplit) != 3 {
 		t.Errorf("resumed summary %v±%v (val %v) differs from the uninterrupted %v±%v (val %v)", b.TestMean, b.TestStd, b.ValMean, a.TestMean, a.TestStd, a.ValMean)
 	}
-	if _, err := os.Stat(rn.partialPath(c)); !os.IsNotExist(err) {
+	if _, err := os.Stat(rn.store().partialPath(c)); !os.IsNotExist(err) {
 		t.Errorf("the partial file was not removed: %v", err)
 	}
 	// a partial saved for another configuration is ignored
 	part.Config = map[string]any{"hidden": 3}
-	rn.savePartial(&part)
-	if rn.loadPartial(c) != nil {
+	rn.store().savePartial(&part)
+	if rn.store().loadPartial(c) != nil {
 		t.Error("a partial cell of another configuration was reused")
 	}
 }
@@ -328,7 +329,7 @@ func TestPartialSplitsOfOtherNumerics(t *testing.T) {
 			part.Cell, part.Numerics = c, tc.numerics
 			part.PerSplit = []SplitResult{rs[0].PerSplit[0]}
 			part.PerSplit[0].Val = -1 // marks a resumed split
-			if err := rn.savePartial(&part); err != nil {
+			if err := rn.store().savePartial(&part); err != nil {
 				t.Fatal(err)
 			}
 			rn.Refresh = tc.refresh
@@ -372,7 +373,7 @@ func TestPlanTriesAMissingDatasetOnce(t *testing.T) {
 	if n := ft.requests.Load(); n != 1 {
 		t.Errorf("%d download requests for %d cells, want 1", n, len(cells))
 	}
-	if _, err := rn.graph("cornell"); err == nil || !strings.Contains(err.Error(), "network is unreachable") {
+	if _, err := rn.Graph("cornell"); err == nil || !strings.Contains(err.Error(), "network is unreachable") {
 		t.Errorf("later load: error %v, want the first failure", err)
 	}
 	if n := ft.requests.Load(); n != 1 {
@@ -391,7 +392,7 @@ func interrupted(t *testing.T, rn *Runner, c Cell) (*Result, Result) {
 	}
 	part := *full[0]
 	part.PerSplit = part.PerSplit[:1]
-	if err := rn.savePartial(&part); err != nil {
+	if err := rn.store().savePartial(&part); err != nil {
 		t.Fatal(err)
 	}
 	return full[0], part

@@ -93,16 +93,15 @@ func (rn *Runner) staticCosts(cells []Cell) []float64 {
 	for _, c := range cells {
 		inPlan[rn.Path(c)] = true
 	}
-	rates := map[string][]float64{}
-	rn.scanSaved(func(path string, r *Result) {
+	est := rn.estimator()
+	scanSaved(rn.Dir, func(path string, r *Result) {
 		if !inPlan[path] {
-			rn.addRate(rates, r)
+			est.Add(r)
 		}
 	})
-	rate := modelRates(rates)
 	costs := make([]float64, len(cells))
 	for i, c := range cells {
-		costs[i] = float64(len(c.Splits)) * rate(c.Model) * rn.splitCost(c)
+		costs[i] = float64(len(c.Splits)) * est.ModelCost(c)
 	}
 	return costs
 }

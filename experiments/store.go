@@ -2,100 +2,131 @@ package experiments
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 
+	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/internal/atomicfile"
+	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/tensor"
-	"github.com/pcgcn/pcgcn/train"
 )
 
-// Path returns where a cell's result is saved: <KeyDir>/<study>/<key>.json.
+// Store keeps the results of one results directory under one key: where a
+// cell's result is saved (Path), reading it back only when it answers for
+// the cell as it would be trained now (its definition, configuration, data,
+// seed, budget and metric: an exact match), saving whole and partial
+// results atomically, and the one graph cache the keys are computed from.
+// It trains and schedules nothing (see Runner).
+type Store struct {
+	// Dir is the directory of the cells: Dir/<study>/<key>.json (the
+	// runner's KeyDir).
+	Dir string
+	// Seed, Epochs and Patience are the key's seed and training budget.
+	Seed             uint64
+	Epochs, Patience int
+	// Metrics chooses the metric of a dataset by name (see Runner.Metrics).
+	Metrics map[string]datasets.Metric
+	// Graphs is the graph cache the keys' data fingerprints come from.
+	Graphs *GraphCache
+	// Config resolves a cell's configuration as it would be trained now
+	// (nil: models.Resolve over a fresh registry); a saved result of another
+	// configuration is not used.
+	Config func(c Cell) (models.Config, error)
+}
+
+// Path returns where a cell's result is saved: <Dir>/<study>/<key>.json.
 // The file name has no splits: the file holds every split of the cell
 // trained so far (a result only grows, see Runner.Run), and a request for
-// some of them is answered by a view of it (see LoadExact).
-func (rn *Runner) Path(c Cell) string {
-	return filepath.Join(rn.KeyDir(), c.Study, c.Key()+".json")
+// some of them is answered by a view of it (see Exact).
+func (s *Store) Path(c Cell) string {
+	return filepath.Join(s.Dir, c.Study, c.Key()+".json")
 }
 
-// KeyDir is the directory of the runner's cells: Dir itself for the
-// protocol's base seed (train.DefaultOptions, 42), Dir/seed<N> for another
-// one, so that a run with another seed saves its cells side by side with
-// the base seed's and never in their place. The training budget is kept
-// apart the same way by the callers that change it (tune's
-// <results>/epochs<E>-patience<P>, reproduce's <results>/quick): a Dir holds
-// one budget, and a result of another budget found in it is never replaced
-// by one with fewer splits (see need).
-func (rn *Runner) KeyDir() string {
-	if s := rn.options().Seed; s != train.DefaultOptions().Seed {
-		return filepath.Join(rn.Dir, fmt.Sprintf("seed%d", s))
-	}
-	return rn.Dir
+// partialPath is where the finished splits of a cell in progress are kept.
+func (s *Store) partialPath(c Cell) string {
+	return filepath.Join(s.Dir, c.Study, c.Key()+".partial.json")
 }
 
-// LoadExact returns the saved result of exactly c, or nil when there is none
-// or it does not answer for c as the runner would train it now: saved for a
+// Exact returns the saved result of exactly c, or nil when there is none or
+// it does not answer for c as it would be trained now: saved for a
 // different cell definition or configuration, or keyed by other data (the
-// dataset's files changed), another seed or another budget (see
-// Result.Data), or holding only some of c's splits. A saved result holding
-// more splits than c asks for answers it: the result returned is its view
-// on c's splits (those splits' results, in c's order, and their means).
-// Unlike Load it makes no selection: for a cell with candidates it is the
-// cell itself (the main table's preset).
-func (rn *Runner) LoadExact(c Cell) *Result {
-	if r, current := rn.loadSaved(c); current && r != nil {
-		return r
+// dataset's files changed), another seed, another budget or another metric
+// (see Result.Data), or holding only some of c's splits. A saved result
+// holding more splits than c asks for answers it: the result returned is
+// its view on c's splits (those splits' results, in c's order, and their
+// means).
+func (s *Store) Exact(c Cell) *Result {
+	full := s.Read(c)
+	if full == nil || !s.SameKey(c, full) {
+		return nil
 	}
-	return nil
+	return view(full, c)
 }
 
-// loadSaved returns the result saved for c's definition and configuration
-// viewed on c's splits (nil when there is none or it lacks some of them),
-// and whether its key (data, seed, budget) is the runner's.
-func (rn *Runner) loadSaved(c Cell) (*Result, bool) {
-	full := rn.readSaved(c)
-	if full == nil {
-		return nil, false
-	}
-	return view(full, c), rn.sameKey(c, full)
-}
-
-// readSaved returns the whole result saved in c's file (every split it
-// holds) when it was saved for c's definition, splits aside, and
-// configuration; nil otherwise.
-func (rn *Runner) readSaved(c Cell) *Result {
-	b, err := os.ReadFile(rn.Path(c))
+// Read returns the whole result saved in c's file (every split it holds)
+// when it was saved for c's definition, splits aside, and configuration;
+// nil otherwise. Its key (data, seed, budget, metric) is not checked: see
+// SameKey.
+func (s *Store) Read(c Cell) *Result {
+	b, err := os.ReadFile(s.Path(c))
 	if err != nil {
 		return nil
 	}
 	var r Result
-	if json.Unmarshal(b, &r) != nil || !sameDefinition(r.Cell, c) || !rn.sameConfig(c, r.Config) {
+	if json.Unmarshal(b, &r) != nil || !sameDefinition(r.Cell, c) || !s.sameConfig(c, r.Config) {
 		return nil
 	}
 	return &r
 }
 
-// sameKey reports whether r was computed from the data of c's dataset as it
-// loads now, with the runner's seed and budget, on the metric the dataset is
-// scored on now (see Metrics). A dataset that cannot be
-// loaded matches nothing: a result is never trusted unchecked.
-func (rn *Runner) sameKey(c Cell, r *Result) bool {
-	opt := rn.options()
-	if r.Seed != opt.Seed || r.Epochs != opt.Epochs || r.Patience != opt.Patience {
+// SameKey reports whether r was computed from the data of c's dataset as it
+// loads now, with the store's seed and budget, on the metric the dataset is
+// scored on now (see Metrics). A dataset that cannot be loaded matches
+// nothing: a result is never trusted unchecked.
+func (s *Store) SameKey(c Cell, r *Result) bool {
+	if r.Seed != s.Seed || r.Epochs != s.Epochs || r.Patience != s.Patience {
 		return false
 	}
-	fp, err := rn.fingerprint(c.Dataset)
-	return err == nil && r.Data == fp && rn.sameMetric(c, r.Metric)
+	fp, err := s.Graphs.Fingerprint(c.Dataset)
+	if err != nil || r.Data != fp {
+		return false
+	}
+	m, err := s.Metric(c.Dataset, nil)
+	return err == nil && m == r.Metric
+}
+
+// Metric returns the metric of a dataset: Metrics' choice for it, else its
+// default (datasets.ResolveMetric, the one resolver the command line uses
+// too). g may be nil; the cache's graph is loaded only when the resolution
+// needs it.
+func (s *Store) Metric(name string, g *graph.Graph) (datasets.Metric, error) {
+	load := func() (*graph.Graph, error) {
+		if g != nil {
+			return g, nil
+		}
+		return s.Graphs.Graph(name)
+	}
+	return datasets.ResolveMetric(s.Metrics[name], name, load)
 }
 
 // sameConfig reports whether a saved configuration equals the one c resolves
 // to now, so that a changed preset makes the saved cell stale instead of
 // silently reusing results of another configuration.
-func (rn *Runner) sameConfig(c Cell, saved any) bool {
-	_, cfg, err := rn.resolve(c)
+func (s *Store) sameConfig(c Cell, saved any) bool {
+	resolve := s.Config
+	if resolve == nil {
+		resolve = func(c Cell) (models.Config, error) {
+			spec, err := models.NewRegistry().Get(c.Model)
+			if err != nil {
+				return nil, err
+			}
+			return models.Resolve(spec, c.Dataset, models.Sets(c.Sets)...)
+		}
+	}
+	cfg, err := resolve(c)
 	if err != nil {
 		return false
 	}
@@ -124,9 +155,11 @@ func sameDefinition(a, b Cell) bool {
 	return sameCell(a, b)
 }
 
-func (rn *Runner) save(r *Result) error {
-	defer os.Remove(rn.partialPath(r.Cell))
-	path := rn.Path(r.Cell)
+// Save writes r as its cell's result, atomically, and removes the cell's
+// partial file.
+func (s *Store) Save(r *Result) error {
+	defer os.Remove(s.partialPath(r.Cell))
+	path := s.Path(r.Cell)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -137,15 +170,10 @@ func (rn *Runner) save(r *Result) error {
 	return WriteFileAtomic(path, append(b, '\n'))
 }
 
-// partialPath is where the finished splits of a cell in progress are kept.
-func (rn *Runner) partialPath(c Cell) string {
-	return filepath.Join(rn.KeyDir(), c.Study, c.Key()+".partial.json")
-}
-
 // savePartial saves the splits of res finished so far, so that a run
 // interrupted in the middle of a long cell resumes at its next split.
-func (rn *Runner) savePartial(res *Result) error {
-	path := rn.partialPath(res.Cell)
+func (s *Store) savePartial(res *Result) error {
+	path := s.partialPath(res.Cell)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -160,13 +188,13 @@ func (rn *Runner) savePartial(res *Result) error {
 // run, or nil when there are none or they were saved for another cell
 // definition, configuration or key (data, seed, budget; see Result.Data),
 // or by a version that did not record every field the summary needs.
-func (rn *Runner) loadPartial(c Cell) *Result {
-	b, err := os.ReadFile(rn.partialPath(c))
+func (s *Store) loadPartial(c Cell) *Result {
+	b, err := os.ReadFile(s.partialPath(c))
 	if err != nil {
 		return nil
 	}
 	var r Result
-	if json.Unmarshal(b, &r) != nil || !sameCell(r.Cell, c) || !rn.sameConfig(c, r.Config) || !rn.sameKey(c, &r) ||
+	if json.Unmarshal(b, &r) != nil || !sameCell(r.Cell, c) || !s.sameConfig(c, r.Config) || !s.SameKey(c, &r) ||
 		len(r.PerSplit) >= len(c.Splits) {
 		return nil
 	}
@@ -183,10 +211,14 @@ func (rn *Runner) loadPartial(c Cell) *Result {
 // numbers within its spread but not bit for bit the same.
 func Stale(r *Result) bool { return r.Numerics != tensor.Numerics() }
 
-// scanSaved calls fn with every result saved under Dir (any study, any key)
+// WriteFileAtomic writes data to path so that readers never see a partial
+// file (see internal/atomicfile).
+func WriteFileAtomic(path string, data []byte) error { return atomicfile.Write(path, data) }
+
+// scanSaved calls fn with every result saved under dir (any study, any key)
 // that has timed splits.
-func (rn *Runner) scanSaved(fn func(path string, r *Result)) {
-	files, _ := filepath.Glob(filepath.Join(rn.Dir, "*", "*.json"))
+func scanSaved(dir string, fn func(path string, r *Result)) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
 	for _, f := range files {
 		if strings.HasSuffix(f, ".partial.json") {
 			continue
@@ -202,7 +234,3 @@ func (rn *Runner) scanSaved(fn func(path string, r *Result)) {
 		fn(f, &r)
 	}
 }
-
-// WriteFileAtomic writes data to path so that readers never see a partial
-// file (see internal/atomicfile).
-func WriteFileAtomic(path string, data []byte) error { return atomicfile.Write(path, data) }

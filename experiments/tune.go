@@ -82,19 +82,18 @@ func TuneCells(model, dataset string, g Grid, base map[string]string, splits []i
 			sets = map[string]string{}
 		}
 		maps.Copy(sets, p)
-		cfg := spec.Preset(dataset)
-		keys := make([]string, 0, len(sets))
-		for k := range sets {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if err := models.SetOption(cfg, k, sets[k]); err != nil {
-				return nil, fmt.Errorf("%s: %s=%s: %w", spec.Name, k, sets[k], err)
+		overrides := models.Sets(sets)
+		for i, k := range sortedKeys(sets) {
+			set := overrides[i]
+			overrides[i] = func(cfg models.Config) error {
+				if err := set(cfg); err != nil {
+					return fmt.Errorf("%s: %s=%s: %w", spec.Name, k, sets[k], err)
+				}
+				return nil
 			}
 		}
-		if err := cfg.Validate(); err != nil {
-			return nil, err // names the model already
+		if _, err := models.Resolve(spec, dataset, overrides...); err != nil {
+			return nil, err // a range error names the model already
 		}
 		if len(sets) == 0 {
 			sets = nil
@@ -110,4 +109,14 @@ func RankByValidation(rs []*Result) []*Result {
 	out := append([]*Result(nil), rs...)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].ValMean > out[j].ValMean })
 	return out
+}
+
+// sortedKeys returns m's keys in order, the order of models.Sets.
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

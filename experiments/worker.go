@@ -232,7 +232,7 @@ func (w *workState) next(owner claimOwner) (int, *claim, bool, error) {
 			w.mu.Unlock()
 			continue
 		}
-		cl, err := w.rn.tryClaim(c, owner, w.rn.lease())
+		cl, err := w.rn.leases().claim(c, owner)
 		if err != nil {
 			return 0, nil, false, fmt.Errorf("claiming %s: %w", cellName(c), err)
 		}
@@ -326,18 +326,19 @@ func (rn *Runner) workChecks(pl plan) error {
 			continue
 		}
 		seen[name] = true
-		if _, err := rn.graph(name); err != nil {
+		if _, err := rn.Graph(name); err != nil {
 			return fmt.Errorf("a worker needs every dataset of its plan: %w", err)
 		}
 	}
 	opt := rn.options()
+	st := rn.store()
 	conflicts, example := 0, ""
 	for i, c := range pl.cells {
 		if !pl.stale[i] || pl.saved[i] != nil {
 			continue // no saved result, or a current one (stale numerics only)
 		}
-		r := rn.readSaved(c)
-		if r == nil || rn.sameKey(c, r) {
+		r := st.Read(c)
+		if r == nil || st.SameKey(c, r) {
 			continue // saved with this key: to be added to or refreshed
 		}
 		conflicts++

@@ -131,7 +131,7 @@ func TestWorkersShareADirectory(t *testing.T) {
 					want[i].PerSplit[k].Val, want[i].PerSplit[k].Test)
 			}
 		}
-		if _, err := os.Stat(rn.claimPath(c)); !os.IsNotExist(err) {
+		if _, err := os.Stat(rn.leases().path(c)); !os.IsNotExist(err) {
 			t.Errorf("%s: claim file left behind", cellName(c))
 		}
 	}
@@ -176,14 +176,14 @@ func TestExpiredClaimIsTakenOver(t *testing.T) {
 	rn := &Runner{Dir: t.TempDir(), Data: data, Threads: 1, Epochs: 3, Patience: 3, Progress: &log, Lease: 300 * time.Millisecond}
 	c := Cell{Study: "w", Dataset: "texas", Model: "mlp", Splits: []int{0}}
 	// a dead worker's claim, last renewed just now: live for one lease
-	os.MkdirAll(filepath.Dir(rn.claimPath(c)), 0o755)
-	if err := os.WriteFile(rn.claimPath(c), []byte(`{"worker":"dead/1/0/x"}`), 0o644); err != nil {
+	os.MkdirAll(filepath.Dir(rn.leases().path(c)), 0o755)
+	if err := os.WriteFile(rn.leases().path(c), []byte(`{"worker":"dead/1/0/x"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// the lease runs from the claim's modification time, as the workers
 	// measure it, not from when this test gets to its next line: on a busy
 	// machine that may be most of a lease later
-	st, err := os.Stat(rn.claimPath(c))
+	st, err := os.Stat(rn.leases().path(c))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestWorkInterrupted(t *testing.T) {
 	if err := <-done; !errors.Is(err, ErrInterrupted) {
 		t.Fatalf("error %v, want ErrInterrupted", err)
 	}
-	if _, err := os.Stat(rn.claimPath(c)); !os.IsNotExist(err) {
+	if _, err := os.Stat(rn.leases().path(c)); !os.IsNotExist(err) {
 		t.Fatalf("claim not released: %v", err)
 	}
 	if !strings.Contains(log.String(), "released w/"+c.Key()+" (interrupted)") {
@@ -295,7 +295,7 @@ func TestWorkRefusesWhatWouldLoseWork(t *testing.T) {
 			if err == nil || !strings.Contains(strings.SplitN(err.Error(), "\n", 2)[0], tc.want) {
 				t.Fatalf("error %v, want a first line with %q", err, tc.want)
 			}
-			if _, err := os.Stat(tc.rn.claimPath(c)); err == nil {
+			if _, err := os.Stat(tc.rn.leases().path(c)); err == nil {
 				t.Error("a claim was made")
 			}
 		})
@@ -314,7 +314,7 @@ func TestWorkKeepsCellsOfOtherNumerics(t *testing.T) {
 	}
 	old := *rs[0]
 	old.Numerics = "v1-elsewhere"
-	if err := rn.save(&old); err != nil {
+	if err := rn.store().Save(&old); err != nil {
 		t.Fatal(err)
 	}
 	var log bytes.Buffer

@@ -47,8 +47,20 @@ const directedOption = "directed"
 // normalize_signed), whose rows models.NewData leaves raw either way, the
 // feature preprocessing is not flipped: that candidate would train the very
 // same model a second time, and be reported as row-normalised.
+// changesTraining reports whether c has a setting other than collecting
+// per-node outputs, which changes what is trained (a dropped class, random
+// splits, an embedding, mini-batches).
+func changesTraining(c experiments.Cell) bool {
+	for name := range c.Opts {
+		if name != optCollect {
+			return true
+		}
+	}
+	return false
+}
+
 func mainCandidates(p *plan, c experiments.Cell, spec models.Spec, cfg models.Config) []experiments.Cell {
-	if _, dropped := c.DropClass.Class(); p.opt.PresetOnly || c.Variant != "" || len(c.Sets) > 0 || dropped || c.LabelsPerClass > 0 || c.Embed {
+	if p.opt.PresetOnly || c.Variant != "" || len(c.Sets) > 0 || changesTraining(c) {
 		return []experiments.Cell{c}
 	}
 	graphs := []experiments.Cell{c}
@@ -166,12 +178,9 @@ func (p *plan) signedFeatures(name string) bool {
 	if s, ok := p.signed[name]; ok {
 		return s
 	}
-	g, ok := p.graphs[name]
-	if !ok {
-		var err error
-		if g, err = datasets.Open(name, p.opt.Data); err != nil {
-			return false
-		}
+	g, err := p.graph(name)
+	if err != nil {
+		return false
 	}
 	p.signed[name] = !g.X.NonNegative()
 	return p.signed[name]

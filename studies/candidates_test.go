@@ -21,8 +21,7 @@ func TestMainCandidates(t *testing.T) {
 	main := mainTableCells([]string{"mlp"}, []string{"texas"}, []int{0, 1})[0]
 	other := main
 	other.Study = "ablation"
-	dropped := main
-	dropped.DropClass = train.DropClass(1)
+	dropped := main.WithOpt(optDropClass, train.DropClass(1))
 	set := main
 	set.Sets = map[string]string{"hidden": "8"}
 	for _, c := range []struct {

@@ -208,7 +208,7 @@ type homophilyBin struct {
 // Nodes whose homophily is NaN (isolated nodes) are left out of every bin
 // and counted in isolated (test-node occurrences pooled over splits and
 // models, like Bin.Nodes). Every split of every result must carry per-node
-// outputs (experiments.Cell.Collect).
+// outputs (the cells' collect setting).
 func bucketAccuracy(rs []*experiments.Result, h []float64, width float64) (bins []homophilyBin, isolated int, err error) {
 	nb, err := binCount(width)
 	if err != nil {

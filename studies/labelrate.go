@@ -8,14 +8,17 @@ import (
 	"strings"
 
 	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/report"
+	"github.com/pcgcn/pcgcn/train"
 )
 
 // labelRateStudy is fig:label: accuracy with 70 down to 2 training labels
 // per class, on random splits.
 func labelRateStudy() study {
 	return study{name: "labelrate", help: "70 down to 2 training labels per class, random splits",
-		title: "Few labels (fig:label)", cells: labelRateCells, section: renderLabelRate}
+		title: "Few labels (fig:label)", cells: labelRateCells, section: renderLabelRate,
+		prepare: labelRatePrepare}
 }
 
 // paperLabelRateSizes is the grid of training labels per class of fig:label.
@@ -28,7 +31,7 @@ func labelRateModelCells(models, datasets []string, sizes, splits []int) []exper
 	for _, d := range datasets {
 		for _, k := range sizes {
 			for _, m := range models {
-				cells = append(cells, experiments.Cell{Study: "labelrate", Dataset: d, Model: m, Splits: splits, LabelsPerClass: k})
+				cells = append(cells, experiments.Cell{Study: "labelrate", Dataset: d, Model: m, Splits: splits}.WithOpt(optLabelsPerClass, k))
 			}
 		}
 	}
@@ -51,7 +54,7 @@ func labelRateCells(p *plan) []experiments.Cell {
 }
 
 func renderLabelRate(p *plan, w io.Writer) error {
-	fmt.Fprintf(w, "The paper's claim: with 70 down to 2 training labels per class, PCGCN is the best model at every size, by a large margin on the heterophilous graphs. Protocol (the paper gives none): for each size, %d random splits with that many training nodes per class (all but one node of a smaller class), %d random validation nodes (at most half of the rest) and every other node for test; the same splits for every model.\n\n", len(p.splits), experiments.LabelRateVal)
+	fmt.Fprintf(w, "The paper's claim: with 70 down to 2 training labels per class, PCGCN is the best model at every size, by a large margin on the heterophilous graphs. Protocol (the paper gives none): for each size, %d random splits with that many training nodes per class (all but one node of a smaller class), %d random validation nodes (at most half of the rest) and every other node for test; the same splits for every model.\n\n", len(p.splits), labelRateVal)
 	sizes := p.labelRateSizes()
 	wins, n := 0, 0
 	for _, d := range labelRateDatasets(p) {
@@ -178,8 +181,8 @@ type meanStd struct {
 
 // labelRateSeries arranges the label-rate study's results as one series per
 // model: series[model][i] is the test mean ± std of the cell with
-// sizes[i] labels per class (experiments.Cell.LabelsPerClass), NaN when that
-// cell is missing. Results with LabelsPerClass 0 are ignored.
+// sizes[i] labels per class (the cell's labels_per_class setting), NaN when
+// that cell is missing. Results without that setting are ignored.
 func labelRateSeries(rs []*experiments.Result, sizes []int) map[string][]meanStd {
 	pos := map[int]int{}
 	for i, k := range sizes {
@@ -187,10 +190,10 @@ func labelRateSeries(rs []*experiments.Result, sizes []int) map[string][]meanStd
 	}
 	series := map[string][]meanStd{}
 	for _, r := range rs {
-		if r == nil || r.Cell.LabelsPerClass <= 0 {
+		if r == nil || labelsPerClass(r.Cell) <= 0 {
 			continue
 		}
-		i, ok := pos[r.Cell.LabelsPerClass]
+		i, ok := pos[labelsPerClass(r.Cell)]
 		if !ok {
 			continue
 		}
@@ -282,4 +285,50 @@ func labelRatePlot(path, title string, sizes []int, series map[string][]meanStd)
 	f.YMin = math.Max(0, 10*math.Floor(yLo/10-0.2))
 	f.YMax = math.Min(100, 10*math.Ceil(yHi/10+0.2))
 	return report.LinePlot(path, f)
+}
+
+// optLabelsPerClass is the label-rate cells' setting: the standard splits
+// are replaced by random ones with this many training labels per class (see
+// labelRateVal).
+const optLabelsPerClass = "labels_per_class"
+
+// labelRateVal is the number of validation nodes drawn at random for the
+// label-rate study's splits; every other node not used for training is a
+// test node.
+const labelRateVal = 500
+
+// labelsPerClass returns c's training labels per class on random splits,
+// or 0 for the standard splits.
+func labelsPerClass(c experiments.Cell) int {
+	var k int
+	c.Opt(optLabelsPerClass, &k)
+	return k
+}
+
+// labelRatePrepare gives a label-rate cell its random splits, drawn from the
+// runner's seed.
+func labelRatePrepare(p *plan, c experiments.Cell, g *graph.Graph, _ *train.Options) (*graph.Graph, error) {
+	if k := labelsPerClass(c); k > 0 {
+		return withRandomSplits(g, k, c.Splits, p.runner.Seed)
+	}
+	return g, nil
+}
+
+// withRandomSplits returns a shallow copy of g whose splits are random
+// label-rate splits (index k drawn with a seed derived from seed, perClass, k).
+func withRandomSplits(g *graph.Graph, perClass int, splits []int, seed uint64) (*graph.Graph, error) {
+	n := 0
+	for _, k := range splits {
+		n = max(n, k+1)
+	}
+	cp := g.ShallowCopy()
+	cp.Splits = make([]graph.Split, n)
+	for k := 0; k < n; k++ {
+		sp, err := graph.RandomSplit(g, perClass, labelRateVal, train.SplitSeed(seed+uint64(perClass)*7919, k))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", g.Name, err)
+		}
+		cp.Splits[k] = sp
+	}
+	return cp, nil
 }

@@ -13,11 +13,14 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/paper"
 	"github.com/pcgcn/pcgcn/report"
+	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/train"
 )
 
 // mainStudy names the main table's cells, which several studies list: the
@@ -37,7 +40,7 @@ func mainTableStudy() study {
 			"better mean validation metric (--preset-only: presets only; signed\n" +
 			"features of a --data graph, which normalisation leaves raw: once)",
 		title: "Main table (Table \"Mean accuracy±stdev\")", cells: mainCells, section: renderMain,
-		candidates: mainCandidates}
+		candidates: mainCandidates, outputs: mainOutputs}
 }
 
 // paperDatasets are the paper's datasets available in the offline mirror, in
@@ -54,7 +57,7 @@ func mainTableCells(models, datasets []string, splits []int) []experiments.Cell 
 	var cells []experiments.Cell
 	for _, d := range datasets {
 		for _, m := range models {
-			cells = append(cells, experiments.Cell{Study: mainStudy, Dataset: d, Model: m, Splits: splits, Collect: true})
+			cells = append(cells, experiments.Cell{Study: mainStudy, Dataset: d, Model: m, Splits: splits}.WithOpt(optCollect, true))
 		}
 	}
 	return cells
@@ -359,4 +362,29 @@ func meanOf(v []float64) float64 {
 		s += x
 	}
 	return s / float64(len(v))
+}
+
+// optCollect is the main table's cells' setting: keep each split's per-node
+// test outputs, from which the homophily-bucket and label-distance studies
+// are computed without training again.
+const optCollect = "collect"
+
+// mainOutputs keeps the per-node test outputs of a cell that collects them.
+func mainOutputs(p *plan, c experiments.Cell, r *train.Result, sr *experiments.SplitResult) error {
+	if flag(c, optCollect) {
+		sr.Nodes = nodeOutputs(r, p.runner.Threads)
+	}
+	return nil
+}
+
+// nodeOutputs evaluates the trained model and records test-node correctness.
+func nodeOutputs(r *train.Result, threads int) *experiments.NodeOutputs {
+	t := autograd.NewTape(tensor.Exec{Threads: threads})
+	logits := train.Logits(t, r.Model)
+	pred := train.Predict(logits)
+	no := &experiments.NodeOutputs{Test: r.Data.Test, Correct: make([]bool, len(r.Data.Test))}
+	for k, i := range r.Data.Test {
+		no.Correct[k] = pred[i] == r.Data.Graph.Y[i]
+	}
+	return no
 }

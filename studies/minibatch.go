@@ -8,6 +8,7 @@ import (
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/train"
 )
 
@@ -19,7 +20,8 @@ import (
 func minibatchStudy() study {
 	return study{name: "minibatch", optional: true,
 		help:  "beyond the paper: mini-batch (--batch) against full-batch training, PCGCN and GCN\non Squirrel, Actor and Tolokers (optional: about 2 h on 2 cores)",
-		title: "Beyond the paper: mini-batch against full-batch training", cells: minibatchCells, section: renderMinibatch}
+		title: "Beyond the paper: mini-batch against full-batch training", cells: minibatchCells, section: renderMinibatch,
+		prepare: minibatchPrepare}
 }
 
 // minibatchStudyName is the Study of the mini-batch cells.
@@ -57,7 +59,7 @@ func minibatchCells(p *plan) []experiments.Cell {
 
 // minibatchCell is full's mini-batch counterpart.
 func minibatchCell(full experiments.Cell) experiments.Cell {
-	return experiments.Cell{Study: minibatchStudyName, Dataset: full.Dataset, Model: full.Model, Splits: full.Splits, Batch: minibatchOptions()}
+	return experiments.Cell{Study: minibatchStudyName, Dataset: full.Dataset, Model: full.Model, Splits: full.Splits}.WithOpt(optBatch, minibatchOptions())
 }
 
 func renderMinibatch(p *plan, w io.Writer) error {
@@ -131,4 +133,25 @@ func metricLabel(m datasets.Metric) string {
 		return "ROC AUC"
 	}
 	return "accuracy"
+}
+
+// optBatch is the mini-batch cells' setting: train on mini-batches of
+// sampled neighbourhoods (a train.BatchOptions).
+const optBatch = "batch"
+
+// batchOptions returns c's mini-batch setting, or nil for full batch.
+func batchOptions(c experiments.Cell) *train.BatchOptions {
+	var b train.BatchOptions
+	if !c.Opt(optBatch, &b) {
+		return nil
+	}
+	return &b
+}
+
+// minibatchPrepare trains a mini-batch cell on its batches.
+func minibatchPrepare(_ *plan, c experiments.Cell, g *graph.Graph, opt *train.Options) (*graph.Graph, error) {
+	if b := batchOptions(c); b != nil {
+		opt.Batch = b
+	}
+	return g, nil
 }

@@ -33,7 +33,7 @@ func TestMinibatchStudyEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	mb := minibatchCells(p)[1] // the full-batch choice is saved now
-	if mb.Batch == nil || !strings.Contains(mb.Key(), "batch1024-f10-5") {
+	if batchOptions(mb) == nil || !strings.Contains(mb.Key(), "batch1024-f10-5") {
 		t.Fatalf("mini-batch cell %+v, key %s", mb, mb.Key())
 	}
 	b.Reset()

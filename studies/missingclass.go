@@ -17,7 +17,8 @@ import (
 // removed, each class in turn.
 func missingClassStudy() study {
 	return study{name: "missing", help: "one class's training labels removed",
-		title: "Missing classes (tb:missclass-1, tb:missclass-2)", cells: missingCells, section: renderMissing}
+		title: "Missing classes (tb:missclass-1, tb:missclass-2)", cells: missingCells, section: renderMissing,
+		prepare: missingPrepare}
 }
 
 // missingClassCells remove each class's training labels in turn (the
@@ -27,7 +28,7 @@ func missingClassCells(models, datasets []string, classes int, splits []int) []e
 	for _, d := range datasets {
 		for c := 0; c < classes; c++ {
 			for _, m := range models {
-				cells = append(cells, experiments.Cell{Study: "missing", Dataset: d, Model: m, DropClass: train.DropClass(c), Splits: splits})
+				cells = append(cells, experiments.Cell{Study: "missing", Dataset: d, Model: m, Splits: splits}.WithOpt(optDropClass, train.DropClass(c)))
 			}
 		}
 	}
@@ -248,4 +249,24 @@ func missingClassTable(dataset string, models []string, classes int, rs, main []
 		rows = append(rows, cells)
 	}
 	return report.Table(head, leftThenRight(1, len(head)), rows)
+}
+
+// optDropClass is the missing-class cells' setting: the class whose
+// training labels are removed (a train.ClassDrop).
+const optDropClass = "drop_class"
+
+// dropClass returns the class whose training labels c removes, or none.
+func dropClass(c experiments.Cell) train.ClassDrop {
+	var d train.ClassDrop
+	c.Opt(optDropClass, &d)
+	return d
+}
+
+// missingPrepare removes the training labels of a missing-class cell's
+// class.
+func missingPrepare(_ *plan, c experiments.Cell, g *graph.Graph, opt *train.Options) (*graph.Graph, error) {
+	if d := dropClass(c); d != (train.ClassDrop{}) {
+		opt.DropClass = d
+	}
+	return g, nil
 }

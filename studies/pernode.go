@@ -30,7 +30,7 @@ func eachTestNode(r *experiments.Result, n int, f func(split int, node int32, co
 	}
 	for _, s := range r.PerSplit {
 		if s.Nodes == nil {
-			return fmt.Errorf("%s on %s, split %d: no per-node outputs (run the cell with Collect)", r.Cell.Model, r.Cell.Dataset, s.Split)
+			return fmt.Errorf("%s on %s, split %d: no per-node outputs (run the cell with the collect setting)", r.Cell.Model, r.Cell.Dataset, s.Split)
 		}
 		if len(s.Nodes.Test) != len(s.Nodes.Correct) {
 			return fmt.Errorf("%s on %s, split %d: %d test nodes but %d outcomes", r.Cell.Model, r.Cell.Dataset, s.Split, len(s.Nodes.Test), len(s.Nodes.Correct))

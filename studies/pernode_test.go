@@ -220,7 +220,7 @@ func TestBucketTable(t *testing.T) {
 
 func TestLabelRateSeries(t *testing.T) {
 	mk := func(model string, k int, meanOf, std float64) *experiments.Result {
-		return &experiments.Result{Cell: experiments.Cell{Model: model, LabelsPerClass: k}, Scores: train.Scores{TestMean: meanOf, TestStd: std}}
+		return &experiments.Result{Cell: experiments.Cell{Model: model}.WithOpt("labels_per_class", k), Scores: train.Scores{TestMean: meanOf, TestStd: std}}
 	}
 	rs := []*experiments.Result{mk("gcn", 20, 70, 2), mk("gcn", 5, 60, 3), mk("pcgcn", 5, 65, 1), mk("gcn", 0, 99, 0), mk("gcn", 7, 1, 1), nil}
 	s := labelRateSeries(rs, []int{20, 5, 2})

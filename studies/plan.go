@@ -12,17 +12,10 @@ import (
 // What the studies compute their cells, sections and pages from: the graphs,
 // the datasets each study runs on, the saved results and the figure files.
 
-func (p *plan) graph(name string) (*graph.Graph, error) {
-	if g, ok := p.graphs[name]; ok {
-		return g, nil
-	}
-	g, err := datasets.Open(name, p.opt.Data)
-	if err != nil {
-		return nil, err
-	}
-	p.graphs[name] = g
-	return g, nil
-}
+// graph returns a dataset's graph from the runner's graph cache, the one
+// cache of a run: the cells' training, the saved results' keys and the
+// studies' sections read the same graph, opened once.
+func (p *plan) graph(name string) (*graph.Graph, error) { return p.runner.Graph(name) }
 
 // numClasses returns a dataset's class count: the registry's when the name
 // is registered (so that a plan lists a study's cells also where the files

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/models"
-	"github.com/pcgcn/pcgcn/tensor"
 	"github.com/pcgcn/pcgcn/train"
 )
 
@@ -63,9 +63,13 @@ type study struct {
 	// extras measures more on every trained split of every cell, whichever
 	// study lists it (see experiments.Runner.Extras).
 	extras func(c experiments.Cell, r *train.Result) map[string]float64
-	// embed maps the embeddings of the cells that ask for them (see
-	// experiments.Runner.Embed).
-	embed func(p *plan, emb *tensor.Dense, y, test []int32) (*tensor.Dense, map[string]float64, error)
+	// prepare adapts the graph and training options of every cell to the
+	// study's settings, when the cell has them (see Cell.Opts and
+	// experiments.Runner.Prepare): each study acts on its own settings.
+	prepare func(p *plan, c experiments.Cell, g *graph.Graph, opt *train.Options) (*graph.Graph, error)
+	// outputs keeps in sr what the study's settings ask of each trained
+	// split of every cell that has them (see experiments.Runner.Outputs).
+	outputs func(p *plan, c experiments.Cell, r *train.Result, sr *experiments.SplitResult) error
 	// measure does the study's work other than training cells (the
 	// complexity study's timed runs), skipping what is saved: Run calls it
 	// for a selected study after the cells are trained and before the

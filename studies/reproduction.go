@@ -11,7 +11,6 @@ import (
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/models"
-	"github.com/pcgcn/pcgcn/tensor"
 	"github.com/pcgcn/pcgcn/train"
 )
 
@@ -147,7 +146,6 @@ type plan struct {
 	fallback []int
 	// docs is the directory of the reports, figDir that of their figures.
 	docs, figDir string
-	graphs       map[string]*graph.Graph
 	// all are the studies of the registry the plan was made from, whose
 	// sections docs/report.md holds and whose hooks the runner has.
 	all []study
@@ -173,9 +171,9 @@ func newPlanOf(opt Options, all []study) *plan {
 	if opt.Start.IsZero() {
 		opt.Start = time.Now()
 	}
-	p := &plan{opt: opt, all: all, graphs: map[string]*graph.Graph{}, signed: map[string]bool{}, splits: opt.Splits, docs: opt.DocsDir}
+	p := &plan{opt: opt, all: all, signed: map[string]bool{}, splits: opt.Splits, docs: opt.DocsDir}
 	p.runner = &experiments.Runner{Dir: opt.ResultsDir, Data: opt.Data, Threads: opt.Threads, Jobs: opt.Jobs, Seed: opt.Seed,
-		Progress: opt.Progress, Refresh: opt.Refresh, Lease: opt.Lease, Metrics: opt.Metrics}
+		Progress: opt.Progress, Refresh: opt.Refresh, Lease: opt.Lease, Metrics: opt.Metrics, ReferenceRates: ReferenceRates()}
 	if opt.Quick {
 		p.splits = opt.Splits[:min(quickSplits, len(opt.Splits))]
 		p.runner.Epochs, p.runner.Patience = quickEpochs, quickPatience
@@ -191,9 +189,12 @@ func newPlanOf(opt Options, all []study) *plan {
 }
 
 // hook gives the runner the hooks of the studies: each study's candidates
-// for its own cells, and the measurements of every study on every cell.
+// for its own cells, and every study's measurements, preparation and
+// outputs on every cell (each acting on its own settings).
 func (p *plan) hook(all []study) {
 	var extras []func(experiments.Cell, *train.Result) map[string]float64
+	var prepares []func(*plan, experiments.Cell, *graph.Graph, *train.Options) (*graph.Graph, error)
+	var outputs []func(*plan, experiments.Cell, *train.Result, *experiments.SplitResult) error
 	candidates := map[string]func(*plan, experiments.Cell, models.Spec, models.Config) []experiments.Cell{}
 	for _, s := range all {
 		if s.candidates != nil {
@@ -202,12 +203,29 @@ func (p *plan) hook(all []study) {
 		if s.extras != nil {
 			extras = append(extras, s.extras)
 		}
-		if s.embed != nil {
-			embed := s.embed
-			p.runner.Embed = func(emb *tensor.Dense, y, test []int32) (*tensor.Dense, map[string]float64, error) {
-				return embed(p, emb, y, test)
+		if s.prepare != nil {
+			prepares = append(prepares, s.prepare)
+		}
+		if s.outputs != nil {
+			outputs = append(outputs, s.outputs)
+		}
+	}
+	p.runner.Prepare = func(c experiments.Cell, g *graph.Graph, opt *train.Options) (*graph.Graph, error) {
+		for _, f := range prepares {
+			var err error
+			if g, err = f(p, c, g, opt); err != nil {
+				return nil, err
 			}
 		}
+		return g, nil
+	}
+	p.runner.Outputs = func(c experiments.Cell, r *train.Result, sr *experiments.SplitResult) error {
+		for _, f := range outputs {
+			if err := f(p, c, r, sr); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	if len(candidates) > 0 {
 		p.runner.Select = func(c experiments.Cell, spec models.Spec, cfg models.Config) []experiments.Cell {

@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/manifold"
 	"github.com/pcgcn/pcgcn/report"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/train"
 )
 
 // tsneStudy is fig:tsne1-2: the t-SNE of the last hidden layer of GCN,
@@ -19,7 +21,7 @@ import (
 func tsneStudy() study {
 	return study{name: "tsne", help: "t-SNE of last-layer embeddings with silhouette scores",
 		title: "t-SNE of last-layer embeddings (fig:tsne1, fig:tsne2)", cells: tsneCells, section: renderTSNE,
-		embed: (*plan).embed}
+		outputs: tsneOutputs}
 }
 
 // tsneModelCells train GCN, LINKX and PCGCN on split 0 of the datasets and
@@ -28,7 +30,7 @@ func tsneModelCells(datasets []string) []experiments.Cell {
 	var cells []experiments.Cell
 	for _, d := range datasets {
 		for _, m := range []string{"gcn", "linkx", "pcgcn"} {
-			cells = append(cells, experiments.Cell{Study: "tsne", Dataset: d, Model: m, Splits: []int{0}, Embed: true})
+			cells = append(cells, experiments.Cell{Study: "tsne", Dataset: d, Model: m, Splits: []int{0}}.WithOpt(optEmbed, true))
 		}
 	}
 	return cells
@@ -175,4 +177,37 @@ func tsneVerdict(extra map[string]float64, sil map[string]float64) string {
 		return fmt.Sprintf("on the test nodes PCGCN and %s separate the classes about equally (silhouette %.3f against %.3f, within %.2f), so the claim is not borne out here", bestModel, pc, best, tsneMargin)
 	}
 	return fmt.Sprintf("on the test nodes %s separates the classes better than PCGCN (silhouette %.3f against %.3f), so the claim does not hold here", bestModel, best, pc)
+}
+
+// optEmbed is the t-SNE cells' setting: keep the 2-D points of the trained
+// model's last hidden representation and their measurements.
+const optEmbed = "embed"
+
+// tsneOutputs keeps, for a cell that asks for them, the t-SNE points of the
+// trained model's embedding and their silhouette scores (see embed).
+func tsneOutputs(p *plan, c experiments.Cell, r *train.Result, sr *experiments.SplitResult) error {
+	if !flag(c, optEmbed) {
+		return nil
+	}
+	t := autograd.NewTape(tensor.Exec{Threads: p.runner.Threads})
+	t.SetNoGrad(true)
+	out := r.Model.Forward(t)
+	if out.Embedding == nil {
+		return fmt.Errorf("model gives no embedding")
+	}
+	xy, extra, err := p.embed(out.Embedding.Value, r.Data.Graph.Y, r.Data.Test)
+	if err != nil {
+		return err
+	}
+	sr.Points = make([][2]float32, xy.Rows)
+	for i := range sr.Points {
+		sr.Points[i] = [2]float32{xy.At(i, 0), xy.At(i, 1)}
+	}
+	if sr.Extra == nil {
+		sr.Extra = map[string]float64{}
+	}
+	for k, v := range extra {
+		sr.Extra[k] = v
+	}
+	return nil
 }

@@ -165,7 +165,7 @@ func byCell(rs []*experiments.Result) map[cellKey]*experiments.Result {
 	m := map[cellKey]*experiments.Result{}
 	for _, r := range rs {
 		if r != nil {
-			m[key(r.Cell.Model, r.Cell.Dataset, r.Cell.Variant, r.Cell.DropClass)] = r
+			m[key(r.Cell.Model, r.Cell.Dataset, r.Cell.Variant, dropClass(r.Cell))] = r
 		}
 	}
 	return m

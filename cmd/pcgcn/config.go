@@ -44,46 +44,62 @@ func (m *modelFlags) resolve(cmd *cobra.Command, dataset string) (models.Spec, m
 	if err != nil {
 		return spec, nil, err
 	}
-	cfg := spec.Preset(dataset)
+	var overrides []models.Override
 	if m.config != "" {
 		data, err := os.ReadFile(m.config)
 		if err != nil {
 			return spec, nil, fmt.Errorf("--config: %w", err)
 		}
-		if err := models.LoadOptions(cfg, data); err != nil {
-			return spec, nil, fmt.Errorf("--config %s: %w", m.config, err)
-		}
+		overrides = append(overrides, prefixed(fmt.Sprintf("--config %s", m.config), models.JSON(data)))
 	}
-	c := cfg.Base()
-	f := cmd.Flags()
-	if f.Changed("lr") {
-		c.LR = m.lr
-	}
-	if f.Changed("wd") {
-		c.WeightDecay = m.wd
-	}
-	if f.Changed("dropout") {
-		c.Dropout = m.dropout
-	}
-	if f.Changed("hidden") {
-		c.Hidden = m.hidden
-	}
-	if f.Changed("layers") {
-		c.Layers = m.layers
-	}
+	overrides = append(overrides, m.shortcuts(cmd))
 	for _, kv := range m.sets {
 		k, v, err := parseSet(kv)
 		if err != nil {
 			return spec, nil, err
 		}
-		if err := models.SetOption(cfg, k, v); err != nil {
-			return spec, nil, fmt.Errorf("--set %s: %s: %w", flagValue(kv), spec.Name, err)
-		}
+		overrides = append(overrides, prefixed(fmt.Sprintf("--set %s: %s", flagValue(kv), spec.Name), models.Set(k, v)))
 	}
-	if err := cfg.Validate(); err != nil {
-		return spec, nil, m.blame(cmd, err) // names the model already
+	cfg, err := models.Resolve(spec, dataset, overrides...)
+	if err != nil {
+		return spec, nil, m.blame(cmd, err) // a range error names the model already
 	}
 	return spec, cfg, nil
+}
+
+// shortcuts is the override of the shortcut flags that were given (--lr,
+// --wd, --dropout, --hidden, --layers).
+func (m *modelFlags) shortcuts(cmd *cobra.Command) models.Override {
+	return func(cfg models.Config) error {
+		c := cfg.Base()
+		f := cmd.Flags()
+		if f.Changed("lr") {
+			c.LR = m.lr
+		}
+		if f.Changed("wd") {
+			c.WeightDecay = m.wd
+		}
+		if f.Changed("dropout") {
+			c.Dropout = m.dropout
+		}
+		if f.Changed("hidden") {
+			c.Hidden = m.hidden
+		}
+		if f.Changed("layers") {
+			c.Layers = m.layers
+		}
+		return nil
+	}
+}
+
+// prefixed returns o with its error prefixed by the input it came from.
+func prefixed(prefix string, o models.Override) models.Override {
+	return func(cfg models.Config) error {
+		if err := o(cfg); err != nil {
+			return fmt.Errorf("%s: %w", prefix, err)
+		}
+		return nil
+	}
 }
 
 // shortcutFlags maps an option key to the flag that sets it directly.

@@ -139,7 +139,8 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	dataDir, _ := cmd.Flags().GetString("data-dir")
 	progress := progressWriter(cmd, f.data.quiet)
 	rn := &experiments.Runner{Dir: f.resultsDir, Data: datasets.Options{DataDir: dataDir, Offline: f.data.offline, Progress: progress},
-		Threads: threads, Jobs: f.jobs, Seed: f.seed, Epochs: f.epochs, Patience: f.patience, Progress: progress}
+		Threads: threads, Jobs: f.jobs, Seed: f.seed, Epochs: f.epochs, Patience: f.patience, Progress: progress,
+		ReferenceRates: studies.ReferenceRates()}
 	// the Runner opens the graph again: with the same random splits and labels
 	if err := f.data.user.apply(cmd, &rn.Data); err != nil {
 		return err

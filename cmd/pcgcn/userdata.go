@@ -94,17 +94,23 @@ func (u *userGraphFlags) checkOwnSplits(cmd *cobra.Command, g *graph.Graph) erro
 }
 
 // resolveMetric returns the metric a dataset is scored on: --metric when
-// given, else datasets.DefaultMetric.
+// given, else the dataset's default (datasets.ResolveMetric, the one
+// resolver the experiments runner uses too).
 func resolveMetric(flag, name string, g *graph.Graph) (datasets.Metric, error) {
-	if flag == "" {
-		return datasets.DefaultMetric(name, g), nil
+	var chosen datasets.Metric
+	if flag != "" {
+		var err error
+		if chosen, err = datasets.ParseMetric(flag); err != nil {
+			return "", fmt.Errorf("--metric: %w", err)
+		}
 	}
-	m, err := datasets.ParseMetric(flag)
+	var load func() (*graph.Graph, error)
+	if g != nil {
+		load = func() (*graph.Graph, error) { return g, nil }
+	}
+	m, err := datasets.ResolveMetric(chosen, name, load)
 	if err != nil {
-		return "", fmt.Errorf("--metric: %w", err)
-	}
-	if m == datasets.ROCAUC && g != nil && g.NumClasses != 2 {
-		return "", fmt.Errorf("--metric %s: %s has %d classes; ROC AUC needs two", flagValue(flag), g.Name, g.NumClasses)
+		return "", fmt.Errorf("--metric %s: %w", flagValue(flag), err)
 	}
 	return m, nil
 }
