@@ -2,7 +2,7 @@ package manifold
 
 import (
 	"github.com/pcgcn/pcgcn/graphio"
-	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 	"path/filepath"
 	"testing"
 	"time"

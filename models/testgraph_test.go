@@ -4,9 +4,9 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/graph"
-	"github.com/pcgcn/pcgcn/internal/ref64"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit/ref64"
 )
 
 // tinyGraph is a 7-node, 3-class graph with dense 4-dim features and one

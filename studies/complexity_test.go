@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/pcgcn/pcgcn/datasets"
-	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // recorder is a measurement for the tests of the study's bookkeeping: it

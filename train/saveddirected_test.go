@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/datasets"
-	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // TestLoadKeepsTheSavedGraph: a model trained on the symmetrised graph of a

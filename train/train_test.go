@@ -15,10 +15,10 @@ import (
 	"github.com/pcgcn/pcgcn/checkpoint"
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/graph"
-	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 func loadCornell(t *testing.T) *graph.Graph {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // TestTuneRanksOnValidation runs a small grid on Texas and checks that the
