@@ -1,6 +1,7 @@
 package autograd
 
 import (
+	"github.com/pcgcn/pcgcn/testkit"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
@@ -10,7 +11,7 @@ import (
 // gradient paths accumulate into one buffer): ∂(x⊙x) = 2x.
 func TestMulSquare(t *testing.T) {
 	for i, s := range oddShapes {
-		check(t, "Mul square", func(tp *Tape, p []*Var) *Var { return tp.Mul(p[0], p[0]) }, randDense(s[0], s[1], uint64(96+i)))
+		check(t, "Mul square", func(tp *Tape, p []*Var) *Var { return tp.Mul(p[0], p[0]) }, testkit.RandDense(s[0], s[1], uint64(96+i)))
 	}
 	tp := NewTape(tensor.Serial)
 	x := NewParam("x", tensor.FromRows([][]float32{{1, -2, 3}}))
@@ -26,5 +27,5 @@ func TestMulSquare(t *testing.T) {
 // parameter), as a gating layer does, on a larger odd shape.
 func TestMulColumnBroadcastGrad(t *testing.T) {
 	check(t, "Mul column", func(tp *Tape, p []*Var) *Var { return tp.Mul(p[0], p[1]) },
-		randDense(9, 4, 98), randDense(9, 1, 99))
+		testkit.RandDense(9, 4, 98), testkit.RandDense(9, 1, 99))
 }

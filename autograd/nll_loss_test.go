@@ -1,6 +1,7 @@
 package autograd
 
 import (
+	"github.com/pcgcn/pcgcn/testkit"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
@@ -12,10 +13,10 @@ var (
 )
 
 func TestNLLLossGrad(t *testing.T) {
-	check(t, "NLLLoss", func(tp *Tape, p []*Var) *Var { return tp.NLLLoss(p[0], lossLabels, lossIdx) }, randDense(7, 3, 60))
+	check(t, "NLLLoss", func(tp *Tape, p []*Var) *Var { return tp.NLLLoss(p[0], lossLabels, lossIdx) }, testkit.RandDense(7, 3, 60))
 	check(t, "NLLLoss∘LogSoftmax", func(tp *Tape, p []*Var) *Var {
 		return tp.NLLLoss(tp.LogSoftmax(p[0]), lossLabels, lossIdx)
-	}, randDense(7, 3, 61))
+	}, testkit.RandDense(7, 3, 61))
 }
 
 func TestNLLLossValue(t *testing.T) {
@@ -44,5 +45,5 @@ func TestNLLLossBadLabelPanics(t *testing.T) {
 		}
 	}()
 	tp := NewTape(tensor.Serial)
-	tp.NLLLoss(tp.Const(randDense(2, 2, 1)), []int32{0, 3}, []int32{1})
+	tp.NLLLoss(tp.Const(testkit.RandDense(2, 2, 1)), []int32{0, 3}, []int32{1})
 }

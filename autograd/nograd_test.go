@@ -1,6 +1,7 @@
 package autograd
 
 import (
+	"github.com/pcgcn/pcgcn/testkit"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/rng"
@@ -51,9 +52,9 @@ func TestNoGrad(t *testing.T) {
 		tp.Backward(loss2)
 	}()
 	// every op's output, not only the loss, needs no gradient
-	x := NewParam("x", randDense(4, 3, 1))
+	x := NewParam("x", testkit.RandDense(4, 3, 1))
 	for name, v := range map[string]*Var{
-		"MatMul": tp.MatMul(x, tp.Const(randDense(3, 2, 2))), "ReLU": tp.ReLU(x), "Softmax": tp.Softmax(x),
+		"MatMul": tp.MatMul(x, tp.Const(testkit.RandDense(3, 2, 2))), "ReLU": tp.ReLU(x), "Softmax": tp.Softmax(x),
 		"Gather": tp.Gather(x, []int32{1}), "STE": tp.STE(x, x), "SumRows": tp.SumRows(x),
 	} {
 		if v.RequiresGrad() {

@@ -1,6 +1,7 @@
 package autograd
 
 import (
+	"github.com/pcgcn/pcgcn/testkit"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
@@ -11,7 +12,7 @@ import (
 // its shape and still takes a gradient, and the gradients are those of a
 // run that releases nothing.
 func TestReleaseReusesBuffers(t *testing.T) {
-	x0, w0 := randDense(64, 16, 61), randDense(16, 16, 62)
+	x0, w0 := testkit.RandDense(64, 16, 61), testkit.RandDense(16, 16, 62)
 	run := func(release bool) (peak int64, gx, gw []float32) {
 		tp := NewTape(tensor.Exec{Threads: 2})
 		x, w := NewParam("x", x0.Clone()), NewParam("w", w0.Clone())
@@ -51,7 +52,7 @@ func TestReleaseReusesBuffers(t *testing.T) {
 // reading the numbers of whatever tensor reuses its buffer.
 func TestReleasedValueCannotBeRead(t *testing.T) {
 	tp := NewTape(tensor.Exec{Threads: 1})
-	x := NewParam("x", randDense(4, 3, 63))
+	x := NewParam("x", testkit.RandDense(4, 3, 63))
 	y := tp.Scale(x, 2)
 	tp.Release(y)
 	defer func() {
@@ -66,8 +67,8 @@ func TestReleasedValueCannotBeRead(t *testing.T) {
 // released twice are left alone.
 func TestReleaseLeavesForeignValues(t *testing.T) {
 	tp := NewTape(tensor.Exec{Threads: 1})
-	x := NewParam("x", randDense(4, 3, 64))
-	c := tp.Const(randDense(4, 3, 65))
+	x := NewParam("x", testkit.RandDense(4, 3, 64))
+	c := tp.Const(testkit.RandDense(4, 3, 65))
 	y := tp.Scale(x, 2)
 	tp.Release(x, c, y, y)
 	if x.Value.Data == nil || c.Value.Data == nil {

@@ -1,6 +1,7 @@
 package autograd
 
 import (
+	"github.com/pcgcn/pcgcn/testkit"
 	"math"
 	"testing"
 
@@ -9,7 +10,7 @@ import (
 
 func TestSoftmaxGrad(t *testing.T) {
 	for i, s := range oddShapes {
-		check(t, "Softmax", func(tp *Tape, p []*Var) *Var { return tp.Softmax(p[0]) }, randDense(s[0], s[1], uint64(40+i)))
+		check(t, "Softmax", func(tp *Tape, p []*Var) *Var { return tp.Softmax(p[0]) }, testkit.RandDense(s[0], s[1], uint64(40+i)))
 	}
 }
 
@@ -19,7 +20,7 @@ func TestSoftmaxValue(t *testing.T) {
 	got := tp.Softmax(x).Value.Data
 	want := []float32{0.5, 0.5, 0.25, 0.75}
 	for k, w := range want {
-		if !near(got[k], w, 1e-4) {
+		if !testkit.Near(got[k], w, 1e-4) {
 			t.Fatalf("Softmax = %v, want %v", got, want)
 		}
 	}

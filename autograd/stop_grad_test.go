@@ -1,6 +1,7 @@
 package autograd
 
 import (
+	"github.com/pcgcn/pcgcn/testkit"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
@@ -8,7 +9,7 @@ import (
 
 func TestStopGrad(t *testing.T) {
 	tp := NewTape(tensor.Serial)
-	x := NewParam("x", randDense(3, 2, 94))
+	x := NewParam("x", testkit.RandDense(3, 2, 94))
 	s := tp.StopGrad(x)
 	if s.RequiresGrad() || s.Value != x.Value {
 		t.Fatal("StopGrad must share the value and need no gradient")

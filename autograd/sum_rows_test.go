@@ -1,6 +1,7 @@
 package autograd
 
 import (
+	"github.com/pcgcn/pcgcn/testkit"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
@@ -8,7 +9,7 @@ import (
 
 func TestSumRowsGrad(t *testing.T) {
 	for i, s := range oddShapes {
-		check(t, "SumRows", func(tp *Tape, p []*Var) *Var { return tp.SumRows(p[0]) }, randDense(s[0], s[1], uint64(80+i)))
+		check(t, "SumRows", func(tp *Tape, p []*Var) *Var { return tp.SumRows(p[0]) }, testkit.RandDense(s[0], s[1], uint64(80+i)))
 	}
 }
 

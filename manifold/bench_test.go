@@ -2,6 +2,7 @@ package manifold
 
 import (
 	"github.com/pcgcn/pcgcn/graphio"
+	"github.com/pcgcn/pcgcn/testkit"
 	"github.com/pcgcn/pcgcn/testkit/datatest"
 	"path/filepath"
 	"testing"
@@ -11,7 +12,7 @@ import (
 // BenchmarkTSNE5201 embeds 5,201 points of width 64 (Squirrel's size and the
 // width of a last hidden layer) with the default options.
 func BenchmarkTSNE5201(b *testing.B) {
-	x, lab := blobs(5201, 64, 5, 1.5, 1)
+	x, lab := testkit.Blobs(5201, 64, 5, 1.5, 1)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
@@ -28,7 +29,7 @@ func BenchmarkTSNE5201(b *testing.B) {
 
 // BenchmarkSilhouette5201 scores 5,201 points of width 64.
 func BenchmarkSilhouette5201(b *testing.B) {
-	x, lab := blobs(5201, 64, 5, 1.5, 1)
+	x, lab := testkit.Blobs(5201, 64, 5, 1.5, 1)
 	for i := 0; i < b.N; i++ {
 		Silhouette(x, lab, 0)
 	}

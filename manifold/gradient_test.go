@@ -1,6 +1,7 @@
 package manifold
 
 import (
+	"github.com/pcgcn/pcgcn/testkit"
 	"math"
 	"testing"
 
@@ -36,7 +37,7 @@ func TestGradientIsQuarterOfKLDerivative(t *testing.T) {
 	// With θ = 0 and no exaggeration, the gradient is ¼ of dKL/dy (the
 	// factor 4 is left out by convention); check it by central differences.
 	const n, k = 25, 6
-	x, _ := blobs(n, 3, 2, 2, 7)
+	x, _ := testkit.Blobs(n, 3, 2, 2, 7)
 	idx, d2 := nearestNeighbors(tensor.Serial, toFloat64(x), n, 3, k)
 	p := symmetrize(idx, conditionalAffinities(tensor.Serial, d2, n, k, 3), n, k)
 	y := randomLayout(n, 8)
@@ -59,7 +60,7 @@ func TestGradientIsQuarterOfKLDerivative(t *testing.T) {
 
 func TestGradientThreadsAndExaggeration(t *testing.T) {
 	const n, k = 400, 20
-	x, _ := blobs(n, 4, 3, 2, 9)
+	x, _ := testkit.Blobs(n, 4, 3, 2, 9)
 	idx, d2 := nearestNeighbors(tensor.Serial, toFloat64(x), n, 4, k)
 	p := symmetrize(idx, conditionalAffinities(tensor.Serial, d2, n, k, 6), n, k)
 	y := randomLayout(n, 10)

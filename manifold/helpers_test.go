@@ -4,32 +4,8 @@ import (
 	"math"
 	"slices"
 
-	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
 )
-
-// blobs returns n points in d dimensions around k Gaussian centres (class i%k)
-// with unit noise and centres at standard deviation spread.
-func blobs(n, d, k int, spread float64, seed uint64) (*tensor.Dense, []int32) {
-	r := rng.New(seed)
-	centres := make([][]float64, k)
-	for c := range centres {
-		centres[c] = make([]float64, d)
-		for j := range centres[c] {
-			centres[c][j] = spread * r.NormFloat64()
-		}
-	}
-	x := tensor.NewDense(n, d)
-	labels := make([]int32, n)
-	for i := 0; i < n; i++ {
-		c := i % k
-		labels[i] = int32(c)
-		for j := 0; j < d; j++ {
-			x.Set(i, j, float32(centres[c][j]+r.NormFloat64()))
-		}
-	}
-	return x, labels
-}
 
 // toFloat64 copies the matrix's data.
 func toFloat64(x *tensor.Dense) []float64 {

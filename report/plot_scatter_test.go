@@ -1,29 +1,13 @@
 package report
 
 import (
+	"github.com/pcgcn/pcgcn/testkit"
 	"math"
-	"math/rand/v2"
 	"os"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
 )
-
-// blobs returns n points in `classes` Gaussian clusters of the given spread
-// around a circle of radius 10.
-func blobs(n, classes int, spread float64, seed uint64) (*tensor.Dense, []int32) {
-	r := rand.New(rand.NewPCG(seed, 1))
-	xy := tensor.NewDense(n, 2)
-	y := make([]int32, n)
-	for i := 0; i < n; i++ {
-		c := r.IntN(classes)
-		a := 2 * math.Pi * float64(c) / float64(classes)
-		xy.Set(i, 0, float32(10*math.Cos(a)+spread*r.NormFloat64()))
-		xy.Set(i, 1, float32(10*math.Sin(a)+spread*r.NormFloat64()))
-		y[i] = int32(c)
-	}
-	return xy, y
-}
 
 // scatterPanel draws one panel alone.
 func scatterPanel(path, title string, xy *tensor.Dense, labels []int32, note string) error {
@@ -32,7 +16,7 @@ func scatterPanel(path, title string, xy *tensor.Dense, labels []int32, note str
 
 func TestScatterPanel(t *testing.T) {
 	t.Parallel()
-	xy, y := blobs(800, 5, 3, 1)
+	xy, y := testkit.Blobs(800, 2, 5, 10, 1)
 	path := figPath(t, "scatter.png")
 	if err := scatterPanel(path, "Chameleon, PCGCN: t-SNE of the last hidden layer", xy, y, "silhouette 0.31"); err != nil {
 		t.Fatal(err)
@@ -51,7 +35,7 @@ func TestScatterGrid(t *testing.T) {
 	}
 	var panels []ScatterPanel
 	for i, name := range names {
-		xy, y := blobs(n, 5, 12-3*float64(i+4-len(names)), 2)
+		xy, y := testkit.Blobs(n, 2, 5, 1+2*float64(i+4-len(names)), 2)
 		panels = append(panels, ScatterPanel{Title: name, XY: xy, Labels: y, Note: "silhouette 0.12"})
 	}
 	path := figPath(t, "scatter_grid.png")
@@ -71,7 +55,7 @@ func TestPointsDense(t *testing.T) {
 
 func TestScatterErrors(t *testing.T) {
 	dir := t.TempDir()
-	xy, y := blobs(10, 3, 1, 3)
+	xy, y := testkit.Blobs(10, 2, 3, 1, 3)
 	if scatterPanel(dir+"/a.png", "t", xy, y[:9], "") == nil {
 		t.Error("9 labels for 10 points: no error")
 	}
