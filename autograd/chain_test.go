@@ -1,11 +1,11 @@
 package autograd
 
 import (
-	"github.com/pcgcn/pcgcn/testkit"
 	"math"
 
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // testGraph is a random graph-sized problem for the chain tests: big enough

@@ -1,7 +1,6 @@
 package autograd
 
 import (
-	"github.com/pcgcn/pcgcn/testkit"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -9,6 +8,7 @@ import (
 	"github.com/pcgcn/pcgcn/internal/simd"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestDropoutIdentityWhenNotTraining(t *testing.T) {

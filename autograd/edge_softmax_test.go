@@ -1,12 +1,12 @@
 package autograd
 
 import (
-	"github.com/pcgcn/pcgcn/testkit"
 	"math"
 	"slices"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestEdgeSoftmaxGrad(t *testing.T) {

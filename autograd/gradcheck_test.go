@@ -1,10 +1,10 @@
 package autograd
 
 import (
-	"github.com/pcgcn/pcgcn/testkit"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // brokenScaledTanh is tanh whose backward is off by the factor f: a

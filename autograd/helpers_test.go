@@ -1,10 +1,10 @@
 package autograd
 
 import (
-	"github.com/pcgcn/pcgcn/testkit"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // Gradient-check settings used by every test of the package: a five-point

@@ -1,11 +1,11 @@
 package autograd
 
 import (
-	"github.com/pcgcn/pcgcn/testkit"
 	"math"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestLogSoftmaxGrad(t *testing.T) {

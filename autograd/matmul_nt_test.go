@@ -1,10 +1,10 @@
 package autograd
 
 import (
-	"github.com/pcgcn/pcgcn/testkit"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestMatMulNTGrad(t *testing.T) {

@@ -1,11 +1,11 @@
 package autograd
 
 import (
-	"github.com/pcgcn/pcgcn/testkit"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // TestNoGrad checks the evaluation mode: nothing is recorded, no output needs

@@ -2,11 +2,11 @@ package autograd
 
 import (
 	"fmt"
-	"github.com/pcgcn/pcgcn/testkit"
 	"math"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestReLUAddScaledSubGrad(t *testing.T) {

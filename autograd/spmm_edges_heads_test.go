@@ -2,10 +2,10 @@ package autograd
 
 import (
 	"fmt"
-	"github.com/pcgcn/pcgcn/testkit"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestSpMMEdgesHeadsGrad(t *testing.T) {

@@ -1,10 +1,10 @@
 package autograd
 
 import (
-	"github.com/pcgcn/pcgcn/testkit"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // TestSTE checks the straight-through estimator: the value is forward's,

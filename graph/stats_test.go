@@ -1,11 +1,11 @@
 package graph
 
 import (
-	"github.com/pcgcn/pcgcn/testkit"
 	"reflect"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // buildGraph makes a validated graph from an edge list (any direction,

@@ -1,11 +1,11 @@
 package graph
 
 import (
-	"github.com/pcgcn/pcgcn/testkit"
 	"slices"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // labelled returns a graph with the given class sizes (nodes of a class

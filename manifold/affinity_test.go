@@ -1,12 +1,12 @@
 package manifold
 
 import (
-	"github.com/pcgcn/pcgcn/testkit"
 	"math"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestCalibrateRowHandCase(t *testing.T) {

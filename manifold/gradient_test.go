@@ -1,11 +1,11 @@
 package manifold
 
 import (
-	"github.com/pcgcn/pcgcn/testkit"
 	"math"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // klDivergence is KL(P‖Q) for the sparse P and the t-SNE Q of layout y.

@@ -1,11 +1,11 @@
 package manifold
 
 import (
-	"github.com/pcgcn/pcgcn/testkit"
 	"math"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestSilhouetteHandCases(t *testing.T) {

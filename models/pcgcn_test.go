@@ -2,7 +2,6 @@ package models
 
 import (
 	"encoding/json"
-	"github.com/pcgcn/pcgcn/testkit"
 	"math"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func tinyPCGCN(t *testing.T, set func(c *PCGCNConfig)) (*PCGCN, *Data) {

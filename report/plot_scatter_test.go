@@ -1,12 +1,12 @@
 package report
 
 import (
-	"github.com/pcgcn/pcgcn/testkit"
 	"math"
 	"os"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // scatterPanel draws one panel alone.

@@ -1,12 +1,12 @@
 package train
 
 import (
-	"github.com/pcgcn/pcgcn/testkit"
 	"strings"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestCheckGraph(t *testing.T) {
