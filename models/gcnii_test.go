@@ -68,7 +68,7 @@ func TestGCNIIForward(t *testing.T) {
 			if tc.share {
 				name += " shared"
 			}
-			d := mixingData(t, false)
+			d := tinyData(t, false)
 			m := build(d).(*GCNII)
 			wantW := 3
 			if tc.share {
@@ -105,7 +105,7 @@ func TestGCNIIPresets(t *testing.T) {
 	}
 	c := GCNIIPreset("cora")
 	c.Variant = "gcnii2"
-	if _, err := NewGCNII(mixingData(t, false), c, rng.New(1)); err == nil {
+	if _, err := NewGCNII(tinyData(t, false), c, rng.New(1)); err == nil {
 		t.Error("NewGCNII accepted an unknown variant")
 	}
 }

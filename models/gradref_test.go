@@ -3,6 +3,7 @@ package models
 import (
 	"fmt"
 	"math"
+	"testing"
 
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/tensor"
@@ -91,6 +92,20 @@ type gradMismatch struct {
 	checked, bad int
 	first        string  // the first element out of tolerance
 	worstRel     float64 // the largest |a−n|/|n| among elements with |n| > atol
+}
+
+// report fails t unless the comparison came out as expected: no gradient
+// off, or, with wantFail (an injected fault), some.
+func (r gradMismatch) report(t *testing.T, wantFail bool) {
+	t.Helper()
+	switch {
+	case wantFail && r.bad == 0:
+		t.Errorf("the comparison passed (worst relative error %.3g over %d gradients); it should fail", r.worstRel, r.checked)
+	case wantFail:
+		t.Logf("fails as it should: %d of %d gradients off, first %s", r.bad, r.checked, r.first)
+	case r.bad > 0:
+		t.Errorf("%d of %d gradients off, first %s", r.bad, r.checked, r.first)
+	}
 }
 
 // compareGrads checks |ana − num| ≤ atol + rtol·|num| element by element.

@@ -106,7 +106,7 @@ func TestMixHopForward(t *testing.T) {
 				}
 				return m
 			}
-			d := mixingData(t, false)
+			d := tinyData(t, false)
 			m := build(d).(*MixHop)
 			// hidden 7 split over powers 0,1,2 as round(7/3) = 2, 2, 3
 			if got := []int{m.ws[0][0].Cols(), m.ws[0][1].Cols(), m.ws[0][2].Cols()}; got[0] != 2 || got[1] != 2 || got[2] != 3 {
@@ -142,7 +142,7 @@ func TestMixHopOptions(t *testing.T) {
 		})
 	}
 	// without psum, batch norm and L2 normalisation: plain sum of the blocks
-	d := mixingData(t, false)
+	d := tinyData(t, false)
 	c := MixHopPreset("cornell")
 	c.Hidden, c.Powers, c.Psum, c.BatchNorm, c.L2Normalize = 4, "1,3", false, false, false
 	m, err := NewMixHop(d, c, rng.New(2))
