@@ -48,12 +48,7 @@ func TestUserCSVOtherSeparator(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			files := map[string]string{}
-			for k, v := range base {
-				files[k] = v
-			}
-			files[c.file] = c.content
-			dir := userDir(t, files)
+			dir := userDir(t, with(base, c.file, c.content))
 			_, err := ReadUserGraph(dir)
 			wantErr(t, err, filepath.Join(dir, c.file), c.fragment)
 		})

@@ -1,11 +1,13 @@
 package graphio
 
 import (
-	"os"
+	"maps"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 const (
@@ -17,14 +19,14 @@ const (
 
 // userDir writes a user graph directory from name → content.
 func userDir(t *testing.T, files map[string]string) string {
-	dir := filepath.Join(t.TempDir(), "mine")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, s := range files {
-		writeFile(t, dir, name, []byte(s))
-	}
-	return dir
+	return testkit.Dir(t, "mine", files)
+}
+
+// with returns a copy of files with name's content replaced.
+func with(files map[string]string, name, content string) map[string]string {
+	out := maps.Clone(files)
+	out[name] = content
+	return out
 }
 
 func TestUserGraph(t *testing.T) {
@@ -88,12 +90,7 @@ func TestUserGraphCorrupt(t *testing.T) {
 		{"split line without header", "splits.csv", "0,0,train\n0,1,dev\n0,2,test\n", "line 2: role \"dev\""},
 	}
 	for _, c := range cases {
-		files := map[string]string{}
-		for k, v := range base {
-			files[k] = v
-		}
-		files[c.file] = c.content
-		dir := userDir(t, files)
+		dir := userDir(t, with(base, c.file, c.content))
 		_, err := ReadUserGraph(dir)
 		path, fragment := filepath.Join(dir, c.file), strings.ReplaceAll(c.fragment, "LABELS", filepath.Join(dir, "labels.csv"))
 		if strings.Contains(c.fragment, "labelled nodes") {

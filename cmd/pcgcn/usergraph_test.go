@@ -20,28 +20,12 @@ import (
 // cycle through ids, features are signed (two columns) unless counts.
 func ownGraph(t *testing.T, name string, n int, ids []int, counts bool) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), name)
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
+	feature := func(i int) string { return fmt.Sprintf("%g,%g", float64(i%len(ids))-1, float64(i%3)-1) }
+	if counts {
+		feature = func(i int) string { return fmt.Sprintf("%d,%d", i%len(ids), 1+i%3) }
 	}
-	var e, l, f strings.Builder
-	l.WriteString("label\n")
-	for i := range n {
-		y := ids[i%len(ids)]
-		fmt.Fprintf(&e, "%d,%d\n%d,%d\n", i, (i+1)%n, i, (i+5)%n)
-		fmt.Fprintf(&l, "%d\n", y)
-		if counts {
-			fmt.Fprintf(&f, "%d,%d\n", i%len(ids), 1+i%3)
-		} else {
-			fmt.Fprintf(&f, "%g,%g\n", float64(i%len(ids))-1, float64(i%3)-1)
-		}
-	}
-	for file, text := range map[string]string{"edges.csv": e.String(), "labels.csv": l.String(), "features.csv": f.String()} {
-		if err := os.WriteFile(filepath.Join(dir, file), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testkit.Dir(t, name, testkit.Ring{N: n, Hops: []int{1, 5}, LabelHeader: "label",
+		Label: func(i int) int { return ids[i%len(ids)] }, Feature: feature}.Files())
 }
 
 // pcgcn runs the command line and returns stdout, stderr and the error.
