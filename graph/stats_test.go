@@ -8,21 +8,6 @@ import (
 	"github.com/pcgcn/pcgcn/testkit"
 )
 
-// buildGraph makes a validated graph from an edge list (any direction,
-// duplicates and self-loops allowed) with dense features.
-func buildGraph(t *testing.T, y []int32, classes int, edges []Edge, x *tensor.Dense, splits []Split) *Graph {
-	t.Helper()
-	adj, err := UndirectedAdjacency(len(y), edges)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := &Graph{Name: "hand", N: len(y), Adj: adj, X: Features{Dense: x}, Y: y, NumClasses: classes, Splits: splits}
-	if err := g.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
-
 // TestComputeStatsTwoClasses works through a 6-node graph by hand.
 //
 //	labels: 0:c0 1:c0 2:c1 3:c1 4:c0 5:c1 (node 5 isolated)
@@ -126,11 +111,8 @@ func TestComputeStatsSparseFeatures(t *testing.T) {
 	d := tensor.NewDense(4, 5)
 	d.Set(2, 4, 3) // 1 of 20
 	y := []int32{0, 0, 1, 1}
-	adj, err := UndirectedAdjacency(4, []Edge{{0, 1}, {2, 3}, {1, 2}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := &Graph{Name: "sparse", N: 4, Adj: adj, X: NewFeatures(d), Y: y, NumClasses: 2}
+	g := labelledGraph(t, y, 2, []Edge{{0, 1}, {2, 3}, {1, 2}})
+	g.Name, g.X = "sparse", NewFeatures(d)
 	if g.X.Sparse == nil {
 		t.Fatal("expected sparse features at density 0.05")
 	}
