@@ -7,6 +7,7 @@ import (
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit/graphtest"
 	"github.com/pcgcn/pcgcn/testkit/ref64"
 )
 
@@ -15,20 +16,13 @@ import (
 func tinyGraph(t *testing.T) *graph.Graph {
 	t.Helper()
 	edges := []graph.Edge{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 0}, {1, 4}, {2, 5}, {5, 5}, {0, 1}}
-	adj, err := graph.UndirectedAdjacency(7, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
 	g := rng.New(11)
 	x := tensor.NewDense(7, 4)
 	for i := range x.Data {
 		x.Data[i] = g.Uniform(0, 1)
 	}
-	return &graph.Graph{
-		Name: "tiny", N: 7, Adj: adj, X: graph.Features{Dense: x},
-		Y: []int32{0, 1, 2, 0, 1, 2, 1}, NumClasses: 3,
-		Splits: []graph.Split{{Train: []int32{0, 1, 2, 4}, Val: []int32{3, 5}, Test: []int32{6}}},
-	}
+	return graphtest.New(t, "tiny", []int32{0, 1, 2, 0, 1, 2, 1}, 3, edges, x,
+		[]graph.Split{{Train: []int32{0, 1, 2, 4}, Val: []int32{3, 5}, Test: []int32{6}}})
 }
 
 // tinyData is tinyGraph's split 0 with raw features, stored sparse when
