@@ -86,10 +86,8 @@ func TestSymmetrizeHandCase(t *testing.T) {
 }
 
 func TestSymmetrizeIsSymmetricAndNormalised(t *testing.T) {
-	x, _ := testkit.Blobs(200, 4, 2, 3, 2)
 	const n, k = 200, 15
-	idx, d2 := nearestNeighbors(tensor.Serial, toFloat64(x), n, 4, k)
-	p := symmetrize(idx, conditionalAffinities(tensor.Serial, d2, n, k, 5), n, k)
+	p := blobAffinities(n, 4, 2, 3, 2, k, 5)
 	at := func(i, j int) float64 {
 		for e := p.rowPtr[i]; e < p.rowPtr[i+1]; e++ {
 			if int(p.col[e]) == j {

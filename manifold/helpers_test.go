@@ -5,7 +5,16 @@ import (
 	"slices"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
+
+// blobAffinities returns the symmetric affinities P of testkit.Blobs(n, d,
+// classes, spread, seed) over k nearest neighbours at the given perplexity.
+func blobAffinities(n, d, classes int, spread float64, seed uint64, k int, perplexity float64) *sparseP {
+	x, _ := testkit.Blobs(n, d, classes, spread, seed)
+	idx, d2 := nearestNeighbors(tensor.Serial, toFloat64(x), n, d, k)
+	return symmetrize(idx, conditionalAffinities(tensor.Serial, d2, n, k, perplexity), n, k)
+}
 
 // toFloat64 copies the matrix's data.
 func toFloat64(x *tensor.Dense) []float64 {

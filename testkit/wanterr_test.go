@@ -18,21 +18,19 @@ func (r *recorder) Fatal(args ...any)         { r.said = fmt.Sprint(args...) }
 func (r *recorder) Fatalf(f string, a ...any) { r.said = fmt.Sprintf(f, a...) }
 
 func TestWantErr(t *testing.T) {
-	for _, c := range []struct {
-		err        error
-		want       string
-		expected   bool
-		complained bool
-	}{
-		{nil, "", false, false},
-		{errors.New("boom"), "", false, true},
-		{errors.New("file x: bad header"), "bad header", true, false},
-		{errors.New("file x: bad header"), "bad footer", true, true},
-		{nil, "bad header", true, true},
-	} {
+	// check calls WantErr(err, want) and expects its answer and whether it
+	// complained.
+	check := func(err error, want string, expected, complained bool) {
+		t.Helper()
 		r := &recorder{}
-		if got := WantErr(r, c.err, c.want); got != c.expected || (r.said != "") != c.complained {
-			t.Errorf("WantErr(%v, %q) = %v, said %q", c.err, c.want, got, r.said)
+		if got := WantErr(r, err, want); got != expected || (r.said != "") != complained {
+			t.Errorf("WantErr(%v, %q) = %v, said %q", err, want, got, r.said)
 		}
 	}
+	bad := errors.New("file x: bad header")
+	check(nil, "", false, false)
+	check(errors.New("boom"), "", false, true)
+	check(bad, "bad header", true, false)
+	check(bad, "bad footer", true, true)
+	check(nil, "bad header", true, true)
 }
