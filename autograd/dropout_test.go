@@ -94,14 +94,11 @@ func TestDropoutRate(t *testing.T) {
 }
 
 func TestDropoutNeedsRNG(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Error("training Dropout without RNG did not panic")
-		}
-	}()
-	tp := NewTape(tensor.Serial)
-	tp.Training = true
-	tp.Dropout(tp.Const(testkit.RandDense(2, 2, 1)), 0.5)
+	testkit.Panics(t, "training Dropout without RNG", func() {
+		tp := NewTape(tensor.Serial)
+		tp.Training = true
+		tp.Dropout(tp.Const(testkit.RandDense(2, 2, 1)), 0.5)
+	})
 }
 
 func TestDropMaskRangesMatchElementwise(t *testing.T) {

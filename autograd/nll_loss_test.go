@@ -39,11 +39,8 @@ func TestNLLLossValue(t *testing.T) {
 }
 
 func TestNLLLossBadLabelPanics(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Error("label 3 of 2 classes did not panic")
-		}
-	}()
-	tp := NewTape(tensor.Serial)
-	tp.NLLLoss(tp.Const(testkit.RandDense(2, 2, 1)), []int32{0, 3}, []int32{1})
+	testkit.Panics(t, "label 3 of 2 classes", func() {
+		tp := NewTape(tensor.Serial)
+		tp.NLLLoss(tp.Const(testkit.RandDense(2, 2, 1)), []int32{0, 3}, []int32{1})
+	})
 }

@@ -43,14 +43,7 @@ func TestNoGrad(t *testing.T) {
 			}
 		}
 	}
-	func() {
-		defer func() {
-			if recover() == nil {
-				t.Error("Backward on a no-grad loss did not panic")
-			}
-		}()
-		tp.Backward(loss2)
-	}()
+	testkit.Panics(t, "Backward on a no-grad loss", func() { tp.Backward(loss2) })
 	// every op's output, not only the loss, needs no gradient
 	x := NewParam("x", testkit.RandDense(4, 3, 1))
 	for name, v := range map[string]*Var{

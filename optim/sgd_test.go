@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // Plain momentum by hand: lr=0.1, μ=0.9, constant g=1 from p=0:
@@ -48,12 +49,9 @@ func TestSGDMatchesReference(t *testing.T) {
 }
 
 func TestSGDNesterovNeedsMomentum(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Fatal("no panic for Nesterov without momentum")
-		}
-	}()
-	NewSGD(nil, 0.1, 0, 0, true)
+	testkit.Panics(t, "Nesterov without momentum", func() {
+		NewSGD(nil, 0.1, 0, 0, true)
+	})
 }
 
 func TestSGDStepDoesNotAllocate(t *testing.T) {

@@ -16,6 +16,7 @@ type recorder struct {
 func (r *recorder) Helper()                   {}
 func (r *recorder) Fatal(args ...any)         { r.said = fmt.Sprint(args...) }
 func (r *recorder) Fatalf(f string, a ...any) { r.said = fmt.Sprintf(f, a...) }
+func (r *recorder) Errorf(f string, a ...any) { r.said = fmt.Sprintf(f, a...) }
 
 func TestWantErr(t *testing.T) {
 	// check calls WantErr(err, want) and expects its answer and whether it
@@ -33,4 +34,16 @@ func TestWantErr(t *testing.T) {
 	check(bad, "bad header", true, false)
 	check(bad, "bad footer", true, true)
 	check(nil, "bad header", true, true)
+}
+
+func TestPanics(t *testing.T) {
+	r := &recorder{}
+	Panics(r, "f", func() { panic("as it should") })
+	if r.said != "" {
+		t.Errorf("a panic reported: %q", r.said)
+	}
+	Panics(r, "f", func() {})
+	if r.said != "f did not panic" {
+		t.Errorf("no panic reported as %q", r.said)
+	}
 }
