@@ -12,11 +12,7 @@ import (
 func referenceGCNII(m *GCNII, d *Data) [][]float64 {
 	c := m.cfg
 	n := d.Graph.N
-	adj := dense64(d.Graph.Adj.ToDense())
-	for i := 0; i < n; i++ {
-		adj[i][i] = 1
-	}
-	a := mixingSymNorm(adj)
+	a := selfLoopNorm64(d.Graph.Adj)
 	h0 := mixingReLU(addBias(mm(dense64(d.X.ToDense()), dense64(m.in.W.Value)), dense64(m.in.B.Value)))
 	h := h0
 	for l := 1; l <= c.Layers; l++ {

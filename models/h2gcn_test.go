@@ -70,6 +70,16 @@ func mixingSymNorm(a [][]float64) [][]float64 {
 	return out
 }
 
+// selfLoopNorm64 returns the float64 Â of adj: self-loops set, then
+// mixingSymNorm.
+func selfLoopNorm64(adj *tensor.CSR) [][]float64 {
+	a := dense64(adj.ToDense())
+	for i := range a {
+		a[i][i] = 1
+	}
+	return mixingSymNorm(a)
+}
+
 func mixingReLU(a [][]float64) [][]float64 {
 	for i := range a {
 		for j := range a[i] {

@@ -15,11 +15,7 @@ import (
 func referenceMixHop(m *MixHop, d *Data) (logits [][]float64, aux float64) {
 	c := m.cfg
 	n := d.Graph.N
-	adj := dense64(d.Graph.Adj.ToDense())
-	for i := 0; i < n; i++ {
-		adj[i][i] = 1
-	}
-	a := mixingSymNorm(adj)
+	a := selfLoopNorm64(d.Graph.Adj)
 	h := dense64(d.X.ToDense())
 	if c.L2Normalize {
 		for i := range h {
@@ -152,12 +148,7 @@ func TestMixHopOptions(t *testing.T) {
 	if len(m.Params()) != 4 {
 		t.Fatalf("%d params, want the 4 weights", len(m.Params()))
 	}
-	n := d.Graph.N
-	adj := dense64(d.Graph.Adj.ToDense())
-	for i := 0; i < n; i++ {
-		adj[i][i] = 1
-	}
-	a := mixingSymNorm(adj)
+	a := selfLoopNorm64(d.Graph.Adj)
 	pow := func(z [][]float64, p int) [][]float64 {
 		for range p {
 			z = mm(a, z)
