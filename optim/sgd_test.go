@@ -34,13 +34,7 @@ func TestSGDMatchesReference(t *testing.T) {
 			p := param("W", 2, init...)
 			opt := NewSGD([]*autograd.Var{p}, 0.1, tc.mu, tc.wd, tc.nesterov)
 			ref := &refSGD{lr: 0.1, mu: tc.mu, wd: tc.wd, nesterov: tc.nesterov}
-			rp := toF64(init)
-			for _, g := range gradSeq {
-				setGrad(p, g)
-				opt.Step()
-				ref.stepRef(rp, g)
-			}
-			closeTo(t, "sgd", p.Value.Data, rp, 1e-6)
+			followGradSeq(t, "sgd", opt, p, ref, toF64(init))
 			if opt.Momentum() != tc.mu || opt.Nesterov() != tc.nesterov {
 				t.Errorf("accessors disagree with construction")
 			}
