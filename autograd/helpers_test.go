@@ -27,6 +27,15 @@ func check(t *testing.T, name string, f func(tp *Tape, p []*Var) *Var, inputs ..
 	}
 }
 
+// checkOnOddShapes gradient-checks op on a random matrix of each of oddShapes,
+// drawn with seeds seed, seed+1, ...
+func checkOnOddShapes(t *testing.T, name string, op func(tp *Tape, x *Var) *Var, seed uint64) {
+	t.Helper()
+	for i, s := range oddShapes {
+		check(t, name, func(tp *Tape, p []*Var) *Var { return op(tp, p[0]) }, testkit.RandDense(s[0], s[1], seed+uint64(i)))
+	}
+}
+
 // randAway returns a random r×c matrix in ±[gap, 1+gap): no element is
 // within gap of 0, so kinks at 0 stay out of finite-difference reach.
 func randAway(r, c int, seed uint64, gap float32) *tensor.Dense {
