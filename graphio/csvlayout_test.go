@@ -18,10 +18,7 @@ func TestUserCSVFirstLineIsData(t *testing.T) {
 		"splits.csv":   bom + userSplits[len("split,node,role\n"):],
 	})
 	g, err := ReadUserGraph(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkGraph(t, g)
+	checkRead(t, g, err)
 	if g.N != 3 || g.NumEdges() != 2 || !reflect.DeepEqual(g.Y, []int32{1, 0, 1}) || len(g.Splits) != 2 {
 		t.Fatalf("N %d E %d Y %v splits %d, want 3 nodes, 2 edges, labels [1 0 1], 2 splits", g.N, g.NumEdges(), g.Y, len(g.Splits))
 	}

@@ -144,6 +144,16 @@ func labelCounts(g *graph.Graph) []int {
 	return c
 }
 
+// checkRead fails t on err, the error of reading g, and otherwise checks
+// g as checkGraph does.
+func checkRead(t testing.TB, g *graph.Graph, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGraph(t, g)
+}
+
 // checkGraph runs the invariants every reader promises.
 func checkGraph(t testing.TB, g *graph.Graph) {
 	t.Helper()

@@ -32,10 +32,7 @@ func with(files map[string]string, name, content string) map[string]string {
 func TestUserGraph(t *testing.T) {
 	dir := userDir(t, map[string]string{"edges.csv": userEdges, "labels.csv": userLabels, "features.csv": userFeats, "splits.csv": userSplits})
 	g, err := ReadUserGraph(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkGraph(t, g)
+	checkRead(t, g, err)
 	if g.Name != "mine" || g.N != 3 || g.NumEdges() != 2 || g.NumClasses != 2 || !reflect.DeepEqual(g.Y, []int32{1, 0, 1}) {
 		t.Fatalf("name %q N %d E %d C %d Y %v", g.Name, g.N, g.NumEdges(), g.NumClasses, g.Y)
 	}
@@ -55,10 +52,7 @@ func TestUserGraphVariants(t *testing.T) {
 		"features.npy": string(npyBytes("<f8", []int{3, 1}, []float64{0.5, 0, 2})),
 	})
 	g, err := ReadUserGraph(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkGraph(t, g)
+	checkRead(t, g, err)
 	if g.NumEdges() != 1 || !reflect.DeepEqual(g.Y, []int32{1, 0, 4}) || g.NumClasses != 5 || g.Splits != nil {
 		t.Fatalf("E %d Y %v C %d splits %v", g.NumEdges(), g.Y, g.NumClasses, g.Splits)
 	}
