@@ -4,20 +4,21 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestAddScaledGrad(t *testing.T) {
 	check(t, "AddScaled", func(tp *Tape, p []*Var) *Var { return tp.AddScaled(p[0], 0.7, p[1], -1.3) },
-		randDense(7, 5, 31), randDense(7, 5, 32))
+		testkit.RandDense(7, 5, 31), testkit.RandDense(7, 5, 32))
 	// the same input on both sides gets both gradients
 	check(t, "AddScaled(x, x)", func(tp *Tape, p []*Var) *Var { return tp.AddScaled(p[0], 0.7, p[0], 2) },
-		randDense(3, 4, 33))
+		testkit.RandDense(3, 4, 33))
 }
 
 // TestAddScaledMatchesScaleAdd checks that the fused operation gives the bits
 // of Add(Scale(a, ca), Scale(b, cb)), values and gradients.
 func TestAddScaledMatchesScaleAdd(t *testing.T) {
-	a, b := randDense(129, 7, 34), randDense(129, 7, 35)
+	a, b := testkit.RandDense(129, 7, 34), testkit.RandDense(129, 7, 35)
 	run := func(fused bool) (out, ga, gb []float32) {
 		tp := NewTape(tensor.Exec{Threads: 2})
 		pa, pb := NewParam("a", a.Clone()), NewParam("b", b.Clone())

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // binaryOps are the broadcasting binary operations.
@@ -15,9 +16,9 @@ var binaryOps = map[string]func(tp *Tape, x, y *Var) *Var{
 var bShapes = [][2]int{{5, 3}, {1, 3}, {5, 1}, {1, 1}}
 
 func TestBinaryBroadcastGrad(t *testing.T) {
-	a := randDense(5, 3, 1)
+	a := testkit.RandDense(5, 3, 1)
 	for _, bs := range bShapes {
-		b := randDense(bs[0], bs[1], 3)
+		b := testkit.RandDense(bs[0], bs[1], 3)
 		for name, op := range binaryOps {
 			check(t, name, func(tp *Tape, p []*Var) *Var { return op(tp, p[0], p[1]) }, a, b)
 		}
@@ -27,11 +28,11 @@ func TestBinaryBroadcastGrad(t *testing.T) {
 // TestBinaryBroadcastParamOnly checks the gradient of a broadcast parameter b
 // (e.g. a learnable scalar) when a is a constant, and the values of each kind.
 func TestBinaryBroadcastParamOnly(t *testing.T) {
-	a := randDense(5, 3, 4)
+	a := testkit.RandDense(5, 3, 4)
 	for _, bs := range bShapes {
 		for name, op := range binaryOps {
 			check(t, name+" const a", func(tp *Tape, p []*Var) *Var { return op(tp, tp.Const(a), p[0]) },
-				randDense(bs[0], bs[1], 5))
+				testkit.RandDense(bs[0], bs[1], 5))
 		}
 	}
 }
@@ -74,11 +75,8 @@ func TestScalarParamGrad(t *testing.T) {
 }
 
 func TestBroadcastMismatchPanics(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Error("Add of 5×3 and 2×3 did not panic")
-		}
-	}()
-	tp := NewTape(tensor.Serial)
-	tp.Add(tp.Const(randDense(5, 3, 1)), tp.Const(randDense(2, 3, 1)))
+	testkit.Panics(t, "Add of 5×3 and 2×3", func() {
+		tp := NewTape(tensor.Serial)
+		tp.Add(tp.Const(testkit.RandDense(5, 3, 1)), tp.Const(testkit.RandDense(2, 3, 1)))
+	})
 }

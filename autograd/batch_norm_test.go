@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestBatchNormGrad(t *testing.T) {
 	for i, s := range [][2]int{{5, 3}, {7, 4}, {12, 2}} {
 		check(t, "BatchNorm", func(tp *Tape, p []*Var) *Var { return tp.BatchNorm(p[0], 1e-3) },
-			randDense(s[0], s[1], uint64(900+i)))
+			testkit.RandDense(s[0], s[1], uint64(900+i)))
 	}
 }
 
@@ -30,7 +31,7 @@ func TestBatchNormValue(t *testing.T) {
 }
 
 func TestBatchNormThreadsAgree(t *testing.T) {
-	x := randDense(257, 9, 31)
+	x := testkit.RandDense(257, 9, 31)
 	serial := NewTape(tensor.Serial)
 	par := NewTape(tensor.Exec{Threads: 4})
 	a := serial.BatchNorm(serial.Const(x), 1e-3).Value

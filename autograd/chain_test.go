@@ -5,6 +5,7 @@ import (
 
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // testGraph is a random graph-sized problem for the chain tests: big enough
@@ -44,7 +45,7 @@ func newTestGraph(n, feats, hidden int, seed uint64) *testGraph {
 		}
 	}
 	adj.MarkSymmetric()
-	tg := &testGraph{adj: adj, x: randCSR(n, feats, 0.05, seed+1)}
+	tg := &testGraph{adj: adj, x: testkit.RandCSR(n, feats, 0.05, seed+1)}
 	for i := 0; i < n; i++ {
 		l := int32(g.IntN(chainClasses))
 		tg.labels = append(tg.labels, l)
@@ -62,12 +63,12 @@ func newTestGraph(n, feats, hidden int, seed uint64) *testGraph {
 		return d
 	}
 	tg.params = []*Var{
-		NewParam("w1", scale(randDense(feats, hidden, seed+2), 0.3)),
-		NewParam("aSrc", randDense(hidden, 2, seed+3)),
-		NewParam("aDst", randDense(hidden, 2, seed+4)),
-		NewParam("w2", randDense(hidden, chainClasses, seed+5)),
-		NewParam("bias", randDense(1, chainClasses, seed+6)),
-		NewParam("scalar", randDense(1, 1, seed+7)),
+		NewParam("w1", scale(testkit.RandDense(feats, hidden, seed+2), 0.3)),
+		NewParam("aSrc", testkit.RandDense(hidden, 2, seed+3)),
+		NewParam("aDst", testkit.RandDense(hidden, 2, seed+4)),
+		NewParam("w2", testkit.RandDense(hidden, chainClasses, seed+5)),
+		NewParam("bias", testkit.RandDense(1, chainClasses, seed+6)),
+		NewParam("scalar", testkit.RandDense(1, 1, seed+7)),
 	}
 	return tg
 }

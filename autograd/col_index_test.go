@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestColumnIndex(t *testing.T) {
@@ -40,9 +41,9 @@ func TestColumnIndex(t *testing.T) {
 // TestSpMMTCols compares the transposed product with a dense computation.
 func TestSpMMTCols(t *testing.T) {
 	tp := NewTape(tensor.Serial)
-	p := randCSR(6, 4, 0.5, 3)
-	b := randDense(6, 3, 4)
-	c := randDense(4, 3, 5)
+	p := testkit.RandCSR(6, 4, 0.5, 3)
+	b := testkit.RandDense(6, 3, 4)
+	c := testkit.RandDense(4, 3, 5)
 	want := c.Clone()
 	pd := p.ToDense()
 	for j := 0; j < 4; j++ {
@@ -56,7 +57,7 @@ func TestSpMMTCols(t *testing.T) {
 	}
 	tp.spmmTCols(tp.columns(p), p.Val, b, c)
 	for k := range c.Data {
-		if !near(c.Data[k], want.Data[k], 1e-5) {
+		if !testkit.Near(c.Data[k], want.Data[k], 1e-5) {
 			t.Fatalf("element %d: %v, want %v", k, c.Data[k], want.Data[k])
 		}
 	}

@@ -4,15 +4,16 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestConcatColsGrad(t *testing.T) {
 	check(t, "ConcatCols", func(tp *Tape, p []*Var) *Var { return tp.ConcatCols(p[0], p[1], p[2]) },
-		randDense(5, 2, 73), randDense(5, 1, 74), randDense(5, 3, 75))
+		testkit.RandDense(5, 2, 73), testkit.RandDense(5, 1, 74), testkit.RandDense(5, 3, 75))
 	// an input used twice and a constant block
-	c := randDense(3, 2, 76)
+	c := testkit.RandDense(3, 2, 76)
 	check(t, "ConcatCols repeated", func(tp *Tape, p []*Var) *Var { return tp.ConcatCols(p[0], tp.Const(c), p[0]) },
-		randDense(3, 1, 77))
+		testkit.RandDense(3, 1, 77))
 }
 
 func TestConcatColsValue(t *testing.T) {

@@ -4,30 +4,31 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestCrossEntropyGrad(t *testing.T) {
-	check(t, "CrossEntropy", func(tp *Tape, p []*Var) *Var { return tp.CrossEntropy(p[0], lossLabels, lossIdx) }, randDense(7, 3, 62))
+	check(t, "CrossEntropy", func(tp *Tape, p []*Var) *Var { return tp.CrossEntropy(p[0], lossLabels, lossIdx) }, testkit.RandDense(7, 3, 62))
 	check(t, "CrossEntropy 1 class", func(tp *Tape, p []*Var) *Var {
 		return tp.Add(tp.CrossEntropy(p[0], []int32{0, 0}, []int32{1}), tp.Sum(p[0]))
-	}, randDense(2, 1, 63))
+	}, testkit.RandDense(2, 1, 63))
 }
 
 // TestCrossEntropyMatchesUnfused compares the fused loss and its gradient with
 // NLLLoss(LogSoftmax(x)), including huge logits.
 func TestCrossEntropyMatchesUnfused(t *testing.T) {
-	x := randDense(7, 3, 64)
+	x := testkit.RandDense(7, 3, 64)
 	x.Data[3] = 1e4
 	a, b := NewParam("a", x.Clone()), NewParam("b", x.Clone())
 	tp := NewTape(tensor.Serial)
 	la := tp.CrossEntropy(a, lossLabels, lossIdx)
 	lb := tp.NLLLoss(tp.LogSoftmax(b), lossLabels, lossIdx)
-	if !near(la.Scalar(), lb.Scalar(), 1e-3) {
+	if !testkit.Near(la.Scalar(), lb.Scalar(), 1e-3) {
 		t.Errorf("fused %v, unfused %v", la.Scalar(), lb.Scalar())
 	}
 	tp.Backward(tp.Add(la, lb))
 	for k := range a.Grad.Data {
-		if !near(a.Grad.Data[k], b.Grad.Data[k], 1e-6) {
+		if !testkit.Near(a.Grad.Data[k], b.Grad.Data[k], 1e-6) {
 			t.Fatalf("∂x[%d]: fused %v, unfused %v", k, a.Grad.Data[k], b.Grad.Data[k])
 		}
 	}
@@ -38,7 +39,7 @@ func TestCrossEntropyMatchesUnfused(t *testing.T) {
 // twice (kept serial, both terms added).
 func TestCrossEntropyBackwardThreads(t *testing.T) {
 	const rows, cols = 3000, 5
-	x := randDense(rows, cols, 65)
+	x := testkit.RandDense(rows, cols, 65)
 	labels := make([]int32, rows)
 	for i := range labels {
 		labels[i] = int32(i % cols)
@@ -73,7 +74,7 @@ func TestCrossEntropyBackwardThreads(t *testing.T) {
 			scale := float32(len(sorted)) / float32(len(repeated))
 			for j := 0; j < cols; j++ {
 				want := 2 * one.Grad.At(4, j) * scale
-				if !near(first[4*cols+j], want, 1e-6) {
+				if !testkit.Near(first[4*cols+j], want, 1e-6) {
 					t.Errorf("row named twice: ∂x[4,%d] = %v, want %v", j, first[4*cols+j], want)
 				}
 			}

@@ -5,11 +5,12 @@ import (
 
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestDropoutCSR(t *testing.T) {
 	const p = 0.5
-	x := randCSR(50, 40, 0.3, 8)
+	x := testkit.RandCSR(50, 40, 0.3, 8)
 	orig := append([]float32(nil), x.Val...)
 	tp := NewTape(tensor.Serial)
 	if tp.DropoutCSR(x, p) != x {
@@ -24,7 +25,7 @@ func TestDropoutCSR(t *testing.T) {
 	for k, v := range y.Val {
 		if v != 0 {
 			kept++
-			if !near(v, x.Val[k]/(1-p), 1e-6) {
+			if !testkit.Near(v, x.Val[k]/(1-p), 1e-6) {
 				t.Fatalf("kept value %d = %v, want %v", k, v, x.Val[k]/(1-p))
 			}
 		}

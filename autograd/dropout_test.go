@@ -8,11 +8,12 @@ import (
 	"github.com/pcgcn/pcgcn/internal/simd"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestDropoutIdentityWhenNotTraining(t *testing.T) {
 	tp := NewTape(tensor.Serial)
-	x := tp.Const(randDense(3, 3, 1))
+	x := tp.Const(testkit.RandDense(3, 3, 1))
 	if tp.Dropout(x, 0.5) != x {
 		t.Error("Dropout outside training is not the identity")
 	}
@@ -32,7 +33,7 @@ func TestDropoutIdentityWhenNotTraining(t *testing.T) {
 func TestDropoutFixedMask(t *testing.T) {
 	const p = 0.3
 	x := NewParam("x", randAway(20, 7, 2, 0.1))
-	r := randDense(20, 7, 3)
+	r := testkit.RandDense(20, 7, 3)
 	tp := NewTape(tensor.Serial)
 	tp.Training, tp.RNG = true, rng.New(4)
 	y := tp.Dropout(x, p)
@@ -43,11 +44,11 @@ func TestDropoutFixedMask(t *testing.T) {
 		if v != 0 {
 			mask = 1
 			kept++
-			if !near(v, x.Value.Data[k]/(1-p), 1e-6) {
+			if !testkit.Near(v, x.Value.Data[k]/(1-p), 1e-6) {
 				t.Fatalf("kept element %d = %v, want x/(1−p) = %v", k, v, x.Value.Data[k]/(1-p))
 			}
 		}
-		if want := mask / (1 - p) * r.Data[k]; !near(x.Grad.Data[k], want, 1e-6) {
+		if want := mask / (1 - p) * r.Data[k]; !testkit.Near(x.Grad.Data[k], want, 1e-6) {
 			t.Fatalf("∂x[%d] = %v, want mask/(1−p)·∂out = %v", k, x.Grad.Data[k], want)
 		}
 	}
@@ -57,7 +58,7 @@ func TestDropoutFixedMask(t *testing.T) {
 	check(t, "Dropout", func(tp *Tape, ps []*Var) *Var {
 		tp.Training, tp.RNG = true, rng.New(5)
 		return tp.Dropout(ps[0], p)
-	}, randDense(6, 5, 6))
+	}, testkit.RandDense(6, 5, 6))
 }
 
 // TestDropoutRate checks the kept fraction and the mean of the output, and
@@ -93,14 +94,11 @@ func TestDropoutRate(t *testing.T) {
 }
 
 func TestDropoutNeedsRNG(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Error("training Dropout without RNG did not panic")
-		}
-	}()
-	tp := NewTape(tensor.Serial)
-	tp.Training = true
-	tp.Dropout(tp.Const(randDense(2, 2, 1)), 0.5)
+	testkit.Panics(t, "training Dropout without RNG", func() {
+		tp := NewTape(tensor.Serial)
+		tp.Training = true
+		tp.Dropout(tp.Const(testkit.RandDense(2, 2, 1)), 0.5)
+	})
 }
 
 func TestDropMaskRangesMatchElementwise(t *testing.T) {

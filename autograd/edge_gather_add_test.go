@@ -4,13 +4,14 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestEdgeGatherAddGrad(t *testing.T) {
 	for _, s := range [][3]int{{1, 1, 1}, {5, 5, 1}, {7, 4, 3}} {
-		pat := randCSR(s[0], s[1], 0.5, 19)
+		pat := testkit.RandCSR(s[0], s[1], 0.5, 19)
 		check(t, "EdgeGatherAdd", func(tp *Tape, p []*Var) *Var { return tp.EdgeGatherAdd(pat, p[0], p[1]) },
-			randDense(s[0], s[2], 20), randDense(s[1], s[2], 21))
+			testkit.RandDense(s[0], s[2], 20), testkit.RandDense(s[1], s[2], 21))
 	}
 }
 

@@ -6,14 +6,15 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestEdgeSoftmaxGrad(t *testing.T) {
 	// h = 17 takes the path for more heads than maxStackHeads
 	for _, s := range [][3]int{{1, 1, 1}, {5, 6, 1}, {7, 4, 3}, {6, 5, 8}, {4, 5, 17}} {
-		pat := randCSR(s[0], s[1], 0.5, 22)
+		pat := testkit.RandCSR(s[0], s[1], 0.5, 22)
 		check(t, "EdgeSoftmax", func(tp *Tape, p []*Var) *Var { return tp.EdgeSoftmax(pat, p[0]) },
-			randDense(pat.NNZ(), s[2], 23))
+			testkit.RandDense(pat.NNZ(), s[2], 23))
 	}
 }
 
@@ -22,9 +23,9 @@ func TestEdgeSoftmaxGrad(t *testing.T) {
 // a multi-head call.
 func TestEdgeSoftmaxValue(t *testing.T) {
 	tp := NewTape(tensor.Serial)
-	pat := randCSR(8, 8, 0.5, 24)
+	pat := testkit.RandCSR(8, 8, 0.5, 24)
 	for _, heads := range []int{2, 17} {
-		s := randDense(pat.NNZ(), heads, 25)
+		s := testkit.RandDense(pat.NNZ(), heads, 25)
 		for i := range s.Data {
 			s.Data[i] *= 200 // exp would overflow without the max shift
 		}
@@ -40,7 +41,7 @@ func TestEdgeSoftmaxValue(t *testing.T) {
 				var sum float64
 				for k := a; k < b; k++ {
 					v := y.At(int(k), c)
-					if math.IsNaN(float64(v)) || !near(v, y1.Data[k], 1e-6) {
+					if math.IsNaN(float64(v)) || !testkit.Near(v, y1.Data[k], 1e-6) {
 						t.Fatalf("row %d head %d: %v vs single-head %v", i, c, v, y1.Data[k])
 					}
 					sum += float64(v)
@@ -59,9 +60,9 @@ func TestEdgeSoftmaxValue(t *testing.T) {
 // one, a few and more than maxStackHeads heads, serially and on 3
 // goroutines (the same numbers either way).
 func TestEdgeSoftmaxReference(t *testing.T) {
-	pat := randCSR(300, 300, 0.08, 31)
+	pat := testkit.RandCSR(300, 300, 0.08, 31)
 	for _, heads := range []int{1, 8, 17} {
-		s := randDense(pat.NNZ(), heads, 32)
+		s := testkit.RandDense(pat.NNZ(), heads, 32)
 		for i := range s.Data {
 			s.Data[i] *= 10 // shifted scores down to about -20: float32 inputs carry ~1e-6 relative
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // unaryCase is an element-wise operation with a few exact input → output pairs.
@@ -26,7 +27,7 @@ func checkUnary(t *testing.T, c unaryCase, gap float32) {
 	x := &tensor.Dense{Rows: 1, Cols: len(c.in), Data: c.in}
 	got := c.op(tp, tp.Const(x)).Value.Data
 	for k, w := range c.want {
-		if !near(got[k], w, 1e-6) {
+		if !testkit.Near(got[k], w, 1e-6) {
 			t.Errorf("%s(%v) = %v, want %v", c.name, c.in[k], got[k], w)
 		}
 	}

@@ -4,11 +4,12 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestGatherGrad(t *testing.T) {
 	for _, idx := range [][]int32{{0}, {4, 1, 1, 3}, {2, 2, 2, 0, 4, 1, 3}} {
-		check(t, "Gather", func(tp *Tape, p []*Var) *Var { return tp.Gather(p[0], idx) }, randDense(5, 3, 70))
+		check(t, "Gather", func(tp *Tape, p []*Var) *Var { return tp.Gather(p[0], idx) }, testkit.RandDense(5, 3, 70))
 	}
 }
 

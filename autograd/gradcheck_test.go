@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // brokenScaledTanh is tanh whose backward is off by the factor f: a
@@ -39,7 +40,7 @@ func (t *Tape) brokenMulAdd(a, b *Var) *Var {
 // ckAtol, ckRtol) accepts the exact gradient and rejects gradients that are
 // 1% too large, 1% too small or miss a term.
 func TestGradCheckCatchesBrokenGradients(t *testing.T) {
-	x := randDense(4, 3, 11)
+	x := testkit.RandDense(4, 3, 11)
 	for _, f := range []float32{1, 1.01, 0.99} {
 		res, err := GradCheck(func(tp *Tape, p []*Var) *Var { return tp.brokenScaledTanh(p[0], f) },
 			[]*tensor.Dense{x}, ckEps, ckAtol, ckRtol)
@@ -51,7 +52,7 @@ func TestGradCheckCatchesBrokenGradients(t *testing.T) {
 		}
 	}
 	_, err := GradCheck(func(tp *Tape, p []*Var) *Var { return tp.brokenMulAdd(p[0], p[1]) },
-		[]*tensor.Dense{x, randDense(4, 3, 12)}, ckEps, ckAtol, ckRtol)
+		[]*tensor.Dense{x, testkit.RandDense(4, 3, 12)}, ckEps, ckAtol, ckRtol)
 	if err == nil {
 		t.Error("gradient missing a term accepted")
 	}
@@ -61,7 +62,7 @@ func TestGradCheckCatchesBrokenGradients(t *testing.T) {
 // with the exact one on a chain of smooth operations: it must stay well below
 // the tolerance for the check to be meaningful.
 func TestGradCheckNoise(t *testing.T) {
-	a, b := randDense(9, 6, 13), randDense(6, 5, 14)
+	a, b := testkit.RandDense(9, 6, 13), testkit.RandDense(6, 5, 14)
 	res, err := GradCheck(func(tp *Tape, p []*Var) *Var {
 		return tp.LogSoftmax(tp.Tanh(tp.MatMul(tp.Scale(p[0], 2), p[1])))
 	}, []*tensor.Dense{a, b}, ckEps, ckAtol, ckRtol)
@@ -76,7 +77,7 @@ func TestGradCheckNoise(t *testing.T) {
 
 func TestGradCheckRejectsConstantOutput(t *testing.T) {
 	_, err := GradCheck(func(tp *Tape, p []*Var) *Var { return tp.StopGrad(p[0]) },
-		[]*tensor.Dense{randDense(2, 2, 1)}, ckEps, ckAtol, ckRtol)
+		[]*tensor.Dense{testkit.RandDense(2, 2, 1)}, ckEps, ckAtol, ckRtol)
 	if err == nil {
 		t.Error("GradCheck accepted an output that depends on no input")
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestGramValue(t *testing.T) {
@@ -16,7 +17,7 @@ func TestGramValue(t *testing.T) {
 		t.Fatalf("Gram shape %s, want 2×2", got.Shape())
 	}
 	for k, w := range want {
-		if !near(got.Data[k], w, 1e-5) {
+		if !testkit.Near(got.Data[k], w, 1e-5) {
 			t.Errorf("Gram = %v, want %v", got.Data, want)
 			break
 		}
@@ -25,6 +26,6 @@ func TestGramValue(t *testing.T) {
 
 func TestGramGrad(t *testing.T) {
 	for _, s := range oddShapes {
-		check(t, "Gram", func(tp *Tape, p []*Var) *Var { return tp.Gram(p[0]) }, randDense(s[0], s[1], uint64(50+s[0])))
+		check(t, "Gram", func(tp *Tape, p []*Var) *Var { return tp.Gram(p[0]) }, testkit.RandDense(s[0], s[1], uint64(50+s[0])))
 	}
 }

@@ -3,8 +3,8 @@ package autograd
 import (
 	"testing"
 
-	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // Gradient-check settings used by every test of the package: a five-point
@@ -27,14 +27,19 @@ func check(t *testing.T, name string, f func(tp *Tape, p []*Var) *Var, inputs ..
 	}
 }
 
-func randDense(r, c int, seed uint64) *tensor.Dense {
-	return randomLike(tensor.NewDense(r, c), seed)
+// checkOnOddShapes gradient-checks op on a random matrix of each of oddShapes,
+// drawn with seeds seed, seed+1, ...
+func checkOnOddShapes(t *testing.T, name string, op func(tp *Tape, x *Var) *Var, seed uint64) {
+	t.Helper()
+	for i, s := range oddShapes {
+		check(t, name, func(tp *Tape, p []*Var) *Var { return op(tp, p[0]) }, testkit.RandDense(s[0], s[1], seed+uint64(i)))
+	}
 }
 
 // randAway returns a random r×c matrix in ±[gap, 1+gap): no element is
 // within gap of 0, so kinks at 0 stay out of finite-difference reach.
 func randAway(r, c int, seed uint64, gap float32) *tensor.Dense {
-	d := randDense(r, c, seed)
+	d := testkit.RandDense(r, c, seed)
 	for i, v := range d.Data {
 		if v < 0 {
 			d.Data[i] = v - gap
@@ -43,31 +48,6 @@ func randAway(r, c int, seed uint64, gap float32) *tensor.Dense {
 		}
 	}
 	return d
-}
-
-// randCSR returns a rows×cols pattern where each entry is present with
-// probability density, with random values in [−1, 1). Row 0 is kept empty
-// when rows > 2 so that empty rows are exercised.
-func randCSR(rows, cols int, density float64, seed uint64) *tensor.CSR {
-	g := rng.New(seed)
-	var ts []tensor.Triplet
-	for i := 0; i < rows; i++ {
-		if i == 0 && rows > 2 {
-			continue
-		}
-		for j := 0; j < cols; j++ {
-			if g.Float64() < density {
-				ts = append(ts, tensor.Triplet{Row: int32(i), Col: int32(j), Val: g.Uniform(-1, 1)})
-			}
-		}
-	}
-	return tensor.FromTriplets(rows, cols, ts)
-}
-
-// near reports whether a and b differ by at most tol.
-func near(a, b, tol float32) bool {
-	d := a - b
-	return d <= tol && d >= -tol
 }
 
 // record makes the output variable of a test-only operation whose backward

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestL2NormalizeRowsValue(t *testing.T) {
@@ -13,7 +14,7 @@ func TestL2NormalizeRowsValue(t *testing.T) {
 	got := tp.L2NormalizeRows(tp.Const(x), 1e-9).Value.Data
 	want := []float32{0.6, 0.8, 0, 0, 0, -1}
 	for k, w := range want {
-		if !near(got[k], w, 1e-6) {
+		if !testkit.Near(got[k], w, 1e-6) {
 			t.Errorf("L2NormalizeRows = %v, want %v", got, want)
 			break
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestMatInverseValue(t *testing.T) {
@@ -17,7 +18,7 @@ func TestMatInverseValue(t *testing.T) {
 	for _, c := range cases {
 		got := tp.MatInverse(tp.Const(&tensor.Dense{Rows: 2, Cols: 2, Data: c.a})).Value.Data
 		for k := range c.want {
-			if !near(got[k], c.want[k], 1e-6) {
+			if !testkit.Near(got[k], c.want[k], 1e-6) {
 				t.Errorf("inverse of %v = %v, want %v", c.a, got, c.want)
 				break
 			}
@@ -27,7 +28,7 @@ func TestMatInverseValue(t *testing.T) {
 
 func TestMatInverseGrad(t *testing.T) {
 	for _, k := range []int{1, 3, 4} {
-		a := randDense(k, k, uint64(40+k))
+		a := testkit.RandDense(k, k, uint64(40+k))
 		for i := 0; i < k; i++ {
 			a.Data[i*k+i] += 3 // well conditioned
 		}
@@ -36,11 +37,8 @@ func TestMatInverseGrad(t *testing.T) {
 }
 
 func TestMatInverseSingularPanics(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Error("MatInverse of a singular matrix did not panic")
-		}
-	}()
-	tp := NewTape(tensor.Serial)
-	tp.MatInverse(tp.Const(&tensor.Dense{Rows: 2, Cols: 2, Data: []float32{1, 2, 2, 4}}))
+	testkit.Panics(t, "MatInverse of a singular matrix", func() {
+		tp := NewTape(tensor.Serial)
+		tp.MatInverse(tp.Const(&tensor.Dense{Rows: 2, Cols: 2, Data: []float32{1, 2, 2, 4}}))
+	})
 }

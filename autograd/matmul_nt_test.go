@@ -4,12 +4,13 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestMatMulNTGrad(t *testing.T) {
 	for _, s := range [][3]int{{1, 1, 1}, {3, 4, 2}, {7, 5, 3}} {
 		check(t, "MatMulNT", func(tp *Tape, p []*Var) *Var { return tp.MatMulNT(p[0], p[1]) },
-			randDense(s[0], s[1], 1), randDense(s[2], s[1], 2))
+			testkit.RandDense(s[0], s[1], 1), testkit.RandDense(s[2], s[1], 2))
 	}
 }
 

@@ -4,12 +4,13 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestMatMulGrad(t *testing.T) {
 	for _, s := range [][3]int{{1, 1, 1}, {3, 4, 2}, {7, 5, 9}} {
 		check(t, "MatMul", func(tp *Tape, p []*Var) *Var { return tp.MatMul(p[0], p[1]) },
-			randDense(s[0], s[1], 1), randDense(s[1], s[2], 2))
+			testkit.RandDense(s[0], s[1], 1), testkit.RandDense(s[1], s[2], 2))
 	}
 }
 

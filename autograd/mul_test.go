@@ -4,14 +4,13 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // TestMulSquare checks Mul with the same variable on both sides (both
 // gradient paths accumulate into one buffer): ∂(x⊙x) = 2x.
 func TestMulSquare(t *testing.T) {
-	for i, s := range oddShapes {
-		check(t, "Mul square", func(tp *Tape, p []*Var) *Var { return tp.Mul(p[0], p[0]) }, randDense(s[0], s[1], uint64(96+i)))
-	}
+	checkOnOddShapes(t, "Mul square", func(tp *Tape, x *Var) *Var { return tp.Mul(x, x) }, 96)
 	tp := NewTape(tensor.Serial)
 	x := NewParam("x", tensor.FromRows([][]float32{{1, -2, 3}}))
 	tp.Backward(tp.Sum(tp.Mul(x, x)))
@@ -26,5 +25,5 @@ func TestMulSquare(t *testing.T) {
 // parameter), as a gating layer does, on a larger odd shape.
 func TestMulColumnBroadcastGrad(t *testing.T) {
 	check(t, "Mul column", func(tp *Tape, p []*Var) *Var { return tp.Mul(p[0], p[1]) },
-		randDense(9, 4, 98), randDense(9, 1, 99))
+		testkit.RandDense(9, 4, 98), testkit.RandDense(9, 1, 99))
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 var (
@@ -12,10 +13,10 @@ var (
 )
 
 func TestNLLLossGrad(t *testing.T) {
-	check(t, "NLLLoss", func(tp *Tape, p []*Var) *Var { return tp.NLLLoss(p[0], lossLabels, lossIdx) }, randDense(7, 3, 60))
+	check(t, "NLLLoss", func(tp *Tape, p []*Var) *Var { return tp.NLLLoss(p[0], lossLabels, lossIdx) }, testkit.RandDense(7, 3, 60))
 	check(t, "NLLLoss∘LogSoftmax", func(tp *Tape, p []*Var) *Var {
 		return tp.NLLLoss(tp.LogSoftmax(p[0]), lossLabels, lossIdx)
-	}, randDense(7, 3, 61))
+	}, testkit.RandDense(7, 3, 61))
 }
 
 func TestNLLLossValue(t *testing.T) {
@@ -38,11 +39,8 @@ func TestNLLLossValue(t *testing.T) {
 }
 
 func TestNLLLossBadLabelPanics(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Error("label 3 of 2 classes did not panic")
-		}
-	}()
-	tp := NewTape(tensor.Serial)
-	tp.NLLLoss(tp.Const(randDense(2, 2, 1)), []int32{0, 3}, []int32{1})
+	testkit.Panics(t, "label 3 of 2 classes", func() {
+		tp := NewTape(tensor.Serial)
+		tp.NLLLoss(tp.Const(testkit.RandDense(2, 2, 1)), []int32{0, 3}, []int32{1})
+	})
 }

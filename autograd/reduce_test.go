@@ -4,11 +4,12 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestSumMeanGrad(t *testing.T) {
 	for i, s := range oddShapes {
-		x := randDense(s[0], s[1], uint64(85+i))
+		x := testkit.RandDense(s[0], s[1], uint64(85+i))
 		check(t, "Sum", func(tp *Tape, p []*Var) *Var { return tp.Sum(p[0]) }, x)
 		check(t, "Mean", func(tp *Tape, p []*Var) *Var { return tp.Mean(p[0]) }, x)
 	}

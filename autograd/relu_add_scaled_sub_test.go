@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestReLUAddScaledSubGrad(t *testing.T) {
 	// x is kept 0.5 away from 0 and a, b within ±0.1, so that no
 	// pre-activation is within finite-difference reach of ReLU's kink
 	small := func(seed uint64) *tensor.Dense {
-		d := randDense(7, 5, seed)
+		d := testkit.RandDense(7, 5, seed)
 		for i := range d.Data {
 			d.Data[i] *= 0.1
 		}
@@ -33,7 +34,7 @@ func TestReLUAddScaledSubGrad(t *testing.T) {
 // gradients reaching x, a and b from other operations too.
 func TestReLUAddScaledSubMatchesChain(t *testing.T) {
 	rows, cols := 131, 9
-	x, a, b, w := randDense(rows, cols, 51), randDense(rows, cols, 52), randDense(rows, cols, 53), randDense(rows, cols, 54)
+	x, a, b, w := testkit.RandDense(rows, cols, 51), testkit.RandDense(rows, cols, 52), testkit.RandDense(rows, cols, 53), testkit.RandDense(rows, cols, 54)
 	negZero := float32(math.Copysign(0, -1))
 	for i := 0; i < len(a.Data); i += 5 {
 		b.Data[i] = a.Data[i] // a − b = 0

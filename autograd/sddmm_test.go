@@ -4,18 +4,19 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestSDDMMGrad(t *testing.T) {
 	for _, s := range [][3]int{{1, 1, 1}, {5, 4, 3}, {7, 9, 2}} {
-		pat := randCSR(s[0], s[1], 0.4, 14)
+		pat := testkit.RandCSR(s[0], s[1], 0.4, 14)
 		check(t, "SDDMM", func(tp *Tape, p []*Var) *Var { return tp.SDDMM(pat, p[0], p[1]) },
-			randDense(s[0], s[2], 15), randDense(s[1], s[2], 16))
+			testkit.RandDense(s[0], s[2], 15), testkit.RandDense(s[1], s[2], 16))
 	}
 	// symmetric-marked pattern: the backward must not trust the mark
 	sym := tensor.FromTriplets(3, 3, []tensor.Triplet{{Row: 0, Col: 2, Val: 1}, {Row: 2, Col: 0, Val: 1}, {Row: 1, Col: 1, Val: 1}}).MarkSymmetric()
 	check(t, "SDDMM symmetric", func(tp *Tape, p []*Var) *Var { return tp.SDDMM(sym, p[0], p[1]) },
-		randDense(3, 2, 17), randDense(3, 2, 18))
+		testkit.RandDense(3, 2, 17), testkit.RandDense(3, 2, 18))
 }
 
 func TestSDDMMValue(t *testing.T) {

@@ -4,12 +4,13 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestSegmentMeanGrad(t *testing.T) {
 	seg := []int32{0, 2, -1, 2, 0, 2, 3}
-	check(t, "SegmentMean", func(tp *Tape, p []*Var) *Var { return tp.SegmentMean(p[0], seg, 4) }, randDense(7, 3, 71))
-	check(t, "SegmentMean 1 col", func(tp *Tape, p []*Var) *Var { return tp.SegmentMean(p[0], seg, 5) }, randDense(7, 1, 72))
+	check(t, "SegmentMean", func(tp *Tape, p []*Var) *Var { return tp.SegmentMean(p[0], seg, 4) }, testkit.RandDense(7, 3, 71))
+	check(t, "SegmentMean 1 col", func(tp *Tape, p []*Var) *Var { return tp.SegmentMean(p[0], seg, 5) }, testkit.RandDense(7, 1, 72))
 }
 
 func TestSegmentMeanValue(t *testing.T) {

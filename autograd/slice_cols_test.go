@@ -4,11 +4,12 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestSliceColsGrad(t *testing.T) {
 	for _, r := range [][2]int{{0, 1}, {1, 4}, {2, 5}} {
-		check(t, "SliceCols", func(tp *Tape, p []*Var) *Var { return tp.SliceCols(p[0], r[0], r[1]) }, randDense(3, 5, 78))
+		check(t, "SliceCols", func(tp *Tape, p []*Var) *Var { return tp.SliceCols(p[0], r[0], r[1]) }, testkit.RandDense(3, 5, 78))
 	}
 }
 

@@ -5,14 +5,15 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestSpMMEdgesHeadsGrad(t *testing.T) {
 	for _, s := range [][4]int{{5, 6, 1, 3}, {7, 7, 3, 2}, {4, 9, 2, 5}} {
-		pat := randCSR(s[0], s[1], 0.5, 41)
+		pat := testkit.RandCSR(s[0], s[1], 0.5, 41)
 		h, ch := s[2], s[3]
 		check(t, fmt.Sprintf("SpMMEdgesHeads %v", s), func(tp *Tape, p []*Var) *Var { return tp.SpMMEdgesHeads(pat, p[0], p[1]) },
-			randDense(pat.NNZ(), h, 42), randDense(s[1], h*ch, 43))
+			testkit.RandDense(pat.NNZ(), h, 42), testkit.RandDense(s[1], h*ch, 43))
 	}
 }
 
@@ -20,9 +21,9 @@ func TestSpMMEdgesHeadsGrad(t *testing.T) {
 // bits of slicing each head, SpMMEdges and ConcatCols, forward and backward,
 // at one and several threads (and, under -tags purego, on the portable path).
 func TestSpMMEdgesHeadsMatchesPerHead(t *testing.T) {
-	pat := randCSR(301, 301, 0.05, 44)
+	pat := testkit.RandCSR(301, 301, 0.05, 44)
 	const h, ch = 8, 8
-	alpha, z, w := randDense(pat.NNZ(), h, 45), randDense(301, h*ch, 46), randDense(301, h*ch, 47)
+	alpha, z, w := testkit.RandDense(pat.NNZ(), h, 45), testkit.RandDense(301, h*ch, 46), testkit.RandDense(301, h*ch, 47)
 	run := func(fused bool, threads int) [][]float32 {
 		tp := NewTape(tensor.Exec{Threads: threads})
 		pa, pz := NewParam("alpha", alpha.Clone()), NewParam("z", z.Clone())

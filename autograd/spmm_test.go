@@ -4,19 +4,20 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestSpMMGrad(t *testing.T) {
 	for _, s := range [][3]int{{1, 1, 1}, {5, 4, 3}, {7, 9, 2}} {
-		a := randCSR(s[0], s[1], 0.4, 3)
-		check(t, "SpMM", func(tp *Tape, p []*Var) *Var { return tp.SpMM(a, p[0]) }, randDense(s[1], s[2], 4))
+		a := testkit.RandCSR(s[0], s[1], 0.4, 3)
+		check(t, "SpMM", func(tp *Tape, p []*Var) *Var { return tp.SpMM(a, p[0]) }, testkit.RandDense(s[1], s[2], 4))
 	}
 }
 
 // TestSpMMSymmetricGrad uses a symmetric matrix marked as such, so the
 // backward takes tensor.SpMMT's symmetric shortcut.
 func TestSpMMSymmetricGrad(t *testing.T) {
-	a := randCSR(6, 6, 0.5, 5)
+	a := testkit.RandCSR(6, 6, 0.5, 5)
 	var ts []tensor.Triplet
 	d := a.ToDense()
 	for i := 0; i < 6; i++ {
@@ -27,7 +28,7 @@ func TestSpMMSymmetricGrad(t *testing.T) {
 		}
 	}
 	sym := tensor.FromTriplets(6, 6, ts).MarkSymmetric()
-	check(t, "SpMM symmetric", func(tp *Tape, p []*Var) *Var { return tp.SpMM(sym, p[0]) }, randDense(6, 3, 6))
+	check(t, "SpMM symmetric", func(tp *Tape, p []*Var) *Var { return tp.SpMM(sym, p[0]) }, testkit.RandDense(6, 3, 6))
 }
 
 func TestSpMMValue(t *testing.T) {

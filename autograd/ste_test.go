@@ -4,14 +4,15 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // TestSTE checks the straight-through estimator: the value is forward's,
 // ∂backward is what ∂out would be, and forward receives nothing.
 func TestSTE(t *testing.T) {
 	tp := NewTape(tensor.Serial)
-	soft := NewParam("soft", randDense(4, 3, 90))
-	hardSrc := NewParam("hardSrc", randDense(4, 3, 91))
+	soft := NewParam("soft", testkit.RandDense(4, 3, 90))
+	hardSrc := NewParam("hardSrc", testkit.RandDense(4, 3, 91))
 	hard := tp.OneHotArgmax(hardSrc)
 	fwd := tp.Add(hard, tp.Scale(hardSrc, 0)) // a forward path that would carry gradient
 	y := tp.STE(fwd, soft)
@@ -20,7 +21,7 @@ func TestSTE(t *testing.T) {
 			t.Fatalf("STE value %v, want forward's %v", y.Value.Data, hard.Value.Data)
 		}
 	}
-	r := randDense(4, 3, 92)
+	r := testkit.RandDense(4, 3, 92)
 	tp.Backward(tp.Sum(tp.Mul(tp.Scale(y, 2), tp.Const(r))))
 	for k := range r.Data {
 		if soft.Grad.Data[k] != 2*r.Data[k] {
@@ -35,5 +36,5 @@ func TestSTE(t *testing.T) {
 	check(t, "STE", func(tp *Tape, p []*Var) *Var {
 		b := tp.Tanh(tp.Mul(p[0], p[1]))
 		return tp.STE(tp.StopGrad(b), b)
-	}, randDense(3, 2, 93), randDense(3, 2, 95))
+	}, testkit.RandDense(3, 2, 93), testkit.RandDense(3, 2, 95))
 }

@@ -4,11 +4,12 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestStopGrad(t *testing.T) {
 	tp := NewTape(tensor.Serial)
-	x := NewParam("x", randDense(3, 2, 94))
+	x := NewParam("x", testkit.RandDense(3, 2, 94))
 	s := tp.StopGrad(x)
 	if s.RequiresGrad() || s.Value != x.Value {
 		t.Fatal("StopGrad must share the value and need no gradient")

@@ -34,8 +34,6 @@ func TestMissingDataDir(t *testing.T) {
 		if n := srv.requests.Load(); n != 0 {
 			t.Errorf("%d download requests for a data directory that is not there", n)
 		}
-		if got := listFiles(t, cache); len(got) != 0 {
-			t.Errorf("cache holds %v", got)
-		}
+		wantEmpty(t, cache)
 	}
 }

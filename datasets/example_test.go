@@ -5,7 +5,7 @@ import (
 	"log"
 
 	"github.com/pcgcn/pcgcn/datasets"
-	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // Look a dataset up in the registry: its static metadata, without reading

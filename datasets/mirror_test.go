@@ -1,7 +1,7 @@
 package datasets
 
 import (
-	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 
 	"testing"
 )

@@ -112,6 +112,15 @@ func writeFiles(t *testing.T, root string, files map[string][]byte) {
 	}
 }
 
+// wantEmpty fails t when the cache directory holds a file (a failed
+// download must leave nothing behind).
+func wantEmpty(t *testing.T, cache string) {
+	t.Helper()
+	if got := listFiles(t, cache); len(got) != 0 {
+		t.Errorf("cache holds %v", got)
+	}
+}
+
 // listFiles returns every regular file under root, relative, slash-separated.
 func listFiles(t *testing.T, root string) []string {
 	t.Helper()
@@ -209,9 +218,7 @@ func TestDownloadFailures(t *testing.T) {
 					t.Errorf("error %q lacks %q", msg, want)
 				}
 			}
-			if got := listFiles(t, cache); len(got) != 0 {
-				t.Errorf("cache holds %v after failed downloads", got)
-			}
+			wantEmpty(t, cache)
 		})
 	}
 }
@@ -379,9 +386,7 @@ func TestGitBlobVerification(t *testing.T) {
 	if !errors.As(err, &ce) || ce.Basis != BasisGitBlob {
 		t.Fatalf("error %v, want a git-blob checksum error", err)
 	}
-	if got := listFiles(t, cache); len(got) != 0 {
-		t.Errorf("cache holds %v", got)
-	}
+	wantEmpty(t, cache)
 }
 
 func TestProgressBarWhenAsked(t *testing.T) {
@@ -460,9 +465,7 @@ func TestUnreachableHostTriedOnce(t *testing.T) {
 			t.Errorf("error %q lacks %q", msg, want)
 		}
 	}
-	if got := listFiles(t, cache); len(got) != 0 {
-		t.Errorf("cache holds %v after failed downloads", got)
-	}
+	wantEmpty(t, cache)
 }
 
 // The default client has connection, TLS and response-header timeouts (a

@@ -2,12 +2,11 @@ package datasets
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // writeUserGraph writes a user graph of len(labels) nodes in a ring, with
@@ -15,23 +14,9 @@ import (
 // no splits.csv.
 func writeUserGraph(t *testing.T, labels []int) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "g")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	var e, l, f strings.Builder
-	l.WriteString("label\n")
-	for i, y := range labels {
-		fmt.Fprintf(&e, "%d,%d\n", i, (i+1)%len(labels))
-		fmt.Fprintf(&l, "%d\n", y)
-		fmt.Fprintf(&f, "%g,%d\n", float64(i%3)-1, y)
-	}
-	for name, text := range map[string]string{"edges.csv": e.String(), "labels.csv": l.String(), "features.csv": f.String()} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testkit.Dir(t, "g", testkit.Ring{N: len(labels), Hops: []int{1}, LabelHeader: "label",
+		Label:   func(i int) int { return labels[i] },
+		Feature: func(i int) string { return fmt.Sprintf("%g,%d", float64(i%3)-1, labels[i]) }}.Files())
 }
 
 func TestLoadPathWith(t *testing.T) {

@@ -10,7 +10,8 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/datasets"
-	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/testkit"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 	"github.com/pcgcn/pcgcn/train"
 )
 
@@ -18,22 +19,15 @@ import (
 // with one split: 30 nodes in a ring plus chords, 2 classes, 2 features.
 func writeUserGraph(t *testing.T, dir string) {
 	t.Helper()
-	var edges, labels, feats, splits strings.Builder
-	edges.WriteString("src,dst\n")
+	files := testkit.Ring{N: 30, Hops: []int{1, 7}, EdgeHeader: "src,dst", Label: func(i int) int { return i % 2 },
+		Feature: func(i int) string { return fmt.Sprintf("%d,%g", i%2, float64(i)/30) }}.Files()
+	var splits strings.Builder
 	splits.WriteString("split,node,role\n")
 	for i := range 30 {
-		fmt.Fprintf(&edges, "%d,%d\n%d,%d\n", i, (i+1)%30, i, (i+7)%30)
-		fmt.Fprintf(&labels, "%d\n", i%2)
-		fmt.Fprintf(&feats, "%d,%g\n", i%2, float64(i)/30)
-		role := [3]string{"train", "val", "test"}[i%3]
-		fmt.Fprintf(&splits, "0,%d,%s\n", i, role)
+		fmt.Fprintf(&splits, "0,%d,%s\n", i, [3]string{"train", "val", "test"}[i%3])
 	}
-	for name, s := range map[string]string{"edges.csv": edges.String(), "labels.csv": labels.String(),
-		"features.csv": feats.String(), "splits.csv": splits.String()} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	files["splits.csv"] = splits.String()
+	testkit.WriteFiles(t, dir, files)
 }
 
 // TestSavedResultKey: a saved result answers only for the data, seed and

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/datasets"
-	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // jobsCells are cells of several studies, models and datasets (a main cell

@@ -2,34 +2,18 @@ package experiments
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // writeBinaryGraph writes a 60-node two-class user graph without splits.csv.
 func writeBinaryGraph(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "own")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	var e, l, f strings.Builder
-	for i := range 60 {
-		fmt.Fprintf(&e, "%d,%d\n%d,%d\n", i, (i+2)%60, i, (i+7)%60)
-		fmt.Fprintf(&l, "%d\n", i%2)
-		fmt.Fprintf(&f, "%d,%g\n", i%2, float64(i%5)/5)
-	}
-	for name, text := range map[string]string{"edges.csv": e.String(), "labels.csv": l.String(), "features.csv": f.String()} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testkit.Dir(t, "own", testkit.Ring{N: 60, Hops: []int{2, 7}, Label: func(i int) int { return i % 2 },
+		Feature: func(i int) string { return fmt.Sprintf("%d,%g", i%2, float64(i%5)/5) }}.Files())
 }
 
 // TestRunnerOnUserGraphWithoutSplits checks that the Runner draws the

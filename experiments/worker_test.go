@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/pcgcn/pcgcn/datasets"
-	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 func TestParseShard(t *testing.T) {

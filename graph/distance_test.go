@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func checkSLD(t *testing.T, g *Graph, train []int32, want []int32) {
@@ -137,10 +139,7 @@ func TestSLDMatchesMatrixPowers(t *testing.T) {
 
 func TestSLDPanicsOnBadID(t *testing.T) {
 	g := labelledGraph(t, []int32{0, 0}, 1, []Edge{{0, 1}})
-	defer func() {
-		if recover() == nil {
-			t.Error("no panic for training node 2 of 2")
-		}
-	}()
-	ShortestLabelDistance(g, []int32{2})
+	testkit.Panics(t, "training node 2 of 2", func() {
+		ShortestLabelDistance(g, []int32{2})
+	})
 }

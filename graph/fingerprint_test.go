@@ -15,19 +15,12 @@ import (
 // fingerprintGraph is a small graph with every part Fingerprint hashes.
 func fingerprintGraph(t *testing.T) *Graph {
 	t.Helper()
-	edges := []Edge{{0, 1}, {1, 2}, {2, 3}, {3, 0}, {1, 3}}
-	adj, err := UndirectedAdjacency(4, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := DirectedAdjacency(4, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x := &tensor.Dense{Rows: 4, Cols: 2, Data: []float32{1, 0, 0.5, -2, 0, 3, 1, 1}}
-	return &Graph{Name: "g", Files: []string{"a", "b"}, N: 4, Adj: adj, Out: out, X: Features{Dense: x},
-		Y: []int32{0, 1, 1, 0}, NumClasses: 2,
-		Splits: []Split{{Train: []int32{0, 1}, Val: []int32{2}, Test: []int32{3}}}}
+	g := handGraph(t, 4, []Edge{{0, 1}, {1, 2}, {2, 3}, {3, 0}, {1, 3}}, true)
+	g.Name, g.Files = "g", []string{"a", "b"}
+	g.X = Features{Dense: &tensor.Dense{Rows: 4, Cols: 2, Data: []float32{1, 0, 0.5, -2, 0, 3, 1, 1}}}
+	g.Y, g.NumClasses = []int32{0, 1, 1, 0}, 2
+	g.Splits = []Split{{Train: []int32{0, 1}, Val: []int32{2}, Test: []int32{3}}}
+	return g
 }
 
 // naiveFingerprint hashes the same fields as Fingerprint with binary.Write
@@ -96,11 +89,8 @@ func TestFingerprintMatchesNaive(t *testing.T) {
 		y[i] = int32(i % 5)
 		edges = append(edges, Edge{int32(i), int32((i * 7919) % n)})
 	}
-	adj, err := UndirectedAdjacency(n, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
-	big := &Graph{N: n, Adj: adj, X: NewFeatures(x), Y: y, NumClasses: 5}
+	big := labelledGraph(t, y, 5, edges)
+	big.X = NewFeatures(x)
 	if got, want := big.Fingerprint(), naiveFingerprint(big); got != want {
 		t.Fatalf("large graph: Fingerprint %s, naive %s", got, want)
 	}
@@ -150,11 +140,9 @@ func BenchmarkFingerprint(b *testing.B) {
 	for k := range edges {
 		edges[k] = Edge{int32(k % n), int32((k * 7919) % n)}
 	}
-	adj, err := UndirectedAdjacency(n, edges)
-	if err != nil {
-		b.Fatal(err)
-	}
-	g := &Graph{N: n, Adj: adj, X: Features{Dense: x}, Y: make([]int32, n), NumClasses: 2}
+	g := labelledGraph(b, make([]int32, n), 2, edges)
+	g.X = Features{Dense: x}
+	adj := g.Adj
 	b.SetBytes(int64(4 * (len(x.Data) + len(adj.ColIdx)*2 + len(adj.RowPtr))))
 	for b.Loop() {
 		g.Fingerprint()
@@ -186,11 +174,8 @@ func TestFingerprintOfFeaturesBeyondABlock(t *testing.T) {
 	for i := range x.Data {
 		x.Data[i] = float32(i%97) + 0.5
 	}
-	adj, err := UndirectedAdjacency(n, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := &Graph{N: n, Adj: adj, X: Features{Dense: x}, Y: make([]int32, n), NumClasses: 1}
+	g := labelledGraph(t, make([]int32, n), 1, nil)
+	g.X = Features{Dense: x}
 	if got, want := g.Fingerprint(), naiveFingerprint(g); got != want {
 		t.Fatalf("Fingerprint %s, naive %s", got, want)
 	}

@@ -11,16 +11,9 @@ import (
 // cacheGraph returns a 6-node graph whose links keep their direction.
 func cacheGraph(t *testing.T) *Graph {
 	t.Helper()
-	edges := []Edge{{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {1, 4}}
-	out, err := DirectedAdjacency(6, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
-	adj, err := UndirectedAdjacency(6, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &Graph{Name: "cache", N: 6, Adj: adj, Out: out}
+	g := handGraph(t, 6, []Edge{{0, 1}, {1, 2}, {2, 0}, {3, 4}, {4, 5}, {1, 4}}, true)
+	g.Name = "cache"
+	return g
 }
 
 // sameCSR reports whether two matrices hold the same pattern and bits.

@@ -5,17 +5,6 @@ import (
 	"testing"
 )
 
-// labelledGraph builds a graph with only what the structural measures read:
-// the adjacency and the labels.
-func labelledGraph(t *testing.T, y []int32, classes int, edges []Edge) *Graph {
-	t.Helper()
-	adj, err := UndirectedAdjacency(len(y), edges)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &Graph{Name: "hand", N: len(y), Adj: adj, Y: y, NumClasses: classes}
-}
-
 // TestNodeHomophilyByHand uses the 6-node graph of TestComputeStatsTwoClasses:
 //
 //	labels 0:c0 1:c0 2:c1 3:c1 4:c0 5:c1 (5 isolated)

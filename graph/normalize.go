@@ -74,16 +74,24 @@ func GCNNorm(adj *tensor.CSR) *tensor.CSR { return selfLoopNorm(adj).MarkSymmetr
 // but for the symmetric mark.
 func DirectedGCNNorm(out *tensor.CSR) *tensor.CSR { return selfLoopNorm(out) }
 
-// selfLoopNorm is D̃^{-1/2}(A + I)D̃^{-1/2} with D̃ the row sums of A + I.
-func selfLoopNorm(adj *tensor.CSR) *tensor.CSR {
-	n := adj.Rows
-	deg := make([]float64, n)
-	for i := 0; i < n; i++ {
+// SelfLoopDegrees returns the row sums of A + I, in float64: each node's
+// weighted degree counting a self-loop of weight 1 (D̃ of GCN's
+// normalisation).
+func SelfLoopDegrees(adj *tensor.CSR) []float64 {
+	deg := make([]float64, adj.Rows)
+	for i := range deg {
 		deg[i] = 1
 		for k := adj.RowPtr[i]; k < adj.RowPtr[i+1]; k++ {
 			deg[i] += float64(adj.Val[k])
 		}
 	}
+	return deg
+}
+
+// selfLoopNorm is D̃^{-1/2}(A + I)D̃^{-1/2} with D̃ the row sums of A + I.
+func selfLoopNorm(adj *tensor.CSR) *tensor.CSR {
+	n := adj.Rows
+	deg := SelfLoopDegrees(adj)
 	rowPtr := make([]int32, n+1)
 	col := make([]int32, 0, adj.NNZ()+n)
 	val := make([]float32, 0, adj.NNZ()+n)

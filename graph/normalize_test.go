@@ -116,3 +116,11 @@ func TestDirectedGCNNorm(t *testing.T) {
 		t.Error("DirectedGCNNorm of a symmetric graph differs from GCNNorm")
 	}
 }
+
+func TestSelfLoopDegrees(t *testing.T) {
+	// path 0-1-2 plus isolated 3: degrees 1, 2, 1, 0, each plus the self-loop
+	adj := handGraph(t, 4, []Edge{{0, 1}, {1, 2}}, false).Adj
+	if got := SelfLoopDegrees(adj); !reflect.DeepEqual(got, []float64{2, 3, 2, 1}) {
+		t.Errorf("SelfLoopDegrees = %v, want [2 3 2 1]", got)
+	}
+}

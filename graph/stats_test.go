@@ -1,29 +1,12 @@
 package graph
 
 import (
-	"math"
 	"reflect"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
-
-// buildGraph makes a validated graph from an edge list (any direction,
-// duplicates and self-loops allowed) with dense features.
-func buildGraph(t *testing.T, y []int32, classes int, edges []Edge, x *tensor.Dense, splits []Split) *Graph {
-	t.Helper()
-	adj, err := UndirectedAdjacency(len(y), edges)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := &Graph{Name: "hand", N: len(y), Adj: adj, X: Features{Dense: x}, Y: y, NumClasses: classes, Splits: splits}
-	if err := g.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
-
-func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
 
 // TestComputeStatsTwoClasses works through a 6-node graph by hand.
 //
@@ -55,22 +38,22 @@ func TestComputeStatsTwoClasses(t *testing.T) {
 	if s.Name != "hand" || s.Nodes != 6 || s.Edges != 6 || s.Features != 4 || s.Classes != 2 {
 		t.Fatalf("sizes: %+v", s)
 	}
-	if !near(s.FeatureDensity, 3.0/24) {
+	if !testkit.Near(s.FeatureDensity, 3.0/24, 1e-12) {
 		t.Errorf("feature density %v, want 0.125", s.FeatureDensity)
 	}
 	if !reflect.DeepEqual(s.ClassSizes, []int{3, 3}) {
 		t.Errorf("class sizes %v", s.ClassSizes)
 	}
-	if s.Isolated != 1 || s.DegreeMin != 0 || s.DegreeMax != 3 || !near(s.DegreeMean, 2) {
+	if s.Isolated != 1 || s.DegreeMin != 0 || s.DegreeMax != 3 || !testkit.Near(s.DegreeMean, 2, 1e-12) {
 		t.Errorf("degrees: isolated %d min %d max %d mean %v", s.Isolated, s.DegreeMin, s.DegreeMax, s.DegreeMean)
 	}
-	if !near(s.EdgeHomophily, 0.5) {
+	if !testkit.Near(s.EdgeHomophily, 0.5, 1e-12) {
 		t.Errorf("edge homophily %v, want 0.5", s.EdgeHomophily)
 	}
-	if !near(s.NodeHomophily, 8.0/15) {
+	if !testkit.Near(s.NodeHomophily, 8.0/15, 1e-12) {
 		t.Errorf("node homophily %v, want 8/15", s.NodeHomophily)
 	}
-	if !near(s.ClassInsensitiveHomophily, 1.0/14) {
+	if !testkit.Near(s.ClassInsensitiveHomophily, 1.0/14, 1e-12) {
 		t.Errorf("class-insensitive homophily %v, want 1/14", s.ClassInsensitiveHomophily)
 	}
 	want := []SplitSizes{{2, 1, 3}, {3, 2, 1}}
@@ -96,13 +79,13 @@ func TestComputeStatsThreeClasses(t *testing.T) {
 	}
 	g := buildGraph(t, y, 3, edges, x, nil)
 	s := ComputeStats(g)
-	if s.Edges != 4 || s.Isolated != 0 || s.DegreeMin != 1 || s.DegreeMax != 2 || !near(s.DegreeMean, 8.0/5) {
+	if s.Edges != 4 || s.Isolated != 0 || s.DegreeMin != 1 || s.DegreeMax != 2 || !testkit.Near(s.DegreeMean, 8.0/5, 1e-12) {
 		t.Fatalf("sizes: %+v", s)
 	}
-	if !near(s.FeatureDensity, 1) {
+	if !testkit.Near(s.FeatureDensity, 1, 1e-12) {
 		t.Errorf("feature density %v, want 1", s.FeatureDensity)
 	}
-	if !near(s.EdgeHomophily, 0.75) || !near(s.NodeHomophily, 0.6) || !near(s.ClassInsensitiveHomophily, 0.2) {
+	if !testkit.Near(s.EdgeHomophily, 0.75, 1e-12) || !testkit.Near(s.NodeHomophily, 0.6, 1e-12) || !testkit.Near(s.ClassInsensitiveHomophily, 0.2, 1e-12) {
 		t.Errorf("homophily edge %v node %v ci %v, want 0.75 0.6 0.2",
 			s.EdgeHomophily, s.NodeHomophily, s.ClassInsensitiveHomophily)
 	}
@@ -128,20 +111,17 @@ func TestComputeStatsSparseFeatures(t *testing.T) {
 	d := tensor.NewDense(4, 5)
 	d.Set(2, 4, 3) // 1 of 20
 	y := []int32{0, 0, 1, 1}
-	adj, err := UndirectedAdjacency(4, []Edge{{0, 1}, {2, 3}, {1, 2}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := &Graph{Name: "sparse", N: 4, Adj: adj, X: NewFeatures(d), Y: y, NumClasses: 2}
+	g := labelledGraph(t, y, 2, []Edge{{0, 1}, {2, 3}, {1, 2}})
+	g.Name, g.X = "sparse", NewFeatures(d)
 	if g.X.Sparse == nil {
 		t.Fatal("expected sparse features at density 0.05")
 	}
 	s := ComputeStats(g)
-	if !near(s.FeatureDensity, 0.05) || s.Features != 5 {
+	if !testkit.Near(s.FeatureDensity, 0.05, 1e-12) || s.Features != 5 {
 		t.Errorf("features %d density %v, want 5 and 0.05", s.Features, s.FeatureDensity)
 	}
 	// 0-1 same, 2-3 same, 1-2 different: 2/3; nodes 1, 1/2, 1/2, 1 → 3/4.
-	if !near(s.EdgeHomophily, 2.0/3) || !near(s.NodeHomophily, 0.75) {
+	if !testkit.Near(s.EdgeHomophily, 2.0/3, 1e-12) || !testkit.Near(s.NodeHomophily, 0.75, 1e-12) {
 		t.Errorf("edge %v node %v, want 2/3 and 3/4", s.EdgeHomophily, s.NodeHomophily)
 	}
 }

@@ -18,10 +18,7 @@ func TestUserCSVFirstLineIsData(t *testing.T) {
 		"splits.csv":   bom + userSplits[len("split,node,role\n"):],
 	})
 	g, err := ReadUserGraph(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkGraph(t, g)
+	checkRead(t, g, err)
 	if g.N != 3 || g.NumEdges() != 2 || !reflect.DeepEqual(g.Y, []int32{1, 0, 1}) || len(g.Splits) != 2 {
 		t.Fatalf("N %d E %d Y %v splits %d, want 3 nodes, 2 edges, labels [1 0 1], 2 splits", g.N, g.NumEdges(), g.Y, len(g.Splits))
 	}
@@ -37,7 +34,7 @@ func TestUserCSVFirstLineIsData(t *testing.T) {
 // read with its first line taken for a header.
 func TestUserCSVOtherSeparator(t *testing.T) {
 	base := map[string]string{"edges.csv": userEdges, "labels.csv": userLabels, "features.csv": userFeats}
-	cases := []struct{ name, file, content, fragment string }{
+	checkCorrupt(t, base, []corruptFile{
 		{"edges semicolons", "edges.csv", "34;106\n1;2\n", "line 1: \"34;106\" is separated by ';'"},
 		{"edges semicolons after a header", "edges.csv", "src;dst\n0;1\n", "line 2: \"0;1\" is separated by ';'"},
 		{"edges tabs in csv", "edges.csv", "0\t1\n", "separated by tabs"},
@@ -45,19 +42,7 @@ func TestUserCSVOtherSeparator(t *testing.T) {
 		{"labels pairs semicolons", "labels.csv", "0;1\n1;0\n2;1\n", "line 1: \"0;1\" is separated by ';'"},
 		{"features semicolons", "features.csv", "1;0\n0;2,5\n-1;1\n", "line 1: \"1;0\" is separated by ';'"},
 		{"splits semicolons", "splits.csv", "split;node;role\n0;0;train\n", "line 2"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			files := map[string]string{}
-			for k, v := range base {
-				files[k] = v
-			}
-			files[c.file] = c.content
-			dir := userDir(t, files)
-			_, err := ReadUserGraph(dir)
-			wantErr(t, err, filepath.Join(dir, c.file), c.fragment)
-		})
-	}
+	})
 	// a tab-separated edges.tsv that holds commas is refused the same way
 	dir := userDir(t, map[string]string{"edges.tsv": "0,1\n", "labels.csv": userLabels, "features.csv": userFeats})
 	_, err := ReadUserGraph(dir)

@@ -1,7 +1,7 @@
 package graphio
 
 import (
-	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 
 	"os"
 	"path/filepath"

@@ -24,10 +24,7 @@ func TestGeomGCNSyntheticDense(t *testing.T) {
 	writeFile(t, dir, "out1_graph_edges.txt", []byte(toyEdges))
 	writeFile(t, dir, "out1_node_feature_label.txt", []byte(toyDense))
 	g, err := ReadGeomGCN(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkGraph(t, g)
+	checkRead(t, g, err)
 	if g.Name != "toy" || g.N != 3 || g.NumEdges() != 2 || g.NumClasses != 3 || !reflect.DeepEqual(g.Y, []int32{0, 2, 1}) {
 		t.Fatalf("name %q N %d E %d C %d Y %v", g.Name, g.N, g.NumEdges(), g.NumClasses, g.Y)
 	}
@@ -42,10 +39,7 @@ func TestGeomGCNSyntheticDense(t *testing.T) {
 
 func TestGeomGCNSyntheticIndex(t *testing.T) {
 	g, err := decodeGeomGCN("toy", "e", "f", []byte(toyEdges), []byte(toyIndex))
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkGraph(t, g)
+	checkRead(t, g, err)
 	// header says feature_amount:4 and index 4 is used: 5 dims; repeated index stays 1
 	want := []float32{0, 1, 0, 1, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0}
 	if x := g.X.ToDense(); x.Cols != 5 || !reflect.DeepEqual(x.Data, want) {
@@ -103,10 +97,7 @@ func TestGeomGCNReal(t *testing.T) {
 	}
 	for _, c := range cases {
 		g, err := ReadGeomGCN(filepath.Join(root, "new_data", c.name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkGraph(t, g)
+		checkRead(t, g, err)
 		if g.N != c.n || g.X.Cols() != c.f || g.NumClasses != c.c || g.NumEdges() != c.edges || featureNNZ(g.X) != c.nnz || (g.X.Sparse != nil) != c.sparse {
 			t.Fatalf("%s: N=%d F=%d C=%d E=%d nnz=%d, want %d %d %d %d %d", c.name, g.N, g.X.Cols(), g.NumClasses, g.NumEdges(), featureNNZ(g.X), c.n, c.f, c.c, c.edges, c.nnz)
 		}

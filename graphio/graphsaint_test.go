@@ -56,10 +56,7 @@ func TestGraphSAINTSynthetic(t *testing.T) {
 		writeFile(t, dir, saintNames[i], b)
 	}
 	g, err := ReadGraphSAINT(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkGraph(t, g)
+	checkRead(t, g, err)
 	if g.Name != "flickr" || g.N != 4 || g.NumEdges() != 2 || g.NumClasses != 3 || !reflect.DeepEqual(g.Y, []int32{1, 0, 2, 1}) {
 		t.Fatalf("name %q N %d E %d C %d Y %v", g.Name, g.N, g.NumEdges(), g.NumClasses, g.Y)
 	}

@@ -20,23 +20,28 @@ import (
 func npyBytes(descr string, shape []int, vals []float64) []byte {
 	var b bytes.Buffer
 	b.Write(npy.HeaderBytes(descr, shape))
+	writeValues(&b, descr, vals)
+	return b.Bytes()
+}
+
+// writeValues appends vals to b converted to the dtype descr, little-endian.
+func writeValues(b *bytes.Buffer, descr string, vals []float64) {
 	for _, v := range vals {
 		switch descr {
 		case "<f4":
-			_ = binary.Write(&b, binary.LittleEndian, float32(v))
+			_ = binary.Write(b, binary.LittleEndian, float32(v))
 		case "<f8":
-			_ = binary.Write(&b, binary.LittleEndian, v)
+			_ = binary.Write(b, binary.LittleEndian, v)
 		case "<i8":
-			_ = binary.Write(&b, binary.LittleEndian, int64(v))
+			_ = binary.Write(b, binary.LittleEndian, int64(v))
 		case "<i4":
-			_ = binary.Write(&b, binary.LittleEndian, int32(v))
+			_ = binary.Write(b, binary.LittleEndian, int32(v))
 		case "|b1", "|u1":
 			b.WriteByte(byte(v))
 		default:
-			panic("npyBytes: dtype " + descr)
+			panic("writeValues: dtype " + descr)
 		}
 	}
-	return b.Bytes()
 }
 
 // npzEntry is one array of a test archive.
@@ -140,6 +145,16 @@ func labelCounts(g *graph.Graph) []int {
 	return c
 }
 
+// checkRead fails t on err, the error of reading g, and otherwise checks
+// g as checkGraph does.
+func checkRead(t testing.TB, g *graph.Graph, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGraph(t, g)
+}
+
 // checkGraph runs the invariants every reader promises.
 func checkGraph(t testing.TB, g *graph.Graph) {
 	t.Helper()
@@ -192,18 +207,7 @@ func (p *pickleWriter) ndarray(dt string, shape []int, vals []float64) {
 	p.str(dt)
 	p.WriteString("K\x00K\x01\x87R(K\x03U\x01<NNNJ\xff\xff\xff\xffJ\xff\xff\xff\xffK\x00tb\x89")
 	var raw bytes.Buffer
-	for _, v := range vals {
-		switch dt {
-		case "f4":
-			_ = binary.Write(&raw, binary.LittleEndian, float32(v))
-		case "f8":
-			_ = binary.Write(&raw, binary.LittleEndian, v)
-		case "i4":
-			_ = binary.Write(&raw, binary.LittleEndian, int32(v))
-		case "i8":
-			_ = binary.Write(&raw, binary.LittleEndian, int64(v))
-		}
-	}
+	writeValues(&raw, "<"+dt, vals)
 	p.WriteByte('T')
 	_ = binary.Write(p, binary.LittleEndian, int32(raw.Len()))
 	p.Write(raw.Bytes())

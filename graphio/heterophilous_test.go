@@ -30,10 +30,7 @@ func synthHetero(label0 float64, edgeEnd float64, feat0 float64, emptyTest bool)
 func TestHeterophilousSynthetic(t *testing.T) {
 	p := writeFile(t, t.TempDir(), "toy.npz", synthHetero(0, 3, 1, false))
 	g, err := ReadHeterophilous(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkGraph(t, g)
+	checkRead(t, g, err)
 	if g.Name != "toy" || g.N != 4 || g.NumEdges() != 3 || g.NumClasses != 3 || len(g.Splits) != 2 {
 		t.Fatalf("name %q N %d E %d C %d splits %d", g.Name, g.N, g.NumEdges(), g.NumClasses, len(g.Splits))
 	}
@@ -96,10 +93,7 @@ func TestHeterophilousReal(t *testing.T) {
 			continue
 		}
 		g, err := ReadHeterophilous(filepath.Join(root, c.name+".npz"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkGraph(t, g)
+		checkRead(t, g, err)
 		s := g.Splits[0]
 		if g.N != c.n || g.X.Cols() != c.f || g.NumClasses != c.c || g.NumEdges() != c.edges || (g.X.Sparse != nil) != c.sparse {
 			t.Fatalf("%s: N=%d F=%d C=%d E=%d sparse=%v", c.name, g.N, g.X.Cols(), g.NumClasses, g.NumEdges(), g.X.Sparse != nil)

@@ -53,10 +53,7 @@ func TestPlanetoidSynthetic(t *testing.T) {
 		writeFile(t, dir, "ind.toy."+planetoidParts[i], b)
 	}
 	g, err := ReadPlanetoid(dir, "toy")
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkGraph(t, g)
+	checkRead(t, g, err)
 	if g.N != 6 || g.X.Cols() != 4 || g.NumClasses != 2 || g.NumEdges() != 4 {
 		t.Fatalf("N=%d F=%d C=%d E=%d, want 6 4 2 4", g.N, g.X.Cols(), g.NumClasses, g.NumEdges())
 	}
@@ -137,10 +134,7 @@ func TestPlanetoidReal(t *testing.T) {
 	}
 	for _, c := range cases {
 		g, err := ReadPlanetoid(dir, c.name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkGraph(t, g)
+		checkRead(t, g, err)
 		if g.N != c.n || g.X.Cols() != c.f || g.NumClasses != c.c || g.NumEdges() != c.edges || featureNNZ(g.X) != c.nnz {
 			t.Fatalf("%s: N=%d F=%d C=%d E=%d nnz=%d, want %d %d %d %d %d", c.name, g.N, g.X.Cols(), g.NumClasses, g.NumEdges(), featureNNZ(g.X), c.n, c.f, c.c, c.edges, c.nnz)
 		}

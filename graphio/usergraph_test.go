@@ -1,11 +1,13 @@
 package graphio
 
 import (
-	"os"
+	"maps"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 const (
@@ -17,23 +19,42 @@ const (
 
 // userDir writes a user graph directory from name → content.
 func userDir(t *testing.T, files map[string]string) string {
-	dir := filepath.Join(t.TempDir(), "mine")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
+	return testkit.Dir(t, "mine", files)
+}
+
+// corruptFile is a user graph with one file replaced, and the fragment its
+// error must hold ("LABELS" stands for labels.csv's path).
+type corruptFile struct{ name, file, content, fragment string }
+
+// checkCorrupt reads base with each case's file replaced: the error must
+// name that file (features.csv for a count of labelled nodes, where the
+// mismatch shows) and hold the fragment.
+func checkCorrupt(t *testing.T, base map[string]string, cases []corruptFile) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := userDir(t, with(base, c.file, c.content))
+			_, err := ReadUserGraph(dir)
+			path, fragment := filepath.Join(dir, c.file), strings.ReplaceAll(c.fragment, "LABELS", filepath.Join(dir, "labels.csv"))
+			if strings.Contains(c.fragment, "labelled nodes") {
+				path = filepath.Join(dir, "features.csv")
+			}
+			wantErr(t, err, path, fragment)
+		})
 	}
-	for name, s := range files {
-		writeFile(t, dir, name, []byte(s))
-	}
-	return dir
+}
+
+// with returns a copy of files with name's content replaced.
+func with(files map[string]string, name, content string) map[string]string {
+	out := maps.Clone(files)
+	out[name] = content
+	return out
 }
 
 func TestUserGraph(t *testing.T) {
 	dir := userDir(t, map[string]string{"edges.csv": userEdges, "labels.csv": userLabels, "features.csv": userFeats, "splits.csv": userSplits})
 	g, err := ReadUserGraph(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkGraph(t, g)
+	checkRead(t, g, err)
 	if g.Name != "mine" || g.N != 3 || g.NumEdges() != 2 || g.NumClasses != 2 || !reflect.DeepEqual(g.Y, []int32{1, 0, 1}) {
 		t.Fatalf("name %q N %d E %d C %d Y %v", g.Name, g.N, g.NumEdges(), g.NumClasses, g.Y)
 	}
@@ -53,10 +74,7 @@ func TestUserGraphVariants(t *testing.T) {
 		"features.npy": string(npyBytes("<f8", []int{3, 1}, []float64{0.5, 0, 2})),
 	})
 	g, err := ReadUserGraph(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkGraph(t, g)
+	checkRead(t, g, err)
 	if g.NumEdges() != 1 || !reflect.DeepEqual(g.Y, []int32{1, 0, 4}) || g.NumClasses != 5 || g.Splits != nil {
 		t.Fatalf("E %d Y %v C %d splits %v", g.NumEdges(), g.Y, g.NumClasses, g.Splits)
 	}
@@ -64,9 +82,7 @@ func TestUserGraphVariants(t *testing.T) {
 
 func TestUserGraphCorrupt(t *testing.T) {
 	base := map[string]string{"edges.csv": userEdges, "labels.csv": userLabels, "features.csv": userFeats, "splits.csv": userSplits}
-	cases := []struct {
-		name, file, content, fragment string
-	}{
+	checkCorrupt(t, base, []corruptFile{
 		{"label out of range", "labels.csv", "1\n-2\n1\n", "label -2"},
 		{"edge to missing node", "edges.csv", "0,1\n1,3\n", "node 3"},
 		{"NaN feature", "features.csv", "1,0\nNaN,2\n1,1\n", "not a finite number"},
@@ -86,21 +102,7 @@ func TestUserGraphCorrupt(t *testing.T) {
 		{"feature line after a header", "features.csv", "a,b\n1,0\n2,NaN\n1,1\n", "line 3, value 2: \"NaN\""},
 		{"split line after a header", "splits.csv", "split,node,role\n0,0,train\n0,1,dev\n0,2,test\n", "line 3: role \"dev\""},
 		{"split line without header", "splits.csv", "0,0,train\n0,1,dev\n0,2,test\n", "line 2: role \"dev\""},
-	}
-	for _, c := range cases {
-		files := map[string]string{}
-		for k, v := range base {
-			files[k] = v
-		}
-		files[c.file] = c.content
-		dir := userDir(t, files)
-		_, err := ReadUserGraph(dir)
-		path, fragment := filepath.Join(dir, c.file), strings.ReplaceAll(c.fragment, "LABELS", filepath.Join(dir, "labels.csv"))
-		if strings.Contains(c.fragment, "labelled nodes") {
-			path = filepath.Join(dir, "features.csv") // the count mismatch shows in the features
-		}
-		wantErr(t, err, path, fragment)
-	}
+	})
 	// features.npy with a row more than labels.csv has lines names labels.csv too
 	dir := userDir(t, map[string]string{"edges.csv": userEdges, "labels.csv": "1\n0\n",
 		"features.npy": string(npyBytes("<f8", []int{3, 1}, []float64{0.5, 0, 2}))})

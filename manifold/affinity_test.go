@@ -6,6 +6,7 @@ import (
 
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestCalibrateRowHandCase(t *testing.T) {
@@ -54,7 +55,7 @@ func TestCalibrateRowReachesPerplexity(t *testing.T) {
 }
 
 func TestConditionalAffinitiesThreads(t *testing.T) {
-	x, _ := blobs(300, 5, 3, 4, 1)
+	x, _ := testkit.Blobs(300, 5, 3, 4, 1)
 	xs := toFloat64(x)
 	_, d2 := nearestNeighbors(tensor.Serial, xs, 300, 5, 30)
 	a := conditionalAffinities(tensor.Exec{Threads: 1}, d2, 300, 30, 10)
@@ -85,10 +86,8 @@ func TestSymmetrizeHandCase(t *testing.T) {
 }
 
 func TestSymmetrizeIsSymmetricAndNormalised(t *testing.T) {
-	x, _ := blobs(200, 4, 2, 3, 2)
 	const n, k = 200, 15
-	idx, d2 := nearestNeighbors(tensor.Serial, toFloat64(x), n, 4, k)
-	p := symmetrize(idx, conditionalAffinities(tensor.Serial, d2, n, k, 5), n, k)
+	p := blobAffinities(n, 4, 2, 3, 2, k, 5)
 	at := func(i, j int) float64 {
 		for e := p.rowPtr[i]; e < p.rowPtr[i+1]; e++ {
 			if int(p.col[e]) == j {

@@ -2,7 +2,9 @@ package manifold
 
 import (
 	"github.com/pcgcn/pcgcn/graphio"
-	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 	"path/filepath"
 	"testing"
 	"time"
@@ -11,7 +13,13 @@ import (
 // BenchmarkTSNE5201 embeds 5,201 points of width 64 (Squirrel's size and the
 // width of a last hidden layer) with the default options.
 func BenchmarkTSNE5201(b *testing.B) {
-	x, lab := blobs(5201, 64, 5, 1.5, 1)
+	x, lab := testkit.Blobs(5201, 64, 5, 1.5, 1)
+	benchTSNE(b, x, lab)
+}
+
+// benchTSNE embeds x with the default options once per iteration, reporting
+// the seconds of a run and the silhouette of the layout by lab.
+func benchTSNE(b *testing.B, x *tensor.Dense, lab []int32) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
@@ -28,7 +36,7 @@ func BenchmarkTSNE5201(b *testing.B) {
 
 // BenchmarkSilhouette5201 scores 5,201 points of width 64.
 func BenchmarkSilhouette5201(b *testing.B) {
-	x, lab := blobs(5201, 64, 5, 1.5, 1)
+	x, lab := testkit.Blobs(5201, 64, 5, 1.5, 1)
 	for i := 0; i < b.N; i++ {
 		Silhouette(x, lab, 0)
 	}
@@ -46,19 +54,7 @@ func BenchmarkTSNERawFeatures(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			x := g.X.ToDense()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				start := time.Now()
-				y, err := TSNE(x, Options{Seed: uint64(i)})
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.ReportMetric(time.Since(start).Seconds(), "s/run")
-				b.StopTimer()
-				b.ReportMetric(Silhouette(y, g.Y, 0), "silhouette")
-				b.StartTimer()
-			}
+			benchTSNE(b, g.X.ToDense(), g.Y)
 		})
 	}
 }

@@ -36,9 +36,7 @@ func TestGradientIsQuarterOfKLDerivative(t *testing.T) {
 	// With θ = 0 and no exaggeration, the gradient is ¼ of dKL/dy (the
 	// factor 4 is left out by convention); check it by central differences.
 	const n, k = 25, 6
-	x, _ := blobs(n, 3, 2, 2, 7)
-	idx, d2 := nearestNeighbors(tensor.Serial, toFloat64(x), n, 3, k)
-	p := symmetrize(idx, conditionalAffinities(tensor.Serial, d2, n, k, 3), n, k)
+	p := blobAffinities(n, 3, 2, 2, 7, k, 3)
 	y := randomLayout(n, 8)
 	grad := make([]float64, 2*n)
 	newGradient(tensor.Serial, n).compute(p, y, 1, 0, grad)
@@ -59,9 +57,7 @@ func TestGradientIsQuarterOfKLDerivative(t *testing.T) {
 
 func TestGradientThreadsAndExaggeration(t *testing.T) {
 	const n, k = 400, 20
-	x, _ := blobs(n, 4, 3, 2, 9)
-	idx, d2 := nearestNeighbors(tensor.Serial, toFloat64(x), n, 4, k)
-	p := symmetrize(idx, conditionalAffinities(tensor.Serial, d2, n, k, 6), n, k)
+	p := blobAffinities(n, 4, 3, 2, 9, k, 6)
 	y := randomLayout(n, 10)
 	a := make([]float64, 2*n)
 	b := make([]float64, 2*n)

@@ -4,31 +4,16 @@ import (
 	"math"
 	"slices"
 
-	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
-// blobs returns n points in d dimensions around k Gaussian centres (class i%k)
-// with unit noise and centres at standard deviation spread.
-func blobs(n, d, k int, spread float64, seed uint64) (*tensor.Dense, []int32) {
-	r := rng.New(seed)
-	centres := make([][]float64, k)
-	for c := range centres {
-		centres[c] = make([]float64, d)
-		for j := range centres[c] {
-			centres[c][j] = spread * r.NormFloat64()
-		}
-	}
-	x := tensor.NewDense(n, d)
-	labels := make([]int32, n)
-	for i := 0; i < n; i++ {
-		c := i % k
-		labels[i] = int32(c)
-		for j := 0; j < d; j++ {
-			x.Set(i, j, float32(centres[c][j]+r.NormFloat64()))
-		}
-	}
-	return x, labels
+// blobAffinities returns the symmetric affinities P of testkit.Blobs(n, d,
+// classes, spread, seed) over k nearest neighbours at the given perplexity.
+func blobAffinities(n, d, classes int, spread float64, seed uint64, k int, perplexity float64) *sparseP {
+	x, _ := testkit.Blobs(n, d, classes, spread, seed)
+	idx, d2 := nearestNeighbors(tensor.Serial, toFloat64(x), n, d, k)
+	return symmetrize(idx, conditionalAffinities(tensor.Serial, d2, n, k, perplexity), n, k)
 }
 
 // toFloat64 copies the matrix's data.

@@ -70,6 +70,18 @@ type settings struct {
 	threads      int
 }
 
+// defaultOrOff reads a setting whose zero value means its default and a
+// negative value means off (0).
+func defaultOrOff[T int | float64](v, def T) T {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
+}
+
 // resolve fills in defaults for n points and checks the values.
 func (o Options) resolve(n int) (settings, error) {
 	s := settings{
@@ -90,21 +102,11 @@ func (o Options) resolve(n int) (settings, error) {
 	if s.iterations == 0 {
 		s.iterations = DefaultIterations
 	}
-	switch {
-	case s.theta == 0:
-		s.theta = DefaultTheta
-	case s.theta < 0:
-		s.theta = 0
-	}
+	s.theta = defaultOrOff(s.theta, DefaultTheta)
 	if s.learningRate == 0 {
 		s.learningRate = math.Max(float64(n)/12, 200)
 	}
-	switch {
-	case s.pcaDims == 0:
-		s.pcaDims = DefaultPCADims
-	case s.pcaDims < 0:
-		s.pcaDims = 0
-	}
+	s.pcaDims = defaultOrOff(s.pcaDims, DefaultPCADims)
 	if s.exaggeration == 0 {
 		s.exaggeration = DefaultExaggeration
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestSilhouetteHandCases(t *testing.T) {
@@ -75,13 +76,13 @@ func silhouetteNaive(p *tensor.Dense, lab []int32, i int) float64 {
 }
 
 func TestSilhouetteKnownCases(t *testing.T) {
-	far, lab := blobs(400, 5, 2, 50, 1)
+	far, lab := testkit.Blobs(400, 5, 2, 50, 1)
 	if s := Silhouette(far, lab, 2); s < 0.95 {
 		t.Errorf("two far blobs: %v, want > 0.95", s)
 	}
 	// One Gaussian cloud with labels alternating: both classes have the
 	// same distribution.
-	same, _ := blobs(400, 5, 1, 0, 2)
+	same, _ := testkit.Blobs(400, 5, 1, 0, 2)
 	alt := make([]int32, 400)
 	for i := range alt {
 		alt[i] = int32(i % 2)
@@ -92,7 +93,7 @@ func TestSilhouetteKnownCases(t *testing.T) {
 }
 
 func TestSilhouetteThreads(t *testing.T) {
-	x, lab := blobs(500, 3, 4, 2, 3)
+	x, lab := testkit.Blobs(500, 3, 4, 2, 3)
 	a := Silhouette(x, lab, 1)
 	for _, th := range []int{2, 3, 0} {
 		if b := Silhouette(x, lab, th); b != a {

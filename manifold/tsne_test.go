@@ -3,6 +3,7 @@ package manifold
 import (
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 	"math"
 	"strings"
 	"testing"
@@ -11,7 +12,7 @@ import (
 
 func TestTSNESeparatesBlobs(t *testing.T) {
 	const n, d = 600, 64
-	x, lab := blobs(n, d, 4, 3, 1)
+	x, lab := testkit.Blobs(n, d, 4, 3, 1)
 	start := time.Now()
 	y, err := TSNE(x, Options{Seed: 1, Iterations: 500})
 	if err != nil {
@@ -70,22 +71,10 @@ func TestTSNEPreservesNeighboursOnAManifold(t *testing.T) {
 	}
 }
 
-func equalDense(a, b *tensor.Dense) bool {
-	if !tensor.SameShape(a, b) {
-		return false
-	}
-	for i := range a.Data {
-		if a.Data[i] != b.Data[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func TestTSNEDeterministic(t *testing.T) {
 	// d = 64 goes through the exact PCA, d = 300 through the randomized one.
 	for _, d := range []int{64, 300} {
-		x, _ := blobs(150, d, 3, 2, 4)
+		x, _ := testkit.Blobs(150, d, 3, 2, 4)
 		for _, pcaInit := range []bool{false, true} {
 			opt := Options{Seed: 11, Iterations: 80, ExaggerationIters: 30, PCADims: 10, Threads: 1, PCAInit: pcaInit}
 			a, err := TSNE(x, opt)
@@ -95,10 +84,10 @@ func TestTSNEDeterministic(t *testing.T) {
 			b, _ := TSNE(x, opt)
 			opt.Threads = 2
 			c, _ := TSNE(x, opt)
-			if !equalDense(a, b) {
+			if !testkit.EqualDense(a, b) {
 				t.Errorf("d = %d, PCAInit %v: two runs with one seed differ", d, pcaInit)
 			}
-			if !equalDense(a, c) {
+			if !testkit.EqualDense(a, c) {
 				t.Errorf("d = %d, PCAInit %v: 1 and 2 threads differ", d, pcaInit)
 			}
 			opt.Seed = 12
@@ -106,7 +95,7 @@ func TestTSNEDeterministic(t *testing.T) {
 			// A different seed changes the random start, or with PCAInit on a
 			// wide input the randomized PCA; the exact PCA start has no
 			// randomness left.
-			if differ := !equalDense(a, e); differ != (!pcaInit || d > exactPCAMaxDims) {
+			if differ := !testkit.EqualDense(a, e); differ != (!pcaInit || d > exactPCAMaxDims) {
 				t.Errorf("d = %d, PCAInit %v: seeds 11 and 12 differ: %v", d, pcaInit, differ)
 			}
 		}
@@ -114,7 +103,7 @@ func TestTSNEDeterministic(t *testing.T) {
 }
 
 func TestTSNEPCAInitSeparatesBlobs(t *testing.T) {
-	x, lab := blobs(200, 20, 3, 3, 5)
+	x, lab := testkit.Blobs(200, 20, 3, 3, 5)
 	y, err := TSNE(x, Options{PCAInit: true, Iterations: 300})
 	if err != nil {
 		t.Fatal(err)
@@ -127,7 +116,7 @@ func TestTSNEPCAInitSeparatesBlobs(t *testing.T) {
 func TestTSNEExactAndBarnesHutBothSeparate(t *testing.T) {
 	// θ = 0 (Theta < 0) sums every pair; on well-separated blobs both
 	// layouts separate them.
-	x, lab := blobs(150, 8, 2, 8, 6)
+	x, lab := testkit.Blobs(150, 8, 2, 8, 6)
 	for _, theta := range []float64{-1, 0.5} {
 		y, err := TSNE(x, Options{Theta: theta, Iterations: 500, Perplexity: 20, Seed: 3})
 		if err != nil {
@@ -142,7 +131,7 @@ func TestTSNEExactAndBarnesHutBothSeparate(t *testing.T) {
 }
 
 func TestTSNEErrors(t *testing.T) {
-	x, _ := blobs(20, 3, 2, 1, 1)
+	x, _ := testkit.Blobs(20, 3, 2, 1, 1)
 	nan := x.Clone()
 	nan.Set(3, 1, float32(math.NaN()))
 	cases := []struct {

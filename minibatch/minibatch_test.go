@@ -8,6 +8,7 @@ import (
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit/graphtest"
 )
 
 // randomGraph is an undirected graph of n nodes with about n·deg/2 random
@@ -19,10 +20,6 @@ func randomGraph(t *testing.T, n, deg int, seed uint64) *graph.Graph {
 	for i := 0; i < n*deg/2; i++ {
 		edges = append(edges, graph.Edge{int32(g.IntN(n)), int32(g.IntN(n))})
 	}
-	adj, err := graph.UndirectedAdjacency(n, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
 	x := tensor.NewDense(n, 3)
 	for i := range x.Data {
 		x.Data[i] = g.Float32()
@@ -31,7 +28,7 @@ func randomGraph(t *testing.T, n, deg int, seed uint64) *graph.Graph {
 	for i := range y {
 		y[i] = int32(g.IntN(4))
 	}
-	return &graph.Graph{Name: "random", N: n, Adj: adj, X: graph.Features{Dense: x}, Y: y, NumClasses: 4}
+	return graphtest.New(t, "random", y, 4, edges, x, nil)
 }
 
 func row(a *tensor.CSR, i int32) []int32 { return a.ColIdx[a.RowPtr[i]:a.RowPtr[i+1]] }
@@ -140,10 +137,7 @@ func TestSampleIsUniform(t *testing.T) {
 	for v := 1; v <= 40; v++ {
 		edges = append(edges, graph.Edge{0, int32(v)})
 	}
-	adj, err := graph.UndirectedAdjacency(41, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
+	adj := graphtest.Adj(t, 41, edges)
 	s, _ := NewSampler(adj, []int{4})
 	count := make([]int, 41)
 	g := rng.New(9)

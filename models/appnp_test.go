@@ -6,7 +6,6 @@ import (
 
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/rng"
-	"github.com/pcgcn/pcgcn/tensor"
 )
 
 // appnpReference is APPNP's forward pass in float64: the MLP, then K steps of
@@ -77,22 +76,7 @@ func TestAPPNPEdgeDropoutGradient(t *testing.T) {
 	classicGradCheck(t, "appnp edge dropout", m, func(tp *autograd.Tape) {
 		tp.Training, tp.RNG = true, rng.New(21)
 	})
-	train := func(threads int) []float32 {
-		tp := autograd.NewTape(tensor.Exec{Threads: threads})
-		tp.Training, tp.RNG = true, rng.New(5)
-		return m.Forward(tp).Logits.Value.Clone().Data
-	}
-	a, b, eval := train(1), train(3), classicForward(m).Data
-	differs := false
-	for i := range a {
-		if a[i] != b[i] {
-			t.Fatalf("edge dropout differs with the thread count at %d", i)
-		}
-		differs = differs || a[i] != eval[i]
-	}
-	if !differs {
-		t.Error("edge dropout 0.5 in training changed nothing")
-	}
+	checkTrainingForward(t, m, classicForward(m).Data, "edge dropout 0.5")
 }
 
 func TestAPPNPSpec(t *testing.T) {

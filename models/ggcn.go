@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/nn"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
@@ -186,13 +187,7 @@ func NewGGCN(d *Data, c *GGCNConfig, g *rng.RNG) (*GGCN, error) {
 // d̃ the degree counting the self-loop.
 func ggcnEdgeConstants(adj *tensor.CSR) (aVal, ratio *tensor.Dense) {
 	n := adj.Rows
-	deg := make([]float64, n)
-	for i := 0; i < n; i++ {
-		deg[i] = 1
-		for k := adj.RowPtr[i]; k < adj.RowPtr[i+1]; k++ {
-			deg[i] += float64(adj.Val[k])
-		}
-	}
+	deg := graph.SelfLoopDegrees(adj)
 	aVal, ratio = tensor.NewDense(adj.NNZ(), 1), tensor.NewDense(adj.NNZ(), 1)
 	for i := 0; i < n; i++ {
 		for k := adj.RowPtr[i]; k < adj.RowPtr[i+1]; k++ {

@@ -11,17 +11,6 @@ import (
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
-// globalData returns the tiny graph's data, with the features stored sparse
-// when sparse is set (same values).
-func globalData(t *testing.T, sparse bool) *Data {
-	t.Helper()
-	g := tinyGraph(t)
-	if sparse {
-		g.X = graph.Features{Sparse: tensor.DenseToCSR(g.X.Dense)}
-	}
-	return NewData(g, g.Splits[0], false)
-}
-
 // globalParams returns m's parameters by name.
 func globalParams(m Model) map[string]*tensor.Dense {
 	out := map[string]*tensor.Dense{}
@@ -149,7 +138,7 @@ func ggcnTiny(t *testing.T, sparse bool) (*GGCN, *GGCNConfig) {
 	t.Helper()
 	c := GGCNPreset("cornell")
 	c.Layers, c.Hidden, c.Dropout, c.DecayRate = 4, 5, 0, 0.8
-	m, err := NewGGCN(globalData(t, sparse), c, rng.New(3))
+	m, err := NewGGCN(tinyData(t, sparse), c, rng.New(3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,22 +211,7 @@ func TestGGCNGradient(t *testing.T) {
 func TestGGCNDropoutDeterministic(t *testing.T) {
 	m, _ := ggcnTiny(t, true)
 	m.cfg.Dropout = 0.5
-	run := func(threads int) []float32 {
-		tp := autograd.NewTape(tensor.Exec{Threads: threads})
-		tp.Training, tp.RNG = true, rng.New(5)
-		return m.Forward(tp).Logits.Value.Clone().Data
-	}
-	a, b, eval := run(1), run(3), globalLogits(m).Data
-	differs := false
-	for i := range a {
-		if a[i] != b[i] {
-			t.Fatalf("training forward differs with the thread count at %d", i)
-		}
-		differs = differs || a[i] != eval[i]
-	}
-	if !differs {
-		t.Error("dropout 0.5 in training changed nothing")
-	}
+	checkTrainingForward(t, m, globalLogits(m).Data, "dropout 0.5")
 }
 
 func TestGGCNPresetAndSpec(t *testing.T) {
@@ -248,23 +222,16 @@ func TestGGCNPresetAndSpec(t *testing.T) {
 	if c := GGCNPreset("squirrel-filtered"); c.Layers != 2 || c.WeightDecay != 4e-3 {
 		t.Errorf("squirrel-filtered preset %+v, want squirrel's", c)
 	}
-	spec, err := NewRegistry().Get("ggcn")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := spec.Preset("texas")
-	if err := SetOption(cfg, "decay_rate", "0.5"); err != nil {
-		t.Fatal(err)
-	}
+	spec, cfg := presetWith(t, "ggcn", "texas", "decay_rate", "0.5")
 	if cfg.(*GGCNConfig).DecayRate != 0.5 {
 		t.Error("decay_rate option not applied")
 	}
-	if _, err := spec.New(globalData(t, false), cfg, rng.New(1)); err != nil {
+	if _, err := spec.New(tinyData(t, false), cfg, rng.New(1)); err != nil {
 		t.Fatal(err)
 	}
 	bad := GGCNPreset("texas")
 	bad.Layers = 1
-	if _, err := NewGGCN(globalData(t, false), bad, rng.New(1)); err == nil {
+	if _, err := NewGGCN(tinyData(t, false), bad, rng.New(1)); err == nil {
 		t.Error("layers=1 accepted")
 	}
 }

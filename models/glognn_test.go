@@ -128,7 +128,7 @@ func glognnTiny(t *testing.T, sparse bool, alpha, beta, gamma, delta float64, la
 	c := GloGNNPreset("cornell")
 	c.Hidden, c.Dropout = 5, 0
 	c.Alpha, c.Beta, c.Gamma, c.Delta, c.NormLayers, c.Orders = alpha, beta, gamma, delta, layers, orders
-	m, err := NewGloGNN(globalData(t, sparse), c, rng.New(4))
+	m, err := NewGloGNN(tinyData(t, sparse), c, rng.New(4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,15 +179,8 @@ func TestGloGNNPresetAndSpec(t *testing.T) {
 	if c := GloGNNPreset("film"); c.Beta != 1000 || c.Orders != 6 {
 		t.Errorf("film preset %+v, want actor's", c)
 	}
-	spec, err := NewRegistry().Get("glognn")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := spec.Preset("chameleon")
-	if err := SetOption(cfg, "orders", "3"); err != nil {
-		t.Fatal(err)
-	}
-	m, err := spec.New(globalData(t, false), cfg, rng.New(1))
+	spec, cfg := presetWith(t, "glognn", "chameleon", "orders", "3")
+	m, err := spec.New(tinyData(t, false), cfg, rng.New(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +200,7 @@ func TestGloGNNPresetAndSpec(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := GloGNNPreset("texas")
 			bad(c)
-			if _, err := NewGloGNN(globalData(t, false), c, rng.New(1)); err == nil {
+			if _, err := NewGloGNN(tinyData(t, false), c, rng.New(1)); err == nil {
 				t.Errorf("invalid config %+v accepted", c)
 			}
 		})

@@ -3,6 +3,7 @@ package models
 import (
 	"fmt"
 	"math"
+	"testing"
 
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/tensor"
@@ -93,6 +94,20 @@ type gradMismatch struct {
 	worstRel     float64 // the largest |a−n|/|n| among elements with |n| > atol
 }
 
+// report fails t unless the comparison came out as expected: no gradient
+// off, or, with wantFail (an injected fault), some.
+func (r gradMismatch) report(t *testing.T, wantFail bool) {
+	t.Helper()
+	switch {
+	case wantFail && r.bad == 0:
+		t.Errorf("the comparison passed (worst relative error %.3g over %d gradients); it should fail", r.worstRel, r.checked)
+	case wantFail:
+		t.Logf("fails as it should: %d of %d gradients off, first %s", r.bad, r.checked, r.first)
+	case r.bad > 0:
+		t.Errorf("%d of %d gradients off, first %s", r.bad, r.checked, r.first)
+	}
+}
+
 // compareGrads checks |ana − num| ≤ atol + rtol·|num| element by element.
 // atol only covers elements whose gradient is itself near zero: it is kept
 // far below the gradients the tests rely on.
@@ -155,27 +170,31 @@ func relu64(a [][]float64) [][]float64 {
 	return a
 }
 
-// gcnRef64 is a float64 transcription of GCN's forward pass without dropout.
-func gcnRef64(m *GCN, d *Data, v params64) [][]float64 {
+// stackRef64 is a float64 transcription of nn.Stack without dropout: the
+// layers applied to d's features in turn, with ReLU between them.
+func stackRef64(d *Data, layers int, layer func(l int, h [][]float64) [][]float64) [][]float64 {
 	h := dense64(d.X.ToDense())
-	for l, c := range m.convs {
+	for l := range layers {
 		if l > 0 {
 			h = relu64(h)
 		}
-		a := dense64(c.Adj.ToDense()) // Â, or the directed normalisation
-		h = addBias(mm(a, mm(h, v.at(c.W))), v.at(c.B))
+		h = layer(l, h)
 	}
 	return h
 }
 
+// gcnRef64 is a float64 transcription of GCN's forward pass without dropout.
+func gcnRef64(m *GCN, d *Data, v params64) [][]float64 {
+	return stackRef64(d, len(m.convs), func(l int, h [][]float64) [][]float64 {
+		c := m.convs[l]
+		a := dense64(c.Adj.ToDense()) // Â, or the directed normalisation
+		return addBias(mm(a, mm(h, v.at(c.W))), v.at(c.B))
+	})
+}
+
 // mlpRef64 is a float64 transcription of the MLP's forward pass without dropout.
 func mlpRef64(m *MLP, d *Data, v params64) [][]float64 {
-	h := dense64(d.X.ToDense())
-	for l, lin := range m.ls {
-		if l > 0 {
-			h = relu64(h)
-		}
-		h = addBias(mm(h, v.at(lin.W)), v.at(lin.B))
-	}
-	return h
+	return stackRef64(d, len(m.ls), func(l int, h [][]float64) [][]float64 {
+		return addBias(mm(h, v.at(m.ls[l].W)), v.at(m.ls[l].B))
+	})
 }

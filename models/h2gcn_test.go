@@ -6,20 +6,9 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/autograd"
-	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
 )
-
-// mixingData is tinyGraph's split 0 with raw features, dense or sparse.
-func mixingData(t *testing.T, sparse bool) *Data {
-	t.Helper()
-	g := tinyGraph(t)
-	if sparse {
-		g.X = graph.Features{Sparse: tensor.DenseToCSR(g.X.Dense)}
-	}
-	return NewData(g, g.Splits[0], false)
-}
 
 // mixingLogits runs m's forward pass with the given thread count, with
 // dropout (seeded) when training.
@@ -41,9 +30,9 @@ func mixingGradCheck(t *testing.T, name string, m Model) {
 // does not depend on the thread count.
 func mixingCommonChecks(t *testing.T, name string, build func(d *Data) Model, want [][]float64) {
 	t.Helper()
-	ms := build(mixingData(t, true))
+	ms := build(tinyData(t, true))
 	assertClose(t, name+" sparse-feature logits", mixingLogits(ms, 2, false), want, 1e-5)
-	m := build(mixingData(t, false))
+	m := build(tinyData(t, false))
 	a, b := mixingLogits(m, 1, true), mixingLogits(m, 3, true)
 	same := true
 	for i := range a.Data {
@@ -79,6 +68,16 @@ func mixingSymNorm(a [][]float64) [][]float64 {
 		}
 	}
 	return out
+}
+
+// selfLoopNorm64 returns the float64 Â of adj: self-loops set, then
+// mixingSymNorm.
+func selfLoopNorm64(adj *tensor.CSR) [][]float64 {
+	a := dense64(adj.ToDense())
+	for i := range a {
+		a[i][i] = 1
+	}
+	return mixingSymNorm(a)
 }
 
 func mixingReLU(a [][]float64) [][]float64 {
@@ -166,7 +165,7 @@ func TestH2GCNForward(t *testing.T) {
 				}
 				return m
 			}
-			d := mixingData(t, false)
+			d := tinyData(t, false)
 			m := build(d).(*H2GCN)
 			if got, want := m.wc.Rows(), 3*(1<<(k+1)-1); got != want {
 				t.Fatalf("h2gcn-%d: classifier has %d inputs, want %d", k, got, want)
@@ -200,7 +199,7 @@ func TestH2GCNPresetAndErrors(t *testing.T) {
 	if c := H2GCNPreset("my-graph", 2); !c.EgoReLU || c.Dropout != 0.5 || c.WeightDecay != 2e-5 || c.Hidden != 64 || !c.NormalizeFeatures {
 		t.Errorf("untuned h2gcn-2 preset = %+v", c)
 	}
-	d := mixingData(t, false)
+	d := tinyData(t, false)
 	c := H2GCNPreset("cora", 1)
 	c.Layers = 0
 	if _, err := NewH2GCN(d, c, rng.New(1)); err == nil {

@@ -15,11 +15,7 @@ import (
 func referenceMixHop(m *MixHop, d *Data) (logits [][]float64, aux float64) {
 	c := m.cfg
 	n := d.Graph.N
-	adj := dense64(d.Graph.Adj.ToDense())
-	for i := 0; i < n; i++ {
-		adj[i][i] = 1
-	}
-	a := mixingSymNorm(adj)
+	a := selfLoopNorm64(d.Graph.Adj)
 	h := dense64(d.X.ToDense())
 	if c.L2Normalize {
 		for i := range h {
@@ -106,7 +102,7 @@ func TestMixHopForward(t *testing.T) {
 				}
 				return m
 			}
-			d := mixingData(t, false)
+			d := tinyData(t, false)
 			m := build(d).(*MixHop)
 			// hidden 7 split over powers 0,1,2 as round(7/3) = 2, 2, 3
 			if got := []int{m.ws[0][0].Cols(), m.ws[0][1].Cols(), m.ws[0][2].Cols()}; got[0] != 2 || got[1] != 2 || got[2] != 3 {
@@ -142,7 +138,7 @@ func TestMixHopOptions(t *testing.T) {
 		})
 	}
 	// without psum, batch norm and L2 normalisation: plain sum of the blocks
-	d := mixingData(t, false)
+	d := tinyData(t, false)
 	c := MixHopPreset("cornell")
 	c.Hidden, c.Powers, c.Psum, c.BatchNorm, c.L2Normalize = 4, "1,3", false, false, false
 	m, err := NewMixHop(d, c, rng.New(2))
@@ -152,12 +148,7 @@ func TestMixHopOptions(t *testing.T) {
 	if len(m.Params()) != 4 {
 		t.Fatalf("%d params, want the 4 weights", len(m.Params()))
 	}
-	n := d.Graph.N
-	adj := dense64(d.Graph.Adj.ToDense())
-	for i := 0; i < n; i++ {
-		adj[i][i] = 1
-	}
-	a := mixingSymNorm(adj)
+	a := selfLoopNorm64(d.Graph.Adj)
 	pow := func(z [][]float64, p int) [][]float64 {
 		for range p {
 			z = mm(a, z)

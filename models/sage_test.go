@@ -36,17 +36,26 @@ func sageReference(m *SAGE, x [][]float64) [][]float64 {
 	return h
 }
 
+// texasSAGE returns GraphSAGE with Texas's preset of the given depth and
+// width on the classic test graph (features sparse or dense), seeded seed,
+// and its data.
+func texasSAGE(t *testing.T, sparse bool, layers, hidden int, seed uint64) (*SAGE, *Data) {
+	t.Helper()
+	d := classicData(t, sparse)
+	cfg := SAGEPreset("texas")
+	cfg.Layers, cfg.Hidden = layers, hidden
+	m, err := NewSAGE(d, cfg, rng.New(seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, d
+}
+
 func TestSAGEForwardMatchesReference(t *testing.T) {
 	for _, sparse := range []bool{false, true} {
 		for _, layers := range []int{1, 2, 3} {
 			t.Run(fmt.Sprintf("sparse=%v layers=%d", sparse, layers), func(t *testing.T) {
-				d := classicData(t, sparse)
-				cfg := SAGEPreset("texas")
-				cfg.Layers, cfg.Hidden = layers, 5
-				m, err := NewSAGE(d, cfg, rng.New(7))
-				if err != nil {
-					t.Fatal(err)
-				}
+				m, d := texasSAGE(t, sparse, layers, 5, 7)
 				classicCompare(t, "sage", classicForward(m), sageReference(m, classicX(d)))
 			})
 		}
@@ -54,13 +63,7 @@ func TestSAGEForwardMatchesReference(t *testing.T) {
 }
 
 func TestSAGEIsolatedNodeUsesOnlyItself(t *testing.T) {
-	d := classicData(t, false)
-	cfg := SAGEPreset("texas")
-	cfg.Layers = 1
-	m, err := NewSAGE(d, cfg, rng.New(7))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, d := texasSAGE(t, false, 1, SAGEPreset("texas").Hidden, 7)
 	// node 5 has no neighbour: logits = x₅·W_self + b_neigh
 	got := classicForward(m).Row(5)
 	x5 := classicX(d)[5:6]
@@ -73,13 +76,7 @@ func TestSAGEIsolatedNodeUsesOnlyItself(t *testing.T) {
 }
 
 func TestSAGEGradient(t *testing.T) {
-	d := classicData(t, true)
-	cfg := SAGEPreset("texas")
-	cfg.Hidden = 3
-	m, err := NewSAGE(d, cfg, rng.New(8))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, _ := texasSAGE(t, true, SAGEPreset("texas").Layers, 3, 8)
 	classicGradCheck(t, "sage", m, nil)
 	if n := len(m.Params()); n != 6 {
 		t.Errorf("%d parameters, want 6 (W_neigh, b, W_self per layer)", n)

@@ -7,9 +7,10 @@ import (
 
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/graph"
-	"github.com/pcgcn/pcgcn/internal/ref64"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
+	"github.com/pcgcn/pcgcn/testkit/ref64"
 )
 
 // convGraph returns the 6-node adjacency of sparseFeatures' rows (node 5
@@ -189,12 +190,9 @@ func TestNewStack(t *testing.T) {
 			}
 		})
 	}
-	defer func() {
-		if recover() == nil {
-			t.Error("no panic for a stack of 0 layers")
-		}
-	}()
-	NewStack("lin", 7, 4, 2, 0, func(string, int, int) int { return 0 })
+	testkit.Panics(t, "a stack of 0 layers", func() {
+		NewStack("lin", 7, 4, 2, 0, func(string, int, int) int { return 0 })
+	})
 }
 
 // TestStackChainsLayers runs Stack and the same layers by hand, in training
@@ -259,10 +257,7 @@ func TestInputDropoutAndMatMul(t *testing.T) {
 			ref64.AssertClose(t, kind, in.MatMul(tp, tp.Const(w)).Value, want, 1e-5)
 		})
 	}
-	defer func() {
-		if recover() == nil {
-			t.Error("no panic for an empty Input")
-		}
-	}()
-	Input{}.MatMul(tp, tp.Const(w))
+	testkit.Panics(t, "an empty Input", func() {
+		Input{}.MatMul(tp, tp.Const(w))
+	})
 }

@@ -10,68 +10,8 @@ import (
 	"github.com/pcgcn/pcgcn/optim"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit/graphtest"
 )
-
-// toyGraph returns a homophilous graph of n nodes in 3 classes: each node
-// links to 3 random nodes of its class and 1 of another. With sparse set the
-// features are a 40-word bag of 3 words per node, each drawn from the
-// class's block of words with probability 0.6 (stored CSR); otherwise they
-// are 8 dense values, the one-hot label plus N(0, 0.8²) noise.
-func toyGraph(t *testing.T, n int, sparse bool, seed uint64) *graph.Graph {
-	t.Helper()
-	const classes = 3
-	g := rng.New(seed)
-	y := make([]int32, n)
-	byClass := make([][]int32, classes)
-	for i := range y {
-		y[i] = int32(i % classes)
-		byClass[y[i]] = append(byClass[y[i]], int32(i))
-	}
-	var edges []graph.Edge
-	for i := 0; i < n; i++ {
-		same := byClass[y[i]]
-		for k := 0; k < 3; k++ {
-			edges = append(edges, graph.Edge{int32(i), same[g.IntN(len(same))]})
-		}
-		edges = append(edges, graph.Edge{int32(i), int32(g.IntN(n))})
-	}
-	adj, err := graph.UndirectedAdjacency(n, edges)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var x *tensor.Dense
-	if sparse {
-		const words, block = 40, 10
-		x = tensor.NewDense(n, words)
-		for i := 0; i < n; i++ {
-			for k := 0; k < 3; k++ {
-				w := g.IntN(words)
-				if g.Float64() < 0.6 {
-					w = int(y[i])*block + g.IntN(block)
-				}
-				x.Set(i, w, 1)
-			}
-		}
-	} else {
-		x = tensor.NewDense(n, 8)
-		for i := 0; i < n; i++ {
-			for j := 0; j < 8; j++ {
-				x.Set(i, j, float32(0.8*g.NormFloat64()))
-			}
-			x.Set(i, int(y[i]), x.At(i, int(y[i]))+1)
-		}
-	}
-	gr := &graph.Graph{Name: "toy", N: n, Adj: adj, X: graph.NewFeatures(x), Y: y, NumClasses: classes}
-	var train []int32
-	for i := 0; i < n; i += 2 {
-		train = append(train, int32(i))
-	}
-	gr.Splits = []graph.Split{{Train: train, Val: []int32{1}, Test: []int32{3}}}
-	if err := gr.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	return gr
-}
 
 // gcn is the 2-layer GCN of Kipf & Welling, a stack of two GCNConv:
 // Â·ReLU(Â·X·W1 + b1)·W2 + b2.
@@ -145,7 +85,7 @@ func TestGCNTrainsEndToEnd(t *testing.T) {
 		dropout float64
 	}{{"dense", false, 0}, {"sparse-dropout", true, 0.5}} {
 		t.Run(tc.name, func(t *testing.T) {
-			gr := toyGraph(t, 60, tc.sparse, 11)
+			gr := graphtest.Toy(t, 60, tc.sparse, 11)
 			if (gr.X.Sparse != nil) != tc.sparse {
 				t.Fatalf("features stored sparse=%v, want %v", gr.X.Sparse != nil, tc.sparse)
 			}

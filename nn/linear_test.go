@@ -8,6 +8,7 @@ import (
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestNewLinearInit(t *testing.T) {
@@ -140,12 +141,9 @@ func TestForwardInputDropoutInTraining(t *testing.T) {
 }
 
 func TestForwardInputNeedsOneKind(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Fatal("no panic for an empty Input")
-		}
-	}()
-	NewLinear("l", 2, 2, true, rng.New(1)).ForwardInput(autograd.NewTape(tensor.Serial), Input{}, 0)
+	testkit.Panics(t, "an empty Input", func() {
+		NewLinear("l", 2, 2, true, rng.New(1)).ForwardInput(autograd.NewTape(tensor.Serial), Input{}, 0)
+	})
 }
 
 // A symmetric adjacency used as sparse features stays correct under dropout:

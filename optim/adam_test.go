@@ -51,16 +51,7 @@ func TestAdamMatchesReferenceWithWeightDecay(t *testing.T) {
 				opt = NewAdam([]*autograd.Var{p}, 0.05, tc.wd)
 			}
 			ref := newRefAdam(4, 0.05, tc.wd, tc.decoupled)
-			rp := toF64(init)
-			for s, g := range gradSeq {
-				setGrad(p, g)
-				opt.Step()
-				ref.stepRef(rp, g)
-				closeTo(t, "step", p.Value.Data, rp, 1e-6)
-				if t.Failed() {
-					t.Fatalf("diverged at step %d", s+1)
-				}
-			}
+			followGradSeq(t, "adam", opt, p, ref, toF64(init))
 			if opt.Decoupled() != tc.decoupled {
 				t.Errorf("Decoupled() = %v", opt.Decoupled())
 			}
@@ -72,20 +63,21 @@ func TestAdamMatchesReferenceWithWeightDecay(t *testing.T) {
 // through g + wd·p; check one value by hand: p=1, g=0.5, wd=0.1 → g'=0.6,
 // m̂/√v̂ = 1, so p = 1 − lr.
 func TestAdamFirstStepByHand(t *testing.T) {
-	p := param("p", 1, 1)
-	opt := NewAdam([]*autograd.Var{p}, 0.01, 0.1)
-	p.Grad.Data[0] = 0.5
-	opt.Step()
-	if d := math.Abs(float64(p.Value.Data[0]) - 0.99); d > 1e-7 {
-		t.Fatalf("p = %.9g, want 0.99", p.Value.Data[0])
+	// firstStep returns p after one step of the optimizer build returns, from
+	// p = 1 with gradient 0.5.
+	firstStep := func(build func(ps []*autograd.Var, lr, wd float64) *Adam) float64 {
+		p := param("p", 1, 1)
+		opt := build([]*autograd.Var{p}, 0.01, 0.1)
+		p.Grad.Data[0] = 0.5
+		opt.Step()
+		return float64(p.Value.Data[0])
+	}
+	if p := firstStep(NewAdam); math.Abs(p-0.99) > 1e-7 {
+		t.Fatalf("p = %.9g, want 0.99", p)
 	}
 	// AdamW instead shrinks first: p = 1·(1 − 0.01·0.1) − 0.01 = 0.989.
-	q := param("q", 1, 1)
-	optW := NewAdamW([]*autograd.Var{q}, 0.01, 0.1)
-	q.Grad.Data[0] = 0.5
-	optW.Step()
-	if d := math.Abs(float64(q.Value.Data[0]) - 0.989); d > 1e-7 {
-		t.Fatalf("AdamW p = %.9g, want 0.989", q.Value.Data[0])
+	if p := firstStep(NewAdamW); math.Abs(p-0.989) > 1e-7 {
+		t.Fatalf("AdamW p = %.9g, want 0.989", p)
 	}
 }
 

@@ -98,6 +98,21 @@ func (r *refSGD) stepRef(p, g []float64) {
 	r.started = true
 }
 
+// followGradSeq steps opt on p and ref on rp through gradSeq, failing t at
+// the first step where they part.
+func followGradSeq(t *testing.T, what string, opt interface{ Step() }, p *autograd.Var, ref interface{ stepRef(p, g []float64) }, rp []float64) {
+	t.Helper()
+	for s, g := range gradSeq {
+		setGrad(p, g)
+		opt.Step()
+		ref.stepRef(rp, g)
+		closeTo(t, what, p.Value.Data, rp, 1e-6)
+		if t.Failed() {
+			t.Fatalf("%s diverged at step %d", what, s+1)
+		}
+	}
+}
+
 func toF64(x []float32) []float64 {
 	out := make([]float64, len(x))
 	for i, v := range x {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestZeroGrad(t *testing.T) {
@@ -46,14 +47,7 @@ func TestAddGroupRejectsBadParams(t *testing.T) {
 		"negative-lr": func() { NewAdam([]*autograd.Var{p}, -1, 0) },
 	}
 	for name, f := range cases {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("%s: no panic", name)
-				}
-			}()
-			f()
-		}()
+		testkit.Panics(t, name, f)
 	}
 }
 

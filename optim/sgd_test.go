@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // Plain momentum by hand: lr=0.1, μ=0.9, constant g=1 from p=0:
@@ -33,13 +34,7 @@ func TestSGDMatchesReference(t *testing.T) {
 			p := param("W", 2, init...)
 			opt := NewSGD([]*autograd.Var{p}, 0.1, tc.mu, tc.wd, tc.nesterov)
 			ref := &refSGD{lr: 0.1, mu: tc.mu, wd: tc.wd, nesterov: tc.nesterov}
-			rp := toF64(init)
-			for _, g := range gradSeq {
-				setGrad(p, g)
-				opt.Step()
-				ref.stepRef(rp, g)
-			}
-			closeTo(t, "sgd", p.Value.Data, rp, 1e-6)
+			followGradSeq(t, "sgd", opt, p, ref, toF64(init))
 			if opt.Momentum() != tc.mu || opt.Nesterov() != tc.nesterov {
 				t.Errorf("accessors disagree with construction")
 			}
@@ -48,12 +43,9 @@ func TestSGDMatchesReference(t *testing.T) {
 }
 
 func TestSGDNesterovNeedsMomentum(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Fatal("no panic for Nesterov without momentum")
-		}
-	}()
-	NewSGD(nil, 0.1, 0, 0, true)
+	testkit.Panics(t, "Nesterov without momentum", func() {
+		NewSGD(nil, 0.1, 0, 0, true)
+	})
 }
 
 func TestSGDStepDoesNotAllocate(t *testing.T) {

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/datasets"
-	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/studies/complexity"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // TestReproductionRunsTheMeasureHook: Plan lists the complexity study's

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/datasets"
-	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // TestCommittedDirectedCellsStayCurrent: the main table's candidates on

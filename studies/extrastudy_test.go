@@ -10,8 +10,8 @@ import (
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
-	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/report"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // tinyStudy is a whole study as a new one is written: its cells (MLP and

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/datasets"
-	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // runTiny runs the reproduction opt describes with a 3-epoch budget and

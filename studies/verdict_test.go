@@ -11,9 +11,9 @@ import (
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/graph"
-	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/paper"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // line returns n points on y = a·x + noise[i].

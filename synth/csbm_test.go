@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,7 +93,7 @@ func TestCSBMStatistics(t *testing.T) {
 			t.Fatalf("split sizes %d/%d/%d", len(sp.Train), len(sp.Val), len(sp.Test))
 		}
 	}
-	if equalInt32(g.Splits[0].Train, g.Splits[1].Train) {
+	if slices.Equal(g.Splits[0].Train, g.Splits[1].Train) {
 		t.Fatal("splits 0 and 1 are the same")
 	}
 	// the splits train would draw for this graph without splits.npz
@@ -101,22 +102,10 @@ func TestCSBMStatistics(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k := range drawn {
-		if !equalInt32(drawn[k].Train, g.Splits[k].Train) || !equalInt32(drawn[k].Test, g.Splits[k].Test) {
+		if !slices.Equal(drawn[k].Train, g.Splits[k].Train) || !slices.Equal(drawn[k].Test, g.Splits[k].Test) {
 			t.Fatalf("split %d differs from graph.RandomSplits", k)
 		}
 	}
-}
-
-func equalInt32(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestCSBMDeterministic(t *testing.T) {

@@ -2,6 +2,7 @@ package tensor
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -38,10 +39,10 @@ func TestNewCSRErrors(t *testing.T) {
 
 func TestFromTripletsMergesDuplicates(t *testing.T) {
 	a := FromTriplets(3, 4, []Triplet{{2, 3, 1}, {0, 1, 2}, {2, 0, 5}, {0, 1, 3}, {2, 3, -4}, {0, 0, 1}})
-	if got, want := a.RowPtr, []int32{0, 2, 2, 4}; !equalInt32(got, want) {
+	if got, want := a.RowPtr, []int32{0, 2, 2, 4}; !slices.Equal(got, want) {
 		t.Fatalf("RowPtr %v, want %v", got, want)
 	}
-	if got, want := a.ColIdx, []int32{0, 1, 0, 3}; !equalInt32(got, want) {
+	if got, want := a.ColIdx, []int32{0, 1, 0, 3}; !slices.Equal(got, want) {
 		t.Fatalf("ColIdx %v, want %v", got, want)
 	}
 	if got, want := a.Val, []float32{1, 5, 5, -3}; bitsEqual(got, want) >= 0 {
@@ -119,18 +120,6 @@ func TestDenseCSRRoundTrip(t *testing.T) {
 	if i := bitsEqual(a.ToDense().Data, d.Data); i >= 0 {
 		t.Fatalf("round trip differs at %d", i)
 	}
-}
-
-func equalInt32(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestSparseProductsRejectBadIndices(t *testing.T) {

@@ -41,6 +41,15 @@ func csbmGraph(t *testing.T, n int, homophily float64) *graph.Graph {
 	return g
 }
 
+// csbmPresetWithoutDropout returns the named model and its preset for a
+// cSBM graph with dropout off, so that two ways of computing agree.
+func csbmPresetWithoutDropout(name string) (models.Spec, models.Config) {
+	spec, _ := models.NewRegistry().Get(name)
+	cfg := spec.Preset("csbm")
+	cfg.Base().Dropout = 0
+	return spec, cfg
+}
+
 func batchOpts(threads, size int, fanouts ...int) Options {
 	o := DefaultOptions()
 	o.Epochs, o.Patience, o.Threads = 15, 0, threads
@@ -53,12 +62,9 @@ func batchOpts(threads, size int, fanouts ...int) Options {
 // another order: without dropout the models agree to rounding.
 func TestOneBatchOfAllTrainingNodesIsFullBatch(t *testing.T) {
 	g := smallCSBM(t, 0.8)
-	reg := models.NewRegistry()
 	for _, name := range []string{"mlp", "linkx"} {
 		t.Run(name, func(t *testing.T) {
-			spec, _ := reg.Get(name)
-			cfg := spec.Preset("csbm")
-			cfg.Base().Dropout = 0
+			spec, cfg := csbmPresetWithoutDropout(name)
 			o := DefaultOptions()
 			o.Epochs, o.Patience, o.Threads = 15, 0, 1
 			want, err := Run(g, 0, spec, cfg, o)
@@ -92,20 +98,9 @@ func TestMiniBatchTrainsAndIsDeterministic(t *testing.T) {
 	for _, name := range []string{"pcgcn", "gcn", "sage", "mlp", "linkx"} {
 		t.Run(name, func(t *testing.T) {
 			spec, _ := reg.Get(name)
-			var first *Result
-			for _, threads := range []int{1, 2} {
-				r, err := Run(g, 0, spec, spec.Preset("csbm"), batchOpts(threads, 64, 5, 3))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if first == nil {
-					first = r
-					continue
-				}
-				if r.Val != first.Val || r.Test != first.Test || r.BestEpoch != first.BestEpoch {
-					t.Errorf("threads 2: val %v test %v epoch %d; threads 1: %v %v %d", r.Val, r.Test, r.BestEpoch, first.Val, first.Test, first.BestEpoch)
-				}
-			}
+			first := sameOnThreads(t, name, false, func(threads int) (*Result, error) {
+				return Run(g, 0, spec, spec.Preset("csbm"), batchOpts(threads, 64, 5, 3))
+			})
 			if first.Test < 0.6 { // chance is 1/3
 				t.Errorf("test accuracy %.3f after mini-batch training", first.Test)
 			}
@@ -151,12 +146,9 @@ func TestMiniBatchRefusals(t *testing.T) {
 // rounding.
 func TestBatchWithAllNeighboursIsExact(t *testing.T) {
 	g := smallCSBM(t, 0.3)
-	reg := models.NewRegistry()
 	for _, name := range []string{"gcn", "pcgcn"} {
 		t.Run(name, func(t *testing.T) {
-			spec, _ := reg.Get(name)
-			cfg := spec.Preset("csbm")
-			cfg.Base().Dropout = 0
+			spec, cfg := csbmPresetWithoutDropout(name)
 			whole := models.NewDataFor(g, g.Splits[0], cfg)
 			m, err := spec.New(whole, cfg, rng.New(1))
 			if err != nil {

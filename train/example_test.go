@@ -6,8 +6,8 @@ import (
 	"os"
 
 	"github.com/pcgcn/pcgcn/datasets"
-	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 	"github.com/pcgcn/pcgcn/train"
 )
 

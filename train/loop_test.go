@@ -5,10 +5,10 @@ import (
 
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/datasets"
-	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // TestTrainerStepsAsWiredByHand: a Trainer's epochs, full batch and

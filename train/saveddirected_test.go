@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/datasets"
-	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // TestLoadKeepsTheSavedGraph: a model trained on the symmetrised graph of a
@@ -32,14 +32,7 @@ func TestLoadKeepsTheSavedGraph(t *testing.T) {
 			}
 			o := quickOpts(1)
 			o.Epochs = 3
-			r, err := Run(g, 0, spec, cfg, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir := t.TempDir()
-			if err := Save(dir, tc.model, tc.dataset, cfg, []*Result{r}, SaveOptions{}); err != nil {
-				t.Fatal(err)
-			}
+			r, dir := runSaved(t, g, 0, spec, cfg, o, tc.model, tc.dataset)
 			m, _, _, err := Load(dir, g, reg)
 			if err != nil {
 				t.Fatal(err)

@@ -15,10 +15,10 @@ import (
 	"github.com/pcgcn/pcgcn/checkpoint"
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/graph"
-	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/rng"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 func loadCornell(t *testing.T) *graph.Graph {
@@ -30,40 +30,81 @@ func loadCornell(t *testing.T) *graph.Graph {
 	return g
 }
 
+// newModel returns the named model with its preset for dataset, built on
+// g's split 0 with normalised features and seed 1, that preset and the data.
+func newModel(t *testing.T, g *graph.Graph, name, dataset string) (models.Model, models.Config, *models.Data) {
+	t.Helper()
+	spec, _ := models.NewRegistry().Get(name)
+	cfg := spec.Preset(dataset)
+	d := models.NewData(g, g.Splits[0], true)
+	m, err := spec.New(d, cfg, rng.New(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, cfg, d
+}
+
+// runSaved trains split of g and saves the model as model on dataset in a
+// new directory, which it returns with the result.
+func runSaved(t *testing.T, g *graph.Graph, split int, spec models.Spec, cfg models.Config, o Options, model, dataset string) (*Result, string) {
+	t.Helper()
+	r, err := Run(g, split, spec, cfg, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := Save(dir, model, dataset, cfg, []*Result{r}, SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return r, dir
+}
+
 func quickOpts(threads int) Options {
 	o := DefaultOptions()
 	o.Epochs, o.Patience, o.Threads = 40, 0, threads
 	return o
 }
 
+// sameOnThreads runs one cell through run with 1 and 2 threads: the scores
+// and best epoch, and with params every parameter's bits, must agree. It
+// returns the 1-thread result.
+func sameOnThreads(t *testing.T, what string, params bool, run func(threads int) (*Result, error)) *Result {
+	t.Helper()
+	var rs [2]*Result
+	for i := range rs {
+		r, err := run(i + 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs[i] = r
+	}
+	a, b := rs[0], rs[1]
+	if a.Val != b.Val || a.Test != b.Test || a.BestEpoch != b.BestEpoch {
+		t.Errorf("%s: threads 1 vs 2: val %v/%v test %v/%v epoch %d/%d", what, a.Val, b.Val, a.Test, b.Test, a.BestEpoch, b.BestEpoch)
+	}
+	if !params {
+		return a
+	}
+	for i, p := range a.Model.Params() {
+		q := b.Model.Params()[i]
+		for k, v := range p.Value.Data {
+			if math.Float32bits(q.Value.Data[k]) != math.Float32bits(v) {
+				t.Fatalf("%s: parameter %s[%d] differs between 1 and 2 threads: %v vs %v", what, p.Name, k, v, q.Value.Data[k])
+			}
+		}
+	}
+	return a
+}
+
 func TestRunDeterministicAcrossThreads(t *testing.T) {
 	g := loadCornell(t)
 	spec, _ := models.NewRegistry().Get("pcgcn")
 	for _, mode := range []string{"hard", "soft"} {
-		var first *Result
-		for _, threads := range []int{1, 2} {
+		sameOnThreads(t, mode, true, func(threads int) (*Result, error) {
 			cfg := spec.Preset("cornell")
 			models.SetOption(cfg, "bmode", mode)
-			r, err := Run(g, 0, spec, cfg, quickOpts(threads))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if first == nil {
-				first = r
-				continue
-			}
-			if r.Val != first.Val || r.Test != first.Test || r.BestEpoch != first.BestEpoch {
-				t.Errorf("%s: threads 1 vs 2: val %v/%v test %v/%v epoch %d/%d", mode, first.Val, r.Val, first.Test, r.Test, first.BestEpoch, r.BestEpoch)
-			}
-			for i, p := range first.Model.Params() {
-				q := r.Model.Params()[i]
-				for k, v := range p.Value.Data {
-					if q.Value.Data[k] != v {
-						t.Fatalf("%s: parameter %s[%d] differs between 1 and 2 threads: %v vs %v", mode, p.Name, k, v, q.Value.Data[k])
-					}
-				}
-			}
-		}
+			return Run(g, 0, spec, cfg, quickOpts(threads))
+		})
 	}
 }
 
@@ -79,27 +120,11 @@ func TestRunDeterministicAcrossThreadsLongGradients(t *testing.T) {
 	reg := models.NewRegistry()
 	for _, name := range []string{"pcgcn", "gcn"} {
 		spec, _ := reg.Get(name)
-		var first *Result
-		for _, threads := range []int{1, 2} {
+		sameOnThreads(t, name, true, func(threads int) (*Result, error) {
 			o := DefaultOptions()
 			o.Epochs, o.Patience, o.Threads = 4, 0, threads
-			r, err := Run(g, 0, spec, spec.Preset("csbm"), o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if first == nil {
-				first = r
-				continue
-			}
-			for i, p := range first.Model.Params() {
-				q := r.Model.Params()[i]
-				for k, v := range p.Value.Data {
-					if math.Float32bits(q.Value.Data[k]) != math.Float32bits(v) {
-						t.Fatalf("%s: parameter %s[%d] differs between 1 and 2 threads: %v vs %v", name, p.Name, k, v, q.Value.Data[k])
-					}
-				}
-			}
-		}
+			return Run(g, 0, spec, spec.Preset("csbm"), o)
+		})
 	}
 }
 
@@ -109,15 +134,8 @@ func TestSaveLoadPredictRoundTrip(t *testing.T) {
 	for _, name := range []string{"pcgcn", "gcn", "mlp"} {
 		spec, _ := reg.Get(name)
 		cfg := spec.Preset("cornell")
-		r, err := Run(g, 3, spec, cfg, quickOpts(0))
-		if err != nil {
-			t.Fatal(err)
-		}
+		r, dir := runSaved(t, g, 3, spec, cfg, quickOpts(0), name, "cornell")
 		want := Probabilities(r.Model, 1)
-		dir := t.TempDir()
-		if err := Save(dir, name, "cornell", cfg, []*Result{r}, SaveOptions{}); err != nil {
-			t.Fatal(err)
-		}
 		m, data, meta, err := Load(dir, g, reg)
 		if err != nil {
 			t.Fatal(err)
@@ -152,14 +170,7 @@ func TestSavedMetaKeys(t *testing.T) {
 	cfg := spec.Preset("cornell")
 	opt := quickOpts(1)
 	opt.Epochs = 5
-	r, err := Run(g, 1, spec, cfg, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := Save(dir, "mlp", "cornell", cfg, []*Result{r}, SaveOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	r, dir := runSaved(t, g, 1, spec, cfg, opt, "mlp", "cornell")
 	raw, err := checkpoint.ReadConfig(filepath.Join(dir, SplitDir(1)))
 	if err != nil {
 		t.Fatal(err)
@@ -218,14 +229,7 @@ func TestLoadRejectsOtherGraph(t *testing.T) {
 	reg := models.NewRegistry()
 	spec, _ := reg.Get("mlp")
 	cfg := spec.Preset("cornell")
-	r, err := Run(g, 0, spec, cfg, quickOpts(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := Save(dir, "mlp", "cornell", cfg, []*Result{r}, SaveOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	_, dir := runSaved(t, g, 0, spec, cfg, quickOpts(1), "mlp", "cornell")
 	other := g.ShallowCopy()
 	other.N = 10
 	if _, _, _, err := Load(dir, other, reg); err == nil {
@@ -312,13 +316,7 @@ func TestMetrics(t *testing.T) {
 
 func TestNoDecayParamsGetTheirOwnGroup(t *testing.T) {
 	g := loadCornell(t)
-	spec, _ := models.NewRegistry().Get("gprgnn")
-	cfg := spec.Preset("cornell")
-	d := models.NewData(g, g.Splits[0], true)
-	m, err := spec.New(d, cfg, rng.New(1))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, cfg, _ := newModel(t, g, "gprgnn", "cornell")
 	adam := NewOptimizer(m, cfg)
 	gs := adam.Groups()
 	if len(gs) != 2 || gs[1].WeightDecay != 0 || len(gs[1].Params()) != 1 || gs[0].WeightDecay != cfg.Base().WeightDecay {
@@ -363,13 +361,7 @@ func TestStepReusesBuffers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, _ := models.NewRegistry().Get("pcgcn")
-	cfg := spec.Preset("chameleon")
-	d := models.NewData(g, g.Splits[0], true)
-	m, err := spec.New(d, cfg, rng.New(1))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, cfg, d := newModel(t, g, "pcgcn", "chameleon")
 	adam := NewOptimizer(m, cfg)
 	exec, stop := tensor.StartExec(2)
 	defer stop()

@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pcgcn/pcgcn/graph"
-	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // execNoPanic runs execCmd, turning a panic into a test failure that shows

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // TestBenchEveryModel runs `pcgcn bench --json` for every registered model on

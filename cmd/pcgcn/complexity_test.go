@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/internal/selfexec"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // asPCGCN makes the re-executed test binary the pcgcn command (see

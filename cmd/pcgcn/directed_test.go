@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // TestTrainSaysWhichGraph: train on a *-directed dataset aggregates over

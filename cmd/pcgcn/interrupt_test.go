@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/internal/selfexec"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // interruptChild runs pcgcn (this test binary, see TestMain) with args,

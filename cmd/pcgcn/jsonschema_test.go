@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // docSchema is one command's --json schema as docs/json.md writes it: each

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // TestUnknownNamesRefused: every command that takes a dataset, model or

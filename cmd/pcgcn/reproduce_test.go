@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // TestReproduceQuickEndToEnd runs the whole study pipeline in quick mode on

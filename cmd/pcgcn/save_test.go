@@ -12,8 +12,8 @@ import (
 
 	"github.com/pcgcn/pcgcn/checkpoint"
 	"github.com/pcgcn/pcgcn/datasets"
-	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 	"github.com/pcgcn/pcgcn/train"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/experiments"
-	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // files returns every file under dir but those under skip (a directory

@@ -6,8 +6,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // TestTrainJSON checks train --json: one object whose summary agrees with

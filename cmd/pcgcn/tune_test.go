@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // TestTuneRanksOnValidation runs a small grid on Texas and checks that the
@@ -96,12 +96,7 @@ func TestOutOfRangeValueFailsBeforeTraining(t *testing.T) {
 			if args[0] == "tune" {
 				args = append(args, "--results", dir)
 			}
-			root := newRootCmd()
-			var out, errOut bytes.Buffer
-			root.SetOut(&out)
-			root.SetErr(&errOut)
-			root.SetArgs(args)
-			err := root.Execute()
+			out, _, err := pcgcn(args...)
 			if err == nil || err.Error() != tc.want {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}
@@ -112,8 +107,8 @@ func TestOutOfRangeValueFailsBeforeTraining(t *testing.T) {
 				}
 				return nil
 			})
-			if len(saved) != 0 || out.Len() != 0 {
-				t.Errorf("wrote before failing: files %v, stdout %q", saved, out.String())
+			if len(saved) != 0 || out != "" {
+				t.Errorf("wrote before failing: files %v, stdout %q", saved, out)
 			}
 		})
 	}

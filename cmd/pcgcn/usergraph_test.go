@@ -10,8 +10,9 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/datasets"
-	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/testkit"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 	"github.com/pcgcn/pcgcn/train"
 )
 
@@ -19,28 +20,12 @@ import (
 // cycle through ids, features are signed (two columns) unless counts.
 func ownGraph(t *testing.T, name string, n int, ids []int, counts bool) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), name)
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
+	feature := func(i int) string { return fmt.Sprintf("%g,%g", float64(i%len(ids))-1, float64(i%3)-1) }
+	if counts {
+		feature = func(i int) string { return fmt.Sprintf("%d,%d", i%len(ids), 1+i%3) }
 	}
-	var e, l, f strings.Builder
-	l.WriteString("label\n")
-	for i := range n {
-		y := ids[i%len(ids)]
-		fmt.Fprintf(&e, "%d,%d\n%d,%d\n", i, (i+1)%n, i, (i+5)%n)
-		fmt.Fprintf(&l, "%d\n", y)
-		if counts {
-			fmt.Fprintf(&f, "%d,%d\n", i%len(ids), 1+i%3)
-		} else {
-			fmt.Fprintf(&f, "%g,%g\n", float64(i%len(ids))-1, float64(i%3)-1)
-		}
-	}
-	for file, text := range map[string]string{"edges.csv": e.String(), "labels.csv": l.String(), "features.csv": f.String()} {
-		if err := os.WriteFile(filepath.Join(dir, file), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testkit.Dir(t, name, testkit.Ring{N: n, Hops: []int{1, 5}, LabelHeader: "label",
+		Label: func(i int) int { return ids[i%len(ids)] }, Feature: feature}.Files())
 }
 
 // pcgcn runs the command line and returns stdout, stderr and the error.
@@ -250,14 +235,8 @@ func TestPredictRenamedFolder(t *testing.T) {
 				args = append(args, "--remap-labels")
 			}
 			out, stderr, err := pcgcn(args...)
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("error %v, want %q", err, tc.err)
-				}
+			if testkit.WantErr(t, err, tc.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if !strings.HasPrefix(out, "node,pred,p0,p1,p7\n") || strings.Count(out, "\n") != 61 {
 				t.Errorf("predictions:\n%.200s", out)

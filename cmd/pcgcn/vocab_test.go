@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/datasets"
-	"github.com/pcgcn/pcgcn/internal/datatest"
 	"github.com/pcgcn/pcgcn/paper"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // TestVocabularyValues checks the values issue 35 found named or counted

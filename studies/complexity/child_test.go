@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"github.com/pcgcn/pcgcn/internal/childproc"
-	"github.com/pcgcn/pcgcn/internal/datatest"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
+
 	"github.com/pcgcn/pcgcn/internal/selfexec"
 )
 
