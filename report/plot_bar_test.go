@@ -3,6 +3,8 @@ package report
 import (
 	"math"
 	"testing"
+
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestBarPlot(t *testing.T) {
@@ -10,11 +12,11 @@ func TestBarPlot(t *testing.T) {
 	f := BarFigure{Title: "Chameleon: accuracy by SLD (10 splits)", XLabel: "distance", YLabel: "test accuracy (%)",
 		Groups: []string{"1\nn = 5210", "2\nn = 3080", "3\nn = 910", "≥5\nn = 40"},
 		Series: []BarSeries{{Name: "gcn", Values: []float64{62, 48, 40, math.NaN()}}, {Name: "pcgcn", Values: []float64{75, 60, 47, 35}}}}
-	path := figPath(t, "bars.png")
+	path := testkit.FigPath(t, "bars.png")
 	if err := BarPlot(path, f); err != nil {
 		t.Fatal(err)
 	}
-	checkPNG(t, path, pxW, pxH, true)
+	testkit.CheckPNG(t, path, pxW, pxH, true)
 }
 
 func TestBarPlotErrors(t *testing.T) {

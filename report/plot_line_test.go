@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/pcgcn/pcgcn/testkit"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -19,17 +20,17 @@ func TestLinePlot(t *testing.T) {
 			{Label: "pcgcn", Model: "pcgcn", X: x, Y: []float64{50, 55, 60, 70, 90}, Err: []float64{2, 3, nan, -1, 4}, Bold: true},
 		},
 		Guide: &GuideLine{Label: "share", X: x, Y: []float64{30, 25, 20, 15, 10}, Color: color.Gray{Y: 110}, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(2), vg.Points(3)}}}
-	path := figPath(t, "lines.png")
+	path := testkit.FigPath(t, "lines.png")
 	if err := LinePlot(path, f); err != nil {
 		t.Fatal(err)
 	}
-	checkPNG(t, path, pxW, pxH, true)
+	testkit.CheckPNG(t, path, pxW, pxH, true)
 	f.LogX, f.XMin, f.XTicks = true, 0.05, nil
-	path = figPath(t, "lines-log.png")
+	path = testkit.FigPath(t, "lines-log.png")
 	if err := LinePlot(path, f); err != nil {
 		t.Fatal(err)
 	}
-	checkPNG(t, path, pxW, pxH, true)
+	testkit.CheckPNG(t, path, pxW, pxH, true)
 }
 
 func TestLinePlotErrors(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestLogLogPlot(t *testing.T) {
@@ -21,11 +23,11 @@ func TestLogLogPlot(t *testing.T) {
 			{Label: "GCN (ours)", Model: "gcn", X: n[:1], Y: []float64{40}},
 		}},
 	}
-	path := figPath(t, "loglog.png")
+	path := testkit.FigPath(t, "loglog.png")
 	if err := LogLogPlot(path, "Complexity", panels); err != nil {
 		t.Fatal(err)
 	}
-	checkPNG(t, path, 1500, 600, true)
+	testkit.CheckPNG(t, path, 1500, 600, true)
 }
 
 func TestLogLogPlotErrors(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"testing"
+
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 // blobs returns n points in `classes` Gaussian clusters of the given spread
@@ -30,11 +32,11 @@ func scatterPanel(path, title string, xy [][2]float32, labels []int32, note stri
 func TestScatterPanel(t *testing.T) {
 	t.Parallel()
 	xy, y := blobs(800, 5, 3, 1)
-	path := figPath(t, "scatter.png")
+	path := testkit.FigPath(t, "scatter.png")
 	if err := scatterPanel(path, "Chameleon, PCGCN: t-SNE of the last hidden layer", xy, y, "silhouette 0.31"); err != nil {
 		t.Fatal(err)
 	}
-	checkPNG(t, path, pxW, pxH, true)
+	testkit.CheckPNG(t, path, pxW, pxH, true)
 }
 
 func TestScatterGrid(t *testing.T) {
@@ -51,12 +53,12 @@ func TestScatterGrid(t *testing.T) {
 		xy, y := blobs(n, 5, 12-3*float64(i+4-len(names)), 2)
 		panels = append(panels, ScatterPanel{Title: name, XY: xy, Labels: y, Note: "silhouette 0.12"})
 	}
-	path := figPath(t, "scatter_grid.png")
+	path := testkit.FigPath(t, "scatter_grid.png")
 	if err := ScatterGrid(path, "Chameleon: t-SNE of node representations (split 0)", "t-SNE 1", "t-SNE 2", panels); err != nil {
 		t.Fatal(err)
 	}
 	// Panels of 3.2 in plus a 1.2 in legend column, 3.6 in high.
-	checkPNG(t, path, int((3.2*float64(len(names))+1.2)*figDPI), int(3.6*figDPI), true)
+	testkit.CheckPNG(t, path, int((3.2*float64(len(names))+1.2)*figDPI), int(3.6*figDPI), true)
 }
 
 func TestScatterErrors(t *testing.T) {

@@ -3,6 +3,8 @@ package studies
 import (
 	"math"
 	"testing"
+
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestHomophilyPlot(t *testing.T) {
@@ -18,11 +20,11 @@ func TestHomophilyPlot(t *testing.T) {
 		bins[i].Acc = acc[i]
 		bins[i].Share = share[i]
 	}
-	path := figPath(t, "homophily.png")
+	path := testkit.FigPath(t, "homophily.png")
 	if err := homophilyPlot(path, "Chameleon: accuracy by node homophily (10 splits)", bins, []string{"gcn", "pcgcn"}); err != nil {
 		t.Fatal(err)
 	}
-	checkPNG(t, path, pxW, pxH, true)
+	testkit.CheckPNG(t, path, pxW, pxH, true)
 }
 
 func TestHomophilyPlotErrors(t *testing.T) {

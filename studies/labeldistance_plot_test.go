@@ -3,6 +3,8 @@ package studies
 import (
 	"math"
 	"testing"
+
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestDistancePlot(t *testing.T) {
@@ -18,11 +20,11 @@ func TestDistancePlot(t *testing.T) {
 		bs[i].Acc = acc[i]
 		bs[i].Nodes = nodes[i]
 	}
-	path := figPath(t, "distance.png")
+	path := testkit.FigPath(t, "distance.png")
 	if err := distancePlot(path, "Chameleon: accuracy by SLD (10 splits)", bs, []string{"gcn", "pcgcn"}); err != nil {
 		t.Fatal(err)
 	}
-	checkPNG(t, path, pxW, pxH, true)
+	testkit.CheckPNG(t, path, pxW, pxH, true)
 }
 
 func TestDistancePlotErrors(t *testing.T) {

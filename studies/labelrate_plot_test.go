@@ -3,6 +3,8 @@ package studies
 import (
 	"math"
 	"testing"
+
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func toyLabelRateSeries() map[string][]meanStd {
@@ -16,11 +18,11 @@ func toyLabelRateSeries() map[string][]meanStd {
 
 func TestLabelRatePlot(t *testing.T) {
 	t.Parallel()
-	path := figPath(t, "labelrate.png")
+	path := testkit.FigPath(t, "labelrate.png")
 	if err := labelRatePlot(path, "Chameleon: accuracy vs labels per class (10 random splits)", []int{70, 50, 30, 20, 10, 5, 2}, toyLabelRateSeries()); err != nil {
 		t.Fatal(err)
 	}
-	checkPNG(t, path, pxW, pxH, true)
+	testkit.CheckPNG(t, path, pxW, pxH, true)
 }
 
 func TestLabelRatePlotErrors(t *testing.T) {

@@ -3,6 +3,8 @@ package studies
 import (
 	"math"
 	"testing"
+
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestMatchingPlot(t *testing.T) {
@@ -12,11 +14,11 @@ func TestMatchingPlot(t *testing.T) {
 		"squirrel":  {{30, 38}, {48, 50}, {66, 65}, {83, 81}, {100, 96}},
 		"cora":      {{86, 87}, {90, 88}, {93, 89}, {97, 90}, {100, 91}},
 	}
-	path := figPath(t, "matching.png")
+	path := testkit.FigPath(t, "matching.png")
 	if err := matchingPlot(path, "Accuracy vs matching degree (PCGCN, 10 splits)", pts); err != nil {
 		t.Fatal(err)
 	}
-	checkPNG(t, path, pxW, pxH, true)
+	testkit.CheckPNG(t, path, pxW, pxH, true)
 }
 
 func TestMatchingPlotErrors(t *testing.T) {
