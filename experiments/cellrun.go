@@ -45,33 +45,35 @@ func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (
 		res.Numerics = part.Numerics
 		p.resumed(c, len(part.PerSplit), cost)
 	}
-	for _, k := range c.Splits[len(res.PerSplit):] {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	todo := c.Splits[len(res.PerSplit):]
+	for _, k := range todo {
 		if k >= len(g.Splits) {
 			return nil, fmt.Errorf("split %d requested, %s has %d", k, c.Dataset, len(g.Splits))
 		}
-		r, err := train.Run(g, k, spec, cfg, opt)
-		if err != nil {
-			return nil, err
-		}
+	}
+	// the splits side by side on a small graph (train.RunEach: each split's
+	// numbers are those it gets alone), saved and reported in order
+	err = train.RunEach(ctx, g, todo, spec, cfg, opt, train.SplitHooks{Done: func(i int, r *train.Result) error {
 		sr := SplitResult{SplitScores: r.Scores()}
 		if rn.Extras != nil {
 			sr.Extra = rn.Extras(c, r)
 		}
 		if rn.Outputs != nil {
 			if err := rn.Outputs(c, r, &sr); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		res.PerSplit = append(res.PerSplit, sr)
 		if len(res.PerSplit) < len(c.Splits) {
 			if err := st.savePartial(res); err != nil {
-				return nil, err
+				return err
 			}
 		}
-		p.splitDone(c, k, cost)
+		p.splitDone(c, todo[i], cost)
+		return nil
+	}})
+	if err != nil {
+		return nil, err
 	}
 	summarize(res)
 	return res, nil

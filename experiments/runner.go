@@ -27,7 +27,9 @@ type Runner struct {
 	// (0 or 1: one at a time). Cells are independent and seeded, so every
 	// result is the same whatever Jobs is; on a small machine Jobs = cores
 	// with Threads = 1 trains faster overall than one cell on every core,
-	// because a single training run does not scale perfectly.
+	// because a single training run does not scale perfectly. Within a cell
+	// on a small graph the splits train side by side too, one per thread
+	// (train.RunEach), so one job already keeps Threads cores busy there.
 	Jobs             int
 	Seed             uint64
 	Epochs, Patience int

@@ -27,29 +27,36 @@ func jobsCells() []Cell {
 // TestRunnerJobsGiveTheSameResults trains the same cells one at a time and
 // three at a time: every saved number must be the same, every cell saved,
 // and every split reported once (run with -race, this also checks that
-// cells training at once share nothing unguarded).
+// cells training at once share nothing unguarded). Three threads per job
+// train a cell's splits side by side (train.RunEach): the same numbers again.
 func TestRunnerJobsGiveTheSameResults(t *testing.T) {
-	run := func(jobs int) ([]*Result, string, *Runner) {
+	run := func(jobs, threads int) ([]*Result, string, *Runner) {
 		var log bytes.Buffer
 		rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
-			Threads: 1, Jobs: jobs, Epochs: 8, Patience: 8, Progress: &log, Prepare: testPrepare}
+			Threads: threads, Jobs: jobs, Epochs: 8, Patience: 8, Progress: &log, Prepare: testPrepare}
 		rs, err := rn.Run(jobsCells())
 		if err != nil {
 			t.Fatalf("jobs %d: %v", jobs, err)
 		}
 		return rs, log.String(), rn
 	}
-	one, _, _ := run(1)
-	three, log, rn := run(3)
+	one, _, _ := run(1, 1)
+	three, log, rn := run(3, 1)
+	side, sideLog, _ := run(2, 3)
+	if n, want := strings.Count(sideLog, " split "), strings.Count(log, " split "); n != want {
+		t.Errorf("splits side by side: %d progress lines, want %d:\n%s", n, want, sideLog)
+	}
 	for i := range one {
-		a, b := *one[i], *three[i]
-		for k := range a.PerSplit { // wall-clock fields differ between runs
-			a.PerSplit[k].Seconds, a.PerSplit[k].MsPerEpoch = 0, 0
-			b.PerSplit[k].Seconds, b.PerSplit[k].MsPerEpoch = 0, 0
-		}
-		a.Seconds, a.MsPerEpoch, b.Seconds, b.MsPerEpoch = 0, 0, 0, 0
-		if !reflect.DeepEqual(a.PerSplit, b.PerSplit) || a.TestMean != b.TestMean || a.ValMean != b.ValMean {
-			t.Errorf("cell %d (%s %s/%s): one job %+v, three jobs %+v", i, a.Cell.Study, a.Cell.Model, a.Cell.Dataset, a.PerSplit, b.PerSplit)
+		for _, other := range [][]*Result{three, side} {
+			a, b := *one[i], *other[i]
+			for k := range a.PerSplit { // wall-clock fields differ between runs
+				a.PerSplit[k].Seconds, a.PerSplit[k].MsPerEpoch = 0, 0
+				b.PerSplit[k].Seconds, b.PerSplit[k].MsPerEpoch = 0, 0
+			}
+			a.Seconds, a.MsPerEpoch, b.Seconds, b.MsPerEpoch = 0, 0, 0, 0
+			if !reflect.DeepEqual(a.PerSplit, b.PerSplit) || a.TestMean != b.TestMean || a.ValMean != b.ValMean {
+				t.Errorf("cell %d (%s %s/%s): one job on one thread %+v, other run %+v", i, a.Cell.Study, a.Cell.Model, a.Cell.Dataset, a.PerSplit, b.PerSplit)
+			}
 		}
 	}
 	splits := 0

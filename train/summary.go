@@ -1,6 +1,7 @@
 package train
 
 import (
+	"context"
 	"math"
 
 	"github.com/pcgcn/pcgcn/graph"
@@ -65,15 +66,17 @@ func Summarize(splits []SplitScores) Scores {
 	return s
 }
 
-// RunSplits trains on each listed split in turn.
+// RunSplits trains on each listed split (RunEach: several at once on a
+// small graph, each result the one Run gives it alone) and returns the
+// results in the order of splits.
 func RunSplits(g *graph.Graph, splits []int, spec models.Spec, cfg models.Config, opt Options) ([]*Result, error) {
-	var rs []*Result
-	for _, k := range splits {
-		r, err := Run(g, k, spec, cfg, opt)
-		if err != nil {
-			return nil, err
-		}
-		rs = append(rs, r)
+	rs := make([]*Result, len(splits))
+	err := RunEach(context.Background(), g, splits, spec, cfg, opt, SplitHooks{Done: func(i int, r *Result) error {
+		rs[i] = r
+		return nil
+	}})
+	if err != nil {
+		return nil, err
 	}
 	return rs, nil
 }

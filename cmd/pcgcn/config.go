@@ -184,7 +184,8 @@ func checkThreads(flag string, n int) error {
 // project's 2-core machine (BENCHMARKS.md, "Cells at once").
 const jobsHelp = "cells (model × dataset × options) trained at once, each with --threads goroutines; " +
 	"one training run does not scale perfectly over cores, so on a 2-core machine --jobs 2 trains " +
-	"1.1–1.6× more cells per hour than one job on both cores (BENCHMARKS.md); results are the same whatever --jobs is"
+	"1.1–1.6× more cells per hour than one job on both cores (BENCHMARKS.md); on a graph of at most 30,000 nodes one job " +
+	"already trains a cell's splits side by side, one per thread; results are the same whatever --jobs is"
 
 // threadsPerJob resolves --threads for --jobs cells at once: 0 shares the
 // cores among the jobs (at least one goroutine each).

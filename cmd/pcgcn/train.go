@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -230,23 +231,27 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 
 	start := time.Now()
 	var results []*train.Result
-	for i, k := range splits {
-		prog.startSplit(i, k, opt.Epochs)
-		r, err := train.Run(g, k, spec, cfg, opt)
-		if err == nil {
-			err = hist.err
-		}
-		if err != nil {
-			prog.done()
-			return err
-		}
-		prog.endSplit(r)
-		results = append(results, r)
-		state.mu.Lock()
-		state.done = i + 1
-		state.mu.Unlock()
-	}
+	// on a small graph the splits train side by side, one per thread
+	// (train.RunEach: each split's numbers are those it gets alone); the
+	// progress and the log still come split after split
+	err = train.RunEach(context.Background(), g, splits, spec, cfg, opt, train.SplitHooks{
+		Start: func(i, k int) { prog.startSplit(i, k, opt.Epochs) },
+		Done: func(i int, r *train.Result) error {
+			if hist.err != nil {
+				return hist.err
+			}
+			prog.endSplit(r)
+			results = append(results, r)
+			state.mu.Lock()
+			state.done = i + 1
+			state.mu.Unlock()
+			return nil
+		},
+	})
 	prog.done()
+	if err != nil {
+		return err
+	}
 	if err := hist.close(); err != nil {
 		return err
 	}
