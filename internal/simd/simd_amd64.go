@@ -162,3 +162,24 @@ func checkTile(rows, cols, kc int, a []float32, rsa, csa int, b []float32, ldb i
 			rows, kc, cols, len(a), rsa, csa, len(b), ldb, len(c), ldc))
 	}
 }
+
+// AdamStep applies one Adam update in place to the parameters p with
+// gradients g and moments m and v (all of one length), with the step's
+// constants k = {β₁, β₂, 1−β₁, 1−β₂, ε, √(1−β₂ᵗ), lr/(1−β₁ᵗ), L2 decay,
+// decoupled shrink}: element by element the float32 operations of package
+// optim's Go loop, in its order, without fused multiply-adds
+//
+//	gi = l2·p + g;  m = c1·gi + b1·m;  v = gi·(c2·gi) + b2·v
+//	p  = shrink·p − (stepSize·m) / (√v / bc2 + eps)
+//
+// so that either path gives the same bits. Each output depends only on its
+// own inputs: callers may split a range anywhere.
+func AdamStep(p, g, m, v []float32, k *[9]float32) {
+	n := len(p)
+	if len(g) != n || len(m) != n || len(v) != n {
+		panic(fmt.Sprintf("simd: AdamStep on p %d, g %d, m %d, v %d elements (want equal)", n, len(g), len(m), len(v)))
+	}
+	if n > 0 {
+		adamStep(n, &p[0], &g[0], &m[0], &v[0], k)
+	}
+}

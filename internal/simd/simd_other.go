@@ -30,3 +30,8 @@ func ExpNonPos(x []float32) {
 func Dropout(key, first uint64, thr uint32, scale float32, x, y []float32, acc bool) {
 	panic("simd: Dropout called without vector support")
 }
+
+// AdamStep is unavailable in this build; see Enabled.
+func AdamStep(p, g, m, v []float32, k *[9]float32) {
+	panic("simd: AdamStep called without vector support")
+}

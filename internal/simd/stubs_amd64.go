@@ -123,3 +123,8 @@ func dropoutSet(n int, x *float32, y *float32, key uint64, first uint64, thr uin
 //
 //go:noescape
 func dropoutAdd(n int, x *float32, y *float32, key uint64, first uint64, thr uint32, scale float32)
+
+// adamStep applies one Adam update to n parameters (see AdamStep).
+//
+//go:noescape
+func adamStep(n int, param *float32, grad *float32, m1 *float32, m2 *float32, k *[9]float32)

@@ -10,7 +10,8 @@
 // callers in package tensor split rows among goroutines freely and still get
 // bit-identical results. The dropout kernels have no reduction at all: they
 // recompute package rng's counter-based hash and do the float32 multiply
-// (and add) of autograd's Go loop, element by element.
+// (and add) of autograd's Go loop, element by element, and the Adam kernel
+// does the float32 operations of optim's Go loop, eight elements at a time.
 package main
 
 import (
@@ -50,6 +51,7 @@ func main() {
 	dc := dropoutConsts()
 	dropout(false, masks, dc)
 	dropout(true, masks, dc)
+	adamStep(masks)
 	Generate()
 }
 
@@ -670,6 +672,100 @@ func dropout(add bool, masks, consts Mem) {
 	CMOVQLT(zero, t1)
 	SUBQ(t1, t0)
 	body([]VecVirtual{loadMask(masks, t0), loadMask(masks, t1)})
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// adamStep emits the Adam update of package optim, eight parameters at a
+// time, with the float32 operations of its Go loop (adamUpdate.run in the
+// default build: no fused multiply-add, each product and sum rounded) in the
+// same order and with the same first operand as the compiler's scalar code,
+// so that even a NaN plus a NaN keeps the same NaN:
+//
+//	gi = l2·p + g
+//	p' = shrink·p
+//	m  = c1·gi + b1·m
+//	v  = gi·(c2·gi) + b2·v
+//	p  = p' − (stepSize·m) / (√v / bc2 + eps)
+//
+// The square root and the divisions are IEEE (correctly rounded), as SQRTSS
+// and DIVSS; float32(math.Sqrt(float64(v))) rounds the same. The last n mod 8
+// elements go through the same body with masked loads and stores.
+func adamStep(masks Mem) {
+	TEXT("adamStep", NOSPLIT, "func(n int, param *float32, grad *float32, m1 *float32, m2 *float32, k *[9]float32)")
+	Pragma("noescape")
+	Doc("adamStep applies one Adam update to n parameters (see AdamStep).")
+
+	n := Load(Param("n"), GP64())
+	pp := Load(Param("param"), GP64()) // not "g": Go's assembler reserves it
+	pg := Load(Param("grad"), GP64())
+	pm := Load(Param("m1"), GP64())
+	pv := Load(Param("m2"), GP64())
+	pk := Load(Param("k"), GP64())
+	// k holds b1, b2, c1, c2, eps, bc2, stepSize, l2, shrink
+	kv := make([]VecVirtual, 9)
+	for i := range kv {
+		kv[i] = YMM()
+		VBROADCASTSS(Mem{Base: pk, Disp: 4 * i}, kv[i])
+	}
+	b1, b2, c1, c2, eps, bc2, step, l2, shrink := kv[0], kv[1], kv[2], kv[3], kv[4], kv[5], kv[6], kv[7], kv[8]
+
+	body := func(mask VecVirtual) {
+		load := func(base Register) VecVirtual {
+			x := YMM()
+			if mask != nil {
+				VMASKMOVPS(Mem{Base: base}, mask, x)
+			} else {
+				VMOVUPS(Mem{Base: base}, x)
+			}
+			return x
+		}
+		store := func(x VecVirtual, base Register) {
+			if mask != nil {
+				VMASKMOVPS(x, mask, Mem{Base: base})
+			} else {
+				VMOVUPS(x, Mem{Base: base})
+			}
+		}
+		p, g, m, v := load(pp), load(pg), load(pm), load(pv)
+		gi := YMM()
+		VMULPS(p, l2, gi) // l2·p
+		VADDPS(g, gi, gi) // + g
+		VMULPS(p, shrink, p)
+		VMULPS(m, b1, m) // b1·m
+		mi := YMM()
+		VMULPS(gi, c1, mi) // c1·gi
+		VADDPS(m, mi, mi)  // + b1·m
+		store(mi, pm)
+		VMULPS(v, b2, v) // b2·v
+		t := YMM()
+		VMULPS(gi, c2, t) // c2·gi
+		VMULPS(t, gi, gi) // gi·(c2·gi)
+		VADDPS(v, gi, gi) // + b2·v
+		store(gi, pv)
+		VMULPS(mi, step, mi) // stepSize·m
+		VSQRTPS(gi, gi)
+		VDIVPS(bc2, gi, gi) // √v / bc2
+		VADDPS(gi, eps, gi) // eps + …
+		VDIVPS(gi, mi, mi)
+		VSUBPS(mi, p, p)
+		store(p, pp)
+	}
+
+	Label("l8")
+	CMPQ(n, U8(8))
+	JL(LabelRef("tail"))
+	body(nil)
+	for _, r := range []Register{pp, pg, pm, pv} {
+		ADDQ(U8(32), r)
+	}
+	SUBQ(U8(8), n)
+	JMP(LabelRef("l8"))
+	Label("tail")
+	TESTQ(n, n)
+	JZ(LabelRef("done"))
+	body(loadMask(masks, n))
 	Label("done")
 	VZEROUPPER()
 	RET()
