@@ -2413,3 +2413,175 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+DATA reluconst<>+0(SB)/4, $0x80000000
+DATA reluconst<>+4(SB)/4, $0x80000000
+DATA reluconst<>+8(SB)/4, $0x80000000
+DATA reluconst<>+12(SB)/4, $0x80000000
+DATA reluconst<>+16(SB)/4, $0x80000000
+DATA reluconst<>+20(SB)/4, $0x80000000
+DATA reluconst<>+24(SB)/4, $0x80000000
+DATA reluconst<>+28(SB)/4, $0x80000000
+GLOBL reluconst<>(SB), RODATA|NOPTR, $32
+
+// func reluAddScaledSubFwd(n int, x *float32, a *float32, b *float32, out *float32, c float32, mi float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·reluAddScaledSubFwd(SB), NOSPLIT, $0-48
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         a+16(FP), DX
+	MOVQ         b+24(FP), BX
+	MOVQ         out+32(FP), SI
+	MOVSS        c+40(FP), X0
+	VBROADCASTSS X0, Y0
+	MOVSS        mi+44(FP), X1
+	VBROADCASTSS X1, Y1
+	VMOVUPS      reluconst<>+0(SB), Y2
+	XORQ         DI, DI
+
+l8:
+	MOVQ    AX, R8
+	SUBQ    DI, R8
+	CMPQ    R8, $0x08
+	JL      tail
+	VMOVUPS (CX)(DI*4), Y3
+	VMOVUPS (DX)(DI*4), Y4
+	VMOVUPS (BX)(DI*4), Y5
+	VXORPS  Y2, Y5, Y5
+	VADDPS  Y4, Y5, Y5
+	VMULPS  Y1, Y5, Y5
+	VMULPS  Y0, Y5, Y5
+	VADDPS  Y3, Y5, Y5
+	VXORPS  Y2, Y5, Y5
+	VMINPS  Y2, Y5, Y3
+	VMINPS  Y5, Y3, Y5
+	VORPS   Y5, Y3, Y5
+	VXORPS  Y2, Y5, Y5
+	VMOVUPS Y5, (SI)(DI*4)
+	ADDQ    $0x08, DI
+	JMP     l8
+
+tail:
+	TESTQ      R8, R8
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       R8
+	VMOVUPS    32(AX)(R8*4), Y3
+	VMASKMOVPS (CX)(DI*4), Y3, Y4
+	VMASKMOVPS (DX)(DI*4), Y3, Y5
+	VMASKMOVPS (BX)(DI*4), Y3, Y6
+	VXORPS     Y2, Y6, Y6
+	VADDPS     Y5, Y6, Y6
+	VMULPS     Y1, Y6, Y6
+	VMULPS     Y0, Y6, Y6
+	VADDPS     Y4, Y6, Y6
+	VXORPS     Y2, Y6, Y6
+	VMINPS     Y2, Y6, Y0
+	VMINPS     Y6, Y0, Y6
+	VORPS      Y6, Y0, Y6
+	VXORPS     Y2, Y6, Y6
+	VMASKMOVPS Y6, Y3, (SI)(DI*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func reluAddScaledSubBwd(n int, gy *float32, out *float32, gx *float32, ga *float32, gb *float32, c float32, mi float32, which int)
+// Requires: AVX, AVX2, SSE
+TEXT ·reluAddScaledSubBwd(SB), NOSPLIT, $0-64
+	MOVQ         n+0(FP), AX
+	MOVQ         gy+8(FP), CX
+	MOVQ         out+16(FP), DX
+	MOVQ         gx+24(FP), BX
+	MOVQ         ga+32(FP), SI
+	MOVQ         gb+40(FP), DI
+	MOVQ         which+56(FP), R8
+	MOVSS        c+48(FP), X0
+	VBROADCASTSS X0, Y0
+	MOVSS        mi+52(FP), X1
+	VBROADCASTSS X1, Y1
+	VMOVUPS      reluconst<>+0(SB), Y2
+	VXORPS       Y3, Y3, Y3
+	XORQ         R9, R9
+
+l8:
+	MOVQ     AX, R10
+	SUBQ     R9, R10
+	CMPQ     R10, $0x08
+	JL       tail
+	VMOVUPS  (CX)(R9*4), Y4
+	VMOVUPS  (DX)(R9*4), Y5
+	VPCMPGTD Y3, Y5, Y5
+	VANDPS   Y5, Y4, Y4
+	VADDPS   Y3, Y4, Y4
+	BTQ      $0x00, R8
+	JCC      skipx8
+	VMOVUPS  (BX)(R9*4), Y5
+	VADDPS   Y5, Y4, Y5
+	VMOVUPS  Y5, (BX)(R9*4)
+
+skipx8:
+	VADDPS  Y3, Y4, Y4
+	VMULPS  Y0, Y4, Y4
+	VADDPS  Y3, Y4, Y4
+	VMULPS  Y1, Y4, Y4
+	VADDPS  Y3, Y4, Y4
+	BTQ     $0x01, R8
+	JCC     skipa8
+	VMOVUPS (SI)(R9*4), Y5
+	VADDPS  Y5, Y4, Y5
+	VMOVUPS Y5, (SI)(R9*4)
+
+skipa8:
+	VXORPS  Y2, Y4, Y4
+	BTQ     $0x02, R8
+	JCC     skipb8
+	VMOVUPS (DI)(R9*4), Y5
+	VADDPS  Y5, Y4, Y5
+	VMOVUPS Y5, (DI)(R9*4)
+
+skipb8:
+	ADDQ $0x08, R9
+	JMP  l8
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       R10
+	VMOVUPS    32(AX)(R10*4), Y4
+	VMASKMOVPS (CX)(R9*4), Y4, Y5
+	VMASKMOVPS (DX)(R9*4), Y4, Y6
+	VPCMPGTD   Y3, Y6, Y6
+	VANDPS     Y6, Y5, Y5
+	VADDPS     Y3, Y5, Y5
+	BTQ        $0x00, R8
+	JCC        skipxt
+	VMASKMOVPS (BX)(R9*4), Y4, Y6
+	VADDPS     Y6, Y5, Y6
+	VMASKMOVPS Y6, Y4, (BX)(R9*4)
+
+skipxt:
+	VADDPS     Y3, Y5, Y5
+	VMULPS     Y0, Y5, Y5
+	VADDPS     Y3, Y5, Y5
+	VMULPS     Y1, Y5, Y5
+	VADDPS     Y3, Y5, Y5
+	BTQ        $0x01, R8
+	JCC        skipat
+	VMASKMOVPS (SI)(R9*4), Y4, Y0
+	VADDPS     Y0, Y5, Y0
+	VMASKMOVPS Y0, Y4, (SI)(R9*4)
+
+skipat:
+	VXORPS     Y2, Y5, Y5
+	BTQ        $0x02, R8
+	JCC        skipbt
+	VMASKMOVPS (DI)(R9*4), Y4, Y0
+	VADDPS     Y0, Y5, Y0
+	VMASKMOVPS Y0, Y4, (DI)(R9*4)
+
+skipbt:
+done:
+	VZEROUPPER
+	RET

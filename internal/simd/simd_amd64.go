@@ -183,3 +183,49 @@ func AdamStep(p, g, m, v []float32, k *[9]float32) {
 		adamStep(n, &p[0], &g[0], &m[0], &v[0], k)
 	}
 }
+
+// ReLUAddScaledSub sets out[j] = max(x[j] + ((a[j] − b[j])·mi)·c, 0), the
+// forward of package autograd's ReLUAddScaledSub on one row (mi its mask
+// entry) or on rows without a mask (mi = 1), eight elements at a time with
+// the float32 operations of autograd's Go loop in the compiler's order and
+// operand order (Go's max included), so that both give the same bits, NaNs
+// and signed zeros too. All slices have one length.
+func ReLUAddScaledSub(x, a, b, out []float32, c, mi float32) {
+	n := len(x)
+	if len(a) != n || len(b) != n || len(out) != n {
+		panic(fmt.Sprintf("simd: ReLUAddScaledSub on x %d, a %d, b %d, out %d elements (want equal)", n, len(a), len(b), len(out)))
+	}
+	if n > 0 {
+		reluAddScaledSubFwd(n, &x[0], &a[0], &b[0], &out[0], c, mi)
+	}
+}
+
+// ReLUAddScaledSubBackward accumulates the gradients of ReLUAddScaledSub
+// from gy, the gradient of its output out: where out > 0 (as autograd's
+// positiveMask: sign clear and not zero, so +NaN too), gx += gy, and
+// g1 = gy·c·mi goes into ga += g1 and gb += −g1, each step rounded as in
+// autograd's Go loop, whose bits it gives. A nil gx, ga or gb is not
+// written; the others have the length of gy and out.
+func ReLUAddScaledSubBackward(gy, out, gx, ga, gb []float32, c, mi float32) {
+	n := len(gy)
+	which := 0
+	var p [3]*float32
+	for i, g := range [3][]float32{gx, ga, gb} {
+		if g == nil {
+			continue
+		}
+		if len(g) != n {
+			panic(fmt.Sprintf("simd: ReLUAddScaledSubBackward gradient %d has %d elements, gy %d", i, len(g), n))
+		}
+		which |= 1 << i
+		if n > 0 {
+			p[i] = &g[0]
+		}
+	}
+	if len(out) != n {
+		panic(fmt.Sprintf("simd: ReLUAddScaledSubBackward on gy %d, out %d elements (want equal)", n, len(out)))
+	}
+	if n > 0 {
+		reluAddScaledSubBwd(n, &gy[0], &out[0], p[0], p[1], p[2], c, mi, which)
+	}
+}

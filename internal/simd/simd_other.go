@@ -35,3 +35,13 @@ func Dropout(key, first uint64, thr uint32, scale float32, x, y []float32, acc b
 func AdamStep(p, g, m, v []float32, k *[9]float32) {
 	panic("simd: AdamStep called without vector support")
 }
+
+// ReLUAddScaledSub is unavailable in this build; see Enabled.
+func ReLUAddScaledSub(x, a, b, out []float32, c, mi float32) {
+	panic("simd: ReLUAddScaledSub called without vector support")
+}
+
+// ReLUAddScaledSubBackward is unavailable in this build; see Enabled.
+func ReLUAddScaledSubBackward(gy, out, gx, ga, gb []float32, c, mi float32) {
+	panic("simd: ReLUAddScaledSubBackward called without vector support")
+}

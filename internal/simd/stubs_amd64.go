@@ -128,3 +128,13 @@ func dropoutAdd(n int, x *float32, y *float32, key uint64, first uint64, thr uin
 //
 //go:noescape
 func adamStep(n int, param *float32, grad *float32, m1 *float32, m2 *float32, k *[9]float32)
+
+// reluAddScaledSubFwd sets out = max(x + ((a − b)·mi)·c, 0) for n elements (see ReLUAddScaledSub).
+//
+//go:noescape
+func reluAddScaledSubFwd(n int, x *float32, a *float32, b *float32, out *float32, c float32, mi float32)
+
+// reluAddScaledSubBwd accumulates the gradients of reluAddScaledSubFwd for n elements (see ReLUAddScaledSubBackward).
+//
+//go:noescape
+func reluAddScaledSubBwd(n int, gy *float32, out *float32, gx *float32, ga *float32, gb *float32, c float32, mi float32, which int)

@@ -52,6 +52,9 @@ func main() {
 	dropout(false, masks, dc)
 	dropout(true, masks, dc)
 	adamStep(masks)
+	sc := reluConsts()
+	reluAddScaledSubFwd(masks, sc)
+	reluAddScaledSubBwd(masks, sc)
 	Generate()
 }
 
@@ -766,6 +769,174 @@ func adamStep(masks Mem) {
 	TESTQ(n, n)
 	JZ(LabelRef("done"))
 	body(loadMask(masks, n))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// reluConsts emits the two constant vectors of the ReLUAddScaledSub kernels:
+// the sign bit and −0 (the same bits), and +0 is made by zeroing a register.
+func reluConsts() Mem {
+	rc := GLOBL("reluconst", RODATA|NOPTR)
+	for lane := 0; lane < 8; lane++ {
+		DATA(4*lane, U32(0x80000000))
+	}
+	return rc
+}
+
+// reluAddScaledSubFwd emits out = max(x + ((a − b)·mi)·c, 0) over n
+// elements, each operation the packed form of the compiler's scalar code for
+// autograd's reluAddScaledSubForward, operands in its order: −b by flipping
+// the sign bit, (−b) + a, ·mi (mi = 1 for the loop without a mask: a product
+// by 1 of a sum is the sum, bit for bit), ·c, + x, and Go's max(y, 0) as the
+// compiler builds it, −(min(min(−y, −0), −y) | min(−y, −0)) with MINPS, so
+// that zeros and NaNs come out as in Go.
+func reluAddScaledSubFwd(masks, rc Mem) {
+	TEXT("reluAddScaledSubFwd", NOSPLIT, "func(n int, x, a, b, out *float32, c, mi float32)")
+	Pragma("noescape")
+	Doc("reluAddScaledSubFwd sets out = max(x + ((a − b)·mi)·c, 0) for n elements (see ReLUAddScaledSub).")
+	n := Load(Param("n"), GP64())
+	px := Load(Param("x"), GP64())
+	pa := Load(Param("a"), GP64())
+	pb := Load(Param("b"), GP64())
+	po := Load(Param("out"), GP64())
+	cv, mv := YMM(), YMM()
+	VBROADCASTSS(Load(Param("c"), XMM()), cv)
+	VBROADCASTSS(Load(Param("mi"), XMM()), mv)
+	sign := YMM()
+	VMOVUPS(rc, sign) // also −0
+	i := GP64()
+	XORQ(i, i)
+	at := func(base Register) Mem { return Mem{Base: base, Index: i, Scale: 4} }
+
+	body := func(mask VecVirtual) {
+		load := func(base Register) VecVirtual {
+			v := YMM()
+			if mask != nil {
+				VMASKMOVPS(at(base), mask, v)
+			} else {
+				VMOVUPS(at(base), v)
+			}
+			return v
+		}
+		x, a, d := load(px), load(pa), load(pb)
+		VXORPS(sign, d, d) // −b
+		VADDPS(a, d, d)    // (−b) + a
+		VMULPS(mv, d, d)   // ·mi
+		VMULPS(cv, d, d)   // ·c
+		VADDPS(x, d, d)    // + x
+		VXORPS(sign, d, d) // −y
+		m1 := YMM()
+		VMINPS(sign, d, m1) // min(−y, −0)
+		VMINPS(d, m1, d)    // min(m1, −y)
+		VORPS(d, m1, d)
+		VXORPS(sign, d, d)
+		if mask != nil {
+			VMASKMOVPS(d, mask, at(po))
+		} else {
+			VMOVUPS(d, at(po))
+		}
+	}
+	rem := GP64()
+	Label("l8")
+	MOVQ(n, rem)
+	SUBQ(i, rem)
+	CMPQ(rem, U8(8))
+	JL(LabelRef("tail"))
+	body(nil)
+	ADDQ(U8(8), i)
+	JMP(LabelRef("l8"))
+	Label("tail")
+	TESTQ(rem, rem)
+	JZ(LabelRef("done"))
+	body(loadMask(masks, rem))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// reluAddScaledSubBwd emits the backward of reluAddScaledSubFwd over n
+// elements, the packed form of autograd's reluAddScaledSubBackward as the
+// compiler builds it: g3 = (gy where out > 0 as a signed integer, else +0)
+// + 0; gx += g3 (as g3 + gx); g1 = ((((g3 + 0)·c) + 0)·mi) + 0; ga += g1 (as
+// g1 + ga); gb += −g1 (as (−g1) + gb). Bit 0, 1 and 2 of which say whether gx,
+// ga and gb are written at all (their pointers are not read otherwise). With
+// mi = 1 (no mask) the two extra steps are exact: g1 is a sum with +0, never
+// −0 nor a signalling NaN, so ·1 and + 0 leave its bits.
+func reluAddScaledSubBwd(masks, rc Mem) {
+	TEXT("reluAddScaledSubBwd", NOSPLIT, "func(n int, gy, out, gx, ga, gb *float32, c, mi float32, which int)")
+	Pragma("noescape")
+	Doc("reluAddScaledSubBwd accumulates the gradients of reluAddScaledSubFwd for n elements (see ReLUAddScaledSubBackward).")
+	n := Load(Param("n"), GP64())
+	pgy := Load(Param("gy"), GP64())
+	pout := Load(Param("out"), GP64())
+	pgx := Load(Param("gx"), GP64())
+	pga := Load(Param("ga"), GP64())
+	pgb := Load(Param("gb"), GP64())
+	which := Load(Param("which"), GP64())
+	cv, mv := YMM(), YMM()
+	VBROADCASTSS(Load(Param("c"), XMM()), cv)
+	VBROADCASTSS(Load(Param("mi"), XMM()), mv)
+	sign, zero := YMM(), YMM()
+	VMOVUPS(rc, sign)
+	VXORPS(zero, zero, zero)
+	i := GP64()
+	XORQ(i, i)
+	at := func(base Register) Mem { return Mem{Base: base, Index: i, Scale: 4} }
+
+	body := func(mask VecVirtual, sfx string) {
+		load := func(base Register) VecVirtual {
+			v := YMM()
+			if mask != nil {
+				VMASKMOVPS(at(base), mask, v)
+			} else {
+				VMOVUPS(at(base), v)
+			}
+			return v
+		}
+		store := func(v VecVirtual, base Register) {
+			if mask != nil {
+				VMASKMOVPS(v, mask, at(base))
+			} else {
+				VMOVUPS(v, at(base))
+			}
+		}
+		// accumulate sets base[i] = v + base[i] when bit is set in which
+		accumulate := func(v VecVirtual, base Register, bit int, name string) {
+			BTQ(U8(bit), which)
+			JCC(LabelRef("skip" + name + sfx))
+			t := load(base)
+			VADDPS(t, v, t)
+			store(t, base)
+			Label("skip" + name + sfx)
+		}
+		gy, out := load(pgy), load(pout)
+		VPCMPGTD(zero, out, out) // out > 0 as int32: sign clear, not zero
+		VANDPS(out, gy, gy)
+		VADDPS(zero, gy, gy) // g3
+		accumulate(gy, pgx, 0, "x")
+		VADDPS(zero, gy, gy) // g2
+		VMULPS(cv, gy, gy)
+		VADDPS(zero, gy, gy)
+		VMULPS(mv, gy, gy)
+		VADDPS(zero, gy, gy) // g1
+		accumulate(gy, pga, 1, "a")
+		VXORPS(sign, gy, gy) // −g1
+		accumulate(gy, pgb, 2, "b")
+	}
+	rem := GP64()
+	Label("l8")
+	MOVQ(n, rem)
+	SUBQ(i, rem)
+	CMPQ(rem, U8(8))
+	JL(LabelRef("tail"))
+	body(nil, "8")
+	ADDQ(U8(8), i)
+	JMP(LabelRef("l8"))
+	Label("tail")
+	TESTQ(rem, rem)
+	JZ(LabelRef("done"))
+	body(loadMask(masks, rem), "t")
 	Label("done")
 	VZEROUPPER()
 	RET()
