@@ -2585,3 +2585,88 @@ skipbt:
 done:
 	VZEROUPPER
 	RET
+
+// func reluFwd(n int, x *float32, y *float32)
+// Requires: AVX
+TEXT ·reluFwd(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    y+16(FP), DX
+	VMOVUPS reluconst<>+0(SB), Y0
+	XORQ    BX, BX
+
+l8:
+	MOVQ    AX, SI
+	SUBQ    BX, SI
+	CMPQ    SI, $0x08
+	JL      tail
+	VMOVUPS (CX)(BX*4), Y1
+	VXORPS  Y0, Y1, Y1
+	VMINPS  Y0, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VORPS   Y1, Y2, Y1
+	VXORPS  Y0, Y1, Y1
+	VMOVUPS Y1, (DX)(BX*4)
+	ADDQ    $0x08, BX
+	JMP     l8
+
+tail:
+	TESTQ      SI, SI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       SI
+	VMOVUPS    32(AX)(SI*4), Y1
+	VMASKMOVPS (CX)(BX*4), Y1, Y2
+	VXORPS     Y0, Y2, Y2
+	VMINPS     Y0, Y2, Y3
+	VMINPS     Y2, Y3, Y2
+	VORPS      Y2, Y3, Y2
+	VXORPS     Y0, Y2, Y2
+	VMASKMOVPS Y2, Y1, (DX)(BX*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func reluBwd(n int, gy *float32, x *float32, gx *float32)
+// Requires: AVX, AVX2
+TEXT ·reluBwd(SB), NOSPLIT, $0-32
+	MOVQ   n+0(FP), AX
+	MOVQ   gy+8(FP), CX
+	MOVQ   x+16(FP), DX
+	MOVQ   gx+24(FP), BX
+	VXORPS Y0, Y0, Y0
+	XORQ   SI, SI
+
+l8:
+	MOVQ     AX, DI
+	SUBQ     SI, DI
+	CMPQ     DI, $0x08
+	JL       tail
+	VMOVUPS  (CX)(SI*4), Y1
+	VMOVUPS  (DX)(SI*4), Y2
+	VMOVUPS  (BX)(SI*4), Y3
+	VPCMPGTD Y0, Y2, Y2
+	VANDPS   Y2, Y1, Y1
+	VADDPS   Y1, Y3, Y3
+	VMOVUPS  Y3, (BX)(SI*4)
+	ADDQ     $0x08, SI
+	JMP      l8
+
+tail:
+	TESTQ      DI, DI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       DI
+	VMOVUPS    32(AX)(DI*4), Y1
+	VMASKMOVPS (CX)(SI*4), Y1, Y2
+	VMASKMOVPS (DX)(SI*4), Y1, Y3
+	VMASKMOVPS (BX)(SI*4), Y1, Y4
+	VPCMPGTD   Y0, Y3, Y3
+	VANDPS     Y3, Y2, Y2
+	VADDPS     Y2, Y4, Y4
+	VMASKMOVPS Y4, Y1, (BX)(SI*4)
+
+done:
+	VZEROUPPER
+	RET

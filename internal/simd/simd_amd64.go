@@ -229,3 +229,29 @@ func ReLUAddScaledSubBackward(gy, out, gx, ga, gb []float32, c, mi float32) {
 		reluAddScaledSubBwd(n, &gy[0], &out[0], p[0], p[1], p[2], c, mi, which)
 	}
 }
+
+// ReLU sets y = max(x, 0), the float32 operations the compiler builds for
+// Go's max in package autograd's reluForward (NaNs and signed zeros alike).
+// x and y have one length.
+func ReLU(x, y []float32) {
+	n := len(x)
+	if len(y) != n {
+		panic(fmt.Sprintf("simd: ReLU on x %d, y %d elements (want equal)", n, len(y)))
+	}
+	if n > 0 {
+		reluFwd(n, &x[0], &y[0])
+	}
+}
+
+// ReLUBackward sets gx = gx + (gy where x > 0, else +0), x > 0 as autograd's
+// positiveMask (sign clear, not zero: +NaN too), the sum in the operand order
+// of autograd's reluBackward. All three have one length.
+func ReLUBackward(gy, x, gx []float32) {
+	n := len(gy)
+	if len(x) != n || len(gx) != n {
+		panic(fmt.Sprintf("simd: ReLUBackward on gy %d, x %d, gx %d elements (want equal)", n, len(x), len(gx)))
+	}
+	if n > 0 {
+		reluBwd(n, &gy[0], &x[0], &gx[0])
+	}
+}

@@ -45,3 +45,9 @@ func ReLUAddScaledSub(x, a, b, out []float32, c, mi float32) {
 func ReLUAddScaledSubBackward(gy, out, gx, ga, gb []float32, c, mi float32) {
 	panic("simd: ReLUAddScaledSubBackward called without vector support")
 }
+
+// ReLU is unavailable in this build; see Enabled.
+func ReLU(x, y []float32) { panic("simd: ReLU called without vector support") }
+
+// ReLUBackward is unavailable in this build; see Enabled.
+func ReLUBackward(gy, x, gx []float32) { panic("simd: ReLUBackward called without vector support") }

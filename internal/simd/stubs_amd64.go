@@ -138,3 +138,13 @@ func reluAddScaledSubFwd(n int, x *float32, a *float32, b *float32, out *float32
 //
 //go:noescape
 func reluAddScaledSubBwd(n int, gy *float32, out *float32, gx *float32, ga *float32, gb *float32, c float32, mi float32, which int)
+
+// reluFwd sets y = max(x, 0) for n elements (see ReLU).
+//
+//go:noescape
+func reluFwd(n int, x *float32, y *float32)
+
+// reluBwd adds gy where x > 0 to gx for n elements (see ReLUBackward).
+//
+//go:noescape
+func reluBwd(n int, gy *float32, x *float32, gx *float32)

@@ -55,6 +55,8 @@ func main() {
 	sc := reluConsts()
 	reluAddScaledSubFwd(masks, sc)
 	reluAddScaledSubBwd(masks, sc)
+	reluFwd(masks, sc)
+	reluBwd(masks)
 	Generate()
 }
 
@@ -940,4 +942,96 @@ func reluAddScaledSubBwd(masks, rc Mem) {
 	Label("done")
 	VZEROUPPER()
 	RET()
+}
+
+// elementLoop emits the loop of a kernel over n elements at index register
+// i: body with no mask eight at a time, then once with the mask of the last
+// n mod 8 lanes (sfx tells the two bodies' labels apart).
+func elementLoop(masks Mem, n, i Register, body func(mask VecVirtual, sfx string)) {
+	XORQ(i, i)
+	rem := GP64()
+	Label("l8")
+	MOVQ(n, rem)
+	SUBQ(i, rem)
+	CMPQ(rem, U8(8))
+	JL(LabelRef("tail"))
+	body(nil, "8")
+	ADDQ(U8(8), i)
+	JMP(LabelRef("l8"))
+	Label("tail")
+	TESTQ(rem, rem)
+	JZ(LabelRef("done"))
+	body(loadMask(masks, rem), "t")
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// maskedLoad and maskedStore move eight floats at base+4i, or the lanes of
+// mask when it is not nil.
+func maskedLoad(base, i Register, mask VecVirtual) VecVirtual {
+	v := YMM()
+	m := Mem{Base: base, Index: i, Scale: 4}
+	if mask != nil {
+		VMASKMOVPS(m, mask, v)
+	} else {
+		VMOVUPS(m, v)
+	}
+	return v
+}
+
+func maskedStore(v VecVirtual, base, i Register, mask VecVirtual) {
+	m := Mem{Base: base, Index: i, Scale: 4}
+	if mask != nil {
+		VMASKMOVPS(v, mask, m)
+	} else {
+		VMOVUPS(v, m)
+	}
+}
+
+// reluFwd emits y = max(x, 0) as the compiler builds Go's max of a float32
+// and 0: −(min(min(−x, −0), −x) | min(−x, −0)), so that NaNs and signed zeros
+// come out as in autograd's reluForward.
+func reluFwd(masks, rc Mem) {
+	TEXT("reluFwd", NOSPLIT, "func(n int, x, y *float32)")
+	Pragma("noescape")
+	Doc("reluFwd sets y = max(x, 0) for n elements (see ReLU).")
+	n := Load(Param("n"), GP64())
+	px := Load(Param("x"), GP64())
+	py := Load(Param("y"), GP64())
+	sign := YMM()
+	VMOVUPS(rc, sign)
+	i := GP64()
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		d := maskedLoad(px, i, mask)
+		VXORPS(sign, d, d) // −x
+		m1 := YMM()
+		VMINPS(sign, d, m1) // min(−x, −0)
+		VMINPS(d, m1, d)    // min(m1, −x)
+		VORPS(d, m1, d)
+		VXORPS(sign, d, d)
+		maskedStore(d, py, i, mask)
+	})
+}
+
+// reluBwd emits gx = gx + (gy where x > 0 as a signed integer, else +0), in
+// the operand order of autograd's reluBackward.
+func reluBwd(masks Mem) {
+	TEXT("reluBwd", NOSPLIT, "func(n int, gy, x, gx *float32)")
+	Pragma("noescape")
+	Doc("reluBwd adds gy where x > 0 to gx for n elements (see ReLUBackward).")
+	n := Load(Param("n"), GP64())
+	pgy := Load(Param("gy"), GP64())
+	px := Load(Param("x"), GP64())
+	pgx := Load(Param("gx"), GP64())
+	zero := YMM()
+	VXORPS(zero, zero, zero)
+	i := GP64()
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		g, x, acc := maskedLoad(pgy, i, mask), maskedLoad(px, i, mask), maskedLoad(pgx, i, mask)
+		VPCMPGTD(zero, x, x)
+		VANDPS(x, g, g)
+		VADDPS(g, acc, acc) // gx + masked
+		maskedStore(acc, pgx, i, mask)
+	})
 }
