@@ -108,3 +108,30 @@ func TestReLUVectorMatchesGo(t *testing.T) {
 		same(t, fmt.Sprintf("ReLU backward n=%d", n), gotG, wantG)
 	}
 }
+
+// TestLeakyReLUVectorMatchesGo: LeakyReLU's vector kernels give the bits of
+// its Go loops, as TestReLUVectorMatchesGo for ReLU.
+func TestLeakyReLUVectorMatchesGo(t *testing.T) {
+	if !vectorLeakyReLU {
+		t.Skip("no vector kernels in this build: the Go loops are the path")
+	}
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1e-40, -1e-40, float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.Float32frombits(0xffc00001), math.Float32frombits(0x7fc00005), 1.5, -2.25, 3e38, -3e38}
+	r := rand.New(rand.NewPCG(5, 9))
+	for _, slope := range []float32{0.2, -1.5, 0} {
+		for n := 0; n <= 40; n++ {
+			x, gy, gx := make([]float32, n), make([]float32, n), make([]float32, n)
+			for i := range x {
+				x[i], gy[i], gx[i] = vals[r.IntN(len(vals))], vals[r.IntN(len(vals))], vals[r.IntN(len(vals))]
+			}
+			want, got := make([]float32, n), make([]float32, n)
+			leakyReLUForwardGo(slope, want, x)
+			leakyReLUForward(slope, got, x)
+			same(t, fmt.Sprintf("LeakyReLU slope %g n=%d", slope, n), got, want)
+			wantG, gotG := append([]float32(nil), gx...), append([]float32(nil), gx...)
+			leakyReLUBackwardGo(slope, wantG, gy, x)
+			leakyReLUBackward(slope, gotG, gy, x, nil)
+			same(t, fmt.Sprintf("LeakyReLU backward slope %g n=%d", slope, n), gotG, wantG)
+		}
+	}
+}

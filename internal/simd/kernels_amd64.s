@@ -2670,3 +2670,112 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+// func leakyReLUFwd(n int, x *float32, y *float32, slope float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·leakyReLUFwd(SB), NOSPLIT, $0-28
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	MOVSS        slope+24(FP), X0
+	VBROADCASTSS X0, Y0
+	VMOVUPS      reluconst<>+0(SB), Y1
+	VXORPS       Y2, Y2, Y2
+	XORQ         BX, BX
+
+l8:
+	MOVQ    AX, SI
+	SUBQ    BX, SI
+	CMPQ    SI, $0x08
+	JL      tail
+	VMOVUPS (CX)(BX*4), Y3
+	VXORPS  Y1, Y3, Y4
+	VMINPS  Y1, Y4, Y5
+	VMINPS  Y4, Y5, Y4
+	VORPS   Y4, Y5, Y5
+	VXORPS  Y1, Y5, Y5
+	VMINPS  Y2, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VORPS   Y3, Y4, Y4
+	VMULPS  Y0, Y4, Y4
+	VADDPS  Y4, Y5, Y5
+	VMOVUPS Y5, (DX)(BX*4)
+	ADDQ    $0x08, BX
+	JMP     l8
+
+tail:
+	TESTQ      SI, SI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       SI
+	VMOVUPS    32(AX)(SI*4), Y3
+	VMASKMOVPS (CX)(BX*4), Y3, Y4
+	VXORPS     Y1, Y4, Y5
+	VMINPS     Y1, Y5, Y6
+	VMINPS     Y5, Y6, Y5
+	VORPS      Y5, Y6, Y6
+	VXORPS     Y1, Y6, Y6
+	VMINPS     Y2, Y4, Y1
+	VMINPS     Y4, Y1, Y4
+	VORPS      Y4, Y1, Y1
+	VMULPS     Y0, Y1, Y1
+	VADDPS     Y1, Y6, Y6
+	VMASKMOVPS Y6, Y3, (DX)(BX*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func leakyReLUBwd(n int, gy *float32, x *float32, gx *float32, slope float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·leakyReLUBwd(SB), NOSPLIT, $0-36
+	MOVQ         n+0(FP), AX
+	MOVQ         gy+8(FP), CX
+	MOVQ         x+16(FP), DX
+	MOVQ         gx+24(FP), BX
+	MOVSS        slope+32(FP), X0
+	VBROADCASTSS X0, Y0
+	VXORPS       Y2, Y2, Y2
+	MOVL         $0x3f800000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	XORQ         SI, SI
+
+l8:
+	MOVQ     AX, DI
+	SUBQ     SI, DI
+	CMPQ     DI, $0x08
+	JL       tail
+	VMOVUPS  (CX)(SI*4), Y3
+	VMOVUPS  (DX)(SI*4), Y4
+	VMOVUPS  (BX)(SI*4), Y5
+	VPCMPGTD Y2, Y4, Y4
+	VANDPS   Y1, Y4, Y6
+	VANDNPS  Y0, Y4, Y4
+	VORPS    Y4, Y6, Y6
+	VMULPS   Y3, Y6, Y6
+	VADDPS   Y6, Y5, Y5
+	VMOVUPS  Y5, (BX)(SI*4)
+	ADDQ     $0x08, SI
+	JMP      l8
+
+tail:
+	TESTQ      DI, DI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       DI
+	VMOVUPS    32(AX)(DI*4), Y3
+	VMASKMOVPS (CX)(SI*4), Y3, Y4
+	VMASKMOVPS (DX)(SI*4), Y3, Y5
+	VMASKMOVPS (BX)(SI*4), Y3, Y6
+	VPCMPGTD   Y2, Y5, Y5
+	VANDPS     Y1, Y5, Y1
+	VANDNPS    Y0, Y5, Y5
+	VORPS      Y5, Y1, Y1
+	VMULPS     Y4, Y1, Y1
+	VADDPS     Y1, Y6, Y6
+	VMASKMOVPS Y6, Y3, (BX)(SI*4)
+
+done:
+	VZEROUPPER
+	RET

@@ -255,3 +255,30 @@ func ReLUBackward(gy, x, gx []float32) {
 		reluBwd(n, &gy[0], &x[0], &gx[0])
 	}
 }
+
+// LeakyReLU sets y = max(x, 0) + slope·min(x, 0) with the float32 operations
+// (no fused multiply-add) and operand order of package autograd's
+// leakyReLUForward at the default GOAMD64 level, whose bits it gives. x and y
+// have one length.
+func LeakyReLU(x, y []float32, slope float32) {
+	n := len(x)
+	if len(y) != n {
+		panic(fmt.Sprintf("simd: LeakyReLU on x %d, y %d elements (want equal)", n, len(y)))
+	}
+	if n > 0 {
+		leakyReLUFwd(n, &x[0], &y[0], slope)
+	}
+}
+
+// LeakyReLUBackward sets gx = gx + f·gy, f = 1 where x > 0 (sign clear, not
+// zero) and slope elsewhere, as autograd's leakyReLUBackward at the default
+// GOAMD64 level (the product rounded, then the sum). All three have one length.
+func LeakyReLUBackward(gy, x, gx []float32, slope float32) {
+	n := len(gy)
+	if len(x) != n || len(gx) != n {
+		panic(fmt.Sprintf("simd: LeakyReLUBackward on gy %d, x %d, gx %d elements (want equal)", n, len(x), len(gx)))
+	}
+	if n > 0 {
+		leakyReLUBwd(n, &gy[0], &x[0], &gx[0], slope)
+	}
+}

@@ -51,3 +51,13 @@ func ReLU(x, y []float32) { panic("simd: ReLU called without vector support") }
 
 // ReLUBackward is unavailable in this build; see Enabled.
 func ReLUBackward(gy, x, gx []float32) { panic("simd: ReLUBackward called without vector support") }
+
+// LeakyReLU is unavailable in this build; see Enabled.
+func LeakyReLU(x, y []float32, slope float32) {
+	panic("simd: LeakyReLU called without vector support")
+}
+
+// LeakyReLUBackward is unavailable in this build; see Enabled.
+func LeakyReLUBackward(gy, x, gx []float32, slope float32) {
+	panic("simd: LeakyReLUBackward called without vector support")
+}

@@ -148,3 +148,13 @@ func reluFwd(n int, x *float32, y *float32)
 //
 //go:noescape
 func reluBwd(n int, gy *float32, x *float32, gx *float32)
+
+// leakyReLUFwd sets y = max(x, 0) + slope·min(x, 0) for n elements (see LeakyReLU).
+//
+//go:noescape
+func leakyReLUFwd(n int, x *float32, y *float32, slope float32)
+
+// leakyReLUBwd adds f·gy to gx, f = 1 where x > 0 and slope elsewhere, for n elements (see LeakyReLUBackward).
+//
+//go:noescape
+func leakyReLUBwd(n int, gy *float32, x *float32, gx *float32, slope float32)

@@ -57,6 +57,8 @@ func main() {
 	reluAddScaledSubBwd(masks, sc)
 	reluFwd(masks, sc)
 	reluBwd(masks)
+	leakyReLUFwd(masks, sc)
+	leakyReLUBwd(masks)
 	Generate()
 }
 
@@ -1032,6 +1034,74 @@ func reluBwd(masks Mem) {
 		VPCMPGTD(zero, x, x)
 		VANDPS(x, g, g)
 		VADDPS(g, acc, acc) // gx + masked
+		maskedStore(acc, pgx, i, mask)
+	})
+}
+
+// leakyReLUFwd emits y = max(x, 0) + slope·min(x, 0) as the compiler builds
+// autograd's leakyReLUForward at the default GOAMD64 level (no fused
+// multiply-add): Go's max as in reluFwd, Go's min(x, 0) as
+// min(min(x, +0), x) | min(x, +0), the product min·slope, then max + product.
+func leakyReLUFwd(masks, rc Mem) {
+	TEXT("leakyReLUFwd", NOSPLIT, "func(n int, x, y *float32, slope float32)")
+	Pragma("noescape")
+	Doc("leakyReLUFwd sets y = max(x, 0) + slope·min(x, 0) for n elements (see LeakyReLU).")
+	n := Load(Param("n"), GP64())
+	px := Load(Param("x"), GP64())
+	py := Load(Param("y"), GP64())
+	sl := YMM()
+	VBROADCASTSS(Load(Param("slope"), XMM()), sl)
+	sign, zero := YMM(), YMM()
+	VMOVUPS(rc, sign)
+	VXORPS(zero, zero, zero)
+	i := GP64()
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		x := maskedLoad(px, i, mask)
+		nx, m1 := YMM(), YMM()
+		VXORPS(sign, x, nx)  // −x
+		VMINPS(sign, nx, m1) // min(−x, −0)
+		VMINPS(nx, m1, nx)   // min(m1, −x)
+		VORPS(nx, m1, m1)
+		VXORPS(sign, m1, m1) // max(x, 0)
+		a := YMM()
+		VMINPS(zero, x, a) // min(x, +0)
+		VMINPS(x, a, x)    // min(a, x)
+		VORPS(x, a, a)     // min(x, 0)
+		VMULPS(sl, a, a)   // ·slope
+		VADDPS(a, m1, m1)  // max + product
+		maskedStore(m1, py, i, mask)
+	})
+}
+
+// leakyReLUBwd emits gx = gx + f·gy with f = 1 where x > 0 (as a signed
+// integer, autograd's positiveMask) and slope elsewhere, in the operand
+// order of autograd's leakyReLUBackward at the default GOAMD64 level.
+func leakyReLUBwd(masks Mem) {
+	TEXT("leakyReLUBwd", NOSPLIT, "func(n int, gy, x, gx *float32, slope float32)")
+	Pragma("noescape")
+	Doc("leakyReLUBwd adds f·gy to gx, f = 1 where x > 0 and slope elsewhere, for n elements (see LeakyReLUBackward).")
+	n := Load(Param("n"), GP64())
+	pgy := Load(Param("gy"), GP64())
+	px := Load(Param("x"), GP64())
+	pgx := Load(Param("gx"), GP64())
+	sl := YMM()
+	VBROADCASTSS(Load(Param("slope"), XMM()), sl)
+	one, zero := YMM(), YMM()
+	VXORPS(zero, zero, zero)
+	c := GP32()
+	MOVL(U32(0x3f800000), c)
+	VMOVD(c, one.AsX())
+	VPBROADCASTD(one.AsX(), one)
+	i := GP64()
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		g, x, acc := maskedLoad(pgy, i, mask), maskedLoad(px, i, mask), maskedLoad(pgx, i, mask)
+		VPCMPGTD(zero, x, x) // all ones where x > 0
+		f := YMM()
+		VANDPS(one, x, f)
+		VANDNPS(sl, x, x) // slope where not
+		VORPS(x, f, f)
+		VMULPS(g, f, f)     // f·gy
+		VADDPS(f, acc, acc) // gx + f·gy
 		maskedStore(acc, pgx, i, mask)
 	})
 }
