@@ -135,3 +135,35 @@ func TestLeakyReLUVectorMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestAddScaledVectorMatchesGo: AddScaled's vector kernels (simd.AddScaled
+// and, for its backward, simd.AXPY) give the bits of its Go loops.
+func TestAddScaledVectorMatchesGo(t *testing.T) {
+	if !simd.Enabled() || goFusesFMA {
+		t.Skip("no vector kernels in this build: the Go loops are the path")
+	}
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1e-40, -1e-40, float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.Float32frombits(0xffc00001), math.Float32frombits(0x7fc00005), 1.5, -2.25, 3e38, -3e38, 0.1}
+	r := rand.New(rand.NewPCG(11, 13))
+	for _, cs := range [][2]float32{{0.9, 0.1}, {-1.5, 3e-20}, {0, 1}} {
+		for n := 0; n <= 40; n++ {
+			a, b, gy, gx := make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)
+			for i := range a {
+				a[i], b[i], gy[i], gx[i] = vals[r.IntN(len(vals))], vals[r.IntN(len(vals))], vals[r.IntN(len(vals))], vals[r.IntN(len(vals))]
+			}
+			mk := func() *Var {
+				return &Var{Value: &tensor.Dense{Rows: 1, Cols: n, Data: make([]float32, n)},
+					in: [2]*Var{{Value: &tensor.Dense{Rows: 1, Cols: n, Data: a}}, {Value: &tensor.Dense{Rows: 1, Cols: n, Data: b}}},
+					p:  cs[0], p2: cs[1]}
+			}
+			want, got := mk(), mk()
+			addScaledForwardGo(want, 0, n)
+			addScaledForward(got, 0, n)
+			same(t, fmt.Sprintf("AddScaled %v n=%d", cs, n), got.Value.Data, want.Value.Data)
+			wantG, gotG := append([]float32(nil), gx...), append([]float32(nil), gx...)
+			axpyGo(cs[0], gy, wantG)
+			simd.AXPY(cs[0], gy, gotG)
+			same(t, fmt.Sprintf("AXPY %v n=%d", cs, n), gotG, wantG)
+		}
+	}
+}

@@ -2779,3 +2779,86 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+// func addScaledFwd(n int, a *float32, b *float32, out *float32, ca float32, cb float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·addScaledFwd(SB), NOSPLIT, $0-40
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	MOVQ         b+16(FP), DX
+	MOVQ         out+24(FP), BX
+	MOVSS        ca+32(FP), X0
+	VBROADCASTSS X0, Y0
+	MOVSS        cb+36(FP), X1
+	VBROADCASTSS X1, Y1
+	XORQ         SI, SI
+
+l8:
+	MOVQ    AX, DI
+	SUBQ    SI, DI
+	CMPQ    DI, $0x08
+	JL      tail
+	VMOVUPS (CX)(SI*4), Y2
+	VMOVUPS (DX)(SI*4), Y3
+	VMULPS  Y2, Y0, Y2
+	VMULPS  Y3, Y1, Y3
+	VADDPS  Y3, Y2, Y2
+	VMOVUPS Y2, (BX)(SI*4)
+	ADDQ    $0x08, SI
+	JMP     l8
+
+tail:
+	TESTQ      DI, DI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       DI
+	VMOVUPS    32(AX)(DI*4), Y2
+	VMASKMOVPS (CX)(SI*4), Y2, Y3
+	VMASKMOVPS (DX)(SI*4), Y2, Y4
+	VMULPS     Y3, Y0, Y3
+	VMULPS     Y4, Y1, Y4
+	VADDPS     Y4, Y3, Y3
+	VMASKMOVPS Y3, Y2, (BX)(SI*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func axpy(n int, x *float32, y *float32, c float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·axpy(SB), NOSPLIT, $0-28
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	MOVSS        c+24(FP), X0
+	VBROADCASTSS X0, Y0
+	XORQ         BX, BX
+
+l8:
+	MOVQ    AX, SI
+	SUBQ    BX, SI
+	CMPQ    SI, $0x08
+	JL      tail
+	VMOVUPS (CX)(BX*4), Y1
+	VMOVUPS (DX)(BX*4), Y2
+	VMULPS  Y0, Y1, Y1
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS Y1, (DX)(BX*4)
+	ADDQ    $0x08, BX
+	JMP     l8
+
+tail:
+	TESTQ      SI, SI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       SI
+	VMOVUPS    32(AX)(SI*4), Y1
+	VMASKMOVPS (CX)(BX*4), Y1, Y2
+	VMASKMOVPS (DX)(BX*4), Y1, Y3
+	VMULPS     Y0, Y2, Y2
+	VADDPS     Y3, Y2, Y2
+	VMASKMOVPS Y2, Y1, (DX)(BX*4)
+
+done:
+	VZEROUPPER
+	RET

@@ -282,3 +282,29 @@ func LeakyReLUBackward(gy, x, gx []float32, slope float32) {
 		leakyReLUBwd(n, &gy[0], &x[0], &gx[0], slope)
 	}
 }
+
+// AddScaled sets out = ca·a + cb·b, each product rounded to float32 and then
+// the sum (no fused multiply-add), in the operand order of package
+// autograd's addScaledForward, whose bits it gives. All have one length.
+func AddScaled(a, b, out []float32, ca, cb float32) {
+	n := len(a)
+	if len(b) != n || len(out) != n {
+		panic(fmt.Sprintf("simd: AddScaled on a %d, b %d, out %d elements (want equal)", n, len(b), len(out)))
+	}
+	if n > 0 {
+		addScaledFwd(n, &a[0], &b[0], &out[0], ca, cb)
+	}
+}
+
+// AXPY sets y = x·c + y, the product rounded to float32 before the sum (no
+// fused multiply-add), as the default GOAMD64 level compiles the Go loop
+// `y[i] += c * x[i]`, operand order included. x and y have one length.
+func AXPY(c float32, x, y []float32) {
+	n := len(x)
+	if len(y) != n {
+		panic(fmt.Sprintf("simd: AXPY on x %d, y %d elements (want equal)", n, len(y)))
+	}
+	if n > 0 {
+		axpy(n, &x[0], &y[0], c)
+	}
+}

@@ -61,3 +61,11 @@ func LeakyReLU(x, y []float32, slope float32) {
 func LeakyReLUBackward(gy, x, gx []float32, slope float32) {
 	panic("simd: LeakyReLUBackward called without vector support")
 }
+
+// AddScaled is unavailable in this build; see Enabled.
+func AddScaled(a, b, out []float32, ca, cb float32) {
+	panic("simd: AddScaled called without vector support")
+}
+
+// AXPY is unavailable in this build; see Enabled.
+func AXPY(c float32, x, y []float32) { panic("simd: AXPY called without vector support") }

@@ -158,3 +158,13 @@ func leakyReLUFwd(n int, x *float32, y *float32, slope float32)
 //
 //go:noescape
 func leakyReLUBwd(n int, gy *float32, x *float32, gx *float32, slope float32)
+
+// addScaledFwd sets out = ca·a + cb·b for n elements (see AddScaled).
+//
+//go:noescape
+func addScaledFwd(n int, a *float32, b *float32, out *float32, ca float32, cb float32)
+
+// axpy sets y = x·c + y for n elements, without fusing (see AXPY).
+//
+//go:noescape
+func axpy(n int, x *float32, y *float32, c float32)

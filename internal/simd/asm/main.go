@@ -59,6 +59,8 @@ func main() {
 	reluBwd(masks)
 	leakyReLUFwd(masks, sc)
 	leakyReLUBwd(masks)
+	addScaledFwd(masks)
+	axpy(masks)
 	Generate()
 }
 
@@ -1103,5 +1105,48 @@ func leakyReLUBwd(masks Mem) {
 		VMULPS(g, f, f)     // f·gy
 		VADDPS(f, acc, acc) // gx + f·gy
 		maskedStore(acc, pgx, i, mask)
+	})
+}
+
+// addScaledFwd emits out = (ca·a) + (cb·b), each product rounded, in the
+// operand order of autograd's addScaledForward.
+func addScaledFwd(masks Mem) {
+	TEXT("addScaledFwd", NOSPLIT, "func(n int, a, b, out *float32, ca, cb float32)")
+	Pragma("noescape")
+	Doc("addScaledFwd sets out = ca·a + cb·b for n elements (see AddScaled).")
+	n := Load(Param("n"), GP64())
+	pa := Load(Param("a"), GP64())
+	pb := Load(Param("b"), GP64())
+	po := Load(Param("out"), GP64())
+	ca, cb := YMM(), YMM()
+	VBROADCASTSS(Load(Param("ca"), XMM()), ca)
+	VBROADCASTSS(Load(Param("cb"), XMM()), cb)
+	i := GP64()
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		a, b := maskedLoad(pa, i, mask), maskedLoad(pb, i, mask)
+		VMULPS(a, ca, a) // ca·a
+		VMULPS(b, cb, b) // cb·b
+		VADDPS(b, a, a)
+		maskedStore(a, po, i, mask)
+	})
+}
+
+// axpy emits y = (x·c) + y, the product rounded, in the operand order the
+// compiler gives `y[i] += c * x[i]` at the default GOAMD64 level.
+func axpy(masks Mem) {
+	TEXT("axpy", NOSPLIT, "func(n int, x, y *float32, c float32)")
+	Pragma("noescape")
+	Doc("axpy sets y = x·c + y for n elements, without fusing (see AXPY).")
+	n := Load(Param("n"), GP64())
+	px := Load(Param("x"), GP64())
+	py := Load(Param("y"), GP64())
+	c := YMM()
+	VBROADCASTSS(Load(Param("c"), XMM()), c)
+	i := GP64()
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		x, y := maskedLoad(px, i, mask), maskedLoad(py, i, mask)
+		VMULPS(c, x, x) // x·c
+		VADDPS(y, x, x) // + y
+		maskedStore(x, py, i, mask)
 	})
 }
