@@ -2862,3 +2862,51 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+// func countNonZero(n int, x *float32) int
+// Requires: AVX, AVX2
+TEXT ·countNonZero(SB), NOSPLIT, $0-24
+	MOVQ     n+0(FP), AX
+	MOVQ     x+8(FP), CX
+	VPXOR    Y0, Y0, Y0
+	VPXOR    Y1, Y1, Y1
+	VPCMPEQD Y2, Y2, Y2
+	XORQ     DX, DX
+
+l8:
+	MOVQ     AX, BX
+	SUBQ     DX, BX
+	CMPQ     BX, $0x08
+	JL       tail
+	VMOVUPS  (CX)(DX*4), Y3
+	VPSLLD   $0x01, Y3, Y3
+	VPCMPEQD Y1, Y3, Y3
+	VPXOR    Y2, Y3, Y3
+	VPSUBD   Y3, Y0, Y0
+	ADDQ     $0x08, DX
+	JMP      l8
+
+tail:
+	TESTQ      BX, BX
+	JZ         sum
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       BX
+	VMOVUPS    32(AX)(BX*4), Y3
+	VMASKMOVPS (CX)(DX*4), Y3, Y3
+	VPSLLD     $0x01, Y3, Y3
+	VPCMPEQD   Y1, Y3, Y3
+	VPXOR      Y2, Y3, Y3
+	VPSUBD     Y3, Y0, Y0
+
+sum:
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDD       X1, X0, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPADDD       X0, X1, X1
+	VPSHUFD      $0xb1, X1, X0
+	VPADDD       X0, X1, X1
+	XORQ         AX, AX
+	VMOVD        X1, AX
+	MOVQ         AX, ret+16(FP)
+	VZEROUPPER
+	RET

@@ -308,3 +308,12 @@ func AXPY(c float32, x, y []float32) {
 		axpy(n, &x[0], &y[0], c)
 	}
 }
+
+// CountNonZero returns how many elements of x are neither +0 nor −0 (NaNs,
+// infinities and subnormals count), eight at a time.
+func CountNonZero(x []float32) int {
+	if len(x) == 0 {
+		return 0
+	}
+	return countNonZero(len(x), &x[0])
+}

@@ -69,3 +69,6 @@ func AddScaled(a, b, out []float32, ca, cb float32) {
 
 // AXPY is unavailable in this build; see Enabled.
 func AXPY(c float32, x, y []float32) { panic("simd: AXPY called without vector support") }
+
+// CountNonZero is unavailable in this build; see Enabled.
+func CountNonZero(x []float32) int { panic("simd: CountNonZero called without vector support") }

@@ -168,3 +168,8 @@ func addScaledFwd(n int, a *float32, b *float32, out *float32, ca float32, cb fl
 //
 //go:noescape
 func axpy(n int, x *float32, y *float32, c float32)
+
+// countNonZero returns how many of the n floats at x are not ±0 (see CountNonZero).
+//
+//go:noescape
+func countNonZero(n int, x *float32) int

@@ -61,6 +61,7 @@ func main() {
 	leakyReLUBwd(masks)
 	addScaledFwd(masks)
 	axpy(masks)
+	countNonZero(masks)
 	Generate()
 }
 
@@ -1149,4 +1150,57 @@ func axpy(masks Mem) {
 		VADDPS(y, x, x) // + y
 		maskedStore(x, py, i, mask)
 	})
+}
+
+// countNonZero emits the count of elements whose bits, sign dropped, are not
+// all zero (neither +0 nor −0): eight 32-bit lane counters (each at most
+// n/8, so n < 2³⁴ is safe), summed at the end. The tail's masked-off lanes
+// read as +0 and so count nothing.
+func countNonZero(masks Mem) {
+	TEXT("countNonZero", NOSPLIT, "func(n int, x *float32) int")
+	Pragma("noescape")
+	Doc("countNonZero returns how many of the n floats at x are not ±0 (see CountNonZero).")
+	n := Load(Param("n"), GP64())
+	px := Load(Param("x"), GP64())
+	acc, zero, ones := YMM(), YMM(), YMM()
+	VPXOR(acc, acc, acc)
+	VPXOR(zero, zero, zero)
+	VPCMPEQD(ones, ones, ones)
+	i := GP64()
+	XORQ(i, i)
+	rem := GP64()
+	body := func(mask VecVirtual) {
+		v := maskedLoad(px, i, mask)
+		VPSLLD(U8(1), v, v)  // drop the sign
+		VPCMPEQD(zero, v, v) // all ones where ±0
+		VPXOR(ones, v, v)    // all ones (−1) where not
+		VPSUBD(v, acc, acc)  // +1 where not
+	}
+	Label("l8")
+	MOVQ(n, rem)
+	SUBQ(i, rem)
+	CMPQ(rem, U8(8))
+	JL(LabelRef("tail"))
+	body(nil)
+	ADDQ(U8(8), i)
+	JMP(LabelRef("l8"))
+	Label("tail")
+	TESTQ(rem, rem)
+	JZ(LabelRef("sum"))
+	body(loadMask(masks, rem))
+	Label("sum")
+	hi := XMM()
+	VEXTRACTI128(U8(1), acc, hi)
+	VPADDD(hi, acc.AsX(), hi)
+	t := XMM()
+	VPSHUFD(U8(0x4e), hi, t)
+	VPADDD(t, hi, hi)
+	VPSHUFD(U8(0xb1), hi, t)
+	VPADDD(t, hi, hi)
+	r := GP64()
+	XORQ(r, r)
+	VMOVD(hi, r.As32())
+	Store(r, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
 }
