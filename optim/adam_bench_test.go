@@ -9,8 +9,8 @@ import (
 )
 
 // The parameter counts of PCGCN's presets on Texas (1703 features, 256
-// hidden, 5 classes: 503,302) and Wisconsin (128 hidden: 235,142).
-var adamSizes = []int{503302, 235142}
+// hidden, 5 classes: 503,046) and Wisconsin (128 hidden: 235,142).
+var adamSizes = []int{503046, 235142}
 
 // BenchmarkAdamStep times one Adam step over one parameter of n elements at
 // 2 threads (parked workers, as training runs it), the optimiser's share of
