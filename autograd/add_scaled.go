@@ -1,6 +1,10 @@
 package autograd
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/pcgcn/pcgcn/internal/simd"
+)
 
 // AddScaled returns ca·a + cb·b for a and b of the same shape and constants
 // ca, cb: one operation (and one intermediate buffer) instead of two Scale
@@ -22,8 +26,19 @@ func (t *Tape) AddScaled(a *Var, ca float32, b *Var, cb float32) *Var {
 	return t.done(o, addScaledBack)
 }
 
+// addScaledForward takes the vector kernel when there is one (simd.AddScaled:
+// the bits of addScaledForwardGo, whose explicit conversions keep every
+// build from fusing).
 func addScaledForward(arg any, lo, hi int) {
 	o := arg.(*Var)
+	if simd.Enabled() {
+		simd.AddScaled(o.in[0].Value.Data[lo:hi], o.in[1].Value.Data[lo:hi], o.Value.Data[lo:hi], o.p, o.p2)
+		return
+	}
+	addScaledForwardGo(o, lo, hi)
+}
+
+func addScaledForwardGo(o *Var, lo, hi int) {
 	ad, bd, od := o.in[0].Value.Data[lo:hi], o.in[1].Value.Data[lo:hi], o.Value.Data[lo:hi]
 	bd = bd[:len(ad)]
 	od = od[:len(ad)]
@@ -44,7 +59,9 @@ func addScaledBack(o *Var) {
 	}
 }
 
-// addScaledBackward adds c·∂out into the gradient of input o.i1.
+// addScaledBackward adds c·∂out into the gradient of input o.i1, through
+// the vector kernel (simd.AXPY) where it gives the Go loop's bits: at the
+// default GOAMD64 level, which does not fuse the loop's c·g + gx.
 func addScaledBackward(arg any, lo, hi int) {
 	o := arg.(*Var)
 	c := o.p
@@ -52,6 +69,16 @@ func addScaledBackward(arg any, lo, hi int) {
 		c = o.p2
 	}
 	gx, gy := o.in[o.i1].Grad.Data[lo:hi], o.Grad.Data[lo:hi]
+	gx = gx[:len(gy)]
+	if simd.Enabled() && !goFusesFMA {
+		simd.AXPY(c, gy, gx)
+		return
+	}
+	axpyGo(c, gy, gx)
+}
+
+// axpyGo sets gx += c·gy in Go, the definition simd.AXPY follows.
+func axpyGo(c float32, gy, gx []float32) {
 	gx = gx[:len(gy)]
 	for i, g := range gy {
 		gx[i] += c * g

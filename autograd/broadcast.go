@@ -147,6 +147,24 @@ func reduceCols(arg any, lo, hi int) {
 func reduceRowBlocks(arg any, lo, hi int) {
 	r := arg.(*reduction)
 	rows, cols, gd := r.g.Rows, r.g.Cols, r.g.Data
+	if cols == 1 { // a column (GGCN's n×1 and edge values): one sum per block, the same additions
+		for b := lo; b < hi; b++ {
+			i0, i1 := b*reduceBlock, min((b+1)*reduceBlock, rows)
+			s := r.partial[b]
+			if r.mul == nil {
+				for _, v := range gd[i0:i1] {
+					s += float64(v)
+				}
+			} else {
+				m := r.mul[i0:i1]
+				for i, v := range gd[i0:i1] {
+					s += float64(v * m[i])
+				}
+			}
+			r.partial[b] = s
+		}
+		return
+	}
 	for b := lo; b < hi; b++ {
 		acc := r.partial[b*cols : (b+1)*cols]
 		for i := b * reduceBlock; i < min((b+1)*reduceBlock, rows); i++ {

@@ -39,6 +39,19 @@ func mulBackA(arg any, lo, hi int) {
 // mulRows writes (or, with acc, adds) x ⊙ b into y for rows lo..hi-1, b
 // broadcast as k says.
 func mulRows(k bcast, bd, x, y []float32, lo, hi, cols int, acc bool) {
+	switch {
+	case k == bcSame || k == bcCol && cols == 1:
+		// the rows are contiguous in all three: one loop over the range,
+		// the same operation per element (GGCN's n×1 and edge columns
+		// otherwise paid a row's set-up per element)
+		s, e := lo*cols, hi*cols
+		mulSpan(0, bd[s:e], x[s:e], y[s:e], acc)
+		return
+	case k == bcScalar:
+		s, e := lo*cols, hi*cols
+		mulSpan(bd[0], nil, x[s:e], y[s:e], acc)
+		return
+	}
 	for i := lo; i < hi; i++ {
 		xr, yr := x[i*cols:(i+1)*cols], y[i*cols:(i+1)*cols]
 		br, c := rowOperand(k, bd, i, cols)
@@ -61,6 +74,32 @@ func mulRows(k bcast, bd, x, y []float32, lo, hi, cols int, acc bool) {
 			for j, v := range xr {
 				yr[j] = v * br[j]
 			}
+		}
+	}
+}
+
+// mulSpan writes (or, with acc, adds) x ⊙ br, or x·c when br is nil, into
+// y: the loops of mulRows over one contiguous span.
+func mulSpan(c float32, br, x, y []float32, acc bool) {
+	y = y[:len(x)]
+	switch {
+	case br == nil && acc:
+		for j, v := range x {
+			y[j] += v * c
+		}
+	case br == nil:
+		for j, v := range x {
+			y[j] = v * c
+		}
+	case acc:
+		br = br[:len(x)]
+		for j, v := range x {
+			y[j] += v * br[j]
+		}
+	default:
+		br = br[:len(x)]
+		for j, v := range x {
+			y[j] = v * br[j]
 		}
 	}
 }

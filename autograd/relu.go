@@ -1,19 +1,42 @@
 package autograd
 
-import "math"
+import (
+	"math"
+
+	"github.com/pcgcn/pcgcn/internal/simd"
+)
 
 // ReLU returns max(x, 0) element-wise.
 //
 // Backward: ∂x += ∂out where x > 0 (the derivative at 0 is taken as 0).
 func (t *Tape) ReLU(x *Var) *Var { return t.elementwise(x, 1, 0, reluForward, reluBackward) }
 
+// reluForward and reluBackward take the vector kernels when there are
+// (simd.ReLU, simd.ReLUBackward: the bits of the Go loops below, which are
+// their definition).
 func reluForward(_ float32, y, x []float32) {
+	if simd.Enabled() {
+		simd.ReLU(x, y[:len(x)])
+		return
+	}
+	reluForwardGo(y, x)
+}
+
+func reluForwardGo(y, x []float32) {
 	for i, v := range x {
 		y[i] = max(v, 0)
 	}
 }
 
 func reluBackward(_ float32, gx, gy, x, _ []float32) {
+	if simd.Enabled() {
+		simd.ReLUBackward(gy, x[:len(gy)], gx[:len(gy)])
+		return
+	}
+	reluBackwardGo(gx, gy, x)
+}
+
+func reluBackwardGo(gx, gy, x []float32) {
 	x = x[:len(gy)]
 	gx = gx[:len(gy)]
 	for i, g := range gy {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/pcgcn/pcgcn/internal/simd"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -39,8 +40,32 @@ func (t *Tape) ReLUAddScaledSub(x, a, b *Var, m *tensor.Dense, c float32) *Var {
 	return t.record1(o, reluAddScaledSubBack, x.requiresGrad || a.requiresGrad || b.requiresGrad)
 }
 
+// reluAddScaledSubForward computes rows [lo, hi): through the vector kernel
+// when there is one (simd.ReLUAddScaledSub, the same bits as the Go loop:
+// without a mask all the rows at once, with mi = 1, which leaves the
+// difference's bits as they are), otherwise the Go loop.
 func reluAddScaledSubForward(arg any, lo, hi int) {
 	o := arg.(*Var)
+	if !simd.Enabled() {
+		reluAddScaledSubForwardGo(o, lo, hi)
+		return
+	}
+	cols, c := o.Value.Cols, o.p
+	xd, ad, bd, od := o.xs[0].Value.Data, o.in[0].Value.Data, o.in[1].Value.Data, o.Value.Data
+	if o.aux == nil {
+		s, e := lo*cols, hi*cols
+		simd.ReLUAddScaledSub(xd[s:e], ad[s:e], bd[s:e], od[s:e], c, 1)
+		return
+	}
+	for i := lo; i < hi; i++ {
+		s, e := i*cols, (i+1)*cols
+		simd.ReLUAddScaledSub(xd[s:e], ad[s:e], bd[s:e], od[s:e], c, o.aux.Data[i])
+	}
+}
+
+// reluAddScaledSubForwardGo is the forward of rows [lo, hi) in Go, the
+// definition the vector kernel follows.
+func reluAddScaledSubForwardGo(o *Var, lo, hi int) {
 	cols, c := o.Value.Cols, o.p
 	xd, ad, bd, od := o.xs[0].Value.Data, o.in[0].Value.Data, o.in[1].Value.Data, o.Value.Data
 	for i := lo; i < hi; i++ {
@@ -78,6 +103,32 @@ func reluAddScaledSubBack(o *Var) {
 // were.
 func reluAddScaledSubBackward(arg any, lo, hi int) {
 	o := arg.(*Var)
+	if !simd.Enabled() {
+		reluAddScaledSubBackwardGo(o, lo, hi)
+		return
+	}
+	cols, c := o.Value.Cols, o.p
+	x, a, b := o.xs[0], o.in[0], o.in[1]
+	grad := func(v *Var, s, e int) []float32 {
+		if !v.requiresGrad {
+			return nil
+		}
+		return v.Grad.Data[s:e]
+	}
+	if o.aux == nil {
+		s, e := lo*cols, hi*cols
+		simd.ReLUAddScaledSubBackward(o.Grad.Data[s:e], o.Value.Data[s:e], grad(x, s, e), grad(a, s, e), grad(b, s, e), c, 1)
+		return
+	}
+	for i := lo; i < hi; i++ {
+		s, e := i*cols, (i+1)*cols
+		simd.ReLUAddScaledSubBackward(o.Grad.Data[s:e], o.Value.Data[s:e], grad(x, s, e), grad(a, s, e), grad(b, s, e), c, o.aux.Data[i])
+	}
+}
+
+// reluAddScaledSubBackwardGo is the backward of rows [lo, hi) in Go, the
+// definition the vector kernel follows.
+func reluAddScaledSubBackwardGo(o *Var, lo, hi int) {
 	cols, c := o.Value.Cols, o.p
 	x, a, b := o.xs[0], o.in[0], o.in[1]
 	gy, out := o.Grad.Data, o.Value.Data

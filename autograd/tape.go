@@ -16,6 +16,10 @@ type Tape struct {
 	Training bool
 	// RNG draws dropout masks; set it before the first Dropout in training.
 	RNG *rng.RNG
+	// LogitsOnly marks a pass of which only the logits are read (train's
+	// evaluation, with recording off): a model may then skip what only
+	// feeds a loss, such as an auxiliary loss (PCGCN's consistency term).
+	LogitsOnly bool
 
 	noGrad bool
 	nodes  []*Var

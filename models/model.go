@@ -32,7 +32,9 @@ type NoDecay interface {
 type Output struct {
 	// Logits are the n×c class scores (unnormalised).
 	Logits *autograd.Var
-	// Aux is an extra 1×1 training loss added to the cross-entropy (nil if none).
+	// Aux is an extra 1×1 training loss added to the cross-entropy (nil if
+	// none; a model may leave it nil when the tape asks for the logits
+	// alone, Tape.LogitsOnly, as evaluation does: PCGCN does).
 	Aux *autograd.Var
 	// Embedding is the last hidden representation (n×d), for visualisation.
 	Embedding *autograd.Var

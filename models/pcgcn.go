@@ -336,7 +336,7 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 		// their buffers
 		t.Release(hw, mp, bpw)
 		t.ReleaseDead(b)
-		if c.Lambda != 0 && !c.NoCL {
+		if c.Lambda != 0 && !c.NoCL && !t.LogitsOnly { // a loss only: evaluation reads the logits alone
 			// a mean over the training nodes; Eq. con:loss sums over them
 			ce := t.CrossEntropy(s, m.labels, m.data.Train)
 			if consist == nil {

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/pcgcn/pcgcn/autograd"
+	"github.com/pcgcn/pcgcn/internal/simd"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -116,7 +117,25 @@ type adamUpdate struct {
 
 func runAdamUpdate(arg any, lo, hi int) { arg.(*adamUpdate).run(lo, hi) }
 
+// vectorAdam says whether run takes the AVX2 kernel (simd.AdamStep), which
+// does the float32 operations of runGo in the same order without fused
+// multiply-adds, so it gives the same bits as the Go loop compiled at the
+// default GOAMD64 level. A GOAMD64=v3 build fuses the Go loop's a·b+c and
+// so keeps the Go loop (goFusesFMA).
+var vectorAdam = simd.Enabled() && !goFusesFMA
+
 func (u *adamUpdate) run(lo, hi int) {
+	if vectorAdam {
+		k := [9]float32{u.b1, u.b2, u.c1, u.c2, u.eps, u.bc2Sqrt, u.stepSize, u.l2, u.shrink}
+		simd.AdamStep(u.p[lo:hi], u.g[lo:hi], u.m[lo:hi], u.v[lo:hi], &k)
+		return
+	}
+	u.runGo(lo, hi)
+}
+
+// runGo is the update of elements lo..hi in Go, the definition that
+// simd.AdamStep follows.
+func (u *adamUpdate) runGo(lo, hi int) {
 	p, g, m, v := u.p[lo:hi], u.g[lo:hi], u.m[lo:hi], u.v[lo:hi]
 	for i := range p {
 		pi := p[i]

@@ -64,8 +64,20 @@ func (s *pieces) run() {
 // the Workers (no allocation) or, without Workers, to the heap; kd itself is
 // passed by value so that the caller's copy never escapes.
 func (e Exec) runPieces(n int, prefix []int32, j job, kd kernel) {
+	e.runPiecesMin(n, 1, prefix, j, kd)
+}
+
+// runPiecesMin is runPieces with pieces of at least minLen items where that
+// still leaves one piece per goroutine: for loops whose pieces each pay a
+// set-up proportional to the whole problem (Gemm packs op(b) once per piece),
+// short ranges are cut into fewer pieces. How the range is cut never changes
+// a result (each item is computed the same way in any piece).
+func (e Exec) runPiecesMin(n, minLen int, prefix []int32, j job, kd kernel) {
 	t := min(e.N(), n)
 	p := min(n, piecesPerThread*t)
+	if minLen > 1 {
+		p = min(p, max(t, n/minLen))
+	}
 	if w := e.Workers; w.acquire(t - 1) {
 		if j.kb != nil {
 			w.kern = kd

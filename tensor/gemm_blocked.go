@@ -29,8 +29,16 @@ func gemmBlocked(e Exec, kd kernel) {
 		gemmPanelRange(&kd, 0, panels)
 		return
 	}
-	e.runKernel(panels, nil, kd, gemmPanelRange)
+	e.runKernelMin(panels, gemmMinPanels, kd, gemmPanelRange)
 }
+
+// gemmMinPanels is the fewest row panels (of simd.TileRows rows) in a piece
+// of gemmBlocked when there are enough for one piece per goroutine: each
+// piece packs all of op(b), k·n copies (strided ones for a transposed b),
+// against rows·k·n multiply-adds, and below about a hundred rows the packing
+// cost as much as the tiles (a 183-row Texas product cut into eight pieces
+// spent 0.8 s in packB for 1.0 s in the 6×16 tile).
+const gemmMinPanels = 16
 
 // gemmPanelRange computes the row panels [plo, phi) of gemmBlocked with a
 // packing buffer on the goroutine's stack.

@@ -65,9 +65,7 @@ func sparseLeft(kd *kernel) bool {
 	limit := int(density * float64(sampled))
 	nz := 0
 	for lo := 0; lo < len(data); lo += stride * block {
-		for _, v := range data[lo:min(lo+block, len(data))] {
-			nz += nonZero(v)
-		}
+		nz += simd.CountNonZero(data[lo:min(lo+block, len(data))]) // the vector kernels exist here
 		if nz > limit {
 			return false
 		}

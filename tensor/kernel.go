@@ -27,3 +27,9 @@ type kernelBody func(kd *kernel, lo, hi int)
 func (e Exec) runKernel(n int, prefix []int32, kd kernel, body kernelBody) {
 	e.runPieces(n, prefix, job{kb: body}, kd)
 }
+
+// runKernelMin is runKernel over pieces of at least minLen items where that
+// still leaves one piece per goroutine (see runPiecesMin).
+func (e Exec) runKernelMin(n, minLen int, kd kernel, body kernelBody) {
+	e.runPiecesMin(n, minLen, nil, job{kb: body}, kd)
+}

@@ -194,7 +194,8 @@ func Logits(tape *autograd.Tape, model models.Model) *tensor.Dense {
 	tape.Reset()
 	tape.SetNoGrad(true)
 	tape.Training = false
-	defer tape.SetNoGrad(false)
+	tape.LogitsOnly = true // no auxiliary loss (PCGCN's consistency term)
+	defer func() { tape.SetNoGrad(false); tape.LogitsOnly = false }()
 	return model.Forward(tape).Logits.Value
 }
 

@@ -2327,3 +2327,586 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+// func adamStep(n int, param *float32, grad *float32, m1 *float32, m2 *float32, k *[9]float32)
+// Requires: AVX
+TEXT ·adamStep(SB), NOSPLIT, $0-48
+	MOVQ         n+0(FP), AX
+	MOVQ         param+8(FP), CX
+	MOVQ         grad+16(FP), DX
+	MOVQ         m1+24(FP), BX
+	MOVQ         m2+32(FP), SI
+	MOVQ         k+40(FP), DI
+	VBROADCASTSS (DI), Y0
+	VBROADCASTSS 4(DI), Y1
+	VBROADCASTSS 8(DI), Y2
+	VBROADCASTSS 12(DI), Y3
+	VBROADCASTSS 16(DI), Y4
+	VBROADCASTSS 20(DI), Y5
+	VBROADCASTSS 24(DI), Y6
+	VBROADCASTSS 28(DI), Y7
+	VBROADCASTSS 32(DI), Y8
+
+l8:
+	CMPQ    AX, $0x08
+	JL      tail
+	VMOVUPS (CX), Y9
+	VMOVUPS (DX), Y10
+	VMOVUPS (BX), Y11
+	VMOVUPS (SI), Y12
+	VMULPS  Y9, Y7, Y13
+	VADDPS  Y10, Y13, Y13
+	VMULPS  Y9, Y8, Y9
+	VMULPS  Y11, Y0, Y11
+	VMULPS  Y13, Y2, Y10
+	VADDPS  Y11, Y10, Y10
+	VMOVUPS Y10, (BX)
+	VMULPS  Y12, Y1, Y12
+	VMULPS  Y13, Y3, Y11
+	VMULPS  Y11, Y13, Y13
+	VADDPS  Y12, Y13, Y13
+	VMOVUPS Y13, (SI)
+	VMULPS  Y10, Y6, Y10
+	VSQRTPS Y13, Y13
+	VDIVPS  Y5, Y13, Y13
+	VADDPS  Y13, Y4, Y13
+	VDIVPS  Y13, Y10, Y10
+	VSUBPS  Y10, Y9, Y9
+	VMOVUPS Y9, (CX)
+	ADDQ    $0x20, CX
+	ADDQ    $0x20, DX
+	ADDQ    $0x20, BX
+	ADDQ    $0x20, SI
+	SUBQ    $0x08, AX
+	JMP     l8
+
+tail:
+	TESTQ      AX, AX
+	JZ         done
+	LEAQ       tailmask<>+0(SB), DI
+	NEGQ       AX
+	VMOVUPS    32(DI)(AX*4), Y9
+	VMASKMOVPS (CX), Y9, Y10
+	VMASKMOVPS (DX), Y9, Y11
+	VMASKMOVPS (BX), Y9, Y12
+	VMASKMOVPS (SI), Y9, Y13
+	VMULPS     Y10, Y7, Y7
+	VADDPS     Y11, Y7, Y7
+	VMULPS     Y10, Y8, Y10
+	VMULPS     Y12, Y0, Y12
+	VMULPS     Y7, Y2, Y0
+	VADDPS     Y12, Y0, Y0
+	VMASKMOVPS Y0, Y9, (BX)
+	VMULPS     Y13, Y1, Y13
+	VMULPS     Y7, Y3, Y1
+	VMULPS     Y1, Y7, Y7
+	VADDPS     Y13, Y7, Y7
+	VMASKMOVPS Y7, Y9, (SI)
+	VMULPS     Y0, Y6, Y0
+	VSQRTPS    Y7, Y7
+	VDIVPS     Y5, Y7, Y7
+	VADDPS     Y7, Y4, Y7
+	VDIVPS     Y7, Y0, Y0
+	VSUBPS     Y0, Y10, Y10
+	VMASKMOVPS Y10, Y9, (CX)
+
+done:
+	VZEROUPPER
+	RET
+
+DATA reluconst<>+0(SB)/4, $0x80000000
+DATA reluconst<>+4(SB)/4, $0x80000000
+DATA reluconst<>+8(SB)/4, $0x80000000
+DATA reluconst<>+12(SB)/4, $0x80000000
+DATA reluconst<>+16(SB)/4, $0x80000000
+DATA reluconst<>+20(SB)/4, $0x80000000
+DATA reluconst<>+24(SB)/4, $0x80000000
+DATA reluconst<>+28(SB)/4, $0x80000000
+GLOBL reluconst<>(SB), RODATA|NOPTR, $32
+
+// func reluAddScaledSubFwd(n int, x *float32, a *float32, b *float32, out *float32, c float32, mi float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·reluAddScaledSubFwd(SB), NOSPLIT, $0-48
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         a+16(FP), DX
+	MOVQ         b+24(FP), BX
+	MOVQ         out+32(FP), SI
+	MOVSS        c+40(FP), X0
+	VBROADCASTSS X0, Y0
+	MOVSS        mi+44(FP), X1
+	VBROADCASTSS X1, Y1
+	VMOVUPS      reluconst<>+0(SB), Y2
+	XORQ         DI, DI
+
+l8:
+	MOVQ    AX, R8
+	SUBQ    DI, R8
+	CMPQ    R8, $0x08
+	JL      tail
+	VMOVUPS (CX)(DI*4), Y3
+	VMOVUPS (DX)(DI*4), Y4
+	VMOVUPS (BX)(DI*4), Y5
+	VXORPS  Y2, Y5, Y5
+	VADDPS  Y4, Y5, Y5
+	VMULPS  Y1, Y5, Y5
+	VMULPS  Y0, Y5, Y5
+	VADDPS  Y3, Y5, Y5
+	VXORPS  Y2, Y5, Y5
+	VMINPS  Y2, Y5, Y3
+	VMINPS  Y5, Y3, Y5
+	VORPS   Y5, Y3, Y5
+	VXORPS  Y2, Y5, Y5
+	VMOVUPS Y5, (SI)(DI*4)
+	ADDQ    $0x08, DI
+	JMP     l8
+
+tail:
+	TESTQ      R8, R8
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       R8
+	VMOVUPS    32(AX)(R8*4), Y3
+	VMASKMOVPS (CX)(DI*4), Y3, Y4
+	VMASKMOVPS (DX)(DI*4), Y3, Y5
+	VMASKMOVPS (BX)(DI*4), Y3, Y6
+	VXORPS     Y2, Y6, Y6
+	VADDPS     Y5, Y6, Y6
+	VMULPS     Y1, Y6, Y6
+	VMULPS     Y0, Y6, Y6
+	VADDPS     Y4, Y6, Y6
+	VXORPS     Y2, Y6, Y6
+	VMINPS     Y2, Y6, Y0
+	VMINPS     Y6, Y0, Y6
+	VORPS      Y6, Y0, Y6
+	VXORPS     Y2, Y6, Y6
+	VMASKMOVPS Y6, Y3, (SI)(DI*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func reluAddScaledSubBwd(n int, gy *float32, out *float32, gx *float32, ga *float32, gb *float32, c float32, mi float32, which int)
+// Requires: AVX, AVX2, SSE
+TEXT ·reluAddScaledSubBwd(SB), NOSPLIT, $0-64
+	MOVQ         n+0(FP), AX
+	MOVQ         gy+8(FP), CX
+	MOVQ         out+16(FP), DX
+	MOVQ         gx+24(FP), BX
+	MOVQ         ga+32(FP), SI
+	MOVQ         gb+40(FP), DI
+	MOVQ         which+56(FP), R8
+	MOVSS        c+48(FP), X0
+	VBROADCASTSS X0, Y0
+	MOVSS        mi+52(FP), X1
+	VBROADCASTSS X1, Y1
+	VMOVUPS      reluconst<>+0(SB), Y2
+	VXORPS       Y3, Y3, Y3
+	XORQ         R9, R9
+
+l8:
+	MOVQ     AX, R10
+	SUBQ     R9, R10
+	CMPQ     R10, $0x08
+	JL       tail
+	VMOVUPS  (CX)(R9*4), Y4
+	VMOVUPS  (DX)(R9*4), Y5
+	VPCMPGTD Y3, Y5, Y5
+	VANDPS   Y5, Y4, Y4
+	VADDPS   Y3, Y4, Y4
+	BTQ      $0x00, R8
+	JCC      skipx8
+	VMOVUPS  (BX)(R9*4), Y5
+	VADDPS   Y5, Y4, Y5
+	VMOVUPS  Y5, (BX)(R9*4)
+
+skipx8:
+	VADDPS  Y3, Y4, Y4
+	VMULPS  Y0, Y4, Y4
+	VADDPS  Y3, Y4, Y4
+	VMULPS  Y1, Y4, Y4
+	VADDPS  Y3, Y4, Y4
+	BTQ     $0x01, R8
+	JCC     skipa8
+	VMOVUPS (SI)(R9*4), Y5
+	VADDPS  Y5, Y4, Y5
+	VMOVUPS Y5, (SI)(R9*4)
+
+skipa8:
+	VXORPS  Y2, Y4, Y4
+	BTQ     $0x02, R8
+	JCC     skipb8
+	VMOVUPS (DI)(R9*4), Y5
+	VADDPS  Y5, Y4, Y5
+	VMOVUPS Y5, (DI)(R9*4)
+
+skipb8:
+	ADDQ $0x08, R9
+	JMP  l8
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       R10
+	VMOVUPS    32(AX)(R10*4), Y4
+	VMASKMOVPS (CX)(R9*4), Y4, Y5
+	VMASKMOVPS (DX)(R9*4), Y4, Y6
+	VPCMPGTD   Y3, Y6, Y6
+	VANDPS     Y6, Y5, Y5
+	VADDPS     Y3, Y5, Y5
+	BTQ        $0x00, R8
+	JCC        skipxt
+	VMASKMOVPS (BX)(R9*4), Y4, Y6
+	VADDPS     Y6, Y5, Y6
+	VMASKMOVPS Y6, Y4, (BX)(R9*4)
+
+skipxt:
+	VADDPS     Y3, Y5, Y5
+	VMULPS     Y0, Y5, Y5
+	VADDPS     Y3, Y5, Y5
+	VMULPS     Y1, Y5, Y5
+	VADDPS     Y3, Y5, Y5
+	BTQ        $0x01, R8
+	JCC        skipat
+	VMASKMOVPS (SI)(R9*4), Y4, Y0
+	VADDPS     Y0, Y5, Y0
+	VMASKMOVPS Y0, Y4, (SI)(R9*4)
+
+skipat:
+	VXORPS     Y2, Y5, Y5
+	BTQ        $0x02, R8
+	JCC        skipbt
+	VMASKMOVPS (DI)(R9*4), Y4, Y0
+	VADDPS     Y0, Y5, Y0
+	VMASKMOVPS Y0, Y4, (DI)(R9*4)
+
+skipbt:
+done:
+	VZEROUPPER
+	RET
+
+// func reluFwd(n int, x *float32, y *float32)
+// Requires: AVX
+TEXT ·reluFwd(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    y+16(FP), DX
+	VMOVUPS reluconst<>+0(SB), Y0
+	XORQ    BX, BX
+
+l8:
+	MOVQ    AX, SI
+	SUBQ    BX, SI
+	CMPQ    SI, $0x08
+	JL      tail
+	VMOVUPS (CX)(BX*4), Y1
+	VXORPS  Y0, Y1, Y1
+	VMINPS  Y0, Y1, Y2
+	VMINPS  Y1, Y2, Y1
+	VORPS   Y1, Y2, Y1
+	VXORPS  Y0, Y1, Y1
+	VMOVUPS Y1, (DX)(BX*4)
+	ADDQ    $0x08, BX
+	JMP     l8
+
+tail:
+	TESTQ      SI, SI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       SI
+	VMOVUPS    32(AX)(SI*4), Y1
+	VMASKMOVPS (CX)(BX*4), Y1, Y2
+	VXORPS     Y0, Y2, Y2
+	VMINPS     Y0, Y2, Y3
+	VMINPS     Y2, Y3, Y2
+	VORPS      Y2, Y3, Y2
+	VXORPS     Y0, Y2, Y2
+	VMASKMOVPS Y2, Y1, (DX)(BX*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func reluBwd(n int, gy *float32, x *float32, gx *float32)
+// Requires: AVX, AVX2
+TEXT ·reluBwd(SB), NOSPLIT, $0-32
+	MOVQ   n+0(FP), AX
+	MOVQ   gy+8(FP), CX
+	MOVQ   x+16(FP), DX
+	MOVQ   gx+24(FP), BX
+	VXORPS Y0, Y0, Y0
+	XORQ   SI, SI
+
+l8:
+	MOVQ     AX, DI
+	SUBQ     SI, DI
+	CMPQ     DI, $0x08
+	JL       tail
+	VMOVUPS  (CX)(SI*4), Y1
+	VMOVUPS  (DX)(SI*4), Y2
+	VMOVUPS  (BX)(SI*4), Y3
+	VPCMPGTD Y0, Y2, Y2
+	VANDPS   Y2, Y1, Y1
+	VADDPS   Y1, Y3, Y3
+	VMOVUPS  Y3, (BX)(SI*4)
+	ADDQ     $0x08, SI
+	JMP      l8
+
+tail:
+	TESTQ      DI, DI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       DI
+	VMOVUPS    32(AX)(DI*4), Y1
+	VMASKMOVPS (CX)(SI*4), Y1, Y2
+	VMASKMOVPS (DX)(SI*4), Y1, Y3
+	VMASKMOVPS (BX)(SI*4), Y1, Y4
+	VPCMPGTD   Y0, Y3, Y3
+	VANDPS     Y3, Y2, Y2
+	VADDPS     Y2, Y4, Y4
+	VMASKMOVPS Y4, Y1, (BX)(SI*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func leakyReLUFwd(n int, x *float32, y *float32, slope float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·leakyReLUFwd(SB), NOSPLIT, $0-28
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	MOVSS        slope+24(FP), X0
+	VBROADCASTSS X0, Y0
+	VMOVUPS      reluconst<>+0(SB), Y1
+	VXORPS       Y2, Y2, Y2
+	XORQ         BX, BX
+
+l8:
+	MOVQ    AX, SI
+	SUBQ    BX, SI
+	CMPQ    SI, $0x08
+	JL      tail
+	VMOVUPS (CX)(BX*4), Y3
+	VXORPS  Y1, Y3, Y4
+	VMINPS  Y1, Y4, Y5
+	VMINPS  Y4, Y5, Y4
+	VORPS   Y4, Y5, Y5
+	VXORPS  Y1, Y5, Y5
+	VMINPS  Y2, Y3, Y4
+	VMINPS  Y3, Y4, Y3
+	VORPS   Y3, Y4, Y4
+	VMULPS  Y0, Y4, Y4
+	VADDPS  Y4, Y5, Y5
+	VMOVUPS Y5, (DX)(BX*4)
+	ADDQ    $0x08, BX
+	JMP     l8
+
+tail:
+	TESTQ      SI, SI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       SI
+	VMOVUPS    32(AX)(SI*4), Y3
+	VMASKMOVPS (CX)(BX*4), Y3, Y4
+	VXORPS     Y1, Y4, Y5
+	VMINPS     Y1, Y5, Y6
+	VMINPS     Y5, Y6, Y5
+	VORPS      Y5, Y6, Y6
+	VXORPS     Y1, Y6, Y6
+	VMINPS     Y2, Y4, Y1
+	VMINPS     Y4, Y1, Y4
+	VORPS      Y4, Y1, Y1
+	VMULPS     Y0, Y1, Y1
+	VADDPS     Y1, Y6, Y6
+	VMASKMOVPS Y6, Y3, (DX)(BX*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func leakyReLUBwd(n int, gy *float32, x *float32, gx *float32, slope float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·leakyReLUBwd(SB), NOSPLIT, $0-36
+	MOVQ         n+0(FP), AX
+	MOVQ         gy+8(FP), CX
+	MOVQ         x+16(FP), DX
+	MOVQ         gx+24(FP), BX
+	MOVSS        slope+32(FP), X0
+	VBROADCASTSS X0, Y0
+	VXORPS       Y2, Y2, Y2
+	MOVL         $0x3f800000, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	XORQ         SI, SI
+
+l8:
+	MOVQ     AX, DI
+	SUBQ     SI, DI
+	CMPQ     DI, $0x08
+	JL       tail
+	VMOVUPS  (CX)(SI*4), Y3
+	VMOVUPS  (DX)(SI*4), Y4
+	VMOVUPS  (BX)(SI*4), Y5
+	VPCMPGTD Y2, Y4, Y4
+	VANDPS   Y1, Y4, Y6
+	VANDNPS  Y0, Y4, Y4
+	VORPS    Y4, Y6, Y6
+	VMULPS   Y3, Y6, Y6
+	VADDPS   Y6, Y5, Y5
+	VMOVUPS  Y5, (BX)(SI*4)
+	ADDQ     $0x08, SI
+	JMP      l8
+
+tail:
+	TESTQ      DI, DI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       DI
+	VMOVUPS    32(AX)(DI*4), Y3
+	VMASKMOVPS (CX)(SI*4), Y3, Y4
+	VMASKMOVPS (DX)(SI*4), Y3, Y5
+	VMASKMOVPS (BX)(SI*4), Y3, Y6
+	VPCMPGTD   Y2, Y5, Y5
+	VANDPS     Y1, Y5, Y1
+	VANDNPS    Y0, Y5, Y5
+	VORPS      Y5, Y1, Y1
+	VMULPS     Y4, Y1, Y1
+	VADDPS     Y1, Y6, Y6
+	VMASKMOVPS Y6, Y3, (BX)(SI*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func addScaledFwd(n int, a *float32, b *float32, out *float32, ca float32, cb float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·addScaledFwd(SB), NOSPLIT, $0-40
+	MOVQ         n+0(FP), AX
+	MOVQ         a+8(FP), CX
+	MOVQ         b+16(FP), DX
+	MOVQ         out+24(FP), BX
+	MOVSS        ca+32(FP), X0
+	VBROADCASTSS X0, Y0
+	MOVSS        cb+36(FP), X1
+	VBROADCASTSS X1, Y1
+	XORQ         SI, SI
+
+l8:
+	MOVQ    AX, DI
+	SUBQ    SI, DI
+	CMPQ    DI, $0x08
+	JL      tail
+	VMOVUPS (CX)(SI*4), Y2
+	VMOVUPS (DX)(SI*4), Y3
+	VMULPS  Y2, Y0, Y2
+	VMULPS  Y3, Y1, Y3
+	VADDPS  Y3, Y2, Y2
+	VMOVUPS Y2, (BX)(SI*4)
+	ADDQ    $0x08, SI
+	JMP     l8
+
+tail:
+	TESTQ      DI, DI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       DI
+	VMOVUPS    32(AX)(DI*4), Y2
+	VMASKMOVPS (CX)(SI*4), Y2, Y3
+	VMASKMOVPS (DX)(SI*4), Y2, Y4
+	VMULPS     Y3, Y0, Y3
+	VMULPS     Y4, Y1, Y4
+	VADDPS     Y4, Y3, Y3
+	VMASKMOVPS Y3, Y2, (BX)(SI*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func axpy(n int, x *float32, y *float32, c float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·axpy(SB), NOSPLIT, $0-28
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	MOVSS        c+24(FP), X0
+	VBROADCASTSS X0, Y0
+	XORQ         BX, BX
+
+l8:
+	MOVQ    AX, SI
+	SUBQ    BX, SI
+	CMPQ    SI, $0x08
+	JL      tail
+	VMOVUPS (CX)(BX*4), Y1
+	VMOVUPS (DX)(BX*4), Y2
+	VMULPS  Y0, Y1, Y1
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS Y1, (DX)(BX*4)
+	ADDQ    $0x08, BX
+	JMP     l8
+
+tail:
+	TESTQ      SI, SI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       SI
+	VMOVUPS    32(AX)(SI*4), Y1
+	VMASKMOVPS (CX)(BX*4), Y1, Y2
+	VMASKMOVPS (DX)(BX*4), Y1, Y3
+	VMULPS     Y0, Y2, Y2
+	VADDPS     Y3, Y2, Y2
+	VMASKMOVPS Y2, Y1, (DX)(BX*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func countNonZero(n int, x *float32) int
+// Requires: AVX, AVX2
+TEXT ·countNonZero(SB), NOSPLIT, $0-24
+	MOVQ     n+0(FP), AX
+	MOVQ     x+8(FP), CX
+	VPXOR    Y0, Y0, Y0
+	VPXOR    Y1, Y1, Y1
+	VPCMPEQD Y2, Y2, Y2
+	XORQ     DX, DX
+
+l8:
+	MOVQ     AX, BX
+	SUBQ     DX, BX
+	CMPQ     BX, $0x08
+	JL       tail
+	VMOVUPS  (CX)(DX*4), Y3
+	VPSLLD   $0x01, Y3, Y3
+	VPCMPEQD Y1, Y3, Y3
+	VPXOR    Y2, Y3, Y3
+	VPSUBD   Y3, Y0, Y0
+	ADDQ     $0x08, DX
+	JMP      l8
+
+tail:
+	TESTQ      BX, BX
+	JZ         sum
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       BX
+	VMOVUPS    32(AX)(BX*4), Y3
+	VMASKMOVPS (CX)(DX*4), Y3, Y3
+	VPSLLD     $0x01, Y3, Y3
+	VPCMPEQD   Y1, Y3, Y3
+	VPXOR      Y2, Y3, Y3
+	VPSUBD     Y3, Y0, Y0
+
+sum:
+	VEXTRACTI128 $0x01, Y0, X1
+	VPADDD       X1, X0, X1
+	VPSHUFD      $0x4e, X1, X0
+	VPADDD       X0, X1, X1
+	VPSHUFD      $0xb1, X1, X0
+	VPADDD       X0, X1, X1
+	XORQ         AX, AX
+	VMOVD        X1, AX
+	MOVQ         AX, ret+16(FP)
+	VZEROUPPER
+	RET

@@ -26,6 +26,14 @@
 // of package rng exactly and performs the float32 multiply (and add) of
 // autograd's scalar loop, so either path gives the same bits (only the NaN
 // that survives a NaN plus a NaN is the compiler's choice in the Go loop).
+// The element-wise kernels (AdamStep, ReLU, LeakyReLU, ReLUAddScaledSub,
+// AddScaled, AXPY) are the packed form of the scalar code the compiler
+// makes of optim's and autograd's Go loops at the default GOAMD64 level: the
+// same float32 operations, unfused, in the same order and with the same
+// first operands, so they give those loops' bits, NaN payloads included
+// (a -race build's loops may pick the other NaN of a NaN plus a NaN). The
+// loops that a GOAMD64=v3 build fuses (Adam's, LeakyReLU's, AXPY's) stay in
+// Go in such a build.
 //
 // The kernels do not check indices: callers pass CSR column indices and
 // permutations that are known to be in range.

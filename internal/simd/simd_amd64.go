@@ -162,3 +162,158 @@ func checkTile(rows, cols, kc int, a []float32, rsa, csa int, b []float32, ldb i
 			rows, kc, cols, len(a), rsa, csa, len(b), ldb, len(c), ldc))
 	}
 }
+
+// AdamStep applies one Adam update in place to the parameters p with
+// gradients g and moments m and v (all of one length), with the step's
+// constants k = {β₁, β₂, 1−β₁, 1−β₂, ε, √(1−β₂ᵗ), lr/(1−β₁ᵗ), L2 decay,
+// decoupled shrink}: element by element the float32 operations of package
+// optim's Go loop, in its order, without fused multiply-adds
+//
+//	gi = l2·p + g;  m = c1·gi + b1·m;  v = gi·(c2·gi) + b2·v
+//	p  = shrink·p − (stepSize·m) / (√v / bc2 + eps)
+//
+// so that either path gives the same bits. Each output depends only on its
+// own inputs: callers may split a range anywhere.
+func AdamStep(p, g, m, v []float32, k *[9]float32) {
+	n := len(p)
+	if len(g) != n || len(m) != n || len(v) != n {
+		panic(fmt.Sprintf("simd: AdamStep on p %d, g %d, m %d, v %d elements (want equal)", n, len(g), len(m), len(v)))
+	}
+	if n > 0 {
+		adamStep(n, &p[0], &g[0], &m[0], &v[0], k)
+	}
+}
+
+// ReLUAddScaledSub sets out[j] = max(x[j] + ((a[j] − b[j])·mi)·c, 0), the
+// forward of package autograd's ReLUAddScaledSub on one row (mi its mask
+// entry) or on rows without a mask (mi = 1), eight elements at a time with
+// the float32 operations of autograd's Go loop in the compiler's order and
+// operand order (Go's max included), so that both give the same bits, NaNs
+// and signed zeros too. All slices have one length.
+func ReLUAddScaledSub(x, a, b, out []float32, c, mi float32) {
+	n := len(x)
+	if len(a) != n || len(b) != n || len(out) != n {
+		panic(fmt.Sprintf("simd: ReLUAddScaledSub on x %d, a %d, b %d, out %d elements (want equal)", n, len(a), len(b), len(out)))
+	}
+	if n > 0 {
+		reluAddScaledSubFwd(n, &x[0], &a[0], &b[0], &out[0], c, mi)
+	}
+}
+
+// ReLUAddScaledSubBackward accumulates the gradients of ReLUAddScaledSub
+// from gy, the gradient of its output out: where out > 0 (as autograd's
+// positiveMask: sign clear and not zero, so +NaN too), gx += gy, and
+// g1 = gy·c·mi goes into ga += g1 and gb += −g1, each step rounded as in
+// autograd's Go loop, whose bits it gives. A nil gx, ga or gb is not
+// written; the others have the length of gy and out.
+func ReLUAddScaledSubBackward(gy, out, gx, ga, gb []float32, c, mi float32) {
+	n := len(gy)
+	which := 0
+	var p [3]*float32
+	for i, g := range [3][]float32{gx, ga, gb} {
+		if g == nil {
+			continue
+		}
+		if len(g) != n {
+			panic(fmt.Sprintf("simd: ReLUAddScaledSubBackward gradient %d has %d elements, gy %d", i, len(g), n))
+		}
+		which |= 1 << i
+		if n > 0 {
+			p[i] = &g[0]
+		}
+	}
+	if len(out) != n {
+		panic(fmt.Sprintf("simd: ReLUAddScaledSubBackward on gy %d, out %d elements (want equal)", n, len(out)))
+	}
+	if n > 0 {
+		reluAddScaledSubBwd(n, &gy[0], &out[0], p[0], p[1], p[2], c, mi, which)
+	}
+}
+
+// ReLU sets y = max(x, 0), the float32 operations the compiler builds for
+// Go's max in package autograd's reluForward (NaNs and signed zeros alike).
+// x and y have one length.
+func ReLU(x, y []float32) {
+	n := len(x)
+	if len(y) != n {
+		panic(fmt.Sprintf("simd: ReLU on x %d, y %d elements (want equal)", n, len(y)))
+	}
+	if n > 0 {
+		reluFwd(n, &x[0], &y[0])
+	}
+}
+
+// ReLUBackward sets gx = gx + (gy where x > 0, else +0), x > 0 as autograd's
+// positiveMask (sign clear, not zero: +NaN too), the sum in the operand order
+// of autograd's reluBackward. All three have one length.
+func ReLUBackward(gy, x, gx []float32) {
+	n := len(gy)
+	if len(x) != n || len(gx) != n {
+		panic(fmt.Sprintf("simd: ReLUBackward on gy %d, x %d, gx %d elements (want equal)", n, len(x), len(gx)))
+	}
+	if n > 0 {
+		reluBwd(n, &gy[0], &x[0], &gx[0])
+	}
+}
+
+// LeakyReLU sets y = max(x, 0) + slope·min(x, 0) with the float32 operations
+// (no fused multiply-add) and operand order of package autograd's
+// leakyReLUForward at the default GOAMD64 level, whose bits it gives. x and y
+// have one length.
+func LeakyReLU(x, y []float32, slope float32) {
+	n := len(x)
+	if len(y) != n {
+		panic(fmt.Sprintf("simd: LeakyReLU on x %d, y %d elements (want equal)", n, len(y)))
+	}
+	if n > 0 {
+		leakyReLUFwd(n, &x[0], &y[0], slope)
+	}
+}
+
+// LeakyReLUBackward sets gx = gx + f·gy, f = 1 where x > 0 (sign clear, not
+// zero) and slope elsewhere, as autograd's leakyReLUBackward at the default
+// GOAMD64 level (the product rounded, then the sum). All three have one length.
+func LeakyReLUBackward(gy, x, gx []float32, slope float32) {
+	n := len(gy)
+	if len(x) != n || len(gx) != n {
+		panic(fmt.Sprintf("simd: LeakyReLUBackward on gy %d, x %d, gx %d elements (want equal)", n, len(x), len(gx)))
+	}
+	if n > 0 {
+		leakyReLUBwd(n, &gy[0], &x[0], &gx[0], slope)
+	}
+}
+
+// AddScaled sets out = ca·a + cb·b, each product rounded to float32 and then
+// the sum (no fused multiply-add), in the operand order of package
+// autograd's addScaledForward, whose bits it gives. All have one length.
+func AddScaled(a, b, out []float32, ca, cb float32) {
+	n := len(a)
+	if len(b) != n || len(out) != n {
+		panic(fmt.Sprintf("simd: AddScaled on a %d, b %d, out %d elements (want equal)", n, len(b), len(out)))
+	}
+	if n > 0 {
+		addScaledFwd(n, &a[0], &b[0], &out[0], ca, cb)
+	}
+}
+
+// AXPY sets y = x·c + y, the product rounded to float32 before the sum (no
+// fused multiply-add), as the default GOAMD64 level compiles the Go loop
+// `y[i] += c * x[i]`, operand order included. x and y have one length.
+func AXPY(c float32, x, y []float32) {
+	n := len(x)
+	if len(y) != n {
+		panic(fmt.Sprintf("simd: AXPY on x %d, y %d elements (want equal)", n, len(y)))
+	}
+	if n > 0 {
+		axpy(n, &x[0], &y[0], c)
+	}
+}
+
+// CountNonZero returns how many elements of x are neither +0 nor −0 (NaNs,
+// infinities and subnormals count), eight at a time.
+func CountNonZero(x []float32) int {
+	if len(x) == 0 {
+		return 0
+	}
+	return countNonZero(len(x), &x[0])
+}

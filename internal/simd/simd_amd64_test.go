@@ -183,3 +183,28 @@ func TestSDDMMRow(t *testing.T) {
 		})
 	}
 }
+
+// TestCountNonZero counts the elements that are not ±0, against a scalar
+// count, on every tail length and on NaNs, infinities and subnormals.
+func TestCountNonZero(t *testing.T) {
+	if !Enabled() {
+		t.Skip("no AVX2/FMA")
+	}
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1e-45, -1e-45, float32(math.Inf(1)), float32(math.NaN()), 1, -2}
+	r := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n <= 70; n++ {
+		x := make([]float32, n+8)
+		for i := range x {
+			x[i] = vals[r.IntN(len(vals))]
+		}
+		want := 0
+		for _, v := range x[:n] {
+			if v != 0 {
+				want++
+			}
+		}
+		if got := CountNonZero(x[:n]); got != want {
+			t.Fatalf("n=%d: %d non-zeros, want %d", n, got, want)
+		}
+	}
+}

@@ -30,3 +30,45 @@ func ExpNonPos(x []float32) {
 func Dropout(key, first uint64, thr uint32, scale float32, x, y []float32, acc bool) {
 	panic("simd: Dropout called without vector support")
 }
+
+// AdamStep is unavailable in this build; see Enabled.
+func AdamStep(p, g, m, v []float32, k *[9]float32) {
+	panic("simd: AdamStep called without vector support")
+}
+
+// ReLUAddScaledSub is unavailable in this build; see Enabled.
+func ReLUAddScaledSub(x, a, b, out []float32, c, mi float32) {
+	panic("simd: ReLUAddScaledSub called without vector support")
+}
+
+// ReLUAddScaledSubBackward is unavailable in this build; see Enabled.
+func ReLUAddScaledSubBackward(gy, out, gx, ga, gb []float32, c, mi float32) {
+	panic("simd: ReLUAddScaledSubBackward called without vector support")
+}
+
+// ReLU is unavailable in this build; see Enabled.
+func ReLU(x, y []float32) { panic("simd: ReLU called without vector support") }
+
+// ReLUBackward is unavailable in this build; see Enabled.
+func ReLUBackward(gy, x, gx []float32) { panic("simd: ReLUBackward called without vector support") }
+
+// LeakyReLU is unavailable in this build; see Enabled.
+func LeakyReLU(x, y []float32, slope float32) {
+	panic("simd: LeakyReLU called without vector support")
+}
+
+// LeakyReLUBackward is unavailable in this build; see Enabled.
+func LeakyReLUBackward(gy, x, gx []float32, slope float32) {
+	panic("simd: LeakyReLUBackward called without vector support")
+}
+
+// AddScaled is unavailable in this build; see Enabled.
+func AddScaled(a, b, out []float32, ca, cb float32) {
+	panic("simd: AddScaled called without vector support")
+}
+
+// AXPY is unavailable in this build; see Enabled.
+func AXPY(c float32, x, y []float32) { panic("simd: AXPY called without vector support") }
+
+// CountNonZero is unavailable in this build; see Enabled.
+func CountNonZero(x []float32) int { panic("simd: CountNonZero called without vector support") }

@@ -123,3 +123,53 @@ func dropoutSet(n int, x *float32, y *float32, key uint64, first uint64, thr uin
 //
 //go:noescape
 func dropoutAdd(n int, x *float32, y *float32, key uint64, first uint64, thr uint32, scale float32)
+
+// adamStep applies one Adam update to n parameters (see AdamStep).
+//
+//go:noescape
+func adamStep(n int, param *float32, grad *float32, m1 *float32, m2 *float32, k *[9]float32)
+
+// reluAddScaledSubFwd sets out = max(x + ((a − b)·mi)·c, 0) for n elements (see ReLUAddScaledSub).
+//
+//go:noescape
+func reluAddScaledSubFwd(n int, x *float32, a *float32, b *float32, out *float32, c float32, mi float32)
+
+// reluAddScaledSubBwd accumulates the gradients of reluAddScaledSubFwd for n elements (see ReLUAddScaledSubBackward).
+//
+//go:noescape
+func reluAddScaledSubBwd(n int, gy *float32, out *float32, gx *float32, ga *float32, gb *float32, c float32, mi float32, which int)
+
+// reluFwd sets y = max(x, 0) for n elements (see ReLU).
+//
+//go:noescape
+func reluFwd(n int, x *float32, y *float32)
+
+// reluBwd adds gy where x > 0 to gx for n elements (see ReLUBackward).
+//
+//go:noescape
+func reluBwd(n int, gy *float32, x *float32, gx *float32)
+
+// leakyReLUFwd sets y = max(x, 0) + slope·min(x, 0) for n elements (see LeakyReLU).
+//
+//go:noescape
+func leakyReLUFwd(n int, x *float32, y *float32, slope float32)
+
+// leakyReLUBwd adds f·gy to gx, f = 1 where x > 0 and slope elsewhere, for n elements (see LeakyReLUBackward).
+//
+//go:noescape
+func leakyReLUBwd(n int, gy *float32, x *float32, gx *float32, slope float32)
+
+// addScaledFwd sets out = ca·a + cb·b for n elements (see AddScaled).
+//
+//go:noescape
+func addScaledFwd(n int, a *float32, b *float32, out *float32, ca float32, cb float32)
+
+// axpy sets y = x·c + y for n elements, without fusing (see AXPY).
+//
+//go:noescape
+func axpy(n int, x *float32, y *float32, c float32)
+
+// countNonZero returns how many of the n floats at x are not ±0 (see CountNonZero).
+//
+//go:noescape
+func countNonZero(n int, x *float32) int

@@ -10,7 +10,8 @@
 // callers in package tensor split rows among goroutines freely and still get
 // bit-identical results. The dropout kernels have no reduction at all: they
 // recompute package rng's counter-based hash and do the float32 multiply
-// (and add) of autograd's Go loop, element by element.
+// (and add) of autograd's Go loop, element by element, and the Adam kernel
+// does the float32 operations of optim's Go loop, eight elements at a time.
 package main
 
 import (
@@ -50,6 +51,17 @@ func main() {
 	dc := dropoutConsts()
 	dropout(false, masks, dc)
 	dropout(true, masks, dc)
+	adamStep(masks)
+	sc := reluConsts()
+	reluAddScaledSubFwd(masks, sc)
+	reluAddScaledSubBwd(masks, sc)
+	reluFwd(masks, sc)
+	reluBwd(masks)
+	leakyReLUFwd(masks, sc)
+	leakyReLUBwd(masks)
+	addScaledFwd(masks)
+	axpy(masks)
+	countNonZero(masks)
 	Generate()
 }
 
@@ -671,6 +683,524 @@ func dropout(add bool, masks, consts Mem) {
 	SUBQ(t1, t0)
 	body([]VecVirtual{loadMask(masks, t0), loadMask(masks, t1)})
 	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// adamStep emits the Adam update of package optim, eight parameters at a
+// time, with the float32 operations of its Go loop (adamUpdate.run in the
+// default build: no fused multiply-add, each product and sum rounded) in the
+// same order and with the same first operand as the compiler's scalar code,
+// so that even a NaN plus a NaN keeps the same NaN:
+//
+//	gi = l2·p + g
+//	p' = shrink·p
+//	m  = c1·gi + b1·m
+//	v  = gi·(c2·gi) + b2·v
+//	p  = p' − (stepSize·m) / (√v / bc2 + eps)
+//
+// The square root and the divisions are IEEE (correctly rounded), as SQRTSS
+// and DIVSS; float32(math.Sqrt(float64(v))) rounds the same. The last n mod 8
+// elements go through the same body with masked loads and stores.
+func adamStep(masks Mem) {
+	TEXT("adamStep", NOSPLIT, "func(n int, param *float32, grad *float32, m1 *float32, m2 *float32, k *[9]float32)")
+	Pragma("noescape")
+	Doc("adamStep applies one Adam update to n parameters (see AdamStep).")
+
+	n := Load(Param("n"), GP64())
+	pp := Load(Param("param"), GP64()) // not "g": Go's assembler reserves it
+	pg := Load(Param("grad"), GP64())
+	pm := Load(Param("m1"), GP64())
+	pv := Load(Param("m2"), GP64())
+	pk := Load(Param("k"), GP64())
+	// k holds b1, b2, c1, c2, eps, bc2, stepSize, l2, shrink
+	kv := make([]VecVirtual, 9)
+	for i := range kv {
+		kv[i] = YMM()
+		VBROADCASTSS(Mem{Base: pk, Disp: 4 * i}, kv[i])
+	}
+	b1, b2, c1, c2, eps, bc2, step, l2, shrink := kv[0], kv[1], kv[2], kv[3], kv[4], kv[5], kv[6], kv[7], kv[8]
+
+	body := func(mask VecVirtual) {
+		load := func(base Register) VecVirtual {
+			x := YMM()
+			if mask != nil {
+				VMASKMOVPS(Mem{Base: base}, mask, x)
+			} else {
+				VMOVUPS(Mem{Base: base}, x)
+			}
+			return x
+		}
+		store := func(x VecVirtual, base Register) {
+			if mask != nil {
+				VMASKMOVPS(x, mask, Mem{Base: base})
+			} else {
+				VMOVUPS(x, Mem{Base: base})
+			}
+		}
+		p, g, m, v := load(pp), load(pg), load(pm), load(pv)
+		gi := YMM()
+		VMULPS(p, l2, gi) // l2·p
+		VADDPS(g, gi, gi) // + g
+		VMULPS(p, shrink, p)
+		VMULPS(m, b1, m) // b1·m
+		mi := YMM()
+		VMULPS(gi, c1, mi) // c1·gi
+		VADDPS(m, mi, mi)  // + b1·m
+		store(mi, pm)
+		VMULPS(v, b2, v) // b2·v
+		t := YMM()
+		VMULPS(gi, c2, t) // c2·gi
+		VMULPS(t, gi, gi) // gi·(c2·gi)
+		VADDPS(v, gi, gi) // + b2·v
+		store(gi, pv)
+		VMULPS(mi, step, mi) // stepSize·m
+		VSQRTPS(gi, gi)
+		VDIVPS(bc2, gi, gi) // √v / bc2
+		VADDPS(gi, eps, gi) // eps + …
+		VDIVPS(gi, mi, mi)
+		VSUBPS(mi, p, p)
+		store(p, pp)
+	}
+
+	Label("l8")
+	CMPQ(n, U8(8))
+	JL(LabelRef("tail"))
+	body(nil)
+	for _, r := range []Register{pp, pg, pm, pv} {
+		ADDQ(U8(32), r)
+	}
+	SUBQ(U8(8), n)
+	JMP(LabelRef("l8"))
+	Label("tail")
+	TESTQ(n, n)
+	JZ(LabelRef("done"))
+	body(loadMask(masks, n))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// reluConsts emits the two constant vectors of the ReLUAddScaledSub kernels:
+// the sign bit and −0 (the same bits), and +0 is made by zeroing a register.
+func reluConsts() Mem {
+	rc := GLOBL("reluconst", RODATA|NOPTR)
+	for lane := 0; lane < 8; lane++ {
+		DATA(4*lane, U32(0x80000000))
+	}
+	return rc
+}
+
+// reluAddScaledSubFwd emits out = max(x + ((a − b)·mi)·c, 0) over n
+// elements, each operation the packed form of the compiler's scalar code for
+// autograd's reluAddScaledSubForward, operands in its order: −b by flipping
+// the sign bit, (−b) + a, ·mi (mi = 1 for the loop without a mask: a product
+// by 1 of a sum is the sum, bit for bit), ·c, + x, and Go's max(y, 0) as the
+// compiler builds it, −(min(min(−y, −0), −y) | min(−y, −0)) with MINPS, so
+// that zeros and NaNs come out as in Go.
+func reluAddScaledSubFwd(masks, rc Mem) {
+	TEXT("reluAddScaledSubFwd", NOSPLIT, "func(n int, x, a, b, out *float32, c, mi float32)")
+	Pragma("noescape")
+	Doc("reluAddScaledSubFwd sets out = max(x + ((a − b)·mi)·c, 0) for n elements (see ReLUAddScaledSub).")
+	n := Load(Param("n"), GP64())
+	px := Load(Param("x"), GP64())
+	pa := Load(Param("a"), GP64())
+	pb := Load(Param("b"), GP64())
+	po := Load(Param("out"), GP64())
+	cv, mv := YMM(), YMM()
+	VBROADCASTSS(Load(Param("c"), XMM()), cv)
+	VBROADCASTSS(Load(Param("mi"), XMM()), mv)
+	sign := YMM()
+	VMOVUPS(rc, sign) // also −0
+	i := GP64()
+	XORQ(i, i)
+	at := func(base Register) Mem { return Mem{Base: base, Index: i, Scale: 4} }
+
+	body := func(mask VecVirtual) {
+		load := func(base Register) VecVirtual {
+			v := YMM()
+			if mask != nil {
+				VMASKMOVPS(at(base), mask, v)
+			} else {
+				VMOVUPS(at(base), v)
+			}
+			return v
+		}
+		x, a, d := load(px), load(pa), load(pb)
+		VXORPS(sign, d, d) // −b
+		VADDPS(a, d, d)    // (−b) + a
+		VMULPS(mv, d, d)   // ·mi
+		VMULPS(cv, d, d)   // ·c
+		VADDPS(x, d, d)    // + x
+		VXORPS(sign, d, d) // −y
+		m1 := YMM()
+		VMINPS(sign, d, m1) // min(−y, −0)
+		VMINPS(d, m1, d)    // min(m1, −y)
+		VORPS(d, m1, d)
+		VXORPS(sign, d, d)
+		if mask != nil {
+			VMASKMOVPS(d, mask, at(po))
+		} else {
+			VMOVUPS(d, at(po))
+		}
+	}
+	rem := GP64()
+	Label("l8")
+	MOVQ(n, rem)
+	SUBQ(i, rem)
+	CMPQ(rem, U8(8))
+	JL(LabelRef("tail"))
+	body(nil)
+	ADDQ(U8(8), i)
+	JMP(LabelRef("l8"))
+	Label("tail")
+	TESTQ(rem, rem)
+	JZ(LabelRef("done"))
+	body(loadMask(masks, rem))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// reluAddScaledSubBwd emits the backward of reluAddScaledSubFwd over n
+// elements, the packed form of autograd's reluAddScaledSubBackward as the
+// compiler builds it: g3 = (gy where out > 0 as a signed integer, else +0)
+// + 0; gx += g3 (as g3 + gx); g1 = ((((g3 + 0)·c) + 0)·mi) + 0; ga += g1 (as
+// g1 + ga); gb += −g1 (as (−g1) + gb). Bit 0, 1 and 2 of which say whether gx,
+// ga and gb are written at all (their pointers are not read otherwise). With
+// mi = 1 (no mask) the two extra steps are exact: g1 is a sum with +0, never
+// −0 nor a signalling NaN, so ·1 and + 0 leave its bits.
+func reluAddScaledSubBwd(masks, rc Mem) {
+	TEXT("reluAddScaledSubBwd", NOSPLIT, "func(n int, gy, out, gx, ga, gb *float32, c, mi float32, which int)")
+	Pragma("noescape")
+	Doc("reluAddScaledSubBwd accumulates the gradients of reluAddScaledSubFwd for n elements (see ReLUAddScaledSubBackward).")
+	n := Load(Param("n"), GP64())
+	pgy := Load(Param("gy"), GP64())
+	pout := Load(Param("out"), GP64())
+	pgx := Load(Param("gx"), GP64())
+	pga := Load(Param("ga"), GP64())
+	pgb := Load(Param("gb"), GP64())
+	which := Load(Param("which"), GP64())
+	cv, mv := YMM(), YMM()
+	VBROADCASTSS(Load(Param("c"), XMM()), cv)
+	VBROADCASTSS(Load(Param("mi"), XMM()), mv)
+	sign, zero := YMM(), YMM()
+	VMOVUPS(rc, sign)
+	VXORPS(zero, zero, zero)
+	i := GP64()
+	XORQ(i, i)
+	at := func(base Register) Mem { return Mem{Base: base, Index: i, Scale: 4} }
+
+	body := func(mask VecVirtual, sfx string) {
+		load := func(base Register) VecVirtual {
+			v := YMM()
+			if mask != nil {
+				VMASKMOVPS(at(base), mask, v)
+			} else {
+				VMOVUPS(at(base), v)
+			}
+			return v
+		}
+		store := func(v VecVirtual, base Register) {
+			if mask != nil {
+				VMASKMOVPS(v, mask, at(base))
+			} else {
+				VMOVUPS(v, at(base))
+			}
+		}
+		// accumulate sets base[i] = v + base[i] when bit is set in which
+		accumulate := func(v VecVirtual, base Register, bit int, name string) {
+			BTQ(U8(bit), which)
+			JCC(LabelRef("skip" + name + sfx))
+			t := load(base)
+			VADDPS(t, v, t)
+			store(t, base)
+			Label("skip" + name + sfx)
+		}
+		gy, out := load(pgy), load(pout)
+		VPCMPGTD(zero, out, out) // out > 0 as int32: sign clear, not zero
+		VANDPS(out, gy, gy)
+		VADDPS(zero, gy, gy) // g3
+		accumulate(gy, pgx, 0, "x")
+		VADDPS(zero, gy, gy) // g2
+		VMULPS(cv, gy, gy)
+		VADDPS(zero, gy, gy)
+		VMULPS(mv, gy, gy)
+		VADDPS(zero, gy, gy) // g1
+		accumulate(gy, pga, 1, "a")
+		VXORPS(sign, gy, gy) // −g1
+		accumulate(gy, pgb, 2, "b")
+	}
+	rem := GP64()
+	Label("l8")
+	MOVQ(n, rem)
+	SUBQ(i, rem)
+	CMPQ(rem, U8(8))
+	JL(LabelRef("tail"))
+	body(nil, "8")
+	ADDQ(U8(8), i)
+	JMP(LabelRef("l8"))
+	Label("tail")
+	TESTQ(rem, rem)
+	JZ(LabelRef("done"))
+	body(loadMask(masks, rem), "t")
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// elementLoop emits the loop of a kernel over n elements at index register
+// i: body with no mask eight at a time, then once with the mask of the last
+// n mod 8 lanes (sfx tells the two bodies' labels apart).
+func elementLoop(masks Mem, n, i Register, body func(mask VecVirtual, sfx string)) {
+	XORQ(i, i)
+	rem := GP64()
+	Label("l8")
+	MOVQ(n, rem)
+	SUBQ(i, rem)
+	CMPQ(rem, U8(8))
+	JL(LabelRef("tail"))
+	body(nil, "8")
+	ADDQ(U8(8), i)
+	JMP(LabelRef("l8"))
+	Label("tail")
+	TESTQ(rem, rem)
+	JZ(LabelRef("done"))
+	body(loadMask(masks, rem), "t")
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// maskedLoad and maskedStore move eight floats at base+4i, or the lanes of
+// mask when it is not nil.
+func maskedLoad(base, i Register, mask VecVirtual) VecVirtual {
+	v := YMM()
+	m := Mem{Base: base, Index: i, Scale: 4}
+	if mask != nil {
+		VMASKMOVPS(m, mask, v)
+	} else {
+		VMOVUPS(m, v)
+	}
+	return v
+}
+
+func maskedStore(v VecVirtual, base, i Register, mask VecVirtual) {
+	m := Mem{Base: base, Index: i, Scale: 4}
+	if mask != nil {
+		VMASKMOVPS(v, mask, m)
+	} else {
+		VMOVUPS(v, m)
+	}
+}
+
+// reluFwd emits y = max(x, 0) as the compiler builds Go's max of a float32
+// and 0: −(min(min(−x, −0), −x) | min(−x, −0)), so that NaNs and signed zeros
+// come out as in autograd's reluForward.
+func reluFwd(masks, rc Mem) {
+	TEXT("reluFwd", NOSPLIT, "func(n int, x, y *float32)")
+	Pragma("noescape")
+	Doc("reluFwd sets y = max(x, 0) for n elements (see ReLU).")
+	n := Load(Param("n"), GP64())
+	px := Load(Param("x"), GP64())
+	py := Load(Param("y"), GP64())
+	sign := YMM()
+	VMOVUPS(rc, sign)
+	i := GP64()
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		d := maskedLoad(px, i, mask)
+		VXORPS(sign, d, d) // −x
+		m1 := YMM()
+		VMINPS(sign, d, m1) // min(−x, −0)
+		VMINPS(d, m1, d)    // min(m1, −x)
+		VORPS(d, m1, d)
+		VXORPS(sign, d, d)
+		maskedStore(d, py, i, mask)
+	})
+}
+
+// reluBwd emits gx = gx + (gy where x > 0 as a signed integer, else +0), in
+// the operand order of autograd's reluBackward.
+func reluBwd(masks Mem) {
+	TEXT("reluBwd", NOSPLIT, "func(n int, gy, x, gx *float32)")
+	Pragma("noescape")
+	Doc("reluBwd adds gy where x > 0 to gx for n elements (see ReLUBackward).")
+	n := Load(Param("n"), GP64())
+	pgy := Load(Param("gy"), GP64())
+	px := Load(Param("x"), GP64())
+	pgx := Load(Param("gx"), GP64())
+	zero := YMM()
+	VXORPS(zero, zero, zero)
+	i := GP64()
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		g, x, acc := maskedLoad(pgy, i, mask), maskedLoad(px, i, mask), maskedLoad(pgx, i, mask)
+		VPCMPGTD(zero, x, x)
+		VANDPS(x, g, g)
+		VADDPS(g, acc, acc) // gx + masked
+		maskedStore(acc, pgx, i, mask)
+	})
+}
+
+// leakyReLUFwd emits y = max(x, 0) + slope·min(x, 0) as the compiler builds
+// autograd's leakyReLUForward at the default GOAMD64 level (no fused
+// multiply-add): Go's max as in reluFwd, Go's min(x, 0) as
+// min(min(x, +0), x) | min(x, +0), the product min·slope, then max + product.
+func leakyReLUFwd(masks, rc Mem) {
+	TEXT("leakyReLUFwd", NOSPLIT, "func(n int, x, y *float32, slope float32)")
+	Pragma("noescape")
+	Doc("leakyReLUFwd sets y = max(x, 0) + slope·min(x, 0) for n elements (see LeakyReLU).")
+	n := Load(Param("n"), GP64())
+	px := Load(Param("x"), GP64())
+	py := Load(Param("y"), GP64())
+	sl := YMM()
+	VBROADCASTSS(Load(Param("slope"), XMM()), sl)
+	sign, zero := YMM(), YMM()
+	VMOVUPS(rc, sign)
+	VXORPS(zero, zero, zero)
+	i := GP64()
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		x := maskedLoad(px, i, mask)
+		nx, m1 := YMM(), YMM()
+		VXORPS(sign, x, nx)  // −x
+		VMINPS(sign, nx, m1) // min(−x, −0)
+		VMINPS(nx, m1, nx)   // min(m1, −x)
+		VORPS(nx, m1, m1)
+		VXORPS(sign, m1, m1) // max(x, 0)
+		a := YMM()
+		VMINPS(zero, x, a) // min(x, +0)
+		VMINPS(x, a, x)    // min(a, x)
+		VORPS(x, a, a)     // min(x, 0)
+		VMULPS(sl, a, a)   // ·slope
+		VADDPS(a, m1, m1)  // max + product
+		maskedStore(m1, py, i, mask)
+	})
+}
+
+// leakyReLUBwd emits gx = gx + f·gy with f = 1 where x > 0 (as a signed
+// integer, autograd's positiveMask) and slope elsewhere, in the operand
+// order of autograd's leakyReLUBackward at the default GOAMD64 level.
+func leakyReLUBwd(masks Mem) {
+	TEXT("leakyReLUBwd", NOSPLIT, "func(n int, gy, x, gx *float32, slope float32)")
+	Pragma("noescape")
+	Doc("leakyReLUBwd adds f·gy to gx, f = 1 where x > 0 and slope elsewhere, for n elements (see LeakyReLUBackward).")
+	n := Load(Param("n"), GP64())
+	pgy := Load(Param("gy"), GP64())
+	px := Load(Param("x"), GP64())
+	pgx := Load(Param("gx"), GP64())
+	sl := YMM()
+	VBROADCASTSS(Load(Param("slope"), XMM()), sl)
+	one, zero := YMM(), YMM()
+	VXORPS(zero, zero, zero)
+	c := GP32()
+	MOVL(U32(0x3f800000), c)
+	VMOVD(c, one.AsX())
+	VPBROADCASTD(one.AsX(), one)
+	i := GP64()
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		g, x, acc := maskedLoad(pgy, i, mask), maskedLoad(px, i, mask), maskedLoad(pgx, i, mask)
+		VPCMPGTD(zero, x, x) // all ones where x > 0
+		f := YMM()
+		VANDPS(one, x, f)
+		VANDNPS(sl, x, x) // slope where not
+		VORPS(x, f, f)
+		VMULPS(g, f, f)     // f·gy
+		VADDPS(f, acc, acc) // gx + f·gy
+		maskedStore(acc, pgx, i, mask)
+	})
+}
+
+// addScaledFwd emits out = (ca·a) + (cb·b), each product rounded, in the
+// operand order of autograd's addScaledForward.
+func addScaledFwd(masks Mem) {
+	TEXT("addScaledFwd", NOSPLIT, "func(n int, a, b, out *float32, ca, cb float32)")
+	Pragma("noescape")
+	Doc("addScaledFwd sets out = ca·a + cb·b for n elements (see AddScaled).")
+	n := Load(Param("n"), GP64())
+	pa := Load(Param("a"), GP64())
+	pb := Load(Param("b"), GP64())
+	po := Load(Param("out"), GP64())
+	ca, cb := YMM(), YMM()
+	VBROADCASTSS(Load(Param("ca"), XMM()), ca)
+	VBROADCASTSS(Load(Param("cb"), XMM()), cb)
+	i := GP64()
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		a, b := maskedLoad(pa, i, mask), maskedLoad(pb, i, mask)
+		VMULPS(a, ca, a) // ca·a
+		VMULPS(b, cb, b) // cb·b
+		VADDPS(b, a, a)
+		maskedStore(a, po, i, mask)
+	})
+}
+
+// axpy emits y = (x·c) + y, the product rounded, in the operand order the
+// compiler gives `y[i] += c * x[i]` at the default GOAMD64 level.
+func axpy(masks Mem) {
+	TEXT("axpy", NOSPLIT, "func(n int, x, y *float32, c float32)")
+	Pragma("noescape")
+	Doc("axpy sets y = x·c + y for n elements, without fusing (see AXPY).")
+	n := Load(Param("n"), GP64())
+	px := Load(Param("x"), GP64())
+	py := Load(Param("y"), GP64())
+	c := YMM()
+	VBROADCASTSS(Load(Param("c"), XMM()), c)
+	i := GP64()
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		x, y := maskedLoad(px, i, mask), maskedLoad(py, i, mask)
+		VMULPS(c, x, x) // x·c
+		VADDPS(y, x, x) // + y
+		maskedStore(x, py, i, mask)
+	})
+}
+
+// countNonZero emits the count of elements whose bits, sign dropped, are not
+// all zero (neither +0 nor −0): eight 32-bit lane counters (each at most
+// n/8, so n < 2³⁴ is safe), summed at the end. The tail's masked-off lanes
+// read as +0 and so count nothing.
+func countNonZero(masks Mem) {
+	TEXT("countNonZero", NOSPLIT, "func(n int, x *float32) int")
+	Pragma("noescape")
+	Doc("countNonZero returns how many of the n floats at x are not ±0 (see CountNonZero).")
+	n := Load(Param("n"), GP64())
+	px := Load(Param("x"), GP64())
+	acc, zero, ones := YMM(), YMM(), YMM()
+	VPXOR(acc, acc, acc)
+	VPXOR(zero, zero, zero)
+	VPCMPEQD(ones, ones, ones)
+	i := GP64()
+	XORQ(i, i)
+	rem := GP64()
+	body := func(mask VecVirtual) {
+		v := maskedLoad(px, i, mask)
+		VPSLLD(U8(1), v, v)  // drop the sign
+		VPCMPEQD(zero, v, v) // all ones where ±0
+		VPXOR(ones, v, v)    // all ones (−1) where not
+		VPSUBD(v, acc, acc)  // +1 where not
+	}
+	Label("l8")
+	MOVQ(n, rem)
+	SUBQ(i, rem)
+	CMPQ(rem, U8(8))
+	JL(LabelRef("tail"))
+	body(nil)
+	ADDQ(U8(8), i)
+	JMP(LabelRef("l8"))
+	Label("tail")
+	TESTQ(rem, rem)
+	JZ(LabelRef("sum"))
+	body(loadMask(masks, rem))
+	Label("sum")
+	hi := XMM()
+	VEXTRACTI128(U8(1), acc, hi)
+	VPADDD(hi, acc.AsX(), hi)
+	t := XMM()
+	VPSHUFD(U8(0x4e), hi, t)
+	VPADDD(t, hi, hi)
+	VPSHUFD(U8(0xb1), hi, t)
+	VPADDD(t, hi, hi)
+	r := GP64()
+	XORQ(r, r)
+	VMOVD(hi, r.As32())
+	Store(r, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
 }

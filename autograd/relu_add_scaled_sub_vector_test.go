@@ -1,0 +1,174 @@
+package autograd
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/pcgcn/pcgcn/internal/simd"
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// TestReLUAddScaledSubVectorMatchesGo: the vector kernels behind
+// ReLUAddScaledSub give the bits of the Go loops, forward and backward, with
+// and without the mask, for every subset of inputs needing a gradient, on
+// rows whose length leaves every tail, with zeros of both signs, subnormals,
+// infinities and NaNs among the values.
+func TestReLUAddScaledSubVectorMatchesGo(t *testing.T) {
+	if !simd.Enabled() {
+		t.Skip("no vector kernels here: the Go loops are the path")
+	}
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	specials := []float32{0, float32(math.Copysign(0, -1)), 1e-40, -1e-40, inf, -inf, nan,
+		math.Float32frombits(0xffc00001), 3e38, -3e38}
+	r := rand.New(rand.NewPCG(37, 1))
+	fill := func(d *tensor.Dense) {
+		for i := range d.Data {
+			if r.IntN(8) == 0 {
+				d.Data[i] = specials[r.IntN(len(specials))]
+			} else {
+				d.Data[i] = 2*r.Float32() - 1
+			}
+		}
+	}
+	for _, cols := range []int{1, 5, 8, 13, 16, 64} {
+		for _, masked := range []bool{false, true} {
+			for which := range 8 {
+				t.Run(fmt.Sprintf("cols=%d/mask=%v/grads=%03b", cols, masked, which), func(t *testing.T) {
+					rows := 7
+					mk := func() *tensor.Dense { d := tensor.NewDense(rows, cols); fill(d); return d }
+					x, a, b, gy, gx, ga, gb := mk(), mk(), mk(), mk(), mk(), mk(), mk()
+					var m *tensor.Dense
+					if masked {
+						m = mk()
+						m.Cols = 1
+						m.Data = m.Data[:rows]
+						m.Data[0], m.Data[1] = 0, 1
+					}
+					c := float32(-1.7)
+					build := func() *Var {
+						vx, va, vb := &Var{Value: x.Clone(), Grad: gx.Clone()}, &Var{Value: a.Clone(), Grad: ga.Clone()}, &Var{Value: b.Clone(), Grad: gb.Clone()}
+						vx.requiresGrad, va.requiresGrad, vb.requiresGrad = which&1 != 0, which&2 != 0, which&4 != 0
+						return &Var{Value: tensor.NewDense(rows, cols), Grad: gy.Clone(), xs: []*Var{vx}, in: [2]*Var{va, vb}, aux: m, p: c}
+					}
+					want, got := build(), build()
+					reluAddScaledSubForwardGo(want, 0, rows)
+					reluAddScaledSubForward(got, 0, 3) // split at a row, as a parallel loop may
+					reluAddScaledSubForward(got, 3, rows)
+					same(t, "forward", got.Value.Data, want.Value.Data)
+					// the backward reads the output: give both the same one
+					copy(got.Value.Data, want.Value.Data)
+					reluAddScaledSubBackwardGo(want, 0, rows)
+					reluAddScaledSubBackward(got, 0, rows)
+					for k, name := range []string{"x", "a", "b"} {
+						gv, wv := got.xs[0], want.xs[0]
+						if k > 0 {
+							gv, wv = got.in[k-1], want.in[k-1]
+						}
+						same(t, "∂"+name, gv.Grad.Data, wv.Grad.Data)
+					}
+				})
+			}
+		}
+	}
+}
+
+// same fails unless got and want have the same bits, except that under
+// -race two NaNs match whatever their payloads (see raceBuild).
+func same(t *testing.T, what string, got, want []float32) {
+	t.Helper()
+	for i := range want {
+		if raceBuild && isNaN32(got[i]) && isNaN32(want[i]) {
+			continue
+		}
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+			t.Fatalf("%s[%d] = %v (%#x), Go loop %v (%#x)", what, i, got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+		}
+	}
+}
+
+// TestReLUVectorMatchesGo: ReLU's vector kernels give the bits of its Go
+// loops on every tail length and on zeros of both signs, subnormals,
+// infinities and NaNs.
+func TestReLUVectorMatchesGo(t *testing.T) {
+	if !simd.Enabled() {
+		t.Skip("no vector kernels here: the Go loops are the path")
+	}
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1e-40, -1e-40, float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.Float32frombits(0xffc00001), math.Float32frombits(0x7fc00005), 1.5, -2.25}
+	r := rand.New(rand.NewPCG(3, 7))
+	for n := 0; n <= 40; n++ {
+		x, gy, gx := make([]float32, n), make([]float32, n), make([]float32, n)
+		for i := range x {
+			x[i], gy[i], gx[i] = vals[r.IntN(len(vals))], vals[r.IntN(len(vals))], vals[r.IntN(len(vals))]
+		}
+		want, got := make([]float32, n), make([]float32, n)
+		reluForwardGo(want, x)
+		reluForward(0, got, x)
+		same(t, fmt.Sprintf("ReLU n=%d", n), got, want)
+		wantG, gotG := append([]float32(nil), gx...), append([]float32(nil), gx...)
+		reluBackwardGo(wantG, gy, x)
+		reluBackward(0, gotG, gy, x, nil)
+		same(t, fmt.Sprintf("ReLU backward n=%d", n), gotG, wantG)
+	}
+}
+
+// TestLeakyReLUVectorMatchesGo: LeakyReLU's vector kernels give the bits of
+// its Go loops, as TestReLUVectorMatchesGo for ReLU.
+func TestLeakyReLUVectorMatchesGo(t *testing.T) {
+	if !vectorLeakyReLU {
+		t.Skip("no vector kernels in this build: the Go loops are the path")
+	}
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1e-40, -1e-40, float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.Float32frombits(0xffc00001), math.Float32frombits(0x7fc00005), 1.5, -2.25, 3e38, -3e38}
+	r := rand.New(rand.NewPCG(5, 9))
+	for _, slope := range []float32{0.2, -1.5, 0} {
+		for n := 0; n <= 40; n++ {
+			x, gy, gx := make([]float32, n), make([]float32, n), make([]float32, n)
+			for i := range x {
+				x[i], gy[i], gx[i] = vals[r.IntN(len(vals))], vals[r.IntN(len(vals))], vals[r.IntN(len(vals))]
+			}
+			want, got := make([]float32, n), make([]float32, n)
+			leakyReLUForwardGo(slope, want, x)
+			leakyReLUForward(slope, got, x)
+			same(t, fmt.Sprintf("LeakyReLU slope %g n=%d", slope, n), got, want)
+			wantG, gotG := append([]float32(nil), gx...), append([]float32(nil), gx...)
+			leakyReLUBackwardGo(slope, wantG, gy, x)
+			leakyReLUBackward(slope, gotG, gy, x, nil)
+			same(t, fmt.Sprintf("LeakyReLU backward slope %g n=%d", slope, n), gotG, wantG)
+		}
+	}
+}
+
+// TestAddScaledVectorMatchesGo: AddScaled's vector kernels (simd.AddScaled
+// and, for its backward, simd.AXPY) give the bits of its Go loops.
+func TestAddScaledVectorMatchesGo(t *testing.T) {
+	if !simd.Enabled() || goFusesFMA {
+		t.Skip("no vector kernels in this build: the Go loops are the path")
+	}
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1e-40, -1e-40, float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.Float32frombits(0xffc00001), math.Float32frombits(0x7fc00005), 1.5, -2.25, 3e38, -3e38, 0.1}
+	r := rand.New(rand.NewPCG(11, 13))
+	for _, cs := range [][2]float32{{0.9, 0.1}, {-1.5, 3e-20}, {0, 1}} {
+		for n := 0; n <= 40; n++ {
+			a, b, gy, gx := make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)
+			for i := range a {
+				a[i], b[i], gy[i], gx[i] = vals[r.IntN(len(vals))], vals[r.IntN(len(vals))], vals[r.IntN(len(vals))], vals[r.IntN(len(vals))]
+			}
+			mk := func() *Var {
+				return &Var{Value: &tensor.Dense{Rows: 1, Cols: n, Data: make([]float32, n)},
+					in: [2]*Var{{Value: &tensor.Dense{Rows: 1, Cols: n, Data: a}}, {Value: &tensor.Dense{Rows: 1, Cols: n, Data: b}}},
+					p:  cs[0], p2: cs[1]}
+			}
+			want, got := mk(), mk()
+			addScaledForwardGo(want, 0, n)
+			addScaledForward(got, 0, n)
+			same(t, fmt.Sprintf("AddScaled %v n=%d", cs, n), got.Value.Data, want.Value.Data)
+			wantG, gotG := append([]float32(nil), gx...), append([]float32(nil), gx...)
+			axpyGo(cs[0], gy, wantG)
+			simd.AXPY(cs[0], gy, gotG)
+			same(t, fmt.Sprintf("AXPY %v n=%d", cs, n), gotG, wantG)
+		}
+	}
+}
