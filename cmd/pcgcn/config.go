@@ -169,7 +169,7 @@ func (p *protocolFlags) check() error {
 
 // threadsHelp is the help of every --threads flag: the range checkThreads
 // enforces.
-const threadsHelp = "goroutines for the kernels: 0 uses all cores (divided among the cells trained at once with --jobs); at most 4 × the cores, more is refused"
+const threadsHelp = "goroutines for the kernels: 0 uses all cores (tune and reproduce divide them among the --jobs cells trained at once; train, tune and reproduce train a small graph's splits side by side, one per thread); at most 4 × the cores, more is refused"
 
 // checkThreads refuses a negative --threads and more goroutines than four
 // per core, which only adds scheduling overhead (a typo such as 1000).
