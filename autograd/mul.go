@@ -55,26 +55,7 @@ func mulRows(k bcast, bd, x, y []float32, lo, hi, cols int, acc bool) {
 	for i := lo; i < hi; i++ {
 		xr, yr := x[i*cols:(i+1)*cols], y[i*cols:(i+1)*cols]
 		br, c := rowOperand(k, bd, i, cols)
-		switch {
-		case br == nil && acc:
-			for j, v := range xr {
-				yr[j] += v * c
-			}
-		case br == nil:
-			for j, v := range xr {
-				yr[j] = v * c
-			}
-		case acc:
-			br = br[:len(xr)]
-			for j, v := range xr {
-				yr[j] += v * br[j]
-			}
-		default:
-			br = br[:len(xr)]
-			for j, v := range xr {
-				yr[j] = v * br[j]
-			}
-		}
+		mulSpan(c, br, xr, yr, acc)
 	}
 }
 
