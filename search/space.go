@@ -135,7 +135,7 @@ func (d Dim) Validate() error {
 }
 
 // Value maps u in [0, 1] to the dimension's value, formatted as --set takes it: a float in
-// strconv's shortest 'g' form, an integer in decimal, a choice as written. u = 0 gives Lo (or the
+// strconv's shortest 'g' form (after rounding to Digits significant digits, the bounds exact), an integer in decimal, a choice as written. u = 0 gives Lo (or the
 // first choice) and u = 1 gives Hi (or the last); on a log scale the mapping is uniform in the
 // logarithm. u outside [0, 1] is clamped. d must be valid.
 func (d Dim) Value(u float64) string {
@@ -156,8 +156,16 @@ func (d Dim) Value(u float64) string {
 	}
 }
 
+// Digits is the number of significant digits a float value keeps: a trial's lr is 0.003162, not
+// 0.0031622776601683794, which would name the same training in its cell key as 17 digits.
+const Digits = 4
+
+// float maps u to the value, rounded to Digits significant digits and kept within [Lo, Hi].
 func (d Dim) float(u float64) float64 {
-	if u == 1 {
+	switch u {
+	case 0:
+		return d.Lo
+	case 1:
 		return d.Hi
 	}
 	var x float64
@@ -165,6 +173,9 @@ func (d Dim) float(u float64) float64 {
 		x = math.Exp(math.Log(d.Lo) + u*(math.Log(d.Hi)-math.Log(d.Lo)))
 	} else {
 		x = d.Lo + u*(d.Hi-d.Lo)
+	}
+	if r, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', Digits, 64), 64); err == nil {
+		x = r
 	}
 	return math.Min(math.Max(x, d.Lo), d.Hi)
 }
