@@ -110,12 +110,27 @@ func newHalton(dims int, seed uint64) *halton {
 			for i := range p {
 				p[i] = uint64(i)
 			}
-			r.Shuffle(len(p), func(a, c int) { p[a], p[c] = p[c], p[a] })
+			for i := len(p) - 1; i > 0; i-- {
+				k := below(r, uint64(i+1))
+				p[i], p[k] = p[k], p[i]
+			}
 			h.perms[j][k] = p
 		}
 	}
-	h.index = r.Uint64N(1 << 20)
+	h.index = below(r, 1<<20)
 	return h
+}
+
+// below draws uniformly from [0, n) by rejection from PCG's 64-bit outputs: written out, rather
+// than rand.Shuffle or Uint64N, so that a seed's points rest only on PCG-DXSM's specified output
+// and not on how a Go release draws bounded numbers.
+func below(r *rand.Rand, n uint64) uint64 {
+	limit := math.MaxUint64 - math.MaxUint64%n
+	for {
+		if x := r.Uint64(); x < limit {
+			return x % n
+		}
+	}
 }
 
 // next writes the next point's coordinates, each in [0, 1), into u.
