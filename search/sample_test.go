@@ -199,3 +199,37 @@ func TestHaltonBeatsPseudoRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestHighDimensionProjections checks the scrambling: unscrambled Halton points in large prime
+// bases line up along diagonals in their 2-D projections, so the projection on the 7th and 8th
+// dimensions (bases 17 and 19) must still beat pseudo-random points.
+func TestHighDimensionProjections(t *testing.T) {
+	var decls []string
+	for _, name := range []string{"a", "b", "c", "d", "e", "f", "g", "h"} {
+		decls = append(decls, name+"=0:1")
+	}
+	s := mustSpace(t, decls...)
+	const n = 256
+	var worst, best float64 = 0, 1
+	for seed := uint64(1); seed <= 4; seed++ {
+		pts, err := s.Sample(seed, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		xs, ys := make([]float64, n), make([]float64, n)
+		for i, p := range pts {
+			xs[i], _ = strconv.ParseFloat(p.Values["g"], 64)
+			ys[i], _ = strconv.ParseFloat(p.Values["h"], 64)
+		}
+		worst = math.Max(worst, starDiscrepancy(xs, ys))
+		r := rand.New(rand.NewPCG(seed, 2))
+		for i := range xs {
+			xs[i], ys[i] = r.Float64(), r.Float64()
+		}
+		best = math.Min(best, starDiscrepancy(xs, ys))
+	}
+	t.Logf("dimensions 7 and 8: Halton at worst %.4f, pseudo-random at best %.4f", worst, best)
+	if worst >= best {
+		t.Errorf("dimensions 7 and 8: Halton's worst discrepancy %.4f is not below pseudo-random's best %.4f", worst, best)
+	}
+}
