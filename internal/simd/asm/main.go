@@ -813,10 +813,9 @@ func reluAddScaledSubFwd(masks, rc Mem) {
 	sign := YMM()
 	VMOVUPS(rc, sign) // also −0
 	i := GP64()
-	XORQ(i, i)
 	at := func(base Register) Mem { return Mem{Base: base, Index: i, Scale: 4} }
 
-	body := func(mask VecVirtual) {
+	body := func(mask VecVirtual, _ string) {
 		load := func(base Register) VecVirtual {
 			v := YMM()
 			if mask != nil {
@@ -844,22 +843,7 @@ func reluAddScaledSubFwd(masks, rc Mem) {
 			VMOVUPS(d, at(po))
 		}
 	}
-	rem := GP64()
-	Label("l8")
-	MOVQ(n, rem)
-	SUBQ(i, rem)
-	CMPQ(rem, U8(8))
-	JL(LabelRef("tail"))
-	body(nil)
-	ADDQ(U8(8), i)
-	JMP(LabelRef("l8"))
-	Label("tail")
-	TESTQ(rem, rem)
-	JZ(LabelRef("done"))
-	body(loadMask(masks, rem))
-	Label("done")
-	VZEROUPPER()
-	RET()
+	elementLoop(masks, n, i, body)
 }
 
 // reluAddScaledSubBwd emits the backward of reluAddScaledSubFwd over n
@@ -888,7 +872,6 @@ func reluAddScaledSubBwd(masks, rc Mem) {
 	VMOVUPS(rc, sign)
 	VXORPS(zero, zero, zero)
 	i := GP64()
-	XORQ(i, i)
 	at := func(base Register) Mem { return Mem{Base: base, Index: i, Scale: 4} }
 
 	body := func(mask VecVirtual, sfx string) {
@@ -931,22 +914,7 @@ func reluAddScaledSubBwd(masks, rc Mem) {
 		VXORPS(sign, gy, gy) // −g1
 		accumulate(gy, pgb, 2, "b")
 	}
-	rem := GP64()
-	Label("l8")
-	MOVQ(n, rem)
-	SUBQ(i, rem)
-	CMPQ(rem, U8(8))
-	JL(LabelRef("tail"))
-	body(nil, "8")
-	ADDQ(U8(8), i)
-	JMP(LabelRef("l8"))
-	Label("tail")
-	TESTQ(rem, rem)
-	JZ(LabelRef("done"))
-	body(loadMask(masks, rem), "t")
-	Label("done")
-	VZEROUPPER()
-	RET()
+	elementLoop(masks, n, i, body)
 }
 
 // elementLoop emits the loop of a kernel over n elements at index register
