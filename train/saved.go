@@ -56,6 +56,11 @@ type SavedMeta struct {
 	// --data), for predict to load when it is given no graph; empty for a
 	// registry dataset, which Dataset names.
 	DataPath string `json:"data_path,omitempty"`
+	// DataDir is the absolute dataset directory (train --data-dir) a
+	// registry dataset was read from, for predict to look there when it is
+	// given no graph and no --data-dir; empty when the dataset came from the
+	// cache or a download.
+	DataDir string `json:"data_dir,omitempty"`
 }
 
 // UnmarshalJSON reads a config.json, including one written before the keys
@@ -86,13 +91,13 @@ func (m *SavedMeta) UnmarshalJSON(b []byte) error {
 }
 
 // meta is the config.json of r's model.
-func meta(model, dataset string, c json.RawMessage, r *Result, dataPath string) SavedMeta {
+func meta(model, dataset string, c json.RawMessage, r *Result, opt SaveOptions) SavedMeta {
 	g := r.Data.Graph
 	return SavedMeta{Model: model, Dataset: dataset, Split: r.Split, Nodes: g.N, Features: g.X.Cols(),
 		Classes: g.NumClasses, Config: c, TrainNodes: r.Data.Train,
 		ValMetricPct: 100 * r.Val, TestMetricPct: 100 * r.Test, TestAccuracyPct: 100 * r.TestAccuracy,
 		Numerics: tensor.Numerics(), GraphFingerprint: g.ContentFingerprint(), FeaturePrep: r.Data.Features,
-		RandomSplits: g.DrawnSplits, LabelIDs: g.LabelIDs, DataPath: dataPath}
+		RandomSplits: g.DrawnSplits, LabelIDs: g.LabelIDs, DataPath: opt.DataPath, DataDir: opt.DataDir}
 }
 
 // checkGraph decides whether a model saved with meta in dir may run on g.

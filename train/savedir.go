@@ -41,6 +41,9 @@ type SaveOptions struct {
 	// --data), recorded (absolute) so that predict can load the graph
 	// without being told; empty for a registry dataset.
 	DataPath string
+	// DataDir is the dataset directory a registry dataset was read from
+	// (train --data-dir), recorded (absolute) for predict; empty otherwise.
+	DataDir string
 }
 
 // Save writes the trained models of rs, one per split, to dir as one unit
@@ -55,9 +58,11 @@ func Save(dir, model, dataset string, cfg models.Config, rs []*Result, opt SaveO
 	if err != nil {
 		return err
 	}
-	if opt.DataPath != "" {
-		if opt.DataPath, err = filepath.Abs(opt.DataPath); err != nil {
-			return err
+	for _, p := range []*string{&opt.DataPath, &opt.DataDir} {
+		if *p != "" {
+			if *p, err = filepath.Abs(*p); err != nil {
+				return err
+			}
 		}
 	}
 	if err := checkSaveContents(dir, opt.Force); err != nil {
@@ -76,7 +81,7 @@ func Save(dir, model, dataset string, cfg models.Config, rs []*Result, opt SaveO
 			if err := os.Mkdir(sub, 0o755); err != nil {
 				return err
 			}
-			if err := checkpoint.Write(sub, r.Model.Params(), meta(model, dataset, c, r, opt.DataPath)); err != nil {
+			if err := checkpoint.Write(sub, r.Model.Params(), meta(model, dataset, c, r, opt)); err != nil {
 				return err
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -166,7 +167,29 @@ func graphOfModel(cmd *cobra.Command, data *dataFlags, dir string, meta *train.S
 		return fmt.Errorf("the model in %s was trained on %s, which is not a registry dataset, and records no path to it (saved by an older version): give the graph, --data PATH", dir, meta.Dataset)
 	}
 	data.dataset = meta.Dataset
+	if meta.DataDir != "" && !cmd.Flags().Changed("data-dir") && os.Getenv(datasets.EnvDataDir) == "" {
+		if err := cmd.Flags().Set("data-dir", meta.DataDir); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// registryDataDir is the dataset directory (--data-dir, else $PCGCN_DATA) a
+// registry dataset was read from, absolute, for config.json; "" for a graph
+// given by path or a dataset that came from the cache or a download.
+func registryDataDir(cmd *cobra.Command, path string, e datasets.Entry) string {
+	if path != "" {
+		return ""
+	}
+	dir := dataDirFlag(cmd)
+	if dir == "" {
+		dir = os.Getenv(datasets.EnvDataDir)
+	}
+	if dir == "" || datasets.Locate(e, datasets.Options{DataDir: dir}) != datasets.InDataDir {
+		return ""
+	}
+	return dir
 }
 
 // labelOf names class c by its label: the original one (labelIDs) of a

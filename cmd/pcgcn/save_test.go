@@ -220,3 +220,33 @@ func TestTrainHistory(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictFindsTheDataDirOfTraining: a model trained on a registry
+// dataset read from --data-dir records that directory, so predict given no
+// graph and no --data-dir (and no $PCGCN_DATA) reads the dataset from it,
+// offline, instead of failing to find it (it looked in the cache only).
+func TestPredictFindsTheDataDirOfTraining(t *testing.T) {
+	mirror := datatest.Mirror(t)
+	t.Setenv(datasets.EnvDataDir, "")
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // an empty cache
+	t.Setenv("HOME", t.TempDir())
+	save := filepath.Join(t.TempDir(), "model")
+	if _, _, err := trainTexas(t, save, "--splits", "0", "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	meta, _, err := train.ReadMeta(save, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if abs, _ := filepath.Abs(mirror); meta.DataDir != abs {
+		t.Errorf("config.json data_dir %q, want %q", meta.DataDir, abs)
+	}
+	given, _, err := pcgcn("predict", "--model-dir", save, "--data-dir", mirror)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := pcgcn("predict", "--model-dir", save, "--offline")
+	if err != nil || out != given {
+		t.Errorf("predict without --data-dir: %v", err)
+	}
+}

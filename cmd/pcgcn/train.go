@@ -261,7 +261,7 @@ func runTrain(cmd *cobra.Command, f *trainFlags) error {
 			note = stderr
 		}
 		state.mu.Lock() // an interrupt waits for the model to be saved
-		err := saveModel(note, f.save, spec.Name, entry.Name, cfg, results, train.SaveOptions{Force: f.force, DataPath: f.data.path})
+		err := saveModel(note, f.save, spec.Name, entry.Name, cfg, results, train.SaveOptions{Force: f.force, DataPath: f.data.path, DataDir: registryDataDir(cmd, f.data.path, entry)})
 		if err == nil {
 			state.saved = f.save
 		}
