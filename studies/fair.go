@@ -36,10 +36,9 @@ type fairEntry struct {
 	// in percent, one per split.
 	Splits    []int
 	Test, Val []float64
-	// PresetSplits and Preset are the preset's (the main table's cell)
-	// per-split test scores; Preset is nil when there is none.
-	PresetSplits []int
-	Preset       []float64
+	// Preset is the preset's (the main table's cell) per-split test
+	// scores, nil when there is none.
+	Preset []float64
 	// Point is the chosen hyperparameters, as --set values.
 	Point map[string]string
 	// Trials is the number of trials the search ran; CPUSeconds the CPU
@@ -533,8 +532,16 @@ func (a *fairAnalysis) writeHeadToHead(w io.Writer) {
 			pval(p.Paired.T.P), pval(p.Paired.Wilcoxon.P), pval(p.Adjusted), sig})
 	}
 	fmt.Fprint(w, report.Table(head, leftThenRight(2, len(head)), rows))
-	fmt.Fprintf(w, "\nEach row: the classic GNN (GCN, GraphSAGE, GAT, tuned in their classic form) with the best mean validation score, against tuned PCGCN on the %d splits both trained (paired: the same split). The Wilcoxon signed-rank test decides (two-sided, exact for up to 50 untied pairs), Holm-corrected over the %d datasets at α = %.2f; the paired t-test is shown beside it. Splits share training nodes, so both tests are somewhat too ready to find a difference (Nadeau and Bengio 2003).",
-		a.Pairs[0].Paired.N, len(a.Pairs), fairAlpha)
+	lo, hi := a.Pairs[0].Paired.N, a.Pairs[0].Paired.N
+	for _, p := range a.Pairs {
+		lo, hi = min(lo, p.Paired.N), max(hi, p.Paired.N)
+	}
+	splits := fmt.Sprint(lo)
+	if lo != hi {
+		splits = fmt.Sprintf("%d to %d", lo, hi)
+	}
+	fmt.Fprintf(w, "\nEach row: the classic GNN (GCN, GraphSAGE, GAT, tuned in their classic form) with the best mean validation score, against tuned PCGCN on the %s splits both trained (paired: the same split). The Wilcoxon signed-rank test decides (two-sided, exact for up to 50 untied pairs), Holm-corrected over the %d datasets at α = %.2f; the paired t-test is shown beside it. Splits share training nodes, so both tests are somewhat too ready to find a difference (Nadeau and Bengio 2003).",
+		splits, len(a.Pairs), fairAlpha)
 	if len(a.Missing) > 0 {
 		fmt.Fprintf(w, " Not compared yet: %s.", strings.Join(a.Missing, ", "))
 	}
@@ -609,6 +616,9 @@ func gapSentence(g fairGap) string {
 // better nowhere; otherwise the evidence is inconclusive. A leaderboard
 // rank alone never decides. The gaps to the paper follow.
 func (a *fairAnalysis) verdict() string {
+	if !slices.Contains(a.in.Models, "pcgcn") {
+		return "**Verdict:** none: PCGCN is not among the models compared."
+	}
 	if a.Saved < a.Total || len(a.Missing) > 0 || len(a.Pairs) == 0 {
 		return fmt.Sprintf("**Verdict:** not yet: %d of the %d (dataset, model) searches are saved.", a.Saved, a.Total)
 	}

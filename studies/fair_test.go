@@ -42,7 +42,6 @@ func fairCase(seed uint64, datasets []string, mean map[string][]float64, valShif
 				e.Val = append(e.Val, mean[m][d]+valShift[m]+n)
 				e.Preset = append(e.Preset, mean[m][d]-3+n)
 				e.Splits = append(e.Splits, i)
-				e.PresetSplits = append(e.PresetSplits, i)
 			}
 			in.Entries = append(in.Entries, e)
 		}
@@ -283,5 +282,38 @@ func TestFairLeaderboardSentences(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("twelve datasets: lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// TestFairTableByHand: the tuned table of two models on two datasets, the
+// best per dataset in bold, the preset's mean beside each cell and a
+// missing search as "—" (its dataset left out of the ranks).
+func TestFairTableByHand(t *testing.T) {
+	in := fairInput{Datasets: []string{"texas", "cora"}, Models: []string{"pcgcn", "gcn"}, Entries: []fairEntry{
+		{Dataset: "texas", Model: "pcgcn", Test: []float64{80, 84}, Val: []float64{81, 83}, Preset: []float64{78, 78}},
+		{Dataset: "texas", Model: "gcn", Test: []float64{70, 72}, Val: []float64{71, 71}},
+		{Dataset: "cora", Model: "gcn", Test: []float64{86, 87}, Val: []float64{86, 86}, Preset: []float64{85, 85}},
+	}}
+	table, _, _ := strings.Cut(analyzeFair(in).table(), "\n\n")
+	want := `| model | texas | cora | avg. rank |
+| --- | ---: | ---: | ---: |
+| pcgcn | **82.00 ± 2.00** (78.00) | — | — |
+| gcn | 71.00 ± 1.00 | **86.50 ± 0.50** (85.00) | — |`
+	if strings.TrimSpace(table) != want {
+		t.Errorf("fair table:\n%s\nwant:\n%s", table, want)
+	}
+	a := analyzeFair(in) // texas alone is complete
+	if a.Friedman.K != 0 {
+		t.Errorf("ranked with %d complete datasets", a.Friedman.N)
+	}
+	var b strings.Builder
+	if err := a.writeLeaderboard(&b, filepath.Join(t.TempDir(), "cd.png"), "cd.png"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "Not yet: the Friedman test needs two datasets") {
+		t.Errorf("one complete dataset: %q", b.String())
+	}
+	if v := analyzeFair(fairInput{Datasets: []string{"texas"}, Models: []string{"gcn"}, Entries: in.Entries}).verdict(); !strings.Contains(v, "PCGCN is not among") {
+		t.Errorf("no PCGCN: %q", v)
 	}
 }
