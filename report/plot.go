@@ -180,6 +180,12 @@ func savePNG(path, title string, w, h vg.Length, plots []*plot.Plot, leg *plot.L
 			p.Draw(cs[0][i])
 		}
 	}
+	return writePNG(path, c)
+}
+
+// writePNG writes the canvas as a PNG to path (creating its directory; the
+// file appears complete or not at all).
+func writePNG(path string, c *vgimg.Canvas) error {
 	err := atomicfile.WriteFrom(path, func(w io.Writer) error {
 		_, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(w)
 		return err
