@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pcgcn/pcgcn/search"
 	"github.com/pcgcn/pcgcn/train"
@@ -95,12 +96,13 @@ func runSearch(t *testing.T, s *Search, rn *Runner) *SearchReport {
 }
 
 // TestSearchDeterministic checks that the same seed gives the same points,
-// the same validation scores and the same choice, whatever Jobs is, and
+// the same validation scores and the same choice, whatever Jobs and Threads
+// are, and
 // that another seed gives other points.
 func TestSearchDeterministic(t *testing.T) {
 	data := searchGraph(t, false)
 	a := runSearch(t, toySearch(t, "mlp", data), &Runner{Dir: t.TempDir(), Threads: 1, Jobs: 1})
-	b := runSearch(t, toySearch(t, "mlp", data), &Runner{Dir: t.TempDir(), Threads: 1, Jobs: 2})
+	b := runSearch(t, toySearch(t, "mlp", data), &Runner{Dir: t.TempDir(), Threads: 2, Jobs: 2})
 	if a.Chosen.ID != b.Chosen.ID || !reflect.DeepEqual(valScores(a), valScores(b)) || !reflect.DeepEqual(a.Final, b.Final) {
 		t.Errorf("two runs of one search differ:\n%+v\n%+v", a, b)
 	}
@@ -360,5 +362,49 @@ func TestSearchValidate(t *testing.T) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestSearchWorkers runs a search as three workers sharing one results
+// directory through the claims, rung by rung: every cell is trained once,
+// and the report is the one a single Run gives.
+func TestSearchWorkers(t *testing.T) {
+	data := searchGraph(t, false)
+	whole := runSearch(t, toySearch(t, "mlp", data), &Runner{Dir: t.TempDir(), Threads: 1})
+	dir := t.TempDir()
+	var mu sync.Mutex
+	trained := map[string]int{}
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	for i := range errs {
+		rn := &Runner{Dir: dir, Threads: 1, Lease: time.Minute, Extras: func(c Cell, r *train.Result) map[string]float64 {
+			mu.Lock()
+			defer mu.Unlock()
+			trained[fmt.Sprintf("%s#%d#%d", c.Key(), len(c.Splits), r.Split)]++
+			return nil
+		}}
+		wg.Go(func() { errs[i] = toySearch(t, "mlp", data).Work(context.Background(), rn, WorkOptions{Poll: 10 * time.Millisecond}) })
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for k, n := range trained {
+		if n > 1 {
+			t.Errorf("%s trained %d times", k, n)
+		}
+	}
+	rn := &Runner{Dir: dir, Threads: 1}
+	rep, err := toySearch(t, "mlp", data).Report(rn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Complete || rep.Chosen.ID != whole.Chosen.ID || !reflect.DeepEqual(valScores(rep), valScores(whole)) || !reflect.DeepEqual(rep.Final, whole.Final) {
+		t.Errorf("the workers' search differs from one run's:\n%+v\n%+v", rep, whole)
+	}
+	if err := toySearch(t, "mlp", data).Work(context.Background(), rn, WorkOptions{Shard: Shard{Index: 0, Count: 2}}); err == nil {
+		t.Error("a search worker took a static shard")
 	}
 }

@@ -181,6 +181,10 @@ func runSearch(cmd *cobra.Command, f *searchFlags) error {
 	if f.work.on() && f.plan {
 		return fmt.Errorf("give --plan or --worker, not both")
 	}
+	if !f.work.on() { // a worker releases its claims on SIGINT and SIGTERM and says so itself
+		note := &reproduceNote{dir: f.resultsDir, trains: !f.plan, unit: "trial"}
+		defer onInterrupt(cmd.ErrOrStderr(), note.say)()
+	}
 	if f.work.shard != "" {
 		return fmt.Errorf("--shard %s: a search's rung waits for all of the previous one, which a static shard cannot; run --worker processes (claims) instead", flagValue(f.work.shard))
 	}
@@ -265,8 +269,6 @@ func runSearch(cmd *cobra.Command, f *searchFlags) error {
 			studies.FormatDuration(time.Since(start)))
 		return nil
 	}
-	note := &reproduceNote{dir: f.resultsDir, trains: true, unit: "trial"}
-	defer onInterrupt(cmd.ErrOrStderr(), note.say)()
 	ctx := cmd.Context()
 	if ctx == nil {
 		ctx = context.Background()
