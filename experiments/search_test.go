@@ -383,7 +383,9 @@ func TestSearchWorkers(t *testing.T) {
 			trained[fmt.Sprintf("%s#%d#%d", c.Key(), len(c.Splits), r.Split)]++
 			return nil
 		}}
-		wg.Go(func() { errs[i] = toySearch(t, "mlp", data).Work(context.Background(), rn, WorkOptions{Poll: 10 * time.Millisecond}) })
+		wg.Go(func() {
+			errs[i] = toySearch(t, "mlp", data).Work(context.Background(), rn, WorkOptions{Poll: 10 * time.Millisecond})
+		})
 	}
 	wg.Wait()
 	for _, err := range errs {
