@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"path/filepath"
 	"slices"
 	"time"
@@ -57,8 +56,8 @@ type Search struct {
 	// Rung.Splits of them.
 	Splits []int
 	// Epochs and Patience are the protocol's budget of the final cell (0:
-	// train.DefaultOptions'); a rung of E epochs has patience
-	// round(Patience·E/Epochs), at least 1.
+	// train.DefaultOptions'); a rung of E epochs keeps the protocol's
+	// patience, at most E (see RungPatience).
 	Epochs, Patience int
 }
 
@@ -76,10 +75,13 @@ func (s *Search) budget() (int, int) {
 }
 
 // RungPatience returns the patience of a rung of the given epochs: the
-// protocol's patience scaled by the rung's share of the protocol's epochs.
+// protocol's, at most the rung's epochs. A short rung thus runs its whole
+// budget (its best-validation epoch is kept), so that a slow starter is not
+// stopped by a patience scaled down with the budget; the split-epochs a rung
+// costs are close to its budget.
 func (s *Search) RungPatience(epochs int) int {
-	e, p := s.budget()
-	return min(epochs, max(1, int(math.Round(float64(p)*float64(epochs)/float64(e)))))
+	_, p := s.budget()
+	return min(epochs, p)
 }
 
 // BudgetDir returns the directory of the cells trained with the given

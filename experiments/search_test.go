@@ -287,8 +287,11 @@ func TestSearchFinalOnTheProtocolBudget(t *testing.T) {
 	if rep.Final.Splits != 4 || rep.Final.Epochs != 20 || rep.Final.Patience != 10 || rep.Budget.FinalSplitEpochs != 4*20 {
 		t.Errorf("final %+v, budget %+v", rep.Final, rep.Budget)
 	}
-	if p := s.RungPatience(15); p != 8 { // 10·15/20 rounded
-		t.Errorf("rung patience %d, want 8", p)
+	if p := s.RungPatience(15); p != 10 { // the protocol's patience
+		t.Errorf("rung patience %d, want 10", p)
+	}
+	if p := s.RungPatience(5); p != 5 { // at most the rung's epochs
+		t.Errorf("rung patience %d, want 5", p)
 	}
 	if _, err := os.Stat(filepath.Join(rn.Dir, "epochs20-patience10", SearchStudy)); err != nil {
 		t.Errorf("final cell not under its budget's directory: %v", err)

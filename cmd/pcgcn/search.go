@@ -51,8 +51,8 @@ metric, and the last trains its points on --max-splits splits for
 --max-epochs epochs. The point the last rung keeps is then trained on every
 split of --splits with the protocol's budget (--epochs, --patience), and only
 then is its test score read and printed: test plays no part in any choice.
-A rung of E epochs stops early after round(patience·E/epochs) epochs without
-improvement.
+A rung of E epochs keeps --patience (at most E: a short rung runs its whole
+budget and keeps its best-validation epoch).
 
 The budget is the same for every model given the same --trials and
 schedule: the report gives it in trials, rungs and split-epochs (Σ trials ×
