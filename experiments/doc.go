@@ -20,5 +20,6 @@
 // work left and estimator.go (Estimator) estimates its time; cellcodec.go is
 // the saved form of a cell; meter.go reports progress; claim.go (leases),
 // worker.go and shard.go share a plan among workers; tune.go is the grid
-// search behind pcgcn tune.
+// search behind pcgcn tune, search.go and searchreport.go the equal-budget
+// search (successive halving over a space, issue 38) behind pcgcn search.
 package experiments

@@ -110,8 +110,8 @@ func unionSplits(a, b []int) []int {
 
 // trainCell trains what c needs beyond the result saved in its file (see
 // need), saves the file's result, grown or new, and returns its view on c's
-// splits. A cancelled ctx stops it before its next split, and nothing is
-// saved but the partial file.
+// splits. A cancelled ctx stops it before its next split, and then nothing
+// is saved but the partial file; a cell whose last split finished is saved.
 func (rn *Runner) trainCell(ctx context.Context, c Cell, p *meter, cost float64) (*Result, error) {
 	st := rn.store()
 	full := st.Read(c)
@@ -123,11 +123,10 @@ func (rn *Runner) trainCell(ctx context.Context, c Cell, p *meter, cost float64)
 	work, base := rn.need(c, full)
 	r, err := rn.runCell(ctx, work, p, cost)
 	if err != nil {
-		return nil, err
+		return nil, err // a cancelled ctx: runCell stopped before a split
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
+	// every split finished (train.RunEach returns nil only then): the cell
+	// is saved even when ctx was cancelled meanwhile, so no work is lost
 	if base != nil {
 		r = merge(base, r)
 	}

@@ -86,6 +86,14 @@ type Runner struct {
 // answered by it; one whose saved result lacks some of its splits trains
 // only those and adds them to it: a saved result only grows (see need).
 func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
+	return rn.RunContext(context.Background(), cells)
+}
+
+// RunContext is Run stopped by ctx: once ctx is cancelled no further cell
+// starts and the cells under way stop before their next split (their
+// finished splits are kept in their partial files, so a later run resumes
+// them); it then returns an error wrapping ctx's.
+func (rn *Runner) RunContext(ctx context.Context, cells []Cell) ([]*Result, error) {
 	asked := cells
 	pl := rn.pending(cells)
 	cells, out, todo, cost := pl.cells, pl.saved, pl.todo, pl.cost
@@ -111,7 +119,7 @@ func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
 	if rn.reg == nil {
 		rn.reg = models.NewRegistry() // before the workers share it
 	}
-	if err := rn.runAll(cells, todo, costs, out, p); err != nil {
+	if err := rn.runAll(ctx, cells, todo, costs, out, p); err != nil {
 		return out, err
 	}
 	p.finish()
@@ -129,7 +137,7 @@ func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
 // them out in order, saving each as it finishes and storing it in out[i].
 // After the first error no further cell starts; the cells under way finish
 // (and are saved) and the first error is returned.
-func (rn *Runner) runAll(cells []Cell, todo []int, costs []float64, out []*Result, p *meter) error {
+func (rn *Runner) runAll(ctx context.Context, cells []Cell, todo []int, costs []float64, out []*Result, p *meter) error {
 	var (
 		mu       sync.Mutex // guards next and firstErr
 		next     int
@@ -139,7 +147,7 @@ func (rn *Runner) runAll(cells []Cell, todo []int, costs []float64, out []*Resul
 	take := func() (int, bool) {
 		mu.Lock()
 		defer mu.Unlock()
-		if firstErr != nil || next == len(todo) {
+		if firstErr != nil || next == len(todo) || ctx.Err() != nil {
 			return 0, false
 		}
 		next++
@@ -160,7 +168,7 @@ func (rn *Runner) runAll(cells []Cell, todo []int, costs []float64, out []*Resul
 					return
 				}
 				c := cells[i]
-				r, err := rn.trainCell(context.Background(), c, p, costs[i])
+				r, err := rn.trainCell(ctx, c, p, costs[i])
 				if err != nil {
 					fail(&CellError{Cell: c, Err: err})
 					return
@@ -171,6 +179,9 @@ func (rn *Runner) runAll(cells []Cell, todo []int, costs []float64, out []*Resul
 		})
 	}
 	wg.Wait()
+	if firstErr == nil && ctx.Err() != nil {
+		firstErr = ctx.Err()
+	}
 	return firstErr
 }
 

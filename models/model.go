@@ -120,6 +120,9 @@ type Spec struct {
 	// value: symmetrised); it decides the graph of the main table's
 	// Chameleon and Squirrel cells.
 	Direction Direction
+	// Space is the model's hyperparameter search space (models/spaces.go),
+	// which `pcgcn search` samples; filled in by NewRegistry.
+	Space SearchSpace
 }
 
 // Config is a model's hyperparameter struct (a pointer to it). Its fields are

@@ -15,7 +15,9 @@ type Registry struct{ specs map[string]Spec }
 // NewRegistry returns the registry of every model in this package.
 func NewRegistry() *Registry {
 	r := &Registry{specs: map[string]Spec{}}
+	spaces := searchSpaces()
 	for _, s := range allSpecs() {
+		s.Space = spaces[s.Name]
 		preset := s.Preset
 		s.Preset = func(ds string) Config {
 			cfg := preset(PresetDataset(ds))

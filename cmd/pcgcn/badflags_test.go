@@ -120,6 +120,15 @@ func TestBadInputs(t *testing.T) {
 		{"workers without plan", newReproduceCmd, []string{"--workers", "4"}, []string{"--workers 4 only estimates the wall time of a plan: add --plan"}},
 		{"workers negative", newReproduceCmd, []string{"--plan", "--workers", "-2"}, []string{"--workers -2: give a positive number of workers"}},
 		{"tune shard", newTuneCmd, []string{"--grid", "lr=0.01", "--shard", "x"}, []string{`--shard "x"`}},
+		{"search trials", newSearchCmd, []string{"--trials", "0"}, []string{"--trials 0", "at least 1"}},
+		{"search eta", newSearchCmd, []string{"--eta", "1"}, []string{"--eta 1", "at least 2"}},
+		{"search max splits", newSearchCmd, []string{"--splits", "0-2", "--max-splits", "4"}, []string{"--max-splits 4", "[0,3]"}},
+		{"search min epochs", newSearchCmd, []string{"--min-epochs", "5"}, []string{"--min-epochs 5", "more than the last rung's 2 epochs"}},
+		{"search shard", newSearchCmd, []string{"--shard", "0/2"}, []string{"--shard 0/2", "run --worker processes"}},
+		{"search space-set", newSearchCmd, []string{"--space-set", "lr=log:0:1"}, []string{"--space-set lr=log:0:1", "positive lower bound"}},
+		{"search space-set and set", newSearchCmd, []string{"--space-set", "lr=log:0.001:0.1", "--set", "lr=0.01"}, []string{"also given by --set"}},
+		{"search out of range", newSearchCmd, []string{"--model", "mlp", "--space-set", "dropout=0.5:1.5"}, []string{"mlp: dropout must be in [0,1)"}},
+		{"search plan and worker", newSearchCmd, []string{"--plan", "--worker"}, []string{"--plan or --worker, not both"}},
 		{"reproduce splits", newReproduceCmd, []string{"--splits", "0,0"}, []string{"--splits 0,0", "split 0 is repeated"}},
 		{"reproduce splits reversed", newReproduceCmd, []string{"--splits", "9-0"}, []string{"--splits 9-0", "reversed"}},
 		{"reproduce threads", newReproduceCmd, []string{"--threads", "-1"}, []string{"--threads -1"}},
@@ -137,7 +146,7 @@ func TestBadInputs(t *testing.T) {
 			switch sub.Name() {
 			case "train":
 				args = append(args, "--dataset", "texas", "--epochs", "2", "--quiet", "--save", save)
-			case "tune":
+			case "tune", "search":
 				args = append(args, "--dataset", "texas", "--epochs", "2", "--results", save)
 			case "bench", "predict":
 				args = append(args, "--dataset", "texas")

@@ -79,6 +79,9 @@ func TestInterruptSaysWhatWasKept(t *testing.T) {
 		{"tune", []string{"tune", "--data", own, "--model", "mlp", "--grid", "lr=0.1,0.01", "--epochs", "100000000", "--patience", "0",
 			"--results", filepath.Join(t.TempDir(), "tune"), "--threads", "1"},
 			"interrupted (interrupt): every grid point finished so far is saved in "},
+		{"search", []string{"search", "--data", own, "--model", "mlp", "--trials", "3", "--epochs", "100000000", "--patience", "0",
+			"--results", filepath.Join(t.TempDir(), "search"), "--threads", "1"},
+			"interrupted (interrupt): every trial finished so far is saved in "},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -123,6 +123,15 @@ func TestJSONSchemasAsDocumented(t *testing.T) {
 		}},
 		{"pcgcn tune --json", [][]string{{"tune", "--dataset", "texas", "--model", "mlp", "--grid", "hidden=8,16", "--splits", "0", "--epochs", "2",
 			"--results", results, "--json", "--quiet"}}},
+		{"pcgcn search --json", [][]string{
+			{"search", "--dataset", "texas", "--model", "mlp", "--trials", "3", "--splits", "0-1", "--epochs", "3",
+				"--set", "layers=1", "--results", results, "--json", "--quiet"},
+		}},
+		{"pcgcn search --plan --json", [][]string{
+			{"search", "--dataset", "texas", "--model", "mlp", "--trials", "3", "--splits", "0-1", "--epochs", "3",
+				"--results", results, "--plan", "--json", "--quiet"},
+		}},
+		{"pcgcn models --space NAME --json", [][]string{{"models", "--space", "pcgcn", "--json"}}},
 		{"pcgcn bench --json", [][]string{
 			{"bench", "texas", "--model", "pcgcn", "--epochs", "2", "--warmup", "0", "--json", "--quiet"},
 			{"bench", "--data", own, "--model", "mlp", "--epochs", "1", "--warmup", "0", "--json", "--quiet", "--batch", "16", "--fanouts", "5,5"},

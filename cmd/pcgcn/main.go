@@ -52,6 +52,7 @@ directory, then downloaded with checksum verification.`,
 		newStatsCmd(),
 		newReproduceCmd(),
 		newTuneCmd(),
+		newSearchCmd(),
 		newGenerateCmd(),
 	)
 	return root

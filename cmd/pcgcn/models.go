@@ -15,15 +15,19 @@ import (
 func newModelsCmd() *cobra.Command {
 	var (
 		options string
+		space   string
 		dataset string
 		jsonOut bool
 	)
 	cmd := &cobra.Command{
-		Use:   "models [--options NAME [--dataset D]] [--json]",
+		Use:   "models [--options NAME [--dataset D] | --space NAME] [--json]",
 		Short: "List the models, or one model's hyperparameters",
 		Long: `models lists the models train accepts with --model, one line each. With
 --options NAME it prints that model's hyperparameters as resolved for --dataset
-(the preset), i.e. every key accepted by --set and by --config files.`,
+(the preset), i.e. every key accepted by --set and by --config files. With
+--space NAME it prints that model's search space (pcgcn search), one
+dimension a line in the syntax --space-set takes, and where its ranges come
+from.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			reg := models.NewRegistry()
@@ -35,6 +39,23 @@ func newModelsCmd() *cobra.Command {
 				if _, err := datasets.Lookup(strings.ToLower(dataset)); err != nil {
 					return fmt.Errorf("--dataset: %w", err)
 				}
+			}
+			if space != "" {
+				if options != "" {
+					return fmt.Errorf("--space %s: give --options or --space, not both", flagValue(space))
+				}
+				spec, err := reg.Get(space)
+				if err != nil {
+					return err
+				}
+				if jsonOut {
+					return json.NewEncoder(out).Encode(map[string]any{"model": spec.Name, "dims": spec.Space.Dims, "source": spec.Space.Source})
+				}
+				for _, d := range spec.Space.Dims {
+					fmt.Fprintln(out, d)
+				}
+				fmt.Fprintf(out, "# source: %s\n", spec.Space.Source)
+				return nil
 			}
 			if options != "" {
 				spec, err := reg.Get(options)
@@ -86,9 +107,11 @@ func newModelsCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&options, "options", "", "print this model's hyperparameters (the keys of --set)")
+	cmd.Flags().StringVar(&space, "space", "", "print this model's search space (the dimensions pcgcn search samples, as --space-set takes them) and its source")
 	cmd.Flags().StringVar(&dataset, "dataset", "", "dataset whose preset --options shows")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print JSON")
 	registerCompletion(cmd, "options", completeFrom(modelNames))
+	registerCompletion(cmd, "space", completeFrom(modelNames))
 	registerCompletion(cmd, "dataset", completeFrom(datasetNames))
 	return cmd
 }

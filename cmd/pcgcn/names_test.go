@@ -33,6 +33,8 @@ func TestUnknownNamesRefused(t *testing.T) {
 		{"train model", newTrainCmd, []string{"--dataset", "texas", "--model", "gcnn"}, []string{`"gcnn"`, modelList}},
 		{"tune dataset", newTuneCmd, []string{"--dataset", "cornel", "--grid", "lr=0.1"}, []string{`"cornel"`, dsList}},
 		{"tune model", newTuneCmd, []string{"--dataset", "texas", "--model", "gcnn", "--grid", "lr=0.1"}, []string{`"gcnn"`, modelList}},
+		{"search model", newSearchCmd, []string{"--dataset", "texas", "--model", "gcnn"}, []string{`"gcnn"`, modelList}},
+		{"models space", newModelsCmd, []string{"--space", "gcnn"}, []string{`"gcnn"`, modelList}},
 		{"bench dataset", newBenchCmd, []string{"cornel"}, []string{`"cornel"`, dsList}},
 		{"bench model", newBenchCmd, []string{"texas", "--model", "gcnn"}, []string{`"gcnn"`, modelList}},
 		{"predict dataset", newPredictCmd, []string{"cornel", "--model-dir", "x"}, []string{`"cornel"`, dsList}},
@@ -45,7 +47,7 @@ func TestUnknownNamesRefused(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			sub := tc.cmd()
 			args := append([]string{sub.Name()}, tc.args...)
-			if sub.Name() == "tune" || sub.Name() == "reproduce" {
+			if sub.Name() == "tune" || sub.Name() == "reproduce" || sub.Name() == "search" {
 				args = append(args, "--results", filepath.Join(t.TempDir(), "r"))
 			}
 			out, err := execNoPanic(t, sub, append(args, "--data-dir", mirror)...)

@@ -10,10 +10,11 @@ import (
 
 // ownHelp are the shared flags whose help names what the command does
 // with them (what --json prints, what --results holds, what a generated
-// graph's --split-ratio writes, that tune's --set holds for every point),
+// graph's --split-ratio writes, that tune's --set holds for every point,
+// what --plan lists),
 // so that only their name, type and default must agree.
 var ownHelp = map[string]bool{"json": true, "results": true, "epochs": true, "out": true, "metric": true, "config": true,
-	"data": true, "dataset": true, "set": true, "split-ratio": true, "num-splits": true}
+	"data": true, "dataset": true, "set": true, "split-ratio": true, "num-splits": true, "plan": true}
 
 // ownDefault are the flags of one command whose default differs from the
 // others' on purpose, with the reason.
@@ -75,6 +76,7 @@ func TestSharedFlagsAgree(t *testing.T) {
 	want := map[string][]string{
 		"pcgcn train":         {"splits", "seed", "threads", "quiet", "offline", "json", "metric"},
 		"pcgcn tune":          {"splits", "seed", "threads", "quiet", "offline", "json", "metric"},
+		"pcgcn search":        {"splits", "seed", "threads", "quiet", "offline", "json", "metric", "trials", "eta"},
 		"pcgcn reproduce":     {"splits", "seed", "threads", "quiet", "offline", "json", "metric"},
 		"pcgcn bench":         {"split", "seed", "threads", "quiet", "offline", "json"},
 		"pcgcn predict":       {"seed", "threads", "quiet", "offline", "json"},

@@ -64,3 +64,26 @@ func progressWriter(cmd *cobra.Command, quiet bool) io.Writer {
 // usedThreads is the number of goroutines --threads n runs the kernels on
 // (0: GOMAXPROCS), as the JSON outputs record it.
 func usedThreads(n int) int { return tensor.Exec{Threads: n}.N() }
+
+// The search budget's flags (search; a study running searches, such as the
+// fair study of issue 38, takes the same names and defaults): trials and
+// the halving rate, the same for every model so that budgets compare.
+const (
+	// defaultTrials is the default of every --trials flag: 27 points, the
+	// rungs 27, 9, 3 and 1 at --eta 3.
+	defaultTrials = 27
+	// trialsHelp is the help of every --trials flag.
+	trialsHelp = "the search budget: points drawn from the model's space (the seeded quasi-random sequence), " +
+		"the same for every model; successive halving trains them on few splits and epochs and promotes " +
+		"the best 1/--eta on validation to the next rung"
+	// defaultEta is the default of every --eta flag.
+	defaultEta = 3
+	// etaHelp is the help of every --eta flag.
+	etaHelp = "successive halving's rate: each rung keeps the best 1/eta of its trials on validation (≥ 2)"
+)
+
+// registerSearchBudget registers --trials and --eta.
+func registerSearchBudget(cmd *cobra.Command, trials, eta *int) {
+	cmd.Flags().IntVar(trials, "trials", defaultTrials, trialsHelp)
+	cmd.Flags().IntVar(eta, "eta", defaultEta, etaHelp)
+}
