@@ -139,3 +139,17 @@ func (s Schedule) Promote(rung int, validation map[ID]float64) []ID {
 	})
 	return ids[:min(keep, len(ids))]
 }
+
+// DefaultMinEpochs is the first rung's epochs when none is given: maxEpochs
+// shrunk by Eta once per rung after the first (at least 1), so that each rung's
+// budget is Eta times the one before, as in Hyperband's brackets.
+func DefaultMinEpochs(trials, eta, maxEpochs int) int {
+	if trials < 1 || eta < 2 {
+		return max(1, maxEpochs)
+	}
+	rungs := 0
+	for t := trials; t >= 1; t /= eta {
+		rungs++
+	}
+	return max(1, int(math.Round(float64(maxEpochs)/math.Pow(float64(eta), float64(rungs-1)))))
+}

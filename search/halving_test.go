@@ -226,3 +226,15 @@ func TestTestScoresChooseNothing(t *testing.T) {
 		t.Errorf("the winner changed with the test scores: %s, %s", w1.ID, w2.ID)
 	}
 }
+
+// TestDefaultMinEpochs: the first rung's epochs shrink by eta per later rung
+// (27 trials, eta 3: rungs 27/9/3/1, 1000/27 ≈ 37), never below 1.
+func TestDefaultMinEpochs(t *testing.T) {
+	for _, c := range []struct{ trials, eta, max, want int }{
+		{27, 3, 1000, 37}, {9, 3, 100, 11}, {1, 3, 1000, 1000}, {2, 3, 1000, 1000}, {81, 3, 10, 1}, {0, 3, 50, 50},
+	} {
+		if got := DefaultMinEpochs(c.trials, c.eta, c.max); got != c.want {
+			t.Errorf("DefaultMinEpochs(%d, %d, %d) = %d, want %d", c.trials, c.eta, c.max, got, c.want)
+		}
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -113,11 +112,7 @@ func (f *searchFlags) schedule(n int) (search.Schedule, error) {
 		s.MaxEpochs = f.epochs
 	}
 	if s.MinEpochs == 0 {
-		rungs := 0
-		for t := f.trials; t >= 1; t /= f.eta {
-			rungs++
-		}
-		s.MinEpochs = max(1, int(math.Round(float64(s.MaxEpochs)/math.Pow(float64(f.eta), float64(rungs-1)))))
+		s.MinEpochs = search.DefaultMinEpochs(f.trials, f.eta, s.MaxEpochs)
 	}
 	if s.MinSplits > s.MaxSplits {
 		return s, fmt.Errorf("--min-splits %d: more than the last rung's %d splits", s.MinSplits, s.MaxSplits)
