@@ -107,6 +107,10 @@ type PlanEntry struct {
 	// study that measures rather than trains cells ("measurements", each
 	// one run: Splits counts the measurements left); "" for cells.
 	Unit string `json:"unit,omitempty"`
+	// Shared says that --worker processes share such an entry's units too
+	// (the fair study's searches, rung by rung through the claims), which
+	// otherwise only a plain run takes.
+	Shared bool `json:"-"`
 }
 
 // Plan reports, per study, how many of cells (with their candidates) are

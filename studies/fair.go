@@ -1,6 +1,7 @@
 package studies
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -8,16 +9,210 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/paper"
 	"github.com/pcgcn/pcgcn/report"
+	"github.com/pcgcn/pcgcn/search"
 	"github.com/pcgcn/pcgcn/stats"
 	"github.com/pcgcn/pcgcn/train"
 )
 
 // The fair study (issue 38) answers "does pinning control help?" with an
-// equal-budget search for every model. This file holds its analysis and its
-// section, as functions of a plain fairInput built from the saved cells;
-// the study's cells and registry line come with the search (fairStudy).
+// equal-budget search for every model: its searches (fairStudy), and its
+// analysis and section as functions of a plain fairInput built from the
+// saved cells (fairInput).
+
+// fairStudy is the fair study (issue 38): one equal-budget search
+// (experiments.Search) per model × dataset, each the same number of trials
+// under the same halving schedule, the chosen point trained on every split,
+// and the section comparing the tuned models. Optional: it takes days of CPU
+// on a 2-core machine (its --plan says how long); every trial is a saved
+// cell, so it resumes, and `reproduce --only fair --worker` processes share
+// it through the claims.
+func fairStudy() study {
+	return study{name: fairName, optional: true,
+		help: "equal-budget search of every model (" + fmt.Sprint(fairTrials) + " trials, successive halving on\n" +
+			"validation) on the paper's datasets and the four extra benchmarks, the\n" +
+			"tuned leaderboard with Friedman/Nemenyi/Wilcoxon-Holm tests and a CD\n" +
+			"diagram: does pinning control help? (days of CPU; resumable)",
+		title:   "Does pinning control help? An equal-budget search of every model",
+		section: renderFair,
+		measure: func(ctx context.Context, p *plan) error {
+			return p.eachFairSearch(func(s *experiments.Search) error { _, err := s.Run(ctx, p.runner); return err })
+		},
+		work: func(ctx context.Context, p *plan, wo experiments.WorkOptions) error {
+			return p.eachFairSearch(func(s *experiments.Search) error { return s.Work(ctx, p.runner, wo) })
+		},
+		planned: fairPlanned}
+}
+
+// fairName is the fair study's name (reproduce --only fair).
+const fairName = "fair"
+
+// fairTrials and fairEta are the fair study's budget, the same for every
+// model: 27 quasi-random points, of which rungs of 27, 9, 3 and 1 are
+// trained (eta 3) on 1, 2, 5 and 10 splits for 37, 111, 333 and 1000 epochs
+// (the protocol's patience, at most the rung's epochs): 17,992 split-epochs
+// a search, about 1.8 times the 10 splits × 1000 epochs of one main-table
+// cell trained to the end. Quick mode: 3 trials.
+const (
+	fairTrials, fairEta = 27, 3
+	quickFairTrials     = 3
+)
+
+// fairModels are the models the fair study tunes: PCGCN, the classic GNNs in
+// their classic form (their spaces hold residual connections and
+// normalisation), MLP and the heterophily models of the main table the issue
+// names.
+func fairModels() []string {
+	return []string{"pcgcn", "gcn", "sage", "gat", "mlp", "ggcn", "glognn", "linkx", "gprgnn", "h2gcn-1"}
+}
+
+// fairDatasets are the paper's datasets and the four extra benchmarks.
+func fairDatasets(p *plan) []string { return p.datasets(append(paperDatasets(), extraDatasets()...)) }
+
+// fairPlanModels are the models of this run: --models, else fairModels
+// (quick mode: PCGCN and GCN).
+func (p *plan) fairPlanModels() []string {
+	switch {
+	case len(p.opt.Models) > 0:
+		return p.opt.Models
+	case p.opt.Quick:
+		return []string{"pcgcn", "gcn"}
+	}
+	return fairModels()
+}
+
+// fairSearches lists the study's searches, dataset by dataset (so that the
+// leaderboard fills a dataset at a time), every model with its space.
+func (p *plan) fairSearches() ([]*experiments.Search, error) {
+	trials := fairTrials
+	if p.opt.Quick {
+		trials = quickFairTrials
+	}
+	epochs, patience := p.runner.Epochs, p.runner.Patience
+	if epochs == 0 {
+		d := train.DefaultOptions()
+		epochs, patience = d.Epochs, d.Patience
+	}
+	reg := models.NewRegistry()
+	var out []*experiments.Search
+	for _, d := range fairDatasets(p) {
+		for _, m := range p.fairPlanModels() {
+			spec, err := reg.Get(m)
+			if err != nil {
+				return nil, err
+			}
+			space, err := search.ParseSpace(spec.Space.Dims...)
+			if err != nil {
+				return nil, fmt.Errorf("fair: %s's space: %w", m, err)
+			}
+			sched := search.Schedule{Trials: trials, Eta: fairEta, MinSplits: 1, MaxSplits: len(p.splits),
+				MinEpochs: search.DefaultMinEpochs(trials, fairEta, epochs), MaxEpochs: epochs}
+			out = append(out, &experiments.Search{Model: m, Dataset: d, Space: space, Seed: p.runner.Seed,
+				Schedule: sched, Splits: p.splits, Epochs: epochs, Patience: patience})
+		}
+	}
+	return out, nil
+}
+
+// eachFairSearch calls f on every search of the study, in order.
+func (p *plan) eachFairSearch(f func(*experiments.Search) error) error {
+	ss, err := p.fairSearches()
+	if err != nil {
+		return err
+	}
+	for _, s := range ss {
+		if err := f(s); err != nil {
+			return fmt.Errorf("fair: %s on %s: %w", s.Model, s.Dataset, err)
+		}
+	}
+	return nil
+}
+
+// fairPlanned is the study's --plan line: searches as units, each done when
+// its final cell is saved, with the estimated time of what is left.
+func fairPlanned(p *plan) experiments.PlanEntry {
+	e := experiments.PlanEntry{Study: fairName, Unit: "searches", Shared: true}
+	ss, err := p.fairSearches()
+	if err != nil {
+		return e
+	}
+	for _, s := range ss {
+		e.Cells++
+		rows, err := s.Plan(p.runner)
+		if err != nil {
+			continue
+		}
+		left := 0.0
+		done := true
+		for _, r := range rows {
+			left += r.EstSeconds
+			e.Splits += r.SplitsLeft
+			if r.SplitsLeft > 0 || !r.Known {
+				done = false
+			}
+		}
+		if done {
+			e.Done++
+			continue
+		}
+		e.EstSeconds += left
+		e.Costs = append(e.Costs, left)
+	}
+	return e
+}
+
+// renderFair writes the fair study's section from the saved searches.
+func renderFair(p *plan, w io.Writer) error {
+	in, err := p.fairInput()
+	if err != nil {
+		return err
+	}
+	path, link := p.figure("fair_cd.png")
+	return fairSection(w, in, path, link)
+}
+
+// fairInput reads every complete search of the plan (its chosen point's
+// final cell) and the main table's cell of the same model and dataset (the
+// preset) into the section's input. A search still running is left out.
+func (p *plan) fairInput() (fairInput, error) {
+	ss, err := p.fairSearches()
+	if err != nil {
+		return fairInput{}, err
+	}
+	in := fairInput{Models: p.fairPlanModels(), Datasets: fairDatasets(p), Metrics: map[string]string{},
+		Paper: paper.MainTable()["pcgcn"]}
+	for _, s := range ss {
+		rep, err := s.Report(p.runner)
+		if err != nil {
+			return fairInput{}, err
+		}
+		pt, final, ok, err := s.Chosen(p.runner)
+		if err != nil || !ok || rep.Final == nil {
+			continue
+		}
+		r := s.FinalRunner(p.runner).LoadExact(final)
+		if r == nil {
+			continue
+		}
+		e := fairEntry{Dataset: s.Dataset, Model: s.Model, Point: pt.Values, Trials: rep.Budget.Trials, CPUSeconds: rep.Budget.Seconds}
+		for _, sr := range r.PerSplit {
+			e.Splits = append(e.Splits, sr.Split)
+			e.Val = append(e.Val, sr.Val)
+			e.Test = append(e.Test, sr.Test)
+		}
+		if pr := p.load(experiments.Cell{Study: mainStudy, Dataset: s.Dataset, Model: s.Model, Splits: p.splits}.WithOpt(optCollect, true)); pr != nil {
+			for _, sr := range pr.PerSplit {
+				e.Preset = append(e.Preset, sr.Test)
+			}
+		}
+		in.Metrics[s.Dataset] = string(r.Metric)
+		in.Entries = append(in.Entries, e)
+	}
+	return in, nil
+}
 
 // fairAlpha is the significance level of every test of the fair study.
 const fairAlpha = 0.05
@@ -271,7 +466,7 @@ func (a *fairAnalysis) paperGaps() {
 func fairSection(w io.Writer, in fairInput, figPath, figLink string) error {
 	a := analyzeFair(in)
 	if a.Saved == 0 {
-		pending(w, "fair")
+		fmt.Fprintf(w, "_No search saved yet. The study is optional: days of CPU on 2 cores, resumable; `pcgcn reproduce --only %s --plan` estimates it and `pcgcn reproduce --only %s` runs it (or `--worker` processes on a cluster)._\n\n", fairName, fairName)
 		return nil
 	}
 	fmt.Fprintln(w, "The question of issue 38: does pinning control help, given the same tuning budget? Every model is tuned by the same search on validation only; the chosen point is then trained on every split, and only then is its test score read.")

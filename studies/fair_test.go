@@ -235,7 +235,7 @@ func TestFairSectionEmpty(t *testing.T) {
 	if err := fairSection(&b, fairInput{Datasets: []string{"texas"}, Models: []string{"pcgcn"}}, filepath.Join(t.TempDir(), "x.png"), "x.png"); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "Not run yet") {
+	if !strings.Contains(b.String(), "No search saved yet") || !strings.Contains(b.String(), "pcgcn reproduce --only fair") {
 		t.Errorf("empty fair section: %q", b.String())
 	}
 }

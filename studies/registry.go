@@ -32,6 +32,7 @@ func registry() []study {
 		fidelityStudy(),
 		complexityStudy(),
 		minibatchStudy(),
+		fairStudy(),
 	}
 }
 
@@ -75,6 +76,10 @@ type study struct {
 	// for a selected study after the cells are trained and before the
 	// reports are written; Render, Plan and Work never do. ctx cancels it.
 	measure func(ctx context.Context, p *plan) error
+	// work is measure for a worker (reproduce --worker): the study's work
+	// other than listed cells, shared with other workers through the
+	// claims; Work calls it after the cells (nil: nothing more).
+	work func(ctx context.Context, p *plan, wo experiments.WorkOptions) error
 	// planned reports measure's work for Plan: the measurements saved and
 	// left, with an estimate of the time left (nil: the study's cells
 	// alone).

@@ -127,9 +127,21 @@ func (r *Reproduction) Render() error {
 // Work trains the cells as one of many workers sharing the results directory
 // (see experiments.Runner.Work). It renders nothing: Render does, once the
 // workers are done. It takes no measurements (the complexity study's need
-// the machine to themselves: run them with Run, alone).
+// the machine to themselves: run them with Run, alone), but does a study's
+// shared work (the fair study's searches, rung by rung through the claims)
+// after the cells.
 func (r *Reproduction) Work(ctx context.Context, wo experiments.WorkOptions) error {
-	return r.p.runner.Work(ctx, r.cells, wo)
+	if err := r.p.runner.Work(ctx, r.cells, wo); err != nil {
+		return err
+	}
+	for _, s := range r.selected {
+		if s.work != nil {
+			if err := s.work(ctx, r.p, wo); err != nil {
+				return fmt.Errorf("study %s: %w", s.name, err)
+			}
+		}
+	}
+	return nil
 }
 
 // plan is a resolved reproduction, what each study's cells, section and page

@@ -69,7 +69,10 @@ func printPlan(w io.Writer, plan []experiments.PlanEntry, workers int) {
 	fmt.Fprintln(w, "(reused: saved cells answered by a saved result holding more splits than asked for, nothing trained; extended: cells left whose saved result lacks some of the splits asked for, which alone are trained and added to it: a saved result is never replaced by one with fewer splits)")
 	fmt.Fprintln(w, "(claimed: cells left that a live worker is training, see --worker)")
 	for _, e := range plan {
-		if e.Unit != "" {
+		switch {
+		case e.Unit != "" && e.Shared:
+			fmt.Fprintf(w, "(%s: %s instead of cells, and the splits left of the rungs known so far; --worker processes share them, rung by rung)\n", e.Study, e.Unit)
+		case e.Unit != "":
 			fmt.Fprintf(w, "(%s: %s instead of cells, each one run, and those left instead of splits; taken by a plain run only, never by --worker, so --workers leaves them out)\n", e.Study, e.Unit)
 		}
 	}
