@@ -45,6 +45,12 @@ type Graph struct {
 	// (RemapLabels), the original label of each class; nil otherwise.
 	LabelIDs []int32
 
+	// AdjBacking, when non-nil, gives back the pages of Adj's arrays, which
+	// are then memory-mapped files (graphio.ReadCSR): ReleaseAdj calls it, so
+	// that a sampler reading rows here and there keeps resident only what it
+	// read since.
+	AdjBacking Pager
+
 	// norms caches the normalised adjacencies (AHat, DirectedAHat). It holds
 	// a lock: derive a graph with ShallowCopy, never by copying the struct.
 	norms normCache
@@ -59,11 +65,20 @@ func (g *Graph) ShallowCopy() *Graph {
 	cp := &Graph{
 		Name: g.Name, Files: g.Files, N: g.N, Adj: g.Adj, Out: g.Out, X: g.X, Y: g.Y,
 		NumClasses: g.NumClasses, Splits: g.Splits, DrawnSplits: g.DrawnSplits, LabelIDs: g.LabelIDs,
+		AdjBacking: g.AdjBacking,
 	}
 	g.norms.mu.Lock()
 	defer g.norms.mu.Unlock()
 	cp.norms.adj, cp.norms.out = g.norms.adj, g.norms.out
 	return cp
+}
+
+// ReleaseAdj gives the pages of a memory-mapped adjacency back to the
+// kernel (see AdjBacking); otherwise it does nothing.
+func (g *Graph) ReleaseAdj() {
+	if g.AdjBacking != nil {
+		g.AdjBacking.Release(nil)
+	}
 }
 
 // Split is one train/validation/test partition as sorted node indices.

@@ -93,6 +93,7 @@ func TestShallowCopyCopiesEveryField(t *testing.T) {
 	g.Splits = []Split{{Train: []int32{0}}}
 	g.DrawnSplits = &SplitSpec{Num: 1}
 	g.LabelIDs = []int32{7, 9}
+	g.AdjBacking = &countPager{}
 	cp := g.ShallowCopy()
 	v, c := reflect.ValueOf(g).Elem(), reflect.ValueOf(cp).Elem()
 	for i := range v.NumField() {
@@ -108,5 +109,21 @@ func TestShallowCopyCopiesEveryField(t *testing.T) {
 				t.Errorf("ShallowCopy does not copy %s", f.Name)
 			}
 		})
+	}
+}
+
+// countPager counts the calls of Release.
+type countPager struct{ calls int }
+
+func (p *countPager) Release([]byte) { p.calls++ }
+
+func TestReleaseAdjCallsTheBacking(t *testing.T) {
+	g := cacheGraph(t)
+	g.ReleaseAdj() // no backing: nothing
+	p := &countPager{}
+	g.AdjBacking = p
+	g.ReleaseAdj()
+	if p.calls != 1 {
+		t.Fatalf("%d releases, want 1", p.calls)
 	}
 }
