@@ -53,6 +53,7 @@ directory, then downloaded with checksum verification.`,
 		newReproduceCmd(),
 		newTuneCmd(),
 		newGenerateCmd(),
+		newConvertCmd(),
 	)
 	return root
 }
