@@ -115,6 +115,7 @@ func (b *batcher) Epoch(tape *autograd.Tape, opt optim.Optimizer) (float64, erro
 	var seeds int
 	for _, batch := range minibatch.Seeds(b.whole.Train, b.size, b.rng) {
 		mb := minibatch.Build(b.g, b.sampler.Sample(batch, b.rng), b.rows)
+		b.g.ReleaseAdj() // a mapped adjacency (graphio.ReadCSR): only the rows a batch read were resident
 		d := models.NewBatchData(mb.Graph, mb.Graph.Splits[0], b.whole)
 		d.Rows = mb.Rows
 		if err := b.model.Rebind(d); err != nil {
