@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,5 +74,31 @@ func TestGenerateCSRAndConvertAgree(t *testing.T) {
 	}
 	if fp(out1) != fp(out2) {
 		t.Fatalf("stats differ: %s\n%s", out1, out2)
+	}
+	// training on the mapped graph: the blocked evaluation, in memory or in
+	// files, scores what the whole-graph evaluation scores
+	trainOut := func(extra ...string) string {
+		t.Helper()
+		args := append([]string{"train", "--data", withCSR, "--model", "pcgcn", "--batch", "100", "--fanouts", "4,3",
+			"--epochs", "3", "--patience", "0", "--threads", "1", "--quiet", "--json"}, extra...)
+		out, err := execCmd(t, newTrainCmd(), args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep struct {
+			ValMean  float64 `json:"val_mean"`
+			TestMean float64 `json:"test_mean"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("%v in %s", err, out)
+		}
+		return fmt.Sprint(rep.ValMean, rep.TestMean)
+	}
+	whole := trainOut("--eval-block", "-1")
+	if got := trainOut("--eval-block", "64", "--eval-dir", t.TempDir()); got != whole {
+		t.Fatalf("blocked evaluation in files scores %s, whole graph %s", got, whole)
+	}
+	if got := trainOut(); got != whole {
+		t.Fatalf("default blocked evaluation scores %s, whole graph %s", got, whole)
 	}
 }
