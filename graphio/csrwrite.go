@@ -140,6 +140,9 @@ func WriteCSR(dir string, n int, edges func(emit func([]graph.Edge) error) error
 	if err := os.Truncate(tmpIdx, int64(head+4*nnz)); err != nil {
 		return err
 	}
+	if err := os.Chmod(tmpIdx, 0o644); err != nil { // mmap.Create makes private scratch files
+		return err
+	}
 	if err := syncFile(tmpIdx); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -27,6 +28,22 @@ func (b *batchFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&b.fanouts, "fanouts", "", "with --batch: neighbours sampled per node at each hop, seeds outwards, comma-separated, all for every neighbour (default 15 for the first hop, 10 for the others)")
 	fl.IntVar(&b.evalBlock, "eval-block", 0, fmt.Sprintf("with --batch: nodes per block of the layer-wise evaluation of gcn, sage and pcgcn, which holds two layers' rows instead of every whole-graph activation and gives the same numbers (0: %d; -1: the whole graph at once)", train.DefaultEvalBlock))
 	fl.StringVar(&b.evalDir, "eval-dir", "", "with --batch: keep the layer-wise evaluation's two n×hidden layers in memory-mapped files in a temporary directory under `DIR` (removed after each evaluation) instead of in memory, for graphs whose layers do not fit")
+}
+
+// batchGCPercent is the garbage collector's target heap growth in a
+// mini-batch run (GOGC), unless the GOGC variable sets one: each batch's
+// step allocates its buffers afresh (the batches have other shapes), so
+// with the default 100% the heap would reach twice what is live; the
+// buffers hold no pointers, so collecting four times as often costs little
+// (docs/scaling.md: 2,671 against 1,729 MiB peak at 1M nodes, the same
+// numbers).
+const batchGCPercent = 25
+
+// batchGC sets the collector's target for a mini-batch run (batchGCPercent).
+func batchGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(batchGCPercent)
+	}
 }
 
 // options returns the batch options, nil for full batch; bad values are an
@@ -55,6 +72,7 @@ func (b *batchFlags) options() (*train.BatchOptions, error) {
 		}
 	}
 	o := &train.BatchOptions{Size: b.size, EvalBlock: b.evalBlock, EvalDir: b.evalDir}
+	batchGC()
 	if strings.TrimSpace(b.fanouts) == "" {
 		return o, nil
 	}
