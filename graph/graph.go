@@ -73,11 +73,17 @@ func (g *Graph) ShallowCopy() *Graph {
 	return cp
 }
 
-// ReleaseAdj gives the pages of a memory-mapped adjacency back to the
-// kernel (see AdjBacking); otherwise it does nothing.
+// ReleaseAdj gives the pages of a memory-mapped adjacency, and of its Â
+// when that is mapped too (see AHat), back to the kernel (see AdjBacking);
+// otherwise it does nothing.
 func (g *Graph) ReleaseAdj() {
 	if g.AdjBacking != nil {
 		g.AdjBacking.Release(nil)
+	}
+	g.norms.mu.Lock()
+	defer g.norms.mu.Unlock()
+	if g.norms.pages != nil {
+		g.norms.pages.Release(nil)
 	}
 }
 
