@@ -239,9 +239,20 @@ func (g *Graph) Validate() error {
 	} else {
 		data = g.X.Dense.Data
 	}
-	for k, v := range data {
-		if v-v != 0 { // NaN or ±Inf: x-x is 0 for every finite x
-			return fmt.Errorf("graph %s: feature value %d is %v", g.Name, k, v)
+	// a block of rows at a time, whose pages mapped features give back
+	block := len(data)
+	if g.X.Backing != nil {
+		block = max(1, (4<<20)/(4*g.X.Dense.Cols)) * g.X.Dense.Cols
+	}
+	for lo := 0; lo < len(data); lo += block {
+		hi := min(len(data), lo+block)
+		for k, v := range data[lo:hi] {
+			if v-v != 0 { // NaN or ±Inf: x-x is 0 for every finite x
+				return fmt.Errorf("graph %s: feature value %d is %v", g.Name, lo+k, v)
+			}
+		}
+		if g.X.Backing != nil {
+			g.X.ReleaseRows(lo/g.X.Dense.Cols, hi/g.X.Dense.Cols)
 		}
 	}
 	if len(g.Y) != g.N {
