@@ -6,13 +6,15 @@
 # layer-wise evaluation (layers kept in memory-mapped files), measured with
 # /usr/bin/time -v, then deleted. Not run by the tests.
 #
-# Needs about 60 GB free on the disk of $WORK (default /tmp/bigdemo): the
-# graph ~26 GB (features 12.8, CSR indices and values 8, edges 4 (deleted
-# once the CSR is written), labels 0.4, splits 0.15), the evaluation's two
-# 50M×64 float32 layers 25.6 GB (under $WORK/eval), and Â in unlinked
-# scratch files of $TMPDIR 8.4 GB. Estimated from the 1M and 10M runs:
-# generating ~15 min, loading and checking ~3 min, the epoch (245 batches of
-# 4096 seeds) 15-25 min, the evaluation 10-15 min; peak RSS 6-9 GiB.
+# Needs about 60 GB free (56 GB at the peak) on the disks of $WORK (default
+# /tmp/bigdemo) and $TMPDIR: the graph 25.8 GB while written (features 12.8,
+# CSR indices and values 8, row pointer 0.4, edges 4, deleted once the CSR
+# is written, labels 0.4, splits 0.15), the evaluation's two 50M×64 float32
+# layers 25.6 GB (under $WORK/eval), and Â in unlinked scratch files of
+# $TMPDIR 8.4 GB. Estimated from the 1M and 10M runs (docs/scaling.md):
+# generating 15-30 min, loading and checking a few minutes, the epoch (245
+# batches of 4096 seeds) 15-25 min, the evaluation 10-15 min; peak RSS 6-9
+# GiB in training, about 4.5 GiB in generating.
 #
 # Usage: scripts/big_graph_demo.sh [PCGCN-binary]   (run alone on the machine)
 set -euo pipefail
