@@ -189,11 +189,21 @@ func TestReadCSRRejectsDamagedFiles(t *testing.T) {
 func FuzzReadCSR(f *testing.F) {
 	f.Add(npyBytes("<i8", []int{5}, []float64{0, 2, 4, 6, 6}), npyBytes("<i4", []int{6}, []float64{1, 2, 0, 2, 0, 1}))
 	f.Add(npyBytes("<i8", []int{5}, []float64{0, 1, 1, 1, 1}), npyBytes("<i4", []int{1}, []float64{3}))
+	// one directory for every input, its two files overwritten each time
+	// (a directory per input makes the fuzzer crawl)
+	dir, err := os.MkdirTemp("", "fuzzcsr")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { os.RemoveAll(dir) })
 	f.Fuzz(func(t *testing.T, ptr, idx []byte) {
-		dir := t.TempDir()
-		writeFile(t, dir, CSRIndPtrFile, ptr)
-		writeFile(t, dir, CSRIndicesFile, idx)
-		a, _, err := ReadCSR(dir, 4)
+		if os.WriteFile(filepath.Join(dir, CSRIndPtrFile), ptr, 0o644) != nil || os.WriteFile(filepath.Join(dir, CSRIndicesFile), idx, 0o644) != nil {
+			t.Fatal("cannot write the inputs")
+		}
+		a, pages, err := ReadCSR(dir, 4)
+		if pages != nil {
+			defer pages.(csrPages).Close()
+		}
 		if err != nil {
 			if a != nil {
 				t.Fatal("adjacency and error")
