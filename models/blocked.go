@@ -74,6 +74,22 @@ func (b Blocks) each(t *autograd.Tape, n int, f func(lo, hi int)) {
 	t.Reset()
 }
 
+// releaseEvery is how many blocks a pass that reads rows here and there
+// (the neighbours' rows of a sparse product) goes through before it gives
+// back the pages of what it read (releaseRead): often enough that a
+// file-backed store or a mapped graph does not become resident whole,
+// rarely enough that walking the whole mapping costs little.
+const releaseEvery = 16
+
+// releaseRead gives back, after every releaseEvery blocks of size rows, the
+// pages of the store read at random and of g's mapped adjacency and Â.
+func releaseRead(lo, size int, s RowStore, g *graph.Graph) {
+	if (lo/max(size, 1))%releaseEvery == releaseEvery-1 {
+		s.Release(0, s.Dense().Rows)
+		g.ReleaseAdj()
+	}
+}
+
 // memRows is a RowStore on the heap.
 type memRows struct{ d *tensor.Dense }
 

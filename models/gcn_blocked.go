@@ -49,6 +49,7 @@ func (m *GCN) LogitsBlocked(t *autograd.Tape, b Blocks) (logits *tensor.Dense, e
 			}
 			copy(rows(out, lo, hi).Data, h.Value.Data)
 			hS.Release(lo, hi)
+			releaseRead(lo, b.Size, xwS, m.data.Graph)
 		})
 		xwS.Release(0, n)
 	}

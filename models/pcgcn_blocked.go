@@ -94,6 +94,7 @@ func (m *PCGCN) LogitsBlocked(t *autograd.Tape, b Blocks) (logits *tensor.Dense,
 			bpw := t.MatMul(bl, t.Const(pw))
 			copy(rows(out, lo, hi).Data, t.ReLUAddScaledSub(mp, hw, bpw, nil, beta).Value.Data)
 			next.Release(lo, hi)
+			releaseRead(lo, b.Size, cur, gr)
 		})
 		cur.Release(0, n)
 		cur, next = next, cur

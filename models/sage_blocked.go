@@ -60,6 +60,7 @@ func (m *SAGE) LogitsBlocked(t *autograd.Tape, b Blocks) (logits *tensor.Dense, 
 				m.data.X.ReleaseRows(lo, hi)
 			}
 			hS.Release(lo, hi)
+			releaseRead(lo, b.Size, nbS, m.data.Graph)
 		})
 		nbS.Release(0, n)
 	}
