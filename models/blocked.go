@@ -96,9 +96,14 @@ type memRows struct{ d *tensor.Dense }
 // MemoryRows returns a RowStore of rows×cols on the heap.
 func MemoryRows(rows, cols int) RowStore { return memRows{tensor.NewDense(rows, cols)} }
 
+// Dense returns the rows.
 func (m memRows) Dense() *tensor.Dense { return m.d }
-func (m memRows) Release(int, int)     {}
-func (m memRows) Close() error         { return nil }
+
+// Release does nothing: the heap has no pages to give back.
+func (m memRows) Release(int, int) {}
+
+// Close does nothing: the collector frees the rows.
+func (m memRows) Close() error { return nil }
 
 // closeAll closes the stores, keeping the first error in err.
 func closeAll(err *error, stores ...RowStore) {
