@@ -45,6 +45,12 @@ type Graph struct {
 	// (RemapLabels), the original label of each class; nil otherwise.
 	LabelIDs []int32
 
+	// AdjBacking, when non-nil, gives back the pages of Adj's arrays, which
+	// are then memory-mapped files (graphio.ReadCSR): ReleaseAdj calls it, so
+	// that a sampler reading rows here and there keeps resident only what it
+	// read since.
+	AdjBacking Pager
+
 	// norms caches the normalised adjacencies (AHat, DirectedAHat). It holds
 	// a lock: derive a graph with ShallowCopy, never by copying the struct.
 	norms normCache
@@ -59,11 +65,26 @@ func (g *Graph) ShallowCopy() *Graph {
 	cp := &Graph{
 		Name: g.Name, Files: g.Files, N: g.N, Adj: g.Adj, Out: g.Out, X: g.X, Y: g.Y,
 		NumClasses: g.NumClasses, Splits: g.Splits, DrawnSplits: g.DrawnSplits, LabelIDs: g.LabelIDs,
+		AdjBacking: g.AdjBacking,
 	}
 	g.norms.mu.Lock()
 	defer g.norms.mu.Unlock()
 	cp.norms.adj, cp.norms.out = g.norms.adj, g.norms.out
 	return cp
+}
+
+// ReleaseAdj gives the pages of a memory-mapped adjacency, and of its Â
+// when that is mapped too (see AHat), back to the kernel (see AdjBacking);
+// otherwise it does nothing.
+func (g *Graph) ReleaseAdj() {
+	if g.AdjBacking != nil {
+		g.AdjBacking.Release(nil)
+	}
+	g.norms.mu.Lock()
+	defer g.norms.mu.Unlock()
+	if g.norms.pages != nil {
+		g.norms.pages.Release(nil)
+	}
 }
 
 // Split is one train/validation/test partition as sorted node indices.
@@ -218,9 +239,20 @@ func (g *Graph) Validate() error {
 	} else {
 		data = g.X.Dense.Data
 	}
-	for k, v := range data {
-		if v-v != 0 { // NaN or ±Inf: x-x is 0 for every finite x
-			return fmt.Errorf("graph %s: feature value %d is %v", g.Name, k, v)
+	// a block of rows at a time, whose pages mapped features give back
+	block := len(data)
+	if g.X.Backing != nil {
+		block = max(1, (4<<20)/(4*g.X.Dense.Cols)) * g.X.Dense.Cols
+	}
+	for lo := 0; lo < len(data); lo += block {
+		hi := min(len(data), lo+block)
+		for k, v := range data[lo:hi] {
+			if v-v != 0 { // NaN or ±Inf: x-x is 0 for every finite x
+				return fmt.Errorf("graph %s: feature value %d is %v", g.Name, lo+k, v)
+			}
+		}
+		if g.X.Backing != nil {
+			g.X.ReleaseRows(lo/g.X.Dense.Cols, hi/g.X.Dense.Cols)
 		}
 	}
 	if len(g.Y) != g.N {

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 
@@ -93,6 +94,7 @@ func TestShallowCopyCopiesEveryField(t *testing.T) {
 	g.Splits = []Split{{Train: []int32{0}}}
 	g.DrawnSplits = &SplitSpec{Num: 1}
 	g.LabelIDs = []int32{7, 9}
+	g.AdjBacking = &countPager{}
 	cp := g.ShallowCopy()
 	v, c := reflect.ValueOf(g).Elem(), reflect.ValueOf(cp).Elem()
 	for i := range v.NumField() {
@@ -108,5 +110,43 @@ func TestShallowCopyCopiesEveryField(t *testing.T) {
 				t.Errorf("ShallowCopy does not copy %s", f.Name)
 			}
 		})
+	}
+}
+
+// countPager counts the calls of Release.
+type countPager struct{ calls int }
+
+func (p *countPager) Release([]byte) { p.calls++ }
+
+func TestReleaseAdjCallsTheBacking(t *testing.T) {
+	g := cacheGraph(t)
+	g.ReleaseAdj() // no backing: nothing
+	p := &countPager{}
+	g.AdjBacking = p
+	g.ReleaseAdj()
+	if p.calls != 1 {
+		t.Fatalf("%d releases, want 1", p.calls)
+	}
+}
+
+// A graph whose adjacency is mapped computes Â into mapped scratch files:
+// the values of GCNNorm, bit for bit, also after its pages are given back.
+func TestMappedAHatIsGCNNorm(t *testing.T) {
+	g := cacheGraph(t)
+	want := GCNNorm(g.Adj)
+	p := &countPager{}
+	g.AdjBacking = p
+	got := g.AHat()
+	check := func(what string) {
+		t.Helper()
+		if !slices.Equal(got.RowPtr, want.RowPtr) || !slices.Equal(got.ColIdx, want.ColIdx) || !slices.Equal(got.Val, want.Val) || !got.Symmetric() {
+			t.Fatalf("%s: mapped Â differs from GCNNorm", what)
+		}
+	}
+	check("computed")
+	g.ReleaseAdj()
+	check("after ReleaseAdj")
+	if p.calls != 1 || g.AHat() != got {
+		t.Fatalf("%d releases of the adjacency; Â cached: %v", p.calls, g.AHat() == got)
 	}
 }

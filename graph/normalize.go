@@ -11,6 +11,9 @@ import (
 type normCache struct {
 	mu       sync.Mutex
 	adj, out normalized // GCNNorm(Adj), DirectedGCNNorm(Out)
+	// pages gives back the pages of an Â in mapped scratch files (see
+	// mappedGCNNorm), nil when Â is on the heap
+	pages Pager
 }
 
 // normalized is a normalisation beside the matrix it was computed from, so
@@ -23,7 +26,21 @@ type normalized struct{ of, norm *tensor.CSR }
 // model and split trained on g shares one Â. It is safe for concurrent use.
 // The result must not be modified, nor g.Adj in place once AHat has been
 // called; assigning another matrix to g.Adj is fine (Â is then recomputed).
-func (g *Graph) AHat() *tensor.CSR { return g.normalize(&g.norms.adj, g.Adj, GCNNorm) }
+//
+// For a graph whose adjacency is memory-mapped (AdjBacking: read from its
+// CSR files), Â's entries are computed into memory-mapped scratch files
+// instead of the heap (the same values; mappedGCNNorm), whose pages
+// ReleaseAdj gives back with the adjacency's.
+func (g *Graph) AHat() *tensor.CSR {
+	if g.AdjBacking != nil {
+		return g.normalize(&g.norms.adj, g.Adj, func(a *tensor.CSR) *tensor.CSR {
+			ahat, pages := mappedGCNNorm(a)
+			g.norms.pages = pages
+			return ahat
+		})
+	}
+	return g.normalize(&g.norms.adj, g.Adj, GCNNorm)
+}
 
 // SetAHat makes ahat the graph's Â (what AHat returns) for as long as g.Adj
 // stays the matrix it is now, instead of GCNNorm(g.Adj): for a graph that
@@ -90,11 +107,16 @@ func SelfLoopDegrees(adj *tensor.CSR) []float64 {
 
 // selfLoopNorm is D̃^{-1/2}(A + I)D̃^{-1/2} with D̃ the row sums of A + I.
 func selfLoopNorm(adj *tensor.CSR) *tensor.CSR {
+	return selfLoopNormInto(adj, make([]int32, adj.NNZ()+adj.Rows), make([]float32, adj.NNZ()+adj.Rows))
+}
+
+// selfLoopNormInto is selfLoopNorm with the result's column indices and
+// values stored in colBuf and valBuf (each of at least NNZ + n entries).
+func selfLoopNormInto(adj *tensor.CSR, colBuf []int32, valBuf []float32) *tensor.CSR {
 	n := adj.Rows
 	deg := SelfLoopDegrees(adj)
 	rowPtr := make([]int32, n+1)
-	col := make([]int32, 0, adj.NNZ()+n)
-	val := make([]float32, 0, adj.NNZ()+n)
+	col, val := colBuf[:0], valBuf[:0] // appends stay within the buffers
 	for i := 0; i < n; i++ {
 		diag := false
 		for k := adj.RowPtr[i]; k < adj.RowPtr[i+1]; k++ {

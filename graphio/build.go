@@ -145,6 +145,16 @@ func assemble(path, name string, files []string, x graph.Features, y []int32, cl
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
+	return assembleAdj(path, name, files, x, y, classes, adj, splits)
+}
+
+// assembleAdj is assemble with the adjacency already built (a CSR read
+// from files).
+func assembleAdj(path, name string, files []string, x graph.Features, y []int32, classes int, adj *tensor.CSR, splits []graph.Split) (*graph.Graph, error) {
+	n := len(y)
+	if x.Rows() != n {
+		return nil, fmt.Errorf("%s: %d feature rows for %d labelled nodes", path, x.Rows(), n)
+	}
 	g := &graph.Graph{Name: name, Files: files, N: n, Adj: adj, X: x, Y: y, NumClasses: classes, Splits: splits}
 	if err := g.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/graphio"
 )
 
@@ -78,4 +79,30 @@ func ExampleReadUserGraph_error() {
 	// Output:
 	// names the file: true
 	// edges.csv: line 2: edge names node 7, outside [0, 3)
+}
+
+// Write a graph's adjacency in CSR form and read it back memory-mapped:
+// what `pcgcn generate csbm --csr` and `pcgcn convert --csr` write, and
+// what ReadUserGraph maps instead of building the adjacency from the edges.
+func ExampleWriteCSR() {
+	dir, err := os.MkdirTemp("", "graphio-csr")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	// 4 nodes; a repeated edge, a reversed repeat and a self-loop are dropped
+	edges := []graph.Edge{{0, 1}, {1, 2}, {2, 1}, {0, 1}, {3, 3}, {2, 3}}
+	emit := func(e func([]graph.Edge) error) error { return e(edges) } // called twice
+	if err := graphio.WriteCSR(dir, 4, emit); err != nil {
+		log.Fatal(err)
+	}
+	adj, _, err := graphio.ReadCSR(dir, 4)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("indptr:", adj.RowPtr)
+	fmt.Println("indices:", adj.ColIdx)
+	// Output:
+	// indptr: [0 1 3 5 6]
+	// indices: [1 0 2 1 3 2]
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/tensor"
 )
 
 // ReadUserGraph reads a user's own graph from dir, in the format described
@@ -27,7 +28,13 @@ func ReadUserGraph(dir string) (*graph.Graph, error) {
 func ReadUserGraphWith(dir string, o ReadOptions) (*graph.Graph, error) {
 	u := userFiles{open: openFileSource, prog: o.Progress, mapFeatures: o.MapFeatures}
 	var err error
-	if u.edgesPath, err = findOne(dir, true, "edges.csv", "edges.tsv", "edges.npy"); err != nil {
+	// the CSR adjacency, when its row pointer is there, replaces the edges
+	if _, err := os.Stat(filepath.Join(dir, CSRIndPtrFile)); err == nil {
+		u.csrDir = dir
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if u.edgesPath, err = findOne(dir, u.csrDir == "", "edges.csv", "edges.tsv", "edges.npy"); err != nil {
 		return nil, err
 	}
 	if u.featPath, err = findOne(dir, true, "features.csv", "features.npy"); err != nil {
@@ -100,6 +107,9 @@ type userFiles struct {
 	// mapFeatures maps features.npy (ReadOptions.MapFeatures); only for
 	// files on disk, so tests reading bytes leave it off
 	mapFeatures bool
+	// csrDir is the directory whose CSR files hold the adjacency (ReadCSR),
+	// or "" to build it from the edges
+	csrDir string
 }
 
 // with opens path and passes it to fn, closing it afterwards.
@@ -161,7 +171,14 @@ func (u *userFiles) decode(name string) (*graph.Graph, error) {
 	if err != nil {
 		return nil, withLabels(err, u.labelPath)
 	}
-	edges, err := u.edges(n)
+	var edges []graph.Edge
+	var adj *tensor.CSR
+	var pages graph.Pager
+	if u.csrDir != "" {
+		adj, pages, err = ReadCSR(u.csrDir, n)
+	} else {
+		edges, err = u.edges(n)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -182,8 +199,18 @@ func (u *userFiles) decode(name string) (*graph.Graph, error) {
 		return nil, err
 	}
 	files := []string{u.edgesPath, u.featPath, u.labelPath}
+	if u.csrDir != "" {
+		files[0] = filepath.Join(u.csrDir, CSRIndicesFile)
+	}
 	if u.splitPath != "" {
 		files = append(files, u.splitPath)
+	}
+	if adj != nil {
+		g, err := assembleAdj(u.labelPath, name, files, x, y, classes, adj, splits)
+		if g != nil {
+			g.AdjBacking = pages
+		}
+		return g, err
 	}
 	return assemble(u.labelPath, name, files, x, y, classes, edges, splits)
 }

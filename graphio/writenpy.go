@@ -50,6 +50,10 @@ type NPYGraph struct {
 	// is called three times per split (once per mask array), so it must be
 	// a pure function of s.
 	SplitRoles func(s int, roles []Role)
+	// CSR also writes the adjacency in CSR form (WriteCSR: csr_indptr.npy,
+	// csr_indices.npy, csr_data.npy), which readers map instead of
+	// building it from edges.npy; Edges is then called three times.
+	CSR bool
 }
 
 // WriteNPYGraph writes g into the directory dir as edges.npy ((m, 2)
@@ -86,6 +90,11 @@ func WriteNPYGraph(dir string, g NPYGraph) error {
 			return writeFloats(w, g.Features)
 		}); err != nil {
 			return err
+		}
+		if g.CSR {
+			if err := WriteCSR(tmp, n, g.Edges); err != nil {
+				return err
+			}
 		}
 		if g.NumSplits == 0 {
 			return nil

@@ -82,9 +82,9 @@ func sageMeanAdjacency(adj *tensor.CSR) *tensor.CSR {
 			val[k] = float32(float64(adj.Val[k]) / deg)
 		}
 	}
-	rp := append([]int32(nil), adj.RowPtr...)
-	ci := append([]int32(nil), adj.ColIdx...)
-	mean, err := tensor.NewCSR(adj.Rows, adj.Cols, rp, ci, val)
+	// the pattern is adj's, shared (a CSR is not modified once built): only
+	// the values are new, and a memory-mapped adjacency stays on disk
+	mean, err := tensor.NewCSR(adj.Rows, adj.Cols, adj.RowPtr, adj.ColIdx, val)
 	if err != nil {
 		panic("sage: invalid adjacency: " + err.Error())
 	}

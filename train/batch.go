@@ -23,6 +23,18 @@ type BatchOptions struct {
 	// outwards (minibatch.AllNeighbours: all). Empty: DefaultFanouts for
 	// the model's hops. Extra entries beyond the model's hops are ignored.
 	Fanouts []int `json:"fanouts,omitempty"`
+	// EvalBlock is the number of nodes per block of the layer-wise
+	// evaluation of models with one (models.BlockEvaluator: PCGCN, GCN,
+	// GraphSAGE), which gives the whole-graph evaluation's logits bit for
+	// bit while holding two layers' rows instead of every activation; 0:
+	// DefaultEvalBlock; negative: evaluate the whole graph at once. Not part
+	// of a result's key: the numbers do not depend on it.
+	EvalBlock int `json:"-"`
+	// EvalDir, when set, keeps the layer-wise evaluation's rows in
+	// memory-mapped files in a temporary directory under it (removed after
+	// each evaluation) instead of on the heap, their pages given back as
+	// they are done with, for graphs whose n×h layers do not fit in memory.
+	EvalDir string `json:"-"`
 }
 
 // DefaultFanouts returns the fanouts used when BatchOptions.Fanouts is
@@ -103,6 +115,7 @@ func (b *batcher) Epoch(tape *autograd.Tape, opt optim.Optimizer) (float64, erro
 	var seeds int
 	for _, batch := range minibatch.Seeds(b.whole.Train, b.size, b.rng) {
 		mb := minibatch.Build(b.g, b.sampler.Sample(batch, b.rng), b.rows)
+		b.g.ReleaseAdj() // a mapped adjacency (graphio.ReadCSR): only the rows a batch read were resident
 		d := models.NewBatchData(mb.Graph, mb.Graph.Splits[0], b.whole)
 		d.Rows = mb.Rows
 		if err := b.model.Rebind(d); err != nil {

@@ -27,6 +27,7 @@ type Trainer struct {
 	tape    *autograd.Tape
 	opt     *optim.Adam
 	batches *batcher
+	batch   *BatchOptions // mini-batch training's options, nil for full batch
 	stop    func()
 }
 
@@ -64,6 +65,7 @@ func NewTrainer(g *graph.Graph, split graph.Split, spec models.Spec, cfg models.
 			return nil, err
 		}
 		g.X.ReleaseRows(0, g.N) // what preparing the whole graph's data read
+		t.batch = o.Batch
 	}
 	return t, nil
 }
@@ -95,12 +97,18 @@ type Evaluation struct {
 // recording and scores it by metric (withTrain: the training nodes too).
 // After mini-batch epochs it first collects the batches' garbage, so that
 // the peak memory is the evaluation's, not the evaluation's on top of the
-// batches'.
+// batches', and runs the model's layer-wise evaluation in blocks of nodes
+// when it has one (evalblocked.go: the same logits, bit for bit).
 func (t *Trainer) Evaluate(metric datasets.Metric, withTrain bool) Evaluation {
 	if t.batches != nil {
 		runtime.GC()
 	}
-	ev := evaluate(t.tape, t.Model, t.Data, metric, withTrain)
+	var ev Evaluation
+	if logits, ok := t.blockedLogits(); ok {
+		ev = score(logits, t.Data, metric, withTrain)
+	} else {
+		ev = evaluate(t.tape, t.Model, t.Data, metric, withTrain)
+	}
 	t.g.X.ReleaseRows(0, t.g.N) // evaluation read every row
 	if t.batches != nil {
 		t.tape.Trim() // the whole graph's buffers: no batch reuses them

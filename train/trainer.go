@@ -171,7 +171,12 @@ func Step(tape *autograd.Tape, model models.Model, opt optim.Optimizer, data *mo
 // also the training nodes' metric (for the progress report only: the
 // protocol never reads it).
 func evaluate(tape *autograd.Tape, model models.Model, data *models.Data, metric datasets.Metric, withTrain bool) Evaluation {
-	logits := Logits(tape, model)
+	return score(Logits(tape, model), data, metric, withTrain)
+}
+
+// score scores the logits of every node of data's graph by metric
+// (withTrain: the training nodes too).
+func score(logits *tensor.Dense, data *models.Data, metric datasets.Metric, withTrain bool) Evaluation {
 	y := data.Graph.Y
 	ev := Evaluation{TestAccuracy: Accuracy(logits, y, data.Test), ValLoss: crossEntropy(logits, y, data.Val)}
 	score := Accuracy

@@ -54,6 +54,7 @@ directory, then downloaded with checksum verification.`,
 		newTuneCmd(),
 		newSearchCmd(),
 		newGenerateCmd(),
+		newConvertCmd(),
 	)
 	return root
 }

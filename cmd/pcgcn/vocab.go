@@ -29,7 +29,15 @@ const (
 	quietHelp = "no progress output on stderr (warnings and errors are still written)"
 	// offlineHelp is the help of every --offline flag.
 	offlineHelp = "never download: fail if a file is in neither --data-dir nor the cache"
+	// csrHelp is the help of every --csr flag (generate csbm, convert).
+	csrHelp = "write the graph's adjacency in CSR form too (csr_indptr.npy, csr_indices.npy, csr_data.npy: 8 bytes per node and 8 per stored entry, " +
+		"twice the edges), which --data then maps from disk instead of building the adjacency from the edges in memory"
 )
+
+// registerCSR registers --csr.
+func registerCSR(cmd *cobra.Command, p *bool) {
+	cmd.Flags().BoolVar(p, "csr", false, csrHelp)
+}
 
 // registerSplits registers --splits, the splits a command trains.
 func registerSplits(cmd *cobra.Command, p *string) {

@@ -11,3 +11,5 @@ func unmap([]byte) error { return nil }
 func releasePages([]byte) {}
 
 func offsetIn([]byte, []byte) (int, int) { return -1, -1 }
+
+func mapFileRW(*os.File, int) ([]byte, error) { return nil, ErrUnsupported }

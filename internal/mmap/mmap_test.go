@@ -57,3 +57,31 @@ func TestMapEmptyAndMissing(t *testing.T) {
 		t.Errorf("missing file: %v, want not-exist", err)
 	}
 }
+
+func TestCreateKeepsWritesAcrossRelease(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "scratch.bin")
+	f, err := Create(path, 1<<20)
+	if errors.Is(err, ErrUnsupported) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := f.Bytes()
+	for i := range b {
+		b[i] = byte(i * 7)
+	}
+	f.Release(b[4096:600000])
+	for i, v := range b {
+		if v != byte(i*7) {
+			t.Fatalf("byte %d = %d after release, want %d", i, v, byte(i*7))
+		}
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || len(got) != 1<<20 || got[12345] != byte(12345*7%256) {
+		t.Fatalf("file after close: %d bytes, %v", len(got), err)
+	}
+}

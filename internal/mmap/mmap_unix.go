@@ -31,3 +31,7 @@ func offsetIn(data, b []byte) (start, end int) {
 	}
 	return int(p - base), int(p-base) + len(b)
 }
+
+func mapFileRW(fd *os.File, size int) ([]byte, error) {
+	return unix.Mmap(int(fd.Fd()), 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
+}
