@@ -45,6 +45,13 @@ func (m *modelFlags) resolve(cmd *cobra.Command, dataset string) (models.Spec, m
 		return spec, nil, err
 	}
 	var overrides []models.Override
+	// a named bundle (--set preset=platonov) comes first, so that the config
+	// file, the shortcut flags and the other --set adjust it
+	for _, kv := range m.sets {
+		if k, v, err := parseSet(kv); err == nil && k == models.PresetKey {
+			overrides = append(overrides, prefixed(fmt.Sprintf("--set %s: %s", flagValue(kv), spec.Name), models.Set(k, v)))
+		}
+	}
 	if m.config != "" {
 		data, err := os.ReadFile(m.config)
 		if err != nil {
@@ -57,6 +64,9 @@ func (m *modelFlags) resolve(cmd *cobra.Command, dataset string) (models.Spec, m
 		k, v, err := parseSet(kv)
 		if err != nil {
 			return spec, nil, err
+		}
+		if k == models.PresetKey {
+			continue
 		}
 		overrides = append(overrides, prefixed(fmt.Sprintf("--set %s: %s", flagValue(kv), spec.Name), models.Set(k, v)))
 	}
