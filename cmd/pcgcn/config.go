@@ -26,7 +26,7 @@ func (m *modelFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&m.model, "model", "pcgcn", "the model, by `NAME` (list: pcgcn models)")
 	f.StringVar(&m.config, "config", "", "JSON file of hyperparameters, applied over the dataset's preset")
-	f.StringArrayVar(&m.sets, "set", nil, "override one hyperparameter: `key=value` (repeatable; pcgcn models --options NAME lists the keys)")
+	f.StringArrayVar(&m.sets, "set", nil, "override one hyperparameter: `key=value` (repeatable; pcgcn models --options NAME lists the keys; preset=platonov, for gcn, sage and gat, applies Platonov et al.'s setting first, which the other options adjust)")
 	f.Float64Var(&m.lr, "lr", 0, "learning rate, finite and > 0 (overrides the preset; the option lr)")
 	f.Float64Var(&m.wd, "wd", 0, "weight decay, PyTorch-style L2 added to the gradient, finite and ≥ 0 (overrides the preset; the option weight_decay)")
 	f.Float64Var(&m.dropout, "dropout", 0, "dropout rate in [0,1) (overrides the preset; the option dropout)")
