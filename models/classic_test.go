@@ -99,8 +99,13 @@ func norm64(n *nn.Norm, h [][]float64) [][]float64 {
 	if n == nil {
 		return h
 	}
+	return normK64(n.Kind, classicMat(n.Weight.Value)[0], classicMat(n.Bias.Value)[0], h)
+}
+
+// normK64 is γ ⊙ standardise(h) + β in float64, by rows ("layer") or by
+// columns ("batch"), eps 1e-5.
+func normK64(kind string, gamma, beta []float64, h [][]float64) [][]float64 {
 	rows, cols := len(h), len(h[0])
-	gamma, beta := classicMat(n.Weight.Value)[0], classicMat(n.Bias.Value)[0]
 	out := make([][]float64, rows)
 	for i := range out {
 		out[i] = make([]float64, cols)
@@ -119,7 +124,7 @@ func norm64(n *nn.Norm, h [][]float64) [][]float64 {
 	for i := range rows {
 		for j := range cols {
 			var mu, s float64
-			if n.Kind == nn.NormLayer {
+			if kind == nn.NormLayer {
 				mu, s = std(func(k int) float64 { return h[i][k] }, cols)
 			} else {
 				mu, s = std(func(k int) float64 { return h[k][j] }, rows)

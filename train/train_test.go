@@ -463,6 +463,8 @@ func TestEveryModelStepAllocatesNothing(t *testing.T) {
 			cases = append(cases, stepCase{name, map[string]string{"preset": "platonov", "hidden": "32", "layers": "2", "sep": "true"}})
 		}
 	}
+	cases = append(cases, stepCase{"pcgcn", map[string]string{"residual": "true", "norm": "layer"}},
+		stepCase{"pcgcn", map[string]string{"residual": "true", "norm": "batch"}})
 	for _, c := range cases {
 		name := c.name
 		if c.sets != nil {
