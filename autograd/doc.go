@@ -23,7 +23,9 @@
 //     ReLUAddScaledSub (ReLU(x + c·((a − b) ⊙ m)), with the rounding of the
 //     chain it replaces);
 //   - rows: Softmax, LogSoftmax, L2NormalizeRows, BatchNorm (batch
-//     statistics), LayerNorm (row statistics, no affine part); losses NLLLoss, CrossEntropy, BCEWithLogits;
+//     statistics), LayerNorm (row statistics; both without an affine
+//     part, which nn.Norm adds); losses NLLLoss, CrossEntropy,
+//     BCEWithLogits;
 //   - Dropout and DropoutCSR (counter-based masks, identical for any thread
 //     count);
 //   - shape: Gather, SegmentMean, ConcatCols, SliceCols, Sum, Mean, SumRows;
