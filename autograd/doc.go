@@ -19,11 +19,13 @@
 //     heads), SDDMM, EdgeGatherAdd, EdgeSoftmax;
 //   - element-wise: Add, Sub, Mul (with row, column and scalar broadcasting,
 //     broadcast.go), AddScaled (ca·a + cb·b), Scale, AddConst, Neg, ReLU,
-//     LeakyReLU, ELU, Sigmoid, Softplus, Tanh, and the fused PCGCN update
+//     LeakyReLU, ELU, GELU, Sigmoid, Softplus, Tanh, and the fused PCGCN update
 //     ReLUAddScaledSub (ReLU(x + c·((a − b) ⊙ m)), with the rounding of the
 //     chain it replaces);
 //   - rows: Softmax, LogSoftmax, L2NormalizeRows, BatchNorm (batch
-//     statistics); losses NLLLoss, CrossEntropy, BCEWithLogits;
+//     statistics), LayerNorm (row statistics; both without an affine
+//     part, which nn.Norm adds); losses NLLLoss, CrossEntropy,
+//     BCEWithLogits;
 //   - Dropout and DropoutCSR (counter-based masks, identical for any thread
 //     count);
 //   - shape: Gather, SegmentMean, ConcatCols, SliceCols, Sum, Mean, SumRows;

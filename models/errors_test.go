@@ -21,7 +21,7 @@ func TestSentinelErrors(t *testing.T) {
 		want   string
 	}{
 		{"Registry.Get", unknownModel, ErrUnknownModel, `unknown model "gnc" (valid: pcgcn, appnp, `},
-		{"SetOption", unknownOption, ErrUnknownOption, `unknown option "hiden" (valid: directed, dropout, hidden, `},
+		{"SetOption", unknownOption, ErrUnknownOption, `unknown option "hiden" (valid: activation, directed, dropout, ffn, hidden, `},
 		{"LoadOptions", unknownInFile, ErrUnknownOption, `unknown option "hiden" (valid: `},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package models_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"log"
 
@@ -147,4 +148,26 @@ func ExampleBlockEvaluator() {
 	fmt.Println("logits:", blocked.Shape(), "the same bits:", same)
 	// Output:
 	// logits: 10×2 the same bits: true
+}
+
+// Platonov et al.'s setting of the classic GCN is one pseudo-option,
+// preset=platonov (the command line's --set preset=platonov), applied
+// before the other options, which adjust it; the configuration it gives is
+// saved as its options.
+func ExamplePlatonovPreset() {
+	spec, err := models.NewRegistry().Get("gcn")
+	if err != nil {
+		log.Fatal(err)
+	}
+	cfg, err := models.Resolve(spec, "minesweeper", models.Sets(map[string]string{"preset": "platonov", "sep": "true"})...)
+	if err != nil {
+		log.Fatal(err)
+	}
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(string(b))
+	// Output:
+	// {"hidden":512,"layers":3,"dropout":0.2,"lr":0.0003,"weight_decay":0,"normalize_features":false,"optimizer":"adamw","input_linear":true,"residual":true,"norm":"layer","ffn":true,"activation":"gelu","sep":true}
 }

@@ -24,11 +24,28 @@ type GATConfig struct {
 	AttnDropout float64 `json:"attn_dropout" range:"[0,1)"`
 	// NegativeSlope is the slope of the LeakyReLU on the attention scores.
 	NegativeSlope float64 `json:"negative_slope"`
+	// Classic holds the options of the classic form (input_linear,
+	// residual, norm, ffn, activation; see Classic), all off by default. In
+	// that form every block attends with Heads heads of width hidden/heads,
+	// concatenated (hidden must be a multiple of heads), and OutHeads is
+	// unused: the output layer is linear.
+	Classic
+	// Sep keeps the ego and neighbour representations apart in the classic
+	// form (Platonov's GAT-sep): each block reads [h ‖ attention over N(v)]
+	// instead of attention over N(v) ∪ {v}. Needs input_linear.
+	Sep bool `json:"sep,omitempty"`
 }
 
 // Validate reports the first out-of-range hyperparameter (see validate and
 // the range tags).
-func (c *GATConfig) Validate() error { return validate("gat", c) }
+func (c *GATConfig) Validate() error {
+	return validate("gat", c, func() error { return c.Classic.check(c.Sep) }, func() error {
+		if c.InputLinear && c.Hidden%c.Heads != 0 {
+			return &OptionError{Key: "hidden", Value: c.Hidden, Want: fmt.Sprintf("a multiple of heads (%d) with input_linear", c.Heads)}
+		}
+		return nil
+	})
+}
 
 // GATPreset returns the setting under which the paper's GAT row was measured:
 // the paper's GAT numbers are those of Yan et al. (GGCN, ICDM 2022), whose
@@ -79,6 +96,7 @@ type GAT struct {
 	data   *Data
 	cfg    *GATConfig
 	layers []*gatLayer
+	body   *classicBody // the classic form instead of layers (InputLinear)
 }
 
 // Compile-time checks of the interfaces GAT and its config implement.
@@ -108,6 +126,18 @@ func NewGAT(d *Data, c *GATConfig, g *rng.RNG) (*GAT, error) {
 	}
 	m := &GAT{data: d, cfg: c}
 	loops := gatLoopPattern(d.Graph.Adj)
+	if c.InputLinear {
+		pat := loops
+		if c.Sep {
+			pat = adjacencyPattern(d.Graph.Adj)
+		}
+		m.body = newClassicBody(&c.Classic, &c.Common, "elu", d.X.Cols(), d.Graph.NumClasses, g, func(name string, hd int) aggregator {
+			layer := newGATLayer(name+".att", hd, c.Heads, hd/c.Heads, true, g)
+			layer.pat, layer.cfg = pat, c
+			return &gatAgg{layer: layer, sep: c.Sep}
+		})
+		return m, nil
+	}
 	in := d.X.Cols()
 	for l := 0; l < c.Layers; l++ {
 		heads, ch, concat := c.Heads, c.Hidden, true
@@ -159,12 +189,21 @@ func gatLoopPattern(adj *tensor.CSR) *tensor.CSR {
 }
 
 // Params returns every layer's W, attention vectors and bias.
-func (m *GAT) Params() []*autograd.Var { return nn.ParamsOf(m.layers) }
+func (m *GAT) Params() []*autograd.Var {
+	if m.body != nil {
+		return m.body.Params()
+	}
+	return nn.ParamsOf(m.layers)
+}
 
 // Forward computes the logits, with ELU between the layers.
 func (m *GAT) Forward(t *autograd.Tape) Output {
-	elu := func(h *autograd.Var) *autograd.Var { return t.ELU(h, 1) }
-	h, emb := nn.Stack(t, m.layers, nn.InputFromFeatures(t, m.data.X), m.cfg.Dropout, elu)
+	x := nn.InputFromFeatures(t, m.data.X)
+	if m.body != nil {
+		return m.body.Forward(t, x)
+	}
+	elu := func(h *autograd.Var) *autograd.Var { return activate(t, m.cfg.Activation, "elu", h) }
+	h, emb := nn.Stack(t, m.layers, x, m.cfg.Dropout, elu)
 	return Output{Logits: h, Embedding: emb}
 }
 

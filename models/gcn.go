@@ -13,11 +13,20 @@ type GCNConfig struct {
 	// (see propagation); off by default, and left out of the JSON then, so
 	// that configurations saved before it existed stay the same.
 	Directed bool `json:"directed,omitempty"`
+	// Classic holds the options of the classic form (input_linear,
+	// residual, norm, ffn, activation; see Classic), all off by default.
+	Classic
+	// Sep keeps the ego and neighbour representations apart in the classic
+	// form: each block reads [h ‖ D^{-1/2}AD^{-1/2}·h] (no self-loops)
+	// instead of Â·h. Needs input_linear.
+	Sep bool `json:"sep,omitempty"`
 }
 
 // Validate reports the first out-of-range hyperparameter (see validate and
 // the range tags).
-func (c *GCNConfig) Validate() error { return validate("gcn", c) }
+func (c *GCNConfig) Validate() error {
+	return validate("gcn", c, func() error { return c.Classic.check(c.Sep) })
+}
 
 // GCNPreset returns the usual GCN setting on the Geom-GCN splits: 2 layers,
 // 64 hidden units, dropout 0.5, lr 0.01, weight decay 5e-4, row-normalised
@@ -60,6 +69,7 @@ type GCN struct {
 	data  *Data
 	cfg   *GCNConfig
 	convs []*nn.GCNConv // over Â, or the directed normalisation (Directed)
+	body  *classicBody  // the classic form instead of convs (InputLinear)
 }
 
 // Compile-time checks of the interfaces GCN and its config implement.
@@ -74,6 +84,15 @@ func NewGCN(d *Data, c *GCNConfig, g *rng.RNG) (*GCN, error) {
 		return nil, err
 	}
 	adj := propagation(d, c.Directed)
+	if c.InputLinear {
+		if c.Sep {
+			adj = h2gcnSymNorm(d.Graph.Adj)
+		}
+		body := newClassicBody(&c.Classic, &c.Common, "relu", d.X.Cols(), d.Graph.NumClasses, g, func(string, int) aggregator {
+			return &gcnAgg{adj: adj, sep: c.Sep}
+		})
+		return &GCN{data: d, cfg: c, body: body}, nil
+	}
 	convs := nn.NewStack("conv", d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers, func(name string, in, out int) *nn.GCNConv {
 		return nn.NewGCNConv(name, adj, in, out, g)
 	})
@@ -84,6 +103,9 @@ func NewGCN(d *Data, c *GCNConfig, g *rng.RNG) (*GCN, error) {
 // the parameters had before the layers were nn.GCNConv; it keeps the
 // numerics golden test's fingerprint).
 func (m *GCN) Params() []*autograd.Var {
+	if m.body != nil {
+		return m.body.Params()
+	}
 	ps := make([]*autograd.Var, 0, 2*len(m.convs))
 	for _, c := range m.convs {
 		ps = append(ps, c.W)
@@ -96,6 +118,14 @@ func (m *GCN) Params() []*autograd.Var {
 
 // Forward computes the logits.
 func (m *GCN) Forward(t *autograd.Tape) Output {
-	h, emb := nn.Stack(t, m.convs, nn.InputFromFeatures(t, m.data.X), m.cfg.Dropout, t.ReLU)
+	x := nn.InputFromFeatures(t, m.data.X)
+	if m.body != nil {
+		return m.body.Forward(t, x)
+	}
+	act := func(v *autograd.Var) *autograd.Var { return activate(t, m.cfg.Activation, "relu", v) }
+	if m.cfg.Activation == "" || m.cfg.Activation == "relu" {
+		act = t.ReLU
+	}
+	h, emb := nn.Stack(t, m.convs, x, m.cfg.Dropout, act)
 	return Output{Logits: h, Embedding: emb}
 }

@@ -14,8 +14,12 @@ import (
 // structs included) from its string form. It returns an error naming the key
 // and listing the valid ones when the key is unknown or the value does not
 // parse; a number must be finite (NaN and ±Inf are refused here, ranges are
-// the config's Validate).
+// the config's Validate). The key PresetKey applies a named bundle of
+// options instead (PlatonovPreset).
 func SetOption(cfg Config, key, value string) error {
+	if key == PresetKey {
+		return applyPreset(cfg, value)
+	}
 	f, ok := fieldByJSON(reflect.ValueOf(cfg).Elem(), key)
 	if !ok {
 		return fmt.Errorf("%w %q (valid: %s)", ErrUnknownOption, key, strings.Join(OptionKeys(cfg), ", "))
@@ -84,7 +88,7 @@ func LoadOptions(cfg Config, data []byte) error {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	presetFirst(keys)
 	for _, k := range keys {
 		raw := strings.TrimSpace(string(m[k]))
 		if s, err := strconv.Unquote(raw); err == nil {

@@ -94,6 +94,24 @@ type PCGCNConfig struct {
 	// keeps the better validation (Direction ChosenOnValidation). Off by
 	// default, and then left out of the JSON.
 	Directed bool `json:"directed,omitempty"`
+	// Residual adds each layer's input to its output, H⁽ˡ⁾ = H⁽ˡ⁻¹⁾ +
+	// ReLU(…): the residual connections of the classic baselines (Classic).
+	// PCGCN's layers keep the width hidden from g to the classifier, so the
+	// connection needs no projection. Off by default (the paper has none)
+	// and left out of the JSON then.
+	Residual bool `json:"residual,omitempty"`
+	// Norm normalises each layer's input (pre-norm, as Platonov et al.'s
+	// blocks; nn.Norm with a learnable scale and shift): "none" (the
+	// default when empty), "layer" or "batch". The similarity S, the
+	// control term and the message passing all read the normalised input;
+	// with protos "input" the prototypes stay class means of H⁽⁰⁾, not
+	// normalised, so protos "layer" (prototypes of the normalised input) is
+	// the consistent companion. Off by default and left out of the JSON then.
+	// The rest of the classic form does not apply: PCGCN already has an input
+	// layer (g) and an output layer (the classifier), its layer is Eq.
+	// eq:hybrid (a feed-forward module or GELU would be another model), and
+	// the control term is its own ego/neighbour separation.
+	Norm string `json:"norm,omitempty" range:"none|layer|batch"`
 }
 
 // Validate reports the first out-of-range hyperparameter (see validate and
@@ -192,6 +210,7 @@ type PCGCN struct {
 	gp    *nn.Linear // separate prototype encoder, or nil
 	ws    []*autograd.Var
 	alpha []*autograd.Var
+	norms []*nn.Norm // each layer's input normalisation (nil: none)
 	cls   *nn.Linear
 	free  *autograd.Var // c×d learnable prototypes for classes without training nodes
 
@@ -236,6 +255,7 @@ func NewPCGCN(d *Data, c *PCGCNConfig, g *rng.RNG) (*PCGCN, error) {
 			a.Data[0] = float32(logit(c.AlphaInit))
 		}
 		m.alpha = append(m.alpha, autograd.NewParam(fmt.Sprintf("layer%d.alpha", l+1), a))
+		m.norms = append(m.norms, nn.NewNorm(fmt.Sprintf("layer%d.norm", l+1), c.Norm, hid))
 	}
 	m.cls = nn.NewLinear("classifier", hid, nc, true, g)
 	fp := tensor.NewDense(nc, hid)
@@ -279,6 +299,9 @@ func (m *PCGCN) Params() []*autograd.Var {
 	}
 	ps = append(ps, m.ws...)
 	ps = append(ps, m.alpha...)
+	for _, n := range m.norms {
+		ps = append(ps, n.Params()...)
+	}
 	ps = append(ps, m.cls.Params()...)
 	if m.anyMiss {
 		ps = append(ps, m.free)
@@ -311,7 +334,8 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 	for l, w := range m.ws {
 		// S, the control term and the message passing all use the dropped-out
 		// input hd; the "input" prototypes come from h0, before this dropout
-		hd := t.Dropout(h, p)
+		prev := h
+		hd := t.Dropout(m.norms[l].Forward(t, h), p)
 		P := protos
 		if c.Protos == "layer" {
 			P = m.prototypes(t, hd)
@@ -321,7 +345,9 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 		hw := t.MatMul(hd, w)
 		// evaluating, the layer's input is read no more (h0's prototypes
 		// are taken, and the output is the last layer's)
-		t.ReleaseDead(hd)
+		if !c.Residual || hd != prev { // the residual connection reads prev below
+			t.ReleaseDead(hd)
+		}
 		mp := hw
 		if !c.NoMP {
 			mp = t.SpMM(m.adj, hw) // Â = D̃^{-1/2}(A+I)D̃^{-1/2}
@@ -336,6 +362,12 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 		// their buffers
 		t.Release(hw, mp, bpw)
 		t.ReleaseDead(b)
+		if c.Residual {
+			h = t.Add(prev, h)
+		}
+		if c.Residual || hd != prev { // else prev was released as hd
+			t.ReleaseDead(prev)
+		}
 		if c.Lambda != 0 && !c.NoCL && !t.LogitsOnly { // a loss only: evaluation reads the logits alone
 			// a mean over the training nodes; Eq. con:loss sums over them
 			ce := t.CrossEntropy(s, m.labels, m.data.Train)

@@ -2,6 +2,7 @@ package models
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -101,6 +102,10 @@ func referencePCGCN64(m *PCGCN, d *Data, v params64, opt pcgcnRefB) pcgcnRef {
 	for l, wv := range m.ws {
 		w := v.at(wv)
 		alpha := v.at(m.alpha[l])[0][0]
+		prev := h
+		if n := m.norms[l]; n != nil {
+			h = normK64(n.Kind, v.at(n.Weight)[0], v.at(n.Bias)[0], h)
+		}
 		s := mm(h, transpose(p))
 		as := mm(a, s)
 		soft := make([][]float64, len(s))
@@ -166,6 +171,9 @@ func referencePCGCN64(m *PCGCN, d *Data, v params64, opt pcgcnRefB) pcgcnRef {
 			for k := range next[i] {
 				v := mp[i][k] + c.Beta*c.BetaScale*(hw[i][k]-bpw[i][k])
 				next[i][k] = math.Max(v, 0)
+				if c.Residual {
+					next[i][k] += prev[i][k]
+				}
 			}
 		}
 		r.sims = append(r.sims, s)
@@ -204,6 +212,31 @@ func TestPCGCNMatchesNaiveReference(t *testing.T) {
 			_, out := evalForward(m)
 			want, _ := referencePCGCN(m, d)
 			assertClose(t, mode+" logits", out.Logits.Value, want, 1e-4)
+		})
+	}
+	// the classic options (evaluation releases dead values: the residual
+	// connection must keep its input alive)
+	for _, tc := range []struct {
+		norm     string
+		residual bool
+	}{{"", true}, {"layer", false}, {"layer", true}, {"batch", true}} {
+		t.Run(fmt.Sprintf("soft norm=%q residual=%v", tc.norm, tc.residual), func(t *testing.T) {
+			m, d := tinyPCGCN(t, func(c *PCGCNConfig) {
+				c.BMode, c.Tau, c.Norm, c.Residual = "soft", 0.7, tc.norm, tc.residual
+				c.Layers = 3
+			})
+			for _, n := range m.norms {
+				if n == nil {
+					continue
+				}
+				for i := range n.Bias.Value.Data {
+					n.Weight.Value.Data[i] += 0.1 * float32(i%3)
+					n.Bias.Value.Data[i] = 0.05 * float32(i)
+				}
+			}
+			_, out := evalForward(m)
+			want, _ := referencePCGCN(m, d)
+			assertClose(t, "logits", out.Logits.Value, want, 1e-4)
 		})
 	}
 }
@@ -552,6 +585,10 @@ func TestPCGCNParamGradients(t *testing.T) {
 		{name: "soft, fault: alpha's gradient negated", bmode: "soft", set: pos, gScale: 3, against: exact, fault: negateAlpha, wantFail: true},
 		{name: "soft, fault: no gradient through B", bmode: "soft", set: pos, gScale: 3, against: exact, fault: dropBPath, wantFail: true},
 		{name: "soft, fault: every gradient x1.01", bmode: "soft", set: neg, gScale: 5, against: exact, fault: scale, wantFail: true},
+		// the classic options PCGCN takes: residual connections, layer and
+		// batch normalisation of each layer's input
+		{name: "soft residual layer norm", bmode: "soft", set: func(c *PCGCNConfig) { neg(c); c.Residual, c.Norm = true, "layer" }, gScale: 5, against: exact},
+		{name: "soft batch norm", bmode: "soft", set: func(c *PCGCNConfig) { neg(c); c.Norm = "batch" }, gScale: 5, against: exact},
 		{name: "ste", bmode: "ste", set: pos, gScale: 3, against: steDef},
 		{name: "ste beta<0", bmode: "ste", set: neg, gScale: 5, against: steDef},
 		// the estimator is not the gradient of its forward pass, and the

@@ -1,7 +1,5 @@
 package models
 
-import "sort"
-
 // An Override changes a configuration being resolved (see Resolve): an
 // option set by name, a JSON file of options, a command's shortcut flag.
 type Override func(Config) error
@@ -18,14 +16,15 @@ func JSON(data []byte) Override {
 	return func(cfg Config) error { return LoadOptions(cfg, data) }
 }
 
-// Sets returns the overrides of a map of options in key order, so that the
+// Sets returns the overrides of a map of options in key order, PresetKey
+// first (a named bundle, which the other keys then adjust), so that the
 // result never depends on the map's iteration order.
 func Sets(sets map[string]string) []Override {
 	keys := make([]string, 0, len(sets))
 	for k := range sets {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	presetFirst(keys)
 	out := make([]Override, len(keys))
 	for i, k := range keys {
 		out[i] = Set(k, sets[k])

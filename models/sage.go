@@ -10,11 +10,18 @@ import (
 // SAGEConfig holds GraphSAGE's hyperparameters.
 type SAGEConfig struct {
 	Common
+	// Classic holds the options of the classic form (input_linear,
+	// residual, norm, ffn, activation; see Classic), all off by default.
+	// GraphSAGE is separated by construction (its root weight), so it has
+	// no sep option.
+	Classic
 }
 
 // Validate reports the first out-of-range hyperparameter (see validate and
 // the range tags).
-func (c *SAGEConfig) Validate() error { return validate("sage", c) }
+func (c *SAGEConfig) Validate() error {
+	return validate("sage", c, func() error { return c.Classic.check(false) })
+}
 
 // SAGEPreset returns 2 layers of 64 units, dropout 0.5, lr 0.01, weight decay
 // 5e-4 and row-normalised features for every dataset. This is our choice:
@@ -48,6 +55,7 @@ type SAGE struct {
 	data  *Data
 	cfg   *SAGEConfig
 	convs []*nn.SAGEConv
+	body  *classicBody // the classic form instead of convs (InputLinear)
 }
 
 // Compile-time checks of the interfaces SAGE and its config implement.
@@ -62,6 +70,12 @@ func NewSAGE(d *Data, c *SAGEConfig, g *rng.RNG) (*SAGE, error) {
 		return nil, err
 	}
 	mean := sageMeanAdjacency(d.Graph.Adj)
+	if c.InputLinear {
+		body := newClassicBody(&c.Classic, &c.Common, "relu", d.X.Cols(), d.Graph.NumClasses, g, func(string, int) aggregator {
+			return &sageAgg{mean: mean}
+		})
+		return &SAGE{data: d, cfg: c, body: body}, nil
+	}
 	convs := nn.NewStack("conv", d.X.Cols(), c.Hidden, d.Graph.NumClasses, c.Layers, func(name string, in, out int) *nn.SAGEConv {
 		return nn.NewSAGEConv(name, mean, in, out, g)
 	})
@@ -92,10 +106,23 @@ func sageMeanAdjacency(adj *tensor.CSR) *tensor.CSR {
 }
 
 // Params returns the layers' parameters.
-func (m *SAGE) Params() []*autograd.Var { return nn.ParamsOf(m.convs) }
+func (m *SAGE) Params() []*autograd.Var {
+	if m.body != nil {
+		return m.body.Params()
+	}
+	return nn.ParamsOf(m.convs)
+}
 
 // Forward computes the logits.
 func (m *SAGE) Forward(t *autograd.Tape) Output {
-	h, emb := nn.Stack(t, m.convs, nn.InputFromFeatures(t, m.data.X), m.cfg.Dropout, t.ReLU)
+	x := nn.InputFromFeatures(t, m.data.X)
+	if m.body != nil {
+		return m.body.Forward(t, x)
+	}
+	act := func(v *autograd.Var) *autograd.Var { return activate(t, m.cfg.Activation, "relu", v) }
+	if m.cfg.Activation == "" || m.cfg.Activation == "relu" {
+		act = t.ReLU
+	}
+	h, emb := nn.Stack(t, m.convs, x, m.cfg.Dropout, act)
 	return Output{Logits: h, Embedding: emb}
 }

@@ -118,13 +118,20 @@ func checkRanges(v reflect.Value, override map[string]string) error {
 		if spec, ok := override[key]; ok {
 			tag, tagged = spec, true
 		}
-		if tagged {
+		if tagged && !omittedDefault(sf, v.Field(i)) {
 			if err := checkRange(key, tag, v.Field(i)); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// omittedDefault reports an empty string field that its JSON omits when
+// empty: the empty value means the field's default (Classic.Norm: none), so
+// its range tag lists only the values one may set.
+func omittedDefault(sf reflect.StructField, f reflect.Value) bool {
+	return f.Kind() == reflect.String && f.String() == "" && strings.Contains(sf.Tag.Get("json"), ",omitempty")
 }
 
 func isKeyRune(r rune) bool { return r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' }

@@ -29,6 +29,8 @@ func TestValidateRejectsOutOfRange(t *testing.T) {
 		{"mlp", "hidden", "0", "mlp: hidden must be ≥ 1, got 0"},
 		{"sage", "layers", "-1", "sage: layers must be ≥ 1, got -1"},
 		{"gat", "heads", "0", "gat: heads must be ≥ 1, got 0"},
+		{"gcn", "norm", "group", `gcn: norm must be none, layer or batch, got "group"`},
+		{"sage", "activation", "tanh", `sage: activation must be relu, gelu or elu, got "tanh"`},
 		{"sgc", "k", "-1", "sgc: k must be ≥ 0, got -1"},
 		{"appnp", "alpha", "1.5", "appnp: alpha must be in [0,1], got 1.5"},
 		{"mixhop", "powers", "0,0", `mixhop: powers must be distinct integers in [0,16] separated by commas, got "0,0"`},

@@ -5,6 +5,9 @@
 //     forward pass: [Linear] (torch.nn.Linear), [GCNConv] (the graph
 //     convolution Â·X·W + b, over a normalised adjacency the graph computes
 //     once) and [SAGEConv] (GraphSAGE's mean aggregator with root weight);
+//   - the units of the classic baselines' blocks: [Norm] (layer or batch
+//     normalisation with a learnable scale and shift) and [FeedForward]
+//     (Platonov et al.'s two-layer feed-forward module);
 //   - the [Layer] interface they share, [NewStack] to build a stack of them
 //     from the input width through the hidden width to the output, and
 //     [Stack] to run it (act between the layers, dropout on every layer's

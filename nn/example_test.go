@@ -40,3 +40,20 @@ func ExampleLinear() {
 	// initial loss above 1: true, final loss below 1e-6: true
 	// w = [2.000 -3.000], b = 1.000
 }
+
+// A pre-norm residual block as the classic baselines build it: LayerNorm,
+// then the feed-forward module with GELU, added to the block's input.
+func ExampleFeedForward() {
+	g := rng.New(1)
+	norm := nn.NewNorm("block1.norm", nn.NormLayer, 4)
+	ffn := nn.NewFeedForward("block1.ffn", 4, 4, 4, g)
+	t := autograd.NewTape(tensor.Serial)
+	x := t.Const(tensor.FromRows([][]float32{{1, 2, 3, 4}, {0, -1, 0, 1}}))
+	h := norm.Forward(t, x)
+	fmt.Printf("normalised row 0: %.3f\n", h.Value.Row(0))
+	y := t.Add(x, ffn.Forward(t, h, 0.2, t.GELU)) // dropout is off outside training
+	fmt.Println(y.Value.Shape(), len(norm.Params())+len(ffn.Params()), "parameters")
+	// Output:
+	// normalised row 0: [-1.342 -0.447 0.447 1.342]
+	// 2×4 6 parameters
+}

@@ -445,9 +445,36 @@ func TestEveryModelStepAllocatesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := models.NewRegistry()
+	type stepCase struct {
+		name string
+		sets map[string]string
+	}
+	var cases []stepCase
 	for _, name := range reg.Names() {
-		spec, _ := reg.Get(name)
-		cfg := spec.Preset("chameleon")
+		cases = append(cases, stepCase{name, nil})
+	}
+	// the classic form of GCN, GraphSAGE and GAT (Platonov's setting, made
+	// smaller), with layer and with batch normalisation and the -sep blocks
+	for _, name := range []string{"gcn", "sage", "gat"} {
+		cases = append(cases,
+			stepCase{name, map[string]string{"preset": "platonov", "hidden": "32", "layers": "2"}},
+			stepCase{name, map[string]string{"preset": "platonov", "hidden": "32", "layers": "2", "norm": "batch", "ffn": "false", "activation": "relu"}})
+		if name != "sage" {
+			cases = append(cases, stepCase{name, map[string]string{"preset": "platonov", "hidden": "32", "layers": "2", "sep": "true"}})
+		}
+	}
+	cases = append(cases, stepCase{"pcgcn", map[string]string{"residual": "true", "norm": "layer"}},
+		stepCase{"pcgcn", map[string]string{"residual": "true", "norm": "batch"}})
+	for _, c := range cases {
+		name := c.name
+		if c.sets != nil {
+			name = fmt.Sprint(c.name, c.sets)
+		}
+		spec, _ := reg.Get(c.name)
+		cfg, err := models.Resolve(spec, "chameleon", models.Sets(c.sets)...)
+		if err != nil {
+			t.Fatal(err)
+		}
 		d := models.NewData(g, g.Splits[0], cfg.Base().NormalizeFeatures)
 		m, err := spec.New(d, cfg, rng.New(1))
 		if err != nil {

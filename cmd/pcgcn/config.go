@@ -26,7 +26,7 @@ func (m *modelFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&m.model, "model", "pcgcn", "the model, by `NAME` (list: pcgcn models)")
 	f.StringVar(&m.config, "config", "", "JSON file of hyperparameters, applied over the dataset's preset")
-	f.StringArrayVar(&m.sets, "set", nil, "override one hyperparameter: `key=value` (repeatable; pcgcn models --options NAME lists the keys)")
+	f.StringArrayVar(&m.sets, "set", nil, "override one hyperparameter: `key=value` (repeatable; pcgcn models --options NAME lists the keys; preset=platonov, for gcn, sage and gat, applies Platonov et al.'s setting first, which the other options adjust)")
 	f.Float64Var(&m.lr, "lr", 0, "learning rate, finite and > 0 (overrides the preset; the option lr)")
 	f.Float64Var(&m.wd, "wd", 0, "weight decay, PyTorch-style L2 added to the gradient, finite and ≥ 0 (overrides the preset; the option weight_decay)")
 	f.Float64Var(&m.dropout, "dropout", 0, "dropout rate in [0,1) (overrides the preset; the option dropout)")
@@ -45,6 +45,13 @@ func (m *modelFlags) resolve(cmd *cobra.Command, dataset string) (models.Spec, m
 		return spec, nil, err
 	}
 	var overrides []models.Override
+	// a named bundle (--set preset=platonov) comes first, so that the config
+	// file, the shortcut flags and the other --set adjust it
+	for _, kv := range m.sets {
+		if k, v, err := parseSet(kv); err == nil && k == models.PresetKey {
+			overrides = append(overrides, prefixed(fmt.Sprintf("--set %s: %s", flagValue(kv), spec.Name), models.Set(k, v)))
+		}
+	}
 	if m.config != "" {
 		data, err := os.ReadFile(m.config)
 		if err != nil {
@@ -57,6 +64,9 @@ func (m *modelFlags) resolve(cmd *cobra.Command, dataset string) (models.Spec, m
 		k, v, err := parseSet(kv)
 		if err != nil {
 			return spec, nil, err
+		}
+		if k == models.PresetKey {
+			continue
 		}
 		overrides = append(overrides, prefixed(fmt.Sprintf("--set %s: %s", flagValue(kv), spec.Name), models.Set(k, v)))
 	}

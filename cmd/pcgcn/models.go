@@ -118,13 +118,17 @@ from.`,
 
 // optionsJSON writes every option of cfg as one indented JSON object in
 // declaration order, the ones saved configurations omit at their defaults
-// included; an empty optimizer is shown as the "adam" it means.
+// included; an empty optimizer is shown as the "adam" it means, an empty
+// norm as "none".
 func optionsJSON(cfg models.Config) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("{")
 	for i, o := range models.Options(cfg) {
 		if o.Key == "optimizer" && o.Value == "" {
 			o.Value = "adam"
+		}
+		if o.Key == "norm" && o.Value == "" {
+			o.Value = "none"
 		}
 		v, err := json.Marshal(o.Value)
 		if err != nil {
