@@ -6,8 +6,10 @@ import (
 	"math"
 	"testing"
 
+	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/nn"
 	"github.com/pcgcn/pcgcn/rng"
+	"github.com/pcgcn/pcgcn/tensor"
 )
 
 // classicOpts are the option sets of the classic form the tests run on
@@ -38,11 +40,10 @@ func classicModel(t *testing.T, model string, opts map[string]string, seed uint6
 	for k, v := range opts {
 		sets[k] = v
 	}
-	if model == "gcn" {
+	if model != "gat" {
 		delete(sets, "heads")
 	}
-	if model == "sage" {
-		delete(sets, "heads")
+	if model == "sage" || model == "pcgcn" {
 		delete(sets, "sep")
 	}
 	for _, o := range Sets(sets) {
@@ -400,5 +401,37 @@ func TestPlatonovPreset(t *testing.T) {
 	}
 	if err := LoadOptions(spec.Preset("texas"), []byte(`{"layers": 2, "preset": "platonov"}`)); err != nil {
 		t.Errorf("config file with a preset: %v", err)
+	}
+}
+
+// TestBlockedEvaluationRefusesTheClassicForm: the layer-wise evaluation
+// computes the plain layers only, so GCN and GraphSAGE in their classic form
+// and PCGCN with residual connections or normalisation refuse it
+// (ErrNoBlockedEval: the trainer then evaluates the whole graph) instead of
+// returning the logits of another model.
+func TestBlockedEvaluationRefusesTheClassicForm(t *testing.T) {
+	cases := []struct {
+		model string
+		opts  map[string]string
+	}{
+		{"gcn", map[string]string{"input_linear": "true"}},
+		{"sage", map[string]string{"input_linear": "true", "residual": "true"}},
+		{"pcgcn", map[string]string{"residual": "true"}},
+		{"pcgcn", map[string]string{"norm": "layer"}},
+	}
+	for _, c := range cases {
+		m, _ := classicModel(t, c.model, c.opts, 1)
+		be, ok := m.(BlockEvaluator)
+		if !ok {
+			t.Fatalf("%s is not a BlockEvaluator", c.model)
+		}
+		tape := autograd.NewTape(tensor.Serial)
+		if _, err := be.LogitsBlocked(tape, Blocks{Size: 3}); !errors.Is(err, ErrNoBlockedEval) {
+			t.Errorf("%s %v: LogitsBlocked error %v, want ErrNoBlockedEval", c.model, c.opts, err)
+		}
+	}
+	m, _ := classicModel(t, "gcn", nil, 1)
+	if _, err := m.(BlockEvaluator).LogitsBlocked(autograd.NewTape(tensor.Serial), Blocks{Size: 3}); err != nil {
+		t.Errorf("plain gcn: %v", err)
 	}
 }

@@ -28,6 +28,9 @@ func (m *PCGCN) LogitsBlocked(t *autograd.Tape, b Blocks) (logits *tensor.Dense,
 	if m.control != nil || len(m.pinNodes) > 0 {
 		return nil, fmt.Errorf("pcgcn: uncontrolled, pin_true and pin_train: %w", ErrNoBlockedEval)
 	}
+	if c.Residual || (c.Norm != "" && c.Norm != "none") {
+		return nil, fmt.Errorf("pcgcn: residual and norm: %w", ErrNoBlockedEval)
+	}
 	defer evalMode(t)()
 	gr := m.data.Graph
 	n, hid, nc := gr.N, c.Hidden, gr.NumClasses

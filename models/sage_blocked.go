@@ -1,6 +1,8 @@
 package models
 
 import (
+	"fmt"
+
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/nn"
 	"github.com/pcgcn/pcgcn/tensor"
@@ -15,6 +17,9 @@ import (
 // Evaluation holds two stores of n × max(hidden, classes) and a block's
 // working set.
 func (m *SAGE) LogitsBlocked(t *autograd.Tape, b Blocks) (logits *tensor.Dense, err error) {
+	if m.body != nil {
+		return nil, fmt.Errorf("sage: the classic form (input_linear): %w", ErrNoBlockedEval)
+	}
 	defer evalMode(t)()
 	n := m.data.Graph.N
 	rp := make([]int32, max(b.Size, 1)+1)
