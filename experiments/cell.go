@@ -136,6 +136,13 @@ type SplitResult struct {
 	train.SplitScores
 	// Extra holds study-specific measurements (e.g. the matching degree).
 	Extra map[string]float64 `json:"extra,omitempty"`
+	// CPUSeconds is the process's CPU time (user and system) from the end of
+	// the previous split trained in the same run of the cell (or its start)
+	// to the end of this one: splits trained side by side share it, so one
+	// split's figure is approximate but a cell's sum is its CPU time.
+	// Recorded only when one cell trains at a time in the process (Jobs ≤ 1)
+	// on a system with getrusage; absent from cells saved before it was.
+	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
 	// Nodes holds per-node outputs when the study kept them.
 	Nodes *NodeOutputs `json:"nodes,omitempty"`
 	// Points are 2-D coordinates of every node's embedding (t-SNE) when the

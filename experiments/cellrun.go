@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/pcgcn/pcgcn/internal/sysmem"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/tensor"
 	"github.com/pcgcn/pcgcn/train"
@@ -53,8 +54,9 @@ func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (
 	}
 	// the splits side by side on a small graph (train.RunEach: each split's
 	// numbers are those it gets alone), saved and reported in order
+	cpu := rn.cpuClock()
 	err = train.RunEach(ctx, g, todo, spec, cfg, opt, train.SplitHooks{Done: func(i int, r *train.Result) error {
-		sr := SplitResult{SplitScores: r.Scores()}
+		sr := SplitResult{SplitScores: r.Scores(), CPUSeconds: cpu()}
 		if rn.Extras != nil {
 			sr.Extra = rn.Extras(c, r)
 		}
@@ -77,6 +79,26 @@ func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (
 	}
 	summarize(res)
 	return res, nil
+}
+
+// cpuClock returns a function giving the process's CPU seconds since its
+// previous call (the first: since cpuClock), or one giving 0 when several
+// cells may train at once (Jobs > 1: the process's CPU is theirs together)
+// or the system has no getrusage.
+func (rn *Runner) cpuClock() func() float64 {
+	last, err := sysmem.CPUSeconds()
+	if rn.Jobs > 1 || err != nil {
+		return func() float64 { return 0 }
+	}
+	return func() float64 {
+		now, err := sysmem.CPUSeconds()
+		if err != nil {
+			return 0
+		}
+		d := now - last
+		last = now
+		return d
+	}
 }
 
 // options returns the training options of every cell (threads, seed, epochs,

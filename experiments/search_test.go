@@ -413,3 +413,19 @@ func TestSearchWorkers(t *testing.T) {
 		t.Error("a search worker took a static shard")
 	}
 }
+
+// TestSearchRecordsCPUTime: a search run one cell at a time records each
+// split's CPU time, and the report sums it; with several cells at once the
+// process's CPU is theirs together and none is recorded.
+func TestSearchRecordsCPUTime(t *testing.T) {
+	data := searchGraph(t, false)
+	for _, jobs := range []int{1, 2} {
+		rep := runSearch(t, toySearch(t, "mlp", data), &Runner{Dir: t.TempDir(), Threads: 1, Jobs: jobs})
+		if jobs == 1 && rep.Budget.CPUSeconds <= 0 {
+			t.Errorf("jobs 1: CPU time %v, want > 0", rep.Budget.CPUSeconds)
+		}
+		if jobs > 1 && rep.Budget.CPUSeconds != 0 {
+			t.Errorf("jobs %d: CPU time %v recorded for cells trained together", jobs, rep.Budget.CPUSeconds)
+		}
+	}
+}

@@ -87,6 +87,10 @@ type SearchBudget struct {
 	// Seconds is the training time the saved cells record (each split's
 	// wall time, each once; with one thread per job, its CPU time).
 	Seconds float64 `json:"seconds"`
+	// CPUSeconds is the CPU time the saved cells record (SplitResult's
+	// CPUSeconds: recorded by runs training one cell at a time), the
+	// budget's cost on this machine whatever its load.
+	CPUSeconds float64 `json:"cpu_seconds"`
 }
 
 // Report reads the search's state from the saved cells; it trains nothing.
@@ -111,6 +115,7 @@ func (s *Search) Report(base *Runner) (*SearchReport, error) {
 			}
 			seen[key] = true
 			rep.Budget.Seconds += sr.Seconds
+			rep.Budget.CPUSeconds += sr.CPUSeconds
 			rep.Budget.EpochsTrained += sr.Epochs
 		}
 	}

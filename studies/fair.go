@@ -213,7 +213,7 @@ func (p *plan) fairInput() (fairInput, error) {
 		if r == nil {
 			continue
 		}
-		e := fairEntry{Dataset: s.Dataset, Model: s.Model, Point: pt.Values, Trials: rep.Budget.Trials, CPUSeconds: rep.Budget.Seconds}
+		e := fairEntry{Dataset: s.Dataset, Model: s.Model, Point: pt.Values, Trials: rep.Budget.Trials, CPUSeconds: rep.Budget.CPUSeconds}
 		for _, sr := range r.PerSplit {
 			e.Splits = append(e.Splits, sr.Split)
 			e.Val = append(e.Val, sr.Val)

@@ -59,3 +59,28 @@ func TestPeakRSSGrows(t *testing.T) {
 		t.Errorf("peak went from %.1f to %.1f MiB after touching 64 MiB, want at least 60 MiB and a growth of at most 256", before, after)
 	}
 }
+
+// TestCPUSecondsGrowsWithWork: a reading after a fixed busy loop (about
+// 0.1 s of one core) is later than one before it; a constant or a clock
+// that does not count this process's work fails. Where getrusage is missing
+// the error says so.
+func TestCPUSecondsGrowsWithWork(t *testing.T) {
+	a, err := CPUSeconds()
+	if errors.Is(err, errors.ErrUnsupported) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := 1.0
+	for range 100_000_000 {
+		x = x*1.0000001 + 1e-9
+	}
+	b, err := CPUSeconds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b <= a || a < 0 {
+		t.Errorf("CPU time %.6f s before a busy loop and %.6f s after (x = %g)", a, b, x)
+	}
+}

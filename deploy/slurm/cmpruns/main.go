@@ -82,7 +82,7 @@ func sameSets(a, b []string, diffs *[]string) []string {
 }
 
 // timing names the JSON keys that measure time, not results.
-var timing = map[string]bool{"seconds": true, "ms_per_epoch": true}
+var timing = map[string]bool{"seconds": true, "ms_per_epoch": true, "cpu_seconds": true}
 
 func dropTimings(v any) any {
 	switch t := v.(type) {
