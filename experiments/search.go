@@ -159,20 +159,22 @@ func (s *Search) cell(p search.Point, splits []int) Cell {
 // …). base.Dir is the results directory's root; base's own Epochs and
 // Patience are not used.
 func (s *Search) RungRunner(base *Runner, r search.Rung) *Runner {
-	return base.withBudget(r.Epochs, s.RungPatience(r.Epochs))
+	return base.WithBudget(r.Epochs, s.RungPatience(r.Epochs))
 }
 
 // FinalRunner returns the runner of the final cell: base's settings with
 // the protocol's budget (Epochs, Patience).
 func (s *Search) FinalRunner(base *Runner) *Runner {
 	e, p := s.budget()
-	return base.withBudget(e, p)
+	return base.WithBudget(e, p)
 }
 
-// withBudget returns a runner with rn's settings but Select, training with
+// WithBudget returns a runner with rn's settings but Select, training with
 // the given budget under BudgetDir(rn.Dir, epochs, patience) and sharing
-// rn's graph cache.
-func (rn *Runner) withBudget(epochs, patience int) *Runner {
+// rn's graph cache: the runner of a search's rung, or of a study whose cells
+// need another budget than the protocol's (the anchors study's 1000 epochs
+// without early stopping).
+func (rn *Runner) WithBudget(epochs, patience int) *Runner {
 	return &Runner{Dir: BudgetDir(rn.Dir, epochs, patience), Data: rn.Data, Threads: rn.Threads, Jobs: rn.Jobs,
 		Seed: rn.Seed, Epochs: epochs, Patience: patience, Refresh: rn.Refresh, Lease: rn.Lease,
 		Progress: rn.Progress, Metrics: rn.Metrics, Extras: rn.Extras, Prepare: rn.Prepare, Outputs: rn.Outputs,

@@ -33,6 +33,7 @@ func registry() []study {
 		complexityStudy(),
 		minibatchStudy(),
 		fairStudy(),
+		anchorsStudy(),
 	}
 }
 

@@ -1,0 +1,41 @@
+package studies
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestAnchorVerdict: the verdict says every anchor holds only when each has
+// all its splits and is within the tolerance; an anchor 2.5 points short, or
+// one with splits missing, is named as such and the claim is not made.
+func TestAnchorVerdict(t *testing.T) {
+	row := func(model, dataset string, pub, mean float64, splits int) anchorRow {
+		return anchorRow{anchor: anchor{Model: model, Dataset: dataset, Published: pub}, Splits: splits, Mean: mean}
+	}
+	cases := []struct {
+		name       string
+		rows       []anchorRow
+		want, deny []string
+	}{
+		{"all hold", []anchorRow{row("gcn", "minesweeper", 89.75, 88.0, 10), row("sage", "minesweeper", 93.51, 94.1, 10)},
+			[]string{"every anchor holds", "gcn on minesweeper (88.00 against 89.75)"}, []string{"not every"}},
+		{"one short", []anchorRow{row("gcn", "minesweeper", 89.75, 88.0, 10), row("gcn", "tolokers", 83.64, 81.14, 10)},
+			[]string{"not every anchor holds yet", "more than 2 points away: gcn on tolokers (81.14 against 83.64, -2.50)", "within 2 points: gcn on minesweeper"},
+			[]string{"every anchor holds:"}},
+		{"one pending", []anchorRow{row("gcn", "minesweeper", 89.75, 89.0, 10), row("sage", "minesweeper", 93.51, 93.4, 3)},
+			[]string{"not every anchor holds yet", "not finished: sage on minesweeper (3 of 10 splits)"}, []string{"every anchor holds:"}},
+	}
+	for _, c := range cases {
+		v := anchorVerdict(c.rows, 10)
+		for _, w := range c.want {
+			if !strings.Contains(v, w) {
+				t.Errorf("%s: verdict lacks %q:\n%s", c.name, w, v)
+			}
+		}
+		for _, d := range c.deny {
+			if strings.Contains(v, d) {
+				t.Errorf("%s: verdict says %q:\n%s", c.name, d, v)
+			}
+		}
+	}
+}
