@@ -24,37 +24,48 @@ const (
 
 // History holds historical embeddings for variance-reduced aggregation in
 // mini-batches (VR-GCN: Chen, Zhu & Song, "Stochastic Training of Graph
-// Convolutional Networks with Variance Reduction", ICML 2018, Eqs. 5–6 and
-// the dropout-aware estimator CVD of its Section 4.2). For each layer it
-// keeps the n×h matrix H̄ of the operand the layer propagates, as computed
-// for each node the last time a batch computed it exactly, and estimates
-// the whole graph's P·Z on a batch's rows (P the propagation matrix, Z the
-// operand, Z̃ = dropout(Z)) by
+// Convolutional Networks with Variance Reduction", ICML 2018: its control
+// variate and the dropout-aware form CVD of its Section 4.2). For each
+// layer it keeps the n×w matrix H̄ of the operand the layer propagates
+// (PCGCN: the layer's input; GCN: HW; GraphSAGE: the neighbour half of HW)
+// as a dropout-free pass last computed it for each node, and estimates the
+// whole graph's P·Z̃ on a batch's rows (P the propagation matrix, Z̃ the
+// operand after the layer's dropout, µ the same without any dropout) by
 //
-//	P̂′(Z̃ − Z) + P̂(Z − H̄) + P·H̄
+//	P̂′(Z̃ − µ) + P̂(µ − H̄) + P·H̄
 //
 // where P̂ is the sample's unbiased estimate of P (each drawn neighbour
-// weighted by degree/drawn), P̂′ the same links weighted by the square root
-// of that factor (so that the dropout noise, independent per node, gets the
-// variance full batch gives it), and P·H̄ is exact: a batch node's whole
-// row of P over the history. Only Z − H̄, small once the history follows
-// the weights, is sampled. With H̄ = Z and no dropout the estimate is P·Z
-// exactly, for any sample. The gradient flows through Z̃ and Z; H̄ is a
-// constant. After the step, Commit gives a layer's history the batch's new
-// values of the rows computed exactly (a node within L−l+1 hops of the
-// seeds for the input of layer l of L): until then the forward pass is a
-// function of the parameters alone, as a gradient check needs.
+// weighted by degree/drawn: Sample.AHat), P̂′ the same links with P's
+// weights times √(degree/drawn) (so that the dropout noise, independent per
+// node, gets the variance full batch gives it rather than the sample's),
+// and P·H̄ is exact: each batch node's whole row of P over the history.
+// Only µ − H̄, small once the history follows the weights, is sampled; with
+// H̄ = µ and no dropout the estimate is P·Z exactly, for any sample.
+//
+// A step with history is: Bind the batch; a dropout-free forward pass of
+// the model (the tape not in training mode), whose aggregations record µ
+// and the constant P·H̄ − P̂·H̄ of each layer; the training step, whose
+// aggregation is P̂·Z̃ (the gradient's path, as in VR-GCN) plus a constant
+// that completes the estimate; Commit, which gives each layer's history
+// the µ of the rows computed exactly (a node within L−l+1 hops of the seeds
+// for the operand of layer l of L). Without the dropout-free pass (a
+// training pass straight after Bind) the estimate is P̂′(Z̃ − Z) + P̂(Z − H̄)
+// + P·H̄, Z the operand with the earlier layers' dropout (the layer's clean
+// input, when the model gives it, else Z̃), all of it on the tape: the form
+// the gradient check differentiates. Until Commit the history does not
+// change, so a forward pass is a function of the parameters alone.
 //
 // Why VR-GCN rather than GNNAutoScale (Fey et al., ICML 2021): GAS reads
 // every out-of-batch neighbour from the history and so needs every
 // neighbour of a batch node exactly, on the batch's rows as on the
 // history's; VR-GCN keeps the neighbour sampler and its batch graphs, and
 // only adds the exact product P·H̄ on the rows that are computed. Both
-// cost L×n×h floats of history; VR-GCN's estimate is unbiased for any
+// cost L×n×w floats of history; VR-GCN's estimate is unbiased for any
 // history, GAS's is biased by the history's staleness.
 //
-// A History is used by one training loop, one batch at a time (Bind, the
-// model's step on the batch through the aggregators of Layers, Commit).
+// A History is used by one training loop, one batch at a time. Its stores
+// are allocated at a layer's first batch and its scratch matrices grow to
+// the largest batch, then are reused.
 type History struct {
 	prop            Propagation
 	full            *tensor.CSR     // the whole graph's P (n×n)
