@@ -203,7 +203,8 @@ func (h *History) rowsWithin(hops int) int {
 }
 
 // Aggregate implements nn.Aggregator for layer l: the estimate of P·z on
-// the batch's rows (see History), then the history's update.
+// the batch's rows (see History), keeping for Commit the rows computed
+// exactly.
 func (a *historyLayer) Aggregate(t *autograd.Tape, z, clean *autograd.Var) *autograd.Var {
 	h := a.h
 	L := len(h.layers)
