@@ -86,6 +86,7 @@ type History struct {
 	scratchVal      []float32
 	scratchDrop     []float32
 	scratchDelta    []float32
+	headers         [2]tensor.CSR // P̂′'s and P̂′ − P̂'s, rewritten per batch
 }
 
 // historyLayer is one layer's aggregator.
@@ -152,9 +153,9 @@ func (h *History) Bind(s Sample) {
 			}
 		}
 		h.sample = a
-		h.dropped = a.WithValues(h.scratchDrop)
-		h.delta = a.WithValues(deltaOf(h.scratchDelta[:0], h.scratchDrop, a.Val))
-		h.scratchDelta = h.delta.Val
+		h.dropped = a.WithValuesInto(&h.headers[0], h.scratchDrop)
+		h.scratchDelta = deltaOf(h.scratchDelta[:0], h.scratchDrop, a.Val)
+		h.delta = a.WithValuesInto(&h.headers[1], h.scratchDelta)
 	case MeanAgg:
 		// the drawn links of s.AHat without its self-loops, each 1/drew
 		rowPtr := make([]int32, n+1)

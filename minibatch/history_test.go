@@ -165,3 +165,34 @@ func TestHistoryCommitsTheRowsComputedExactly(t *testing.T) {
 		t.Errorf("Bytes %d, want L·n·h·4 = %d", h.Bytes(), want)
 	}
 }
+
+// In steady state (the same batch shapes again) a step's history work
+// allocates no buffer: Bind, the dropout-free pass, the training pass and
+// Commit reuse the stores, the scratch matrices and the tape's pool; what
+// remains is each layer's CSR of exact rows, whose header and cached
+// pattern (checks, transpose) are new with its contents: two small structs
+// per layer.
+func TestHistoryStepAllocatesNoBuffers(t *testing.T) {
+	g := randomGraph(t, 300, 12, 21)
+	s, _ := NewSampler(g.Adj, []int{3, 2})
+	h, _ := NewHistory(g.Adj, g.AHat(), GCNNorm, 2)
+	sm := s.Sample([]int32{1, 2, 3, 4}, rng.New(1))
+	z := testkit.RandDense(len(sm.Nodes), 16, 2)
+	tp := autograd.NewTape(tensor.Serial)
+	step := func() {
+		h.Bind(sm)
+		for _, training := range []bool{false, true} {
+			tp.Reset()
+			tp.Training = training
+			for _, agg := range h.Layers() {
+				agg.Aggregate(tp, tp.Const(z), nil)
+			}
+		}
+		h.Commit()
+	}
+	step()
+	step()
+	if n := testing.AllocsPerRun(10, step); n > 4 {
+		t.Errorf("%v allocations per step, want at most 4 (two headers per layer, no buffers)", n)
+	}
+}
