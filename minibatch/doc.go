@@ -36,4 +36,16 @@
 // Adj (GraphSAGE's mean reads them). LINKX, whose input is a node's whole
 // adjacency row, gets the seeds' rows over all nodes besides (Batch.Rows),
 // as its authors' row batches do.
+//
+// Unbiased is not enough for PCGCN, whose sampled ÂS goes through a
+// softmax (B = softmax(S̃/τ) of a noisy S̃ is biased): History adds
+// historical embeddings as a control variate, VR-GCN's estimator, so that
+// only the change of each node's embedding since the history is sampled and
+// the rest of a batch node's row of Â is read exactly. Of the two published
+// remedies it is VR-GCN's rather than GNNAutoScale's (Fey et al. 2021, which
+// reads out-of-batch neighbours from the history) because it keeps this
+// package's sampler and batch graphs, stays unbiased for any history where
+// GNNAutoScale's estimate carries the history's staleness, and with its
+// dropout-aware form gives the dropout noise the variance full batch gives
+// it; both hold L×n×h floats of history.
 package minibatch

@@ -40,6 +40,13 @@ type Sample struct {
 	// neighbour; a node of the last hop has its self-loop only (no seed's
 	// output within the hops reads its row). Rows are local, not symmetric.
 	AHat *tensor.CSR
+	// Drew is, for each node (local id), how many neighbours it drew: 0 for
+	// a node of the last hop, which draws none.
+	Drew []int32
+	// HopEnds[k] is the number of nodes within k hops of the seeds
+	// (Nodes[:HopEnds[k]]; HopEnds[0] = Seeds), one entry per hop sampled
+	// and the seeds'.
+	HopEnds []int
 }
 
 // NewSampler samples in adj (rows: the nodes a node aggregates from) with
@@ -80,6 +87,7 @@ func (s *Sampler) Sample(seeds []int32, g *rng.RNG) Sample {
 	var edges [][2]int32 // local ends, each drawn link once: (drawer, drawn)
 	var drew []int32     // per expanded node (local id = index): how many it drew
 	frontier := [2]int{0, len(nodes)}
+	hopEnds := []int{len(nodes)}
 	for _, fan := range s.fanouts {
 		if fan == 0 {
 			break
@@ -93,8 +101,11 @@ func (s *Sampler) Sample(seeds []int32, g *rng.RNG) Sample {
 			drew = append(drew, int32(len(got)))
 		}
 		frontier = [2]int{frontier[1], len(nodes)}
+		hopEnds = append(hopEnds, len(nodes))
 	}
-	return Sample{Nodes: nodes, Seeds: len(seeds), Adj: symmetric(len(nodes), edges), AHat: s.estimate(nodes, edges, drew)}
+	drew = append(drew, make([]int32, len(nodes)-len(drew))...)
+	return Sample{Nodes: nodes, Seeds: len(seeds), Adj: symmetric(len(nodes), edges), AHat: s.estimate(nodes, edges, drew),
+		Drew: drew, HopEnds: hopEnds}
 }
 
 // degree returns v's degree in the whole graph.

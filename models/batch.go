@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/pcgcn/pcgcn/graph"
+	"github.com/pcgcn/pcgcn/nn"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -50,10 +51,18 @@ func (m *GCN) Rebind(d *Data) error {
 		return err
 	}
 	adj := propagation(d, m.cfg.Directed)
-	for _, c := range m.convs {
-		c.Adj = adj
+	for l, c := range m.convs {
+		c.Adj, c.Agg = adj, layerAgg(d, l)
 	}
 	m.data = d
+	return nil
+}
+
+// layerAgg returns layer l's aggregator of d (Data.Agg), nil without one.
+func layerAgg(d *Data, l int) nn.Aggregator {
+	if l < len(d.Agg) {
+		return d.Agg[l]
+	}
 	return nil
 }
 
@@ -66,8 +75,8 @@ func (m *SAGE) Rebind(d *Data) error {
 		return err
 	}
 	mean := sageMeanAdjacency(d.Graph.Adj)
-	for _, c := range m.convs {
-		c.Mean = mean
+	for l, c := range m.convs {
+		c.Mean, c.Agg = mean, layerAgg(d, l)
 	}
 	m.data = d
 	return nil
@@ -127,7 +136,10 @@ func (m *PCGCN) Rebind(d *Data) error {
 		return err
 	}
 	nc := d.Graph.NumClasses
-	m.data, m.labels, m.adj = d, d.Graph.Y, propagation(d, c.Directed)
+	if d.Agg != nil && len(d.Agg) != len(m.ws) {
+		return fmt.Errorf("pcgcn: %d history aggregators for %d layers", len(d.Agg), len(m.ws))
+	}
+	m.data, m.labels, m.adj, m.agg = d, d.Graph.Y, propagation(d, c.Directed), d.Agg
 	m.trainY = m.trainY[:0]
 	counts := make([]int, nc)
 	for _, i := range d.Train {

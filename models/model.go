@@ -59,6 +59,11 @@ type Data struct {
 	// whole graph (all n columns), for a model that reads a node's whole
 	// row (LINKX); nil otherwise.
 	Rows *tensor.CSR
+	// Agg, in a mini-batch with historical embeddings (minibatch.History),
+	// is each layer's variance-reduced aggregation, first layer first,
+	// which PCGCN, GCN and GraphSAGE use in place of their batch's
+	// propagation matrix; nil otherwise.
+	Agg []nn.Aggregator
 }
 
 // AHat returns Â = D̃^{-1/2}(A+I)D̃^{-1/2} of the graph, cached on it

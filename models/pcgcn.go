@@ -224,6 +224,8 @@ type PCGCN struct {
 
 	// lastB holds the argmax assignment of each layer from the latest forward.
 	lastB [][]int32
+	// agg, in a mini-batch with history, estimates each layer's ÂH̄ (Data.Agg).
+	agg []nn.Aggregator
 }
 
 // Compile-time checks of the interfaces PCGCN and its config implement.
@@ -340,8 +342,14 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 		if c.Protos == "layer" {
 			P = m.prototypes(t, hd)
 		}
+		// with history (a mini-batch), ÂH̄ is estimated once and serves
+		// both ÂS = (ÂH̄)Pᵀ and ÂH̄W = (ÂH̄)W
+		var ah *autograd.Var
+		if m.agg != nil {
+			ah = m.agg[l].Aggregate(t, hd, h)
+		}
 		s := t.MatMulNT(hd, P) // S = H Pᵀ (n×c)
-		b := m.assign(t, l, s)
+		b := m.assign(t, l, s, ah, P)
 		hw := t.MatMul(hd, w)
 		// evaluating, the layer's input is read no more (h0's prototypes
 		// are taken, and the output is the last layer's)
@@ -349,7 +357,11 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 			t.ReleaseDead(hd)
 		}
 		mp := hw
-		if !c.NoMP {
+		switch {
+		case c.NoMP:
+		case ah != nil:
+			mp = t.MatMul(ah, w)
+		default:
 			mp = t.SpMM(m.adj, hw) // Â = D̃^{-1/2}(A+I)D̃^{-1/2}
 		}
 		// H⁽ˡ⁾ = ReLU(ÂHW + β(H − BP)W), the control term zero on the
@@ -404,10 +416,16 @@ func (m *PCGCN) prototypes(t *autograd.Tape, h *autograd.Var) *autograd.Var {
 // assign computes B for layer l from S: S̃ by Eq. con:sim, then the one-hot of
 // its row argmax (softmax and τ do not change the argmax), with the pinned
 // nodes' rows set to their true class; in "ste" mode the backward pass sees
-// softmax(S̃/τ).
-func (m *PCGCN) assign(t *autograd.Tape, l int, s *autograd.Var) *autograd.Var {
+// softmax(S̃/τ). With ah (the history's estimate of ÂH̄, a mini-batch),
+// ÂS is (ÂH̄)Pᵀ.
+func (m *PCGCN) assign(t *autograd.Tape, l int, s, ah, P *autograd.Var) *autograd.Var {
 	c := m.cfg
-	as := t.SpMM(m.adj, s) // ÂS
+	var as *autograd.Var
+	if ah != nil {
+		as = t.MatMulNT(ah, P)
+	} else {
+		as = t.SpMM(m.adj, s) // ÂS
+	}
 	a := m.alpha[l]
 	if c.AlphaSigmoid {
 		a = t.Sigmoid(a)

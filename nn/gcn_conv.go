@@ -25,6 +25,9 @@ type GCNConv struct {
 	B *autograd.Var
 	// Adj is the n×n propagation matrix (Â, or another normalisation).
 	Adj *tensor.CSR
+	// Agg, when set (a mini-batch with history), computes the propagation
+	// in place of Adj.
+	Agg Aggregator
 }
 
 // NewGCNConv returns a convolution from in to out features over adj,
@@ -48,5 +51,8 @@ func (c *GCNConv) Params() []*autograd.Var { return []*autograd.Var{c.W, c.B} }
 // ForwardInput returns Â·(dropout(in)·W) + b, with dropout p on the input
 // (a no-op unless t.Training); sparse input stays sparse.
 func (c *GCNConv) ForwardInput(t *autograd.Tape, in Input, p float64) *autograd.Var {
+	if c.Agg != nil {
+		return t.Add(c.Agg.Aggregate(t, in.Dropout(t, p).MatMul(t, c.W), nil), c.B)
+	}
 	return t.Add(t.SpMM(c.Adj, in.Dropout(t, p).MatMul(t, c.W)), c.B)
 }

@@ -22,6 +22,9 @@ type SAGEConv struct {
 	Self *Linear
 	// Mean is the n×n averaging matrix D⁻¹A.
 	Mean *tensor.CSR
+	// Agg, when set (a mini-batch with history), computes the mean in
+	// place of Mean.
+	Agg Aggregator
 }
 
 // NewSAGEConv returns a layer from in to out features averaging with mean,
@@ -44,6 +47,11 @@ func (c *SAGEConv) Params() []*autograd.Var { return append(c.Neigh.Params(), c.
 func (c *SAGEConv) ForwardInput(t *autograd.Tape, in Input, p float64) *autograd.Var {
 	xw := in.Dropout(t, p).MatMul(t, t.ConcatCols(c.Neigh.W, c.Self.W))
 	out := c.Neigh.Out()
-	agg := t.SpMM(c.Mean, t.SliceCols(xw, 0, out))
+	var agg *autograd.Var
+	if c.Agg != nil {
+		agg = c.Agg.Aggregate(t, t.SliceCols(xw, 0, out), nil)
+	} else {
+		agg = t.SpMM(c.Mean, t.SliceCols(xw, 0, out))
+	}
 	return t.Add(t.Add(agg, c.Neigh.B), t.SliceCols(xw, out, 2*out))
 }

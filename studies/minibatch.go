@@ -19,7 +19,7 @@ import (
 // compute on two cores.
 func minibatchStudy() study {
 	return study{name: "minibatch", optional: true,
-		help:  "beyond the paper: mini-batch (--batch) against full-batch training, PCGCN and GCN\non Squirrel, Actor and Tolokers (optional: about 2 h on 2 cores)",
+		help:  "beyond the paper: mini-batch (--batch, without and with --history vr) against full-batch\ntraining, PCGCN and GCN on Squirrel, Actor and Tolokers (optional: about 4 h on 2 cores)",
 		title: "Beyond the paper: mini-batch against full-batch training", cells: minibatchCells, section: renderMinibatch,
 		prepare: minibatchPrepare}
 }
@@ -43,7 +43,8 @@ func minibatchDatasets(p *plan) []string {
 }
 
 // minibatchCells lists, for each model and dataset, the full-batch main-table
-// cell and its mini-batch counterpart. Both run the model's preset (the
+// cell and its mini-batch counterparts, without and with historical
+// embeddings (train.HistoryVR). Both run the model's preset (the
 // full-batch cell's preset candidate, on the undirected graph the batches
 // are sampled from), so that batching is the only difference, as the
 // missing-class study compares presets.
@@ -51,7 +52,7 @@ func minibatchCells(p *plan) []experiments.Cell {
 	var cells []experiments.Cell
 	for _, d := range minibatchDatasets(p) {
 		for _, full := range mainTableCells(minibatchModels(), []string{d}, p.splits) {
-			cells = append(cells, full, minibatchCell(full))
+			cells = append(cells, full, minibatchCell(full), historyCell(full))
 		}
 	}
 	return cells
@@ -62,12 +63,23 @@ func minibatchCell(full experiments.Cell) experiments.Cell {
 	return experiments.Cell{Study: minibatchStudyName, Dataset: full.Dataset, Model: full.Model, Splits: full.Splits}.WithOpt(optBatch, minibatchOptions())
 }
 
+// historyCell is full's mini-batch counterpart with historical embeddings:
+// minibatchCell with the setting optHistory, so that the cells without it
+// keep their keys.
+func historyCell(full experiments.Cell) experiments.Cell {
+	return minibatchCell(full).WithOpt(optHistory, true)
+}
+
+// optHistory is the setting of the mini-batch cells trained with
+// historical embeddings (train.HistoryVR).
+const optHistory = "history"
+
 func renderMinibatch(p *plan, w io.Writer) error {
 	b := minibatchOptions()
 	fmt.Fprintf(w, "Not a claim of the paper: what training on sampled neighbourhoods (`pcgcn train --batch %d --fanouts %d,%d`: every epoch the training nodes are cut into batches of %d seeds, each a step on the seeds' neighbourhoods sampled %d then %d per node, as GraphSAGE and PyG's NeighborLoader do; PCGCN's prototypes are the class means over each batch's seeds) costs against full-batch training, on the same splits, with the model's preset in both (like with like, as in the missing-class study), evaluated on the whole graph after every epoch in both. Mean ± std over the splits; docs/scaling.md has the speed and memory on graphs of millions of nodes.\n\n",
 		b.Size, b.Fanouts[0], b.Fanouts[1], b.Size, b.Fanouts[0], b.Fanouts[1])
-	fmt.Fprintln(w, "| dataset | model | metric | full batch | mini-batch | difference | full-batch s | mini-batch s |")
-	fmt.Fprintln(w, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |")
+	fmt.Fprintln(w, "| dataset | model | metric | full batch | mini-batch | difference | with history | difference | full-batch s | mini-batch s | with history s |")
+	fmt.Fprintln(w, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 	var diffs []float64
 	rows := 0
 	for _, d := range minibatchDatasets(p) {
@@ -80,8 +92,12 @@ func renderMinibatch(p *plan, w io.Writer) error {
 			rows++
 			diff := mb.TestMean - f.TestMean
 			diffs = append(diffs, spreads(diff, math.Max(f.TestStd, mb.TestStd)))
-			fmt.Fprintf(w, "| %s | %s | %s | %.2f ± %.2f%s | %.2f ± %.2f | %+.2f | %.0f | %.0f |\n", d, full.Model, metricLabel(f.Metric),
-				f.TestMean, f.TestStd, p.normMark(f), mb.TestMean, mb.TestStd, diff, f.Seconds, mb.Seconds)
+			hist, histDiff, histSec := "—", "—", "—"
+			if h := p.loadExact(historyCell(full)); h != nil {
+				hist, histDiff, histSec = fmt.Sprintf("%.2f ± %.2f", h.TestMean, h.TestStd), fmt.Sprintf("%+.2f", h.TestMean-f.TestMean), fmt.Sprintf("%.0f", h.Seconds)
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %.2f ± %.2f%s | %.2f ± %.2f | %+.2f | %s | %s | %.0f | %.0f | %s |\n", d, full.Model, metricLabel(f.Metric),
+				f.TestMean, f.TestStd, p.normMark(f), mb.TestMean, mb.TestStd, diff, hist, histDiff, f.Seconds, mb.Seconds, histSec)
 		}
 	}
 	if rows == 0 {
@@ -148,9 +164,13 @@ func batchOptions(c experiments.Cell) *train.BatchOptions {
 	return &b
 }
 
-// minibatchPrepare trains a mini-batch cell on its batches.
+// minibatchPrepare trains a mini-batch cell on its batches, with
+// historical embeddings when it has the setting optHistory.
 func minibatchPrepare(_ *plan, c experiments.Cell, g *graph.Graph, opt *train.Options) (*graph.Graph, error) {
 	if b := batchOptions(c); b != nil {
+		if flag(c, optHistory) {
+			b.History = train.HistoryVR
+		}
 		opt.Batch = b
 	}
 	return g, nil

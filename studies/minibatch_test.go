@@ -26,19 +26,26 @@ func TestMinibatchStudyEndToEnd(t *testing.T) {
 		t.Errorf("nothing saved:\n%s", b.String())
 	}
 	cells := minibatchCells(p)
-	if len(cells) != 4 { // pcgcn and gcn, full and mini-batch
-		t.Fatalf("%d cells, want 4", len(cells))
+	if len(cells) != 6 { // pcgcn and gcn, full batch and mini-batch without and with history
+		t.Fatalf("%d cells, want 6", len(cells))
 	}
 	if _, err := p.runner.Run(cells); err != nil {
 		t.Fatal(err)
 	}
 	mb := minibatchCells(p)[1] // the full-batch choice is saved now
-	if batchOptions(mb) == nil || !strings.Contains(mb.Key(), "batch1024-f10-5") {
+	if batchOptions(mb) == nil || !strings.Contains(mb.Key(), "batch1024-f10-5") || strings.Contains(mb.Key(), "history") {
 		t.Fatalf("mini-batch cell %+v, key %s", mb, mb.Key())
+	}
+	// the history cell adds its setting to the mini-batch cell's key
+	if h := minibatchCells(p)[2]; !flag(h, optHistory) || h.Key() != mb.Key()+"__history" {
+		t.Fatalf("history cell %+v, key %s", h, h.Key())
 	}
 	b.Reset()
 	if err := renderMinibatch(p, &b); err != nil {
 		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "| — |") {
+		t.Errorf("a history cell trained but not shown:\n%s", b.String())
 	}
 	for _, want := range []string{"| texas | pcgcn | accuracy |", "| texas | gcn | accuracy |", "**Verdict:**"} {
 		if !strings.Contains(b.String(), want) {

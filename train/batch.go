@@ -1,6 +1,7 @@
 package train
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/pcgcn/pcgcn/autograd"
@@ -35,7 +36,26 @@ type BatchOptions struct {
 	// each evaluation) instead of on the heap, their pages given back as
 	// they are done with, for graphs whose n×h layers do not fit in memory.
 	EvalDir string `json:"-"`
+	// History is the variance reduction of the sampled aggregation:
+	// HistoryNone ("" reads as it) or HistoryVR, historical embeddings as
+	// VR-GCN uses them (minibatch.History), for PCGCN, GCN and GraphSAGE.
+	History string `json:"history,omitempty"`
 }
+
+// The values of BatchOptions.History.
+const (
+	// HistoryNone aggregates with the batch's sampled Â alone.
+	HistoryNone = "none"
+	// HistoryVR adds historical embeddings as a control variate (VR-GCN).
+	HistoryVR = "vr"
+)
+
+// ErrUnknownHistory is returned for a BatchOptions.History that is none of
+// HistoryNone and HistoryVR.
+var ErrUnknownHistory = errors.New("unknown history (want none or vr)")
+
+// vr reports whether the options ask for historical embeddings.
+func (b *BatchOptions) vr() bool { return b.History == HistoryVR }
 
 // DefaultFanouts returns the fanouts used when BatchOptions.Fanouts is
 // empty: 15 neighbours at the first hop and 10 at each further one, the
@@ -61,6 +81,9 @@ func (b *BatchOptions) validate() error {
 			return fmt.Errorf("fanout must be ≥ 1 or %d (all neighbours), got %d", minibatch.AllNeighbours, f)
 		}
 	}
+	if b.History != "" && b.History != HistoryNone && b.History != HistoryVR {
+		return fmt.Errorf("history %q: %w", b.History, ErrUnknownHistory)
+	}
 	return nil
 }
 
@@ -74,6 +97,7 @@ type batcher struct {
 	size    int
 	rows    bool // the batches carry adjacency rows (LINKX)
 	rng     *rng.RNG
+	history *minibatch.History // nil without variance reduction
 }
 
 // newBatcher prepares mini-batch training of model (of the registry name
@@ -104,7 +128,25 @@ func newBatcher(g *graph.Graph, whole *models.Data, model models.Model, name str
 		return nil, err
 	}
 	_, rows := model.(*models.LINKX)
-	return &batcher{g: g, whole: whole, model: bm, sampler: s, size: o.Size, rows: rows, rng: r}, nil
+	b := &batcher{g: g, whole: whole, model: bm, sampler: s, size: o.Size, rows: rows, rng: r}
+	if o.vr() {
+		if b.history, err = newHistory(g, model, name, hops); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// newHistory returns the historical embeddings of a model with history:
+// over Â for PCGCN and GCN, over D⁻¹A for GraphSAGE.
+func newHistory(g *graph.Graph, model models.Model, name string, hops int) (*minibatch.History, error) {
+	switch model.(type) {
+	case *models.PCGCN, *models.GCN:
+		return minibatch.NewHistory(g.Adj, g.AHat(), minibatch.GCNNorm, hops)
+	case *models.SAGE:
+		return minibatch.NewHistory(g.Adj, minibatch.MeanAdjacency(g.Adj), minibatch.MeanAgg, hops)
+	}
+	return nil, fmt.Errorf("%s: history %s: %w (models with one: pcgcn, gcn, sage)", name, HistoryVR, models.ErrNoBatchMode)
 }
 
 // Epoch runs one pass over the training nodes, a step of opt per batch, and
@@ -114,14 +156,27 @@ func (b *batcher) Epoch(tape *autograd.Tape, opt optim.Optimizer) (float64, erro
 	var sum float64
 	var seeds int
 	for _, batch := range minibatch.Seeds(b.whole.Train, b.size, b.rng) {
-		mb := minibatch.Build(b.g, b.sampler.Sample(batch, b.rng), b.rows)
+		sample := b.sampler.Sample(batch, b.rng)
+		mb := minibatch.Build(b.g, sample, b.rows)
 		b.g.ReleaseAdj() // a mapped adjacency (graphio.ReadCSR): only the rows a batch read were resident
 		d := models.NewBatchData(mb.Graph, mb.Graph.Splits[0], b.whole)
 		d.Rows = mb.Rows
+		if b.history != nil {
+			b.history.Bind(sample)
+			d.Agg = b.history.Layers()
+		}
 		if err := b.model.Rebind(d); err != nil {
 			return 0, err
 		}
+		if b.history != nil {
+			// the mean pass: the batch's dropout-free activations, which
+			// the step's estimate subtracts and the history keeps
+			Logits(tape, b.model)
+		}
 		sum += Step(tape, b.model, opt, d) * float64(len(batch))
+		if b.history != nil {
+			b.history.Commit()
+		}
 		seeds += len(batch)
 		tape.Trim() // the next batch has other shapes: no pool to keep
 	}

@@ -20,6 +20,7 @@ type batchFlags struct {
 	fanouts   string
 	evalBlock int
 	evalDir   string
+	history   string
 }
 
 func (b *batchFlags) register(cmd *cobra.Command) {
@@ -28,6 +29,7 @@ func (b *batchFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&b.fanouts, "fanouts", "", "with --batch: neighbours sampled per node at each hop, seeds outwards, comma-separated, all for every neighbour (default 15 for the first hop, 10 for the others)")
 	fl.IntVar(&b.evalBlock, "eval-block", 0, fmt.Sprintf("with --batch: nodes per block of the layer-wise evaluation of gcn, sage and pcgcn, which holds two layers' rows instead of every whole-graph activation and gives the same numbers (0: %d; -1: the whole graph at once)", train.DefaultEvalBlock))
 	fl.StringVar(&b.evalDir, "eval-dir", "", "with --batch: keep the layer-wise evaluation's two n×hidden layers in memory-mapped files in a temporary directory under `DIR` (removed after each evaluation) instead of in memory, for graphs whose layers do not fit")
+	fl.StringVar(&b.history, "history", train.HistoryNone, "with --batch: variance reduction of the sampled aggregation: vr keeps historical embeddings (VR-GCN: L×n×hidden floats) so that a batch estimates the whole graph's aggregation from a sample of the change since the history (pcgcn, gcn, sage); none uses the sample alone")
 }
 
 // batchGCPercent is the garbage collector's target heap growth in a
@@ -62,6 +64,9 @@ func (b *batchFlags) options() (*train.BatchOptions, error) {
 		case b.evalDir != "":
 			return nil, fmt.Errorf("--eval-dir %s needs --batch N (full batch evaluates the whole graph at once)", flagValue(b.evalDir))
 		}
+		if b.history != train.HistoryNone {
+			return nil, fmt.Errorf("--history %s needs --batch N", flagValue(b.history))
+		}
 		return nil, nil
 	}
 	if b.evalBlock < -1 {
@@ -73,6 +78,13 @@ func (b *batchFlags) options() (*train.BatchOptions, error) {
 		}
 	}
 	o := &train.BatchOptions{Size: b.size, EvalBlock: b.evalBlock, EvalDir: b.evalDir}
+	switch b.history {
+	case train.HistoryNone:
+	case train.HistoryVR:
+		o.History = train.HistoryVR
+	default:
+		return nil, fmt.Errorf("--history %s: want none or vr", flagValue(b.history))
+	}
 	batchGC()
 	if strings.TrimSpace(b.fanouts) == "" {
 		return o, nil

@@ -120,6 +120,7 @@ func TestJSONSchemasAsDocumented(t *testing.T) {
 			{"train", "--dataset", "chameleon-directed", "--model", "pcgcn", "--epochs", "2", "--splits", "0-1", "--json", "--quiet"},
 			{"train", "--data", own, "--remap-labels", "--model", "mlp", "--epochs", "2", "--splits", "0", "--json", "--quiet", "--batch", "16", "--fanouts", "5,5"},
 			{"train", "--dataset", "texas", "--model", "mlp", "--epochs", "2", "--splits", "0", "--json", "--quiet"},
+			{"train", "--dataset", "texas", "--model", "gcn", "--epochs", "2", "--splits", "0", "--json", "--quiet", "--batch", "16", "--history", "vr"},
 		}},
 		{"pcgcn tune --json", [][]string{{"tune", "--dataset", "texas", "--model", "mlp", "--grid", "hidden=8,16", "--splits", "0", "--epochs", "2",
 			"--results", results, "--json", "--quiet"}}},
@@ -135,6 +136,7 @@ func TestJSONSchemasAsDocumented(t *testing.T) {
 		{"pcgcn bench --json", [][]string{
 			{"bench", "texas", "--model", "pcgcn", "--epochs", "2", "--warmup", "0", "--json", "--quiet"},
 			{"bench", "--data", own, "--model", "mlp", "--epochs", "1", "--warmup", "0", "--json", "--quiet", "--batch", "16", "--fanouts", "5,5"},
+			{"bench", "texas", "--model", "sage", "--epochs", "1", "--warmup", "0", "--json", "--quiet", "--batch", "16", "--history", "vr"},
 		}},
 		{"pcgcn predict --json", [][]string{{"predict", "--data", own, "--remap-labels", "--model-dir", model, "--json", "--quiet"}}},
 		{"pcgcn stats --json", [][]string{{"stats", "chameleon-directed", "--json"}}},

@@ -69,7 +69,8 @@ training loss, training and validation metric in percent, validation loss);
   pcgcn train --dataset chameleon --splits 0-4 --set bmode=ste --json
   pcgcn train --dataset cora --model gcn --lr 0.005 --save out/cora-gcn
   pcgcn train --dataset texas --splits 0-9 --save out/texas --force --log out/texas-epochs.jsonl
-  pcgcn train --data big/ --batch 4096 --fanouts 10,5 --epochs 20 --patience 5`,
+  pcgcn train --data big/ --batch 4096 --fanouts 10,5 --epochs 20 --patience 5
+  pcgcn train --dataset squirrel --batch 1024 --fanouts 10,5 --history vr`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTrain(cmd, &f) },
 	}
 	f.data.register(cmd)
