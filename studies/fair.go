@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/models"
@@ -507,16 +508,20 @@ func (a *fairAnalysis) budgetLine() string {
 	for _, m := range a.in.Models {
 		if s, ok := a.CPUByModel[m]; ok {
 			total += s
-			per = append(per, fmt.Sprintf("%s %.1f", m, s/3600))
+			per = append(per, fmt.Sprintf("%s %s", m, cpuTime(s)))
 		}
 	}
 	trials := fmt.Sprintf("%d trials per search (model × dataset), the same for every model", a.TrialsLo)
 	if a.TrialsLo != a.TrialsHi {
 		trials = fmt.Sprintf("from %d to %d trials per search: the budgets are **not** equal yet", a.TrialsLo, a.TrialsHi)
 	}
-	return fmt.Sprintf("**Budget:** %s; CPU time %.1f h in all (search and final training; per model, h: %s). %d of the %d (dataset, model) searches are saved.",
-		trials, total/3600, strings.Join(per, ", "), a.Saved, a.Total)
+	return fmt.Sprintf("**Budget:** %s; CPU time %s in all (search and final training; per model: %s). %d of the %d (dataset, model) searches are saved.",
+		trials, cpuTime(total), strings.Join(per, ", "), a.Saved, a.Total)
 }
+
+// cpuTime writes seconds of CPU time as report.FormatDuration does
+// (42s, 12m5s, 3h07m).
+func cpuTime(s float64) string { return report.FormatDuration(time.Duration(s * float64(time.Second))) }
 
 // metric names the metric of dataset d.
 func (a *fairAnalysis) metric(d string) string {

@@ -194,7 +194,7 @@ func TestFairSection(t *testing.T) {
 	}
 	got := b.String()
 	for _, want := range []string{
-		"**Budget:** 40 trials per search (model × dataset), the same for every model; CPU time 20.0 h in all",
+		"**Budget:** 40 trials per search (model × dataset), the same for every model; CPU time 20h0m in all",
 		"| pcgcn | **65.00 ± ",
 		" (62.00) |",
 		"metric (accuracy; ROC AUC on cora)",
