@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/search"
@@ -195,24 +193,13 @@ func runSearch(cmd *cobra.Command, f *searchFlags) error {
 	if err != nil {
 		return err
 	}
-	g, _, err := f.data.load(cmd)
-	if err != nil {
-		return err
-	}
-	warn(cmd.ErrOrStderr(), g.Warnings())
-	splits, err := parseSplits(f.splits, len(g.Splits))
+	g, splits, name, err := tuningGraph(cmd, &f.data, f.splits)
 	if err != nil {
 		return err
 	}
 	sched, err := f.schedule(len(splits))
 	if err != nil {
 		return err
-	}
-	name := strings.ToLower(f.data.dataset)
-	if f.data.path != "" {
-		if name, err = filepath.Abs(f.data.path); err != nil {
-			return fmt.Errorf("--data %s: %w", f.data.path, err)
-		}
 	}
 	patience := f.patience
 	if patience == 0 {
@@ -223,18 +210,10 @@ func runSearch(cmd *cobra.Command, f *searchFlags) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	dataDir, _ := cmd.Flags().GetString("data-dir")
-	progress := progressWriter(cmd, f.data.quiet)
-	rn := &experiments.Runner{Dir: f.resultsDir, Data: datasets.Options{DataDir: dataDir, Offline: f.data.offline, Progress: progress},
-		Threads: threads, Jobs: f.jobs, Seed: f.seed, Progress: progress, ReferenceRates: studies.ReferenceRates()}
-	if err := f.data.user.apply(cmd, &rn.Data); err != nil {
-		return err
-	}
-	metric, err := resolveMetric(f.metric, name, g)
+	rn, err := tuningRunner(cmd, &f.data, f.runnerFlags, f.scoreFlags, f.seed, threads, name, g)
 	if err != nil {
 		return err
 	}
-	rn.Metrics = map[string]datasets.Metric{name: metric}
 	out := cmd.OutOrStdout()
 	switch {
 	case f.plan:
@@ -278,7 +257,7 @@ func runSearch(cmd *cobra.Command, f *searchFlags) error {
 		return enc.Encode(rep)
 	}
 	printSearch(out, s, rep, spec.Space.Source)
-	fmt.Fprintf(progress, "wall time %s\n", studies.FormatDuration(time.Since(start)))
+	fmt.Fprintf(rn.Progress, "wall time %s\n", studies.FormatDuration(time.Since(start)))
 	return nil
 }
 

@@ -114,21 +114,9 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 		}
 		base[k] = v
 	}
-	g, _, err := f.data.load(cmd)
+	g, splits, name, err := tuningGraph(cmd, &f.data, f.splits)
 	if err != nil {
 		return err
-	}
-	warn(cmd.ErrOrStderr(), g.Warnings())
-	splits, err := parseSplits(f.splits, len(g.Splits))
-	if err != nil {
-		return err
-	}
-	name := strings.ToLower(f.data.dataset)
-	if f.data.path != "" {
-		// one cell file per graph, whether --data was relative or absolute
-		if name, err = filepath.Abs(f.data.path); err != nil {
-			return fmt.Errorf("--data %s: %w", f.data.path, err)
-		}
 	}
 	// every point is validated here, before anything is trained; the errors
 	// name the model
@@ -136,20 +124,11 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
-	dataDir, _ := cmd.Flags().GetString("data-dir")
-	progress := progressWriter(cmd, f.data.quiet)
-	rn := &experiments.Runner{Dir: f.resultsDir, Data: datasets.Options{DataDir: dataDir, Offline: f.data.offline, Progress: progress},
-		Threads: threads, Jobs: f.jobs, Seed: f.seed, Epochs: f.epochs, Patience: f.patience, Progress: progress,
-		ReferenceRates: studies.ReferenceRates()}
-	// the Runner opens the graph again: with the same random splits and labels
-	if err := f.data.user.apply(cmd, &rn.Data); err != nil {
-		return err
-	}
-	metric, err := resolveMetric(f.metric, name, g)
+	rn, err := tuningRunner(cmd, &f.data, f.runnerFlags, f.scoreFlags, f.seed, threads, name, g)
 	if err != nil {
 		return err
 	}
-	rn.Metrics = map[string]datasets.Metric{name: metric}
+	rn.Epochs, rn.Patience = f.epochs, f.patience
 	if f.patience == 0 {
 		rn.Patience = f.epochs // Runner: 0 means the protocol default
 	}
@@ -190,7 +169,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 		return enc.Encode(points)
 	}
 	printTune(out, f, grid, points, len(splits))
-	fmt.Fprintf(progress, "wall time %s\n", studies.FormatDuration(time.Since(start)))
+	fmt.Fprintf(rn.Progress, "wall time %s\n", studies.FormatDuration(time.Since(start)))
 	return nil
 }
 
