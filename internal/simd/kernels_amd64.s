@@ -2910,3 +2910,46 @@ sum:
 	MOVQ         AX, ret+16(FP)
 	VZEROUPPER
 	RET
+
+// func nonZeroRows(rows int, x *float32, ld int, w0 int, w1 int, out *uint16)
+// Requires: AVX, AVX2
+TEXT ·nonZeroRows(SB), NOSPLIT, $0-48
+	MOVQ    rows+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    ld+16(FP), DX
+	SHLQ    $0x02, DX
+	MOVQ    w0+24(FP), BX
+	LEAQ    tailmask<>+0(SB), SI
+	NEGQ    BX
+	VMOVUPS 32(SI)(BX*4), Y0
+	MOVQ    w1+32(FP), BX
+	LEAQ    tailmask<>+0(SB), SI
+	NEGQ    BX
+	VMOVUPS 32(SI)(BX*4), Y1
+	MOVQ    out+40(FP), BX
+	VPXOR   Y2, Y2, Y2
+	XORQ    SI, SI
+	TESTQ   AX, AX
+	JZ      done
+
+row:
+	VMASKMOVPS (CX), Y0, Y3
+	VMASKMOVPS 32(CX), Y1, Y4
+	VPSLLD     $0x01, Y3, Y3
+	VPSLLD     $0x01, Y4, Y4
+	VPCMPEQD   Y2, Y3, Y3
+	VPCMPEQD   Y2, Y4, Y4
+	VMOVMSKPS  Y3, DI
+	VMOVMSKPS  Y4, R8
+	SHLL       $0x08, R8
+	ORL        R8, DI
+	NOTL       DI
+	MOVW       DI, (BX)(SI*2)
+	ADDQ       DX, CX
+	INCQ       SI
+	CMPQ       SI, AX
+	JL         row
+
+done:
+	VZEROUPPER
+	RET

@@ -317,3 +317,23 @@ func CountNonZero(x []float32) int {
 	}
 	return countNonZero(len(x), &x[0])
 }
+
+// NonZeroRows sets bit j of out[r] when x[r·ld+j] is neither +0 nor −0
+// (NaNs, infinities and subnormals count, as in CountNonZero), for j < w ≤ 16
+// and every r < len(out); bits w..15 are clear. It is the scan of the
+// sparse-left products (package tensor), which visit only those elements.
+func NonZeroRows(x []float32, ld, w int, out []uint16) {
+	rows := len(out)
+	if rows == 0 {
+		return
+	}
+	if w < 0 || w > 16 || ld < 0 || (rows-1)*ld+w > len(x) {
+		panic(fmt.Sprintf("simd: NonZeroRows of %d rows of width %d, stride %d, over %d floats", rows, w, ld, len(x)))
+	}
+	if w == 0 {
+		clear(out)
+		return
+	}
+	w0 := min(w, 8)
+	nonZeroRows(rows, &x[0], ld, w0, w-w0, &out[0])
+}

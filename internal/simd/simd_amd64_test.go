@@ -208,3 +208,45 @@ func TestCountNonZero(t *testing.T) {
 		}
 	}
 }
+
+// TestNonZeroRows checks each row's mask against a scalar test of x ≠ 0, for
+// every width 0..16, several strides and rows, on NaNs, infinities,
+// subnormals and both zeros, with the floats after the last row's width
+// non-zero (they must not be read into the mask).
+func TestNonZeroRows(t *testing.T) {
+	requireVector(t)
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1e-45, -1e-45, float32(math.Inf(-1)), float32(math.NaN()), 1, -2}
+	r := rand.New(rand.NewPCG(3, 4))
+	for w := 0; w <= 16; w++ {
+		for _, ld := range []int{w, 16, 17, 40} {
+			if ld < w {
+				continue
+			}
+			for rows := 1; rows <= 9; rows += 4 {
+				x := make([]float32, (rows-1)*ld+w+8)
+				for i := range x {
+					x[i] = vals[r.IntN(len(vals))]
+				}
+				for i := (rows-1)*ld + w; i < len(x); i++ {
+					x[i] = 1
+				}
+				out := make([]uint16, rows)
+				for i := range out {
+					out[i] = 0xffff
+				}
+				NonZeroRows(x[:(rows-1)*ld+w], ld, w, out)
+				for i, got := range out {
+					want := uint16(0)
+					for j := range w {
+						if x[i*ld+j] != 0 {
+							want |= 1 << j
+						}
+					}
+					if got != want {
+						t.Fatalf("w=%d ld=%d row %d: mask %016b, want %016b", w, ld, i, got, want)
+					}
+				}
+			}
+		}
+	}
+}

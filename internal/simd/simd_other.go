@@ -72,3 +72,8 @@ func AXPY(c float32, x, y []float32) { panic("simd: AXPY called without vector s
 
 // CountNonZero is unavailable in this build; see Enabled.
 func CountNonZero(x []float32) int { panic("simd: CountNonZero called without vector support") }
+
+// NonZeroRows is unavailable in this build; see Enabled.
+func NonZeroRows(x []float32, ld, w int, out []uint16) {
+	panic("simd: NonZeroRows called without vector support")
+}

@@ -173,3 +173,8 @@ func axpy(n int, x *float32, y *float32, c float32)
 //
 //go:noescape
 func countNonZero(n int, x *float32) int
+
+// nonZeroRows writes one 16-bit mask of the non-zeros per row (see NonZeroRows).
+//
+//go:noescape
+func nonZeroRows(rows int, x *float32, ld int, w0 int, w1 int, out *uint16)

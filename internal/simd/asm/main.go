@@ -62,6 +62,7 @@ func main() {
 	addScaledFwd(masks)
 	axpy(masks)
 	countNonZero(masks)
+	nonZeroRows(masks)
 	Generate()
 }
 
@@ -1169,6 +1170,51 @@ func countNonZero(masks Mem) {
 	XORQ(r, r)
 	VMOVD(hi, r.As32())
 	Store(r, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// nonZeroRows emits out[r] = the bits j < w0+w1 set where x[r·ld+j] is not
+// ±0, for r < rows: the first vector's w0 lanes and the second's w1 (each
+// 0..8), the sign dropped and the rest compared with zero as integers, as
+// countNonZero does.
+func nonZeroRows(masks Mem) {
+	TEXT("nonZeroRows", NOSPLIT, "func(rows int, x *float32, ld int, w0 int, w1 int, out *uint16)")
+	Pragma("noescape")
+	Doc("nonZeroRows writes one 16-bit mask of the non-zeros per row (see NonZeroRows).")
+	rows := Load(Param("rows"), GP64())
+	px := Load(Param("x"), GP64())
+	ld := Load(Param("ld"), GP64())
+	SHLQ(U8(2), ld)
+	m0 := loadMask(masks, Load(Param("w0"), GP64()))
+	m1 := loadMask(masks, Load(Param("w1"), GP64()))
+	pout := Load(Param("out"), GP64())
+	zero := YMM()
+	VPXOR(zero, zero, zero)
+	r := GP64()
+	XORQ(r, r)
+	TESTQ(rows, rows)
+	JZ(LabelRef("done"))
+	Label("row")
+	v0, v1 := YMM(), YMM()
+	VMASKMOVPS(Mem{Base: px}, m0, v0)
+	VMASKMOVPS(Mem{Base: px, Disp: 32}, m1, v1)
+	VPSLLD(U8(1), v0, v0) // drop the sign
+	VPSLLD(U8(1), v1, v1)
+	VPCMPEQD(zero, v0, v0) // all ones where ±0 (and in the lanes not loaded)
+	VPCMPEQD(zero, v1, v1)
+	lo, hi := GP32(), GP32()
+	VMOVMSKPS(v0, lo)
+	VMOVMSKPS(v1, hi)
+	SHLL(U8(8), hi)
+	ORL(hi, lo)
+	NOTL(lo) // set where not ±0
+	MOVW(lo.As16(), Mem{Base: pout, Index: r, Scale: 2})
+	ADDQ(ld, px)
+	INCQ(r)
+	CMPQ(r, rows)
+	JL(LabelRef("row"))
+	Label("done")
 	VZEROUPPER()
 	RET()
 }
