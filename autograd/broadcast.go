@@ -3,6 +3,7 @@ package autograd
 import (
 	"fmt"
 
+	"github.com/pcgcn/pcgcn/internal/simd"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -106,18 +107,37 @@ func (t *Tape) reduceInto(k bcast, g, gb *tensor.Dense, mul []float32, sign floa
 	}
 }
 
-// reduceSame adds sign·g (⊙ mul) into gb element-wise on [lo, hi).
+// reduceSame adds sign·g (⊙ mul) into gb element-wise on [lo, hi). Without
+// mul (the gradient of every Add and Sub's same-shape operand) the loop
+// gb[p] += sign·g[p] goes through simd.AXPY where that gives its bits (see
+// addScaledBackward; TestReduceSameVectorMatchesGo), else reduceSameGo.
 func reduceSame(arg any, lo, hi int) {
 	r := arg.(*reduction)
-	gd, bd, sign := r.g.Data, r.gb.Data, r.sign
 	if r.mul == nil {
-		for p := lo; p < hi; p++ {
-			bd[p] += sign * gd[p]
+		if simd.Enabled() && !goFusesFMA {
+			simd.AXPY(r.sign, r.g.Data[lo:hi], r.gb.Data[lo:hi])
+			return
 		}
+		reduceSameGo(r, lo, hi)
 		return
 	}
+	gd, bd, sign := r.g.Data, r.gb.Data, r.sign
 	for p := lo; p < hi; p++ {
 		bd[p] += sign * gd[p] * r.mul[p]
+	}
+}
+
+// reduceSameGo is reduceSame without mul in Go, the loop it always had:
+// gb[p] += sign·g[p], the product rounded before the add at the default
+// GOAMD64 level. Which NaN a NaN plus a NaN keeps is the compiler's choice
+// of the add's first operand: the default build's reduceSame took the
+// product, as simd.AXPY does (TestReduceSameVectorMatchesGo), while this
+// function, compiled on its own, may take gb (only the builds without the
+// vector kernels run it).
+func reduceSameGo(r *reduction, lo, hi int) {
+	gd, bd, sign := r.g.Data, r.gb.Data, r.sign
+	for p := lo; p < hi; p++ {
+		bd[p] += sign * gd[p]
 	}
 }
 

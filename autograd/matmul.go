@@ -21,9 +21,11 @@ func (t *Tape) MatMul(a, b *Var) *Var {
 func matMulBack(o *Var) {
 	t, a, b := o.tape, o.in[0], o.in[1]
 	if a.requiresGrad {
-		tensor.Gemm(t.Exec, false, true, 1, o.Grad, b.Value, 1, t.grad(a))
+		g, beta := t.gradFor(a)
+		tensor.Gemm(t.Exec, false, true, 1, o.Grad, b.Value, beta, g)
 	}
 	if b.requiresGrad {
-		tensor.Gemm(t.Exec, true, false, 1, a.Value, o.Grad, 1, t.grad(b))
+		g, beta := t.gradFor(b)
+		tensor.Gemm(t.Exec, true, false, 1, a.Value, o.Grad, beta, g)
 	}
 }

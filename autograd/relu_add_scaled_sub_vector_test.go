@@ -172,3 +172,47 @@ func TestAddScaledVectorMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestReduceSameVectorMatchesGo: the same-shape gradient of Add and Sub
+// (reduceSame without mul, now through simd.AXPY) gives the bits of the
+// default build's Go loop, gb[p] += sign·g[p] with the product as the add's
+// first operand (its disassembly before this change: MULSS X0, X2; ADDSS
+// X1, X2), for sign +1 and −1 and pieces that start and end anywhere, NaN
+// payloads, infinities, subnormals and signed zeros included.
+func TestReduceSameVectorMatchesGo(t *testing.T) {
+	if !simd.Enabled() || goFusesFMA {
+		t.Skip("no vector kernels in this build: the Go loops are the path")
+	}
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1e-40, -1e-40, float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.Float32frombits(0xffc00001), math.Float32frombits(0x7fc00005), 1.5, -2.25, 3e38, -3e38, 0.1}
+	r := rand.New(rand.NewPCG(17, 19))
+	for _, sign := range []float32{1, -1} {
+		for n := 0; n <= 40; n++ {
+			g, gb := make([]float32, n), make([]float32, n)
+			for i := range g {
+				g[i], gb[i] = vals[r.IntN(len(vals))], vals[r.IntN(len(vals))]
+			}
+			lo, hi := min(n, r.IntN(5)), n-min(n, r.IntN(5))
+			if hi < lo {
+				hi = lo
+			}
+			mk := func() *reduction {
+				return &reduction{g: &tensor.Dense{Rows: 1, Cols: n, Data: g}, gb: &tensor.Dense{Rows: 1, Cols: n, Data: append([]float32(nil), gb...)}, sign: sign}
+			}
+			got := mk()
+			reduceSame(got, lo, hi)
+			// the default build's loop: the product rounded, then added
+			// with the product as first operand, so of two NaNs the
+			// product's (g's: sign is ±1) is kept
+			want := append([]float32(nil), gb...)
+			for p := lo; p < hi; p++ {
+				if prod := sign * g[p]; prod != prod {
+					want[p] = prod
+				} else {
+					want[p] = prod + gb[p]
+				}
+			}
+			same(t, fmt.Sprintf("reduceSame sign %v n=%d [%d,%d)", sign, n, lo, hi), got.gb.Data, want)
+		}
+	}
+}

@@ -23,5 +23,6 @@ func (t *Tape) SpMM(a *tensor.CSR, x *Var) *Var {
 
 func spmmBack(o *Var) {
 	t, x := o.tape, o.in[0]
-	tensor.SpMMT(t.Exec, 1, o.csr, o.Grad, 1, t.grad(x))
+	g, beta := t.gradFor(x)
+	tensor.SpMMT(t.Exec, 1, o.csr, o.Grad, beta, g)
 }

@@ -297,6 +297,23 @@ func (t *Tape) grad(v *Var) *tensor.Dense {
 	return v.Grad
 }
 
+// gradFor returns v's gradient buffer for a backward step that writes all
+// of it as g = (its product) + beta·g (tensor.Gemm, SpMM, SpMMT), with the
+// beta to pass: 1 when v already has a gradient to add to, as grad gives
+// it; 0 when this step is the first, with a buffer grad would have zeroed
+// left as it is, since the product's beta of 0 clears each row just before
+// writing it. Either way every element is the same chain of operations on
+// +0 or on the gradient so far (the products reach beta only through
+// scaleRow), so the bits are grad's; what is saved is the zeroing pass.
+func (t *Tape) gradFor(v *Var) (*tensor.Dense, float32) {
+	if v.Grad != nil {
+		return v.Grad, 1
+	}
+	r, c := v.Value.Rows, v.Value.Cols
+	v.Grad = t.Alloc(r, c)
+	return v.Grad, 0
+}
+
 // Backward computes the gradient of the 1×1 variable loss with respect to every
 // variable recorded since the last Reset, accumulating into parameters' Grad.
 func (t *Tape) Backward(loss *Var) {

@@ -1,7 +1,7 @@
 package tensor
 
 import (
-	"math"
+	"math/bits"
 
 	"github.com/pcgcn/pcgcn/internal/simd"
 )
@@ -79,13 +79,6 @@ const (
 	sparseScanStride = 8
 )
 
-// nonZero is 1 when v is not ±0, else 0, without a branch (the zeros of a
-// dropout output fall at random, so a branch would mispredict often).
-func nonZero(v float32) int {
-	u := math.Float32bits(v) << 1 // drop the sign
-	return int((u | -u) >> 31)
-}
-
 // gemmSparseA computes c = alpha·op(a)·b + beta·c over the non-zeros of
 // op(a), rows of c in parallel (each row by one goroutine).
 func gemmSparseA(e Exec, kd kernel) {
@@ -121,17 +114,14 @@ func foldZero(alpha float32, c []float32) {
 func gemmSparseRows(kd *kernel, lo, hi int) {
 	var idx [gemmKC]int32
 	var val [gemmKC]float32
+	var nzm [gemmKC / 16]uint16
 	alpha, a, b, c, n, k := kd.alpha, kd.a.Data, kd.b.Data, kd.c.Data, kd.n, kd.k
 	for i := lo; i < hi; i++ {
 		ci := c[i*n : (i+1)*n]
 		scaleRow(ci, kd.beta)
 		ai := a[i*k : (i+1)*k]
 		for k0 := 0; k0 < k; k0 += gemmKC {
-			q := 0
-			for p, v := range ai[k0:min(k0+gemmKC, k)] {
-				idx[q], val[q] = int32(k0+p), v // kept only if non-zero
-				q += nonZero(v)
-			}
+			q := gatherNonZeros(ai[k0:min(k0+gemmKC, k)], int32(k0), &nzm, &idx, &val)
 			if q == 0 {
 				foldZero(alpha, ci)
 				continue
@@ -192,6 +182,7 @@ func gemmSparseTransRows(kd *kernel, lo, hi int) {
 	var idx [gemmSparseCols][gemmKC]int32
 	var val [gemmSparseCols][gemmKC]float32
 	var cnt [gemmSparseCols]int
+	var nzm [gemmKC]uint16
 	alpha, a, b, c, n, k, m := kd.alpha, kd.a.Data, kd.b.Data, kd.c.Data, kd.n, kd.k, kd.m
 	// a is k×m here: c's rows p index a's columns, the inner index its rows
 	scaleRow(c[lo*n:hi*n], kd.beta)
@@ -199,10 +190,16 @@ func gemmSparseTransRows(kd *kernel, lo, hi int) {
 		w := min(gemmSparseCols, hi-p0)
 		for k0 := 0; k0 < k; k0 += gemmKC {
 			clear(cnt[:w])
-			for r := k0; r < min(k0+gemmKC, k); r++ {
-				for q, v := range a[r*m+p0 : r*m+p0+w] {
-					idx[q][cnt[q]], val[q][cnt[q]] = int32(r), v // kept only if non-zero
-					cnt[q] += nonZero(v)
+			k1 := min(k0+gemmKC, k)
+			// one mask of the w columns' non-zeros per row of the block,
+			// then only the set bits visited, in increasing row order
+			simd.NonZeroRows(a[k0*m+p0:(k1-1)*m+p0+w], m, w, nzm[:k1-k0])
+			for r := k0; r < k1; r++ {
+				ar := a[r*m+p0 : r*m+p0+w]
+				for nz := uint(nzm[r-k0]); nz != 0; nz &= nz - 1 {
+					q := bits.TrailingZeros(nz)
+					idx[q][cnt[q]], val[q][cnt[q]] = int32(r), ar[q]
+					cnt[q]++
 				}
 			}
 			for q := range w {
@@ -215,4 +212,27 @@ func gemmSparseTransRows(kd *kernel, lo, hi int) {
 			}
 		}
 	}
+}
+
+// gatherNonZeros writes the non-zeros of x (at most gemmKC floats) and their
+// indices, offset by base, to val and idx in increasing order and returns
+// how many there are. simd.NonZeroRows marks them sixteen at a time, so
+// the loop visits the non-zeros only: the lists are those of a scalar scan
+// keeping the elements for which nonZero is 1 (±0 dropped; NaNs kept).
+func gatherNonZeros(x []float32, base int32, nzm *[gemmKC / 16]uint16, idx *[gemmKC]int32, val *[gemmKC]float32) int {
+	full := len(x) / 16
+	simd.NonZeroRows(x[:full*16], 16, 16, nzm[:full])
+	if r := len(x) - full*16; r > 0 {
+		simd.NonZeroRows(x[full*16:], 16, r, nzm[full:full+1])
+		full++
+	}
+	q := 0
+	for g, m := range nzm[:full] {
+		for nz := uint(m); nz != 0; nz &= nz - 1 {
+			j := g*16 + bits.TrailingZeros(nz)
+			idx[q], val[q] = base+int32(j), x[j]
+			q++
+		}
+	}
+	return q
 }

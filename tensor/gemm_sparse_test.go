@@ -124,6 +124,49 @@ func BenchmarkGemmSparseLeft(b *testing.B) {
 	}
 }
 
+// nonZero is 1 when v is not ±0, else 0, without a branch: the scalar scan
+// the sparse-left products made before simd.NonZeroRows, kept as the
+// reference of gatherNonZeros and of the transposed gather.
+func nonZero(v float32) int {
+	u := math.Float32bits(v) << 1 // drop the sign
+	return int((u | -u) >> 31)
+}
+
+// TestGatherNonZerosMatchesScalarScan compares the masked gather with the
+// scalar scan it replaced (every element kept for which nonZero is 1, in
+// order) on every length up to gemmKC, with both zeros, NaNs, infinities and
+// subnormals among the values.
+func TestGatherNonZerosMatchesScalarScan(t *testing.T) {
+	if !simd.Enabled() {
+		t.Skip("no vector kernels: Gemm never takes the sparse-left path")
+	}
+	vals := []float32{0, 0, 0, float32(math.Copysign(0, -1)), math.SmallestNonzeroFloat32, float32(math.Inf(1)), float32(math.NaN()), 1.5, -3}
+	r := newRand(5)
+	var nzm [gemmKC / 16]uint16
+	var idx, wantIdx [gemmKC]int32
+	var val, wantVal [gemmKC]float32
+	for n := 0; n <= gemmKC; n++ {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = vals[r.IntN(len(vals))]
+		}
+		want := 0
+		for j, v := range x {
+			wantIdx[want], wantVal[want] = int32(100+j), v
+			want += nonZero(v)
+		}
+		got := gatherNonZeros(x, 100, &nzm, &idx, &val)
+		if got != want {
+			t.Fatalf("n=%d: %d non-zeros, the scalar scan %d", n, got, want)
+		}
+		for q := range got {
+			if idx[q] != wantIdx[q] || math.Float32bits(val[q]) != math.Float32bits(wantVal[q]) {
+				t.Fatalf("n=%d entry %d: (%d, %v), the scalar scan (%d, %v)", n, q, idx[q], val[q], wantIdx[q], wantVal[q])
+			}
+		}
+	}
+}
+
 func TestNonZero(t *testing.T) {
 	for _, tc := range []struct {
 		v    float32

@@ -13,6 +13,7 @@ type kernel struct {
 	k0             int // first inner index of gemmSplitK's group
 	rowPtr, colIdx []int32
 	perm           []int32
+	order          []int32 // rows in the order spmmNarrow takes them
 	val, out       []float32
 	pattern        *CSR
 }

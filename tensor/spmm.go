@@ -12,6 +12,10 @@ func SpMM(e Exec, alpha float32, a *CSR, b *Dense, beta float32, c *Dense) {
 		panic(fmt.Sprintf("tensor: SpMM shape mismatch: a %s, b %s, c %s", a.Shape(), b.Shape(), c.Shape()))
 	}
 	a.checkIndices()
+	if narrowSpMM(alpha, b) {
+		spmmNarrow(e, alpha, a, b, beta, c)
+		return
+	}
 	spmm(e, alpha, a.RowPtr, a.ColIdx, a.Val, nil, b, beta, c)
 }
 
@@ -23,6 +27,10 @@ func SpMMT(e Exec, alpha float32, a *CSR, b *Dense, beta float32, c *Dense) {
 	}
 	a.checkIndices()
 	if a.Symmetric() {
+		if narrowSpMM(alpha, b) {
+			spmmNarrow(e, alpha, a, b, beta, c)
+			return
+		}
 		spmm(e, alpha, a.RowPtr, a.ColIdx, a.Val, nil, b, beta, c)
 		return
 	}

@@ -1725,6 +1725,165 @@ done:
 	VZEROUPPER
 	RET
 
+// func spmmRows4(rows *int32, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32)
+// Requires: AVX, AVX2, CMOV, FMA3, SSE
+TEXT ·spmmRows4(SB), NOSPLIT, $0-60
+	MOVQ         rows+0(FP), AX
+	MOVQ         rowPtr+8(FP), CX
+	MOVQ         col+16(FP), DX
+	MOVQ         val+24(FP), BX
+	MOVQ         b+32(FP), SI
+	MOVQ         n+48(FP), DI
+	LEAQ         tailmask<>+0(SB), R8
+	MOVQ         DI, R9
+	NEGQ         R9
+	VMOVUPS      32(R8)(R9*4), Y0
+	SHLQ         $0x02, DI
+	MOVSS        alpha+56(FP), X1
+	VBROADCASTSS X1, Y1
+	MOVLQSX      (AX), R9
+	MOVLQSX      (CX)(R9*4), R10
+	MOVLQSX      4(CX)(R9*4), R9
+	SUBQ         R10, R9
+	MOVQ         R9, R8
+	MOVLQSX      4(AX), R9
+	MOVLQSX      (CX)(R9*4), R11
+	MOVLQSX      4(CX)(R9*4), R9
+	SUBQ         R11, R9
+	CMPQ         R9, R8
+	CMOVQLT      R9, R8
+	MOVLQSX      8(AX), R9
+	MOVLQSX      (CX)(R9*4), R12
+	MOVLQSX      4(CX)(R9*4), R9
+	SUBQ         R12, R9
+	CMPQ         R9, R8
+	CMOVQLT      R9, R8
+	MOVLQSX      12(AX), R9
+	MOVLQSX      (CX)(R9*4), R13
+	MOVLQSX      4(CX)(R9*4), R9
+	SUBQ         R13, R9
+	CMPQ         R9, R8
+	CMOVQLT      R9, R8
+	VXORPS       Y2, Y2, Y2
+	VXORPS       Y3, Y3, Y3
+	VXORPS       Y4, Y4, Y4
+	VXORPS       Y5, Y5, Y5
+	TESTQ        R8, R8
+	JZ           tails
+
+common:
+	MOVLQSX      (DX)(R10*4), R9
+	IMULQ        DI, R9
+	VBROADCASTSS (BX)(R10*4), Y6
+	VMASKMOVPS   (SI)(R9*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R10
+	MOVLQSX      (DX)(R11*4), R9
+	IMULQ        DI, R9
+	VBROADCASTSS (BX)(R11*4), Y6
+	VMASKMOVPS   (SI)(R9*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y3
+	INCQ         R11
+	MOVLQSX      (DX)(R12*4), R9
+	IMULQ        DI, R9
+	VBROADCASTSS (BX)(R12*4), Y6
+	VMASKMOVPS   (SI)(R9*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y4
+	INCQ         R12
+	MOVLQSX      (DX)(R13*4), R9
+	IMULQ        DI, R9
+	VBROADCASTSS (BX)(R13*4), Y6
+	VMASKMOVPS   (SI)(R9*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y5
+	INCQ         R13
+	DECQ         R8
+	JNZ          common
+
+tails:
+	MOVQ    c+40(FP), R8
+	MOVLQSX (AX), R9
+	MOVLQSX 4(CX)(R9*4), R14
+
+tail0:
+	CMPQ         R10, R14
+	JGE          fold0
+	MOVLQSX      (DX)(R10*4), R15
+	IMULQ        DI, R15
+	VBROADCASTSS (BX)(R10*4), Y6
+	VMASKMOVPS   (SI)(R15*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R10
+	JMP          tail0
+
+fold0:
+	IMULQ       DI, R9
+	ADDQ        R8, R9
+	VMASKMOVPS  (R9), Y0, Y6
+	VFMADD231PS Y2, Y1, Y6
+	VMASKMOVPS  Y6, Y0, (R9)
+	MOVLQSX     4(AX), R9
+	MOVLQSX     4(CX)(R9*4), R10
+
+tail1:
+	CMPQ         R11, R10
+	JGE          fold1
+	MOVLQSX      (DX)(R11*4), R14
+	IMULQ        DI, R14
+	VBROADCASTSS (BX)(R11*4), Y2
+	VMASKMOVPS   (SI)(R14*1), Y0, Y6
+	VFMADD231PS  Y6, Y2, Y3
+	INCQ         R11
+	JMP          tail1
+
+fold1:
+	IMULQ       DI, R9
+	ADDQ        R8, R9
+	VMASKMOVPS  (R9), Y0, Y2
+	VFMADD231PS Y3, Y1, Y2
+	VMASKMOVPS  Y2, Y0, (R9)
+	MOVLQSX     8(AX), R9
+	MOVLQSX     4(CX)(R9*4), R10
+
+tail2:
+	CMPQ         R12, R10
+	JGE          fold2
+	MOVLQSX      (DX)(R12*4), R11
+	IMULQ        DI, R11
+	VBROADCASTSS (BX)(R12*4), Y2
+	VMASKMOVPS   (SI)(R11*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y4
+	INCQ         R12
+	JMP          tail2
+
+fold2:
+	IMULQ       DI, R9
+	ADDQ        R8, R9
+	VMASKMOVPS  (R9), Y0, Y2
+	VFMADD231PS Y4, Y1, Y2
+	VMASKMOVPS  Y2, Y0, (R9)
+	MOVLQSX     12(AX), R9
+	MOVLQSX     4(CX)(R9*4), AX
+
+tail3:
+	CMPQ         R13, AX
+	JGE          fold3
+	MOVLQSX      (DX)(R13*4), CX
+	IMULQ        DI, CX
+	VBROADCASTSS (BX)(R13*4), Y2
+	VMASKMOVPS   (SI)(CX*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y5
+	INCQ         R13
+	JMP          tail3
+
+fold3:
+	IMULQ       DI, R9
+	ADDQ        R8, R9
+	VMASKMOVPS  (R9), Y0, Y2
+	VFMADD231PS Y5, Y1, Y2
+	VMASKMOVPS  Y2, Y0, (R9)
+	VZEROUPPER
+	RET
+
 // func sddmmRow(nnz int, col *int32, a *float32, b *float32, ldb int, d int, out *float32)
 // Requires: AVX, FMA3
 TEXT ·sddmmRow(SB), NOSPLIT, $0-56
@@ -2908,5 +3067,48 @@ sum:
 	XORQ         AX, AX
 	VMOVD        X1, AX
 	MOVQ         AX, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func nonZeroRows(rows int, x *float32, ld int, w0 int, w1 int, out *uint16)
+// Requires: AVX, AVX2
+TEXT ·nonZeroRows(SB), NOSPLIT, $0-48
+	MOVQ    rows+0(FP), AX
+	MOVQ    x+8(FP), CX
+	MOVQ    ld+16(FP), DX
+	SHLQ    $0x02, DX
+	MOVQ    w0+24(FP), BX
+	LEAQ    tailmask<>+0(SB), SI
+	NEGQ    BX
+	VMOVUPS 32(SI)(BX*4), Y0
+	MOVQ    w1+32(FP), BX
+	LEAQ    tailmask<>+0(SB), SI
+	NEGQ    BX
+	VMOVUPS 32(SI)(BX*4), Y1
+	MOVQ    out+40(FP), BX
+	VPXOR   Y2, Y2, Y2
+	XORQ    SI, SI
+	TESTQ   AX, AX
+	JZ      done
+
+row:
+	VMASKMOVPS (CX), Y0, Y3
+	VMASKMOVPS 32(CX), Y1, Y4
+	VPSLLD     $0x01, Y3, Y3
+	VPSLLD     $0x01, Y4, Y4
+	VPCMPEQD   Y2, Y3, Y3
+	VPCMPEQD   Y2, Y4, Y4
+	VMOVMSKPS  Y3, DI
+	VMOVMSKPS  Y4, R8
+	SHLL       $0x08, R8
+	ORL        R8, DI
+	NOTL       DI
+	MOVW       DI, (BX)(SI*2)
+	ADDQ       DX, CX
+	INCQ       SI
+	CMPQ       SI, AX
+	JL         row
+
+done:
 	VZEROUPPER
 	RET

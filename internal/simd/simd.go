@@ -18,7 +18,8 @@
 // reduction index in increasing order, and is folded into the output by one
 // more fused multiply-add (out = alpha·acc + out). The tile shape, row count
 // and column mask never change that sequence, so callers may cut the rows of
-// a product anywhere and get bit-identical results. The SDDMM kernel runs one
+// a product anywhere and get bit-identical results; SpMMRows4 runs SpMMRow's
+// chain for each of its four rows. The SDDMM kernel runs one
 // code path for every entry (four interleaved chains, a fixed reduction
 // tree), so it too depends only on the vector length. ExpNonPos computes each
 // lane on its own, so each output depends only on its input. Dropout does

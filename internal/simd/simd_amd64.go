@@ -317,3 +317,36 @@ func CountNonZero(x []float32) int {
 	}
 	return countNonZero(len(x), &x[0])
 }
+
+// NonZeroRows sets bit j of out[r] when x[r·ld+j] is neither +0 nor −0
+// (NaNs, infinities and subnormals count, as in CountNonZero), for j < w ≤ 16
+// and every r < len(out); bits w..15 are clear. It is the scan of the
+// sparse-left products (package tensor), which visit only those elements.
+func NonZeroRows(x []float32, ld, w int, out []uint16) {
+	rows := len(out)
+	if rows == 0 {
+		return
+	}
+	if w < 0 || w > 16 || ld < 0 || (rows-1)*ld+w > len(x) {
+		panic(fmt.Sprintf("simd: NonZeroRows of %d rows of width %d, stride %d, over %d floats", rows, w, ld, len(x)))
+	}
+	if w == 0 {
+		clear(out)
+		return
+	}
+	w0 := min(w, 8)
+	nonZeroRows(rows, &x[0], ld, w0, w-w0, &out[0])
+}
+
+// SpMMRows4 computes, for each of the four rows i = rows[0..3] of a CSR
+// matrix (rowPtr, col, val), c[i·n+j] += alpha·Σ_k val[k]·b[col[k]·n+j] for
+// j < n ≤ 8: four SpMMRow calls of a narrow product (PCGCN's class scores)
+// with the same bits, their chains interleaved over the entries all four
+// rows have. Every row must have at least one entry, and the four rows must
+// be distinct. Indices are not checked.
+func SpMMRows4(rows *[4]int32, rowPtr, col []int32, val, b, c []float32, n int, alpha float32) {
+	if n < 1 || n > 8 {
+		panic(fmt.Sprintf("simd: SpMMRows4 on %d columns (want 1..8)", n))
+	}
+	spmmRows4(&rows[0], &rowPtr[0], &col[0], &val[0], &b[0], &c[0], n, alpha)
+}

@@ -208,3 +208,95 @@ func TestCountNonZero(t *testing.T) {
 		}
 	}
 }
+
+// TestNonZeroRows checks each row's mask against a scalar test of x ≠ 0, for
+// every width 0..16, several strides and rows, on NaNs, infinities,
+// subnormals and both zeros, with the floats after the last row's width
+// non-zero (they must not be read into the mask).
+func TestNonZeroRows(t *testing.T) {
+	requireVector(t)
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1e-45, -1e-45, float32(math.Inf(-1)), float32(math.NaN()), 1, -2}
+	r := rand.New(rand.NewPCG(3, 4))
+	for w := 0; w <= 16; w++ {
+		for _, ld := range []int{w, 16, 17, 40} {
+			if ld < w {
+				continue
+			}
+			for rows := 1; rows <= 9; rows += 4 {
+				x := make([]float32, (rows-1)*ld+w+8)
+				for i := range x {
+					x[i] = vals[r.IntN(len(vals))]
+				}
+				for i := (rows-1)*ld + w; i < len(x); i++ {
+					x[i] = 1
+				}
+				out := make([]uint16, rows)
+				for i := range out {
+					out[i] = 0xffff
+				}
+				NonZeroRows(x[:(rows-1)*ld+w], ld, w, out)
+				for i, got := range out {
+					want := uint16(0)
+					for j := range w {
+						if x[i*ld+j] != 0 {
+							want |= 1 << j
+						}
+					}
+					if got != want {
+						t.Fatalf("w=%d ld=%d row %d: mask %016b, want %016b", w, ld, i, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSpMMRows4MatchesSpMMRow compares the four-row kernel with one SpMMRow
+// per row, bit for bit, on rows of unequal lengths (1 to 40 entries, the
+// shortest anywhere among the four) at every width 1..8, with signed zeros,
+// infinities and NaNs among b's values; the other rows of c must stay
+// untouched.
+func TestSpMMRows4MatchesSpMMRow(t *testing.T) {
+	requireVector(t)
+	r := rand.New(rand.NewPCG(7, 8))
+	specials := []float32{float32(math.Copysign(0, -1)), 0, float32(math.Inf(1)), float32(math.NaN()), 1e-40}
+	for n := 1; n <= 8; n++ {
+		for trial := range 40 {
+			const rowsA, rowsB = 9, 25
+			rowPtr := make([]int32, rowsA+1)
+			for i := range rowsA {
+				rowPtr[i+1] = rowPtr[i] + int32(1+r.IntN(40))
+			}
+			nnz := int(rowPtr[rowsA])
+			col := make([]int32, nnz)
+			for k := range col {
+				col[k] = int32(r.IntN(rowsB))
+			}
+			val := randSlice(r, nnz)
+			b := randSlice(r, rowsB*n)
+			if trial%4 == 3 {
+				for range 3 {
+					b[r.IntN(len(b))] = specials[r.IntN(len(specials))]
+				}
+			}
+			c := randSlice(r, rowsA*n)
+			c[0] = float32(math.Copysign(0, -1))
+			want := append([]float32(nil), c...)
+			perm := r.Perm(rowsA)
+			rows := [4]int32{int32(perm[0]), int32(perm[1]), int32(perm[2]), int32(perm[3])}
+			alpha := float32(1)
+			if trial%2 == 1 {
+				alpha = -0.75
+			}
+			for _, i := range rows {
+				SpMMRow(alpha, col[rowPtr[i]:rowPtr[i+1]], val[rowPtr[i]:rowPtr[i+1]], nil, b, n, want[int(i)*n:(int(i)+1)*n])
+			}
+			SpMMRows4(&rows, rowPtr, col, val, b, c, n, alpha)
+			for j := range c {
+				if math.Float32bits(c[j]) != math.Float32bits(want[j]) {
+					t.Fatalf("n=%d trial %d: c[%d] = %v (%#x), SpMMRow gives %v (%#x)", n, trial, j, c[j], math.Float32bits(c[j]), want[j], math.Float32bits(want[j]))
+				}
+			}
+		}
+	}
+}

@@ -72,3 +72,13 @@ func AXPY(c float32, x, y []float32) { panic("simd: AXPY called without vector s
 
 // CountNonZero is unavailable in this build; see Enabled.
 func CountNonZero(x []float32) int { panic("simd: CountNonZero called without vector support") }
+
+// NonZeroRows is unavailable in this build; see Enabled.
+func NonZeroRows(x []float32, ld, w int, out []uint16) {
+	panic("simd: NonZeroRows called without vector support")
+}
+
+// SpMMRows4 is unavailable in this build; see Enabled.
+func SpMMRows4(rows *[4]int32, rowPtr, col []int32, val, b, c []float32, n int, alpha float32) {
+	panic("simd: SpMMRows4 called without vector support")
+}

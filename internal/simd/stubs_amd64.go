@@ -104,6 +104,11 @@ func spmmRow(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int
 //go:noescape
 func spmmRowPerm(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32, pfn int)
 
+// spmmRows4 adds alpha times four sparse rows times a narrow b to c (see SpMMRows4).
+//
+//go:noescape
+func spmmRows4(rows *int32, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32)
+
 // sddmmRow writes the dot products of a with the rows of b named by col (see SDDMMRow).
 //
 //go:noescape
@@ -173,3 +178,8 @@ func axpy(n int, x *float32, y *float32, c float32)
 //
 //go:noescape
 func countNonZero(n int, x *float32) int
+
+// nonZeroRows writes one 16-bit mask of the non-zeros per row (see NonZeroRows).
+//
+//go:noescape
+func nonZeroRows(rows int, x *float32, ld int, w0 int, w1 int, out *uint16)

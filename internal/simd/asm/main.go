@@ -46,6 +46,7 @@ func main() {
 	}
 	spmmRow(false, masks)
 	spmmRow(true, masks)
+	spmmRows4(masks)
 	sddmmRow(masks)
 	expNonPos(masks)
 	dc := dropoutConsts()
@@ -62,6 +63,7 @@ func main() {
 	addScaledFwd(masks)
 	axpy(masks)
 	countNonZero(masks)
+	nonZeroRows(masks)
 	Generate()
 }
 
@@ -1169,6 +1171,137 @@ func countNonZero(masks Mem) {
 	XORQ(r, r)
 	VMOVD(hi, r.As32())
 	Store(r, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// nonZeroRows emits out[r] = the bits j < w0+w1 set where x[r·ld+j] is not
+// ±0, for r < rows: the first vector's w0 lanes and the second's w1 (each
+// 0..8), the sign dropped and the rest compared with zero as integers, as
+// countNonZero does.
+func nonZeroRows(masks Mem) {
+	TEXT("nonZeroRows", NOSPLIT, "func(rows int, x *float32, ld int, w0 int, w1 int, out *uint16)")
+	Pragma("noescape")
+	Doc("nonZeroRows writes one 16-bit mask of the non-zeros per row (see NonZeroRows).")
+	rows := Load(Param("rows"), GP64())
+	px := Load(Param("x"), GP64())
+	ld := Load(Param("ld"), GP64())
+	SHLQ(U8(2), ld)
+	m0 := loadMask(masks, Load(Param("w0"), GP64()))
+	m1 := loadMask(masks, Load(Param("w1"), GP64()))
+	pout := Load(Param("out"), GP64())
+	zero := YMM()
+	VPXOR(zero, zero, zero)
+	r := GP64()
+	XORQ(r, r)
+	TESTQ(rows, rows)
+	JZ(LabelRef("done"))
+	Label("row")
+	v0, v1 := YMM(), YMM()
+	VMASKMOVPS(Mem{Base: px}, m0, v0)
+	VMASKMOVPS(Mem{Base: px, Disp: 32}, m1, v1)
+	VPSLLD(U8(1), v0, v0) // drop the sign
+	VPSLLD(U8(1), v1, v1)
+	VPCMPEQD(zero, v0, v0) // all ones where ±0 (and in the lanes not loaded)
+	VPCMPEQD(zero, v1, v1)
+	lo, hi := GP32(), GP32()
+	VMOVMSKPS(v0, lo)
+	VMOVMSKPS(v1, hi)
+	SHLL(U8(8), hi)
+	ORL(hi, lo)
+	NOTL(lo) // set where not ±0
+	MOVW(lo.As16(), Mem{Base: pout, Index: r, Scale: 2})
+	ADDQ(ld, px)
+	INCQ(r)
+	CMPQ(r, rows)
+	JL(LabelRef("row"))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// spmmRows4 emits four sparse rows of c += alpha·a·b at once for a narrow b
+// (n ≤ 8 columns, one masked vector): the rows' chains run interleaved over
+// the entries all four have, then each row finishes its own, so that four
+// fused multiply-add chains are in flight instead of one. Each row's chain
+// is spmmRow's: from zero, one VFMADD231PS per entry in order, then one
+// fold c = acc·alpha + c. Rows must have at least one entry (spmmRow leaves
+// the c of an empty row untouched, which the fold would not).
+func spmmRows4(masks Mem) {
+	TEXT("spmmRows4", NOSPLIT, "func(rows *int32, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32)")
+	Pragma("noescape")
+	Doc("spmmRows4 adds alpha times four sparse rows times a narrow b to c (see SpMMRows4).")
+	prow := Load(Param("rows"), GP64())
+	prp := Load(Param("rowPtr"), GP64())
+	pcol := Load(Param("col"), GP64())
+	pval := Load(Param("val"), GP64())
+	pb := Load(Param("b"), GP64())
+	n := Load(Param("n"), GP64())
+	mask := loadMask(masks, n)
+	SHLQ(U8(2), n) // bytes per row of b and c
+	al := YMM()
+	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
+
+	// cursors s_i = rowPtr[rows[i]], and m = the fewest entries of the four
+	s := make([]Register, 4)
+	m := GP64()
+	t := GP64()
+	for i := range s {
+		s[i] = GP64()
+		MOVLQSX(Mem{Base: prow, Disp: 4 * i}, t)
+		MOVLQSX(Mem{Base: prp, Index: t, Scale: 4}, s[i])
+		MOVLQSX(Mem{Base: prp, Index: t, Scale: 4, Disp: 4}, t)
+		SUBQ(s[i], t)
+		if i == 0 {
+			MOVQ(t, m)
+		} else {
+			CMPQ(t, m)
+			CMOVQLT(t, m)
+		}
+	}
+	acc := make([]VecVirtual, 4)
+	for i := range acc {
+		acc[i] = YMM()
+		VXORPS(acc[i], acc[i], acc[i])
+	}
+	entry := func(i int) {
+		idx := GP64()
+		MOVLQSX(Mem{Base: pcol, Index: s[i], Scale: 4}, idx)
+		IMULQ(n, idx)
+		x, bt := YMM(), YMM()
+		VBROADCASTSS(Mem{Base: pval, Index: s[i], Scale: 4}, x)
+		VMASKMOVPS(Mem{Base: pb, Index: idx, Scale: 1}, mask, bt)
+		VFMADD231PS(bt, x, acc[i])
+		INCQ(s[i])
+	}
+	TESTQ(m, m)
+	JZ(LabelRef("tails"))
+	Label("common")
+	for i := range s {
+		entry(i)
+	}
+	DECQ(m)
+	JNZ(LabelRef("common"))
+	Label("tails")
+	pc := Load(Param("c"), GP64())
+	for i := range s {
+		tag := fmt.Sprint(i)
+		e := GP64()
+		MOVLQSX(Mem{Base: prow, Disp: 4 * i}, t)
+		MOVLQSX(Mem{Base: prp, Index: t, Scale: 4, Disp: 4}, e)
+		Label("tail" + tag)
+		CMPQ(s[i], e)
+		JGE(LabelRef("fold" + tag))
+		entry(i)
+		JMP(LabelRef("tail" + tag))
+		Label("fold" + tag)
+		IMULQ(n, t)
+		ADDQ(pc, t)
+		ct := YMM()
+		VMASKMOVPS(Mem{Base: t}, mask, ct)
+		VFMADD231PS(acc[i], al, ct)
+		VMASKMOVPS(ct, mask, Mem{Base: t})
+	}
 	VZEROUPPER()
 	RET()
 }
