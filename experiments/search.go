@@ -49,6 +49,13 @@ type Search struct {
 	Fixed map[string]string
 	// Seed seeds the points (the training seed is the runner's).
 	Seed uint64
+	// WithPreset makes the model's preset for the dataset (no values but
+	// Fixed) one of the Trials points, in place of the last one drawn, so
+	// that a search never ends worse on validation than the untuned model
+	// unless halving drops the preset on fewer splits and epochs: a space
+	// whose random points train poorly (many dimensions, narrow good
+	// regions) then still starts from the authors' setting.
+	WithPreset bool
 	// Schedule is the halving schedule; MaxSplits must not exceed
 	// len(Splits).
 	Schedule search.Schedule
@@ -133,7 +140,22 @@ func (s *Search) Validate() error {
 
 // Points returns the search's points: Schedule.Trials of them, the same for
 // the same space and seed.
-func (s *Search) Points() ([]search.Point, error) { return s.Space.Sample(s.Seed, s.Schedule.Trials) }
+func (s *Search) Points() ([]search.Point, error) {
+	if !s.WithPreset {
+		return s.Space.Sample(s.Seed, s.Schedule.Trials)
+	}
+	points, err := s.Space.Sample(s.Seed, s.Schedule.Trials-1)
+	if err != nil {
+		return nil, err
+	}
+	return append(points, PresetPoint()), nil
+}
+
+// PresetPoint is the point of a search that is the model's preset: no
+// values of its own (Search.WithPreset).
+func PresetPoint() search.Point {
+	return search.Point{ID: search.PointID(map[string]string{}), Values: map[string]string{}}
+}
 
 // sets returns a point's overrides: Fixed and its values.
 func (s *Search) sets(p search.Point) map[string]string {

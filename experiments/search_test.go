@@ -429,3 +429,42 @@ func TestSearchRecordsCPUTime(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchWithPreset: with WithPreset the model's preset takes the last
+// point's place (the others are the same draws), its rung-0 cell carries
+// no values but the fixed ones, and it is raced like any other point.
+func TestSearchWithPreset(t *testing.T) {
+	data := searchGraph(t, false)
+	plain := toySearch(t, "mlp", data)
+	withPreset := toySearch(t, "mlp", data)
+	withPreset.WithPreset = true
+	a, err := plain.Points()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := withPreset.Points()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) != len(a) || !reflect.DeepEqual(a[:len(a)-1], b[:len(b)-1]) || b[len(b)-1].ID != PresetPoint().ID || len(b[len(b)-1].Values) != 0 {
+		t.Fatalf("points with the preset:\n%v\nwithout:\n%v", b, a)
+	}
+	rn := &Runner{Dir: t.TempDir(), Threads: 1, Jobs: 1}
+	rep := runSearch(t, withPreset, rn)
+	found := false
+	for _, p := range rep.Rungs[0].Points {
+		if p.ID == PresetPoint().ID {
+			found = p.Saved
+		}
+	}
+	if !found {
+		t.Errorf("the preset's rung-0 trial is not saved: %+v", rep.Rungs[0].Points)
+	}
+	cells, err := withPreset.RungCells(rn, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := cells[len(cells)-1]; last.Sets != nil {
+		t.Errorf("the preset's cell sets %v", last.Sets)
+	}
+}

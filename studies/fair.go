@@ -52,7 +52,8 @@ func fairStudy() study {
 const fairName = "fair"
 
 // fairTrials and fairEta are the fair study's budget, the same for every
-// model: 27 quasi-random points, of which rungs of 27, 9, 3 and 1 are
+// model: 27 points, 26 quasi-random ones and the model's preset (so a
+// search starts from its authors' setting: Search.WithPreset), of which rungs of 27, 9, 3 and 1 are
 // trained (eta 3) on 1, 2, 5 and 10 splits for 37, 111, 333 and 1000 epochs
 // (the protocol's patience, at most the rung's epochs): 17,992 split-epochs
 // a search, about 1.8 times the 10 splits × 1000 epochs of one main-table
@@ -111,7 +112,7 @@ func (p *plan) fairSearches() ([]*experiments.Search, error) {
 			}
 			sched := search.Schedule{Trials: trials, Eta: fairEta, MinSplits: 1, MaxSplits: len(p.splits),
 				MinEpochs: search.DefaultMinEpochs(trials, fairEta, epochs), MaxEpochs: epochs}
-			out = append(out, &experiments.Search{Model: m, Dataset: d, Space: space, Seed: p.runner.Seed,
+			out = append(out, &experiments.Search{Model: m, Dataset: d, Space: space, Seed: p.runner.Seed, WithPreset: true,
 				Schedule: sched, Splits: p.splits, Epochs: epochs, Patience: patience})
 		}
 	}
@@ -602,11 +603,15 @@ func (a *fairAnalysis) pointsTable() string {
 			for _, k := range keys {
 				kv = append(kv, fmt.Sprintf("`%s=%s`", k, e.Point[k]))
 			}
+			point := strings.Join(kv, " ")
+			if len(kv) == 0 {
+				point = "the preset"
+			}
 			v, _ := train.MeanStd(e.Val)
-			rows = append(rows, []string{model, d, strings.Join(kv, " "), fmt.Sprintf("%.2f", v), fmt.Sprint(e.Trials), fmt.Sprintf("%.2f", e.CPUSeconds/3600)})
+			rows = append(rows, []string{model, d, point, fmt.Sprintf("%.2f", v), fmt.Sprint(e.Trials), cpuTime(e.CPUSeconds)})
 		}
 	}
-	head := []string{"model", "dataset", "chosen point", "validation", "trials", "CPU h"}
+	head := []string{"model", "dataset", "chosen point", "validation", "trials", "CPU time"}
 	return "<details><summary>The chosen hyperparameters (mean validation score of the chosen point)</summary>\n\n" +
 		report.Table(head, []report.Align{report.Left, report.Left, report.Left, report.Right, report.Right, report.Right}, rows) + "\n</details>\n"
 }

@@ -29,6 +29,7 @@ type searchFlags struct {
 	minSplits, maxSplits int
 	minEpochs, maxEpochs int
 	plan                 bool
+	withPreset           bool
 	protocolFlags
 	runnerFlags
 	scoreFlags
@@ -78,6 +79,7 @@ trains nothing and prints the result.`,
 	fl.StringArrayVar(&f.sets, "set", nil, "a fixed override for every point: `key=value` (repeatable); a key of the space is then not searched")
 	registerSearchBudget(cmd, &f.trials, &f.eta)
 	fl.IntVar(&f.minSplits, "min-splits", 1, "splits of the first rung")
+	fl.BoolVar(&f.withPreset, "with-preset", true, "make the model's preset for the dataset one of the --trials points (in place of the last one drawn), so that the search starts from the authors' setting; false: every point drawn from the space")
 	fl.IntVar(&f.maxSplits, "max-splits", 0, "splits of the last rung (0: every split of --splits)")
 	fl.IntVar(&f.minEpochs, "min-epochs", 0, "epochs of the first rung (0: --max-epochs / eta^(rungs−1), at least 1)")
 	fl.IntVar(&f.maxEpochs, "max-epochs", 0, "epochs of the last rung (0: --epochs, so that the last rung's cell is part of the final cell)")
@@ -205,7 +207,7 @@ func runSearch(cmd *cobra.Command, f *searchFlags) error {
 	if patience == 0 {
 		patience = f.epochs // never stop early
 	}
-	s := &experiments.Search{Model: spec.Name, Dataset: name, Space: sp, Fixed: fixed, Seed: f.seed, Schedule: sched,
+	s := &experiments.Search{Model: spec.Name, Dataset: name, Space: sp, Fixed: fixed, Seed: f.seed, WithPreset: f.withPreset, Schedule: sched,
 		Splits: splits, Epochs: f.epochs, Patience: patience}
 	if err := s.Validate(); err != nil {
 		return err
