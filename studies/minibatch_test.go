@@ -92,3 +92,25 @@ func TestSpreads(t *testing.T) {
 		t.Errorf("spreads(-1, 2) = %v", z)
 	}
 }
+
+// TestHistoryVerdict: the history verdict claims every result within 2
+// points only when all are trained and within; one 2.5 points off, or one
+// not trained, keeps the claim out.
+func TestHistoryVerdict(t *testing.T) {
+	for _, c := range []struct {
+		diffs   []float64
+		missing int
+		want    string
+		deny    string
+	}{
+		{[]float64{-0.08, 0.39, 1.39}, 0, "3 of the 3 trained are within 2 points of full batch: every one.", ""},
+		{[]float64{-0.08, -2.5, 1.39}, 0, "2 of the 3 trained are within 2 points of full batch.", "every one"},
+		{[]float64{-0.08}, 2, "1 of the 1 trained are within 2 points of full batch; 2 not trained yet.", "every one"},
+		{nil, 6, "none trained yet", "within"},
+	} {
+		v := historyVerdict(c.diffs, c.missing)
+		if !strings.Contains(v, c.want) || (c.deny != "" && strings.Contains(v, c.deny)) {
+			t.Errorf("historyVerdict(%v, %d) = %q, want %q without %q", c.diffs, c.missing, v, c.want, c.deny)
+		}
+	}
+}
