@@ -120,8 +120,8 @@ var shortcutFlags = map[string]string{"lr": "lr", "weight_decay": "wd", "dropout
 // flag, else --config.
 func (m *modelFlags) blame(cmd *cobra.Command, err error) error {
 	var oe *models.OptionError
-	if !errors.As(err, &oe) {
-		return err
+	if !errors.As(err, &oe) || strings.HasPrefix(err.Error(), "--") {
+		return err // not a range error, or already named by its input (prefixed)
 	}
 	for i := len(m.sets) - 1; i >= 0; i-- {
 		if k, _, _ := parseSet(m.sets[i]); k == oe.Key {

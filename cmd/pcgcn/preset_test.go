@@ -39,3 +39,13 @@ func TestSetPresetComesFirst(t *testing.T) {
 		t.Errorf("preset=kipf: %v, want a refusal naming --set preset=kipf", err)
 	}
 }
+
+// TestUnknownPresetNamedOnce: an unknown preset is one error line naming
+// the --set once (it was named twice: by the override and again by blame).
+func TestUnknownPresetNamedOnce(t *testing.T) {
+	_, err := execNoPanic(t, newTrainCmd(), "train", "--model", "gcn", "--dataset", "texas", "--set", "preset=nope",
+		"--epochs", "1", "--splits", "0", "--data-dir", datatest.Mirror(t))
+	if err == nil || strings.Count(err.Error(), "--set preset=nope") != 1 || !strings.Contains(err.Error(), "preset must be platonov") {
+		t.Errorf("unknown preset: %v", err)
+	}
+}
