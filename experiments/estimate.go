@@ -22,6 +22,10 @@ type plan struct {
 	reused, extended []bool
 	// cost estimates the seconds one split of a cell takes.
 	cost func(Cell) float64
+	// measured says that cost rests on cells saved under the runner's Dir,
+	// i.e. trained with the runner's budget; otherwise it is the Reference
+	// rates' (the protocol's budget) or a guess.
+	measured bool
 }
 
 // pending expands cells into their candidates and returns them with their
@@ -54,13 +58,13 @@ func (rn *Runner) pending(cells []Cell) plan {
 		p.todo = append(p.todo, i)
 	}
 	rn.savedRates(cells, p.todo, est)
-	p.cost = est.Cost
+	p.cost, p.measured = est.Cost, est.measured()
 	return p
 }
 
 // savedRates adds to est, for each model and dataset of the pending cells
-// that has no rate yet, the rates of its cells saved under Dir by any study,
-// so that a plan restricted to cells not yet run (--models, --datasets)
+// that has no rate yet, the rates of its cells saved under Dir by any study
+// (by rateStudy alone when it is set), so that a plan restricted to cells not yet run (--models, --datasets)
 // still has the measured speed instead of a guess.
 func (rn *Runner) savedRates(cells []Cell, todo []int, est *Estimator) {
 	need := map[string]bool{}
@@ -74,6 +78,9 @@ func (rn *Runner) savedRates(cells []Cell, todo []int, est *Estimator) {
 		return
 	}
 	scanSaved(rn.Dir, func(_ string, r *Result) {
+		if rn.rateStudy != "" && r.Cell.Study != rn.rateStudy {
+			return
+		}
 		est.add(r, need[pairKey(r.Cell)], need[r.Cell.Model])
 	})
 }

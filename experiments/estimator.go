@@ -63,6 +63,10 @@ func (e *Estimator) add(r *Result, pair, model bool) {
 	e.rate = nil
 }
 
+// measured reports whether any rate was measured (added from a saved
+// result), as opposed to resting on the Reference rates or the fallback.
+func (e *Estimator) measured() bool { return len(e.rates) > 0 }
+
 // known reports whether a rate was measured for c's model on c's dataset,
 // and for c's model.
 func (e *Estimator) known(c Cell) (pair, model bool) {

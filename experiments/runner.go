@@ -75,6 +75,12 @@ type Runner struct {
 	// one of the runner's own, opening datasets with Data).
 	Graphs *GraphCache
 
+	// rateStudy, when set, restricts the rates an estimate reads from other
+	// saved cells to those of this study (a search prices its rungs and its
+	// final cell by the searches' cells, not by the presets of the main
+	// table saved beside them).
+	rateStudy string
+
 	mu  sync.Mutex // guards Graphs
 	reg *models.Registry
 }

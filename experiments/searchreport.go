@@ -186,57 +186,86 @@ type SearchPlanRow struct {
 	Known bool `json:"known"`
 	Done  int  `json:"done"`
 	// SplitsLeft counts the splits left to train, EstSeconds their
-	// estimated time: the runner's estimate of a split (Runner.Plan, from
-	// the saved cells' rates) scaled by the row's share of the protocol's
-	// epochs; 0 where no rate is known yet.
+	// estimated time: the seconds of a split of the model under the row's
+	// budget (Runner.Plan's rates, from the searches' cells saved with that
+	// budget, on this dataset or, scaled by graph size, on others) times the
+	// splits left. With no cell of that budget saved yet, the rates are
+	// the protocol budget's, scaled by the row's share of its epochs.
 	SplitsLeft int     `json:"splits_left"`
 	EstSeconds float64 `json:"estimated_seconds"`
 }
 
 // Plan lists the rungs and the final cell with what is saved and an
-// estimate of what is left; it trains nothing.
+// estimate of what is left; it trains nothing. A rung whose points are not
+// known yet (its previous rung is not complete) is priced as its number of
+// trials times a split of the model under the rung's budget.
 func (s *Search) Plan(base *Runner) ([]SearchPlanRow, error) {
 	w, err := s.walk(base)
 	if err != nil {
 		return nil, err
 	}
+	points, err := s.Points()
+	if err != nil {
+		return nil, err
+	}
 	e, p := s.budget()
 	var rows []SearchPlanRow
-	perSplitEpoch := 0.0 // seconds of one split-epoch, from the first known rung's estimate
-	estimate := func(rn *Runner, cells []Cell, row *SearchPlanRow) {
+	// price fills row's estimate for cells under rn's budget (epochs), or,
+	// with its points unknown, for trials stand-ins (the first point: a
+	// split's estimate depends on the model and the dataset only).
+	price := func(rn *Runner, cells []Cell, trials, splits, epochs int, row *SearchPlanRow) {
+		rn.rateStudy = SearchStudy // not the main table's presets beside the final cells
+		if cells == nil {
+			c := s.cell(points[0], s.Splits[:row.Splits])
+			pl := rn.pending([]Cell{c})
+			row.SplitsLeft = trials * splits
+			row.EstSeconds = pl.cost(c) * float64(row.SplitsLeft) * budgetShare(pl.measured, epochs, e)
+			return
+		}
+		measured := rn.pending(cells).measured
 		for _, pe := range rn.Plan(cells) {
 			row.Done += pe.Done
 			row.SplitsLeft += pe.Splits
-			row.EstSeconds += pe.EstSeconds * float64(row.Epochs) / float64(e)
-		}
-		if perSplitEpoch == 0 && row.SplitsLeft > 0 && row.EstSeconds > 0 {
-			perSplitEpoch = row.EstSeconds / float64(row.SplitsLeft*row.Epochs)
+			row.EstSeconds += pe.EstSeconds * budgetShare(measured, epochs, e)
 		}
 	}
 	for i, r := range w.rungs {
 		row := SearchPlanRow{Name: fmt.Sprintf("rung %d", i+1), Trials: r.Trials, Splits: r.Splits, Epochs: r.Epochs,
 			Patience: s.RungPatience(r.Epochs), Known: i < len(w.cands)}
+		var cells []Cell
 		if row.Known {
-			cells := make([]Cell, len(w.cands[i]))
+			cells = make([]Cell, len(w.cands[i]))
 			for j, pt := range w.cands[i] {
 				cells[j] = s.cell(pt, s.Splits[:r.Splits])
 			}
-			estimate(s.RungRunner(base, r), cells, &row)
-		} else {
-			row.SplitsLeft = r.Trials * r.Splits
-			row.EstSeconds = perSplitEpoch * float64(row.SplitsLeft*r.Epochs)
 		}
+		price(s.RungRunner(base, r), cells, r.Trials, r.Splits, r.Epochs, &row)
 		rows = append(rows, row)
 	}
 	row := SearchPlanRow{Name: "final", Trials: 1, Splits: len(s.Splits), Epochs: e, Patience: p}
+	// with the final's budget, the last rung trains a part of the final
+	// cell (its first splits): those are the last rung's row
+	left := len(s.Splits)
+	if last := w.rungs[len(w.rungs)-1]; last.Epochs == e && s.RungPatience(last.Epochs) == p {
+		left -= last.Splits
+	}
+	var cells []Cell
 	if _, final, ok, err := s.Chosen(base); err != nil {
 		return nil, err
 	} else if ok {
 		row.Known = true
-		estimate(s.FinalRunner(base), []Cell{final}, &row)
-	} else {
-		row.SplitsLeft = len(s.Splits)
-		row.EstSeconds = perSplitEpoch * float64(row.SplitsLeft*e)
+		cells = []Cell{final}
 	}
+	price(s.FinalRunner(base), cells, 1, left, e, &row)
 	return append(rows, row), nil
+}
+
+// budgetShare is the factor from a split's estimated seconds to those of a
+// split of epochs epochs: 1 when the rates were measured in cells of that
+// budget, else (rates of the protocol's budget of e epochs) epochs/e.
+func budgetShare(measured bool, epochs, e int) float64 {
+	if measured || e <= 0 {
+		return 1
+	}
+	return float64(epochs) / float64(e)
 }

@@ -1,0 +1,50 @@
+package experiments
+
+import (
+	"math"
+	"path/filepath"
+	"sort"
+	"testing"
+)
+
+// TestSearchPlanPricesRungsAtTheirBudget checks a search's plan against the
+// cells of the same search already trained on a graph of the same size:
+// every rung of the new search is estimated at the seconds per split its
+// rung measured (the median over the rung's cells) times the rung's splits,
+// not rescaled by the rung's share of the protocol's epochs a second time
+// (which priced a 5-epoch rung at a third of its measured time here, and
+// the fair study's 37-epoch first rungs at 1/27), and the final cell, which
+// here is the last rung's cell, is not counted a second time.
+func TestSearchPlanPricesRungsAtTheirBudget(t *testing.T) {
+	root := t.TempDir()
+	rn := &Runner{Dir: root, Threads: 1}
+	done := toySearch(t, "mlp", searchGraph(t, false))
+	runSearch(t, done, rn)
+	next := toySearch(t, "mlp", searchGraph(t, false)) // same size, another dataset key
+	plan, err := next.Plan(rn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rungs := next.rungsOf(t)
+	if len(plan) != len(rungs)+1 {
+		t.Fatalf("plan has %d rows for %d rungs and the final cell", len(plan), len(rungs))
+	}
+	for i, r := range rungs {
+		dir := BudgetDir(root, r.Epochs, next.RungPatience(r.Epochs))
+		var perSplit []float64
+		scanSaved(dir, func(_ string, res *Result) { perSplit = append(perSplit, res.Seconds/float64(len(res.PerSplit))) })
+		if len(perSplit) == 0 {
+			t.Fatalf("rung %d: no cells saved under %s", i+1, dir)
+		}
+		sort.Float64s(perSplit)
+		want := perSplit[len(perSplit)/2] * float64(r.Trials*r.Splits)
+		row := plan[i]
+		if row.SplitsLeft != r.Trials*r.Splits || math.Abs(row.EstSeconds-want) > 1e-6*want {
+			t.Errorf("rung %d (%d epochs, dir %s): %d splits left, estimate %.6f s; want %d and %.6f s (its measured split times %v)",
+				i+1, r.Epochs, filepath.Base(dir), row.SplitsLeft, row.EstSeconds, r.Trials*r.Splits, want, perSplit)
+		}
+	}
+	if f := plan[len(plan)-1]; f.SplitsLeft != 0 || f.EstSeconds != 0 {
+		t.Errorf("final row %+v: the last rung trains the whole final cell, nothing is left beside it", f)
+	}
+}
