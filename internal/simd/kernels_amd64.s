@@ -1884,6 +1884,542 @@ fold3:
 	VZEROUPPER
 	RET
 
+// func spmmHeads8(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+// Requires: AVX, AVX2, FMA3, MMX+, SSE
+TEXT ·spmmHeads8(SB), NOSPLIT, $0-80
+	MOVQ   nnz+0(FP), AX
+	MOVQ   pfn+72(FP), CX
+	MOVQ   col+8(FP), DX
+	MOVQ   val+16(FP), BX
+	MOVQ   stride+32(FP), SI
+	SHLQ   $0x02, SI
+	MOVQ   b+40(FP), DI
+	MOVQ   ldb+48(FP), R8
+	SHLQ   $0x02, R8
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	XORQ   R9, R9
+	TESTQ  AX, AX
+	JZ     done
+
+entry:
+	LEAQ       16(R9), R10
+	CMPQ       R10, CX
+	JGE        nopf
+	MOVLQSX    (DX)(R10*4), R10
+	IMULQ      R8, R10
+	ADDQ       DI, R10
+	PREFETCHT0 (R10)
+	PREFETCHT0 64(R10)
+	PREFETCHT0 128(R10)
+	PREFETCHT0 192(R10)
+
+nopf:
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        R8, R10
+	ADDQ         DI, R10
+	MOVQ         R9, R11
+	IMULQ        SI, R11
+	ADDQ         BX, R11
+	VBROADCASTSS (R11), Y8
+	VFMADD231PS  (R10), Y8, Y0
+	VBROADCASTSS 4(R11), Y8
+	VFMADD231PS  32(R10), Y8, Y1
+	VBROADCASTSS 8(R11), Y8
+	VFMADD231PS  64(R10), Y8, Y2
+	VBROADCASTSS 12(R11), Y8
+	VFMADD231PS  96(R10), Y8, Y3
+	VBROADCASTSS 16(R11), Y8
+	VFMADD231PS  128(R10), Y8, Y4
+	VBROADCASTSS 20(R11), Y8
+	VFMADD231PS  160(R10), Y8, Y5
+	VBROADCASTSS 24(R11), Y8
+	VFMADD231PS  192(R10), Y8, Y6
+	VBROADCASTSS 28(R11), Y8
+	VFMADD231PS  224(R10), Y8, Y7
+	INCQ         R9
+	CMPQ         R9, AX
+	JL           entry
+	MOVQ         c+56(FP), AX
+	MOVSS        alpha+64(FP), X8
+	VBROADCASTSS X8, Y8
+	VMOVUPS      (AX), Y9
+	VFMADD231PS  Y0, Y8, Y9
+	VMOVUPS      Y9, (AX)
+	VMOVUPS      32(AX), Y0
+	VFMADD231PS  Y1, Y8, Y0
+	VMOVUPS      Y0, 32(AX)
+	VMOVUPS      64(AX), Y0
+	VFMADD231PS  Y2, Y8, Y0
+	VMOVUPS      Y0, 64(AX)
+	VMOVUPS      96(AX), Y0
+	VFMADD231PS  Y3, Y8, Y0
+	VMOVUPS      Y0, 96(AX)
+	VMOVUPS      128(AX), Y0
+	VFMADD231PS  Y4, Y8, Y0
+	VMOVUPS      Y0, 128(AX)
+	VMOVUPS      160(AX), Y0
+	VFMADD231PS  Y5, Y8, Y0
+	VMOVUPS      Y0, 160(AX)
+	VMOVUPS      192(AX), Y0
+	VFMADD231PS  Y6, Y8, Y0
+	VMOVUPS      Y0, 192(AX)
+	VMOVUPS      224(AX), Y0
+	VFMADD231PS  Y7, Y8, Y0
+	VMOVUPS      Y0, 224(AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func spmmHeads8Perm(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+// Requires: AVX, AVX2, FMA3, MMX+, SSE
+TEXT ·spmmHeads8Perm(SB), NOSPLIT, $0-80
+	MOVQ   nnz+0(FP), AX
+	MOVQ   pfn+72(FP), CX
+	MOVQ   col+8(FP), DX
+	MOVQ   val+16(FP), BX
+	MOVQ   perm+24(FP), SI
+	MOVQ   stride+32(FP), DI
+	SHLQ   $0x02, DI
+	MOVQ   b+40(FP), R8
+	MOVQ   ldb+48(FP), R9
+	SHLQ   $0x02, R9
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	XORQ   R10, R10
+	TESTQ  AX, AX
+	JZ     done
+
+entry:
+	LEAQ       16(R10), R11
+	CMPQ       R11, CX
+	JGE        nopf
+	MOVLQSX    (DX)(R11*4), R11
+	IMULQ      R9, R11
+	ADDQ       R8, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 64(R11)
+	PREFETCHT0 128(R11)
+	PREFETCHT0 192(R11)
+
+nopf:
+	MOVLQSX      (DX)(R10*4), R11
+	IMULQ        R9, R11
+	ADDQ         R8, R11
+	MOVLQSX      (SI)(R10*4), R12
+	IMULQ        DI, R12
+	ADDQ         BX, R12
+	VBROADCASTSS (R12), Y8
+	VFMADD231PS  (R11), Y8, Y0
+	VBROADCASTSS 4(R12), Y8
+	VFMADD231PS  32(R11), Y8, Y1
+	VBROADCASTSS 8(R12), Y8
+	VFMADD231PS  64(R11), Y8, Y2
+	VBROADCASTSS 12(R12), Y8
+	VFMADD231PS  96(R11), Y8, Y3
+	VBROADCASTSS 16(R12), Y8
+	VFMADD231PS  128(R11), Y8, Y4
+	VBROADCASTSS 20(R12), Y8
+	VFMADD231PS  160(R11), Y8, Y5
+	VBROADCASTSS 24(R12), Y8
+	VFMADD231PS  192(R11), Y8, Y6
+	VBROADCASTSS 28(R12), Y8
+	VFMADD231PS  224(R11), Y8, Y7
+	INCQ         R10
+	CMPQ         R10, AX
+	JL           entry
+	MOVQ         c+56(FP), AX
+	MOVSS        alpha+64(FP), X8
+	VBROADCASTSS X8, Y8
+	VMOVUPS      (AX), Y9
+	VFMADD231PS  Y0, Y8, Y9
+	VMOVUPS      Y9, (AX)
+	VMOVUPS      32(AX), Y0
+	VFMADD231PS  Y1, Y8, Y0
+	VMOVUPS      Y0, 32(AX)
+	VMOVUPS      64(AX), Y0
+	VFMADD231PS  Y2, Y8, Y0
+	VMOVUPS      Y0, 64(AX)
+	VMOVUPS      96(AX), Y0
+	VFMADD231PS  Y3, Y8, Y0
+	VMOVUPS      Y0, 96(AX)
+	VMOVUPS      128(AX), Y0
+	VFMADD231PS  Y4, Y8, Y0
+	VMOVUPS      Y0, 128(AX)
+	VMOVUPS      160(AX), Y0
+	VFMADD231PS  Y5, Y8, Y0
+	VMOVUPS      Y0, 160(AX)
+	VMOVUPS      192(AX), Y0
+	VFMADD231PS  Y6, Y8, Y0
+	VMOVUPS      Y0, 192(AX)
+	VMOVUPS      224(AX), Y0
+	VFMADD231PS  Y7, Y8, Y0
+	VMOVUPS      Y0, 224(AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func spmmHeads4(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+// Requires: AVX, AVX2, FMA3, MMX+, SSE
+TEXT ·spmmHeads4(SB), NOSPLIT, $0-80
+	MOVQ   nnz+0(FP), AX
+	MOVQ   pfn+72(FP), CX
+	MOVQ   col+8(FP), DX
+	MOVQ   val+16(FP), BX
+	MOVQ   stride+32(FP), SI
+	SHLQ   $0x02, SI
+	MOVQ   b+40(FP), DI
+	MOVQ   ldb+48(FP), R8
+	SHLQ   $0x02, R8
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ   R9, R9
+	TESTQ  AX, AX
+	JZ     done
+
+entry:
+	LEAQ       16(R9), R10
+	CMPQ       R10, CX
+	JGE        nopf
+	MOVLQSX    (DX)(R10*4), R10
+	IMULQ      R8, R10
+	ADDQ       DI, R10
+	PREFETCHT0 (R10)
+	PREFETCHT0 64(R10)
+
+nopf:
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        R8, R10
+	ADDQ         DI, R10
+	MOVQ         R9, R11
+	IMULQ        SI, R11
+	ADDQ         BX, R11
+	VBROADCASTSS (R11), Y4
+	VFMADD231PS  (R10), Y4, Y0
+	VBROADCASTSS 4(R11), Y4
+	VFMADD231PS  32(R10), Y4, Y1
+	VBROADCASTSS 8(R11), Y4
+	VFMADD231PS  64(R10), Y4, Y2
+	VBROADCASTSS 12(R11), Y4
+	VFMADD231PS  96(R10), Y4, Y3
+	INCQ         R9
+	CMPQ         R9, AX
+	JL           entry
+	MOVQ         c+56(FP), AX
+	MOVSS        alpha+64(FP), X4
+	VBROADCASTSS X4, Y4
+	VMOVUPS      (AX), Y5
+	VFMADD231PS  Y0, Y4, Y5
+	VMOVUPS      Y5, (AX)
+	VMOVUPS      32(AX), Y0
+	VFMADD231PS  Y1, Y4, Y0
+	VMOVUPS      Y0, 32(AX)
+	VMOVUPS      64(AX), Y0
+	VFMADD231PS  Y2, Y4, Y0
+	VMOVUPS      Y0, 64(AX)
+	VMOVUPS      96(AX), Y0
+	VFMADD231PS  Y3, Y4, Y0
+	VMOVUPS      Y0, 96(AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func spmmHeads4Perm(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+// Requires: AVX, AVX2, FMA3, MMX+, SSE
+TEXT ·spmmHeads4Perm(SB), NOSPLIT, $0-80
+	MOVQ   nnz+0(FP), AX
+	MOVQ   pfn+72(FP), CX
+	MOVQ   col+8(FP), DX
+	MOVQ   val+16(FP), BX
+	MOVQ   perm+24(FP), SI
+	MOVQ   stride+32(FP), DI
+	SHLQ   $0x02, DI
+	MOVQ   b+40(FP), R8
+	MOVQ   ldb+48(FP), R9
+	SHLQ   $0x02, R9
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ   R10, R10
+	TESTQ  AX, AX
+	JZ     done
+
+entry:
+	LEAQ       16(R10), R11
+	CMPQ       R11, CX
+	JGE        nopf
+	MOVLQSX    (DX)(R11*4), R11
+	IMULQ      R9, R11
+	ADDQ       R8, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 64(R11)
+
+nopf:
+	MOVLQSX      (DX)(R10*4), R11
+	IMULQ        R9, R11
+	ADDQ         R8, R11
+	MOVLQSX      (SI)(R10*4), R12
+	IMULQ        DI, R12
+	ADDQ         BX, R12
+	VBROADCASTSS (R12), Y4
+	VFMADD231PS  (R11), Y4, Y0
+	VBROADCASTSS 4(R12), Y4
+	VFMADD231PS  32(R11), Y4, Y1
+	VBROADCASTSS 8(R12), Y4
+	VFMADD231PS  64(R11), Y4, Y2
+	VBROADCASTSS 12(R12), Y4
+	VFMADD231PS  96(R11), Y4, Y3
+	INCQ         R10
+	CMPQ         R10, AX
+	JL           entry
+	MOVQ         c+56(FP), AX
+	MOVSS        alpha+64(FP), X4
+	VBROADCASTSS X4, Y4
+	VMOVUPS      (AX), Y5
+	VFMADD231PS  Y0, Y4, Y5
+	VMOVUPS      Y5, (AX)
+	VMOVUPS      32(AX), Y0
+	VFMADD231PS  Y1, Y4, Y0
+	VMOVUPS      Y0, 32(AX)
+	VMOVUPS      64(AX), Y0
+	VFMADD231PS  Y2, Y4, Y0
+	VMOVUPS      Y0, 64(AX)
+	VMOVUPS      96(AX), Y0
+	VFMADD231PS  Y3, Y4, Y0
+	VMOVUPS      Y0, 96(AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func spmmHeads2(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+// Requires: AVX, AVX2, FMA3, MMX+, SSE
+TEXT ·spmmHeads2(SB), NOSPLIT, $0-80
+	MOVQ   nnz+0(FP), AX
+	MOVQ   pfn+72(FP), CX
+	MOVQ   col+8(FP), DX
+	MOVQ   val+16(FP), BX
+	MOVQ   stride+32(FP), SI
+	SHLQ   $0x02, SI
+	MOVQ   b+40(FP), DI
+	MOVQ   ldb+48(FP), R8
+	SHLQ   $0x02, R8
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	XORQ   R9, R9
+	TESTQ  AX, AX
+	JZ     done
+
+entry:
+	LEAQ       32(R9), R10
+	CMPQ       R10, CX
+	JGE        nopf
+	MOVLQSX    (DX)(R10*4), R10
+	IMULQ      R8, R10
+	ADDQ       DI, R10
+	PREFETCHT0 (R10)
+
+nopf:
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        R8, R10
+	ADDQ         DI, R10
+	MOVQ         R9, R11
+	IMULQ        SI, R11
+	ADDQ         BX, R11
+	VBROADCASTSS (R11), Y2
+	VFMADD231PS  (R10), Y2, Y0
+	VBROADCASTSS 4(R11), Y2
+	VFMADD231PS  32(R10), Y2, Y1
+	INCQ         R9
+	CMPQ         R9, AX
+	JL           entry
+	MOVQ         c+56(FP), AX
+	MOVSS        alpha+64(FP), X2
+	VBROADCASTSS X2, Y2
+	VMOVUPS      (AX), Y3
+	VFMADD231PS  Y0, Y2, Y3
+	VMOVUPS      Y3, (AX)
+	VMOVUPS      32(AX), Y0
+	VFMADD231PS  Y1, Y2, Y0
+	VMOVUPS      Y0, 32(AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func spmmHeads2Perm(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+// Requires: AVX, AVX2, FMA3, MMX+, SSE
+TEXT ·spmmHeads2Perm(SB), NOSPLIT, $0-80
+	MOVQ   nnz+0(FP), AX
+	MOVQ   pfn+72(FP), CX
+	MOVQ   col+8(FP), DX
+	MOVQ   val+16(FP), BX
+	MOVQ   perm+24(FP), SI
+	MOVQ   stride+32(FP), DI
+	SHLQ   $0x02, DI
+	MOVQ   b+40(FP), R8
+	MOVQ   ldb+48(FP), R9
+	SHLQ   $0x02, R9
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	XORQ   R10, R10
+	TESTQ  AX, AX
+	JZ     done
+
+entry:
+	LEAQ       32(R10), R11
+	CMPQ       R11, CX
+	JGE        nopf
+	MOVLQSX    (DX)(R11*4), R11
+	IMULQ      R9, R11
+	ADDQ       R8, R11
+	PREFETCHT0 (R11)
+
+nopf:
+	MOVLQSX      (DX)(R10*4), R11
+	IMULQ        R9, R11
+	ADDQ         R8, R11
+	MOVLQSX      (SI)(R10*4), R12
+	IMULQ        DI, R12
+	ADDQ         BX, R12
+	VBROADCASTSS (R12), Y2
+	VFMADD231PS  (R11), Y2, Y0
+	VBROADCASTSS 4(R12), Y2
+	VFMADD231PS  32(R11), Y2, Y1
+	INCQ         R10
+	CMPQ         R10, AX
+	JL           entry
+	MOVQ         c+56(FP), AX
+	MOVSS        alpha+64(FP), X2
+	VBROADCASTSS X2, Y2
+	VMOVUPS      (AX), Y3
+	VFMADD231PS  Y0, Y2, Y3
+	VMOVUPS      Y3, (AX)
+	VMOVUPS      32(AX), Y0
+	VFMADD231PS  Y1, Y2, Y0
+	VMOVUPS      Y0, 32(AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func spmmHeads1(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+// Requires: AVX, AVX2, FMA3, MMX+, SSE
+TEXT ·spmmHeads1(SB), NOSPLIT, $0-80
+	MOVQ   nnz+0(FP), AX
+	MOVQ   pfn+72(FP), CX
+	MOVQ   col+8(FP), DX
+	MOVQ   val+16(FP), BX
+	MOVQ   stride+32(FP), SI
+	SHLQ   $0x02, SI
+	MOVQ   b+40(FP), DI
+	MOVQ   ldb+48(FP), R8
+	SHLQ   $0x02, R8
+	VXORPS Y0, Y0, Y0
+	XORQ   R9, R9
+	TESTQ  AX, AX
+	JZ     done
+
+entry:
+	LEAQ       32(R9), R10
+	CMPQ       R10, CX
+	JGE        nopf
+	MOVLQSX    (DX)(R10*4), R10
+	IMULQ      R8, R10
+	ADDQ       DI, R10
+	PREFETCHT0 (R10)
+
+nopf:
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        R8, R10
+	ADDQ         DI, R10
+	MOVQ         R9, R11
+	IMULQ        SI, R11
+	ADDQ         BX, R11
+	VBROADCASTSS (R11), Y1
+	VFMADD231PS  (R10), Y1, Y0
+	INCQ         R9
+	CMPQ         R9, AX
+	JL           entry
+	MOVQ         c+56(FP), AX
+	MOVSS        alpha+64(FP), X1
+	VBROADCASTSS X1, Y1
+	VMOVUPS      (AX), Y2
+	VFMADD231PS  Y0, Y1, Y2
+	VMOVUPS      Y2, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func spmmHeads1Perm(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+// Requires: AVX, AVX2, FMA3, MMX+, SSE
+TEXT ·spmmHeads1Perm(SB), NOSPLIT, $0-80
+	MOVQ   nnz+0(FP), AX
+	MOVQ   pfn+72(FP), CX
+	MOVQ   col+8(FP), DX
+	MOVQ   val+16(FP), BX
+	MOVQ   perm+24(FP), SI
+	MOVQ   stride+32(FP), DI
+	SHLQ   $0x02, DI
+	MOVQ   b+40(FP), R8
+	MOVQ   ldb+48(FP), R9
+	SHLQ   $0x02, R9
+	VXORPS Y0, Y0, Y0
+	XORQ   R10, R10
+	TESTQ  AX, AX
+	JZ     done
+
+entry:
+	LEAQ       32(R10), R11
+	CMPQ       R11, CX
+	JGE        nopf
+	MOVLQSX    (DX)(R11*4), R11
+	IMULQ      R9, R11
+	ADDQ       R8, R11
+	PREFETCHT0 (R11)
+
+nopf:
+	MOVLQSX      (DX)(R10*4), R11
+	IMULQ        R9, R11
+	ADDQ         R8, R11
+	MOVLQSX      (SI)(R10*4), R12
+	IMULQ        DI, R12
+	ADDQ         BX, R12
+	VBROADCASTSS (R12), Y1
+	VFMADD231PS  (R11), Y1, Y0
+	INCQ         R10
+	CMPQ         R10, AX
+	JL           entry
+	MOVQ         c+56(FP), AX
+	MOVSS        alpha+64(FP), X1
+	VBROADCASTSS X1, Y1
+	VMOVUPS      (AX), Y2
+	VFMADD231PS  Y0, Y1, Y2
+	VMOVUPS      Y2, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
 // func sddmmRow(nnz int, col *int32, a *float32, b *float32, ldb int, d int, out *float32)
 // Requires: AVX, FMA3
 TEXT ·sddmmRow(SB), NOSPLIT, $0-56
@@ -1962,6 +2498,88 @@ reduce:
 	INCQ         R9
 	CMPQ         R9, AX
 	JL           entry
+
+done:
+	VZEROUPPER
+	RET
+
+// func sddmmHeads8(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32)
+// Requires: AVX, FMA3
+TEXT ·sddmmHeads8(SB), NOSPLIT, $0-48
+	MOVQ   nnz+0(FP), AX
+	MOVQ   col+8(FP), CX
+	MOVQ   a+16(FP), DX
+	MOVQ   b+24(FP), BX
+	MOVQ   ldb+32(FP), SI
+	SHLQ   $0x02, SI
+	MOVQ   out+40(FP), DI
+	VXORPS Y0, Y0, Y0
+	XORQ   R8, R8
+	TESTQ  AX, AX
+	JZ     done
+
+entry:
+	MOVLQSX     (CX)(R8*4), R9
+	IMULQ       SI, R9
+	ADDQ        BX, R9
+	VMOVUPS     (DX), Y1
+	VXORPS      Y2, Y2, Y2
+	VFMADD231PS (R9), Y1, Y2
+	VADDPS      Y0, Y2, Y2
+	VMOVUPS     128(DX), Y1
+	VXORPS      Y3, Y3, Y3
+	VFMADD231PS 128(R9), Y1, Y3
+	VADDPS      Y0, Y3, Y3
+	VPERM2F128  $0x20, Y3, Y2, Y1
+	VPERM2F128  $0x31, Y3, Y2, Y2
+	VADDPS      Y2, Y1, Y1
+	VMOVUPS     32(DX), Y2
+	VXORPS      Y3, Y3, Y3
+	VFMADD231PS 32(R9), Y2, Y3
+	VADDPS      Y0, Y3, Y3
+	VMOVUPS     160(DX), Y2
+	VXORPS      Y4, Y4, Y4
+	VFMADD231PS 160(R9), Y2, Y4
+	VADDPS      Y0, Y4, Y4
+	VPERM2F128  $0x20, Y4, Y3, Y2
+	VPERM2F128  $0x31, Y4, Y3, Y3
+	VADDPS      Y3, Y2, Y2
+	VMOVUPS     64(DX), Y3
+	VXORPS      Y4, Y4, Y4
+	VFMADD231PS 64(R9), Y3, Y4
+	VADDPS      Y0, Y4, Y4
+	VMOVUPS     192(DX), Y3
+	VXORPS      Y5, Y5, Y5
+	VFMADD231PS 192(R9), Y3, Y5
+	VADDPS      Y0, Y5, Y5
+	VPERM2F128  $0x20, Y5, Y4, Y3
+	VPERM2F128  $0x31, Y5, Y4, Y4
+	VADDPS      Y4, Y3, Y3
+	VMOVUPS     96(DX), Y4
+	VXORPS      Y5, Y5, Y5
+	VFMADD231PS 96(R9), Y4, Y5
+	VADDPS      Y0, Y5, Y5
+	VMOVUPS     224(DX), Y4
+	VXORPS      Y6, Y6, Y6
+	VFMADD231PS 224(R9), Y4, Y6
+	VADDPS      Y0, Y6, Y6
+	VPERM2F128  $0x20, Y6, Y5, Y4
+	VPERM2F128  $0x31, Y6, Y5, Y5
+	VADDPS      Y5, Y4, Y4
+	VSHUFPS     $0x44, Y2, Y1, Y5
+	VSHUFPS     $0xee, Y2, Y1, Y1
+	VADDPS      Y1, Y5, Y5
+	VSHUFPS     $0x44, Y4, Y3, Y1
+	VSHUFPS     $0xee, Y4, Y3, Y2
+	VADDPS      Y2, Y1, Y1
+	VSHUFPS     $0x88, Y1, Y5, Y2
+	VSHUFPS     $0xdd, Y1, Y5, Y1
+	VADDPS      Y1, Y2, Y2
+	VMOVUPS     Y2, (DI)
+	ADDQ        $0x20, DI
+	INCQ        R8
+	CMPQ        R8, AX
+	JL          entry
 
 done:
 	VZEROUPPER

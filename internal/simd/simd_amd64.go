@@ -350,3 +350,65 @@ func SpMMRows4(rows *[4]int32, rowPtr, col []int32, val, b, c []float32, n int, 
 	}
 	spmmRows4(&rows[0], &rowPtr[0], &col[0], &val[0], &b[0], &c[0], n, alpha)
 }
+
+// SpMMHeadsRow is SpMMRow for the heads of a multi-head attention product
+// whose heads are 8 columns wide: for each head v < len(c)/8 it adds
+// alpha·Σ_k val[p_k·stride+v]·b[col[k]·ldb+8v : +8] to c[8v : 8v+8], where
+// p_k is k, or perm[k] when perm is not nil. Every head's columns get the bits
+// SpMMRow gives them on their own (the same chain: from zero, one fused
+// multiply-add per entry in order, then c = fma(alpha, acc, c)); the heads'
+// chains run side by side, up to eight at a time, so a row's entries are read
+// once. len(c) must be a positive multiple of 8. Indices are not checked.
+func SpMMHeadsRow(alpha float32, col []int32, val []float32, stride int, perm []int32, b []float32, ldb int, c []float32) {
+	nnz := len(col)
+	if len(c) == 0 || len(c)%8 != 0 {
+		panic(fmt.Sprintf("simd: SpMMHeadsRow on %d columns (want a positive multiple of 8)", len(c)))
+	}
+	if nnz == 0 {
+		return
+	}
+	var pp *int32
+	if perm != nil {
+		_ = perm[nnz-1]
+		pp = &perm[0]
+	}
+	for v := 0; v < len(c)/8; {
+		nh := 8
+		for nh > len(c)/8-v {
+			nh /= 2
+		}
+		pc, pb, pv := &c[8*v], &b[8*v], &val[v]
+		switch {
+		case nh == 8 && pp != nil:
+			spmmHeads8Perm(nnz, &col[0], pv, pp, stride, pb, ldb, pc, alpha, cap(col))
+		case nh == 8:
+			spmmHeads8(nnz, &col[0], pv, nil, stride, pb, ldb, pc, alpha, cap(col))
+		case nh == 4 && pp != nil:
+			spmmHeads4Perm(nnz, &col[0], pv, pp, stride, pb, ldb, pc, alpha, cap(col))
+		case nh == 4:
+			spmmHeads4(nnz, &col[0], pv, nil, stride, pb, ldb, pc, alpha, cap(col))
+		case nh == 2 && pp != nil:
+			spmmHeads2Perm(nnz, &col[0], pv, pp, stride, pb, ldb, pc, alpha, cap(col))
+		case nh == 2:
+			spmmHeads2(nnz, &col[0], pv, nil, stride, pb, ldb, pc, alpha, cap(col))
+		case pp != nil:
+			spmmHeads1Perm(nnz, &col[0], pv, pp, stride, pb, ldb, pc, alpha, cap(col))
+		default:
+			spmmHeads1(nnz, &col[0], pv, nil, stride, pb, ldb, pc, alpha, cap(col))
+		}
+		v += nh
+	}
+}
+
+// SDDMMHeads8 sets out[8k+v] = ⟨a[8v : 8v+8], b[col[k]·ldb+8v : +8]⟩ for
+// every entry k and head v < 8: SDDMMRow of each 8-wide head, to the bit (its
+// chain and reduction tree), eight heads at a time. a holds 64 floats, out
+// 8·len(col). Indices are not checked.
+func SDDMMHeads8(col []int32, a, b []float32, ldb int, out []float32) {
+	nnz := len(col)
+	if nnz == 0 {
+		return
+	}
+	_, _ = a[63], out[8*nnz-1]
+	sddmmHeads8(nnz, &col[0], &a[0], &b[0], ldb, &out[0])
+}

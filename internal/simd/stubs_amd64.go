@@ -109,10 +109,55 @@ func spmmRowPerm(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb
 //go:noescape
 func spmmRows4(rows *int32, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32)
 
+// spmmHeads8 adds alpha times one sparse row times b to c for 8 heads of 8 columns (see SpMMHeadsRow).
+//
+//go:noescape
+func spmmHeads8(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+
+// spmmHeads8Perm adds alpha times one sparse row times b to c for 8 heads of 8 columns (see SpMMHeadsRow).
+//
+//go:noescape
+func spmmHeads8Perm(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+
+// spmmHeads4 adds alpha times one sparse row times b to c for 4 heads of 8 columns (see SpMMHeadsRow).
+//
+//go:noescape
+func spmmHeads4(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+
+// spmmHeads4Perm adds alpha times one sparse row times b to c for 4 heads of 8 columns (see SpMMHeadsRow).
+//
+//go:noescape
+func spmmHeads4Perm(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+
+// spmmHeads2 adds alpha times one sparse row times b to c for 2 heads of 8 columns (see SpMMHeadsRow).
+//
+//go:noescape
+func spmmHeads2(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+
+// spmmHeads2Perm adds alpha times one sparse row times b to c for 2 heads of 8 columns (see SpMMHeadsRow).
+//
+//go:noescape
+func spmmHeads2Perm(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+
+// spmmHeads1 adds alpha times one sparse row times b to c for 1 heads of 8 columns (see SpMMHeadsRow).
+//
+//go:noescape
+func spmmHeads1(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+
+// spmmHeads1Perm adds alpha times one sparse row times b to c for 1 heads of 8 columns (see SpMMHeadsRow).
+//
+//go:noescape
+func spmmHeads1Perm(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+
 // sddmmRow writes the dot products of a with the rows of b named by col (see SDDMMRow).
 //
 //go:noescape
 func sddmmRow(nnz int, col *int32, a *float32, b *float32, ldb int, d int, out *float32)
+
+// sddmmHeads8 writes the per-head dot products of a with the rows of b named by col, 8 heads of 8 (see SDDMMHeads8).
+//
+//go:noescape
+func sddmmHeads8(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32)
 
 // expNonPos sets x[i] = e^x[i] for i < n (see ExpNonPos).
 //

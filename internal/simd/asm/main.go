@@ -47,7 +47,12 @@ func main() {
 	spmmRow(false, masks)
 	spmmRow(true, masks)
 	spmmRows4(masks)
+	for _, nh := range []int{8, 4, 2, 1} {
+		spmmHeads(nh, false)
+		spmmHeads(nh, true)
+	}
 	sddmmRow(masks)
+	sddmmHeads8()
 	expNonPos(masks)
 	dc := dropoutConsts()
 	dropout(false, masks, dc)
@@ -1302,6 +1307,173 @@ func spmmRows4(masks Mem) {
 		VFMADD231PS(acc[i], al, ct)
 		VMASKMOVPS(ct, mask, Mem{Base: t})
 	}
+	VZEROUPPER()
+	RET()
+}
+
+// spmmHeads emits nh heads of one sparse row of a multi-head attention
+// product at once: head v's 8 columns c[8v : 8v+8] get alpha·Σ_k
+// val[p_k·stride+v]·b[col[k]·ldb+8v : +8] with p_k = k, or perm[k] with
+// perm. Each head's chain is spmmRow's on its own 8 columns (from zero, one
+// VFMADD231PS per entry in order, then the fold c = acc·alpha + c), but the
+// nh chains run side by side, so that a row's entries are read once and nh
+// multiply-adds are in flight instead of one.
+func spmmHeads(nh int, perm bool) {
+	name := fmt.Sprintf("spmmHeads%d", nh)
+	if perm {
+		name += "Perm"
+	}
+	TEXT(name, NOSPLIT, "func(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)")
+	Pragma("noescape")
+	Doc(name + " adds alpha times one sparse row times b to c for " + fmt.Sprint(nh) + " heads of 8 columns (see SpMMHeadsRow).")
+
+	nnz := Load(Param("nnz"), GP64())
+	pfn := Load(Param("pfn"), GP64())
+	pcol := Load(Param("col"), GP64())
+	pval := Load(Param("val"), GP64())
+	var pperm Register
+	if perm {
+		pperm = Load(Param("perm"), GP64())
+	}
+	stride := Load(Param("stride"), GP64())
+	SHLQ(U8(2), stride)
+	pb := Load(Param("b"), GP64())
+	ldb := Load(Param("ldb"), GP64())
+	SHLQ(U8(2), ldb)
+
+	acc := make([]VecVirtual, nh)
+	for v := range acc {
+		acc[v] = YMM()
+		VXORPS(acc[v], acc[v], acc[v])
+	}
+	k := GP64()
+	XORQ(k, k)
+	TESTQ(nnz, nnz)
+	JZ(LabelRef("done"))
+	Label("entry")
+	{
+		ahead := GP64()
+		dist := spmmPrefetch
+		if nh < 4 {
+			dist = spmmPrefetchNarrow
+		}
+		LEAQ(Mem{Base: k, Disp: dist}, ahead)
+		CMPQ(ahead, pfn)
+		JGE(LabelRef("nopf"))
+		MOVLQSX(Mem{Base: pcol, Index: ahead, Scale: 4}, ahead)
+		IMULQ(ldb, ahead)
+		ADDQ(pb, ahead)
+		for line := 0; line < max(nh/2, 1); line++ {
+			PREFETCHT0(Mem{Base: ahead, Disp: 64 * line})
+		}
+		Label("nopf")
+	}
+	idx := GP64()
+	MOVLQSX(Mem{Base: pcol, Index: k, Scale: 4}, idx)
+	IMULQ(ldb, idx)
+	ADDQ(pb, idx)
+	row := GP64()
+	if perm {
+		MOVLQSX(Mem{Base: pperm, Index: k, Scale: 4}, row)
+	} else {
+		MOVQ(k, row)
+	}
+	IMULQ(stride, row)
+	ADDQ(pval, row)
+	for v := 0; v < nh; v++ {
+		x := YMM()
+		VBROADCASTSS(Mem{Base: row, Disp: 4 * v}, x)
+		VFMADD231PS(Mem{Base: idx, Disp: 32 * v}, x, acc[v])
+	}
+	INCQ(k)
+	CMPQ(k, nnz)
+	JL(LabelRef("entry"))
+
+	pc := Load(Param("c"), GP64())
+	al := YMM()
+	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
+	for v := 0; v < nh; v++ {
+		t := YMM()
+		dst := Mem{Base: pc, Disp: 32 * v}
+		VMOVUPS(dst, t)
+		VFMADD231PS(acc[v], al, t)
+		VMOVUPS(t, dst)
+	}
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// sddmmHeads8 emits, for 8 heads of 8 columns, out[8k+v] = ⟨a[8v : 8v+8],
+// b[col[k]·ldb+8v : +8]⟩ for k < nnz: sddmmRow's dot of 8 elements for each
+// head (one VFMADD231PS from zero, the three zero accumulators added by its
+// reduction tree, which only turns −0 into +0, then lanes l and l+4, l and
+// l+2, 0 and 1 added in that order with the same first operands), the eight
+// heads' trees run side by side through lane shuffles.
+func sddmmHeads8() {
+	TEXT("sddmmHeads8", NOSPLIT, "func(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32)")
+	Pragma("noescape")
+	Doc("sddmmHeads8 writes the per-head dot products of a with the rows of b named by col, 8 heads of 8 (see SDDMMHeads8).")
+	nnz := Load(Param("nnz"), GP64())
+	pcol := Load(Param("col"), GP64())
+	pa := Load(Param("a"), GP64())
+	pb := Load(Param("b"), GP64())
+	ldb := Load(Param("ldb"), GP64())
+	SHLQ(U8(2), ldb)
+	pout := Load(Param("out"), GP64())
+	zero := YMM()
+	VXORPS(zero, zero, zero)
+	k := GP64()
+	XORQ(k, k)
+	TESTQ(nnz, nnz)
+	JZ(LabelRef("done"))
+	Label("entry")
+	row := GP64()
+	MOVLQSX(Mem{Base: pcol, Index: k, Scale: 4}, row)
+	IMULQ(ldb, row)
+	ADDQ(pb, row)
+	// dot returns head v's 8 products, as sddmmRow's acc[0] after its first
+	// two additions
+	dot := func(v int) VecVirtual {
+		x, acc := YMM(), YMM()
+		VMOVUPS(Mem{Base: pa, Disp: 32 * v}, x)
+		VXORPS(acc, acc, acc)
+		VFMADD231PS(Mem{Base: row, Disp: 32 * v}, x, acc)
+		VADDPS(zero, acc, acc)
+		return acc
+	}
+	// pairs (A, B) of heads whose 128-bit halves are added: lanes l and l+4
+	// of A in the low half of the sum, of B in its high half; the order
+	// 0,4 1,5 2,6 3,7 puts head v in lane v of the final vector
+	order := [8]int{0, 4, 1, 5, 2, 6, 3, 7}
+	var s [4]VecVirtual
+	for p := 0; p < 4; p++ {
+		a, b := dot(order[2*p]), dot(order[2*p+1])
+		lo, hi := YMM(), YMM()
+		VPERM2F128(U8(0x20), b, a, lo) // [A.lo, B.lo]
+		VPERM2F128(U8(0x31), b, a, hi) // [A.hi, B.hi]
+		VADDPS(hi, lo, lo)
+		s[p] = lo
+	}
+	// lanes l and l+2 of each half: pairs (s0, s1) and (s2, s3)
+	var u [2]VecVirtual
+	for p := 0; p < 2; p++ {
+		lo, hi := YMM(), YMM()
+		VSHUFPS(U8(0x44), s[2*p+1], s[2*p], lo)
+		VSHUFPS(U8(0xEE), s[2*p+1], s[2*p], hi)
+		VADDPS(hi, lo, lo)
+		u[p] = lo
+	}
+	lo, hi := YMM(), YMM()
+	VSHUFPS(U8(0x88), u[1], u[0], lo)
+	VSHUFPS(U8(0xDD), u[1], u[0], hi)
+	VADDPS(hi, lo, lo)
+	VMOVUPS(lo, Mem{Base: pout})
+	ADDQ(U8(32), pout)
+	INCQ(k)
+	CMPQ(k, nnz)
+	JL(LabelRef("entry"))
+	Label("done")
 	VZEROUPPER()
 	RET()
 }
