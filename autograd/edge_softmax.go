@@ -3,6 +3,7 @@ package autograd
 import (
 	"fmt"
 
+	"github.com/pcgcn/pcgcn/internal/simd"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -133,8 +134,24 @@ func edgeSoftmaxBack(o *Var) {
 	o.tape.Exec.ForBalancedArg(o.csr.RowPtr, 2*o.Value.Cols, o, edgeSoftmaxBackRows)
 }
 
+// edgeSoftmaxBackRows adds the gradient of rows [lo, hi): with 8 heads and
+// the vector kernels by simd.EdgeSoftmaxBack8, the packed form of
+// edgeSoftmaxBackRowsGo's operations (the same bits).
 func edgeSoftmaxBackRows(arg any, lo, hi int) {
 	o := arg.(*Var)
+	if o.Value.Cols != 8 || !simd.Enabled() {
+		edgeSoftmaxBackRowsGo(o, lo, hi)
+		return
+	}
+	rp, od, gy, gs := o.csr.RowPtr, o.Value.Data, o.Grad.Data, o.in[0].Grad.Data
+	for i := lo; i < hi; i++ {
+		a, b := 8*int(rp[i]), 8*int(rp[i+1])
+		simd.EdgeSoftmaxBack8(od[a:b], gy[a:b], gs[a:b])
+	}
+}
+
+// edgeSoftmaxBackRowsGo is edgeSoftmaxBackRows in Go, for any head count.
+func edgeSoftmaxBackRowsGo(o *Var, lo, hi int) {
 	h, rp, od, gy, gs := o.Value.Cols, o.csr.RowPtr, o.Value.Data, o.Grad.Data, o.in[0].Grad.Data
 	var db [maxStackHeads]float32
 	dot := db[:]

@@ -2585,6 +2585,117 @@ done:
 	VZEROUPPER
 	RET
 
+// func edgeSoftmaxBack8(n int, out *float32, grad *float32, sgrad *float32)
+// Requires: AVX
+TEXT ·edgeSoftmaxBack8(SB), NOSPLIT, $0-32
+	MOVQ   n+0(FP), AX
+	MOVQ   out+8(FP), CX
+	MOVQ   grad+16(FP), DX
+	MOVQ   sgrad+24(FP), BX
+	VXORPS Y0, Y0, Y0
+	XORQ   SI, SI
+	TESTQ  AX, AX
+	JZ     done
+	SHLQ   $0x05, AX
+
+dot:
+	VMOVUPS (CX)(SI*1), Y1
+	VMULPS  (DX)(SI*1), Y1, Y1
+	VADDPS  Y0, Y1, Y0
+	ADDQ    $0x20, SI
+	CMPQ    SI, AX
+	JL      dot
+	XORQ    SI, SI
+
+upd:
+	VMOVUPS (DX)(SI*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  (CX)(SI*1), Y1, Y1
+	VADDPS  (BX)(SI*1), Y1, Y1
+	VMOVUPS Y1, (BX)(SI*1)
+	ADDQ    $0x20, SI
+	CMPQ    SI, AX
+	JL      upd
+
+done:
+	VZEROUPPER
+	RET
+
+// func addRows8(n int, src *float32, dst *float32)
+// Requires: AVX
+TEXT ·addRows8(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    dst+16(FP), DX
+	VMOVUPS (DX), Y0
+	XORQ    BX, BX
+	TESTQ   AX, AX
+	JZ      done
+
+row:
+	VADDPS  (CX), Y0, Y0
+	ADDQ    $0x20, CX
+	INCQ    BX
+	CMPQ    BX, AX
+	JL      row
+	VMOVUPS Y0, (DX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func addRows8Idx(n int, idx *int32, src *float32, dst *float32)
+// Requires: AVX
+TEXT ·addRows8Idx(SB), NOSPLIT, $0-32
+	MOVQ    n+0(FP), AX
+	MOVQ    idx+8(FP), CX
+	MOVQ    src+16(FP), DX
+	MOVQ    dst+24(FP), BX
+	VMOVUPS (BX), Y0
+	XORQ    SI, SI
+	TESTQ   AX, AX
+	JZ      done
+
+row:
+	MOVLQSX (CX)(SI*4), DI
+	SHLQ    $0x05, DI
+	VADDPS  (DX)(DI*1), Y0, Y0
+	INCQ    SI
+	CMPQ    SI, AX
+	JL      row
+	VMOVUPS Y0, (BX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func gatherAdd8(n int, col *int32, a *float32, b *float32, out *float32)
+// Requires: AVX
+TEXT ·gatherAdd8(SB), NOSPLIT, $0-40
+	MOVQ    n+0(FP), AX
+	MOVQ    col+8(FP), CX
+	MOVQ    a+16(FP), DX
+	MOVQ    b+24(FP), BX
+	MOVQ    out+32(FP), SI
+	VMOVUPS (DX), Y0
+	XORQ    DX, DX
+	TESTQ   AX, AX
+	JZ      done
+
+entry:
+	MOVLQSX (CX)(DX*4), DI
+	SHLQ    $0x05, DI
+	VADDPS  (BX)(DI*1), Y0, Y1
+	VMOVUPS Y1, (SI)
+	ADDQ    $0x20, SI
+	INCQ    DX
+	CMPQ    DX, AX
+	JL      entry
+
+done:
+	VZEROUPPER
+	RET
+
 // func expNonPos(n int, x *float32)
 // Requires: AVX, AVX2, FMA3
 TEXT ·expNonPos(SB), NOSPLIT, $0-16

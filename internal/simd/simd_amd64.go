@@ -412,3 +412,48 @@ func SDDMMHeads8(col []int32, a, b []float32, ldb int, out []float32) {
 	_, _ = a[63], out[8*nnz-1]
 	sddmmHeads8(nnz, &col[0], &a[0], &b[0], ldb, &out[0])
 }
+
+// EdgeSoftmaxBack8 adds the gradient of an edge softmax over one row of
+// len(o)/8 entries of 8 heads to s: with dot = Σ_k o_k·g_k (from +0, each
+// step (o·g) + dot), s_k = ((g_k − dot)·o_k) + s_k, eight heads a vector.
+// Those are the float32 operations, in order and with the first operands, of
+// the compiler's scalar code for package autograd's loop at the default
+// GOAMD64 level, so the bits are that loop's, NaN payloads included. o, g
+// and s have the same length, a multiple of 8.
+func EdgeSoftmaxBack8(o, g, s []float32) {
+	if len(o)%8 != 0 || len(g) != len(o) || len(s) != len(o) {
+		panic(fmt.Sprintf("simd: EdgeSoftmaxBack8 on %d, %d and %d floats (want one multiple of 8)", len(o), len(g), len(s)))
+	}
+	if len(o) > 0 {
+		edgeSoftmaxBack8(len(o)/8, &o[0], &g[0], &s[0])
+	}
+}
+
+// AddRows8 adds to dst (8 floats) the rows src[r·8 : r·8+8] in order, r = q
+// for q < n, or r = idx[q] when idx is not nil (then n = len(idx)): each
+// element is dst + row with dst as the first operand, as the compiler's
+// scalar code for `dst[c] += row[c]`. Indices are not checked.
+func AddRows8(n int, idx []int32, src, dst []float32) {
+	_ = dst[7]
+	if idx != nil {
+		if len(idx) > 0 {
+			addRows8Idx(len(idx), &idx[0], &src[0], &dst[0])
+		}
+		return
+	}
+	if n > 0 {
+		_ = src[8*n-1]
+		addRows8(n, &src[0], &dst[0])
+	}
+}
+
+// GatherAdd8 sets out[8q : 8q+8] = a + b[col[q]·8 : +8] for every q, a (8
+// floats) as the first operand of each sum. Indices are not checked.
+func GatherAdd8(col []int32, a, b, out []float32) {
+	n := len(col)
+	if n == 0 {
+		return
+	}
+	_, _ = a[7], out[8*n-1]
+	gatherAdd8(n, &col[0], &a[0], &b[0], &out[0])
+}

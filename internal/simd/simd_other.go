@@ -92,3 +92,18 @@ func SpMMHeadsRow(alpha float32, col []int32, val []float32, stride int, perm []
 func SDDMMHeads8(col []int32, a, b []float32, ldb int, out []float32) {
 	panic("simd: SDDMMHeads8 called without vector support")
 }
+
+// EdgeSoftmaxBack8 is unavailable in this build; see Enabled.
+func EdgeSoftmaxBack8(o, g, s []float32) {
+	panic("simd: EdgeSoftmaxBack8 called without vector support")
+}
+
+// AddRows8 is unavailable in this build; see Enabled.
+func AddRows8(n int, idx []int32, src, dst []float32) {
+	panic("simd: AddRows8 called without vector support")
+}
+
+// GatherAdd8 is unavailable in this build; see Enabled.
+func GatherAdd8(col []int32, a, b, out []float32) {
+	panic("simd: GatherAdd8 called without vector support")
+}

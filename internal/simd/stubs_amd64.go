@@ -159,6 +159,26 @@ func sddmmRow(nnz int, col *int32, a *float32, b *float32, ldb int, d int, out *
 //go:noescape
 func sddmmHeads8(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32)
 
+// edgeSoftmaxBack8 adds one row's edge softmax gradient for 8 heads (see EdgeSoftmaxBack8).
+//
+//go:noescape
+func edgeSoftmaxBack8(n int, out *float32, grad *float32, sgrad *float32)
+
+// addRows8 adds n rows of 8 floats of src to dst in order (see AddRows8).
+//
+//go:noescape
+func addRows8(n int, src *float32, dst *float32)
+
+// addRows8Idx adds n rows of 8 floats of src to dst in order (see AddRows8).
+//
+//go:noescape
+func addRows8Idx(n int, idx *int32, src *float32, dst *float32)
+
+// gatherAdd8 writes a plus the rows of b named by col, 8 floats each (see GatherAdd8).
+//
+//go:noescape
+func gatherAdd8(n int, col *int32, a *float32, b *float32, out *float32)
+
 // expNonPos sets x[i] = e^x[i] for i < n (see ExpNonPos).
 //
 //go:noescape

@@ -53,6 +53,10 @@ func main() {
 	}
 	sddmmRow(masks)
 	sddmmHeads8()
+	edgeSoftmaxBack8()
+	addRows8(false)
+	addRows8(true)
+	gatherAdd8()
 	expNonPos(masks)
 	dc := dropoutConsts()
 	dropout(false, masks, dc)
@@ -1472,6 +1476,132 @@ func sddmmHeads8() {
 	ADDQ(U8(32), pout)
 	INCQ(k)
 	CMPQ(k, nnz)
+	JL(LabelRef("entry"))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// edgeSoftmaxBack8 emits the backward pass of an edge softmax over one row
+// of n entries of 8 heads (autograd's edgeSoftmaxBackRows, eight heads in
+// one vector): dot = Σ_k o_k·g_k from +0 as (o·g) + dot, then s_k = ((g_k −
+// dot)·o_k) + s_k, each operation with the Go loop's first operand.
+func edgeSoftmaxBack8() {
+	TEXT("edgeSoftmaxBack8", NOSPLIT, "func(n int, out, grad, sgrad *float32)")
+	Pragma("noescape")
+	Doc("edgeSoftmaxBack8 adds one row's edge softmax gradient for 8 heads (see EdgeSoftmaxBack8).")
+	n := Load(Param("n"), GP64())
+	po := Load(Param("out"), GP64())
+	pg := Load(Param("grad"), GP64()) // g is the goroutine register to the assembler
+	ps := Load(Param("sgrad"), GP64())
+	dot := YMM()
+	VXORPS(dot, dot, dot)
+	k := GP64()
+	XORQ(k, k)
+	TESTQ(n, n)
+	JZ(LabelRef("done"))
+	SHLQ(U8(5), n) // bytes
+	Label("dot")
+	{
+		o, t := YMM(), YMM()
+		VMOVUPS(Mem{Base: po, Index: k, Scale: 1}, o)
+		VMULPS(Mem{Base: pg, Index: k, Scale: 1}, o, t)
+		VADDPS(dot, t, dot)
+	}
+	ADDQ(U8(32), k)
+	CMPQ(k, n)
+	JL(LabelRef("dot"))
+	XORQ(k, k)
+	Label("upd")
+	{
+		u := YMM()
+		VMOVUPS(Mem{Base: pg, Index: k, Scale: 1}, u)
+		VSUBPS(dot, u, u)
+		VMULPS(Mem{Base: po, Index: k, Scale: 1}, u, u)
+		VADDPS(Mem{Base: ps, Index: k, Scale: 1}, u, u)
+		VMOVUPS(u, Mem{Base: ps, Index: k, Scale: 1})
+	}
+	ADDQ(U8(32), k)
+	CMPQ(k, n)
+	JL(LabelRef("upd"))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// addRows8 emits dst[0:8] = dst + src[r_q·8 : +8] for q < n in order, with
+// r_q = q, or idx[q] with idx: the sums of autograd's edgeGatherAdd backward,
+// eight heads in one vector, the accumulator as the first operand.
+func addRows8(withIdx bool) {
+	name := "addRows8"
+	sig := "func(n int, src, dst *float32)"
+	if withIdx {
+		name = "addRows8Idx"
+		sig = "func(n int, idx *int32, src, dst *float32)"
+	}
+	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
+	Doc(name + " adds n rows of 8 floats of src to dst in order (see AddRows8).")
+	n := Load(Param("n"), GP64())
+	var pidx Register
+	if withIdx {
+		pidx = Load(Param("idx"), GP64())
+	}
+	psrc := Load(Param("src"), GP64())
+	pdst := Load(Param("dst"), GP64())
+	acc := YMM()
+	VMOVUPS(Mem{Base: pdst}, acc)
+	k := GP64()
+	XORQ(k, k)
+	TESTQ(n, n)
+	JZ(LabelRef("done"))
+	Label("row")
+	if withIdx {
+		r := GP64()
+		MOVLQSX(Mem{Base: pidx, Index: k, Scale: 4}, r)
+		SHLQ(U8(5), r)
+		VADDPS(Mem{Base: psrc, Index: r, Scale: 1}, acc, acc)
+	} else {
+		VADDPS(Mem{Base: psrc}, acc, acc)
+		ADDQ(U8(32), psrc)
+	}
+	INCQ(k)
+	CMPQ(k, n)
+	JL(LabelRef("row"))
+	VMOVUPS(acc, Mem{Base: pdst})
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// gatherAdd8 emits out[8q : 8q+8] = a + b[col[q]·8 : +8] for q < n (the
+// edge scores of autograd's EdgeGatherAdd, eight heads in one vector, a as
+// the first operand).
+func gatherAdd8() {
+	TEXT("gatherAdd8", NOSPLIT, "func(n int, col *int32, a, b, out *float32)")
+	Pragma("noescape")
+	Doc("gatherAdd8 writes a plus the rows of b named by col, 8 floats each (see GatherAdd8).")
+	n := Load(Param("n"), GP64())
+	pcol := Load(Param("col"), GP64())
+	pa := Load(Param("a"), GP64())
+	pb := Load(Param("b"), GP64())
+	pout := Load(Param("out"), GP64())
+	a := YMM()
+	VMOVUPS(Mem{Base: pa}, a)
+	k := GP64()
+	XORQ(k, k)
+	TESTQ(n, n)
+	JZ(LabelRef("done"))
+	Label("entry")
+	r := GP64()
+	MOVLQSX(Mem{Base: pcol, Index: k, Scale: 4}, r)
+	SHLQ(U8(5), r)
+	t := YMM()
+	VADDPS(Mem{Base: pb, Index: r, Scale: 1}, a, t)
+	VMOVUPS(t, Mem{Base: pout})
+	ADDQ(U8(32), pout)
+	INCQ(k)
+	CMPQ(k, n)
 	JL(LabelRef("entry"))
 	Label("done")
 	VZEROUPPER()
