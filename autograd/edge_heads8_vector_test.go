@@ -2,6 +2,7 @@ package autograd
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -50,9 +51,24 @@ func TestEdgeOpsHeads8VectorMatchGo(t *testing.T) {
 				t.Fatalf("∂dst %d: vector %v, Go %v", i, gotT[i], dst.Grad.Data[i])
 			}
 
-			// the softmax's backward on arbitrary outputs and gradients
+			// the softmax's forward (vector passes against edgeSoftmaxHeads)
 			scores := NewParam("scores", specialDense(r, pat.NNZ(), h))
 			sm := tp.EdgeSoftmax(pat, scores)
+			gotF := sm.Value.Clone().Data
+			edgeSoftmaxHeads(sm, 0, rows)
+			if i := bitsDiffer(gotF, sm.Value.Data); i >= 0 {
+				t.Fatalf("EdgeSoftmax %d: vector %v (%#x), Go %v (%#x)", i, gotF[i], math.Float32bits(gotF[i]), sm.Value.Data[i], math.Float32bits(sm.Value.Data[i]))
+			}
+			// and on plain scores, whose rows are not all NaN
+			plain := NewParam("plain", testkit.RandDense(pat.NNZ(), h, uint64(threads)))
+			sp := tp.EdgeSoftmax(pat, plain)
+			gotP := sp.Value.Clone().Data
+			edgeSoftmaxHeads(sp, 0, rows)
+			if i := bitsDiffer(gotP, sp.Value.Data); i >= 0 {
+				t.Fatalf("EdgeSoftmax (plain) %d: vector %v, Go %v", i, gotP[i], sp.Value.Data[i])
+			}
+
+			// the softmax's backward on arbitrary outputs and gradients
 			sm.Value = specialDense(r, pat.NNZ(), h)
 			sm.Grad = specialDense(r, pat.NNZ(), h)
 			g0 := specialDense(r, pat.NNZ(), h)
@@ -65,5 +81,24 @@ func TestEdgeOpsHeads8VectorMatchGo(t *testing.T) {
 				t.Fatalf("EdgeSoftmax ∂scores %d: vector %v (%#x), Go %v", i, gotG[i], gotG[i], scores.Grad.Data[i])
 			}
 		})
+	}
+}
+
+// TestELUBackwardVectorMatchesGo compares ELU's vector backward with its Go
+// loop, bit for bit, on inputs, outputs and gradients with NaNs, ±0,
+// infinities and subnormals, on every tail length.
+func TestELUBackwardVectorMatchesGo(t *testing.T) {
+	if !simd.Enabled() || goFusesFMA {
+		t.Skip("the Go loop runs in this build")
+	}
+	r := rand.New(rand.NewPCG(5, 37))
+	for n := range 40 {
+		x, y, gy, gx := specialDense(r, 1, n).Data, specialDense(r, 1, n).Data, specialDense(r, 1, n).Data, specialDense(r, 1, n).Data
+		want := append([]float32(nil), gx...)
+		eluBackward(1, gx, gy, x, y)
+		eluBackwardGo(1, want, gy, x, y)
+		if i := bitsDiffer(gx, want); i >= 0 {
+			t.Fatalf("n=%d: %d: vector %v, Go %v", n, i, gx[i], want[i])
+		}
 	}
 }

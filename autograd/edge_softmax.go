@@ -23,6 +23,8 @@ func (t *Tape) EdgeSoftmax(pattern *tensor.CSR, scores *Var) *Var {
 	switch {
 	case h == 1:
 		tensor.RowSoftmax(t.Exec, pattern, scores.Value.Data, o.Value.Data)
+	case h == 8 && simd.Enabled() && !goFusesFMA:
+		t.Exec.ForBalancedArg(pattern.RowPtr, 8*h, o, edgeSoftmaxHeads8)
 	case h <= maxStackHeads:
 		t.Exec.ForBalancedArg(pattern.RowPtr, 8*h, o, edgeSoftmaxHeads)
 	default:
@@ -92,6 +94,29 @@ func edgeSoftmaxHeads(arg any, lo, hi int) {
 	}
 }
 
+// edgeSoftmaxHeads8 is edgeSoftmaxHeads for 8 heads with a row's passes in
+// vector kernels (simd.EdgeSoftmaxPre8 and simd.EdgeSoftmaxPost8, the packed
+// form of its Go loops' operations), batched the same way: the same bits.
+func edgeSoftmaxHeads8(arg any, lo, hi int) {
+	o := arg.(*Var)
+	rp, sd, od := o.csr.RowPtr, o.in[0].Value.Data, o.Value.Data
+	for first := lo; first < hi; {
+		last := first
+		for ; last < hi && int(rp[last]-rp[first])*8 < expBatch; last++ {
+			if a, b := 8*int(rp[last]), 8*int(rp[last+1]); a < b {
+				simd.EdgeSoftmaxPre8(sd[a:b], od[a:b])
+			}
+		}
+		tensor.ExpNonPosSlice(od[int(rp[first])*8 : int(rp[last])*8])
+		for i := first; i < last; i++ {
+			if a, b := 8*int(rp[i]), 8*int(rp[i+1]); a < b {
+				simd.EdgeSoftmaxPost8(od[a:b])
+			}
+		}
+		first = last
+	}
+}
+
 // edgeSoftmaxManyHeads is the forward pass for more heads, head by head,
 // batched like edgeSoftmaxHeads.
 func edgeSoftmaxManyHeads(arg any, lo, hi int) {
@@ -139,7 +164,7 @@ func edgeSoftmaxBack(o *Var) {
 // edgeSoftmaxBackRowsGo's operations (the same bits).
 func edgeSoftmaxBackRows(arg any, lo, hi int) {
 	o := arg.(*Var)
-	if o.Value.Cols != 8 || !simd.Enabled() {
+	if o.Value.Cols != 8 || !simd.Enabled() || goFusesFMA {
 		edgeSoftmaxBackRowsGo(o, lo, hi)
 		return
 	}

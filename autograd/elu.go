@@ -1,6 +1,10 @@
 package autograd
 
-import "math"
+import (
+	"math"
+
+	"github.com/pcgcn/pcgcn/internal/simd"
+)
 
 // ELU returns x where x > 0 and alpha·(eˣ − 1) elsewhere.
 //
@@ -21,6 +25,16 @@ func eluForward(alpha float32, y, x []float32) {
 }
 
 func eluBackward(alpha float32, gx, gy, x, y []float32) {
+	if simd.Enabled() && !goFusesFMA { // eluBackwardGo's bits, packed
+		simd.ELUBackward(gy, x[:len(gy)], y[:len(gy)], gx[:len(gy)], alpha)
+		return
+	}
+	eluBackwardGo(alpha, gx, gy, x, y)
+}
+
+// eluBackwardGo is eluBackward's Go loop (a GOAMD64=v3 build fuses its
+// multiply-add, so it keeps this loop).
+func eluBackwardGo(alpha float32, gx, gy, x, y []float32) {
 	for i, g := range gy {
 		if x[i] > 0 {
 			gx[i] += g

@@ -3841,3 +3841,131 @@ row:
 done:
 	VZEROUPPER
 	RET
+
+// func edgeSoftmaxPre8(n int, s *float32, out *float32)
+// Requires: AVX
+TEXT ·edgeSoftmaxPre8(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    s+8(FP), CX
+	MOVQ    out+16(FP), DX
+	SHLQ    $0x05, AX
+	VMOVUPS reluconst<>+0(SB), Y0
+	VMOVUPS (CX), Y1
+	MOVQ    $0x00000020, BX
+
+max:
+	CMPQ   BX, AX
+	JGE    sub
+	VXORPS (CX)(BX*1), Y0, Y2
+	VXORPS Y0, Y1, Y1
+	VMINPS Y2, Y1, Y2
+	VMINPS Y1, Y2, Y1
+	VORPS  Y2, Y1, Y1
+	VXORPS Y0, Y1, Y1
+	ADDQ   $0x20, BX
+	JMP    max
+
+sub:
+	XORQ BX, BX
+
+subl:
+	VMOVUPS (CX)(BX*1), Y0
+	VSUBPS  Y1, Y0, Y0
+	VMOVUPS Y0, (DX)(BX*1)
+	ADDQ    $0x20, BX
+	CMPQ    BX, AX
+	JL      subl
+	VZEROUPPER
+	RET
+
+// func edgeSoftmaxPost8(n int, out *float32)
+// Requires: AVX, AVX2
+TEXT ·edgeSoftmaxPost8(SB), NOSPLIT, $0-16
+	MOVQ   n+0(FP), AX
+	MOVQ   out+8(FP), CX
+	SHLQ   $0x05, AX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	XORQ   DX, DX
+
+sum:
+	VCVTPS2PD    (CX)(DX*1), Y2
+	VCVTPS2PD    16(CX)(DX*1), Y3
+	VADDPD       Y0, Y2, Y0
+	VADDPD       Y1, Y3, Y1
+	ADDQ         $0x20, DX
+	CMPQ         DX, AX
+	JL           sum
+	MOVQ         $0x3ff0000000000000, DX
+	VMOVQ        DX, X2
+	VBROADCASTSD X2, Y2
+	VDIVPD       Y0, Y2, Y0
+	VDIVPD       Y1, Y2, Y1
+	VCVTPD2PSY   Y0, X4
+	VCVTPD2PSY   Y1, X0
+	VINSERTF128  $0x01, X0, Y4, Y4
+	XORQ         DX, DX
+
+scale:
+	VMOVUPS (CX)(DX*1), Y0
+	VMULPS  Y4, Y0, Y0
+	VMOVUPS Y0, (CX)(DX*1)
+	ADDQ    $0x20, DX
+	CMPQ    DX, AX
+	JL      scale
+	VZEROUPPER
+	RET
+
+// func eluBwd(n int, gy *float32, x *float32, y *float32, gx *float32, alpha float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·eluBwd(SB), NOSPLIT, $0-44
+	MOVQ         n+0(FP), AX
+	MOVQ         gy+8(FP), CX
+	MOVQ         x+16(FP), DX
+	MOVQ         y+24(FP), BX
+	MOVQ         gx+32(FP), SI
+	MOVSS        alpha+40(FP), X0
+	VBROADCASTSS X0, Y0
+	VXORPS       Y1, Y1, Y1
+	XORQ         DI, DI
+
+l8:
+	MOVQ      AX, R8
+	SUBQ      DI, R8
+	CMPQ      R8, $0x08
+	JL        tail
+	VMOVUPS   (CX)(DI*4), Y2
+	VMOVUPS   (DX)(DI*4), Y3
+	VMOVUPS   (BX)(DI*4), Y4
+	VMOVUPS   (SI)(DI*4), Y5
+	VCMPPS    $0x1e, Y1, Y3, Y3
+	VADDPS    Y2, Y5, Y6
+	VADDPS    Y0, Y4, Y4
+	VMULPS    Y2, Y4, Y4
+	VADDPS    Y5, Y4, Y4
+	VBLENDVPS Y3, Y6, Y4, Y4
+	VMOVUPS   Y4, (SI)(DI*4)
+	ADDQ      $0x08, DI
+	JMP       l8
+
+tail:
+	TESTQ      R8, R8
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       R8
+	VMOVUPS    32(AX)(R8*4), Y2
+	VMASKMOVPS (CX)(DI*4), Y2, Y3
+	VMASKMOVPS (DX)(DI*4), Y2, Y4
+	VMASKMOVPS (BX)(DI*4), Y2, Y5
+	VMASKMOVPS (SI)(DI*4), Y2, Y6
+	VCMPPS     $0x1e, Y1, Y4, Y1
+	VADDPS     Y3, Y6, Y4
+	VADDPS     Y0, Y5, Y5
+	VMULPS     Y3, Y5, Y5
+	VADDPS     Y6, Y5, Y5
+	VBLENDVPS  Y1, Y4, Y5, Y5
+	VMASKMOVPS Y5, Y2, (SI)(DI*4)
+
+done:
+	VZEROUPPER
+	RET

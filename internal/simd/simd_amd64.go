@@ -457,3 +457,40 @@ func GatherAdd8(col []int32, a, b, out []float32) {
 	_, _ = a[7], out[8*n-1]
 	gatherAdd8(n, &col[0], &a[0], &b[0], &out[0])
 }
+
+// EdgeSoftmaxPre8 is the first pass of package autograd's edge softmax over
+// one row of len(s)/8 ≥ 1 entries of 8 heads: m = the per-head maximum of
+// the row's scores (Go's max of two float32, as the compiler builds it, from
+// the first entry on), then out_k = s_k − m, the Go loop's bits. s and out
+// have the same length, a positive multiple of 8.
+func EdgeSoftmaxPre8(s, out []float32) {
+	if len(s) == 0 || len(s)%8 != 0 || len(out) != len(s) {
+		panic(fmt.Sprintf("simd: EdgeSoftmaxPre8 on %d and %d floats (want one positive multiple of 8)", len(s), len(out)))
+	}
+	edgeSoftmaxPre8(len(s)/8, &s[0], &out[0])
+}
+
+// EdgeSoftmaxPost8 is the last pass of package autograd's edge softmax over
+// one row of len(out)/8 ≥ 1 entries of 8 heads: the per-head sums of out in
+// float64 (float64(e) + sum, from +0, in entry order), inv =
+// float32(1/sum), then out_k = out_k·inv, the Go loop's bits.
+func EdgeSoftmaxPost8(out []float32) {
+	if len(out) == 0 || len(out)%8 != 0 {
+		panic(fmt.Sprintf("simd: EdgeSoftmaxPost8 on %d floats (want a positive multiple of 8)", len(out)))
+	}
+	edgeSoftmaxPost8(len(out)/8, &out[0])
+}
+
+// ELUBackward adds the ELU gradient to gx: gx + gy where x > 0 (NaN is
+// not), ((y + alpha)·gy) + gx elsewhere, the float32 operations and first
+// operands of the compiler's scalar code for package autograd's loop at the
+// default GOAMD64 level. gy, x, y and gx have the same length.
+func ELUBackward(gy, x, y, gx []float32, alpha float32) {
+	n := len(gy)
+	if len(x) != n || len(y) != n || len(gx) != n {
+		panic(fmt.Sprintf("simd: ELUBackward on %d, %d, %d and %d floats", n, len(x), len(y), len(gx)))
+	}
+	if n > 0 {
+		eluBwd(n, &gy[0], &x[0], &y[0], &gx[0], alpha)
+	}
+}

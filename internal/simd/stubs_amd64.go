@@ -248,3 +248,18 @@ func countNonZero(n int, x *float32) int
 //
 //go:noescape
 func nonZeroRows(rows int, x *float32, ld int, w0 int, w1 int, out *uint16)
+
+// edgeSoftmaxPre8 writes one row's scores minus their per-head maxima, 8 heads (see EdgeSoftmaxPre8).
+//
+//go:noescape
+func edgeSoftmaxPre8(n int, s *float32, out *float32)
+
+// edgeSoftmaxPost8 divides one row's exponentials by their per-head float64 sums, 8 heads (see EdgeSoftmaxPost8).
+//
+//go:noescape
+func edgeSoftmaxPost8(n int, out *float32)
+
+// eluBwd adds the ELU gradient to gx for n elements (see ELUBackward).
+//
+//go:noescape
+func eluBwd(n int, gy *float32, x *float32, y *float32, gx *float32, alpha float32)

@@ -73,6 +73,9 @@ func main() {
 	axpy(masks)
 	countNonZero(masks)
 	nonZeroRows(masks)
+	edgeSoftmaxPre8(sc)
+	edgeSoftmaxPost8()
+	eluBwd(masks)
 	Generate()
 }
 
@@ -1606,4 +1609,136 @@ func gatherAdd8() {
 	Label("done")
 	VZEROUPPER()
 	RET()
+}
+
+// edgeSoftmaxPre8 emits the first pass of an edge softmax over one row of n
+// ≥ 1 entries of 8 heads (autograd's edgeSoftmaxHeads): m = the row's first
+// scores, then m = max(m, s_k) for the others as the compiler builds Go's
+// max of two float32 (−(min(min(−m, −s), −m) | min(−m, −s))), and out_k =
+// s_k − m.
+func edgeSoftmaxPre8(rc Mem) {
+	TEXT("edgeSoftmaxPre8", NOSPLIT, "func(n int, s, out *float32)")
+	Pragma("noescape")
+	Doc("edgeSoftmaxPre8 writes one row's scores minus their per-head maxima, 8 heads (see EdgeSoftmaxPre8).")
+	n := Load(Param("n"), GP64())
+	ps := Load(Param("s"), GP64())
+	pout := Load(Param("out"), GP64())
+	SHLQ(U8(5), n) // bytes
+	sign, m := YMM(), YMM()
+	VMOVUPS(rc, sign)
+	VMOVUPS(Mem{Base: ps}, m)
+	k := GP64()
+	MOVQ(U32(32), k)
+	Label("max")
+	CMPQ(k, n)
+	JGE(LabelRef("sub"))
+	{
+		nv, nm, m1 := YMM(), YMM(), YMM()
+		VXORPS(Mem{Base: ps, Index: k, Scale: 1}, sign, nv) // −s
+		VXORPS(sign, m, nm)                                 // −m
+		VMINPS(nv, nm, m1)                                  // min(−m, −s)
+		VMINPS(nm, m1, nm)                                  // min(m1, −m)
+		VORPS(m1, nm, nm)
+		VXORPS(sign, nm, m)
+	}
+	ADDQ(U8(32), k)
+	JMP(LabelRef("max"))
+	Label("sub")
+	XORQ(k, k)
+	Label("subl")
+	{
+		v := YMM()
+		VMOVUPS(Mem{Base: ps, Index: k, Scale: 1}, v)
+		VSUBPS(m, v, v)
+		VMOVUPS(v, Mem{Base: pout, Index: k, Scale: 1})
+	}
+	ADDQ(U8(32), k)
+	CMPQ(k, n)
+	JL(LabelRef("subl"))
+	VZEROUPPER()
+	RET()
+}
+
+// edgeSoftmaxPost8 emits the last pass of an edge softmax over one row of n
+// ≥ 1 entries of 8 heads: the per-head sums in float64 (sum =
+// float64(e_k) + sum from +0), inv = float32(1/sum), then out_k = out_k·inv.
+func edgeSoftmaxPost8() {
+	TEXT("edgeSoftmaxPost8", NOSPLIT, "func(n int, out *float32)")
+	Pragma("noescape")
+	Doc("edgeSoftmaxPost8 divides one row's exponentials by their per-head float64 sums, 8 heads (see EdgeSoftmaxPost8).")
+	n := Load(Param("n"), GP64())
+	pout := Load(Param("out"), GP64())
+	SHLQ(U8(5), n)
+	lo, hi := YMM(), YMM()
+	VXORPD(lo, lo, lo)
+	VXORPD(hi, hi, hi)
+	k := GP64()
+	XORQ(k, k)
+	Label("sum")
+	{
+		a, b := YMM(), YMM()
+		VCVTPS2PD(Mem{Base: pout, Index: k, Scale: 1}, a)
+		VCVTPS2PD(Mem{Base: pout, Index: k, Scale: 1, Disp: 16}, b)
+		VADDPD(lo, a, lo)
+		VADDPD(hi, b, hi)
+	}
+	ADDQ(U8(32), k)
+	CMPQ(k, n)
+	JL(LabelRef("sum"))
+	one := YMM()
+	c := GP64()
+	MOVQ(U64(0x3ff0000000000000), c)
+	VMOVQ(c, one.AsX())
+	VBROADCASTSD(one.AsX(), one)
+	ilo, ihi := YMM(), YMM()
+	VDIVPD(lo, one, ilo)
+	VDIVPD(hi, one, ihi)
+	inv := YMM()
+	VCVTPD2PSY(ilo, inv.AsX())
+	x := XMM()
+	VCVTPD2PSY(ihi, x)
+	VINSERTF128(U8(1), x, inv, inv)
+	XORQ(k, k)
+	Label("scale")
+	{
+		v := YMM()
+		VMOVUPS(Mem{Base: pout, Index: k, Scale: 1}, v)
+		VMULPS(inv, v, v)
+		VMOVUPS(v, Mem{Base: pout, Index: k, Scale: 1})
+	}
+	ADDQ(U8(32), k)
+	CMPQ(k, n)
+	JL(LabelRef("scale"))
+	VZEROUPPER()
+	RET()
+}
+
+// eluBwd emits autograd's eluBackward at the default GOAMD64 level: gx + gy
+// where x > 0 (an ordered compare: NaN is not), ((y + alpha)·gy) + gx
+// elsewhere, each with the scalar code's first operands.
+func eluBwd(masks Mem) {
+	TEXT("eluBwd", NOSPLIT, "func(n int, gy, x, y, gx *float32, alpha float32)")
+	Pragma("noescape")
+	Doc("eluBwd adds the ELU gradient to gx for n elements (see ELUBackward).")
+	n := Load(Param("n"), GP64())
+	pgy := Load(Param("gy"), GP64())
+	px := Load(Param("x"), GP64())
+	py := Load(Param("y"), GP64())
+	pgx := Load(Param("gx"), GP64())
+	al, zero := YMM(), YMM()
+	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
+	VXORPS(zero, zero, zero)
+	i := GP64()
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		g, x, y, acc := maskedLoad(pgy, i, mask), maskedLoad(px, i, mask), maskedLoad(py, i, mask), maskedLoad(pgx, i, mask)
+		pos := YMM()
+		VCMPPS(U8(0x1e), zero, x, pos) // x > 0, ordered
+		a := YMM()
+		VADDPS(g, acc, a) // gx + gy
+		VADDPS(al, y, y)  // y + alpha
+		VMULPS(g, y, y)   // ·gy
+		VADDPS(acc, y, y) // + gx
+		VBLENDVPS(pos, a, y, y)
+		maskedStore(y, pgx, i, mask)
+	})
 }
