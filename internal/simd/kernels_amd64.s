@@ -2014,6 +2014,11 @@ entry:
 	PREFETCHT0 64(R11)
 	PREFETCHT0 128(R11)
 	PREFETCHT0 192(R11)
+	LEAQ       16(R10), R11
+	MOVLQSX    (SI)(R11*4), R11
+	IMULQ      DI, R11
+	ADDQ       BX, R11
+	PREFETCHT0 (R11)
 
 nopf:
 	MOVLQSX      (DX)(R10*4), R11
@@ -2171,6 +2176,11 @@ entry:
 	ADDQ       R8, R11
 	PREFETCHT0 (R11)
 	PREFETCHT0 64(R11)
+	LEAQ       16(R10), R11
+	MOVLQSX    (SI)(R11*4), R11
+	IMULQ      DI, R11
+	ADDQ       BX, R11
+	PREFETCHT0 (R11)
 
 nopf:
 	MOVLQSX      (DX)(R10*4), R11
@@ -2292,6 +2302,11 @@ entry:
 	IMULQ      R9, R11
 	ADDQ       R8, R11
 	PREFETCHT0 (R11)
+	LEAQ       32(R10), R11
+	MOVLQSX    (SI)(R11*4), R11
+	IMULQ      DI, R11
+	ADDQ       BX, R11
+	PREFETCHT0 (R11)
 
 nopf:
 	MOVLQSX      (DX)(R10*4), R11
@@ -2395,6 +2410,11 @@ entry:
 	MOVLQSX    (DX)(R11*4), R11
 	IMULQ      R9, R11
 	ADDQ       R8, R11
+	PREFETCHT0 (R11)
+	LEAQ       32(R10), R11
+	MOVLQSX    (SI)(R11*4), R11
+	IMULQ      DI, R11
+	ADDQ       BX, R11
 	PREFETCHT0 (R11)
 
 nopf:
@@ -2503,9 +2523,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func sddmmHeads8(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32)
-// Requires: AVX, FMA3
-TEXT ·sddmmHeads8(SB), NOSPLIT, $0-48
+// func sddmmHeads8(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32, pfn int)
+// Requires: AVX, FMA3, MMX+
+TEXT ·sddmmHeads8(SB), NOSPLIT, $0-56
 	MOVQ   nnz+0(FP), AX
 	MOVQ   col+8(FP), CX
 	MOVQ   a+16(FP), DX
@@ -2517,51 +2537,64 @@ TEXT ·sddmmHeads8(SB), NOSPLIT, $0-48
 	XORQ   R8, R8
 	TESTQ  AX, AX
 	JZ     done
+	MOVQ   pfn+48(FP), R9
 
 entry:
-	MOVLQSX     (CX)(R8*4), R9
-	IMULQ       SI, R9
-	ADDQ        BX, R9
+	LEAQ       16(R8), R10
+	CMPQ       R10, R9
+	JGE        nopf
+	MOVLQSX    (CX)(R10*4), R10
+	IMULQ      SI, R10
+	ADDQ       BX, R10
+	PREFETCHT0 (R10)
+	PREFETCHT0 64(R10)
+	PREFETCHT0 128(R10)
+	PREFETCHT0 192(R10)
+
+nopf:
+	MOVLQSX     (CX)(R8*4), R10
+	IMULQ       SI, R10
+	ADDQ        BX, R10
 	VMOVUPS     (DX), Y1
 	VXORPS      Y2, Y2, Y2
-	VFMADD231PS (R9), Y1, Y2
+	VFMADD231PS (R10), Y1, Y2
 	VADDPS      Y0, Y2, Y2
 	VMOVUPS     128(DX), Y1
 	VXORPS      Y3, Y3, Y3
-	VFMADD231PS 128(R9), Y1, Y3
+	VFMADD231PS 128(R10), Y1, Y3
 	VADDPS      Y0, Y3, Y3
 	VPERM2F128  $0x20, Y3, Y2, Y1
 	VPERM2F128  $0x31, Y3, Y2, Y2
 	VADDPS      Y2, Y1, Y1
 	VMOVUPS     32(DX), Y2
 	VXORPS      Y3, Y3, Y3
-	VFMADD231PS 32(R9), Y2, Y3
+	VFMADD231PS 32(R10), Y2, Y3
 	VADDPS      Y0, Y3, Y3
 	VMOVUPS     160(DX), Y2
 	VXORPS      Y4, Y4, Y4
-	VFMADD231PS 160(R9), Y2, Y4
+	VFMADD231PS 160(R10), Y2, Y4
 	VADDPS      Y0, Y4, Y4
 	VPERM2F128  $0x20, Y4, Y3, Y2
 	VPERM2F128  $0x31, Y4, Y3, Y3
 	VADDPS      Y3, Y2, Y2
 	VMOVUPS     64(DX), Y3
 	VXORPS      Y4, Y4, Y4
-	VFMADD231PS 64(R9), Y3, Y4
+	VFMADD231PS 64(R10), Y3, Y4
 	VADDPS      Y0, Y4, Y4
 	VMOVUPS     192(DX), Y3
 	VXORPS      Y5, Y5, Y5
-	VFMADD231PS 192(R9), Y3, Y5
+	VFMADD231PS 192(R10), Y3, Y5
 	VADDPS      Y0, Y5, Y5
 	VPERM2F128  $0x20, Y5, Y4, Y3
 	VPERM2F128  $0x31, Y5, Y4, Y4
 	VADDPS      Y4, Y3, Y3
 	VMOVUPS     96(DX), Y4
 	VXORPS      Y5, Y5, Y5
-	VFMADD231PS 96(R9), Y4, Y5
+	VFMADD231PS 96(R10), Y4, Y5
 	VADDPS      Y0, Y5, Y5
 	VMOVUPS     224(DX), Y4
 	VXORPS      Y6, Y6, Y6
-	VFMADD231PS 224(R9), Y4, Y6
+	VFMADD231PS 224(R10), Y4, Y6
 	VADDPS      Y0, Y6, Y6
 	VPERM2F128  $0x20, Y6, Y5, Y4
 	VPERM2F128  $0x31, Y6, Y5, Y5

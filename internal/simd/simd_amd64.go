@@ -368,9 +368,11 @@ func SpMMHeadsRow(alpha float32, col []int32, val []float32, stride int, perm []
 		return
 	}
 	var pp *int32
+	pfn := cap(col) // entries of col (and perm) the prefetches may read
 	if perm != nil {
 		_ = perm[nnz-1]
 		pp = &perm[0]
+		pfn = min(pfn, cap(perm))
 	}
 	for v := 0; v < len(c)/8; {
 		nh := 8
@@ -380,21 +382,21 @@ func SpMMHeadsRow(alpha float32, col []int32, val []float32, stride int, perm []
 		pc, pb, pv := &c[8*v], &b[8*v], &val[v]
 		switch {
 		case nh == 8 && pp != nil:
-			spmmHeads8Perm(nnz, &col[0], pv, pp, stride, pb, ldb, pc, alpha, cap(col))
+			spmmHeads8Perm(nnz, &col[0], pv, pp, stride, pb, ldb, pc, alpha, pfn)
 		case nh == 8:
-			spmmHeads8(nnz, &col[0], pv, nil, stride, pb, ldb, pc, alpha, cap(col))
+			spmmHeads8(nnz, &col[0], pv, nil, stride, pb, ldb, pc, alpha, pfn)
 		case nh == 4 && pp != nil:
-			spmmHeads4Perm(nnz, &col[0], pv, pp, stride, pb, ldb, pc, alpha, cap(col))
+			spmmHeads4Perm(nnz, &col[0], pv, pp, stride, pb, ldb, pc, alpha, pfn)
 		case nh == 4:
-			spmmHeads4(nnz, &col[0], pv, nil, stride, pb, ldb, pc, alpha, cap(col))
+			spmmHeads4(nnz, &col[0], pv, nil, stride, pb, ldb, pc, alpha, pfn)
 		case nh == 2 && pp != nil:
-			spmmHeads2Perm(nnz, &col[0], pv, pp, stride, pb, ldb, pc, alpha, cap(col))
+			spmmHeads2Perm(nnz, &col[0], pv, pp, stride, pb, ldb, pc, alpha, pfn)
 		case nh == 2:
-			spmmHeads2(nnz, &col[0], pv, nil, stride, pb, ldb, pc, alpha, cap(col))
+			spmmHeads2(nnz, &col[0], pv, nil, stride, pb, ldb, pc, alpha, pfn)
 		case pp != nil:
-			spmmHeads1Perm(nnz, &col[0], pv, pp, stride, pb, ldb, pc, alpha, cap(col))
+			spmmHeads1Perm(nnz, &col[0], pv, pp, stride, pb, ldb, pc, alpha, pfn)
 		default:
-			spmmHeads1(nnz, &col[0], pv, nil, stride, pb, ldb, pc, alpha, cap(col))
+			spmmHeads1(nnz, &col[0], pv, nil, stride, pb, ldb, pc, alpha, pfn)
 		}
 		v += nh
 	}
@@ -410,7 +412,7 @@ func SDDMMHeads8(col []int32, a, b []float32, ldb int, out []float32) {
 		return
 	}
 	_, _ = a[63], out[8*nnz-1]
-	sddmmHeads8(nnz, &col[0], &a[0], &b[0], ldb, &out[0])
+	sddmmHeads8(nnz, &col[0], &a[0], &b[0], ldb, &out[0], cap(col))
 }
 
 // EdgeSoftmaxBack8 adds the gradient of an edge softmax over one row of

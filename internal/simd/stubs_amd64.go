@@ -157,7 +157,7 @@ func sddmmRow(nnz int, col *int32, a *float32, b *float32, ldb int, d int, out *
 // sddmmHeads8 writes the per-head dot products of a with the rows of b named by col, 8 heads of 8 (see SDDMMHeads8).
 //
 //go:noescape
-func sddmmHeads8(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32)
+func sddmmHeads8(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32, pfn int)
 
 // edgeSoftmaxBack8 adds one row's edge softmax gradient for 8 heads (see EdgeSoftmaxBack8).
 //

@@ -1373,6 +1373,15 @@ func spmmHeads(nh int, perm bool) {
 		for line := 0; line < max(nh/2, 1); line++ {
 			PREFETCHT0(Mem{Base: ahead, Disp: 64 * line})
 		}
+		// through a permutation the value rows are as scattered as the
+		// rows of b: fetch that entry's values too
+		if perm {
+			LEAQ(Mem{Base: k, Disp: dist}, ahead)
+			MOVLQSX(Mem{Base: pperm, Index: ahead, Scale: 4}, ahead)
+			IMULQ(stride, ahead)
+			ADDQ(pval, ahead)
+			PREFETCHT0(Mem{Base: ahead})
+		}
 		Label("nopf")
 	}
 	idx := GP64()
@@ -1418,7 +1427,7 @@ func spmmHeads(nh int, perm bool) {
 // l+2, 0 and 1 added in that order with the same first operands), the eight
 // heads' trees run side by side through lane shuffles.
 func sddmmHeads8() {
-	TEXT("sddmmHeads8", NOSPLIT, "func(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32)")
+	TEXT("sddmmHeads8", NOSPLIT, "func(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32, pfn int)")
 	Pragma("noescape")
 	Doc("sddmmHeads8 writes the per-head dot products of a with the rows of b named by col, 8 heads of 8 (see SDDMMHeads8).")
 	nnz := Load(Param("nnz"), GP64())
@@ -1434,7 +1443,23 @@ func sddmmHeads8() {
 	XORQ(k, k)
 	TESTQ(nnz, nnz)
 	JZ(LabelRef("done"))
+	pfn := Load(Param("pfn"), GP64())
 	Label("entry")
+	{
+		// the rows of b are scattered: fetch the row spmmPrefetch
+		// entries ahead (only the index load is guarded)
+		ahead := GP64()
+		LEAQ(Mem{Base: k, Disp: spmmPrefetch}, ahead)
+		CMPQ(ahead, pfn)
+		JGE(LabelRef("nopf"))
+		MOVLQSX(Mem{Base: pcol, Index: ahead, Scale: 4}, ahead)
+		IMULQ(ldb, ahead)
+		ADDQ(pb, ahead)
+		for line := 0; line < 4; line++ {
+			PREFETCHT0(Mem{Base: ahead, Disp: 64 * line})
+		}
+		Label("nopf")
+	}
 	row := GP64()
 	MOVLQSX(Mem{Base: pcol, Index: k, Scale: 4}, row)
 	IMULQ(ldb, row)
