@@ -15,6 +15,16 @@ func (t *Tape) ELU(x *Var, alpha float32) *Var {
 }
 
 func eluForward(alpha float32, y, x []float32) {
+	if simd.Enabled() && !goFusesFMA { // eluForwardGo's bits, packed
+		simd.ELU(x, y[:len(x)], alpha)
+		return
+	}
+	eluForwardGo(alpha, y, x)
+}
+
+// eluForwardGo is eluForward's Go loop (a GOAMD64=v3 build fuses the
+// multiply-adds of math.Expm1, so it keeps this loop).
+func eluForwardGo(alpha float32, y, x []float32) {
 	for i, v := range x {
 		if v > 0 {
 			y[i] = v

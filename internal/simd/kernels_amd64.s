@@ -4002,3 +4002,394 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+DATA expm1const<>+0(SB)/8, $0x4043687a9f1af2b1
+DATA expm1const<>+8(SB)/8, $0x4043687a9f1af2b1
+DATA expm1const<>+16(SB)/8, $0x4043687a9f1af2b1
+DATA expm1const<>+24(SB)/8, $0x4043687a9f1af2b1
+DATA expm1const<>+32(SB)/8, $0x3ff0a2b23f3bab73
+DATA expm1const<>+40(SB)/8, $0x3ff0a2b23f3bab73
+DATA expm1const<>+48(SB)/8, $0x3ff0a2b23f3bab73
+DATA expm1const<>+56(SB)/8, $0x3ff0a2b23f3bab73
+DATA expm1const<>+64(SB)/8, $0x3fd62e42fefa39ef
+DATA expm1const<>+72(SB)/8, $0x3fd62e42fefa39ef
+DATA expm1const<>+80(SB)/8, $0x3fd62e42fefa39ef
+DATA expm1const<>+88(SB)/8, $0x3fd62e42fefa39ef
+DATA expm1const<>+96(SB)/8, $0x3fe62e42fee00000
+DATA expm1const<>+104(SB)/8, $0x3fe62e42fee00000
+DATA expm1const<>+112(SB)/8, $0x3fe62e42fee00000
+DATA expm1const<>+120(SB)/8, $0x3fe62e42fee00000
+DATA expm1const<>+128(SB)/8, $0x3dea39ef35793c76
+DATA expm1const<>+136(SB)/8, $0x3dea39ef35793c76
+DATA expm1const<>+144(SB)/8, $0x3dea39ef35793c76
+DATA expm1const<>+152(SB)/8, $0x3dea39ef35793c76
+DATA expm1const<>+160(SB)/8, $0x3ff71547652b82fe
+DATA expm1const<>+168(SB)/8, $0x3ff71547652b82fe
+DATA expm1const<>+176(SB)/8, $0x3ff71547652b82fe
+DATA expm1const<>+184(SB)/8, $0x3ff71547652b82fe
+DATA expm1const<>+192(SB)/8, $0x3c90000000000000
+DATA expm1const<>+200(SB)/8, $0x3c90000000000000
+DATA expm1const<>+208(SB)/8, $0x3c90000000000000
+DATA expm1const<>+216(SB)/8, $0x3c90000000000000
+DATA expm1const<>+224(SB)/8, $0xbfa11111111110f4
+DATA expm1const<>+232(SB)/8, $0xbfa11111111110f4
+DATA expm1const<>+240(SB)/8, $0xbfa11111111110f4
+DATA expm1const<>+248(SB)/8, $0xbfa11111111110f4
+DATA expm1const<>+256(SB)/8, $0x3f5a01a019fe5585
+DATA expm1const<>+264(SB)/8, $0x3f5a01a019fe5585
+DATA expm1const<>+272(SB)/8, $0x3f5a01a019fe5585
+DATA expm1const<>+280(SB)/8, $0x3f5a01a019fe5585
+DATA expm1const<>+288(SB)/8, $0xbf14ce199eaadbb7
+DATA expm1const<>+296(SB)/8, $0xbf14ce199eaadbb7
+DATA expm1const<>+304(SB)/8, $0xbf14ce199eaadbb7
+DATA expm1const<>+312(SB)/8, $0xbf14ce199eaadbb7
+DATA expm1const<>+320(SB)/8, $0x3ed0cfca86e65239
+DATA expm1const<>+328(SB)/8, $0x3ed0cfca86e65239
+DATA expm1const<>+336(SB)/8, $0x3ed0cfca86e65239
+DATA expm1const<>+344(SB)/8, $0x3ed0cfca86e65239
+DATA expm1const<>+352(SB)/8, $0xbe8afdb76e09c32d
+DATA expm1const<>+360(SB)/8, $0xbe8afdb76e09c32d
+DATA expm1const<>+368(SB)/8, $0xbe8afdb76e09c32d
+DATA expm1const<>+376(SB)/8, $0xbe8afdb76e09c32d
+DATA expm1const<>+384(SB)/8, $0x3fe0000000000000
+DATA expm1const<>+392(SB)/8, $0x3fe0000000000000
+DATA expm1const<>+400(SB)/8, $0x3fe0000000000000
+DATA expm1const<>+408(SB)/8, $0x3fe0000000000000
+DATA expm1const<>+416(SB)/8, $0x3ff0000000000000
+DATA expm1const<>+424(SB)/8, $0x3ff0000000000000
+DATA expm1const<>+432(SB)/8, $0x3ff0000000000000
+DATA expm1const<>+440(SB)/8, $0x3ff0000000000000
+DATA expm1const<>+448(SB)/8, $0x4008000000000000
+DATA expm1const<>+456(SB)/8, $0x4008000000000000
+DATA expm1const<>+464(SB)/8, $0x4008000000000000
+DATA expm1const<>+472(SB)/8, $0x4008000000000000
+DATA expm1const<>+480(SB)/8, $0x4018000000000000
+DATA expm1const<>+488(SB)/8, $0x4018000000000000
+DATA expm1const<>+496(SB)/8, $0x4018000000000000
+DATA expm1const<>+504(SB)/8, $0x4018000000000000
+DATA expm1const<>+512(SB)/8, $0xbff0000000000000
+DATA expm1const<>+520(SB)/8, $0xbff0000000000000
+DATA expm1const<>+528(SB)/8, $0xbff0000000000000
+DATA expm1const<>+536(SB)/8, $0xbff0000000000000
+DATA expm1const<>+544(SB)/8, $0x7fffffffffffffff
+DATA expm1const<>+552(SB)/8, $0x7fffffffffffffff
+DATA expm1const<>+560(SB)/8, $0x7fffffffffffffff
+DATA expm1const<>+568(SB)/8, $0x7fffffffffffffff
+DATA expm1const<>+576(SB)/8, $0xbdea39ef35793c76
+DATA expm1const<>+584(SB)/8, $0xbdea39ef35793c76
+DATA expm1const<>+592(SB)/8, $0xbdea39ef35793c76
+DATA expm1const<>+600(SB)/8, $0xbdea39ef35793c76
+GLOBL expm1const<>(SB), RODATA|NOPTR, $608
+
+// func eluFwd(n int, x *float32, y *float32, alpha float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·eluFwd(SB), NOSPLIT, $0-28
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	MOVSS        alpha+24(FP), X0
+	VBROADCASTSS X0, Y0
+	LEAQ         expm1const<>+0(SB), BX
+	VXORPS       Y1, Y1, Y1
+	XORQ         SI, SI
+
+l8:
+	MOVQ         AX, DI
+	SUBQ         SI, DI
+	CMPQ         DI, $0x08
+	JL           tail
+	VMOVUPS      (CX)(SI*4), Y2
+	VCVTPS2PD    X2, Y3
+	VEXTRACTF128 $0x01, Y2, X4
+	VCVTPS2PD    X4, Y4
+	VANDPD       544(BX), Y3, Y5
+	VCMPPD       $0x1e, 64(BX), Y5, Y6
+	VCMPPD       $0x11, 32(BX), Y5, Y7
+	VADDPD       96(BX), Y3, Y8
+	VMULPD       160(BX), Y3, Y9
+	VSUBPD       384(BX), Y9, Y9
+	VCVTTPD2DQY  Y9, X10
+	VCVTDQ2PD    X10, Y9
+	VMULPD       96(BX), Y9, Y12
+	VSUBPD       Y12, Y3, Y12
+	VMULPD       128(BX), Y9, Y9
+	VBLENDVPD    Y7, Y8, Y12, Y8
+	VBLENDVPD    Y7, 576(BX), Y9, Y12
+	VPMOVSXDQ    X10, Y9
+	VSUBPD       Y12, Y8, Y13
+	VSUBPD       Y13, Y8, Y8
+	VSUBPD       Y12, Y8, Y8
+	VBLENDVPD    Y6, Y13, Y3, Y13
+	VXORPD       Y12, Y12, Y12
+	VBLENDVPD    Y6, Y8, Y12, Y8
+	VMULPD       384(BX), Y13, Y12
+	VMULPD       Y12, Y13, Y14
+	VMULPD       352(BX), Y14, Y15
+	VADDPD       320(BX), Y15, Y15
+	VMULPD       Y15, Y14, Y15
+	VADDPD       288(BX), Y15, Y15
+	VMULPD       Y15, Y14, Y15
+	VADDPD       256(BX), Y15, Y15
+	VMULPD       Y15, Y14, Y15
+	VADDPD       224(BX), Y15, Y15
+	VMULPD       Y15, Y14, Y15
+	VADDPD       416(BX), Y15, Y15
+	VMULPD       Y12, Y15, Y16
+	VMOVUPD      448(BX), Y12
+	VSUBPD       Y16, Y12, Y16
+	VSUBPD       Y16, Y15, Y15
+	VMULPD       Y16, Y13, Y16
+	VMOVUPD      480(BX), Y12
+	VSUBPD       Y16, Y12, Y16
+	VDIVPD       Y16, Y15, Y15
+	VMULPD       Y15, Y14, Y12
+	VMULPD       Y12, Y13, Y15
+	VSUBPD       Y14, Y15, Y15
+	VSUBPD       Y15, Y13, Y15
+	VSUBPD       Y8, Y12, Y12
+	VMULPD       Y12, Y13, Y12
+	VSUBPD       Y8, Y12, Y12
+	VSUBPD       Y14, Y12, Y12
+	VSUBPD       Y12, Y13, Y8
+	VMULPD       384(BX), Y8, Y8
+	VSUBPD       384(BX), Y8, Y8
+	VSUBPD       Y13, Y12, Y13
+	VMOVUPD      416(BX), Y12
+	VSUBPD       Y13, Y12, Y13
+	VPSLLQ       $0x34, Y9, Y9
+	VPADDQ       Y9, Y13, Y13
+	VSUBPD       416(BX), Y13, Y13
+	VBLENDVPD    Y7, Y8, Y13, Y7
+	VBLENDVPD    Y6, Y7, Y15, Y7
+	VCMPPD       $0x11, 192(BX), Y5, Y6
+	VBLENDVPD    Y6, Y3, Y7, Y7
+	VCMPPD       $0x1d, (BX), Y5, Y6
+	VBLENDVPD    Y6, 512(BX), Y7, Y7
+	VCMPPD       $0x03, Y3, Y3, Y6
+	VBLENDVPD    Y6, Y3, Y7, Y7
+	VANDPD       544(BX), Y4, Y3
+	VCMPPD       $0x1e, 64(BX), Y3, Y5
+	VCMPPD       $0x11, 32(BX), Y3, Y6
+	VADDPD       96(BX), Y4, Y8
+	VMULPD       160(BX), Y4, Y9
+	VSUBPD       384(BX), Y9, Y9
+	VCVTTPD2DQY  Y9, X10
+	VCVTDQ2PD    X10, Y9
+	VMULPD       96(BX), Y9, Y12
+	VSUBPD       Y12, Y4, Y12
+	VMULPD       128(BX), Y9, Y9
+	VBLENDVPD    Y6, Y8, Y12, Y8
+	VBLENDVPD    Y6, 576(BX), Y9, Y12
+	VPMOVSXDQ    X10, Y9
+	VSUBPD       Y12, Y8, Y13
+	VSUBPD       Y13, Y8, Y8
+	VSUBPD       Y12, Y8, Y8
+	VBLENDVPD    Y5, Y13, Y4, Y13
+	VXORPD       Y12, Y12, Y12
+	VBLENDVPD    Y5, Y8, Y12, Y8
+	VMULPD       384(BX), Y13, Y12
+	VMULPD       Y12, Y13, Y14
+	VMULPD       352(BX), Y14, Y15
+	VADDPD       320(BX), Y15, Y15
+	VMULPD       Y15, Y14, Y15
+	VADDPD       288(BX), Y15, Y15
+	VMULPD       Y15, Y14, Y15
+	VADDPD       256(BX), Y15, Y15
+	VMULPD       Y15, Y14, Y15
+	VADDPD       224(BX), Y15, Y15
+	VMULPD       Y15, Y14, Y15
+	VADDPD       416(BX), Y15, Y15
+	VMULPD       Y12, Y15, Y16
+	VMOVUPD      448(BX), Y12
+	VSUBPD       Y16, Y12, Y16
+	VSUBPD       Y16, Y15, Y15
+	VMULPD       Y16, Y13, Y16
+	VMOVUPD      480(BX), Y12
+	VSUBPD       Y16, Y12, Y16
+	VDIVPD       Y16, Y15, Y15
+	VMULPD       Y15, Y14, Y12
+	VMULPD       Y12, Y13, Y15
+	VSUBPD       Y14, Y15, Y15
+	VSUBPD       Y15, Y13, Y15
+	VSUBPD       Y8, Y12, Y12
+	VMULPD       Y12, Y13, Y12
+	VSUBPD       Y8, Y12, Y12
+	VSUBPD       Y14, Y12, Y12
+	VSUBPD       Y12, Y13, Y8
+	VMULPD       384(BX), Y8, Y8
+	VSUBPD       384(BX), Y8, Y8
+	VSUBPD       Y13, Y12, Y13
+	VMOVUPD      416(BX), Y12
+	VSUBPD       Y13, Y12, Y13
+	VPSLLQ       $0x34, Y9, Y9
+	VPADDQ       Y9, Y13, Y13
+	VSUBPD       416(BX), Y13, Y13
+	VBLENDVPD    Y6, Y8, Y13, Y6
+	VBLENDVPD    Y5, Y6, Y15, Y6
+	VCMPPD       $0x11, 192(BX), Y3, Y5
+	VBLENDVPD    Y5, Y4, Y6, Y6
+	VCMPPD       $0x1d, (BX), Y3, Y5
+	VBLENDVPD    Y5, 512(BX), Y6, Y6
+	VCMPPD       $0x03, Y4, Y4, Y5
+	VBLENDVPD    Y5, Y4, Y6, Y6
+	VCVTPD2PSY   Y7, X10
+	VCVTPD2PSY   Y6, X3
+	VINSERTF128  $0x01, X3, Y10, Y10
+	VMULPS       Y10, Y0, Y10
+	VCMPPS       $0x1e, Y1, Y2, Y3
+	VBLENDVPS    Y3, Y2, Y10, Y10
+	VMOVUPS      Y10, (DX)(SI*4)
+	ADDQ         $0x08, SI
+	JMP          l8
+
+tail:
+	TESTQ        DI, DI
+	JZ           done
+	LEAQ         tailmask<>+0(SB), AX
+	NEGQ         DI
+	VMOVUPS      32(AX)(DI*4), Y2
+	VMASKMOVPS   (CX)(SI*4), Y2, Y3
+	VCVTPS2PD    X3, Y4
+	VEXTRACTF128 $0x01, Y3, X5
+	VCVTPS2PD    X5, Y5
+	VANDPD       544(BX), Y4, Y6
+	VCMPPD       $0x1e, 64(BX), Y6, Y7
+	VCMPPD       $0x11, 32(BX), Y6, Y8
+	VADDPD       96(BX), Y4, Y9
+	VMULPD       160(BX), Y4, Y10
+	VSUBPD       384(BX), Y10, Y10
+	VCVTTPD2DQY  Y10, X11
+	VCVTDQ2PD    X11, Y10
+	VMULPD       96(BX), Y10, Y12
+	VSUBPD       Y12, Y4, Y12
+	VMULPD       128(BX), Y10, Y10
+	VBLENDVPD    Y8, Y9, Y12, Y9
+	VBLENDVPD    Y8, 576(BX), Y10, Y12
+	VPMOVSXDQ    X11, Y10
+	VSUBPD       Y12, Y9, Y13
+	VSUBPD       Y13, Y9, Y9
+	VSUBPD       Y12, Y9, Y9
+	VBLENDVPD    Y7, Y13, Y4, Y13
+	VXORPD       Y12, Y12, Y12
+	VBLENDVPD    Y7, Y9, Y12, Y9
+	VMULPD       384(BX), Y13, Y12
+	VMULPD       Y12, Y13, Y14
+	VMULPD       352(BX), Y14, Y15
+	VADDPD       320(BX), Y15, Y15
+	VMULPD       Y15, Y14, Y15
+	VADDPD       288(BX), Y15, Y15
+	VMULPD       Y15, Y14, Y15
+	VADDPD       256(BX), Y15, Y15
+	VMULPD       Y15, Y14, Y15
+	VADDPD       224(BX), Y15, Y15
+	VMULPD       Y15, Y14, Y15
+	VADDPD       416(BX), Y15, Y15
+	VMULPD       Y12, Y15, Y16
+	VMOVUPD      448(BX), Y12
+	VSUBPD       Y16, Y12, Y16
+	VSUBPD       Y16, Y15, Y15
+	VMULPD       Y16, Y13, Y16
+	VMOVUPD      480(BX), Y12
+	VSUBPD       Y16, Y12, Y16
+	VDIVPD       Y16, Y15, Y15
+	VMULPD       Y15, Y14, Y12
+	VMULPD       Y12, Y13, Y15
+	VSUBPD       Y14, Y15, Y15
+	VSUBPD       Y15, Y13, Y15
+	VSUBPD       Y9, Y12, Y12
+	VMULPD       Y12, Y13, Y12
+	VSUBPD       Y9, Y12, Y12
+	VSUBPD       Y14, Y12, Y12
+	VSUBPD       Y12, Y13, Y9
+	VMULPD       384(BX), Y9, Y9
+	VSUBPD       384(BX), Y9, Y9
+	VSUBPD       Y13, Y12, Y13
+	VMOVUPD      416(BX), Y12
+	VSUBPD       Y13, Y12, Y13
+	VPSLLQ       $0x34, Y10, Y10
+	VPADDQ       Y10, Y13, Y13
+	VSUBPD       416(BX), Y13, Y13
+	VBLENDVPD    Y8, Y9, Y13, Y8
+	VBLENDVPD    Y7, Y8, Y15, Y8
+	VCMPPD       $0x11, 192(BX), Y6, Y7
+	VBLENDVPD    Y7, Y4, Y8, Y8
+	VCMPPD       $0x1d, (BX), Y6, Y7
+	VBLENDVPD    Y7, 512(BX), Y8, Y8
+	VCMPPD       $0x03, Y4, Y4, Y7
+	VBLENDVPD    Y7, Y4, Y8, Y8
+	VANDPD       544(BX), Y5, Y4
+	VCMPPD       $0x1e, 64(BX), Y4, Y6
+	VCMPPD       $0x11, 32(BX), Y4, Y7
+	VADDPD       96(BX), Y5, Y9
+	VMULPD       160(BX), Y5, Y10
+	VSUBPD       384(BX), Y10, Y10
+	VCVTTPD2DQY  Y10, X11
+	VCVTDQ2PD    X11, Y10
+	VMULPD       96(BX), Y10, Y12
+	VSUBPD       Y12, Y5, Y12
+	VMULPD       128(BX), Y10, Y10
+	VBLENDVPD    Y7, Y9, Y12, Y9
+	VBLENDVPD    Y7, 576(BX), Y10, Y12
+	VPMOVSXDQ    X11, Y10
+	VSUBPD       Y12, Y9, Y13
+	VSUBPD       Y13, Y9, Y9
+	VSUBPD       Y12, Y9, Y9
+	VBLENDVPD    Y6, Y13, Y5, Y13
+	VXORPD       Y12, Y12, Y12
+	VBLENDVPD    Y6, Y9, Y12, Y9
+	VMULPD       384(BX), Y13, Y12
+	VMULPD       Y12, Y13, Y14
+	VMULPD       352(BX), Y14, Y15
+	VADDPD       320(BX), Y15, Y15
+	VMULPD       Y15, Y14, Y15
+	VADDPD       288(BX), Y15, Y15
+	VMULPD       Y15, Y14, Y15
+	VADDPD       256(BX), Y15, Y15
+	VMULPD       Y15, Y14, Y15
+	VADDPD       224(BX), Y15, Y15
+	VMULPD       Y15, Y14, Y15
+	VADDPD       416(BX), Y15, Y15
+	VMULPD       Y12, Y15, Y16
+	VMOVUPD      448(BX), Y12
+	VSUBPD       Y16, Y12, Y16
+	VSUBPD       Y16, Y15, Y15
+	VMULPD       Y16, Y13, Y16
+	VMOVUPD      480(BX), Y12
+	VSUBPD       Y16, Y12, Y16
+	VDIVPD       Y16, Y15, Y15
+	VMULPD       Y15, Y14, Y12
+	VMULPD       Y12, Y13, Y15
+	VSUBPD       Y14, Y15, Y15
+	VSUBPD       Y15, Y13, Y15
+	VSUBPD       Y9, Y12, Y12
+	VMULPD       Y12, Y13, Y12
+	VSUBPD       Y9, Y12, Y12
+	VSUBPD       Y14, Y12, Y12
+	VSUBPD       Y12, Y13, Y9
+	VMULPD       384(BX), Y9, Y9
+	VSUBPD       384(BX), Y9, Y9
+	VSUBPD       Y13, Y12, Y13
+	VMOVUPD      416(BX), Y12
+	VSUBPD       Y13, Y12, Y13
+	VPSLLQ       $0x34, Y10, Y10
+	VPADDQ       Y10, Y13, Y13
+	VSUBPD       416(BX), Y13, Y13
+	VBLENDVPD    Y7, Y9, Y13, Y7
+	VBLENDVPD    Y6, Y7, Y15, Y7
+	VCMPPD       $0x11, 192(BX), Y4, Y6
+	VBLENDVPD    Y6, Y5, Y7, Y7
+	VCMPPD       $0x1d, (BX), Y4, Y6
+	VBLENDVPD    Y6, 512(BX), Y7, Y7
+	VCMPPD       $0x03, Y5, Y5, Y6
+	VBLENDVPD    Y6, Y5, Y7, Y7
+	VCVTPD2PSY   Y8, X11
+	VCVTPD2PSY   Y7, X4
+	VINSERTF128  $0x01, X4, Y11, Y11
+	VMULPS       Y11, Y0, Y11
+	VCMPPS       $0x1e, Y1, Y3, Y0
+	VBLENDVPS    Y0, Y3, Y11, Y11
+	VMASKMOVPS   Y11, Y2, (DX)(SI*4)
+
+done:
+	VZEROUPPER
+	RET

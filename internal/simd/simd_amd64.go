@@ -496,3 +496,18 @@ func ELUBackward(gy, x, y, gx []float32, alpha float32) {
 		eluBwd(n, &gy[0], &x[0], &y[0], &gx[0], alpha)
 	}
 }
+
+// ELU sets y = x where x > 0 (NaN is not) and alpha·float32(math.Expm1(
+// float64(x))) elsewhere: package autograd's eluForward, with Go's
+// math.Expm1 (FreeBSD's algorithm, pure Go on amd64) computed operation for
+// operation in float64, four lanes at a time, every branch its inputs can
+// take evaluated and blended, so each element gets the scalar loop's bits at
+// the default GOAMD64 level. x and y have the same length.
+func ELU(x, y []float32, alpha float32) {
+	if len(y) != len(x) {
+		panic(fmt.Sprintf("simd: ELU on %d and %d floats", len(x), len(y)))
+	}
+	if len(x) > 0 {
+		eluFwd(len(x), &x[0], &y[0], alpha)
+	}
+}

@@ -122,3 +122,6 @@ func EdgeSoftmaxPost8(out []float32) {
 func ELUBackward(gy, x, y, gx []float32, alpha float32) {
 	panic("simd: ELUBackward called without vector support")
 }
+
+// ELU is unavailable in this build; see Enabled.
+func ELU(x, y []float32, alpha float32) { panic("simd: ELU called without vector support") }

@@ -263,3 +263,8 @@ func edgeSoftmaxPost8(n int, out *float32)
 //
 //go:noescape
 func eluBwd(n int, gy *float32, x *float32, y *float32, gx *float32, alpha float32)
+
+// eluFwd sets y = x where x > 0 and alpha·expm1(x) (Go's, in float64) elsewhere, for n elements (see ELU).
+//
+//go:noescape
+func eluFwd(n int, x *float32, y *float32, alpha float32)

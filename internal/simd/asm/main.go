@@ -76,6 +76,7 @@ func main() {
 	edgeSoftmaxPre8(sc)
 	edgeSoftmaxPost8()
 	eluBwd(masks)
+	eluFwd(masks)
 	Generate()
 }
 
@@ -1765,5 +1766,172 @@ func eluBwd(masks Mem) {
 		VADDPS(acc, y, y) // + gx
 		VBLENDVPS(pos, a, y, y)
 		maskedStore(y, pgx, i, mask)
+	})
+}
+
+// expm1Consts are the float64 constants of eluFwd, in this order, each
+// replicated over 4 lanes: those of Go's math.Expm1 (FreeBSD's s_expm1.c)
+// and the helpers 0.5, 1, 3, 6, −1 and the absolute-value mask.
+var expm1Consts = []uint64{
+	0x4043687a9f1af2b1, // 0 Ln2X56
+	0x3ff0a2b23f3bab73, // 1 Ln2HalfX3
+	0x3fd62e42fefa39ef, // 2 Ln2Half
+	0x3fe62e42fee00000, // 3 Ln2Hi
+	0x3dea39ef35793c76, // 4 Ln2Lo
+	0x3ff71547652b82fe, // 5 InvLn2
+	0x3c90000000000000, // 6 Tiny = 2⁻⁵⁴
+	0xBFA11111111110F4, // 7 Q1
+	0x3F5A01A019FE5585, // 8 Q2
+	0xBF14CE199EAADBB7, // 9 Q3
+	0x3ED0CFCA86E65239, // 10 Q4
+	0xBE8AFDB76E09C32D, // 11 Q5
+	0x3fe0000000000000, // 12 0.5
+	0x3ff0000000000000, // 13 1
+	0x4008000000000000, // 14 3
+	0x4018000000000000, // 15 6
+	0xbff0000000000000, // 16 −1
+	0x7fffffffffffffff, // 17 |·| mask
+	0xbdea39ef35793c76, // 18 −Ln2Lo
+}
+
+// eluFwd emits autograd's eluForward: y = x where x > 0 (NaN is not), and
+// alpha·float32(expm1(float64(x))) elsewhere, with Go's math.Expm1 computed
+// operation for operation in float64 (four lanes at a time) for the inputs
+// that reach it (x ≤ 0, −∞ and NaN): its branches for |x| ≥ 56·ln2 (−1),
+// |x| < 2⁻⁵⁴ (x), NaN (x), k = 0, k = −1 and k ≤ −2 are all evaluated and
+// blended; k ≥ 1 needs x > 0. Go's float64 arithmetic is IEEE, unfused at the
+// default GOAMD64 level and never reassociated, so each lane gets the scalar
+// function's bits.
+func eluFwd(masks Mem) {
+	tbl := GLOBL("expm1const", RODATA|NOPTR)
+	for i, c := range expm1Consts {
+		for lane := 0; lane < 4; lane++ {
+			DATA(32*i+8*lane, U64(c))
+		}
+	}
+	TEXT("eluFwd", NOSPLIT, "func(n int, x, y *float32, alpha float32)")
+	Pragma("noescape")
+	Doc("eluFwd sets y = x where x > 0 and alpha·expm1(x) (Go's, in float64) elsewhere, for n elements (see ELU).")
+	n := Load(Param("n"), GP64())
+	px := Load(Param("x"), GP64())
+	py := Load(Param("y"), GP64())
+	al := YMM()
+	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
+	pt := GP64()
+	LEAQ(tbl, pt)
+	c := func(i int) Mem { return Mem{Base: pt, Disp: 32 * i} }
+	// half returns expm1 of the four doubles of x (a YMM register).
+	half := func(x VecVirtual) VecVirtual {
+		a, m1, m2 := YMM(), YMM(), YMM()
+		VANDPD(c(17), x, a)
+		VCMPPD(U8(0x1e), c(2), a, m1) // |x| > Ln2Half
+		VCMPPD(U8(0x11), c(1), a, m2) // |x| < Ln2HalfX3
+		// k = −1: hi = x + Ln2Hi, lo = −Ln2Lo
+		hi1 := YMM()
+		VADDPD(c(3), x, hi1)
+		// k = int(InvLn2·x − 0.5), t = float64(k), hi = x − t·Ln2Hi, lo = t·Ln2Lo
+		kf, ki, t := YMM(), XMM(), YMM()
+		VMULPD(c(5), x, kf)
+		VSUBPD(c(12), kf, kf)
+		VCVTTPD2DQY(kf, ki)
+		VCVTDQ2PD(ki, t)
+		hi2, lo2, tmp := YMM(), YMM(), YMM()
+		VMULPD(c(3), t, tmp)
+		VSUBPD(tmp, x, hi2)
+		VMULPD(c(4), t, lo2)
+		hi, lo := YMM(), YMM()
+		VBLENDVPD(m2, hi1, hi2, hi)
+		VBLENDVPD(m2, c(18), lo2, lo)
+		// k as int64 lanes (used where k ≤ −2 only)
+		k64 := YMM()
+		VPMOVSXDQ(ki, k64)
+		xr, cr := YMM(), YMM()
+		VSUBPD(lo, hi, xr) // x = hi − lo
+		VSUBPD(xr, hi, cr) // hi − x
+		VSUBPD(lo, cr, cr) // c = (hi − x) − lo
+		xp, cp := YMM(), YMM()
+		VBLENDVPD(m1, xr, x, xp)
+		zero := YMM()
+		VXORPD(zero, zero, zero)
+		VBLENDVPD(m1, cr, zero, cp)
+		// the polynomial
+		hfx, hxs := YMM(), YMM()
+		VMULPD(c(12), xp, hfx) // 0.5·x
+		VMULPD(hfx, xp, hxs)   // x·hfx
+		r := YMM()
+		VMULPD(c(11), hxs, r) // hxs·Q5
+		for q := 10; q >= 7; q-- {
+			VADDPD(c(q), r, r) // Q + …
+			VMULPD(r, hxs, r)  // hxs·(…)
+		}
+		VADDPD(c(13), r, r) // r1 = 1 + …
+		tt := YMM()
+		VMULPD(hfx, r, tt)  // r1·hfx
+		VMOVUPD(c(14), tmp) // 3
+		VSUBPD(tt, tmp, tt) // t = 3 − r1·hfx
+		num, den := YMM(), YMM()
+		VSUBPD(tt, r, num)    // r1 − t
+		VMULPD(tt, xp, den)   // x·t
+		VMOVUPD(c(15), tmp)   // 6
+		VSUBPD(den, tmp, den) // 6 − x·t
+		VDIVPD(den, num, num)
+		e := YMM()
+		VMULPD(num, hxs, e) // hxs·(…)
+		// k = 0: x − (x·e − hxs)
+		r0 := YMM()
+		VMULPD(e, xp, r0)
+		VSUBPD(hxs, r0, r0)
+		VSUBPD(r0, xp, r0)
+		// e = (x·(e − c) − c) − hxs
+		VSUBPD(cp, e, e)
+		VMULPD(e, xp, e)
+		VSUBPD(cp, e, e)
+		VSUBPD(hxs, e, e)
+		// k = −1: 0.5·(x − e) − 0.5
+		r1 := YMM()
+		VSUBPD(e, xp, r1)
+		VMULPD(c(12), r1, r1)
+		VSUBPD(c(12), r1, r1)
+		// k ≤ −2: y = 1 − (e − x), k added to its exponent, y − 1
+		r2 := YMM()
+		VSUBPD(xp, e, r2)
+		VMOVUPD(c(13), tmp)
+		VSUBPD(r2, tmp, r2)
+		VPSLLQ(U8(52), k64, k64)
+		VPADDQ(k64, r2, r2)
+		VSUBPD(c(13), r2, r2)
+		res := YMM()
+		VBLENDVPD(m2, r1, r2, res)
+		VBLENDVPD(m1, res, r0, res)
+		m := YMM()
+		VCMPPD(U8(0x11), c(6), a, m) // |x| < Tiny: x
+		VBLENDVPD(m, x, res, res)
+		VCMPPD(U8(0x1d), c(0), a, m) // |x| ≥ Ln2X56: −1
+		VBLENDVPD(m, c(16), res, res)
+		VCMPPD(U8(0x03), x, x, m) // NaN: x
+		VBLENDVPD(m, x, res, res)
+		return res
+	}
+	i := GP64()
+	zf := YMM()
+	VXORPS(zf, zf, zf)
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		v := maskedLoad(px, i, mask)
+		lo, hi := YMM(), YMM()
+		VCVTPS2PD(v.AsX(), lo)
+		hx := XMM()
+		VEXTRACTF128(U8(1), v, hx)
+		VCVTPS2PD(hx, hi)
+		rl, rh := half(lo), half(hi)
+		f := YMM()
+		VCVTPD2PSY(rl, f.AsX())
+		fh := XMM()
+		VCVTPD2PSY(rh, fh)
+		VINSERTF128(U8(1), fh, f, f)
+		VMULPS(f, al, f) // alpha·float32(…)
+		pos := YMM()
+		VCMPPS(U8(0x1e), zf, v, pos) // x > 0
+		VBLENDVPS(pos, v, f, f)
+		maskedStore(f, py, i, mask)
 	})
 }
