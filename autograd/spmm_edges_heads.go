@@ -143,11 +143,11 @@ func spmmHeadsBack(o *Var) {
 // which gives the same bits.
 func spmmHeadsBackAlpha(arg any, lo, hi int) {
 	o := arg.(*Var)
-	var buf [256]float32
 	if simd.Enabled() && len(o.hp.row) == 8 && o.Value.Cols == 64 {
-		spmmHeads8BackAlpha(o, lo, hi, buf[:])
+		spmmHeads8BackAlpha(o, lo, hi)
 		return
 	}
+	var buf [256]float32
 	spmmHeadsBackAlphaEach(o, lo, hi, buf[:])
 }
 
@@ -185,25 +185,17 @@ func spmmHeadsBackAlphaEach(o *Var, lo, hi int, buf []float32) {
 }
 
 // spmmHeads8BackAlpha is spmmHeadsBackAlpha for 8 heads of 8 columns: the
-// dots of all heads of an entry by one SDDMMHeads8 call, each SDDMMRow's to
-// the bit, added to ∂alpha in the same order (one entry's heads after
-// another instead of one head's entries after another: every element of
-// ∂alpha still gets one addition, of the same value).
-func spmmHeads8BackAlpha(o *Var, lo, hi int, buf []float32) {
+// dots of all heads of a row's entries by one SDDMMHeads8 call, each
+// SDDMMRow's to the bit, added to ∂alpha as the Go loop adds them (the dot
+// the first operand; one entry's heads after another instead of one head's
+// entries after another: every element of ∂alpha still gets one addition,
+// of the same value).
+func spmmHeads8BackAlpha(o *Var, lo, hi int) {
 	rp, colIdx := o.csr.RowPtr, o.csr.ColIdx
 	gy, zd, ga := o.Grad.Data, o.in[1].Value.Data, o.in[0].Grad.Data
-	step := int32(len(buf) / 8)
 	for i := lo; i < hi; i++ {
-		gi := gy[i*64 : (i+1)*64]
-		for s := rp[i]; s < rp[i+1]; s += step {
-			e := min(s+step, rp[i+1])
-			out := buf[:8*(e-s)]
-			simd.SDDMMHeads8(colIdx[s:e], gi, zd, 64, out)
-			g := ga[8*int(s) : 8*int(e)]
-			for q, v := range out {
-				g[q] += v
-			}
-		}
+		s, e := rp[i], rp[i+1]
+		simd.SDDMMHeads8(colIdx[s:e], gy[i*64:(i+1)*64], zd, 64, ga[8*int(s):8*int(e)])
 	}
 }
 

@@ -2608,6 +2608,7 @@ nopf:
 	VSHUFPS     $0x88, Y1, Y5, Y2
 	VSHUFPS     $0xdd, Y1, Y5, Y1
 	VADDPS      Y1, Y2, Y2
+	VADDPS      (DI), Y2, Y2
 	VMOVUPS     Y2, (DI)
 	ADDQ        $0x20, DI
 	INCQ        R8

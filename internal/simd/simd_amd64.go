@@ -402,10 +402,11 @@ func SpMMHeadsRow(alpha float32, col []int32, val []float32, stride int, perm []
 	}
 }
 
-// SDDMMHeads8 sets out[8k+v] = ⟨a[8v : 8v+8], b[col[k]·ldb+8v : +8]⟩ for
-// every entry k and head v < 8: SDDMMRow of each 8-wide head, to the bit (its
-// chain and reduction tree), eight heads at a time. a holds 64 floats, out
-// 8·len(col). Indices are not checked.
+// SDDMMHeads8 adds to out the per-head dot products: out[8k+v] = d +
+// out[8k+v] (d the first operand) with d = ⟨a[8v : 8v+8], b[col[k]·ldb+8v :
+// +8]⟩ for every entry k and head v < 8, d being SDDMMRow's on each 8-wide
+// head, to the bit (its chain and reduction tree), eight heads at a time. a
+// holds 64 floats, out 8·len(col). Indices are not checked.
 func SDDMMHeads8(col []int32, a, b []float32, ldb int, out []float32) {
 	nnz := len(col)
 	if nnz == 0 {

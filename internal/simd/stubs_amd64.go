@@ -154,7 +154,7 @@ func spmmHeads1Perm(nnz int, col *int32, val *float32, perm *int32, stride int, 
 //go:noescape
 func sddmmRow(nnz int, col *int32, a *float32, b *float32, ldb int, d int, out *float32)
 
-// sddmmHeads8 writes the per-head dot products of a with the rows of b named by col, 8 heads of 8 (see SDDMMHeads8).
+// sddmmHeads8 adds the per-head dot products of a with the rows of b named by col to out, 8 heads of 8 (see SDDMMHeads8).
 //
 //go:noescape
 func sddmmHeads8(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32, pfn int)

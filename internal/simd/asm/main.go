@@ -1422,7 +1422,7 @@ func spmmHeads(nh int, perm bool) {
 }
 
 // sddmmHeads8 emits, for 8 heads of 8 columns, out[8k+v] = ⟨a[8v : 8v+8],
-// b[col[k]·ldb+8v : +8]⟩ for k < nnz: sddmmRow's dot of 8 elements for each
+// b[col[k]·ldb+8v : +8]⟩ + out[8k+v] for k < nnz (the dot the first operand): sddmmRow's dot of 8 elements for each
 // head (one VFMADD231PS from zero, the three zero accumulators added by its
 // reduction tree, which only turns −0 into +0, then lanes l and l+4, l and
 // l+2, 0 and 1 added in that order with the same first operands), the eight
@@ -1430,7 +1430,7 @@ func spmmHeads(nh int, perm bool) {
 func sddmmHeads8() {
 	TEXT("sddmmHeads8", NOSPLIT, "func(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32, pfn int)")
 	Pragma("noescape")
-	Doc("sddmmHeads8 writes the per-head dot products of a with the rows of b named by col, 8 heads of 8 (see SDDMMHeads8).")
+	Doc("sddmmHeads8 adds the per-head dot products of a with the rows of b named by col to out, 8 heads of 8 (see SDDMMHeads8).")
 	nnz := Load(Param("nnz"), GP64())
 	pcol := Load(Param("col"), GP64())
 	pa := Load(Param("a"), GP64())
@@ -1501,6 +1501,7 @@ func sddmmHeads8() {
 	VSHUFPS(U8(0x88), u[1], u[0], lo)
 	VSHUFPS(U8(0xDD), u[1], u[0], hi)
 	VADDPS(hi, lo, lo)
+	VADDPS(Mem{Base: pout}, lo, lo) // dot + out, the dot first as in autograd's Go add
 	VMOVUPS(lo, Mem{Base: pout})
 	ADDQ(U8(32), pout)
 	INCQ(k)
