@@ -4394,3 +4394,143 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+// func mulVec(n int, x *float32, b *float32, y *float32)
+// Requires: AVX
+TEXT ·mulVec(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ b+16(FP), DX
+	MOVQ y+24(FP), BX
+	XORQ SI, SI
+
+l8:
+	MOVQ    AX, DI
+	SUBQ    SI, DI
+	CMPQ    DI, $0x08
+	JL      tail
+	VMOVUPS (CX)(SI*4), Y0
+	VMOVUPS (DX)(SI*4), Y1
+	VMULPS  Y1, Y0, Y0
+	VMOVUPS Y0, (BX)(SI*4)
+	ADDQ    $0x08, SI
+	JMP     l8
+
+tail:
+	TESTQ      DI, DI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       DI
+	VMOVUPS    32(AX)(DI*4), Y0
+	VMASKMOVPS (CX)(SI*4), Y0, Y1
+	VMASKMOVPS (DX)(SI*4), Y0, Y2
+	VMULPS     Y2, Y1, Y1
+	VMASKMOVPS Y1, Y0, (BX)(SI*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func mulVecAcc(n int, x *float32, b *float32, y *float32)
+// Requires: AVX
+TEXT ·mulVecAcc(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ b+16(FP), DX
+	MOVQ y+24(FP), BX
+	XORQ SI, SI
+
+l8:
+	MOVQ    AX, DI
+	SUBQ    SI, DI
+	CMPQ    DI, $0x08
+	JL      tail
+	VMOVUPS (CX)(SI*4), Y0
+	VMOVUPS (DX)(SI*4), Y1
+	VMULPS  Y1, Y0, Y0
+	VMOVUPS (BX)(SI*4), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS Y0, (BX)(SI*4)
+	ADDQ    $0x08, SI
+	JMP     l8
+
+tail:
+	TESTQ      DI, DI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       DI
+	VMOVUPS    32(AX)(DI*4), Y0
+	VMASKMOVPS (CX)(SI*4), Y0, Y1
+	VMASKMOVPS (DX)(SI*4), Y0, Y2
+	VMULPS     Y2, Y1, Y1
+	VMASKMOVPS (BX)(SI*4), Y0, Y2
+	VADDPS     Y2, Y1, Y1
+	VMASKMOVPS Y1, Y0, (BX)(SI*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func colSums8(rows int, cols int, ld int, gd *float32, mul *float32, sums *float64)
+// Requires: AVX
+TEXT ·colSums8(SB), NOSPLIT, $0-48
+	MOVQ  rows+0(FP), AX
+	MOVQ  cols+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	SHLQ  $0x02, DX
+	MOVQ  gd+24(FP), BX
+	MOVQ  mul+32(FP), SI
+	MOVQ  sums+40(FP), DI
+	TESTQ AX, AX
+	JZ    done
+
+chunk:
+	CMPQ    CX, $0x08
+	JL      done
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), Y1
+	MOVQ    BX, R8
+	MOVQ    SI, R9
+	MOVQ    AX, R10
+	TESTQ   SI, SI
+	JZ      plain
+
+rowm:
+	VMOVUPS      (R8), Y2
+	VMULPS       (R9), Y2, Y2
+	VCVTPS2PD    X2, Y3
+	VEXTRACTF128 $0x01, Y2, X2
+	VCVTPS2PD    X2, Y2
+	VADDPD       Y0, Y3, Y0
+	VADDPD       Y1, Y2, Y1
+	ADDQ         DX, R8
+	ADDQ         DX, R9
+	DECQ         R10
+	JNZ          rowm
+	JMP          store
+
+plain:
+	VCVTPS2PD (R8), Y2
+	VCVTPS2PD 16(R8), Y3
+	VADDPD    Y0, Y2, Y0
+	VADDPD    Y1, Y3, Y1
+	ADDQ      DX, R8
+	DECQ      R10
+	JNZ       plain
+
+store:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	ADDQ    $0x20, BX
+	TESTQ   SI, SI
+	JZ      nom
+	ADDQ    $0x20, SI
+
+nom:
+	ADDQ $0x40, DI
+	SUBQ $0x08, CX
+	JMP  chunk
+
+done:
+	VZEROUPPER
+	RET

@@ -512,3 +512,45 @@ func ELU(x, y []float32, alpha float32) {
 		eluFwd(len(x), &x[0], &y[0], alpha)
 	}
 }
+
+// MulVec sets y = x⊙b, or with acc y = (x⊙b) + y, element-wise: x the first
+// operand of each product and the product that of each sum, as the
+// compiler's scalar code for package autograd's mulSpan at the default
+// GOAMD64 level (whose fused form under GOAMD64=v3 keeps its Go loop). x, b
+// and y have the same length.
+func MulVec(x, b, y []float32, acc bool) {
+	n := len(x)
+	if len(b) != n || len(y) != n {
+		panic(fmt.Sprintf("simd: MulVec on %d, %d and %d floats", n, len(b), len(y)))
+	}
+	if n == 0 {
+		return
+	}
+	if acc {
+		mulVecAcc(n, &x[0], &b[0], &y[0])
+		return
+	}
+	mulVec(n, &x[0], &b[0], &y[0])
+}
+
+// ColSums8 adds to sums[j] the float64 column sums of a rows×cols block of
+// g with row stride ld, or of g⊙mul (the same layout) when mul is not nil:
+// for each row in order, sums[j] = float64(g[i,j]·mul[i,j]) + sums[j] (the
+// float32 product rounded first), as package autograd's reduceRowBlocks
+// does. It does the first 8·⌊cols/8⌋ columns and returns how many that is;
+// the caller sums the others (each column's sum is on its own).
+func ColSums8(rows, cols, ld int, g, mul []float32, sums []float64) int {
+	done := cols &^ 7
+	if rows <= 0 || done == 0 {
+		return done
+	}
+	if ld < cols || len(g) < (rows-1)*ld+cols || len(sums) < done || mul != nil && len(mul) < (rows-1)*ld+cols {
+		panic(fmt.Sprintf("simd: ColSums8 of %d×%d (stride %d) over %d floats into %d sums", rows, cols, ld, len(g), len(sums)))
+	}
+	var pm *float32
+	if mul != nil {
+		pm = &mul[0]
+	}
+	colSums8(rows, done, ld, &g[0], pm, &sums[0])
+	return done
+}

@@ -125,3 +125,11 @@ func ELUBackward(gy, x, y, gx []float32, alpha float32) {
 
 // ELU is unavailable in this build; see Enabled.
 func ELU(x, y []float32, alpha float32) { panic("simd: ELU called without vector support") }
+
+// MulVec is unavailable in this build; see Enabled.
+func MulVec(x, b, y []float32, acc bool) { panic("simd: MulVec called without vector support") }
+
+// ColSums8 is unavailable in this build; see Enabled.
+func ColSums8(rows, cols, ld int, g, mul []float32, sums []float64) int {
+	panic("simd: ColSums8 called without vector support")
+}

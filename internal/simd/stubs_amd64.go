@@ -268,3 +268,18 @@ func eluBwd(n int, gy *float32, x *float32, y *float32, gx *float32, alpha float
 //
 //go:noescape
 func eluFwd(n int, x *float32, y *float32, alpha float32)
+
+// mulVec multiplies x by b element-wise into y (see MulVec).
+//
+//go:noescape
+func mulVec(n int, x *float32, b *float32, y *float32)
+
+// mulVecAcc multiplies x by b element-wise into y (see MulVec).
+//
+//go:noescape
+func mulVecAcc(n int, x *float32, b *float32, y *float32)
+
+// colSums8 adds the float64 column sums of g (⊙ mul) over rows to sums, 8 columns at a time (see ColSums).
+//
+//go:noescape
+func colSums8(rows int, cols int, ld int, gd *float32, mul *float32, sums *float64)

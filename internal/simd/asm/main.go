@@ -77,6 +77,9 @@ func main() {
 	edgeSoftmaxPost8()
 	eluBwd(masks)
 	eluFwd(masks)
+	mulVec(masks, false)
+	mulVec(masks, true)
+	colSums8()
 	Generate()
 }
 
@@ -1935,4 +1938,105 @@ func eluFwd(masks Mem) {
 		VBLENDVPS(pos, v, f, f)
 		maskedStore(f, py, i, mask)
 	})
+}
+
+// mulVec emits y = x·b, or with acc y = (x·b) + y, element-wise over n
+// elements: autograd's mulSpan with a vector operand, x the first operand of
+// the product and the product that of the sum, as the compiler's scalar
+// code at the default GOAMD64 level.
+func mulVec(masks Mem, acc bool) {
+	name := "mulVec"
+	if acc {
+		name = "mulVecAcc"
+	}
+	TEXT(name, NOSPLIT, "func(n int, x, b, y *float32)")
+	Pragma("noescape")
+	Doc(name + " multiplies x by b element-wise into y (see MulVec).")
+	n := Load(Param("n"), GP64())
+	px := Load(Param("x"), GP64())
+	pb := Load(Param("b"), GP64())
+	py := Load(Param("y"), GP64())
+	i := GP64()
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		x, b := maskedLoad(px, i, mask), maskedLoad(pb, i, mask)
+		VMULPS(b, x, x)
+		if acc {
+			y := maskedLoad(py, i, mask)
+			VADDPS(y, x, x)
+		}
+		maskedStore(x, py, i, mask)
+	})
+}
+
+// colSums8 emits, for the 8k first columns of a rows×ld matrix g (k = cols/8)
+// and an optional same-shaped mul, sums[j] = float64(g[i,j]·mul[i,j]) +
+// sums[j] (or float64(g[i,j]) + sums[j] without mul) for i = 0..rows−1 in
+// order: autograd's reduceRowBlocks, 8 columns a pass with their 8 float64
+// sums in two registers.
+func colSums8() {
+	TEXT("colSums8", NOSPLIT, "func(rows, cols, ld int, gd, mul *float32, sums *float64)")
+	Pragma("noescape")
+	Doc("colSums8 adds the float64 column sums of g (⊙ mul) over rows to sums, 8 columns at a time (see ColSums).")
+	rows := Load(Param("rows"), GP64())
+	cols := Load(Param("cols"), GP64())
+	ld := Load(Param("ld"), GP64())
+	SHLQ(U8(2), ld)
+	pg := Load(Param("gd"), GP64())
+	pm := Load(Param("mul"), GP64())
+	ps := Load(Param("sums"), GP64())
+	TESTQ(rows, rows)
+	JZ(LabelRef("done"))
+	Label("chunk")
+	CMPQ(cols, U8(8))
+	JL(LabelRef("done"))
+	lo, hi := YMM(), YMM()
+	VMOVUPD(Mem{Base: ps}, lo)
+	VMOVUPD(Mem{Base: ps, Disp: 32}, hi)
+	gr, mr, i := GP64(), GP64(), GP64()
+	MOVQ(pg, gr)
+	MOVQ(pm, mr)
+	MOVQ(rows, i)
+	TESTQ(pm, pm)
+	JZ(LabelRef("plain"))
+	Label("rowm")
+	{
+		v, a, b := YMM(), YMM(), YMM()
+		VMOVUPS(Mem{Base: gr}, v)
+		VMULPS(Mem{Base: mr}, v, v)
+		VCVTPS2PD(v.AsX(), a)
+		VEXTRACTF128(U8(1), v, v.AsX())
+		VCVTPS2PD(v.AsX(), b)
+		VADDPD(lo, a, lo)
+		VADDPD(hi, b, hi)
+	}
+	ADDQ(ld, gr)
+	ADDQ(ld, mr)
+	DECQ(i)
+	JNZ(LabelRef("rowm"))
+	JMP(LabelRef("store"))
+	Label("plain")
+	{
+		a, b := YMM(), YMM()
+		VCVTPS2PD(Mem{Base: gr}, a)
+		VCVTPS2PD(Mem{Base: gr, Disp: 16}, b)
+		VADDPD(lo, a, lo)
+		VADDPD(hi, b, hi)
+	}
+	ADDQ(ld, gr)
+	DECQ(i)
+	JNZ(LabelRef("plain"))
+	Label("store")
+	VMOVUPD(lo, Mem{Base: ps})
+	VMOVUPD(hi, Mem{Base: ps, Disp: 32})
+	ADDQ(U8(32), pg)
+	TESTQ(pm, pm)
+	JZ(LabelRef("nom"))
+	ADDQ(U8(32), pm)
+	Label("nom")
+	ADDQ(U8(64), ps)
+	SUBQ(U8(8), cols)
+	JMP(LabelRef("chunk"))
+	Label("done")
+	VZEROUPPER()
+	RET()
 }
