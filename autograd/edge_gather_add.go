@@ -31,6 +31,10 @@ func (t *Tape) EdgeGatherAdd(pattern *tensor.CSR, src, dst *Var) *Var {
 // edgeGatherAddRowsGo; the same bits.
 func edgeGatherAddRows(arg any, lo, hi int) {
 	o := arg.(*Var)
+	if o.Value.Cols == 1 {
+		edgeGatherAddRows1(o, lo, hi)
+		return
+	}
 	if o.Value.Cols != 8 || !simd.Enabled() {
 		edgeGatherAddRowsGo(o, lo, hi)
 		return
@@ -77,6 +81,10 @@ func edgeGatherAddBack(o *Var) {
 // bits.
 func edgeGatherAddBackSrc(arg any, lo, hi int) {
 	o := arg.(*Var)
+	if o.Value.Cols == 1 {
+		edgeGatherAddBackSrc1(o, lo, hi)
+		return
+	}
 	if o.Value.Cols != 8 || !simd.Enabled() {
 		edgeGatherAddBackSrcGo(o, lo, hi)
 		return
@@ -106,6 +114,10 @@ func edgeGatherAddBackSrcGo(o *Var, lo, hi int) {
 // index's permutation, otherwise in Go; the same bits.
 func edgeGatherAddBackDst(arg any, lo, hi int) {
 	o := arg.(*Var)
+	if o.Value.Cols == 1 {
+		edgeGatherAddBackDst1(o, lo, hi)
+		return
+	}
 	if o.Value.Cols != 8 || !simd.Enabled() {
 		edgeGatherAddBackDstGo(o, lo, hi)
 		return
@@ -127,5 +139,45 @@ func edgeGatherAddBackDstGo(o *Var, lo, hi int) {
 				gj[c] += g
 			}
 		}
+	}
+}
+
+// edgeGatherAddRows1 is edgeGatherAddRowsGo for one head, without a slice
+// per entry: the same sums.
+func edgeGatherAddRows1(o *Var, lo, hi int) {
+	rp, ci := o.csr.RowPtr, o.csr.ColIdx
+	od, sd, dd := o.Value.Data, o.in[0].Value.Data, o.in[1].Value.Data
+	for i := lo; i < hi; i++ {
+		a, b := int(rp[i]), int(rp[i+1])
+		si, out := sd[i:i+1], od[a:b]
+		for k, j := range ci[a:b] {
+			out[k] = si[0] + dd[j]
+		}
+	}
+}
+
+// edgeGatherAddBackSrc1 is edgeGatherAddBackSrcGo for one head, the row's
+// running sum kept in a register: the same additions in the same order.
+func edgeGatherAddBackSrc1(o *Var, lo, hi int) {
+	rp, gd, gs := o.csr.RowPtr, o.Grad.Data, o.in[0].Grad.Data
+	for i := lo; i < hi; i++ {
+		s := gs[i]
+		for _, g := range gd[rp[i]:rp[i+1]] {
+			s += g
+		}
+		gs[i] = s
+	}
+}
+
+// edgeGatherAddBackDst1 is edgeGatherAddBackDstGo for one head, the
+// column's running sum kept in a register.
+func edgeGatherAddBackDst1(o *Var, lo, hi int) {
+	cols, gd, gt := o.col, o.Grad.Data, o.in[1].Grad.Data
+	for j := lo; j < hi; j++ {
+		s := gt[j]
+		for _, k := range cols.perm[cols.ptr[j]:cols.ptr[j+1]] {
+			s += gd[k]
+		}
+		gt[j] = s
 	}
 }

@@ -134,3 +134,49 @@ func TestELUForwardVectorMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestEdgeOpsOneHeadMatchGo compares the one-head loops of EdgeGatherAdd
+// (forward, ∂src, ∂dst) and EdgeSoftmax's backward with the general Go
+// loops, bit for bit, on special values and patterns with empty rows.
+func TestEdgeOpsOneHeadMatchGo(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 37))
+	const rows, cols = 91, 77
+	pat := testkit.RandCSR(rows, cols, 0.05, 9)
+	tp := NewTape(tensor.Exec{Threads: 1})
+	src, dst := NewParam("src", specialDense(r, rows, 1)), NewParam("dst", specialDense(r, cols, 1))
+	e := tp.EdgeGatherAdd(pat, src, dst)
+	got := e.Value.Clone().Data
+	edgeGatherAddRowsGo(e, 0, rows)
+	if i := bitsDiffer(got, e.Value.Data); i >= 0 {
+		t.Fatalf("EdgeGatherAdd %d: one head %v, Go %v", i, got[i], e.Value.Data[i])
+	}
+	e.Grad = specialDense(r, pat.NNZ(), 1)
+	e.col = tp.columns(pat)
+	gs0, gt0 := specialDense(r, rows, 1), specialDense(r, cols, 1)
+	src.Grad, dst.Grad = gs0.Clone(), gt0.Clone()
+	edgeGatherAddBackSrc(e, 0, rows)
+	edgeGatherAddBackDst(e, 0, cols)
+	gotS, gotT := src.Grad.Data, dst.Grad.Data
+	src.Grad, dst.Grad = gs0.Clone(), gt0.Clone()
+	edgeGatherAddBackSrcGo(e, 0, rows)
+	edgeGatherAddBackDstGo(e, 0, cols)
+	if i := bitsDiffer(gotS, src.Grad.Data); i >= 0 {
+		t.Fatalf("∂src %d: one head %v, Go %v", i, gotS[i], src.Grad.Data[i])
+	}
+	if i := bitsDiffer(gotT, dst.Grad.Data); i >= 0 {
+		t.Fatalf("∂dst %d: one head %v, Go %v", i, gotT[i], dst.Grad.Data[i])
+	}
+	scores := NewParam("scores", specialDense(r, pat.NNZ(), 1))
+	sm := tp.EdgeSoftmax(pat, scores)
+	sm.Value = specialDense(r, pat.NNZ(), 1)
+	sm.Grad = specialDense(r, pat.NNZ(), 1)
+	g0 := specialDense(r, pat.NNZ(), 1)
+	scores.Grad = g0.Clone()
+	edgeSoftmaxBackRows(sm, 0, rows)
+	gotG := scores.Grad.Data
+	scores.Grad = g0.Clone()
+	edgeSoftmaxBackRowsGo(sm, 0, rows)
+	if i := bitsDiffer(gotG, scores.Grad.Data); i >= 0 {
+		t.Fatalf("EdgeSoftmax ∂scores %d: one head %v, Go %v", i, gotG[i], scores.Grad.Data[i])
+	}
+}

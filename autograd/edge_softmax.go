@@ -164,6 +164,10 @@ func edgeSoftmaxBack(o *Var) {
 // edgeSoftmaxBackRowsGo's operations (the same bits).
 func edgeSoftmaxBackRows(arg any, lo, hi int) {
 	o := arg.(*Var)
+	if o.Value.Cols == 1 && simd.Enabled() && !goFusesFMA {
+		edgeSoftmaxBackRows1(o, lo, hi)
+		return
+	}
 	if o.Value.Cols != 8 || !simd.Enabled() || goFusesFMA {
 		edgeSoftmaxBackRowsGo(o, lo, hi)
 		return
@@ -205,3 +209,13 @@ func edgeSoftmaxBackRowsGo(o *Var, lo, hi int) {
 // maxStackHeads is the number of attention heads up to which EdgeSoftmax
 // keeps its per-head sums on the stack.
 const maxStackHeads = 16
+
+// edgeSoftmaxBackRows1 is edgeSoftmaxBackRowsGo for one head through
+// simd.EdgeSoftmaxBack1 (its operations, the update eight entries at a time).
+func edgeSoftmaxBackRows1(o *Var, lo, hi int) {
+	rp, od, gy, gs := o.csr.RowPtr, o.Value.Data, o.Grad.Data, o.in[0].Grad.Data
+	for i := lo; i < hi; i++ {
+		a, b := int(rp[i]), int(rp[i+1])
+		simd.EdgeSoftmaxBack1(od[a:b], gy[a:b], gs[a:b])
+	}
+}

@@ -4534,3 +4534,60 @@ nom:
 done:
 	VZEROUPPER
 	RET
+
+// func edgeSoftmaxBack1(n int, out *float32, grad *float32, sgrad *float32)
+// Requires: AVX, AVX2
+TEXT ·edgeSoftmaxBack1(SB), NOSPLIT, $0-32
+	MOVQ   n+0(FP), AX
+	MOVQ   out+8(FP), CX
+	MOVQ   grad+16(FP), DX
+	MOVQ   sgrad+24(FP), BX
+	VXORPS X0, X0, X0
+	XORQ   SI, SI
+	TESTQ  AX, AX
+	JZ     bcast
+
+dot:
+	VMOVSS (CX)(SI*4), X1
+	VMULSS (DX)(SI*4), X1, X1
+	VADDSS X0, X1, X0
+	INCQ   SI
+	CMPQ   SI, AX
+	JL     dot
+
+bcast:
+	VBROADCASTSS X0, Y0
+	XORQ         SI, SI
+
+l8:
+	MOVQ    AX, DI
+	SUBQ    SI, DI
+	CMPQ    DI, $0x08
+	JL      tail
+	VMOVUPS (DX)(SI*4), Y1
+	VMOVUPS (CX)(SI*4), Y2
+	VMOVUPS (BX)(SI*4), Y3
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y2, Y1, Y1
+	VADDPS  Y3, Y1, Y1
+	VMOVUPS Y1, (BX)(SI*4)
+	ADDQ    $0x08, SI
+	JMP     l8
+
+tail:
+	TESTQ      DI, DI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       DI
+	VMOVUPS    32(AX)(DI*4), Y1
+	VMASKMOVPS (DX)(SI*4), Y1, Y2
+	VMASKMOVPS (CX)(SI*4), Y1, Y3
+	VMASKMOVPS (BX)(SI*4), Y1, Y4
+	VSUBPS     Y0, Y2, Y2
+	VMULPS     Y3, Y2, Y2
+	VADDPS     Y4, Y2, Y2
+	VMASKMOVPS Y2, Y1, (BX)(SI*4)
+
+done:
+	VZEROUPPER
+	RET

@@ -554,3 +554,17 @@ func ColSums8(rows, cols, ld int, g, mul []float32, sums []float64) int {
 	colSums8(rows, done, ld, &g[0], pm, &sums[0])
 	return done
 }
+
+// EdgeSoftmaxBack1 is EdgeSoftmaxBack8 for one head: over one row's
+// entries, dot = Σ_k o_k·g_k from +0 as (o·g) + dot in entry order, then s_k
+// = ((g_k − dot)·o_k) + s_k, the operations and first operands of package
+// autograd's Go loop at the default GOAMD64 level. o, g and s have the same
+// length.
+func EdgeSoftmaxBack1(o, g, s []float32) {
+	if len(g) != len(o) || len(s) != len(o) {
+		panic(fmt.Sprintf("simd: EdgeSoftmaxBack1 on %d, %d and %d floats", len(o), len(g), len(s)))
+	}
+	if len(o) > 0 {
+		edgeSoftmaxBack1(len(o), &o[0], &g[0], &s[0])
+	}
+}

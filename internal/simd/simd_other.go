@@ -133,3 +133,8 @@ func MulVec(x, b, y []float32, acc bool) { panic("simd: MulVec called without ve
 func ColSums8(rows, cols, ld int, g, mul []float32, sums []float64) int {
 	panic("simd: ColSums8 called without vector support")
 }
+
+// EdgeSoftmaxBack1 is unavailable in this build; see Enabled.
+func EdgeSoftmaxBack1(o, g, s []float32) {
+	panic("simd: EdgeSoftmaxBack1 called without vector support")
+}

@@ -283,3 +283,8 @@ func mulVecAcc(n int, x *float32, b *float32, y *float32)
 //
 //go:noescape
 func colSums8(rows int, cols int, ld int, gd *float32, mul *float32, sums *float64)
+
+// edgeSoftmaxBack1 adds one row's edge softmax gradient for one head (see EdgeSoftmaxBack1).
+//
+//go:noescape
+func edgeSoftmaxBack1(n int, out *float32, grad *float32, sgrad *float32)

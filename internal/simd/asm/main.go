@@ -80,6 +80,7 @@ func main() {
 	mulVec(masks, false)
 	mulVec(masks, true)
 	colSums8()
+	edgeSoftmaxBack1(masks)
 	Generate()
 }
 
@@ -2039,4 +2040,45 @@ func colSums8() {
 	Label("done")
 	VZEROUPPER()
 	RET()
+}
+
+// edgeSoftmaxBack1 emits the backward pass of an edge softmax over one row
+// of n entries of one head: dot = Σ_k o_k·g_k from +0 as (o·g) + dot, one
+// entry after another, then s_k = ((g_k − dot)·o_k) + s_k eight entries at a
+// time, each operation with autograd's Go loop's first operand.
+func edgeSoftmaxBack1(masks Mem) {
+	TEXT("edgeSoftmaxBack1", NOSPLIT, "func(n int, out, grad, sgrad *float32)")
+	Pragma("noescape")
+	Doc("edgeSoftmaxBack1 adds one row's edge softmax gradient for one head (see EdgeSoftmaxBack1).")
+	n := Load(Param("n"), GP64())
+	po := Load(Param("out"), GP64())
+	pg := Load(Param("grad"), GP64())
+	ps := Load(Param("sgrad"), GP64())
+	dot := XMM()
+	VXORPS(dot, dot, dot)
+	k := GP64()
+	XORQ(k, k)
+	TESTQ(n, n)
+	JZ(LabelRef("bcast"))
+	Label("dot")
+	{
+		o, t := XMM(), XMM()
+		VMOVSS(Mem{Base: po, Index: k, Scale: 4}, o)
+		VMULSS(Mem{Base: pg, Index: k, Scale: 4}, o, t)
+		VADDSS(dot, t, dot)
+	}
+	INCQ(k)
+	CMPQ(k, n)
+	JL(LabelRef("dot"))
+	Label("bcast")
+	d := YMM()
+	VBROADCASTSS(dot, d)
+	i := GP64()
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		g, o, s := maskedLoad(pg, i, mask), maskedLoad(po, i, mask), maskedLoad(ps, i, mask)
+		VSUBPS(d, g, g)
+		VMULPS(o, g, g)
+		VADDPS(s, g, g)
+		maskedStore(g, ps, i, mask)
+	})
 }
