@@ -155,8 +155,29 @@ func edgeSoftmaxManyHeads(arg any, lo, hi int) {
 }
 
 func edgeSoftmaxBack(o *Var) {
-	o.tape.grad(o.in[0])
-	o.tape.Exec.ForBalancedArg(o.csr.RowPtr, 2*o.Value.Cols, o, edgeSoftmaxBackRows)
+	t := o.tape
+	if o.Value.Cols == 8 && simd.Enabled() && !goFusesFMA {
+		// the kernel writes every element: a first gradient needs no
+		// zeroing (it adds the updates to +0 itself)
+		if _, beta := t.gradFor(o.in[0]); beta == 0 {
+			t.Exec.ForBalancedArg(o.csr.RowPtr, 16, o, edgeSoftmaxBackRows8First)
+			return
+		}
+	} else {
+		t.grad(o.in[0])
+	}
+	t.Exec.ForBalancedArg(o.csr.RowPtr, 2*o.Value.Cols, o, edgeSoftmaxBackRows)
+}
+
+// edgeSoftmaxBackRows8First is edgeSoftmaxBackRows for 8 heads into a new,
+// unzeroed gradient buffer: the updates added to +0, a zeroed buffer's bits.
+func edgeSoftmaxBackRows8First(arg any, lo, hi int) {
+	o := arg.(*Var)
+	rp, od, gy, gs := o.csr.RowPtr, o.Value.Data, o.Grad.Data, o.in[0].Grad.Data
+	for i := lo; i < hi; i++ {
+		a, b := 8*int(rp[i]), 8*int(rp[i+1])
+		simd.EdgeSoftmaxBack8(od[a:b], gy[a:b], gs[a:b], true)
+	}
 }
 
 // edgeSoftmaxBackRows adds the gradient of rows [lo, hi): with 8 heads and
@@ -175,7 +196,7 @@ func edgeSoftmaxBackRows(arg any, lo, hi int) {
 	rp, od, gy, gs := o.csr.RowPtr, o.Value.Data, o.Grad.Data, o.in[0].Grad.Data
 	for i := lo; i < hi; i++ {
 		a, b := 8*int(rp[i]), 8*int(rp[i+1])
-		simd.EdgeSoftmaxBack8(od[a:b], gy[a:b], gs[a:b])
+		simd.EdgeSoftmaxBack8(od[a:b], gy[a:b], gs[a:b], false)
 	}
 }
 

@@ -61,6 +61,9 @@ func TestReduceRowBlocksVectorMatchesGo(t *testing.T) {
 				}
 				got, want := run(true), run(false)
 				for i := range want {
+					if raceBuild && got[i] != got[i] && want[i] != want[i] {
+						continue // see raceBuild
+					}
 					if math64bits(got[i]) != math64bits(want[i]) {
 						t.Fatalf("%d×%d mul=%v: sum %d: vector %v, Go %v", rows, cols, withMul, i, got[i], want[i])
 					}

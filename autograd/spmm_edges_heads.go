@@ -126,8 +126,18 @@ func spmmHeadsRowsEach(o *Var, lo, hi int) {
 func spmmHeadsBack(o *Var) {
 	t, alpha, z := o.tape, o.in[0], o.in[1]
 	if alpha.requiresGrad {
-		t.grad(alpha)
-		t.Exec.ForBalancedArg(o.csr.RowPtr, z.Value.Cols, o, spmmHeadsBackAlpha)
+		if simd.Enabled() && len(o.hp.row) == 8 && o.Value.Cols == 64 {
+			// the kernel writes every element of ∂alpha: a first gradient
+			// needs no zeroing (it adds the dots to +0 itself)
+			if _, beta := t.gradFor(alpha); beta == 0 {
+				t.Exec.ForBalancedArg(o.csr.RowPtr, 64, o, spmmHeads8BackAlphaFirst)
+			} else {
+				t.Exec.ForBalancedArg(o.csr.RowPtr, 64, o, spmmHeadsBackAlpha)
+			}
+		} else {
+			t.grad(alpha)
+			t.Exec.ForBalancedArg(o.csr.RowPtr, z.Value.Cols, o, spmmHeadsBackAlpha)
+		}
 	}
 	if z.requiresGrad {
 		t.grad(z)
@@ -144,7 +154,7 @@ func spmmHeadsBack(o *Var) {
 func spmmHeadsBackAlpha(arg any, lo, hi int) {
 	o := arg.(*Var)
 	if simd.Enabled() && len(o.hp.row) == 8 && o.Value.Cols == 64 {
-		spmmHeads8BackAlpha(o, lo, hi)
+		spmmHeads8BackAlpha(o, lo, hi, false)
 		return
 	}
 	var buf [256]float32
@@ -190,13 +200,20 @@ func spmmHeadsBackAlphaEach(o *Var, lo, hi int, buf []float32) {
 // the first operand; one entry's heads after another instead of one head's
 // entries after another: every element of ∂alpha still gets one addition,
 // of the same value).
-func spmmHeads8BackAlpha(o *Var, lo, hi int) {
+// With first, ∂alpha's buffer is new and unzeroed, and the dots are added to
+// +0 (the bits of a zeroed buffer).
+func spmmHeads8BackAlpha(o *Var, lo, hi int, first bool) {
 	rp, colIdx := o.csr.RowPtr, o.csr.ColIdx
 	gy, zd, ga := o.Grad.Data, o.in[1].Value.Data, o.in[0].Grad.Data
 	for i := lo; i < hi; i++ {
 		s, e := rp[i], rp[i+1]
-		simd.SDDMMHeads8(colIdx[s:e], gy[i*64:(i+1)*64], zd, 64, ga[8*int(s):8*int(e)])
+		simd.SDDMMHeads8(colIdx[s:e], gy[i*64:(i+1)*64], zd, 64, ga[8*int(s):8*int(e)], first)
 	}
+}
+
+// spmmHeads8BackAlphaFirst is spmmHeads8BackAlpha writing a first gradient.
+func spmmHeads8BackAlphaFirst(arg any, lo, hi int) {
+	spmmHeads8BackAlpha(arg.(*Var), lo, hi, true)
 }
 
 // spmmHeadsBackZ adds A_kᵀ·∂out_k into the rows [lo, hi) of ∂Z (the

@@ -126,7 +126,7 @@ func TestSDDMMHeads8MatchesSDDMMRow(t *testing.T) {
 		out := specialSlice(r, 8*nnz+1)
 		out0 := append([]float32(nil), out...)
 		last := out[8*nnz]
-		SDDMMHeads8(col, a, b, ldb, out[:8*nnz])
+		SDDMMHeads8(col, a, b, ldb, out[:8*nnz], false)
 		if math.Float32bits(out[8*nnz]) != math.Float32bits(last) {
 			t.Fatal("wrote past out")
 		}
@@ -189,7 +189,7 @@ func TestEdgeKernels8MatchScalar(t *testing.T) {
 		}
 		o, g, s := specialSlice(r, 8*n), specialSlice(r, 8*n), specialSlice(r, 8*n)
 		ws := append([]float32(nil), s...)
-		EdgeSoftmaxBack8(o, g, s)
+		EdgeSoftmaxBack8(o, g, s, false)
 		var dot [8]float32
 		for k := range n {
 			for c := range 8 {
@@ -203,6 +203,42 @@ func TestEdgeKernels8MatchScalar(t *testing.T) {
 		}
 		if i := sameBits(s, ws); i >= 0 {
 			t.Fatalf("EdgeSoftmaxBack8 n=%d: %d: %v, want %v", n, i, s[i], ws[i])
+		}
+	}
+}
+
+// TestFirstGradientKernelsMatchZeroed checks SDDMMHeads8 and
+// EdgeSoftmaxBack8 with first against the same kernels adding into zeroed
+// buffers, bit for bit (−0 sums included), whatever the buffer held.
+func TestFirstGradientKernelsMatchZeroed(t *testing.T) {
+	requireVector(t)
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, nnz := range []int{1, 3, 17} {
+		const rowsB = 20
+		b, a := specialSlice(r, rowsB*64), specialSlice(r, 64)
+		for q := range 8 { // one head's products underflow to −0
+			a[8+q] = -1e-30
+			for j := range rowsB {
+				b[j*64+8+q] = 1e-30
+			}
+		}
+		col := make([]int32, nnz)
+		for k := range col {
+			col[k] = int32(r.IntN(rowsB))
+		}
+		got, want := specialSlice(r, 8*nnz), make([]float32, 8*nnz)
+		SDDMMHeads8(col, a, b, 64, got, true)
+		SDDMMHeads8(col, a, b, 64, want, false)
+		if i := sameBits(got, want); i >= 0 {
+			t.Fatalf("SDDMMHeads8 nnz=%d: %d: first %v (%#x), zeroed %v (%#x)", nnz, i, got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+		}
+		o, g := specialSlice(r, 8*nnz), specialSlice(r, 8*nnz)
+		o[0], g[0] = -1e-30, 1e-30 // a −0 update
+		s, ws := specialSlice(r, 8*nnz), make([]float32, 8*nnz)
+		EdgeSoftmaxBack8(o, g, s, true)
+		EdgeSoftmaxBack8(o, g, ws, false)
+		if i := sameBits(s, ws); i >= 0 {
+			t.Fatalf("EdgeSoftmaxBack8 nnz=%d: %d: first %v, zeroed %v", nnz, i, s[i], ws[i])
 		}
 	}
 }

@@ -2619,6 +2619,102 @@ done:
 	VZEROUPPER
 	RET
 
+// func sddmmHeads8First(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32, pfn int)
+// Requires: AVX, FMA3, MMX+
+TEXT ·sddmmHeads8First(SB), NOSPLIT, $0-56
+	MOVQ   nnz+0(FP), AX
+	MOVQ   col+8(FP), CX
+	MOVQ   a+16(FP), DX
+	MOVQ   b+24(FP), BX
+	MOVQ   ldb+32(FP), SI
+	SHLQ   $0x02, SI
+	MOVQ   out+40(FP), DI
+	VXORPS Y0, Y0, Y0
+	XORQ   R8, R8
+	TESTQ  AX, AX
+	JZ     done
+	MOVQ   pfn+48(FP), R9
+
+entry:
+	LEAQ       16(R8), R10
+	CMPQ       R10, R9
+	JGE        nopf
+	MOVLQSX    (CX)(R10*4), R10
+	IMULQ      SI, R10
+	ADDQ       BX, R10
+	PREFETCHT0 (R10)
+	PREFETCHT0 64(R10)
+	PREFETCHT0 128(R10)
+	PREFETCHT0 192(R10)
+
+nopf:
+	MOVLQSX     (CX)(R8*4), R10
+	IMULQ       SI, R10
+	ADDQ        BX, R10
+	VMOVUPS     (DX), Y1
+	VXORPS      Y2, Y2, Y2
+	VFMADD231PS (R10), Y1, Y2
+	VADDPS      Y0, Y2, Y2
+	VMOVUPS     128(DX), Y1
+	VXORPS      Y3, Y3, Y3
+	VFMADD231PS 128(R10), Y1, Y3
+	VADDPS      Y0, Y3, Y3
+	VPERM2F128  $0x20, Y3, Y2, Y1
+	VPERM2F128  $0x31, Y3, Y2, Y2
+	VADDPS      Y2, Y1, Y1
+	VMOVUPS     32(DX), Y2
+	VXORPS      Y3, Y3, Y3
+	VFMADD231PS 32(R10), Y2, Y3
+	VADDPS      Y0, Y3, Y3
+	VMOVUPS     160(DX), Y2
+	VXORPS      Y4, Y4, Y4
+	VFMADD231PS 160(R10), Y2, Y4
+	VADDPS      Y0, Y4, Y4
+	VPERM2F128  $0x20, Y4, Y3, Y2
+	VPERM2F128  $0x31, Y4, Y3, Y3
+	VADDPS      Y3, Y2, Y2
+	VMOVUPS     64(DX), Y3
+	VXORPS      Y4, Y4, Y4
+	VFMADD231PS 64(R10), Y3, Y4
+	VADDPS      Y0, Y4, Y4
+	VMOVUPS     192(DX), Y3
+	VXORPS      Y5, Y5, Y5
+	VFMADD231PS 192(R10), Y3, Y5
+	VADDPS      Y0, Y5, Y5
+	VPERM2F128  $0x20, Y5, Y4, Y3
+	VPERM2F128  $0x31, Y5, Y4, Y4
+	VADDPS      Y4, Y3, Y3
+	VMOVUPS     96(DX), Y4
+	VXORPS      Y5, Y5, Y5
+	VFMADD231PS 96(R10), Y4, Y5
+	VADDPS      Y0, Y5, Y5
+	VMOVUPS     224(DX), Y4
+	VXORPS      Y6, Y6, Y6
+	VFMADD231PS 224(R10), Y4, Y6
+	VADDPS      Y0, Y6, Y6
+	VPERM2F128  $0x20, Y6, Y5, Y4
+	VPERM2F128  $0x31, Y6, Y5, Y5
+	VADDPS      Y5, Y4, Y4
+	VSHUFPS     $0x44, Y2, Y1, Y5
+	VSHUFPS     $0xee, Y2, Y1, Y1
+	VADDPS      Y1, Y5, Y5
+	VSHUFPS     $0x44, Y4, Y3, Y1
+	VSHUFPS     $0xee, Y4, Y3, Y2
+	VADDPS      Y2, Y1, Y1
+	VSHUFPS     $0x88, Y1, Y5, Y2
+	VSHUFPS     $0xdd, Y1, Y5, Y1
+	VADDPS      Y1, Y2, Y2
+	VADDPS      Y0, Y2, Y2
+	VMOVUPS     Y2, (DI)
+	ADDQ        $0x20, DI
+	INCQ        R8
+	CMPQ        R8, AX
+	JL          entry
+
+done:
+	VZEROUPPER
+	RET
+
 // func edgeSoftmaxBack8(n int, out *float32, grad *float32, sgrad *float32)
 // Requires: AVX
 TEXT ·edgeSoftmaxBack8(SB), NOSPLIT, $0-32
@@ -2646,6 +2742,43 @@ upd:
 	VSUBPS  Y0, Y1, Y1
 	VMULPS  (CX)(SI*1), Y1, Y1
 	VADDPS  (BX)(SI*1), Y1, Y1
+	VMOVUPS Y1, (BX)(SI*1)
+	ADDQ    $0x20, SI
+	CMPQ    SI, AX
+	JL      upd
+
+done:
+	VZEROUPPER
+	RET
+
+// func edgeSoftmaxBack8First(n int, out *float32, grad *float32, sgrad *float32)
+// Requires: AVX
+TEXT ·edgeSoftmaxBack8First(SB), NOSPLIT, $0-32
+	MOVQ   n+0(FP), AX
+	MOVQ   out+8(FP), CX
+	MOVQ   grad+16(FP), DX
+	MOVQ   sgrad+24(FP), BX
+	VXORPS Y0, Y0, Y0
+	XORQ   SI, SI
+	TESTQ  AX, AX
+	JZ     done
+	SHLQ   $0x05, AX
+
+dot:
+	VMOVUPS (CX)(SI*1), Y1
+	VMULPS  (DX)(SI*1), Y1, Y1
+	VADDPS  Y0, Y1, Y0
+	ADDQ    $0x20, SI
+	CMPQ    SI, AX
+	JL      dot
+	XORQ    SI, SI
+
+upd:
+	VMOVUPS (DX)(SI*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  (CX)(SI*1), Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
 	VMOVUPS Y1, (BX)(SI*1)
 	ADDQ    $0x20, SI
 	CMPQ    SI, AX

@@ -407,12 +407,19 @@ func SpMMHeadsRow(alpha float32, col []int32, val []float32, stride int, perm []
 // +8]⟩ for every entry k and head v < 8, d being SDDMMRow's on each 8-wide
 // head, to the bit (its chain and reduction tree), eight heads at a time. a
 // holds 64 floats, out 8·len(col). Indices are not checked.
-func SDDMMHeads8(col []int32, a, b []float32, ldb int, out []float32) {
+//
+// With first, out's contents are ignored and the dots are added to +0: the
+// bits of a zeroed out, without the zeroing.
+func SDDMMHeads8(col []int32, a, b []float32, ldb int, out []float32, first bool) {
 	nnz := len(col)
 	if nnz == 0 {
 		return
 	}
 	_, _ = a[63], out[8*nnz-1]
+	if first {
+		sddmmHeads8First(nnz, &col[0], &a[0], &b[0], ldb, &out[0], cap(col))
+		return
+	}
 	sddmmHeads8(nnz, &col[0], &a[0], &b[0], ldb, &out[0], cap(col))
 }
 
@@ -423,13 +430,21 @@ func SDDMMHeads8(col []int32, a, b []float32, ldb int, out []float32) {
 // the compiler's scalar code for package autograd's loop at the default
 // GOAMD64 level, so the bits are that loop's, NaN payloads included. o, g
 // and s have the same length, a multiple of 8.
-func EdgeSoftmaxBack8(o, g, s []float32) {
+//
+// With first, s's contents are ignored and the updates are added to +0: the
+// bits of a zeroed s, without the zeroing.
+func EdgeSoftmaxBack8(o, g, s []float32, first bool) {
 	if len(o)%8 != 0 || len(g) != len(o) || len(s) != len(o) {
 		panic(fmt.Sprintf("simd: EdgeSoftmaxBack8 on %d, %d and %d floats (want one multiple of 8)", len(o), len(g), len(s)))
 	}
-	if len(o) > 0 {
-		edgeSoftmaxBack8(len(o)/8, &o[0], &g[0], &s[0])
+	if len(o) == 0 {
+		return
 	}
+	if first {
+		edgeSoftmaxBack8First(len(o)/8, &o[0], &g[0], &s[0])
+		return
+	}
+	edgeSoftmaxBack8(len(o)/8, &o[0], &g[0], &s[0])
 }
 
 // AddRows8 adds to dst (8 floats) the rows src[r·8 : r·8+8] in order, r = q

@@ -89,12 +89,12 @@ func SpMMHeadsRow(alpha float32, col []int32, val []float32, stride int, perm []
 }
 
 // SDDMMHeads8 is unavailable in this build; see Enabled.
-func SDDMMHeads8(col []int32, a, b []float32, ldb int, out []float32) {
+func SDDMMHeads8(col []int32, a, b []float32, ldb int, out []float32, first bool) {
 	panic("simd: SDDMMHeads8 called without vector support")
 }
 
 // EdgeSoftmaxBack8 is unavailable in this build; see Enabled.
-func EdgeSoftmaxBack8(o, g, s []float32) {
+func EdgeSoftmaxBack8(o, g, s []float32, first bool) {
 	panic("simd: EdgeSoftmaxBack8 called without vector support")
 }
 

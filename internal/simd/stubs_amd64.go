@@ -159,10 +159,20 @@ func sddmmRow(nnz int, col *int32, a *float32, b *float32, ldb int, d int, out *
 //go:noescape
 func sddmmHeads8(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32, pfn int)
 
+// sddmmHeads8First adds the per-head dot products of a with the rows of b named by col to out, 8 heads of 8 (see SDDMMHeads8).
+//
+//go:noescape
+func sddmmHeads8First(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32, pfn int)
+
 // edgeSoftmaxBack8 adds one row's edge softmax gradient for 8 heads (see EdgeSoftmaxBack8).
 //
 //go:noescape
 func edgeSoftmaxBack8(n int, out *float32, grad *float32, sgrad *float32)
+
+// edgeSoftmaxBack8First adds one row's edge softmax gradient for 8 heads (see EdgeSoftmaxBack8).
+//
+//go:noescape
+func edgeSoftmaxBack8First(n int, out *float32, grad *float32, sgrad *float32)
 
 // addRows8 adds n rows of 8 floats of src to dst in order (see AddRows8).
 //

@@ -52,8 +52,10 @@ func main() {
 		spmmHeads(nh, true)
 	}
 	sddmmRow(masks)
-	sddmmHeads8()
-	edgeSoftmaxBack8()
+	sddmmHeads8(false)
+	sddmmHeads8(true)
+	edgeSoftmaxBack8(false)
+	edgeSoftmaxBack8(true)
 	addRows8(false)
 	addRows8(true)
 	gatherAdd8()
@@ -1431,10 +1433,18 @@ func spmmHeads(nh int, perm bool) {
 // reduction tree, which only turns −0 into +0, then lanes l and l+4, l and
 // l+2, 0 and 1 added in that order with the same first operands), the eight
 // heads' trees run side by side through lane shuffles.
-func sddmmHeads8() {
-	TEXT("sddmmHeads8", NOSPLIT, "func(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32, pfn int)")
+//
+// With first, out holds no gradient yet (its buffer is not zeroed): the dots
+// are added to +0 instead of out's contents, the bits of adding them to a
+// zeroed out.
+func sddmmHeads8(first bool) {
+	name := "sddmmHeads8"
+	if first {
+		name = "sddmmHeads8First"
+	}
+	TEXT(name, NOSPLIT, "func(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32, pfn int)")
 	Pragma("noescape")
-	Doc("sddmmHeads8 adds the per-head dot products of a with the rows of b named by col to out, 8 heads of 8 (see SDDMMHeads8).")
+	Doc(name + " adds the per-head dot products of a with the rows of b named by col to out, 8 heads of 8 (see SDDMMHeads8).")
 	nnz := Load(Param("nnz"), GP64())
 	pcol := Load(Param("col"), GP64())
 	pa := Load(Param("a"), GP64())
@@ -1505,7 +1515,11 @@ func sddmmHeads8() {
 	VSHUFPS(U8(0x88), u[1], u[0], lo)
 	VSHUFPS(U8(0xDD), u[1], u[0], hi)
 	VADDPS(hi, lo, lo)
-	VADDPS(Mem{Base: pout}, lo, lo) // dot + out, the dot first as in autograd's Go add
+	if first {
+		VADDPS(zero, lo, lo) // dot + (+0)
+	} else {
+		VADDPS(Mem{Base: pout}, lo, lo) // dot + out, the dot first as in autograd's Go add
+	}
 	VMOVUPS(lo, Mem{Base: pout})
 	ADDQ(U8(32), pout)
 	INCQ(k)
@@ -1520,10 +1534,17 @@ func sddmmHeads8() {
 // of n entries of 8 heads (autograd's edgeSoftmaxBackRows, eight heads in
 // one vector): dot = Σ_k o_k·g_k from +0 as (o·g) + dot, then s_k = ((g_k −
 // dot)·o_k) + s_k, each operation with the Go loop's first operand.
-func edgeSoftmaxBack8() {
-	TEXT("edgeSoftmaxBack8", NOSPLIT, "func(n int, out, grad, sgrad *float32)")
+//
+// With first, sgrad holds no gradient yet (its buffer is not zeroed): the
+// updates are added to +0 instead, the bits of adding them to a zeroed sgrad.
+func edgeSoftmaxBack8(first bool) {
+	name := "edgeSoftmaxBack8"
+	if first {
+		name = "edgeSoftmaxBack8First"
+	}
+	TEXT(name, NOSPLIT, "func(n int, out, grad, sgrad *float32)")
 	Pragma("noescape")
-	Doc("edgeSoftmaxBack8 adds one row's edge softmax gradient for 8 heads (see EdgeSoftmaxBack8).")
+	Doc(name + " adds one row's edge softmax gradient for 8 heads (see EdgeSoftmaxBack8).")
 	n := Load(Param("n"), GP64())
 	po := Load(Param("out"), GP64())
 	pg := Load(Param("grad"), GP64()) // g is the goroutine register to the assembler
@@ -1552,7 +1573,13 @@ func edgeSoftmaxBack8() {
 		VMOVUPS(Mem{Base: pg, Index: k, Scale: 1}, u)
 		VSUBPS(dot, u, u)
 		VMULPS(Mem{Base: po, Index: k, Scale: 1}, u, u)
-		VADDPS(Mem{Base: ps, Index: k, Scale: 1}, u, u)
+		if first {
+			z := YMM()
+			VXORPS(z, z, z)
+			VADDPS(z, u, u)
+		} else {
+			VADDPS(Mem{Base: ps, Index: k, Scale: 1}, u, u)
+		}
 		VMOVUPS(u, Mem{Base: ps, Index: k, Scale: 1})
 	}
 	ADDQ(U8(32), k)
