@@ -1852,40 +1852,50 @@ func eluFwd(masks Mem) {
 	pt := GP64()
 	LEAQ(tbl, pt)
 	c := func(i int) Mem { return Mem{Base: pt, Disp: 32 * i} }
-	// half returns expm1 of the four doubles of x (a YMM register).
+	// half returns expm1 of the four doubles of x (a YMM register). Its
+	// values are computed in an order that keeps few of them live (the
+	// masks and k are recomputed from x where they are needed), so that
+	// the kernel stays within the 16 YMM registers of AVX2: a 17th would
+	// be given an EVEX (AVX-512) encoding.
 	half := func(x VecVirtual) VecVirtual {
-		a, m1, m2 := YMM(), YMM(), YMM()
-		VANDPD(c(17), x, a)
-		VCMPPD(U8(0x1e), c(2), a, m1) // |x| > Ln2Half
-		VCMPPD(U8(0x11), c(1), a, m2) // |x| < Ln2HalfX3
-		// k = −1: hi = x + Ln2Hi, lo = −Ln2Lo
-		hi1 := YMM()
-		VADDPD(c(3), x, hi1)
-		// k = int(InvLn2·x − 0.5), t = float64(k), hi = x − t·Ln2Hi, lo = t·Ln2Lo
-		kf, ki, t := YMM(), XMM(), YMM()
-		VMULPD(c(5), x, kf)
-		VSUBPD(c(12), kf, kf)
-		VCVTTPD2DQY(kf, ki)
-		VCVTDQ2PD(ki, t)
-		hi2, lo2, tmp := YMM(), YMM(), YMM()
-		VMULPD(c(3), t, tmp)
-		VSUBPD(tmp, x, hi2)
-		VMULPD(c(4), t, lo2)
-		hi, lo := YMM(), YMM()
-		VBLENDVPD(m2, hi1, hi2, hi)
-		VBLENDVPD(m2, c(18), lo2, lo)
-		// k as int64 lanes (used where k ≤ −2 only)
-		k64 := YMM()
-		VPMOVSXDQ(ki, k64)
-		xr, cr := YMM(), YMM()
-		VSUBPD(lo, hi, xr) // x = hi − lo
-		VSUBPD(xr, hi, cr) // hi − x
-		VSUBPD(lo, cr, cr) // c = (hi − x) − lo
+		masks := func() (a, m1, m2 VecVirtual) {
+			a, m1, m2 = YMM(), YMM(), YMM()
+			VANDPD(c(17), x, a)
+			VCMPPD(U8(0x1e), c(2), a, m1) // |x| > Ln2Half
+			VCMPPD(U8(0x11), c(1), a, m2) // |x| < Ln2HalfX3
+			return
+		}
+		// k = int(InvLn2·x − 0.5) as int32 lanes
+		kint := func() VecVirtual {
+			kf, ki := YMM(), XMM()
+			VMULPD(c(5), x, kf)
+			VSUBPD(c(12), kf, kf)
+			VCVTTPD2DQY(kf, ki)
+			return ki
+		}
 		xp, cp := YMM(), YMM()
-		VBLENDVPD(m1, xr, x, xp)
-		zero := YMM()
-		VXORPD(zero, zero, zero)
-		VBLENDVPD(m1, cr, zero, cp)
+		{
+			_, m1, m2 := masks()
+			// k = −1: hi = x + Ln2Hi, lo = −Ln2Lo; otherwise t = float64(k),
+			// hi = x − t·Ln2Hi, lo = t·Ln2Lo
+			t, hi, lo := YMM(), YMM(), YMM()
+			VCVTDQ2PD(kint(), t)
+			VMULPD(c(3), t, hi)
+			VSUBPD(hi, x, hi)
+			VMULPD(c(4), t, lo)
+			hi1 := t
+			VADDPD(c(3), x, hi1)
+			VBLENDVPD(m2, hi1, hi, hi)
+			VBLENDVPD(m2, c(18), lo, lo)
+			xr, cr := YMM(), YMM()
+			VSUBPD(lo, hi, xr) // x = hi − lo
+			VSUBPD(xr, hi, cr) // hi − x
+			VSUBPD(lo, cr, cr) // c = (hi − x) − lo
+			VBLENDVPD(m1, xr, x, xp)
+			zero := YMM()
+			VXORPD(zero, zero, zero)
+			VBLENDVPD(m1, cr, zero, cp)
+		}
 		// the polynomial
 		hfx, hxs := YMM(), YMM()
 		VMULPD(c(12), xp, hfx) // 0.5·x
@@ -1897,18 +1907,17 @@ func eluFwd(masks Mem) {
 			VMULPD(r, hxs, r)  // hxs·(…)
 		}
 		VADDPD(c(13), r, r) // r1 = 1 + …
-		tt := YMM()
+		tt, tmp := YMM(), YMM()
 		VMULPD(hfx, r, tt)  // r1·hfx
 		VMOVUPD(c(14), tmp) // 3
 		VSUBPD(tt, tmp, tt) // t = 3 − r1·hfx
-		num, den := YMM(), YMM()
-		VSUBPD(tt, r, num)    // r1 − t
-		VMULPD(tt, xp, den)   // x·t
-		VMOVUPD(c(15), tmp)   // 6
-		VSUBPD(den, tmp, den) // 6 − x·t
-		VDIVPD(den, num, num)
+		VSUBPD(tt, r, r)    // r1 − t
+		VMULPD(tt, xp, tt)  // x·t
+		VMOVUPD(c(15), tmp) // 6
+		VSUBPD(tt, tmp, tt) // 6 − x·t
+		VDIVPD(tt, r, r)
 		e := YMM()
-		VMULPD(num, hxs, e) // hxs·(…)
+		VMULPD(r, hxs, e) // hxs·(…)
 		// k = 0: x − (x·e − hxs)
 		r0 := YMM()
 		VMULPD(e, xp, r0)
@@ -1929,13 +1938,16 @@ func eluFwd(masks Mem) {
 		VSUBPD(xp, e, r2)
 		VMOVUPD(c(13), tmp)
 		VSUBPD(r2, tmp, r2)
+		k64 := YMM()
+		VPMOVSXDQ(kint(), k64)
 		VPSLLQ(U8(52), k64, k64)
 		VPADDQ(k64, r2, r2)
 		VSUBPD(c(13), r2, r2)
-		res := YMM()
+		a, m1, m2 := masks()
+		res := r2
 		VBLENDVPD(m2, r1, r2, res)
 		VBLENDVPD(m1, res, r0, res)
-		m := YMM()
+		m := m1
 		VCMPPD(U8(0x11), c(6), a, m) // |x| < Tiny: x
 		VBLENDVPD(m, x, res, res)
 		VCMPPD(U8(0x1d), c(0), a, m) // |x| ≥ Ln2X56: −1
