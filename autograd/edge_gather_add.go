@@ -3,6 +3,7 @@ package autograd
 import (
 	"fmt"
 
+	"github.com/pcgcn/pcgcn/internal/simd"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -25,8 +26,29 @@ func (t *Tape) EdgeGatherAdd(pattern *tensor.CSR, src, dst *Var) *Var {
 	return t.done(o, edgeGatherAddBack)
 }
 
+// edgeGatherAddRows computes the scores of rows [lo, hi): with 8 heads and
+// the vector kernels one simd.GatherAdd8 call a row, otherwise
+// edgeGatherAddRowsGo; the same bits.
 func edgeGatherAddRows(arg any, lo, hi int) {
 	o := arg.(*Var)
+	if o.Value.Cols == 1 {
+		edgeGatherAddRows1(o, lo, hi)
+		return
+	}
+	if o.Value.Cols != 8 || !simd.Enabled() {
+		edgeGatherAddRowsGo(o, lo, hi)
+		return
+	}
+	rp, ci := o.csr.RowPtr, o.csr.ColIdx
+	od, sd, dd := o.Value.Data, o.in[0].Value.Data, o.in[1].Value.Data
+	for i := lo; i < hi; i++ {
+		a, b := int(rp[i]), int(rp[i+1])
+		simd.GatherAdd8(ci[a:b], sd[8*i:8*i+8], dd, od[8*a:8*b])
+	}
+}
+
+// edgeGatherAddRowsGo is edgeGatherAddRows in Go, for any head count.
+func edgeGatherAddRowsGo(o *Var, lo, hi int) {
 	h, rp, ci := o.Value.Cols, o.csr.RowPtr, o.csr.ColIdx
 	od, sd, dd := o.Value.Data, o.in[0].Value.Data, o.in[1].Value.Data
 	for i := lo; i < hi; i++ {
@@ -54,9 +76,28 @@ func edgeGatherAddBack(o *Var) {
 	}
 }
 
-// edgeGatherAddBackSrc sums each row's entries of ∂out into ∂src.
+// edgeGatherAddBackSrc sums each row's entries of ∂out into ∂src: with 8
+// heads and the vector kernels by simd.AddRows8, otherwise in Go; the same
+// bits.
 func edgeGatherAddBackSrc(arg any, lo, hi int) {
 	o := arg.(*Var)
+	if o.Value.Cols == 1 {
+		edgeGatherAddBackSrc1(o, lo, hi)
+		return
+	}
+	if o.Value.Cols != 8 || !simd.Enabled() {
+		edgeGatherAddBackSrcGo(o, lo, hi)
+		return
+	}
+	rp, gd, gs := o.csr.RowPtr, o.Grad.Data, o.in[0].Grad.Data
+	for i := lo; i < hi; i++ {
+		a, b := int(rp[i]), int(rp[i+1])
+		simd.AddRows8(b-a, nil, gd[8*a:8*b], gs[8*i:8*i+8])
+	}
+}
+
+// edgeGatherAddBackSrcGo is edgeGatherAddBackSrc in Go, for any head count.
+func edgeGatherAddBackSrcGo(o *Var, lo, hi int) {
 	h, rp, gd, gs := o.Value.Cols, o.csr.RowPtr, o.Grad.Data, o.in[0].Grad.Data
 	for i := lo; i < hi; i++ {
 		gi := gs[i*h : (i+1)*h]
@@ -68,9 +109,27 @@ func edgeGatherAddBackSrc(arg any, lo, hi int) {
 	}
 }
 
-// edgeGatherAddBackDst sums each column's entries of ∂out into ∂dst.
+// edgeGatherAddBackDst sums each column's entries of ∂out into ∂dst: with
+// 8 heads and the vector kernels by simd.AddRows8 through the column
+// index's permutation, otherwise in Go; the same bits.
 func edgeGatherAddBackDst(arg any, lo, hi int) {
 	o := arg.(*Var)
+	if o.Value.Cols == 1 {
+		edgeGatherAddBackDst1(o, lo, hi)
+		return
+	}
+	if o.Value.Cols != 8 || !simd.Enabled() {
+		edgeGatherAddBackDstGo(o, lo, hi)
+		return
+	}
+	cols, gd, gt := o.col, o.Grad.Data, o.in[1].Grad.Data
+	for j := lo; j < hi; j++ {
+		simd.AddRows8(0, cols.perm[cols.ptr[j]:cols.ptr[j+1]], gd, gt[8*j:8*j+8])
+	}
+}
+
+// edgeGatherAddBackDstGo is edgeGatherAddBackDst in Go, for any head count.
+func edgeGatherAddBackDstGo(o *Var, lo, hi int) {
 	h, cols, gd, gt := o.Value.Cols, o.col, o.Grad.Data, o.in[1].Grad.Data
 	for j := lo; j < hi; j++ {
 		gj := gt[j*h : (j+1)*h]
@@ -80,5 +139,45 @@ func edgeGatherAddBackDst(arg any, lo, hi int) {
 				gj[c] += g
 			}
 		}
+	}
+}
+
+// edgeGatherAddRows1 is edgeGatherAddRowsGo for one head, without a slice
+// per entry: the same sums.
+func edgeGatherAddRows1(o *Var, lo, hi int) {
+	rp, ci := o.csr.RowPtr, o.csr.ColIdx
+	od, sd, dd := o.Value.Data, o.in[0].Value.Data, o.in[1].Value.Data
+	for i := lo; i < hi; i++ {
+		a, b := int(rp[i]), int(rp[i+1])
+		si, out := sd[i:i+1], od[a:b]
+		for k, j := range ci[a:b] {
+			out[k] = si[0] + dd[j]
+		}
+	}
+}
+
+// edgeGatherAddBackSrc1 is edgeGatherAddBackSrcGo for one head, the row's
+// running sum kept in a register: the same additions in the same order.
+func edgeGatherAddBackSrc1(o *Var, lo, hi int) {
+	rp, gd, gs := o.csr.RowPtr, o.Grad.Data, o.in[0].Grad.Data
+	for i := lo; i < hi; i++ {
+		s := gs[i]
+		for _, g := range gd[rp[i]:rp[i+1]] {
+			s += g
+		}
+		gs[i] = s
+	}
+}
+
+// edgeGatherAddBackDst1 is edgeGatherAddBackDstGo for one head, the
+// column's running sum kept in a register.
+func edgeGatherAddBackDst1(o *Var, lo, hi int) {
+	cols, gd, gt := o.col, o.Grad.Data, o.in[1].Grad.Data
+	for j := lo; j < hi; j++ {
+		s := gt[j]
+		for _, k := range cols.perm[cols.ptr[j]:cols.ptr[j+1]] {
+			s += gd[k]
+		}
+		gt[j] = s
 	}
 }

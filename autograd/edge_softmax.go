@@ -3,6 +3,7 @@ package autograd
 import (
 	"fmt"
 
+	"github.com/pcgcn/pcgcn/internal/simd"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -22,6 +23,8 @@ func (t *Tape) EdgeSoftmax(pattern *tensor.CSR, scores *Var) *Var {
 	switch {
 	case h == 1:
 		tensor.RowSoftmax(t.Exec, pattern, scores.Value.Data, o.Value.Data)
+	case h == 8 && simd.Enabled() && !goFusesFMA:
+		t.Exec.ForBalancedArg(pattern.RowPtr, 8*h, o, edgeSoftmaxHeads8)
 	case h <= maxStackHeads:
 		t.Exec.ForBalancedArg(pattern.RowPtr, 8*h, o, edgeSoftmaxHeads)
 	default:
@@ -91,6 +94,29 @@ func edgeSoftmaxHeads(arg any, lo, hi int) {
 	}
 }
 
+// edgeSoftmaxHeads8 is edgeSoftmaxHeads for 8 heads with a row's passes in
+// vector kernels (simd.EdgeSoftmaxPre8 and simd.EdgeSoftmaxPost8, the packed
+// form of its Go loops' operations), batched the same way: the same bits.
+func edgeSoftmaxHeads8(arg any, lo, hi int) {
+	o := arg.(*Var)
+	rp, sd, od := o.csr.RowPtr, o.in[0].Value.Data, o.Value.Data
+	for first := lo; first < hi; {
+		last := first
+		for ; last < hi && int(rp[last]-rp[first])*8 < expBatch; last++ {
+			if a, b := 8*int(rp[last]), 8*int(rp[last+1]); a < b {
+				simd.EdgeSoftmaxPre8(sd[a:b], od[a:b])
+			}
+		}
+		tensor.ExpNonPosSlice(od[int(rp[first])*8 : int(rp[last])*8])
+		for i := first; i < last; i++ {
+			if a, b := 8*int(rp[i]), 8*int(rp[i+1]); a < b {
+				simd.EdgeSoftmaxPost8(od[a:b])
+			}
+		}
+		first = last
+	}
+}
+
 // edgeSoftmaxManyHeads is the forward pass for more heads, head by head,
 // batched like edgeSoftmaxHeads.
 func edgeSoftmaxManyHeads(arg any, lo, hi int) {
@@ -129,12 +155,53 @@ func edgeSoftmaxManyHeads(arg any, lo, hi int) {
 }
 
 func edgeSoftmaxBack(o *Var) {
-	o.tape.grad(o.in[0])
-	o.tape.Exec.ForBalancedArg(o.csr.RowPtr, 2*o.Value.Cols, o, edgeSoftmaxBackRows)
+	t := o.tape
+	if o.Value.Cols == 8 && simd.Enabled() && !goFusesFMA {
+		// the kernel writes every element: a first gradient needs no
+		// zeroing (it adds the updates to +0 itself)
+		if _, beta := t.gradFor(o.in[0]); beta == 0 {
+			t.Exec.ForBalancedArg(o.csr.RowPtr, 16, o, edgeSoftmaxBackRows8First)
+			return
+		}
+	} else {
+		t.grad(o.in[0])
+	}
+	t.Exec.ForBalancedArg(o.csr.RowPtr, 2*o.Value.Cols, o, edgeSoftmaxBackRows)
 }
 
+// edgeSoftmaxBackRows8First is edgeSoftmaxBackRows for 8 heads into a new,
+// unzeroed gradient buffer: the updates added to +0, a zeroed buffer's bits.
+func edgeSoftmaxBackRows8First(arg any, lo, hi int) {
+	o := arg.(*Var)
+	rp, od, gy, gs := o.csr.RowPtr, o.Value.Data, o.Grad.Data, o.in[0].Grad.Data
+	for i := lo; i < hi; i++ {
+		a, b := 8*int(rp[i]), 8*int(rp[i+1])
+		simd.EdgeSoftmaxBack8(od[a:b], gy[a:b], gs[a:b], true)
+	}
+}
+
+// edgeSoftmaxBackRows adds the gradient of rows [lo, hi): with 8 heads and
+// the vector kernels by simd.EdgeSoftmaxBack8, the packed form of
+// edgeSoftmaxBackRowsGo's operations (the same bits).
 func edgeSoftmaxBackRows(arg any, lo, hi int) {
 	o := arg.(*Var)
+	if o.Value.Cols == 1 && simd.Enabled() && !goFusesFMA {
+		edgeSoftmaxBackRows1(o, lo, hi)
+		return
+	}
+	if o.Value.Cols != 8 || !simd.Enabled() || goFusesFMA {
+		edgeSoftmaxBackRowsGo(o, lo, hi)
+		return
+	}
+	rp, od, gy, gs := o.csr.RowPtr, o.Value.Data, o.Grad.Data, o.in[0].Grad.Data
+	for i := lo; i < hi; i++ {
+		a, b := 8*int(rp[i]), 8*int(rp[i+1])
+		simd.EdgeSoftmaxBack8(od[a:b], gy[a:b], gs[a:b], false)
+	}
+}
+
+// edgeSoftmaxBackRowsGo is edgeSoftmaxBackRows in Go, for any head count.
+func edgeSoftmaxBackRowsGo(o *Var, lo, hi int) {
 	h, rp, od, gy, gs := o.Value.Cols, o.csr.RowPtr, o.Value.Data, o.Grad.Data, o.in[0].Grad.Data
 	var db [maxStackHeads]float32
 	dot := db[:]
@@ -163,3 +230,13 @@ func edgeSoftmaxBackRows(arg any, lo, hi int) {
 // maxStackHeads is the number of attention heads up to which EdgeSoftmax
 // keeps its per-head sums on the stack.
 const maxStackHeads = 16
+
+// edgeSoftmaxBackRows1 is edgeSoftmaxBackRowsGo for one head through
+// simd.EdgeSoftmaxBack1 (its operations, the update eight entries at a time).
+func edgeSoftmaxBackRows1(o *Var, lo, hi int) {
+	rp, od, gy, gs := o.csr.RowPtr, o.Value.Data, o.Grad.Data, o.in[0].Grad.Data
+	for i := lo; i < hi; i++ {
+		a, b := int(rp[i]), int(rp[i+1])
+		simd.EdgeSoftmaxBack1(od[a:b], gy[a:b], gs[a:b])
+	}
+}

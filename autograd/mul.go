@@ -1,5 +1,7 @@
 package autograd
 
+import "github.com/pcgcn/pcgcn/internal/simd"
+
 // Mul returns the element-wise product a ⊙ b with the broadcasting of Add (b
 // may be a learnable 1×1 scalar, a row or a column vector).
 //
@@ -63,6 +65,15 @@ func mulRows(k bcast, bd, x, y []float32, lo, hi, cols int, acc bool) {
 // y: the loops of mulRows over one contiguous span.
 func mulSpan(c float32, br, x, y []float32, acc bool) {
 	y = y[:len(x)]
+	if br != nil && simd.Enabled() && (!acc || !goFusesFMA) { // mulSpanGo's loops, packed
+		simd.MulVec(x, br[:len(x)], y, acc)
+		return
+	}
+	mulSpanGo(c, br, x, y, acc)
+}
+
+// mulSpanGo is mulSpan's Go loops.
+func mulSpanGo(c float32, br, x, y []float32, acc bool) {
 	switch {
 	case br == nil && acc:
 		for j, v := range x {

@@ -68,9 +68,36 @@ func (t *Tape) headPerms(p *tensor.CSR, h int) *headPerm {
 	return hp
 }
 
-// spmmHeadsRows computes rows [lo, hi) of the output, head by head.
+// spmmHeadsRows computes rows [lo, hi) of the output: with heads of 8
+// columns and the vector kernels, all heads of a row at once
+// (spmmHeadsRowsAll), otherwise head by head (spmmHeadsRowsEach); both give
+// the same bits.
 func spmmHeadsRows(arg any, lo, hi int) {
 	o := arg.(*Var)
+	if simd.Enabled() && o.Value.Cols == 8*len(o.hp.row) {
+		spmmHeadsRowsAll(o, lo, hi)
+		return
+	}
+	spmmHeadsRowsEach(o, lo, hi)
+}
+
+// spmmHeadsRowsAll computes rows [lo, hi) of the output for heads of 8
+// columns with one simd.SpMMHeadsRow call a row: each head's chains are
+// SpMMRow's, so the bits are spmmHeadsRowsEach's.
+func spmmHeadsRowsAll(o *Var, lo, hi int) {
+	rp, colIdx, h := o.csr.RowPtr, o.csr.ColIdx, len(o.hp.row)
+	width := o.Value.Cols
+	ad, zd, od := o.in[0].Value.Data, o.in[1].Value.Data, o.Value.Data
+	for i := lo; i < hi; i++ {
+		s, e := rp[i], rp[i+1]
+		c := od[i*width : (i+1)*width]
+		clear(c)
+		simd.SpMMHeadsRow(1, colIdx[s:e], ad[int(s)*h:], h, nil, zd, width, c)
+	}
+}
+
+// spmmHeadsRowsEach computes rows [lo, hi) of the output, head by head.
+func spmmHeadsRowsEach(o *Var, lo, hi int) {
 	rp, colIdx, h := o.csr.RowPtr, o.csr.ColIdx, len(o.hp.row)
 	width := o.Value.Cols
 	ch := width / h
@@ -99,8 +126,18 @@ func spmmHeadsRows(arg any, lo, hi int) {
 func spmmHeadsBack(o *Var) {
 	t, alpha, z := o.tape, o.in[0], o.in[1]
 	if alpha.requiresGrad {
-		t.grad(alpha)
-		t.Exec.ForBalancedArg(o.csr.RowPtr, z.Value.Cols, o, spmmHeadsBackAlpha)
+		if simd.Enabled() && len(o.hp.row) == 8 && o.Value.Cols == 64 {
+			// the kernel writes every element of ∂alpha: a first gradient
+			// needs no zeroing (it adds the dots to +0 itself)
+			if _, beta := t.gradFor(alpha); beta == 0 {
+				t.Exec.ForBalancedArg(o.csr.RowPtr, 64, o, spmmHeads8BackAlphaFirst)
+			} else {
+				t.Exec.ForBalancedArg(o.csr.RowPtr, 64, o, spmmHeadsBackAlpha)
+			}
+		} else {
+			t.grad(alpha)
+			t.Exec.ForBalancedArg(o.csr.RowPtr, z.Value.Cols, o, spmmHeadsBackAlpha)
+		}
 	}
 	if z.requiresGrad {
 		t.grad(z)
@@ -112,14 +149,25 @@ func spmmHeadsBack(o *Var) {
 // spmmHeadsBackAlpha adds the per-head edge gradients of rows [lo, hi):
 // the dots of ∂out's row blocks with the source rows' Z blocks, computed as
 // SDDMM does (into a stack buffer, then added at the strided positions).
+// With 8 heads of 8 and the vector kernels it runs spmmHeads8BackAlpha,
+// which gives the same bits.
 func spmmHeadsBackAlpha(arg any, lo, hi int) {
 	o := arg.(*Var)
+	if simd.Enabled() && len(o.hp.row) == 8 && o.Value.Cols == 64 {
+		spmmHeads8BackAlpha(o, lo, hi, false)
+		return
+	}
+	var buf [256]float32
+	spmmHeadsBackAlphaEach(o, lo, hi, buf[:])
+}
+
+// spmmHeadsBackAlphaEach is spmmHeadsBackAlpha head by head.
+func spmmHeadsBackAlphaEach(o *Var, lo, hi int, buf []float32) {
 	rp, colIdx, h := o.csr.RowPtr, o.csr.ColIdx, len(o.hp.row)
 	width := o.Value.Cols
 	ch := width / h
 	gy, zd, ga := o.Grad.Data, o.in[1].Value.Data, o.in[0].Grad.Data
 	vec := simd.Enabled()
-	var buf [256]float32
 	for i := lo; i < hi; i++ {
 		for k := range h {
 			gi := gy[i*width+k*ch : i*width+(k+1)*ch]
@@ -146,10 +194,57 @@ func spmmHeadsBackAlpha(arg any, lo, hi int) {
 	}
 }
 
-// spmmHeadsBackZ adds A_kᵀ·∂out_k into the rows [lo, hi) of ∂Z, head by head
-// (the column-index walk of spmmTCols).
+// spmmHeads8BackAlpha is spmmHeadsBackAlpha for 8 heads of 8 columns: the
+// dots of all heads of a row's entries by one SDDMMHeads8 call, each
+// SDDMMRow's to the bit, added to ∂alpha as the Go loop adds them (the dot
+// the first operand; one entry's heads after another instead of one head's
+// entries after another: every element of ∂alpha still gets one addition,
+// of the same value).
+// With first, ∂alpha's buffer is new and unzeroed, and the dots are added to
+// +0 (the bits of a zeroed buffer).
+func spmmHeads8BackAlpha(o *Var, lo, hi int, first bool) {
+	rp, colIdx := o.csr.RowPtr, o.csr.ColIdx
+	gy, zd, ga := o.Grad.Data, o.in[1].Value.Data, o.in[0].Grad.Data
+	for i := lo; i < hi; i++ {
+		s, e := rp[i], rp[i+1]
+		simd.SDDMMHeads8(colIdx[s:e], gy[i*64:(i+1)*64], zd, 64, ga[8*int(s):8*int(e)], first)
+	}
+}
+
+// spmmHeads8BackAlphaFirst is spmmHeads8BackAlpha writing a first gradient.
+func spmmHeads8BackAlphaFirst(arg any, lo, hi int) {
+	spmmHeads8BackAlpha(arg.(*Var), lo, hi, true)
+}
+
+// spmmHeadsBackZ adds A_kᵀ·∂out_k into the rows [lo, hi) of ∂Z (the
+// column-index walk of spmmTCols): with heads of 8 columns and the vector
+// kernels all heads of a row at once, otherwise head by head; the same bits.
 func spmmHeadsBackZ(arg any, lo, hi int) {
 	o := arg.(*Var)
+	if simd.Enabled() && o.Value.Cols == 8*len(o.hp.row) {
+		spmmHeadsBackZAll(o, lo, hi)
+		return
+	}
+	spmmHeadsBackZEach(o, lo, hi)
+}
+
+// spmmHeadsBackZAll is spmmHeadsBackZ for heads of 8 columns, one
+// simd.SpMMHeadsRow call a row of ∂Z.
+func spmmHeadsBackZAll(o *Var, lo, hi int) {
+	ci, h := o.col, len(o.hp.row)
+	width := o.Value.Cols
+	gy, ad, gz := o.Grad.Data, o.in[0].Value.Data, o.in[1].Grad.Data
+	for j := lo; j < hi; j++ {
+		s, e := ci.ptr[j], ci.ptr[j+1]
+		if s == e {
+			continue
+		}
+		simd.SpMMHeadsRow(1, ci.row[s:e], ad, h, ci.perm[s:e], gy, width, gz[j*width:(j+1)*width])
+	}
+}
+
+// spmmHeadsBackZEach is spmmHeadsBackZ head by head.
+func spmmHeadsBackZEach(o *Var, lo, hi int) {
 	ci, h := o.col, len(o.hp.row)
 	width := o.Value.Cols
 	ch := width / h

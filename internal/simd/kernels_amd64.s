@@ -1884,6 +1884,562 @@ fold3:
 	VZEROUPPER
 	RET
 
+// func spmmHeads8(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+// Requires: AVX, AVX2, FMA3, MMX+, SSE
+TEXT ·spmmHeads8(SB), NOSPLIT, $0-80
+	MOVQ   nnz+0(FP), AX
+	MOVQ   pfn+72(FP), CX
+	MOVQ   col+8(FP), DX
+	MOVQ   val+16(FP), BX
+	MOVQ   stride+32(FP), SI
+	SHLQ   $0x02, SI
+	MOVQ   b+40(FP), DI
+	MOVQ   ldb+48(FP), R8
+	SHLQ   $0x02, R8
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	XORQ   R9, R9
+	TESTQ  AX, AX
+	JZ     done
+
+entry:
+	LEAQ       16(R9), R10
+	CMPQ       R10, CX
+	JGE        nopf
+	MOVLQSX    (DX)(R10*4), R10
+	IMULQ      R8, R10
+	ADDQ       DI, R10
+	PREFETCHT0 (R10)
+	PREFETCHT0 64(R10)
+	PREFETCHT0 128(R10)
+	PREFETCHT0 192(R10)
+
+nopf:
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        R8, R10
+	ADDQ         DI, R10
+	MOVQ         R9, R11
+	IMULQ        SI, R11
+	ADDQ         BX, R11
+	VBROADCASTSS (R11), Y8
+	VFMADD231PS  (R10), Y8, Y0
+	VBROADCASTSS 4(R11), Y8
+	VFMADD231PS  32(R10), Y8, Y1
+	VBROADCASTSS 8(R11), Y8
+	VFMADD231PS  64(R10), Y8, Y2
+	VBROADCASTSS 12(R11), Y8
+	VFMADD231PS  96(R10), Y8, Y3
+	VBROADCASTSS 16(R11), Y8
+	VFMADD231PS  128(R10), Y8, Y4
+	VBROADCASTSS 20(R11), Y8
+	VFMADD231PS  160(R10), Y8, Y5
+	VBROADCASTSS 24(R11), Y8
+	VFMADD231PS  192(R10), Y8, Y6
+	VBROADCASTSS 28(R11), Y8
+	VFMADD231PS  224(R10), Y8, Y7
+	INCQ         R9
+	CMPQ         R9, AX
+	JL           entry
+	MOVQ         c+56(FP), AX
+	MOVSS        alpha+64(FP), X8
+	VBROADCASTSS X8, Y8
+	VMOVUPS      (AX), Y9
+	VFMADD231PS  Y0, Y8, Y9
+	VMOVUPS      Y9, (AX)
+	VMOVUPS      32(AX), Y0
+	VFMADD231PS  Y1, Y8, Y0
+	VMOVUPS      Y0, 32(AX)
+	VMOVUPS      64(AX), Y0
+	VFMADD231PS  Y2, Y8, Y0
+	VMOVUPS      Y0, 64(AX)
+	VMOVUPS      96(AX), Y0
+	VFMADD231PS  Y3, Y8, Y0
+	VMOVUPS      Y0, 96(AX)
+	VMOVUPS      128(AX), Y0
+	VFMADD231PS  Y4, Y8, Y0
+	VMOVUPS      Y0, 128(AX)
+	VMOVUPS      160(AX), Y0
+	VFMADD231PS  Y5, Y8, Y0
+	VMOVUPS      Y0, 160(AX)
+	VMOVUPS      192(AX), Y0
+	VFMADD231PS  Y6, Y8, Y0
+	VMOVUPS      Y0, 192(AX)
+	VMOVUPS      224(AX), Y0
+	VFMADD231PS  Y7, Y8, Y0
+	VMOVUPS      Y0, 224(AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func spmmHeads8Perm(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+// Requires: AVX, AVX2, FMA3, MMX+, SSE
+TEXT ·spmmHeads8Perm(SB), NOSPLIT, $0-80
+	MOVQ   nnz+0(FP), AX
+	MOVQ   pfn+72(FP), CX
+	MOVQ   col+8(FP), DX
+	MOVQ   val+16(FP), BX
+	MOVQ   perm+24(FP), SI
+	MOVQ   stride+32(FP), DI
+	SHLQ   $0x02, DI
+	MOVQ   b+40(FP), R8
+	MOVQ   ldb+48(FP), R9
+	SHLQ   $0x02, R9
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	XORQ   R10, R10
+	TESTQ  AX, AX
+	JZ     done
+
+entry:
+	LEAQ       16(R10), R11
+	CMPQ       R11, CX
+	JGE        nopf
+	MOVLQSX    (DX)(R11*4), R11
+	IMULQ      R9, R11
+	ADDQ       R8, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 64(R11)
+	PREFETCHT0 128(R11)
+	PREFETCHT0 192(R11)
+	LEAQ       16(R10), R11
+	MOVLQSX    (SI)(R11*4), R11
+	IMULQ      DI, R11
+	ADDQ       BX, R11
+	PREFETCHT0 (R11)
+
+nopf:
+	MOVLQSX      (DX)(R10*4), R11
+	IMULQ        R9, R11
+	ADDQ         R8, R11
+	MOVLQSX      (SI)(R10*4), R12
+	IMULQ        DI, R12
+	ADDQ         BX, R12
+	VBROADCASTSS (R12), Y8
+	VFMADD231PS  (R11), Y8, Y0
+	VBROADCASTSS 4(R12), Y8
+	VFMADD231PS  32(R11), Y8, Y1
+	VBROADCASTSS 8(R12), Y8
+	VFMADD231PS  64(R11), Y8, Y2
+	VBROADCASTSS 12(R12), Y8
+	VFMADD231PS  96(R11), Y8, Y3
+	VBROADCASTSS 16(R12), Y8
+	VFMADD231PS  128(R11), Y8, Y4
+	VBROADCASTSS 20(R12), Y8
+	VFMADD231PS  160(R11), Y8, Y5
+	VBROADCASTSS 24(R12), Y8
+	VFMADD231PS  192(R11), Y8, Y6
+	VBROADCASTSS 28(R12), Y8
+	VFMADD231PS  224(R11), Y8, Y7
+	INCQ         R10
+	CMPQ         R10, AX
+	JL           entry
+	MOVQ         c+56(FP), AX
+	MOVSS        alpha+64(FP), X8
+	VBROADCASTSS X8, Y8
+	VMOVUPS      (AX), Y9
+	VFMADD231PS  Y0, Y8, Y9
+	VMOVUPS      Y9, (AX)
+	VMOVUPS      32(AX), Y0
+	VFMADD231PS  Y1, Y8, Y0
+	VMOVUPS      Y0, 32(AX)
+	VMOVUPS      64(AX), Y0
+	VFMADD231PS  Y2, Y8, Y0
+	VMOVUPS      Y0, 64(AX)
+	VMOVUPS      96(AX), Y0
+	VFMADD231PS  Y3, Y8, Y0
+	VMOVUPS      Y0, 96(AX)
+	VMOVUPS      128(AX), Y0
+	VFMADD231PS  Y4, Y8, Y0
+	VMOVUPS      Y0, 128(AX)
+	VMOVUPS      160(AX), Y0
+	VFMADD231PS  Y5, Y8, Y0
+	VMOVUPS      Y0, 160(AX)
+	VMOVUPS      192(AX), Y0
+	VFMADD231PS  Y6, Y8, Y0
+	VMOVUPS      Y0, 192(AX)
+	VMOVUPS      224(AX), Y0
+	VFMADD231PS  Y7, Y8, Y0
+	VMOVUPS      Y0, 224(AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func spmmHeads4(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+// Requires: AVX, AVX2, FMA3, MMX+, SSE
+TEXT ·spmmHeads4(SB), NOSPLIT, $0-80
+	MOVQ   nnz+0(FP), AX
+	MOVQ   pfn+72(FP), CX
+	MOVQ   col+8(FP), DX
+	MOVQ   val+16(FP), BX
+	MOVQ   stride+32(FP), SI
+	SHLQ   $0x02, SI
+	MOVQ   b+40(FP), DI
+	MOVQ   ldb+48(FP), R8
+	SHLQ   $0x02, R8
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ   R9, R9
+	TESTQ  AX, AX
+	JZ     done
+
+entry:
+	LEAQ       16(R9), R10
+	CMPQ       R10, CX
+	JGE        nopf
+	MOVLQSX    (DX)(R10*4), R10
+	IMULQ      R8, R10
+	ADDQ       DI, R10
+	PREFETCHT0 (R10)
+	PREFETCHT0 64(R10)
+
+nopf:
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        R8, R10
+	ADDQ         DI, R10
+	MOVQ         R9, R11
+	IMULQ        SI, R11
+	ADDQ         BX, R11
+	VBROADCASTSS (R11), Y4
+	VFMADD231PS  (R10), Y4, Y0
+	VBROADCASTSS 4(R11), Y4
+	VFMADD231PS  32(R10), Y4, Y1
+	VBROADCASTSS 8(R11), Y4
+	VFMADD231PS  64(R10), Y4, Y2
+	VBROADCASTSS 12(R11), Y4
+	VFMADD231PS  96(R10), Y4, Y3
+	INCQ         R9
+	CMPQ         R9, AX
+	JL           entry
+	MOVQ         c+56(FP), AX
+	MOVSS        alpha+64(FP), X4
+	VBROADCASTSS X4, Y4
+	VMOVUPS      (AX), Y5
+	VFMADD231PS  Y0, Y4, Y5
+	VMOVUPS      Y5, (AX)
+	VMOVUPS      32(AX), Y0
+	VFMADD231PS  Y1, Y4, Y0
+	VMOVUPS      Y0, 32(AX)
+	VMOVUPS      64(AX), Y0
+	VFMADD231PS  Y2, Y4, Y0
+	VMOVUPS      Y0, 64(AX)
+	VMOVUPS      96(AX), Y0
+	VFMADD231PS  Y3, Y4, Y0
+	VMOVUPS      Y0, 96(AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func spmmHeads4Perm(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+// Requires: AVX, AVX2, FMA3, MMX+, SSE
+TEXT ·spmmHeads4Perm(SB), NOSPLIT, $0-80
+	MOVQ   nnz+0(FP), AX
+	MOVQ   pfn+72(FP), CX
+	MOVQ   col+8(FP), DX
+	MOVQ   val+16(FP), BX
+	MOVQ   perm+24(FP), SI
+	MOVQ   stride+32(FP), DI
+	SHLQ   $0x02, DI
+	MOVQ   b+40(FP), R8
+	MOVQ   ldb+48(FP), R9
+	SHLQ   $0x02, R9
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ   R10, R10
+	TESTQ  AX, AX
+	JZ     done
+
+entry:
+	LEAQ       16(R10), R11
+	CMPQ       R11, CX
+	JGE        nopf
+	MOVLQSX    (DX)(R11*4), R11
+	IMULQ      R9, R11
+	ADDQ       R8, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 64(R11)
+	LEAQ       16(R10), R11
+	MOVLQSX    (SI)(R11*4), R11
+	IMULQ      DI, R11
+	ADDQ       BX, R11
+	PREFETCHT0 (R11)
+
+nopf:
+	MOVLQSX      (DX)(R10*4), R11
+	IMULQ        R9, R11
+	ADDQ         R8, R11
+	MOVLQSX      (SI)(R10*4), R12
+	IMULQ        DI, R12
+	ADDQ         BX, R12
+	VBROADCASTSS (R12), Y4
+	VFMADD231PS  (R11), Y4, Y0
+	VBROADCASTSS 4(R12), Y4
+	VFMADD231PS  32(R11), Y4, Y1
+	VBROADCASTSS 8(R12), Y4
+	VFMADD231PS  64(R11), Y4, Y2
+	VBROADCASTSS 12(R12), Y4
+	VFMADD231PS  96(R11), Y4, Y3
+	INCQ         R10
+	CMPQ         R10, AX
+	JL           entry
+	MOVQ         c+56(FP), AX
+	MOVSS        alpha+64(FP), X4
+	VBROADCASTSS X4, Y4
+	VMOVUPS      (AX), Y5
+	VFMADD231PS  Y0, Y4, Y5
+	VMOVUPS      Y5, (AX)
+	VMOVUPS      32(AX), Y0
+	VFMADD231PS  Y1, Y4, Y0
+	VMOVUPS      Y0, 32(AX)
+	VMOVUPS      64(AX), Y0
+	VFMADD231PS  Y2, Y4, Y0
+	VMOVUPS      Y0, 64(AX)
+	VMOVUPS      96(AX), Y0
+	VFMADD231PS  Y3, Y4, Y0
+	VMOVUPS      Y0, 96(AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func spmmHeads2(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+// Requires: AVX, AVX2, FMA3, MMX+, SSE
+TEXT ·spmmHeads2(SB), NOSPLIT, $0-80
+	MOVQ   nnz+0(FP), AX
+	MOVQ   pfn+72(FP), CX
+	MOVQ   col+8(FP), DX
+	MOVQ   val+16(FP), BX
+	MOVQ   stride+32(FP), SI
+	SHLQ   $0x02, SI
+	MOVQ   b+40(FP), DI
+	MOVQ   ldb+48(FP), R8
+	SHLQ   $0x02, R8
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	XORQ   R9, R9
+	TESTQ  AX, AX
+	JZ     done
+
+entry:
+	LEAQ       32(R9), R10
+	CMPQ       R10, CX
+	JGE        nopf
+	MOVLQSX    (DX)(R10*4), R10
+	IMULQ      R8, R10
+	ADDQ       DI, R10
+	PREFETCHT0 (R10)
+
+nopf:
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        R8, R10
+	ADDQ         DI, R10
+	MOVQ         R9, R11
+	IMULQ        SI, R11
+	ADDQ         BX, R11
+	VBROADCASTSS (R11), Y2
+	VFMADD231PS  (R10), Y2, Y0
+	VBROADCASTSS 4(R11), Y2
+	VFMADD231PS  32(R10), Y2, Y1
+	INCQ         R9
+	CMPQ         R9, AX
+	JL           entry
+	MOVQ         c+56(FP), AX
+	MOVSS        alpha+64(FP), X2
+	VBROADCASTSS X2, Y2
+	VMOVUPS      (AX), Y3
+	VFMADD231PS  Y0, Y2, Y3
+	VMOVUPS      Y3, (AX)
+	VMOVUPS      32(AX), Y0
+	VFMADD231PS  Y1, Y2, Y0
+	VMOVUPS      Y0, 32(AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func spmmHeads2Perm(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+// Requires: AVX, AVX2, FMA3, MMX+, SSE
+TEXT ·spmmHeads2Perm(SB), NOSPLIT, $0-80
+	MOVQ   nnz+0(FP), AX
+	MOVQ   pfn+72(FP), CX
+	MOVQ   col+8(FP), DX
+	MOVQ   val+16(FP), BX
+	MOVQ   perm+24(FP), SI
+	MOVQ   stride+32(FP), DI
+	SHLQ   $0x02, DI
+	MOVQ   b+40(FP), R8
+	MOVQ   ldb+48(FP), R9
+	SHLQ   $0x02, R9
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	XORQ   R10, R10
+	TESTQ  AX, AX
+	JZ     done
+
+entry:
+	LEAQ       32(R10), R11
+	CMPQ       R11, CX
+	JGE        nopf
+	MOVLQSX    (DX)(R11*4), R11
+	IMULQ      R9, R11
+	ADDQ       R8, R11
+	PREFETCHT0 (R11)
+	LEAQ       32(R10), R11
+	MOVLQSX    (SI)(R11*4), R11
+	IMULQ      DI, R11
+	ADDQ       BX, R11
+	PREFETCHT0 (R11)
+
+nopf:
+	MOVLQSX      (DX)(R10*4), R11
+	IMULQ        R9, R11
+	ADDQ         R8, R11
+	MOVLQSX      (SI)(R10*4), R12
+	IMULQ        DI, R12
+	ADDQ         BX, R12
+	VBROADCASTSS (R12), Y2
+	VFMADD231PS  (R11), Y2, Y0
+	VBROADCASTSS 4(R12), Y2
+	VFMADD231PS  32(R11), Y2, Y1
+	INCQ         R10
+	CMPQ         R10, AX
+	JL           entry
+	MOVQ         c+56(FP), AX
+	MOVSS        alpha+64(FP), X2
+	VBROADCASTSS X2, Y2
+	VMOVUPS      (AX), Y3
+	VFMADD231PS  Y0, Y2, Y3
+	VMOVUPS      Y3, (AX)
+	VMOVUPS      32(AX), Y0
+	VFMADD231PS  Y1, Y2, Y0
+	VMOVUPS      Y0, 32(AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func spmmHeads1(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+// Requires: AVX, AVX2, FMA3, MMX+, SSE
+TEXT ·spmmHeads1(SB), NOSPLIT, $0-80
+	MOVQ   nnz+0(FP), AX
+	MOVQ   pfn+72(FP), CX
+	MOVQ   col+8(FP), DX
+	MOVQ   val+16(FP), BX
+	MOVQ   stride+32(FP), SI
+	SHLQ   $0x02, SI
+	MOVQ   b+40(FP), DI
+	MOVQ   ldb+48(FP), R8
+	SHLQ   $0x02, R8
+	VXORPS Y0, Y0, Y0
+	XORQ   R9, R9
+	TESTQ  AX, AX
+	JZ     done
+
+entry:
+	LEAQ       32(R9), R10
+	CMPQ       R10, CX
+	JGE        nopf
+	MOVLQSX    (DX)(R10*4), R10
+	IMULQ      R8, R10
+	ADDQ       DI, R10
+	PREFETCHT0 (R10)
+
+nopf:
+	MOVLQSX      (DX)(R9*4), R10
+	IMULQ        R8, R10
+	ADDQ         DI, R10
+	MOVQ         R9, R11
+	IMULQ        SI, R11
+	ADDQ         BX, R11
+	VBROADCASTSS (R11), Y1
+	VFMADD231PS  (R10), Y1, Y0
+	INCQ         R9
+	CMPQ         R9, AX
+	JL           entry
+	MOVQ         c+56(FP), AX
+	MOVSS        alpha+64(FP), X1
+	VBROADCASTSS X1, Y1
+	VMOVUPS      (AX), Y2
+	VFMADD231PS  Y0, Y1, Y2
+	VMOVUPS      Y2, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func spmmHeads1Perm(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+// Requires: AVX, AVX2, FMA3, MMX+, SSE
+TEXT ·spmmHeads1Perm(SB), NOSPLIT, $0-80
+	MOVQ   nnz+0(FP), AX
+	MOVQ   pfn+72(FP), CX
+	MOVQ   col+8(FP), DX
+	MOVQ   val+16(FP), BX
+	MOVQ   perm+24(FP), SI
+	MOVQ   stride+32(FP), DI
+	SHLQ   $0x02, DI
+	MOVQ   b+40(FP), R8
+	MOVQ   ldb+48(FP), R9
+	SHLQ   $0x02, R9
+	VXORPS Y0, Y0, Y0
+	XORQ   R10, R10
+	TESTQ  AX, AX
+	JZ     done
+
+entry:
+	LEAQ       32(R10), R11
+	CMPQ       R11, CX
+	JGE        nopf
+	MOVLQSX    (DX)(R11*4), R11
+	IMULQ      R9, R11
+	ADDQ       R8, R11
+	PREFETCHT0 (R11)
+	LEAQ       32(R10), R11
+	MOVLQSX    (SI)(R11*4), R11
+	IMULQ      DI, R11
+	ADDQ       BX, R11
+	PREFETCHT0 (R11)
+
+nopf:
+	MOVLQSX      (DX)(R10*4), R11
+	IMULQ        R9, R11
+	ADDQ         R8, R11
+	MOVLQSX      (SI)(R10*4), R12
+	IMULQ        DI, R12
+	ADDQ         BX, R12
+	VBROADCASTSS (R12), Y1
+	VFMADD231PS  (R11), Y1, Y0
+	INCQ         R10
+	CMPQ         R10, AX
+	JL           entry
+	MOVQ         c+56(FP), AX
+	MOVSS        alpha+64(FP), X1
+	VBROADCASTSS X1, Y1
+	VMOVUPS      (AX), Y2
+	VFMADD231PS  Y0, Y1, Y2
+	VMOVUPS      Y2, (AX)
+
+done:
+	VZEROUPPER
+	RET
+
 // func sddmmRow(nnz int, col *int32, a *float32, b *float32, ldb int, d int, out *float32)
 // Requires: AVX, FMA3
 TEXT ·sddmmRow(SB), NOSPLIT, $0-56
@@ -1962,6 +2518,346 @@ reduce:
 	INCQ         R9
 	CMPQ         R9, AX
 	JL           entry
+
+done:
+	VZEROUPPER
+	RET
+
+// func sddmmHeads8(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32, pfn int)
+// Requires: AVX, FMA3, MMX+
+TEXT ·sddmmHeads8(SB), NOSPLIT, $0-56
+	MOVQ   nnz+0(FP), AX
+	MOVQ   col+8(FP), CX
+	MOVQ   a+16(FP), DX
+	MOVQ   b+24(FP), BX
+	MOVQ   ldb+32(FP), SI
+	SHLQ   $0x02, SI
+	MOVQ   out+40(FP), DI
+	VXORPS Y0, Y0, Y0
+	XORQ   R8, R8
+	TESTQ  AX, AX
+	JZ     done
+	MOVQ   pfn+48(FP), R9
+
+entry:
+	LEAQ       16(R8), R10
+	CMPQ       R10, R9
+	JGE        nopf
+	MOVLQSX    (CX)(R10*4), R10
+	IMULQ      SI, R10
+	ADDQ       BX, R10
+	PREFETCHT0 (R10)
+	PREFETCHT0 64(R10)
+	PREFETCHT0 128(R10)
+	PREFETCHT0 192(R10)
+
+nopf:
+	MOVLQSX     (CX)(R8*4), R10
+	IMULQ       SI, R10
+	ADDQ        BX, R10
+	VMOVUPS     (DX), Y1
+	VXORPS      Y2, Y2, Y2
+	VFMADD231PS (R10), Y1, Y2
+	VADDPS      Y0, Y2, Y2
+	VMOVUPS     128(DX), Y1
+	VXORPS      Y3, Y3, Y3
+	VFMADD231PS 128(R10), Y1, Y3
+	VADDPS      Y0, Y3, Y3
+	VPERM2F128  $0x20, Y3, Y2, Y1
+	VPERM2F128  $0x31, Y3, Y2, Y2
+	VADDPS      Y2, Y1, Y1
+	VMOVUPS     32(DX), Y2
+	VXORPS      Y3, Y3, Y3
+	VFMADD231PS 32(R10), Y2, Y3
+	VADDPS      Y0, Y3, Y3
+	VMOVUPS     160(DX), Y2
+	VXORPS      Y4, Y4, Y4
+	VFMADD231PS 160(R10), Y2, Y4
+	VADDPS      Y0, Y4, Y4
+	VPERM2F128  $0x20, Y4, Y3, Y2
+	VPERM2F128  $0x31, Y4, Y3, Y3
+	VADDPS      Y3, Y2, Y2
+	VMOVUPS     64(DX), Y3
+	VXORPS      Y4, Y4, Y4
+	VFMADD231PS 64(R10), Y3, Y4
+	VADDPS      Y0, Y4, Y4
+	VMOVUPS     192(DX), Y3
+	VXORPS      Y5, Y5, Y5
+	VFMADD231PS 192(R10), Y3, Y5
+	VADDPS      Y0, Y5, Y5
+	VPERM2F128  $0x20, Y5, Y4, Y3
+	VPERM2F128  $0x31, Y5, Y4, Y4
+	VADDPS      Y4, Y3, Y3
+	VMOVUPS     96(DX), Y4
+	VXORPS      Y5, Y5, Y5
+	VFMADD231PS 96(R10), Y4, Y5
+	VADDPS      Y0, Y5, Y5
+	VMOVUPS     224(DX), Y4
+	VXORPS      Y6, Y6, Y6
+	VFMADD231PS 224(R10), Y4, Y6
+	VADDPS      Y0, Y6, Y6
+	VPERM2F128  $0x20, Y6, Y5, Y4
+	VPERM2F128  $0x31, Y6, Y5, Y5
+	VADDPS      Y5, Y4, Y4
+	VSHUFPS     $0x44, Y2, Y1, Y5
+	VSHUFPS     $0xee, Y2, Y1, Y1
+	VADDPS      Y1, Y5, Y5
+	VSHUFPS     $0x44, Y4, Y3, Y1
+	VSHUFPS     $0xee, Y4, Y3, Y2
+	VADDPS      Y2, Y1, Y1
+	VSHUFPS     $0x88, Y1, Y5, Y2
+	VSHUFPS     $0xdd, Y1, Y5, Y1
+	VADDPS      Y1, Y2, Y2
+	VADDPS      (DI), Y2, Y2
+	VMOVUPS     Y2, (DI)
+	ADDQ        $0x20, DI
+	INCQ        R8
+	CMPQ        R8, AX
+	JL          entry
+
+done:
+	VZEROUPPER
+	RET
+
+// func sddmmHeads8First(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32, pfn int)
+// Requires: AVX, FMA3, MMX+
+TEXT ·sddmmHeads8First(SB), NOSPLIT, $0-56
+	MOVQ   nnz+0(FP), AX
+	MOVQ   col+8(FP), CX
+	MOVQ   a+16(FP), DX
+	MOVQ   b+24(FP), BX
+	MOVQ   ldb+32(FP), SI
+	SHLQ   $0x02, SI
+	MOVQ   out+40(FP), DI
+	VXORPS Y0, Y0, Y0
+	XORQ   R8, R8
+	TESTQ  AX, AX
+	JZ     done
+	MOVQ   pfn+48(FP), R9
+
+entry:
+	LEAQ       16(R8), R10
+	CMPQ       R10, R9
+	JGE        nopf
+	MOVLQSX    (CX)(R10*4), R10
+	IMULQ      SI, R10
+	ADDQ       BX, R10
+	PREFETCHT0 (R10)
+	PREFETCHT0 64(R10)
+	PREFETCHT0 128(R10)
+	PREFETCHT0 192(R10)
+
+nopf:
+	MOVLQSX     (CX)(R8*4), R10
+	IMULQ       SI, R10
+	ADDQ        BX, R10
+	VMOVUPS     (DX), Y1
+	VXORPS      Y2, Y2, Y2
+	VFMADD231PS (R10), Y1, Y2
+	VADDPS      Y0, Y2, Y2
+	VMOVUPS     128(DX), Y1
+	VXORPS      Y3, Y3, Y3
+	VFMADD231PS 128(R10), Y1, Y3
+	VADDPS      Y0, Y3, Y3
+	VPERM2F128  $0x20, Y3, Y2, Y1
+	VPERM2F128  $0x31, Y3, Y2, Y2
+	VADDPS      Y2, Y1, Y1
+	VMOVUPS     32(DX), Y2
+	VXORPS      Y3, Y3, Y3
+	VFMADD231PS 32(R10), Y2, Y3
+	VADDPS      Y0, Y3, Y3
+	VMOVUPS     160(DX), Y2
+	VXORPS      Y4, Y4, Y4
+	VFMADD231PS 160(R10), Y2, Y4
+	VADDPS      Y0, Y4, Y4
+	VPERM2F128  $0x20, Y4, Y3, Y2
+	VPERM2F128  $0x31, Y4, Y3, Y3
+	VADDPS      Y3, Y2, Y2
+	VMOVUPS     64(DX), Y3
+	VXORPS      Y4, Y4, Y4
+	VFMADD231PS 64(R10), Y3, Y4
+	VADDPS      Y0, Y4, Y4
+	VMOVUPS     192(DX), Y3
+	VXORPS      Y5, Y5, Y5
+	VFMADD231PS 192(R10), Y3, Y5
+	VADDPS      Y0, Y5, Y5
+	VPERM2F128  $0x20, Y5, Y4, Y3
+	VPERM2F128  $0x31, Y5, Y4, Y4
+	VADDPS      Y4, Y3, Y3
+	VMOVUPS     96(DX), Y4
+	VXORPS      Y5, Y5, Y5
+	VFMADD231PS 96(R10), Y4, Y5
+	VADDPS      Y0, Y5, Y5
+	VMOVUPS     224(DX), Y4
+	VXORPS      Y6, Y6, Y6
+	VFMADD231PS 224(R10), Y4, Y6
+	VADDPS      Y0, Y6, Y6
+	VPERM2F128  $0x20, Y6, Y5, Y4
+	VPERM2F128  $0x31, Y6, Y5, Y5
+	VADDPS      Y5, Y4, Y4
+	VSHUFPS     $0x44, Y2, Y1, Y5
+	VSHUFPS     $0xee, Y2, Y1, Y1
+	VADDPS      Y1, Y5, Y5
+	VSHUFPS     $0x44, Y4, Y3, Y1
+	VSHUFPS     $0xee, Y4, Y3, Y2
+	VADDPS      Y2, Y1, Y1
+	VSHUFPS     $0x88, Y1, Y5, Y2
+	VSHUFPS     $0xdd, Y1, Y5, Y1
+	VADDPS      Y1, Y2, Y2
+	VADDPS      Y0, Y2, Y2
+	VMOVUPS     Y2, (DI)
+	ADDQ        $0x20, DI
+	INCQ        R8
+	CMPQ        R8, AX
+	JL          entry
+
+done:
+	VZEROUPPER
+	RET
+
+// func edgeSoftmaxBack8(n int, out *float32, grad *float32, sgrad *float32)
+// Requires: AVX
+TEXT ·edgeSoftmaxBack8(SB), NOSPLIT, $0-32
+	MOVQ   n+0(FP), AX
+	MOVQ   out+8(FP), CX
+	MOVQ   grad+16(FP), DX
+	MOVQ   sgrad+24(FP), BX
+	VXORPS Y0, Y0, Y0
+	XORQ   SI, SI
+	TESTQ  AX, AX
+	JZ     done
+	SHLQ   $0x05, AX
+
+dot:
+	VMOVUPS (CX)(SI*1), Y1
+	VMULPS  (DX)(SI*1), Y1, Y1
+	VADDPS  Y0, Y1, Y0
+	ADDQ    $0x20, SI
+	CMPQ    SI, AX
+	JL      dot
+	XORQ    SI, SI
+
+upd:
+	VMOVUPS (DX)(SI*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  (CX)(SI*1), Y1, Y1
+	VADDPS  (BX)(SI*1), Y1, Y1
+	VMOVUPS Y1, (BX)(SI*1)
+	ADDQ    $0x20, SI
+	CMPQ    SI, AX
+	JL      upd
+
+done:
+	VZEROUPPER
+	RET
+
+// func edgeSoftmaxBack8First(n int, out *float32, grad *float32, sgrad *float32)
+// Requires: AVX
+TEXT ·edgeSoftmaxBack8First(SB), NOSPLIT, $0-32
+	MOVQ   n+0(FP), AX
+	MOVQ   out+8(FP), CX
+	MOVQ   grad+16(FP), DX
+	MOVQ   sgrad+24(FP), BX
+	VXORPS Y0, Y0, Y0
+	XORQ   SI, SI
+	TESTQ  AX, AX
+	JZ     done
+	SHLQ   $0x05, AX
+
+dot:
+	VMOVUPS (CX)(SI*1), Y1
+	VMULPS  (DX)(SI*1), Y1, Y1
+	VADDPS  Y0, Y1, Y0
+	ADDQ    $0x20, SI
+	CMPQ    SI, AX
+	JL      dot
+	XORQ    SI, SI
+
+upd:
+	VMOVUPS (DX)(SI*1), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  (CX)(SI*1), Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VADDPS  Y2, Y1, Y1
+	VMOVUPS Y1, (BX)(SI*1)
+	ADDQ    $0x20, SI
+	CMPQ    SI, AX
+	JL      upd
+
+done:
+	VZEROUPPER
+	RET
+
+// func addRows8(n int, src *float32, dst *float32)
+// Requires: AVX
+TEXT ·addRows8(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    dst+16(FP), DX
+	VMOVUPS (DX), Y0
+	XORQ    BX, BX
+	TESTQ   AX, AX
+	JZ      done
+
+row:
+	VADDPS  (CX), Y0, Y0
+	ADDQ    $0x20, CX
+	INCQ    BX
+	CMPQ    BX, AX
+	JL      row
+	VMOVUPS Y0, (DX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func addRows8Idx(n int, idx *int32, src *float32, dst *float32)
+// Requires: AVX
+TEXT ·addRows8Idx(SB), NOSPLIT, $0-32
+	MOVQ    n+0(FP), AX
+	MOVQ    idx+8(FP), CX
+	MOVQ    src+16(FP), DX
+	MOVQ    dst+24(FP), BX
+	VMOVUPS (BX), Y0
+	XORQ    SI, SI
+	TESTQ   AX, AX
+	JZ      done
+
+row:
+	MOVLQSX (CX)(SI*4), DI
+	SHLQ    $0x05, DI
+	VADDPS  (DX)(DI*1), Y0, Y0
+	INCQ    SI
+	CMPQ    SI, AX
+	JL      row
+	VMOVUPS Y0, (BX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func gatherAdd8(n int, col *int32, a *float32, b *float32, out *float32)
+// Requires: AVX
+TEXT ·gatherAdd8(SB), NOSPLIT, $0-40
+	MOVQ    n+0(FP), AX
+	MOVQ    col+8(FP), CX
+	MOVQ    a+16(FP), DX
+	MOVQ    b+24(FP), BX
+	MOVQ    out+32(FP), SI
+	VMOVUPS (DX), Y0
+	XORQ    DX, DX
+	TESTQ   AX, AX
+	JZ      done
+
+entry:
+	MOVLQSX (CX)(DX*4), DI
+	SHLQ    $0x05, DI
+	VADDPS  (BX)(DI*1), Y0, Y1
+	VMOVUPS Y1, (SI)
+	ADDQ    $0x20, SI
+	INCQ    DX
+	CMPQ    DX, AX
+	JL      entry
 
 done:
 	VZEROUPPER
@@ -3108,6 +4004,746 @@ row:
 	INCQ       SI
 	CMPQ       SI, AX
 	JL         row
+
+done:
+	VZEROUPPER
+	RET
+
+// func edgeSoftmaxPre8(n int, s *float32, out *float32)
+// Requires: AVX
+TEXT ·edgeSoftmaxPre8(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    s+8(FP), CX
+	MOVQ    out+16(FP), DX
+	SHLQ    $0x05, AX
+	VMOVUPS reluconst<>+0(SB), Y0
+	VMOVUPS (CX), Y1
+	MOVQ    $0x00000020, BX
+
+max:
+	CMPQ   BX, AX
+	JGE    sub
+	VXORPS (CX)(BX*1), Y0, Y2
+	VXORPS Y0, Y1, Y1
+	VMINPS Y2, Y1, Y2
+	VMINPS Y1, Y2, Y1
+	VORPS  Y2, Y1, Y1
+	VXORPS Y0, Y1, Y1
+	ADDQ   $0x20, BX
+	JMP    max
+
+sub:
+	XORQ BX, BX
+
+subl:
+	VMOVUPS (CX)(BX*1), Y0
+	VSUBPS  Y1, Y0, Y0
+	VMOVUPS Y0, (DX)(BX*1)
+	ADDQ    $0x20, BX
+	CMPQ    BX, AX
+	JL      subl
+	VZEROUPPER
+	RET
+
+// func edgeSoftmaxPost8(n int, out *float32)
+// Requires: AVX, AVX2
+TEXT ·edgeSoftmaxPost8(SB), NOSPLIT, $0-16
+	MOVQ   n+0(FP), AX
+	MOVQ   out+8(FP), CX
+	SHLQ   $0x05, AX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	XORQ   DX, DX
+
+sum:
+	VCVTPS2PD    (CX)(DX*1), Y2
+	VCVTPS2PD    16(CX)(DX*1), Y3
+	VADDPD       Y0, Y2, Y0
+	VADDPD       Y1, Y3, Y1
+	ADDQ         $0x20, DX
+	CMPQ         DX, AX
+	JL           sum
+	MOVQ         $0x3ff0000000000000, DX
+	VMOVQ        DX, X2
+	VBROADCASTSD X2, Y2
+	VDIVPD       Y0, Y2, Y0
+	VDIVPD       Y1, Y2, Y1
+	VCVTPD2PSY   Y0, X4
+	VCVTPD2PSY   Y1, X0
+	VINSERTF128  $0x01, X0, Y4, Y4
+	XORQ         DX, DX
+
+scale:
+	VMOVUPS (CX)(DX*1), Y0
+	VMULPS  Y4, Y0, Y0
+	VMOVUPS Y0, (CX)(DX*1)
+	ADDQ    $0x20, DX
+	CMPQ    DX, AX
+	JL      scale
+	VZEROUPPER
+	RET
+
+// func eluBwd(n int, gy *float32, x *float32, y *float32, gx *float32, alpha float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·eluBwd(SB), NOSPLIT, $0-44
+	MOVQ         n+0(FP), AX
+	MOVQ         gy+8(FP), CX
+	MOVQ         x+16(FP), DX
+	MOVQ         y+24(FP), BX
+	MOVQ         gx+32(FP), SI
+	MOVSS        alpha+40(FP), X0
+	VBROADCASTSS X0, Y0
+	VXORPS       Y1, Y1, Y1
+	XORQ         DI, DI
+
+l8:
+	MOVQ      AX, R8
+	SUBQ      DI, R8
+	CMPQ      R8, $0x08
+	JL        tail
+	VMOVUPS   (CX)(DI*4), Y2
+	VMOVUPS   (DX)(DI*4), Y3
+	VMOVUPS   (BX)(DI*4), Y4
+	VMOVUPS   (SI)(DI*4), Y5
+	VCMPPS    $0x1e, Y1, Y3, Y3
+	VADDPS    Y2, Y5, Y6
+	VADDPS    Y0, Y4, Y4
+	VMULPS    Y2, Y4, Y4
+	VADDPS    Y5, Y4, Y4
+	VBLENDVPS Y3, Y6, Y4, Y4
+	VMOVUPS   Y4, (SI)(DI*4)
+	ADDQ      $0x08, DI
+	JMP       l8
+
+tail:
+	TESTQ      R8, R8
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       R8
+	VMOVUPS    32(AX)(R8*4), Y2
+	VMASKMOVPS (CX)(DI*4), Y2, Y3
+	VMASKMOVPS (DX)(DI*4), Y2, Y4
+	VMASKMOVPS (BX)(DI*4), Y2, Y5
+	VMASKMOVPS (SI)(DI*4), Y2, Y6
+	VCMPPS     $0x1e, Y1, Y4, Y1
+	VADDPS     Y3, Y6, Y4
+	VADDPS     Y0, Y5, Y5
+	VMULPS     Y3, Y5, Y5
+	VADDPS     Y6, Y5, Y5
+	VBLENDVPS  Y1, Y4, Y5, Y5
+	VMASKMOVPS Y5, Y2, (SI)(DI*4)
+
+done:
+	VZEROUPPER
+	RET
+
+DATA expm1const<>+0(SB)/8, $0x4043687a9f1af2b1
+DATA expm1const<>+8(SB)/8, $0x4043687a9f1af2b1
+DATA expm1const<>+16(SB)/8, $0x4043687a9f1af2b1
+DATA expm1const<>+24(SB)/8, $0x4043687a9f1af2b1
+DATA expm1const<>+32(SB)/8, $0x3ff0a2b23f3bab73
+DATA expm1const<>+40(SB)/8, $0x3ff0a2b23f3bab73
+DATA expm1const<>+48(SB)/8, $0x3ff0a2b23f3bab73
+DATA expm1const<>+56(SB)/8, $0x3ff0a2b23f3bab73
+DATA expm1const<>+64(SB)/8, $0x3fd62e42fefa39ef
+DATA expm1const<>+72(SB)/8, $0x3fd62e42fefa39ef
+DATA expm1const<>+80(SB)/8, $0x3fd62e42fefa39ef
+DATA expm1const<>+88(SB)/8, $0x3fd62e42fefa39ef
+DATA expm1const<>+96(SB)/8, $0x3fe62e42fee00000
+DATA expm1const<>+104(SB)/8, $0x3fe62e42fee00000
+DATA expm1const<>+112(SB)/8, $0x3fe62e42fee00000
+DATA expm1const<>+120(SB)/8, $0x3fe62e42fee00000
+DATA expm1const<>+128(SB)/8, $0x3dea39ef35793c76
+DATA expm1const<>+136(SB)/8, $0x3dea39ef35793c76
+DATA expm1const<>+144(SB)/8, $0x3dea39ef35793c76
+DATA expm1const<>+152(SB)/8, $0x3dea39ef35793c76
+DATA expm1const<>+160(SB)/8, $0x3ff71547652b82fe
+DATA expm1const<>+168(SB)/8, $0x3ff71547652b82fe
+DATA expm1const<>+176(SB)/8, $0x3ff71547652b82fe
+DATA expm1const<>+184(SB)/8, $0x3ff71547652b82fe
+DATA expm1const<>+192(SB)/8, $0x3c90000000000000
+DATA expm1const<>+200(SB)/8, $0x3c90000000000000
+DATA expm1const<>+208(SB)/8, $0x3c90000000000000
+DATA expm1const<>+216(SB)/8, $0x3c90000000000000
+DATA expm1const<>+224(SB)/8, $0xbfa11111111110f4
+DATA expm1const<>+232(SB)/8, $0xbfa11111111110f4
+DATA expm1const<>+240(SB)/8, $0xbfa11111111110f4
+DATA expm1const<>+248(SB)/8, $0xbfa11111111110f4
+DATA expm1const<>+256(SB)/8, $0x3f5a01a019fe5585
+DATA expm1const<>+264(SB)/8, $0x3f5a01a019fe5585
+DATA expm1const<>+272(SB)/8, $0x3f5a01a019fe5585
+DATA expm1const<>+280(SB)/8, $0x3f5a01a019fe5585
+DATA expm1const<>+288(SB)/8, $0xbf14ce199eaadbb7
+DATA expm1const<>+296(SB)/8, $0xbf14ce199eaadbb7
+DATA expm1const<>+304(SB)/8, $0xbf14ce199eaadbb7
+DATA expm1const<>+312(SB)/8, $0xbf14ce199eaadbb7
+DATA expm1const<>+320(SB)/8, $0x3ed0cfca86e65239
+DATA expm1const<>+328(SB)/8, $0x3ed0cfca86e65239
+DATA expm1const<>+336(SB)/8, $0x3ed0cfca86e65239
+DATA expm1const<>+344(SB)/8, $0x3ed0cfca86e65239
+DATA expm1const<>+352(SB)/8, $0xbe8afdb76e09c32d
+DATA expm1const<>+360(SB)/8, $0xbe8afdb76e09c32d
+DATA expm1const<>+368(SB)/8, $0xbe8afdb76e09c32d
+DATA expm1const<>+376(SB)/8, $0xbe8afdb76e09c32d
+DATA expm1const<>+384(SB)/8, $0x3fe0000000000000
+DATA expm1const<>+392(SB)/8, $0x3fe0000000000000
+DATA expm1const<>+400(SB)/8, $0x3fe0000000000000
+DATA expm1const<>+408(SB)/8, $0x3fe0000000000000
+DATA expm1const<>+416(SB)/8, $0x3ff0000000000000
+DATA expm1const<>+424(SB)/8, $0x3ff0000000000000
+DATA expm1const<>+432(SB)/8, $0x3ff0000000000000
+DATA expm1const<>+440(SB)/8, $0x3ff0000000000000
+DATA expm1const<>+448(SB)/8, $0x4008000000000000
+DATA expm1const<>+456(SB)/8, $0x4008000000000000
+DATA expm1const<>+464(SB)/8, $0x4008000000000000
+DATA expm1const<>+472(SB)/8, $0x4008000000000000
+DATA expm1const<>+480(SB)/8, $0x4018000000000000
+DATA expm1const<>+488(SB)/8, $0x4018000000000000
+DATA expm1const<>+496(SB)/8, $0x4018000000000000
+DATA expm1const<>+504(SB)/8, $0x4018000000000000
+DATA expm1const<>+512(SB)/8, $0xbff0000000000000
+DATA expm1const<>+520(SB)/8, $0xbff0000000000000
+DATA expm1const<>+528(SB)/8, $0xbff0000000000000
+DATA expm1const<>+536(SB)/8, $0xbff0000000000000
+DATA expm1const<>+544(SB)/8, $0x7fffffffffffffff
+DATA expm1const<>+552(SB)/8, $0x7fffffffffffffff
+DATA expm1const<>+560(SB)/8, $0x7fffffffffffffff
+DATA expm1const<>+568(SB)/8, $0x7fffffffffffffff
+DATA expm1const<>+576(SB)/8, $0xbdea39ef35793c76
+DATA expm1const<>+584(SB)/8, $0xbdea39ef35793c76
+DATA expm1const<>+592(SB)/8, $0xbdea39ef35793c76
+DATA expm1const<>+600(SB)/8, $0xbdea39ef35793c76
+GLOBL expm1const<>(SB), RODATA|NOPTR, $608
+
+// func eluFwd(n int, x *float32, y *float32, alpha float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·eluFwd(SB), NOSPLIT, $0-28
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	MOVSS        alpha+24(FP), X0
+	VBROADCASTSS X0, Y0
+	LEAQ         expm1const<>+0(SB), BX
+	VXORPS       Y1, Y1, Y1
+	XORQ         SI, SI
+
+l8:
+	MOVQ         AX, DI
+	SUBQ         SI, DI
+	CMPQ         DI, $0x08
+	JL           tail
+	VMOVUPS      (CX)(SI*4), Y2
+	VCVTPS2PD    X2, Y3
+	VEXTRACTF128 $0x01, Y2, X4
+	VCVTPS2PD    X4, Y4
+	VANDPD       544(BX), Y3, Y5
+	VCMPPD       $0x1e, 64(BX), Y5, Y6
+	VCMPPD       $0x11, 32(BX), Y5, Y8
+	VMULPD       160(BX), Y3, Y5
+	VSUBPD       384(BX), Y5, Y5
+	VCVTTPD2DQY  Y5, X5
+	VCVTDQ2PD    X5, Y9
+	VMULPD       96(BX), Y9, Y7
+	VSUBPD       Y7, Y3, Y7
+	VMULPD       128(BX), Y9, Y5
+	VADDPD       96(BX), Y3, Y9
+	VBLENDVPD    Y8, Y9, Y7, Y7
+	VBLENDVPD    Y8, 576(BX), Y5, Y5
+	VSUBPD       Y5, Y7, Y8
+	VSUBPD       Y8, Y7, Y7
+	VSUBPD       Y5, Y7, Y7
+	VBLENDVPD    Y6, Y8, Y3, Y5
+	VXORPD       Y8, Y8, Y8
+	VBLENDVPD    Y6, Y7, Y8, Y6
+	VMULPD       384(BX), Y5, Y7
+	VMULPD       Y7, Y5, Y8
+	VMULPD       352(BX), Y8, Y9
+	VADDPD       320(BX), Y9, Y9
+	VMULPD       Y9, Y8, Y9
+	VADDPD       288(BX), Y9, Y9
+	VMULPD       Y9, Y8, Y9
+	VADDPD       256(BX), Y9, Y9
+	VMULPD       Y9, Y8, Y9
+	VADDPD       224(BX), Y9, Y9
+	VMULPD       Y9, Y8, Y9
+	VADDPD       416(BX), Y9, Y9
+	VMULPD       Y7, Y9, Y7
+	VMOVUPD      448(BX), Y12
+	VSUBPD       Y7, Y12, Y7
+	VSUBPD       Y7, Y9, Y9
+	VMULPD       Y7, Y5, Y7
+	VMOVUPD      480(BX), Y12
+	VSUBPD       Y7, Y12, Y7
+	VDIVPD       Y7, Y9, Y9
+	VMULPD       Y9, Y8, Y9
+	VMULPD       Y9, Y5, Y7
+	VSUBPD       Y8, Y7, Y7
+	VSUBPD       Y7, Y5, Y7
+	VSUBPD       Y6, Y9, Y9
+	VMULPD       Y9, Y5, Y9
+	VSUBPD       Y6, Y9, Y9
+	VSUBPD       Y8, Y9, Y9
+	VSUBPD       Y9, Y5, Y6
+	VMULPD       384(BX), Y6, Y6
+	VSUBPD       384(BX), Y6, Y6
+	VSUBPD       Y5, Y9, Y5
+	VMOVUPD      416(BX), Y12
+	VSUBPD       Y5, Y12, Y5
+	VMULPD       160(BX), Y3, Y8
+	VSUBPD       384(BX), Y8, Y8
+	VCVTTPD2DQY  Y8, X8
+	VPMOVSXDQ    X8, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPADDQ       Y8, Y5, Y5
+	VSUBPD       416(BX), Y5, Y5
+	VANDPD       544(BX), Y3, Y8
+	VCMPPD       $0x1e, 64(BX), Y8, Y9
+	VCMPPD       $0x11, 32(BX), Y8, Y12
+	VBLENDVPD    Y12, Y6, Y5, Y5
+	VBLENDVPD    Y9, Y5, Y7, Y5
+	VCMPPD       $0x11, 192(BX), Y8, Y9
+	VBLENDVPD    Y9, Y3, Y5, Y5
+	VCMPPD       $0x1d, (BX), Y8, Y9
+	VBLENDVPD    Y9, 512(BX), Y5, Y5
+	VCMPPD       $0x03, Y3, Y3, Y9
+	VBLENDVPD    Y9, Y3, Y5, Y5
+	VANDPD       544(BX), Y4, Y3
+	VCMPPD       $0x1e, 64(BX), Y3, Y6
+	VCMPPD       $0x11, 32(BX), Y3, Y8
+	VMULPD       160(BX), Y4, Y3
+	VSUBPD       384(BX), Y3, Y3
+	VCVTTPD2DQY  Y3, X3
+	VCVTDQ2PD    X3, Y9
+	VMULPD       96(BX), Y9, Y7
+	VSUBPD       Y7, Y4, Y7
+	VMULPD       128(BX), Y9, Y3
+	VADDPD       96(BX), Y4, Y9
+	VBLENDVPD    Y8, Y9, Y7, Y7
+	VBLENDVPD    Y8, 576(BX), Y3, Y3
+	VSUBPD       Y3, Y7, Y8
+	VSUBPD       Y8, Y7, Y7
+	VSUBPD       Y3, Y7, Y7
+	VBLENDVPD    Y6, Y8, Y4, Y3
+	VXORPD       Y8, Y8, Y8
+	VBLENDVPD    Y6, Y7, Y8, Y6
+	VMULPD       384(BX), Y3, Y7
+	VMULPD       Y7, Y3, Y8
+	VMULPD       352(BX), Y8, Y9
+	VADDPD       320(BX), Y9, Y9
+	VMULPD       Y9, Y8, Y9
+	VADDPD       288(BX), Y9, Y9
+	VMULPD       Y9, Y8, Y9
+	VADDPD       256(BX), Y9, Y9
+	VMULPD       Y9, Y8, Y9
+	VADDPD       224(BX), Y9, Y9
+	VMULPD       Y9, Y8, Y9
+	VADDPD       416(BX), Y9, Y9
+	VMULPD       Y7, Y9, Y7
+	VMOVUPD      448(BX), Y12
+	VSUBPD       Y7, Y12, Y7
+	VSUBPD       Y7, Y9, Y9
+	VMULPD       Y7, Y3, Y7
+	VMOVUPD      480(BX), Y12
+	VSUBPD       Y7, Y12, Y7
+	VDIVPD       Y7, Y9, Y9
+	VMULPD       Y9, Y8, Y9
+	VMULPD       Y9, Y3, Y7
+	VSUBPD       Y8, Y7, Y7
+	VSUBPD       Y7, Y3, Y7
+	VSUBPD       Y6, Y9, Y9
+	VMULPD       Y9, Y3, Y9
+	VSUBPD       Y6, Y9, Y9
+	VSUBPD       Y8, Y9, Y9
+	VSUBPD       Y9, Y3, Y6
+	VMULPD       384(BX), Y6, Y6
+	VSUBPD       384(BX), Y6, Y6
+	VSUBPD       Y3, Y9, Y3
+	VMOVUPD      416(BX), Y12
+	VSUBPD       Y3, Y12, Y3
+	VMULPD       160(BX), Y4, Y8
+	VSUBPD       384(BX), Y8, Y8
+	VCVTTPD2DQY  Y8, X8
+	VPMOVSXDQ    X8, Y8
+	VPSLLQ       $0x34, Y8, Y8
+	VPADDQ       Y8, Y3, Y3
+	VSUBPD       416(BX), Y3, Y3
+	VANDPD       544(BX), Y4, Y8
+	VCMPPD       $0x1e, 64(BX), Y8, Y9
+	VCMPPD       $0x11, 32(BX), Y8, Y12
+	VBLENDVPD    Y12, Y6, Y3, Y3
+	VBLENDVPD    Y9, Y3, Y7, Y3
+	VCMPPD       $0x11, 192(BX), Y8, Y9
+	VBLENDVPD    Y9, Y4, Y3, Y3
+	VCMPPD       $0x1d, (BX), Y8, Y9
+	VBLENDVPD    Y9, 512(BX), Y3, Y3
+	VCMPPD       $0x03, Y4, Y4, Y9
+	VBLENDVPD    Y9, Y4, Y3, Y3
+	VCVTPD2PSY   Y5, X10
+	VCVTPD2PSY   Y3, X3
+	VINSERTF128  $0x01, X3, Y10, Y10
+	VMULPS       Y10, Y0, Y10
+	VCMPPS       $0x1e, Y1, Y2, Y3
+	VBLENDVPS    Y3, Y2, Y10, Y10
+	VMOVUPS      Y10, (DX)(SI*4)
+	ADDQ         $0x08, SI
+	JMP          l8
+
+tail:
+	TESTQ        DI, DI
+	JZ           done
+	LEAQ         tailmask<>+0(SB), AX
+	NEGQ         DI
+	VMOVUPS      32(AX)(DI*4), Y2
+	VMASKMOVPS   (CX)(SI*4), Y2, Y3
+	VCVTPS2PD    X3, Y4
+	VEXTRACTF128 $0x01, Y3, X5
+	VCVTPS2PD    X5, Y5
+	VANDPD       544(BX), Y4, Y6
+	VCMPPD       $0x1e, 64(BX), Y6, Y7
+	VCMPPD       $0x11, 32(BX), Y6, Y9
+	VMULPD       160(BX), Y4, Y6
+	VSUBPD       384(BX), Y6, Y6
+	VCVTTPD2DQY  Y6, X6
+	VCVTDQ2PD    X6, Y10
+	VMULPD       96(BX), Y10, Y8
+	VSUBPD       Y8, Y4, Y8
+	VMULPD       128(BX), Y10, Y6
+	VADDPD       96(BX), Y4, Y10
+	VBLENDVPD    Y9, Y10, Y8, Y8
+	VBLENDVPD    Y9, 576(BX), Y6, Y6
+	VSUBPD       Y6, Y8, Y9
+	VSUBPD       Y9, Y8, Y8
+	VSUBPD       Y6, Y8, Y8
+	VBLENDVPD    Y7, Y9, Y4, Y6
+	VXORPD       Y9, Y9, Y9
+	VBLENDVPD    Y7, Y8, Y9, Y7
+	VMULPD       384(BX), Y6, Y8
+	VMULPD       Y8, Y6, Y9
+	VMULPD       352(BX), Y9, Y10
+	VADDPD       320(BX), Y10, Y10
+	VMULPD       Y10, Y9, Y10
+	VADDPD       288(BX), Y10, Y10
+	VMULPD       Y10, Y9, Y10
+	VADDPD       256(BX), Y10, Y10
+	VMULPD       Y10, Y9, Y10
+	VADDPD       224(BX), Y10, Y10
+	VMULPD       Y10, Y9, Y10
+	VADDPD       416(BX), Y10, Y10
+	VMULPD       Y8, Y10, Y8
+	VMOVUPD      448(BX), Y12
+	VSUBPD       Y8, Y12, Y8
+	VSUBPD       Y8, Y10, Y10
+	VMULPD       Y8, Y6, Y8
+	VMOVUPD      480(BX), Y12
+	VSUBPD       Y8, Y12, Y8
+	VDIVPD       Y8, Y10, Y10
+	VMULPD       Y10, Y9, Y10
+	VMULPD       Y10, Y6, Y8
+	VSUBPD       Y9, Y8, Y8
+	VSUBPD       Y8, Y6, Y8
+	VSUBPD       Y7, Y10, Y10
+	VMULPD       Y10, Y6, Y10
+	VSUBPD       Y7, Y10, Y10
+	VSUBPD       Y9, Y10, Y10
+	VSUBPD       Y10, Y6, Y7
+	VMULPD       384(BX), Y7, Y7
+	VSUBPD       384(BX), Y7, Y7
+	VSUBPD       Y6, Y10, Y6
+	VMOVUPD      416(BX), Y12
+	VSUBPD       Y6, Y12, Y6
+	VMULPD       160(BX), Y4, Y9
+	VSUBPD       384(BX), Y9, Y9
+	VCVTTPD2DQY  Y9, X9
+	VPMOVSXDQ    X9, Y9
+	VPSLLQ       $0x34, Y9, Y9
+	VPADDQ       Y9, Y6, Y6
+	VSUBPD       416(BX), Y6, Y6
+	VANDPD       544(BX), Y4, Y9
+	VCMPPD       $0x1e, 64(BX), Y9, Y10
+	VCMPPD       $0x11, 32(BX), Y9, Y12
+	VBLENDVPD    Y12, Y7, Y6, Y6
+	VBLENDVPD    Y10, Y6, Y8, Y6
+	VCMPPD       $0x11, 192(BX), Y9, Y10
+	VBLENDVPD    Y10, Y4, Y6, Y6
+	VCMPPD       $0x1d, (BX), Y9, Y10
+	VBLENDVPD    Y10, 512(BX), Y6, Y6
+	VCMPPD       $0x03, Y4, Y4, Y10
+	VBLENDVPD    Y10, Y4, Y6, Y6
+	VANDPD       544(BX), Y5, Y4
+	VCMPPD       $0x1e, 64(BX), Y4, Y7
+	VCMPPD       $0x11, 32(BX), Y4, Y9
+	VMULPD       160(BX), Y5, Y4
+	VSUBPD       384(BX), Y4, Y4
+	VCVTTPD2DQY  Y4, X4
+	VCVTDQ2PD    X4, Y10
+	VMULPD       96(BX), Y10, Y8
+	VSUBPD       Y8, Y5, Y8
+	VMULPD       128(BX), Y10, Y4
+	VADDPD       96(BX), Y5, Y10
+	VBLENDVPD    Y9, Y10, Y8, Y8
+	VBLENDVPD    Y9, 576(BX), Y4, Y4
+	VSUBPD       Y4, Y8, Y9
+	VSUBPD       Y9, Y8, Y8
+	VSUBPD       Y4, Y8, Y8
+	VBLENDVPD    Y7, Y9, Y5, Y4
+	VXORPD       Y9, Y9, Y9
+	VBLENDVPD    Y7, Y8, Y9, Y7
+	VMULPD       384(BX), Y4, Y8
+	VMULPD       Y8, Y4, Y9
+	VMULPD       352(BX), Y9, Y10
+	VADDPD       320(BX), Y10, Y10
+	VMULPD       Y10, Y9, Y10
+	VADDPD       288(BX), Y10, Y10
+	VMULPD       Y10, Y9, Y10
+	VADDPD       256(BX), Y10, Y10
+	VMULPD       Y10, Y9, Y10
+	VADDPD       224(BX), Y10, Y10
+	VMULPD       Y10, Y9, Y10
+	VADDPD       416(BX), Y10, Y10
+	VMULPD       Y8, Y10, Y8
+	VMOVUPD      448(BX), Y12
+	VSUBPD       Y8, Y12, Y8
+	VSUBPD       Y8, Y10, Y10
+	VMULPD       Y8, Y4, Y8
+	VMOVUPD      480(BX), Y12
+	VSUBPD       Y8, Y12, Y8
+	VDIVPD       Y8, Y10, Y10
+	VMULPD       Y10, Y9, Y10
+	VMULPD       Y10, Y4, Y8
+	VSUBPD       Y9, Y8, Y8
+	VSUBPD       Y8, Y4, Y8
+	VSUBPD       Y7, Y10, Y10
+	VMULPD       Y10, Y4, Y10
+	VSUBPD       Y7, Y10, Y10
+	VSUBPD       Y9, Y10, Y10
+	VSUBPD       Y10, Y4, Y7
+	VMULPD       384(BX), Y7, Y7
+	VSUBPD       384(BX), Y7, Y7
+	VSUBPD       Y4, Y10, Y4
+	VMOVUPD      416(BX), Y12
+	VSUBPD       Y4, Y12, Y4
+	VMULPD       160(BX), Y5, Y9
+	VSUBPD       384(BX), Y9, Y9
+	VCVTTPD2DQY  Y9, X9
+	VPMOVSXDQ    X9, Y9
+	VPSLLQ       $0x34, Y9, Y9
+	VPADDQ       Y9, Y4, Y4
+	VSUBPD       416(BX), Y4, Y4
+	VANDPD       544(BX), Y5, Y9
+	VCMPPD       $0x1e, 64(BX), Y9, Y10
+	VCMPPD       $0x11, 32(BX), Y9, Y12
+	VBLENDVPD    Y12, Y7, Y4, Y4
+	VBLENDVPD    Y10, Y4, Y8, Y4
+	VCMPPD       $0x11, 192(BX), Y9, Y10
+	VBLENDVPD    Y10, Y5, Y4, Y4
+	VCMPPD       $0x1d, (BX), Y9, Y10
+	VBLENDVPD    Y10, 512(BX), Y4, Y4
+	VCMPPD       $0x03, Y5, Y5, Y10
+	VBLENDVPD    Y10, Y5, Y4, Y4
+	VCVTPD2PSY   Y6, X11
+	VCVTPD2PSY   Y4, X4
+	VINSERTF128  $0x01, X4, Y11, Y11
+	VMULPS       Y11, Y0, Y11
+	VCMPPS       $0x1e, Y1, Y3, Y0
+	VBLENDVPS    Y0, Y3, Y11, Y11
+	VMASKMOVPS   Y11, Y2, (DX)(SI*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func mulVec(n int, x *float32, b *float32, y *float32)
+// Requires: AVX
+TEXT ·mulVec(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ b+16(FP), DX
+	MOVQ y+24(FP), BX
+	XORQ SI, SI
+
+l8:
+	MOVQ    AX, DI
+	SUBQ    SI, DI
+	CMPQ    DI, $0x08
+	JL      tail
+	VMOVUPS (CX)(SI*4), Y0
+	VMOVUPS (DX)(SI*4), Y1
+	VMULPS  Y1, Y0, Y0
+	VMOVUPS Y0, (BX)(SI*4)
+	ADDQ    $0x08, SI
+	JMP     l8
+
+tail:
+	TESTQ      DI, DI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       DI
+	VMOVUPS    32(AX)(DI*4), Y0
+	VMASKMOVPS (CX)(SI*4), Y0, Y1
+	VMASKMOVPS (DX)(SI*4), Y0, Y2
+	VMULPS     Y2, Y1, Y1
+	VMASKMOVPS Y1, Y0, (BX)(SI*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func mulVecAcc(n int, x *float32, b *float32, y *float32)
+// Requires: AVX
+TEXT ·mulVecAcc(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ b+16(FP), DX
+	MOVQ y+24(FP), BX
+	XORQ SI, SI
+
+l8:
+	MOVQ    AX, DI
+	SUBQ    SI, DI
+	CMPQ    DI, $0x08
+	JL      tail
+	VMOVUPS (CX)(SI*4), Y0
+	VMOVUPS (DX)(SI*4), Y1
+	VMULPS  Y1, Y0, Y0
+	VMOVUPS (BX)(SI*4), Y1
+	VADDPS  Y1, Y0, Y0
+	VMOVUPS Y0, (BX)(SI*4)
+	ADDQ    $0x08, SI
+	JMP     l8
+
+tail:
+	TESTQ      DI, DI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       DI
+	VMOVUPS    32(AX)(DI*4), Y0
+	VMASKMOVPS (CX)(SI*4), Y0, Y1
+	VMASKMOVPS (DX)(SI*4), Y0, Y2
+	VMULPS     Y2, Y1, Y1
+	VMASKMOVPS (BX)(SI*4), Y0, Y2
+	VADDPS     Y2, Y1, Y1
+	VMASKMOVPS Y1, Y0, (BX)(SI*4)
+
+done:
+	VZEROUPPER
+	RET
+
+// func colSums8(rows int, cols int, ld int, gd *float32, mul *float32, sums *float64)
+// Requires: AVX
+TEXT ·colSums8(SB), NOSPLIT, $0-48
+	MOVQ  rows+0(FP), AX
+	MOVQ  cols+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	SHLQ  $0x02, DX
+	MOVQ  gd+24(FP), BX
+	MOVQ  mul+32(FP), SI
+	MOVQ  sums+40(FP), DI
+	TESTQ AX, AX
+	JZ    done
+
+chunk:
+	CMPQ    CX, $0x08
+	JL      done
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), Y1
+	MOVQ    BX, R8
+	MOVQ    SI, R9
+	MOVQ    AX, R10
+	TESTQ   SI, SI
+	JZ      plain
+
+rowm:
+	VMOVUPS      (R8), Y2
+	VMULPS       (R9), Y2, Y2
+	VCVTPS2PD    X2, Y3
+	VEXTRACTF128 $0x01, Y2, X2
+	VCVTPS2PD    X2, Y2
+	VADDPD       Y0, Y3, Y0
+	VADDPD       Y1, Y2, Y1
+	ADDQ         DX, R8
+	ADDQ         DX, R9
+	DECQ         R10
+	JNZ          rowm
+	JMP          store
+
+plain:
+	VCVTPS2PD (R8), Y2
+	VCVTPS2PD 16(R8), Y3
+	VADDPD    Y0, Y2, Y0
+	VADDPD    Y1, Y3, Y1
+	ADDQ      DX, R8
+	DECQ      R10
+	JNZ       plain
+
+store:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	ADDQ    $0x20, BX
+	TESTQ   SI, SI
+	JZ      nom
+	ADDQ    $0x20, SI
+
+nom:
+	ADDQ $0x40, DI
+	SUBQ $0x08, CX
+	JMP  chunk
+
+done:
+	VZEROUPPER
+	RET
+
+// func edgeSoftmaxBack1(n int, out *float32, grad *float32, sgrad *float32)
+// Requires: AVX, AVX2
+TEXT ·edgeSoftmaxBack1(SB), NOSPLIT, $0-32
+	MOVQ   n+0(FP), AX
+	MOVQ   out+8(FP), CX
+	MOVQ   grad+16(FP), DX
+	MOVQ   sgrad+24(FP), BX
+	VXORPS X0, X0, X0
+	XORQ   SI, SI
+	TESTQ  AX, AX
+	JZ     bcast
+
+dot:
+	VMOVSS (CX)(SI*4), X1
+	VMULSS (DX)(SI*4), X1, X1
+	VADDSS X0, X1, X0
+	INCQ   SI
+	CMPQ   SI, AX
+	JL     dot
+
+bcast:
+	VBROADCASTSS X0, Y0
+	XORQ         SI, SI
+
+l8:
+	MOVQ    AX, DI
+	SUBQ    SI, DI
+	CMPQ    DI, $0x08
+	JL      tail
+	VMOVUPS (DX)(SI*4), Y1
+	VMOVUPS (CX)(SI*4), Y2
+	VMOVUPS (BX)(SI*4), Y3
+	VSUBPS  Y0, Y1, Y1
+	VMULPS  Y2, Y1, Y1
+	VADDPS  Y3, Y1, Y1
+	VMOVUPS Y1, (BX)(SI*4)
+	ADDQ    $0x08, SI
+	JMP     l8
+
+tail:
+	TESTQ      DI, DI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       DI
+	VMOVUPS    32(AX)(DI*4), Y1
+	VMASKMOVPS (DX)(SI*4), Y1, Y2
+	VMASKMOVPS (CX)(SI*4), Y1, Y3
+	VMASKMOVPS (BX)(SI*4), Y1, Y4
+	VSUBPS     Y0, Y2, Y2
+	VMULPS     Y3, Y2, Y2
+	VADDPS     Y4, Y2, Y2
+	VMASKMOVPS Y2, Y1, (BX)(SI*4)
 
 done:
 	VZEROUPPER

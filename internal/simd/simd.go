@@ -19,7 +19,9 @@
 // more fused multiply-add (out = alpha·acc + out). The tile shape, row count
 // and column mask never change that sequence, so callers may cut the rows of
 // a product anywhere and get bit-identical results; SpMMRows4 runs SpMMRow's
-// chain for each of its four rows. The SDDMM kernel runs one
+// chain for each of its four rows, and SpMMHeadsRow each 8-column head's
+// (GAT's heads side by side); SDDMMHeads8 runs SDDMMRow's chain and tree for
+// each of eight heads. The SDDMM kernel runs one
 // code path for every entry (four interleaved chains, a fixed reduction
 // tree), so it too depends only on the vector length. ExpNonPos computes each
 // lane on its own, so each output depends only on its input. Dropout does
@@ -28,7 +30,8 @@
 // autograd's scalar loop, so either path gives the same bits (only the NaN
 // that survives a NaN plus a NaN is the compiler's choice in the Go loop).
 // The element-wise kernels (AdamStep, ReLU, LeakyReLU, ReLUAddScaledSub,
-// AddScaled, AXPY) are the packed form of the scalar code the compiler
+// AddScaled, AXPY, and the 8-head edge kernels AddRows8, GatherAdd8 and
+// EdgeSoftmaxBack8) are the packed form of the scalar code the compiler
 // makes of optim's and autograd's Go loops at the default GOAMD64 level: the
 // same float32 operations, unfused, in the same order and with the same
 // first operands, so they give those loops' bits, NaN payloads included

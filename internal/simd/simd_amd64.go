@@ -350,3 +350,236 @@ func SpMMRows4(rows *[4]int32, rowPtr, col []int32, val, b, c []float32, n int, 
 	}
 	spmmRows4(&rows[0], &rowPtr[0], &col[0], &val[0], &b[0], &c[0], n, alpha)
 }
+
+// SpMMHeadsRow is SpMMRow for the heads of a multi-head attention product
+// whose heads are 8 columns wide: for each head v < len(c)/8 it adds
+// alpha·Σ_k val[p_k·stride+v]·b[col[k]·ldb+8v : +8] to c[8v : 8v+8], where
+// p_k is k, or perm[k] when perm is not nil. Every head's columns get the bits
+// SpMMRow gives them on their own (the same chain: from zero, one fused
+// multiply-add per entry in order, then c = fma(alpha, acc, c)); the heads'
+// chains run side by side, up to eight at a time, so a row's entries are read
+// once. len(c) must be a positive multiple of 8. Indices are not checked.
+func SpMMHeadsRow(alpha float32, col []int32, val []float32, stride int, perm []int32, b []float32, ldb int, c []float32) {
+	nnz := len(col)
+	if len(c) == 0 || len(c)%8 != 0 {
+		panic(fmt.Sprintf("simd: SpMMHeadsRow on %d columns (want a positive multiple of 8)", len(c)))
+	}
+	if nnz == 0 {
+		return
+	}
+	var pp *int32
+	pfn := cap(col) // entries of col (and perm) the prefetches may read
+	if perm != nil {
+		_ = perm[nnz-1]
+		pp = &perm[0]
+		pfn = min(pfn, cap(perm))
+	}
+	for v := 0; v < len(c)/8; {
+		nh := 8
+		for nh > len(c)/8-v {
+			nh /= 2
+		}
+		pc, pb, pv := &c[8*v], &b[8*v], &val[v]
+		switch {
+		case nh == 8 && pp != nil:
+			spmmHeads8Perm(nnz, &col[0], pv, pp, stride, pb, ldb, pc, alpha, pfn)
+		case nh == 8:
+			spmmHeads8(nnz, &col[0], pv, nil, stride, pb, ldb, pc, alpha, pfn)
+		case nh == 4 && pp != nil:
+			spmmHeads4Perm(nnz, &col[0], pv, pp, stride, pb, ldb, pc, alpha, pfn)
+		case nh == 4:
+			spmmHeads4(nnz, &col[0], pv, nil, stride, pb, ldb, pc, alpha, pfn)
+		case nh == 2 && pp != nil:
+			spmmHeads2Perm(nnz, &col[0], pv, pp, stride, pb, ldb, pc, alpha, pfn)
+		case nh == 2:
+			spmmHeads2(nnz, &col[0], pv, nil, stride, pb, ldb, pc, alpha, pfn)
+		case pp != nil:
+			spmmHeads1Perm(nnz, &col[0], pv, pp, stride, pb, ldb, pc, alpha, pfn)
+		default:
+			spmmHeads1(nnz, &col[0], pv, nil, stride, pb, ldb, pc, alpha, pfn)
+		}
+		v += nh
+	}
+}
+
+// SDDMMHeads8 adds to out the per-head dot products: out[8k+v] = d +
+// out[8k+v] (d the first operand) with d = ⟨a[8v : 8v+8], b[col[k]·ldb+8v :
+// +8]⟩ for every entry k and head v < 8, d being SDDMMRow's on each 8-wide
+// head, to the bit (its chain and reduction tree), eight heads at a time. a
+// holds 64 floats, out 8·len(col). Indices are not checked.
+//
+// With first, out's contents are ignored and the dots are added to +0: the
+// bits of a zeroed out, without the zeroing.
+func SDDMMHeads8(col []int32, a, b []float32, ldb int, out []float32, first bool) {
+	nnz := len(col)
+	if nnz == 0 {
+		return
+	}
+	_, _ = a[63], out[8*nnz-1]
+	if first {
+		sddmmHeads8First(nnz, &col[0], &a[0], &b[0], ldb, &out[0], cap(col))
+		return
+	}
+	sddmmHeads8(nnz, &col[0], &a[0], &b[0], ldb, &out[0], cap(col))
+}
+
+// EdgeSoftmaxBack8 adds the gradient of an edge softmax over one row of
+// len(o)/8 entries of 8 heads to s: with dot = Σ_k o_k·g_k (from +0, each
+// step (o·g) + dot), s_k = ((g_k − dot)·o_k) + s_k, eight heads a vector.
+// Those are the float32 operations, in order and with the first operands, of
+// the compiler's scalar code for package autograd's loop at the default
+// GOAMD64 level, so the bits are that loop's, NaN payloads included. o, g
+// and s have the same length, a multiple of 8.
+//
+// With first, s's contents are ignored and the updates are added to +0: the
+// bits of a zeroed s, without the zeroing.
+func EdgeSoftmaxBack8(o, g, s []float32, first bool) {
+	if len(o)%8 != 0 || len(g) != len(o) || len(s) != len(o) {
+		panic(fmt.Sprintf("simd: EdgeSoftmaxBack8 on %d, %d and %d floats (want one multiple of 8)", len(o), len(g), len(s)))
+	}
+	if len(o) == 0 {
+		return
+	}
+	if first {
+		edgeSoftmaxBack8First(len(o)/8, &o[0], &g[0], &s[0])
+		return
+	}
+	edgeSoftmaxBack8(len(o)/8, &o[0], &g[0], &s[0])
+}
+
+// AddRows8 adds to dst (8 floats) the rows src[r·8 : r·8+8] in order, r = q
+// for q < n, or r = idx[q] when idx is not nil (then n = len(idx)): each
+// element is dst + row with dst as the first operand, as the compiler's
+// scalar code for `dst[c] += row[c]`. Indices are not checked.
+func AddRows8(n int, idx []int32, src, dst []float32) {
+	_ = dst[7]
+	if idx != nil {
+		if len(idx) > 0 {
+			addRows8Idx(len(idx), &idx[0], &src[0], &dst[0])
+		}
+		return
+	}
+	if n > 0 {
+		_ = src[8*n-1]
+		addRows8(n, &src[0], &dst[0])
+	}
+}
+
+// GatherAdd8 sets out[8q : 8q+8] = a + b[col[q]·8 : +8] for every q, a (8
+// floats) as the first operand of each sum. Indices are not checked.
+func GatherAdd8(col []int32, a, b, out []float32) {
+	n := len(col)
+	if n == 0 {
+		return
+	}
+	_, _ = a[7], out[8*n-1]
+	gatherAdd8(n, &col[0], &a[0], &b[0], &out[0])
+}
+
+// EdgeSoftmaxPre8 is the first pass of package autograd's edge softmax over
+// one row of len(s)/8 ≥ 1 entries of 8 heads: m = the per-head maximum of
+// the row's scores (Go's max of two float32, as the compiler builds it, from
+// the first entry on), then out_k = s_k − m, the Go loop's bits. s and out
+// have the same length, a positive multiple of 8.
+func EdgeSoftmaxPre8(s, out []float32) {
+	if len(s) == 0 || len(s)%8 != 0 || len(out) != len(s) {
+		panic(fmt.Sprintf("simd: EdgeSoftmaxPre8 on %d and %d floats (want one positive multiple of 8)", len(s), len(out)))
+	}
+	edgeSoftmaxPre8(len(s)/8, &s[0], &out[0])
+}
+
+// EdgeSoftmaxPost8 is the last pass of package autograd's edge softmax over
+// one row of len(out)/8 ≥ 1 entries of 8 heads: the per-head sums of out in
+// float64 (float64(e) + sum, from +0, in entry order), inv =
+// float32(1/sum), then out_k = out_k·inv, the Go loop's bits.
+func EdgeSoftmaxPost8(out []float32) {
+	if len(out) == 0 || len(out)%8 != 0 {
+		panic(fmt.Sprintf("simd: EdgeSoftmaxPost8 on %d floats (want a positive multiple of 8)", len(out)))
+	}
+	edgeSoftmaxPost8(len(out)/8, &out[0])
+}
+
+// ELUBackward adds the ELU gradient to gx: gx + gy where x > 0 (NaN is
+// not), ((y + alpha)·gy) + gx elsewhere, the float32 operations and first
+// operands of the compiler's scalar code for package autograd's loop at the
+// default GOAMD64 level. gy, x, y and gx have the same length.
+func ELUBackward(gy, x, y, gx []float32, alpha float32) {
+	n := len(gy)
+	if len(x) != n || len(y) != n || len(gx) != n {
+		panic(fmt.Sprintf("simd: ELUBackward on %d, %d, %d and %d floats", n, len(x), len(y), len(gx)))
+	}
+	if n > 0 {
+		eluBwd(n, &gy[0], &x[0], &y[0], &gx[0], alpha)
+	}
+}
+
+// ELU sets y = x where x > 0 (NaN is not) and alpha·float32(math.Expm1(
+// float64(x))) elsewhere: package autograd's eluForward, with Go's
+// math.Expm1 (FreeBSD's algorithm, pure Go on amd64) computed operation for
+// operation in float64, four lanes at a time, every branch its inputs can
+// take evaluated and blended, so each element gets the scalar loop's bits at
+// the default GOAMD64 level. x and y have the same length.
+func ELU(x, y []float32, alpha float32) {
+	if len(y) != len(x) {
+		panic(fmt.Sprintf("simd: ELU on %d and %d floats", len(x), len(y)))
+	}
+	if len(x) > 0 {
+		eluFwd(len(x), &x[0], &y[0], alpha)
+	}
+}
+
+// MulVec sets y = x⊙b, or with acc y = (x⊙b) + y, element-wise: x the first
+// operand of each product and the product that of each sum, as the
+// compiler's scalar code for package autograd's mulSpan at the default
+// GOAMD64 level (whose fused form under GOAMD64=v3 keeps its Go loop). x, b
+// and y have the same length.
+func MulVec(x, b, y []float32, acc bool) {
+	n := len(x)
+	if len(b) != n || len(y) != n {
+		panic(fmt.Sprintf("simd: MulVec on %d, %d and %d floats", n, len(b), len(y)))
+	}
+	if n == 0 {
+		return
+	}
+	if acc {
+		mulVecAcc(n, &x[0], &b[0], &y[0])
+		return
+	}
+	mulVec(n, &x[0], &b[0], &y[0])
+}
+
+// ColSums8 adds to sums[j] the float64 column sums of a rows×cols block of
+// g with row stride ld, or of g⊙mul (the same layout) when mul is not nil:
+// for each row in order, sums[j] = float64(g[i,j]·mul[i,j]) + sums[j] (the
+// float32 product rounded first), as package autograd's reduceRowBlocks
+// does. It does the first 8·⌊cols/8⌋ columns and returns how many that is;
+// the caller sums the others (each column's sum is on its own).
+func ColSums8(rows, cols, ld int, g, mul []float32, sums []float64) int {
+	done := cols &^ 7
+	if rows <= 0 || done == 0 {
+		return done
+	}
+	if ld < cols || len(g) < (rows-1)*ld+cols || len(sums) < done || mul != nil && len(mul) < (rows-1)*ld+cols {
+		panic(fmt.Sprintf("simd: ColSums8 of %d×%d (stride %d) over %d floats into %d sums", rows, cols, ld, len(g), len(sums)))
+	}
+	var pm *float32
+	if mul != nil {
+		pm = &mul[0]
+	}
+	colSums8(rows, done, ld, &g[0], pm, &sums[0])
+	return done
+}
+
+// EdgeSoftmaxBack1 is EdgeSoftmaxBack8 for one head: over one row's
+// entries, dot = Σ_k o_k·g_k from +0 as (o·g) + dot in entry order, then s_k
+// = ((g_k − dot)·o_k) + s_k, the operations and first operands of package
+// autograd's Go loop at the default GOAMD64 level. o, g and s have the same
+// length.
+func EdgeSoftmaxBack1(o, g, s []float32) {
+	if len(g) != len(o) || len(s) != len(o) {
+		panic(fmt.Sprintf("simd: EdgeSoftmaxBack1 on %d, %d and %d floats", len(o), len(g), len(s)))
+	}
+	if len(o) > 0 {
+		edgeSoftmaxBack1(len(o), &o[0], &g[0], &s[0])
+	}
+}

@@ -82,3 +82,59 @@ func NonZeroRows(x []float32, ld, w int, out []uint16) {
 func SpMMRows4(rows *[4]int32, rowPtr, col []int32, val, b, c []float32, n int, alpha float32) {
 	panic("simd: SpMMRows4 called without vector support")
 }
+
+// SpMMHeadsRow is unavailable in this build; see Enabled.
+func SpMMHeadsRow(alpha float32, col []int32, val []float32, stride int, perm []int32, b []float32, ldb int, c []float32) {
+	panic("simd: SpMMHeadsRow called without vector support")
+}
+
+// SDDMMHeads8 is unavailable in this build; see Enabled.
+func SDDMMHeads8(col []int32, a, b []float32, ldb int, out []float32, first bool) {
+	panic("simd: SDDMMHeads8 called without vector support")
+}
+
+// EdgeSoftmaxBack8 is unavailable in this build; see Enabled.
+func EdgeSoftmaxBack8(o, g, s []float32, first bool) {
+	panic("simd: EdgeSoftmaxBack8 called without vector support")
+}
+
+// AddRows8 is unavailable in this build; see Enabled.
+func AddRows8(n int, idx []int32, src, dst []float32) {
+	panic("simd: AddRows8 called without vector support")
+}
+
+// GatherAdd8 is unavailable in this build; see Enabled.
+func GatherAdd8(col []int32, a, b, out []float32) {
+	panic("simd: GatherAdd8 called without vector support")
+}
+
+// EdgeSoftmaxPre8 is unavailable in this build; see Enabled.
+func EdgeSoftmaxPre8(s, out []float32) {
+	panic("simd: EdgeSoftmaxPre8 called without vector support")
+}
+
+// EdgeSoftmaxPost8 is unavailable in this build; see Enabled.
+func EdgeSoftmaxPost8(out []float32) {
+	panic("simd: EdgeSoftmaxPost8 called without vector support")
+}
+
+// ELUBackward is unavailable in this build; see Enabled.
+func ELUBackward(gy, x, y, gx []float32, alpha float32) {
+	panic("simd: ELUBackward called without vector support")
+}
+
+// ELU is unavailable in this build; see Enabled.
+func ELU(x, y []float32, alpha float32) { panic("simd: ELU called without vector support") }
+
+// MulVec is unavailable in this build; see Enabled.
+func MulVec(x, b, y []float32, acc bool) { panic("simd: MulVec called without vector support") }
+
+// ColSums8 is unavailable in this build; see Enabled.
+func ColSums8(rows, cols, ld int, g, mul []float32, sums []float64) int {
+	panic("simd: ColSums8 called without vector support")
+}
+
+// EdgeSoftmaxBack1 is unavailable in this build; see Enabled.
+func EdgeSoftmaxBack1(o, g, s []float32) {
+	panic("simd: EdgeSoftmaxBack1 called without vector support")
+}

@@ -109,10 +109,85 @@ func spmmRowPerm(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb
 //go:noescape
 func spmmRows4(rows *int32, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32)
 
+// spmmHeads8 adds alpha times one sparse row times b to c for 8 heads of 8 columns (see SpMMHeadsRow).
+//
+//go:noescape
+func spmmHeads8(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+
+// spmmHeads8Perm adds alpha times one sparse row times b to c for 8 heads of 8 columns (see SpMMHeadsRow).
+//
+//go:noescape
+func spmmHeads8Perm(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+
+// spmmHeads4 adds alpha times one sparse row times b to c for 4 heads of 8 columns (see SpMMHeadsRow).
+//
+//go:noescape
+func spmmHeads4(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+
+// spmmHeads4Perm adds alpha times one sparse row times b to c for 4 heads of 8 columns (see SpMMHeadsRow).
+//
+//go:noescape
+func spmmHeads4Perm(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+
+// spmmHeads2 adds alpha times one sparse row times b to c for 2 heads of 8 columns (see SpMMHeadsRow).
+//
+//go:noescape
+func spmmHeads2(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+
+// spmmHeads2Perm adds alpha times one sparse row times b to c for 2 heads of 8 columns (see SpMMHeadsRow).
+//
+//go:noescape
+func spmmHeads2Perm(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+
+// spmmHeads1 adds alpha times one sparse row times b to c for 1 heads of 8 columns (see SpMMHeadsRow).
+//
+//go:noescape
+func spmmHeads1(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+
+// spmmHeads1Perm adds alpha times one sparse row times b to c for 1 heads of 8 columns (see SpMMHeadsRow).
+//
+//go:noescape
+func spmmHeads1Perm(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
+
 // sddmmRow writes the dot products of a with the rows of b named by col (see SDDMMRow).
 //
 //go:noescape
 func sddmmRow(nnz int, col *int32, a *float32, b *float32, ldb int, d int, out *float32)
+
+// sddmmHeads8 adds the per-head dot products of a with the rows of b named by col to out, 8 heads of 8 (see SDDMMHeads8).
+//
+//go:noescape
+func sddmmHeads8(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32, pfn int)
+
+// sddmmHeads8First adds the per-head dot products of a with the rows of b named by col to out, 8 heads of 8 (see SDDMMHeads8).
+//
+//go:noescape
+func sddmmHeads8First(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32, pfn int)
+
+// edgeSoftmaxBack8 adds one row's edge softmax gradient for 8 heads (see EdgeSoftmaxBack8).
+//
+//go:noescape
+func edgeSoftmaxBack8(n int, out *float32, grad *float32, sgrad *float32)
+
+// edgeSoftmaxBack8First adds one row's edge softmax gradient for 8 heads (see EdgeSoftmaxBack8).
+//
+//go:noescape
+func edgeSoftmaxBack8First(n int, out *float32, grad *float32, sgrad *float32)
+
+// addRows8 adds n rows of 8 floats of src to dst in order (see AddRows8).
+//
+//go:noescape
+func addRows8(n int, src *float32, dst *float32)
+
+// addRows8Idx adds n rows of 8 floats of src to dst in order (see AddRows8).
+//
+//go:noescape
+func addRows8Idx(n int, idx *int32, src *float32, dst *float32)
+
+// gatherAdd8 writes a plus the rows of b named by col, 8 floats each (see GatherAdd8).
+//
+//go:noescape
+func gatherAdd8(n int, col *int32, a *float32, b *float32, out *float32)
 
 // expNonPos sets x[i] = e^x[i] for i < n (see ExpNonPos).
 //
@@ -183,3 +258,43 @@ func countNonZero(n int, x *float32) int
 //
 //go:noescape
 func nonZeroRows(rows int, x *float32, ld int, w0 int, w1 int, out *uint16)
+
+// edgeSoftmaxPre8 writes one row's scores minus their per-head maxima, 8 heads (see EdgeSoftmaxPre8).
+//
+//go:noescape
+func edgeSoftmaxPre8(n int, s *float32, out *float32)
+
+// edgeSoftmaxPost8 divides one row's exponentials by their per-head float64 sums, 8 heads (see EdgeSoftmaxPost8).
+//
+//go:noescape
+func edgeSoftmaxPost8(n int, out *float32)
+
+// eluBwd adds the ELU gradient to gx for n elements (see ELUBackward).
+//
+//go:noescape
+func eluBwd(n int, gy *float32, x *float32, y *float32, gx *float32, alpha float32)
+
+// eluFwd sets y = x where x > 0 and alpha·expm1(x) (Go's, in float64) elsewhere, for n elements (see ELU).
+//
+//go:noescape
+func eluFwd(n int, x *float32, y *float32, alpha float32)
+
+// mulVec multiplies x by b element-wise into y (see MulVec).
+//
+//go:noescape
+func mulVec(n int, x *float32, b *float32, y *float32)
+
+// mulVecAcc multiplies x by b element-wise into y (see MulVec).
+//
+//go:noescape
+func mulVecAcc(n int, x *float32, b *float32, y *float32)
+
+// colSums8 adds the float64 column sums of g (⊙ mul) over rows to sums, 8 columns at a time (see ColSums).
+//
+//go:noescape
+func colSums8(rows int, cols int, ld int, gd *float32, mul *float32, sums *float64)
+
+// edgeSoftmaxBack1 adds one row's edge softmax gradient for one head (see EdgeSoftmaxBack1).
+//
+//go:noescape
+func edgeSoftmaxBack1(n int, out *float32, grad *float32, sgrad *float32)

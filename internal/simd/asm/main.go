@@ -47,7 +47,18 @@ func main() {
 	spmmRow(false, masks)
 	spmmRow(true, masks)
 	spmmRows4(masks)
+	for _, nh := range []int{8, 4, 2, 1} {
+		spmmHeads(nh, false)
+		spmmHeads(nh, true)
+	}
 	sddmmRow(masks)
+	sddmmHeads8(false)
+	sddmmHeads8(true)
+	edgeSoftmaxBack8(false)
+	edgeSoftmaxBack8(true)
+	addRows8(false)
+	addRows8(true)
+	gatherAdd8()
 	expNonPos(masks)
 	dc := dropoutConsts()
 	dropout(false, masks, dc)
@@ -64,6 +75,14 @@ func main() {
 	axpy(masks)
 	countNonZero(masks)
 	nonZeroRows(masks)
+	edgeSoftmaxPre8(sc)
+	edgeSoftmaxPost8()
+	eluBwd(masks)
+	eluFwd(masks)
+	mulVec(masks, false)
+	mulVec(masks, true)
+	colSums8()
+	edgeSoftmaxBack1(masks)
 	Generate()
 }
 
@@ -1304,4 +1323,801 @@ func spmmRows4(masks Mem) {
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// spmmHeads emits nh heads of one sparse row of a multi-head attention
+// product at once: head v's 8 columns c[8v : 8v+8] get alpha·Σ_k
+// val[p_k·stride+v]·b[col[k]·ldb+8v : +8] with p_k = k, or perm[k] with
+// perm. Each head's chain is spmmRow's on its own 8 columns (from zero, one
+// VFMADD231PS per entry in order, then the fold c = acc·alpha + c), but the
+// nh chains run side by side, so that a row's entries are read once and nh
+// multiply-adds are in flight instead of one.
+func spmmHeads(nh int, perm bool) {
+	name := fmt.Sprintf("spmmHeads%d", nh)
+	if perm {
+		name += "Perm"
+	}
+	TEXT(name, NOSPLIT, "func(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)")
+	Pragma("noescape")
+	Doc(name + " adds alpha times one sparse row times b to c for " + fmt.Sprint(nh) + " heads of 8 columns (see SpMMHeadsRow).")
+
+	nnz := Load(Param("nnz"), GP64())
+	pfn := Load(Param("pfn"), GP64())
+	pcol := Load(Param("col"), GP64())
+	pval := Load(Param("val"), GP64())
+	var pperm Register
+	if perm {
+		pperm = Load(Param("perm"), GP64())
+	}
+	stride := Load(Param("stride"), GP64())
+	SHLQ(U8(2), stride)
+	pb := Load(Param("b"), GP64())
+	ldb := Load(Param("ldb"), GP64())
+	SHLQ(U8(2), ldb)
+
+	acc := make([]VecVirtual, nh)
+	for v := range acc {
+		acc[v] = YMM()
+		VXORPS(acc[v], acc[v], acc[v])
+	}
+	k := GP64()
+	XORQ(k, k)
+	TESTQ(nnz, nnz)
+	JZ(LabelRef("done"))
+	Label("entry")
+	{
+		ahead := GP64()
+		dist := spmmPrefetch
+		if nh < 4 {
+			dist = spmmPrefetchNarrow
+		}
+		LEAQ(Mem{Base: k, Disp: dist}, ahead)
+		CMPQ(ahead, pfn)
+		JGE(LabelRef("nopf"))
+		MOVLQSX(Mem{Base: pcol, Index: ahead, Scale: 4}, ahead)
+		IMULQ(ldb, ahead)
+		ADDQ(pb, ahead)
+		for line := 0; line < max(nh/2, 1); line++ {
+			PREFETCHT0(Mem{Base: ahead, Disp: 64 * line})
+		}
+		// through a permutation the value rows are as scattered as the
+		// rows of b: fetch that entry's values too
+		if perm {
+			LEAQ(Mem{Base: k, Disp: dist}, ahead)
+			MOVLQSX(Mem{Base: pperm, Index: ahead, Scale: 4}, ahead)
+			IMULQ(stride, ahead)
+			ADDQ(pval, ahead)
+			PREFETCHT0(Mem{Base: ahead})
+		}
+		Label("nopf")
+	}
+	idx := GP64()
+	MOVLQSX(Mem{Base: pcol, Index: k, Scale: 4}, idx)
+	IMULQ(ldb, idx)
+	ADDQ(pb, idx)
+	row := GP64()
+	if perm {
+		MOVLQSX(Mem{Base: pperm, Index: k, Scale: 4}, row)
+	} else {
+		MOVQ(k, row)
+	}
+	IMULQ(stride, row)
+	ADDQ(pval, row)
+	for v := 0; v < nh; v++ {
+		x := YMM()
+		VBROADCASTSS(Mem{Base: row, Disp: 4 * v}, x)
+		VFMADD231PS(Mem{Base: idx, Disp: 32 * v}, x, acc[v])
+	}
+	INCQ(k)
+	CMPQ(k, nnz)
+	JL(LabelRef("entry"))
+
+	pc := Load(Param("c"), GP64())
+	al := YMM()
+	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
+	for v := 0; v < nh; v++ {
+		t := YMM()
+		dst := Mem{Base: pc, Disp: 32 * v}
+		VMOVUPS(dst, t)
+		VFMADD231PS(acc[v], al, t)
+		VMOVUPS(t, dst)
+	}
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// sddmmHeads8 emits, for 8 heads of 8 columns, out[8k+v] = ⟨a[8v : 8v+8],
+// b[col[k]·ldb+8v : +8]⟩ + out[8k+v] for k < nnz (the dot the first operand): sddmmRow's dot of 8 elements for each
+// head (one VFMADD231PS from zero, the three zero accumulators added by its
+// reduction tree, which only turns −0 into +0, then lanes l and l+4, l and
+// l+2, 0 and 1 added in that order with the same first operands), the eight
+// heads' trees run side by side through lane shuffles.
+//
+// With first, out holds no gradient yet (its buffer is not zeroed): the dots
+// are added to +0 instead of out's contents, the bits of adding them to a
+// zeroed out.
+func sddmmHeads8(first bool) {
+	name := "sddmmHeads8"
+	if first {
+		name = "sddmmHeads8First"
+	}
+	TEXT(name, NOSPLIT, "func(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32, pfn int)")
+	Pragma("noescape")
+	Doc(name + " adds the per-head dot products of a with the rows of b named by col to out, 8 heads of 8 (see SDDMMHeads8).")
+	nnz := Load(Param("nnz"), GP64())
+	pcol := Load(Param("col"), GP64())
+	pa := Load(Param("a"), GP64())
+	pb := Load(Param("b"), GP64())
+	ldb := Load(Param("ldb"), GP64())
+	SHLQ(U8(2), ldb)
+	pout := Load(Param("out"), GP64())
+	zero := YMM()
+	VXORPS(zero, zero, zero)
+	k := GP64()
+	XORQ(k, k)
+	TESTQ(nnz, nnz)
+	JZ(LabelRef("done"))
+	pfn := Load(Param("pfn"), GP64())
+	Label("entry")
+	{
+		// the rows of b are scattered: fetch the row spmmPrefetch
+		// entries ahead (only the index load is guarded)
+		ahead := GP64()
+		LEAQ(Mem{Base: k, Disp: spmmPrefetch}, ahead)
+		CMPQ(ahead, pfn)
+		JGE(LabelRef("nopf"))
+		MOVLQSX(Mem{Base: pcol, Index: ahead, Scale: 4}, ahead)
+		IMULQ(ldb, ahead)
+		ADDQ(pb, ahead)
+		for line := 0; line < 4; line++ {
+			PREFETCHT0(Mem{Base: ahead, Disp: 64 * line})
+		}
+		Label("nopf")
+	}
+	row := GP64()
+	MOVLQSX(Mem{Base: pcol, Index: k, Scale: 4}, row)
+	IMULQ(ldb, row)
+	ADDQ(pb, row)
+	// dot returns head v's 8 products, as sddmmRow's acc[0] after its first
+	// two additions
+	dot := func(v int) VecVirtual {
+		x, acc := YMM(), YMM()
+		VMOVUPS(Mem{Base: pa, Disp: 32 * v}, x)
+		VXORPS(acc, acc, acc)
+		VFMADD231PS(Mem{Base: row, Disp: 32 * v}, x, acc)
+		VADDPS(zero, acc, acc)
+		return acc
+	}
+	// pairs (A, B) of heads whose 128-bit halves are added: lanes l and l+4
+	// of A in the low half of the sum, of B in its high half; the order
+	// 0,4 1,5 2,6 3,7 puts head v in lane v of the final vector
+	order := [8]int{0, 4, 1, 5, 2, 6, 3, 7}
+	var s [4]VecVirtual
+	for p := 0; p < 4; p++ {
+		a, b := dot(order[2*p]), dot(order[2*p+1])
+		lo, hi := YMM(), YMM()
+		VPERM2F128(U8(0x20), b, a, lo) // [A.lo, B.lo]
+		VPERM2F128(U8(0x31), b, a, hi) // [A.hi, B.hi]
+		VADDPS(hi, lo, lo)
+		s[p] = lo
+	}
+	// lanes l and l+2 of each half: pairs (s0, s1) and (s2, s3)
+	var u [2]VecVirtual
+	for p := 0; p < 2; p++ {
+		lo, hi := YMM(), YMM()
+		VSHUFPS(U8(0x44), s[2*p+1], s[2*p], lo)
+		VSHUFPS(U8(0xEE), s[2*p+1], s[2*p], hi)
+		VADDPS(hi, lo, lo)
+		u[p] = lo
+	}
+	lo, hi := YMM(), YMM()
+	VSHUFPS(U8(0x88), u[1], u[0], lo)
+	VSHUFPS(U8(0xDD), u[1], u[0], hi)
+	VADDPS(hi, lo, lo)
+	if first {
+		VADDPS(zero, lo, lo) // dot + (+0)
+	} else {
+		VADDPS(Mem{Base: pout}, lo, lo) // dot + out, the dot first as in autograd's Go add
+	}
+	VMOVUPS(lo, Mem{Base: pout})
+	ADDQ(U8(32), pout)
+	INCQ(k)
+	CMPQ(k, nnz)
+	JL(LabelRef("entry"))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// edgeSoftmaxBack8 emits the backward pass of an edge softmax over one row
+// of n entries of 8 heads (autograd's edgeSoftmaxBackRows, eight heads in
+// one vector): dot = Σ_k o_k·g_k from +0 as (o·g) + dot, then s_k = ((g_k −
+// dot)·o_k) + s_k, each operation with the Go loop's first operand.
+//
+// With first, sgrad holds no gradient yet (its buffer is not zeroed): the
+// updates are added to +0 instead, the bits of adding them to a zeroed sgrad.
+func edgeSoftmaxBack8(first bool) {
+	name := "edgeSoftmaxBack8"
+	if first {
+		name = "edgeSoftmaxBack8First"
+	}
+	TEXT(name, NOSPLIT, "func(n int, out, grad, sgrad *float32)")
+	Pragma("noescape")
+	Doc(name + " adds one row's edge softmax gradient for 8 heads (see EdgeSoftmaxBack8).")
+	n := Load(Param("n"), GP64())
+	po := Load(Param("out"), GP64())
+	pg := Load(Param("grad"), GP64()) // g is the goroutine register to the assembler
+	ps := Load(Param("sgrad"), GP64())
+	dot := YMM()
+	VXORPS(dot, dot, dot)
+	k := GP64()
+	XORQ(k, k)
+	TESTQ(n, n)
+	JZ(LabelRef("done"))
+	SHLQ(U8(5), n) // bytes
+	Label("dot")
+	{
+		o, t := YMM(), YMM()
+		VMOVUPS(Mem{Base: po, Index: k, Scale: 1}, o)
+		VMULPS(Mem{Base: pg, Index: k, Scale: 1}, o, t)
+		VADDPS(dot, t, dot)
+	}
+	ADDQ(U8(32), k)
+	CMPQ(k, n)
+	JL(LabelRef("dot"))
+	XORQ(k, k)
+	Label("upd")
+	{
+		u := YMM()
+		VMOVUPS(Mem{Base: pg, Index: k, Scale: 1}, u)
+		VSUBPS(dot, u, u)
+		VMULPS(Mem{Base: po, Index: k, Scale: 1}, u, u)
+		if first {
+			z := YMM()
+			VXORPS(z, z, z)
+			VADDPS(z, u, u)
+		} else {
+			VADDPS(Mem{Base: ps, Index: k, Scale: 1}, u, u)
+		}
+		VMOVUPS(u, Mem{Base: ps, Index: k, Scale: 1})
+	}
+	ADDQ(U8(32), k)
+	CMPQ(k, n)
+	JL(LabelRef("upd"))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// addRows8 emits dst[0:8] = dst + src[r_q·8 : +8] for q < n in order, with
+// r_q = q, or idx[q] with idx: the sums of autograd's edgeGatherAdd backward,
+// eight heads in one vector, the accumulator as the first operand.
+func addRows8(withIdx bool) {
+	name := "addRows8"
+	sig := "func(n int, src, dst *float32)"
+	if withIdx {
+		name = "addRows8Idx"
+		sig = "func(n int, idx *int32, src, dst *float32)"
+	}
+	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
+	Doc(name + " adds n rows of 8 floats of src to dst in order (see AddRows8).")
+	n := Load(Param("n"), GP64())
+	var pidx Register
+	if withIdx {
+		pidx = Load(Param("idx"), GP64())
+	}
+	psrc := Load(Param("src"), GP64())
+	pdst := Load(Param("dst"), GP64())
+	acc := YMM()
+	VMOVUPS(Mem{Base: pdst}, acc)
+	k := GP64()
+	XORQ(k, k)
+	TESTQ(n, n)
+	JZ(LabelRef("done"))
+	Label("row")
+	if withIdx {
+		r := GP64()
+		MOVLQSX(Mem{Base: pidx, Index: k, Scale: 4}, r)
+		SHLQ(U8(5), r)
+		VADDPS(Mem{Base: psrc, Index: r, Scale: 1}, acc, acc)
+	} else {
+		VADDPS(Mem{Base: psrc}, acc, acc)
+		ADDQ(U8(32), psrc)
+	}
+	INCQ(k)
+	CMPQ(k, n)
+	JL(LabelRef("row"))
+	VMOVUPS(acc, Mem{Base: pdst})
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// gatherAdd8 emits out[8q : 8q+8] = a + b[col[q]·8 : +8] for q < n (the
+// edge scores of autograd's EdgeGatherAdd, eight heads in one vector, a as
+// the first operand).
+func gatherAdd8() {
+	TEXT("gatherAdd8", NOSPLIT, "func(n int, col *int32, a, b, out *float32)")
+	Pragma("noescape")
+	Doc("gatherAdd8 writes a plus the rows of b named by col, 8 floats each (see GatherAdd8).")
+	n := Load(Param("n"), GP64())
+	pcol := Load(Param("col"), GP64())
+	pa := Load(Param("a"), GP64())
+	pb := Load(Param("b"), GP64())
+	pout := Load(Param("out"), GP64())
+	a := YMM()
+	VMOVUPS(Mem{Base: pa}, a)
+	k := GP64()
+	XORQ(k, k)
+	TESTQ(n, n)
+	JZ(LabelRef("done"))
+	Label("entry")
+	r := GP64()
+	MOVLQSX(Mem{Base: pcol, Index: k, Scale: 4}, r)
+	SHLQ(U8(5), r)
+	t := YMM()
+	VADDPS(Mem{Base: pb, Index: r, Scale: 1}, a, t)
+	VMOVUPS(t, Mem{Base: pout})
+	ADDQ(U8(32), pout)
+	INCQ(k)
+	CMPQ(k, n)
+	JL(LabelRef("entry"))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// edgeSoftmaxPre8 emits the first pass of an edge softmax over one row of n
+// ≥ 1 entries of 8 heads (autograd's edgeSoftmaxHeads): m = the row's first
+// scores, then m = max(m, s_k) for the others as the compiler builds Go's
+// max of two float32 (−(min(min(−m, −s), −m) | min(−m, −s))), and out_k =
+// s_k − m.
+func edgeSoftmaxPre8(rc Mem) {
+	TEXT("edgeSoftmaxPre8", NOSPLIT, "func(n int, s, out *float32)")
+	Pragma("noescape")
+	Doc("edgeSoftmaxPre8 writes one row's scores minus their per-head maxima, 8 heads (see EdgeSoftmaxPre8).")
+	n := Load(Param("n"), GP64())
+	ps := Load(Param("s"), GP64())
+	pout := Load(Param("out"), GP64())
+	SHLQ(U8(5), n) // bytes
+	sign, m := YMM(), YMM()
+	VMOVUPS(rc, sign)
+	VMOVUPS(Mem{Base: ps}, m)
+	k := GP64()
+	MOVQ(U32(32), k)
+	Label("max")
+	CMPQ(k, n)
+	JGE(LabelRef("sub"))
+	{
+		nv, nm, m1 := YMM(), YMM(), YMM()
+		VXORPS(Mem{Base: ps, Index: k, Scale: 1}, sign, nv) // −s
+		VXORPS(sign, m, nm)                                 // −m
+		VMINPS(nv, nm, m1)                                  // min(−m, −s)
+		VMINPS(nm, m1, nm)                                  // min(m1, −m)
+		VORPS(m1, nm, nm)
+		VXORPS(sign, nm, m)
+	}
+	ADDQ(U8(32), k)
+	JMP(LabelRef("max"))
+	Label("sub")
+	XORQ(k, k)
+	Label("subl")
+	{
+		v := YMM()
+		VMOVUPS(Mem{Base: ps, Index: k, Scale: 1}, v)
+		VSUBPS(m, v, v)
+		VMOVUPS(v, Mem{Base: pout, Index: k, Scale: 1})
+	}
+	ADDQ(U8(32), k)
+	CMPQ(k, n)
+	JL(LabelRef("subl"))
+	VZEROUPPER()
+	RET()
+}
+
+// edgeSoftmaxPost8 emits the last pass of an edge softmax over one row of n
+// ≥ 1 entries of 8 heads: the per-head sums in float64 (sum =
+// float64(e_k) + sum from +0), inv = float32(1/sum), then out_k = out_k·inv.
+func edgeSoftmaxPost8() {
+	TEXT("edgeSoftmaxPost8", NOSPLIT, "func(n int, out *float32)")
+	Pragma("noescape")
+	Doc("edgeSoftmaxPost8 divides one row's exponentials by their per-head float64 sums, 8 heads (see EdgeSoftmaxPost8).")
+	n := Load(Param("n"), GP64())
+	pout := Load(Param("out"), GP64())
+	SHLQ(U8(5), n)
+	lo, hi := YMM(), YMM()
+	VXORPD(lo, lo, lo)
+	VXORPD(hi, hi, hi)
+	k := GP64()
+	XORQ(k, k)
+	Label("sum")
+	{
+		a, b := YMM(), YMM()
+		VCVTPS2PD(Mem{Base: pout, Index: k, Scale: 1}, a)
+		VCVTPS2PD(Mem{Base: pout, Index: k, Scale: 1, Disp: 16}, b)
+		VADDPD(lo, a, lo)
+		VADDPD(hi, b, hi)
+	}
+	ADDQ(U8(32), k)
+	CMPQ(k, n)
+	JL(LabelRef("sum"))
+	one := YMM()
+	c := GP64()
+	MOVQ(U64(0x3ff0000000000000), c)
+	VMOVQ(c, one.AsX())
+	VBROADCASTSD(one.AsX(), one)
+	ilo, ihi := YMM(), YMM()
+	VDIVPD(lo, one, ilo)
+	VDIVPD(hi, one, ihi)
+	inv := YMM()
+	VCVTPD2PSY(ilo, inv.AsX())
+	x := XMM()
+	VCVTPD2PSY(ihi, x)
+	VINSERTF128(U8(1), x, inv, inv)
+	XORQ(k, k)
+	Label("scale")
+	{
+		v := YMM()
+		VMOVUPS(Mem{Base: pout, Index: k, Scale: 1}, v)
+		VMULPS(inv, v, v)
+		VMOVUPS(v, Mem{Base: pout, Index: k, Scale: 1})
+	}
+	ADDQ(U8(32), k)
+	CMPQ(k, n)
+	JL(LabelRef("scale"))
+	VZEROUPPER()
+	RET()
+}
+
+// eluBwd emits autograd's eluBackward at the default GOAMD64 level: gx + gy
+// where x > 0 (an ordered compare: NaN is not), ((y + alpha)·gy) + gx
+// elsewhere, each with the scalar code's first operands.
+func eluBwd(masks Mem) {
+	TEXT("eluBwd", NOSPLIT, "func(n int, gy, x, y, gx *float32, alpha float32)")
+	Pragma("noescape")
+	Doc("eluBwd adds the ELU gradient to gx for n elements (see ELUBackward).")
+	n := Load(Param("n"), GP64())
+	pgy := Load(Param("gy"), GP64())
+	px := Load(Param("x"), GP64())
+	py := Load(Param("y"), GP64())
+	pgx := Load(Param("gx"), GP64())
+	al, zero := YMM(), YMM()
+	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
+	VXORPS(zero, zero, zero)
+	i := GP64()
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		g, x, y, acc := maskedLoad(pgy, i, mask), maskedLoad(px, i, mask), maskedLoad(py, i, mask), maskedLoad(pgx, i, mask)
+		pos := YMM()
+		VCMPPS(U8(0x1e), zero, x, pos) // x > 0, ordered
+		a := YMM()
+		VADDPS(g, acc, a) // gx + gy
+		VADDPS(al, y, y)  // y + alpha
+		VMULPS(g, y, y)   // ·gy
+		VADDPS(acc, y, y) // + gx
+		VBLENDVPS(pos, a, y, y)
+		maskedStore(y, pgx, i, mask)
+	})
+}
+
+// expm1Consts are the float64 constants of eluFwd, in this order, each
+// replicated over 4 lanes: those of Go's math.Expm1 (FreeBSD's s_expm1.c)
+// and the helpers 0.5, 1, 3, 6, −1 and the absolute-value mask.
+var expm1Consts = []uint64{
+	0x4043687a9f1af2b1, // 0 Ln2X56
+	0x3ff0a2b23f3bab73, // 1 Ln2HalfX3
+	0x3fd62e42fefa39ef, // 2 Ln2Half
+	0x3fe62e42fee00000, // 3 Ln2Hi
+	0x3dea39ef35793c76, // 4 Ln2Lo
+	0x3ff71547652b82fe, // 5 InvLn2
+	0x3c90000000000000, // 6 Tiny = 2⁻⁵⁴
+	0xBFA11111111110F4, // 7 Q1
+	0x3F5A01A019FE5585, // 8 Q2
+	0xBF14CE199EAADBB7, // 9 Q3
+	0x3ED0CFCA86E65239, // 10 Q4
+	0xBE8AFDB76E09C32D, // 11 Q5
+	0x3fe0000000000000, // 12 0.5
+	0x3ff0000000000000, // 13 1
+	0x4008000000000000, // 14 3
+	0x4018000000000000, // 15 6
+	0xbff0000000000000, // 16 −1
+	0x7fffffffffffffff, // 17 |·| mask
+	0xbdea39ef35793c76, // 18 −Ln2Lo
+}
+
+// eluFwd emits autograd's eluForward: y = x where x > 0 (NaN is not), and
+// alpha·float32(expm1(float64(x))) elsewhere, with Go's math.Expm1 computed
+// operation for operation in float64 (four lanes at a time) for the inputs
+// that reach it (x ≤ 0, −∞ and NaN): its branches for |x| ≥ 56·ln2 (−1),
+// |x| < 2⁻⁵⁴ (x), NaN (x), k = 0, k = −1 and k ≤ −2 are all evaluated and
+// blended; k ≥ 1 needs x > 0. Go's float64 arithmetic is IEEE, unfused at the
+// default GOAMD64 level and never reassociated, so each lane gets the scalar
+// function's bits.
+func eluFwd(masks Mem) {
+	tbl := GLOBL("expm1const", RODATA|NOPTR)
+	for i, c := range expm1Consts {
+		for lane := 0; lane < 4; lane++ {
+			DATA(32*i+8*lane, U64(c))
+		}
+	}
+	TEXT("eluFwd", NOSPLIT, "func(n int, x, y *float32, alpha float32)")
+	Pragma("noescape")
+	Doc("eluFwd sets y = x where x > 0 and alpha·expm1(x) (Go's, in float64) elsewhere, for n elements (see ELU).")
+	n := Load(Param("n"), GP64())
+	px := Load(Param("x"), GP64())
+	py := Load(Param("y"), GP64())
+	al := YMM()
+	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
+	pt := GP64()
+	LEAQ(tbl, pt)
+	c := func(i int) Mem { return Mem{Base: pt, Disp: 32 * i} }
+	// half returns expm1 of the four doubles of x (a YMM register). Its
+	// values are computed in an order that keeps few of them live (the
+	// masks and k are recomputed from x where they are needed), so that
+	// the kernel stays within the 16 YMM registers of AVX2: a 17th would
+	// be given an EVEX (AVX-512) encoding.
+	half := func(x VecVirtual) VecVirtual {
+		masks := func() (a, m1, m2 VecVirtual) {
+			a, m1, m2 = YMM(), YMM(), YMM()
+			VANDPD(c(17), x, a)
+			VCMPPD(U8(0x1e), c(2), a, m1) // |x| > Ln2Half
+			VCMPPD(U8(0x11), c(1), a, m2) // |x| < Ln2HalfX3
+			return
+		}
+		// k = int(InvLn2·x − 0.5) as int32 lanes
+		kint := func() VecVirtual {
+			kf, ki := YMM(), XMM()
+			VMULPD(c(5), x, kf)
+			VSUBPD(c(12), kf, kf)
+			VCVTTPD2DQY(kf, ki)
+			return ki
+		}
+		xp, cp := YMM(), YMM()
+		{
+			_, m1, m2 := masks()
+			// k = −1: hi = x + Ln2Hi, lo = −Ln2Lo; otherwise t = float64(k),
+			// hi = x − t·Ln2Hi, lo = t·Ln2Lo
+			t, hi, lo := YMM(), YMM(), YMM()
+			VCVTDQ2PD(kint(), t)
+			VMULPD(c(3), t, hi)
+			VSUBPD(hi, x, hi)
+			VMULPD(c(4), t, lo)
+			hi1 := t
+			VADDPD(c(3), x, hi1)
+			VBLENDVPD(m2, hi1, hi, hi)
+			VBLENDVPD(m2, c(18), lo, lo)
+			xr, cr := YMM(), YMM()
+			VSUBPD(lo, hi, xr) // x = hi − lo
+			VSUBPD(xr, hi, cr) // hi − x
+			VSUBPD(lo, cr, cr) // c = (hi − x) − lo
+			VBLENDVPD(m1, xr, x, xp)
+			zero := YMM()
+			VXORPD(zero, zero, zero)
+			VBLENDVPD(m1, cr, zero, cp)
+		}
+		// the polynomial
+		hfx, hxs := YMM(), YMM()
+		VMULPD(c(12), xp, hfx) // 0.5·x
+		VMULPD(hfx, xp, hxs)   // x·hfx
+		r := YMM()
+		VMULPD(c(11), hxs, r) // hxs·Q5
+		for q := 10; q >= 7; q-- {
+			VADDPD(c(q), r, r) // Q + …
+			VMULPD(r, hxs, r)  // hxs·(…)
+		}
+		VADDPD(c(13), r, r) // r1 = 1 + …
+		tt, tmp := YMM(), YMM()
+		VMULPD(hfx, r, tt)  // r1·hfx
+		VMOVUPD(c(14), tmp) // 3
+		VSUBPD(tt, tmp, tt) // t = 3 − r1·hfx
+		VSUBPD(tt, r, r)    // r1 − t
+		VMULPD(tt, xp, tt)  // x·t
+		VMOVUPD(c(15), tmp) // 6
+		VSUBPD(tt, tmp, tt) // 6 − x·t
+		VDIVPD(tt, r, r)
+		e := YMM()
+		VMULPD(r, hxs, e) // hxs·(…)
+		// k = 0: x − (x·e − hxs)
+		r0 := YMM()
+		VMULPD(e, xp, r0)
+		VSUBPD(hxs, r0, r0)
+		VSUBPD(r0, xp, r0)
+		// e = (x·(e − c) − c) − hxs
+		VSUBPD(cp, e, e)
+		VMULPD(e, xp, e)
+		VSUBPD(cp, e, e)
+		VSUBPD(hxs, e, e)
+		// k = −1: 0.5·(x − e) − 0.5
+		r1 := YMM()
+		VSUBPD(e, xp, r1)
+		VMULPD(c(12), r1, r1)
+		VSUBPD(c(12), r1, r1)
+		// k ≤ −2: y = 1 − (e − x), k added to its exponent, y − 1
+		r2 := YMM()
+		VSUBPD(xp, e, r2)
+		VMOVUPD(c(13), tmp)
+		VSUBPD(r2, tmp, r2)
+		k64 := YMM()
+		VPMOVSXDQ(kint(), k64)
+		VPSLLQ(U8(52), k64, k64)
+		VPADDQ(k64, r2, r2)
+		VSUBPD(c(13), r2, r2)
+		a, m1, m2 := masks()
+		res := r2
+		VBLENDVPD(m2, r1, r2, res)
+		VBLENDVPD(m1, res, r0, res)
+		m := m1
+		VCMPPD(U8(0x11), c(6), a, m) // |x| < Tiny: x
+		VBLENDVPD(m, x, res, res)
+		VCMPPD(U8(0x1d), c(0), a, m) // |x| ≥ Ln2X56: −1
+		VBLENDVPD(m, c(16), res, res)
+		VCMPPD(U8(0x03), x, x, m) // NaN: x
+		VBLENDVPD(m, x, res, res)
+		return res
+	}
+	i := GP64()
+	zf := YMM()
+	VXORPS(zf, zf, zf)
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		v := maskedLoad(px, i, mask)
+		lo, hi := YMM(), YMM()
+		VCVTPS2PD(v.AsX(), lo)
+		hx := XMM()
+		VEXTRACTF128(U8(1), v, hx)
+		VCVTPS2PD(hx, hi)
+		rl, rh := half(lo), half(hi)
+		f := YMM()
+		VCVTPD2PSY(rl, f.AsX())
+		fh := XMM()
+		VCVTPD2PSY(rh, fh)
+		VINSERTF128(U8(1), fh, f, f)
+		VMULPS(f, al, f) // alpha·float32(…)
+		pos := YMM()
+		VCMPPS(U8(0x1e), zf, v, pos) // x > 0
+		VBLENDVPS(pos, v, f, f)
+		maskedStore(f, py, i, mask)
+	})
+}
+
+// mulVec emits y = x·b, or with acc y = (x·b) + y, element-wise over n
+// elements: autograd's mulSpan with a vector operand, x the first operand of
+// the product and the product that of the sum, as the compiler's scalar
+// code at the default GOAMD64 level.
+func mulVec(masks Mem, acc bool) {
+	name := "mulVec"
+	if acc {
+		name = "mulVecAcc"
+	}
+	TEXT(name, NOSPLIT, "func(n int, x, b, y *float32)")
+	Pragma("noescape")
+	Doc(name + " multiplies x by b element-wise into y (see MulVec).")
+	n := Load(Param("n"), GP64())
+	px := Load(Param("x"), GP64())
+	pb := Load(Param("b"), GP64())
+	py := Load(Param("y"), GP64())
+	i := GP64()
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		x, b := maskedLoad(px, i, mask), maskedLoad(pb, i, mask)
+		VMULPS(b, x, x)
+		if acc {
+			y := maskedLoad(py, i, mask)
+			VADDPS(y, x, x)
+		}
+		maskedStore(x, py, i, mask)
+	})
+}
+
+// colSums8 emits, for the 8k first columns of a rows×ld matrix g (k = cols/8)
+// and an optional same-shaped mul, sums[j] = float64(g[i,j]·mul[i,j]) +
+// sums[j] (or float64(g[i,j]) + sums[j] without mul) for i = 0..rows−1 in
+// order: autograd's reduceRowBlocks, 8 columns a pass with their 8 float64
+// sums in two registers.
+func colSums8() {
+	TEXT("colSums8", NOSPLIT, "func(rows, cols, ld int, gd, mul *float32, sums *float64)")
+	Pragma("noescape")
+	Doc("colSums8 adds the float64 column sums of g (⊙ mul) over rows to sums, 8 columns at a time (see ColSums).")
+	rows := Load(Param("rows"), GP64())
+	cols := Load(Param("cols"), GP64())
+	ld := Load(Param("ld"), GP64())
+	SHLQ(U8(2), ld)
+	pg := Load(Param("gd"), GP64())
+	pm := Load(Param("mul"), GP64())
+	ps := Load(Param("sums"), GP64())
+	TESTQ(rows, rows)
+	JZ(LabelRef("done"))
+	Label("chunk")
+	CMPQ(cols, U8(8))
+	JL(LabelRef("done"))
+	lo, hi := YMM(), YMM()
+	VMOVUPD(Mem{Base: ps}, lo)
+	VMOVUPD(Mem{Base: ps, Disp: 32}, hi)
+	gr, mr, i := GP64(), GP64(), GP64()
+	MOVQ(pg, gr)
+	MOVQ(pm, mr)
+	MOVQ(rows, i)
+	TESTQ(pm, pm)
+	JZ(LabelRef("plain"))
+	Label("rowm")
+	{
+		v, a, b := YMM(), YMM(), YMM()
+		VMOVUPS(Mem{Base: gr}, v)
+		VMULPS(Mem{Base: mr}, v, v)
+		VCVTPS2PD(v.AsX(), a)
+		VEXTRACTF128(U8(1), v, v.AsX())
+		VCVTPS2PD(v.AsX(), b)
+		VADDPD(lo, a, lo)
+		VADDPD(hi, b, hi)
+	}
+	ADDQ(ld, gr)
+	ADDQ(ld, mr)
+	DECQ(i)
+	JNZ(LabelRef("rowm"))
+	JMP(LabelRef("store"))
+	Label("plain")
+	{
+		a, b := YMM(), YMM()
+		VCVTPS2PD(Mem{Base: gr}, a)
+		VCVTPS2PD(Mem{Base: gr, Disp: 16}, b)
+		VADDPD(lo, a, lo)
+		VADDPD(hi, b, hi)
+	}
+	ADDQ(ld, gr)
+	DECQ(i)
+	JNZ(LabelRef("plain"))
+	Label("store")
+	VMOVUPD(lo, Mem{Base: ps})
+	VMOVUPD(hi, Mem{Base: ps, Disp: 32})
+	ADDQ(U8(32), pg)
+	TESTQ(pm, pm)
+	JZ(LabelRef("nom"))
+	ADDQ(U8(32), pm)
+	Label("nom")
+	ADDQ(U8(64), ps)
+	SUBQ(U8(8), cols)
+	JMP(LabelRef("chunk"))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// edgeSoftmaxBack1 emits the backward pass of an edge softmax over one row
+// of n entries of one head: dot = Σ_k o_k·g_k from +0 as (o·g) + dot, one
+// entry after another, then s_k = ((g_k − dot)·o_k) + s_k eight entries at a
+// time, each operation with autograd's Go loop's first operand.
+func edgeSoftmaxBack1(masks Mem) {
+	TEXT("edgeSoftmaxBack1", NOSPLIT, "func(n int, out, grad, sgrad *float32)")
+	Pragma("noescape")
+	Doc("edgeSoftmaxBack1 adds one row's edge softmax gradient for one head (see EdgeSoftmaxBack1).")
+	n := Load(Param("n"), GP64())
+	po := Load(Param("out"), GP64())
+	pg := Load(Param("grad"), GP64())
+	ps := Load(Param("sgrad"), GP64())
+	dot := XMM()
+	VXORPS(dot, dot, dot)
+	k := GP64()
+	XORQ(k, k)
+	TESTQ(n, n)
+	JZ(LabelRef("bcast"))
+	Label("dot")
+	{
+		o, t := XMM(), XMM()
+		VMOVSS(Mem{Base: po, Index: k, Scale: 4}, o)
+		VMULSS(Mem{Base: pg, Index: k, Scale: 4}, o, t)
+		VADDSS(dot, t, dot)
+	}
+	INCQ(k)
+	CMPQ(k, n)
+	JL(LabelRef("dot"))
+	Label("bcast")
+	d := YMM()
+	VBROADCASTSS(dot, d)
+	i := GP64()
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		g, o, s := maskedLoad(pg, i, mask), maskedLoad(po, i, mask), maskedLoad(ps, i, mask)
+		VSUBPS(d, g, g)
+		VMULPS(o, g, g)
+		VADDPS(s, g, g)
+		maskedStore(g, ps, i, mask)
+	})
 }

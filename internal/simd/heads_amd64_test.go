@@ -1,0 +1,244 @@
+//go:build !purego
+
+package simd
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// specialSlice returns n floats of which about a fifth are ±0, NaNs with
+// different payloads, infinities, subnormals or values whose products
+// underflow, the rest uniform in [-1, 1).
+func specialSlice(r *rand.Rand, n int) []float32 {
+	x := make([]float32, n)
+	for i := range x {
+		switch r.IntN(20) {
+		case 0:
+			x[i] = float32(math.Copysign(0, -1))
+		case 1:
+			x[i] = 0
+		case 2:
+			x[i] = math.Float32frombits(0x7fc00000 | uint32(r.IntN(1<<22)))
+		case 3:
+			x[i] = float32(math.Inf(1 - 2*r.IntN(2)))
+		case 4:
+			x[i] = math.Float32frombits(uint32(r.IntN(1<<23))) * float32(1-2*r.IntN(2))
+		case 5:
+			x[i] = 1e-30 * float32(1-2*r.IntN(2))
+		default:
+			x[i] = r.Float32()*2 - 1
+		}
+	}
+	return x
+}
+
+func sameBits(a, b []float32) int {
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestSpMMHeadsRowMatchesSpMMRow compares the multi-head kernel with one
+// SpMMRow per head, bit for bit, on 1–11 heads, rows of 0–40 entries, with
+// and without a permutation of the values, and on inputs with ±0, NaNs,
+// infinities and subnormals.
+func TestSpMMHeadsRowMatchesSpMMRow(t *testing.T) {
+	requireVector(t)
+	r := rand.New(rand.NewPCG(42, 37))
+	for h := 1; h <= 11; h++ {
+		for _, nnz := range []int{0, 1, 2, 7, 40} {
+			for _, withPerm := range []bool{false, true} {
+				for _, alpha := range []float32{1, -0.75} {
+					const rowsB = 30
+					width := 8 * h
+					ldb := width + 8*r.IntN(2)
+					b := specialSlice(r, rowsB*ldb)
+					col := make([]int32, nnz, nnz+20)
+					for k := range col {
+						col[k] = int32(r.IntN(rowsB))
+					}
+					stride := h + r.IntN(3)
+					nrow := nnz + 5
+					val := specialSlice(r, nrow*stride)
+					var perm []int32
+					if withPerm {
+						perm = make([]int32, nnz)
+						for k := range perm {
+							perm[k] = int32(r.IntN(nrow))
+						}
+					}
+					c := specialSlice(r, width+3)
+					want := append([]float32(nil), c...)
+					SpMMHeadsRow(alpha, col, val, stride, perm, b, ldb, c[:width])
+					for v := range h {
+						rows := make([]int32, nnz)
+						for k := range rows {
+							p := k
+							if perm != nil {
+								p = int(perm[k])
+							}
+							rows[k] = int32(p*stride + v)
+						}
+						SpMMRow(alpha, col, val, rows, b[8*v:], ldb, want[8*v:8*v+8])
+					}
+					if i := sameBits(c, want); i >= 0 {
+						t.Fatalf("h=%d nnz=%d perm=%v alpha=%v: c[%d] = %v (%#x), per head %v (%#x)", h, nnz, withPerm, alpha, i, c[i], math.Float32bits(c[i]), want[i], math.Float32bits(want[i]))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSDDMMHeads8MatchesSDDMMRow compares the eight-head dot products with
+// SDDMMRow on each head's 8 columns added to out, bit for bit, with ±0, NaNs, infinities
+// and subnormals among the inputs.
+func TestSDDMMHeads8MatchesSDDMMRow(t *testing.T) {
+	requireVector(t)
+	r := rand.New(rand.NewPCG(8, 8))
+	for trial := range 200 {
+		const rowsB = 25
+		nnz := trial % 13
+		ldb := 64 + 8*r.IntN(2)
+		b := specialSlice(r, rowsB*ldb)
+		a := specialSlice(r, 64)
+		if trial%3 == 0 { // plain inputs too, whose sums are not NaN
+			b, a = randSlice(r, rowsB*ldb), randSlice(r, 64)
+		}
+		if trial%5 == 1 { // a head whose products underflow to −0: the tree's +0 shows
+			v := trial % 8
+			for q := range 8 {
+				a[8*v+q] = -1e-30
+				for j := range rowsB {
+					b[j*ldb+8*v+q] = 1e-30
+				}
+			}
+		}
+		col := make([]int32, nnz)
+		for k := range col {
+			col[k] = int32(r.IntN(rowsB))
+		}
+		out := specialSlice(r, 8*nnz+1)
+		out0 := append([]float32(nil), out...)
+		last := out[8*nnz]
+		SDDMMHeads8(col, a, b, ldb, out[:8*nnz], false)
+		if math.Float32bits(out[8*nnz]) != math.Float32bits(last) {
+			t.Fatal("wrote past out")
+		}
+		want := make([]float32, nnz)
+		for v := range 8 {
+			SDDMMRow(col, a[8*v:8*v+8], b[8*v:], ldb, want)
+			for k := range nnz {
+				want[k] += out0[8*k+v]
+				if math.Float32bits(out[8*k+v]) != math.Float32bits(want[k]) {
+					t.Fatalf("trial %d: out[%d] head %d = %v (%#x), SDDMMRow %v (%#x)", trial, k, v, out[8*k+v], math.Float32bits(out[8*k+v]), want[k], math.Float32bits(want[k]))
+				}
+			}
+		}
+	}
+}
+
+// TestEdgeKernels8MatchScalar compares AddRows8, GatherAdd8 and
+// EdgeSoftmaxBack8 with scalar loops of the same operations, bit for bit, on
+// inputs with NaNs, ±0, infinities and subnormals.
+func TestEdgeKernels8MatchScalar(t *testing.T) {
+	requireVector(t)
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 2, 5, 33} {
+		src := specialSlice(r, 8*40)
+		idx := make([]int32, n)
+		for q := range idx {
+			idx[q] = int32(r.IntN(40))
+		}
+		for _, withIdx := range []bool{false, true} {
+			dst := specialSlice(r, 9)
+			want := append([]float32(nil), dst...)
+			var ix []int32
+			if withIdx {
+				ix = idx
+			}
+			AddRows8(n, ix, src, dst[:8])
+			for q := range n {
+				row := q
+				if withIdx {
+					row = int(idx[q])
+				}
+				for c := range 8 {
+					want[c] += src[8*row+c]
+				}
+			}
+			if i := sameBits(dst, want); i >= 0 {
+				t.Fatalf("AddRows8 n=%d idx=%v: %d: %v, want %v", n, withIdx, i, dst[i], want[i])
+			}
+		}
+		a, out := specialSlice(r, 8), specialSlice(r, 8*n+1)
+		want := append([]float32(nil), out...)
+		GatherAdd8(idx, a, src, out[:8*n])
+		for q := range n {
+			for c := range 8 {
+				want[8*q+c] = a[c] + src[8*int(idx[q])+c]
+			}
+		}
+		if i := sameBits(out, want); i >= 0 {
+			t.Fatalf("GatherAdd8 n=%d: %d: %v, want %v", n, i, out[i], want[i])
+		}
+		o, g, s := specialSlice(r, 8*n), specialSlice(r, 8*n), specialSlice(r, 8*n)
+		ws := append([]float32(nil), s...)
+		EdgeSoftmaxBack8(o, g, s, false)
+		var dot [8]float32
+		for k := range n {
+			for c := range 8 {
+				dot[c] += o[8*k+c] * g[8*k+c]
+			}
+		}
+		for k := range n {
+			for c := range 8 {
+				ws[8*k+c] += o[8*k+c] * (g[8*k+c] - dot[c])
+			}
+		}
+		if i := sameBits(s, ws); i >= 0 {
+			t.Fatalf("EdgeSoftmaxBack8 n=%d: %d: %v, want %v", n, i, s[i], ws[i])
+		}
+	}
+}
+
+// TestFirstGradientKernelsMatchZeroed checks SDDMMHeads8 and
+// EdgeSoftmaxBack8 with first against the same kernels adding into zeroed
+// buffers, bit for bit (−0 sums included), whatever the buffer held.
+func TestFirstGradientKernelsMatchZeroed(t *testing.T) {
+	requireVector(t)
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, nnz := range []int{1, 3, 17} {
+		const rowsB = 20
+		b, a := specialSlice(r, rowsB*64), specialSlice(r, 64)
+		for q := range 8 { // one head's products underflow to −0
+			a[8+q] = -1e-30
+			for j := range rowsB {
+				b[j*64+8+q] = 1e-30
+			}
+		}
+		col := make([]int32, nnz)
+		for k := range col {
+			col[k] = int32(r.IntN(rowsB))
+		}
+		got, want := specialSlice(r, 8*nnz), make([]float32, 8*nnz)
+		SDDMMHeads8(col, a, b, 64, got, true)
+		SDDMMHeads8(col, a, b, 64, want, false)
+		if i := sameBits(got, want); i >= 0 {
+			t.Fatalf("SDDMMHeads8 nnz=%d: %d: first %v (%#x), zeroed %v (%#x)", nnz, i, got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+		}
+		o, g := specialSlice(r, 8*nnz), specialSlice(r, 8*nnz)
+		o[0], g[0] = -1e-30, 1e-30 // a −0 update
+		s, ws := specialSlice(r, 8*nnz), make([]float32, 8*nnz)
+		EdgeSoftmaxBack8(o, g, s, true)
+		EdgeSoftmaxBack8(o, g, ws, false)
+		if i := sameBits(s, ws); i >= 0 {
+			t.Fatalf("EdgeSoftmaxBack8 nnz=%d: %d: first %v, zeroed %v", nnz, i, s[i], ws[i])
+		}
+	}
+}
