@@ -2137,6 +2137,111 @@ DATA expconst<>+376(SB)/4, $0x0000007f
 DATA expconst<>+380(SB)/4, $0x0000007f
 GLOBL expconst<>(SB), RODATA|NOPTR, $384
 
+// func exp64(n int, x *float64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·exp64(SB), NOSPLIT, $0-16
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	LEAQ exp64const<>+0(SB), DX
+
+exp64loop:
+	CMPQ         AX, $0x04
+	JL           exp64done
+	VMOVUPD      (CX), Y0
+	VMULPD       (DX), Y0, Y1
+	VCVTPD2DQY   Y1, X2
+	VCVTDQ2PD    X2, Y1
+	VFNMADD231PD 32(DX), Y1, Y0
+	VFNMADD231PD 64(DX), Y1, Y0
+	VMULPD       96(DX), Y0, Y0
+	VMOVUPD      128(DX), Y1
+	VFMADD213PD  160(DX), Y0, Y1
+	VFMADD213PD  192(DX), Y0, Y1
+	VFMADD213PD  224(DX), Y0, Y1
+	VFMADD213PD  256(DX), Y0, Y1
+	VFMADD213PD  288(DX), Y0, Y1
+	VFMADD213PD  320(DX), Y0, Y1
+	VFMADD213PD  352(DX), Y0, Y1
+	VMULPD       Y1, Y0, Y0
+	VADDPD       384(DX), Y0, Y1
+	VMULPD       Y1, Y0, Y0
+	VADDPD       384(DX), Y0, Y1
+	VMULPD       Y1, Y0, Y0
+	VADDPD       384(DX), Y0, Y1
+	VMULPD       Y1, Y0, Y0
+	VADDPD       384(DX), Y0, Y1
+	VFMADD213PD  352(DX), Y1, Y0
+	VPMOVSXDQ    X2, Y1
+	VPADDQ       416(DX), Y1, Y1
+	VPSLLQ       $0x34, Y1, Y1
+	VMULPD       Y1, Y0, Y0
+	VMOVUPD      Y0, (CX)
+	ADDQ         $0x20, CX
+	SUBQ         $0x04, AX
+	JMP          exp64loop
+
+exp64done:
+	VZEROUPPER
+	RET
+
+DATA exp64const<>+0(SB)/8, $0x3ff71547652b82fe
+DATA exp64const<>+8(SB)/8, $0x3ff71547652b82fe
+DATA exp64const<>+16(SB)/8, $0x3ff71547652b82fe
+DATA exp64const<>+24(SB)/8, $0x3ff71547652b82fe
+DATA exp64const<>+32(SB)/8, $0x3fe62e42fefa3000
+DATA exp64const<>+40(SB)/8, $0x3fe62e42fefa3000
+DATA exp64const<>+48(SB)/8, $0x3fe62e42fefa3000
+DATA exp64const<>+56(SB)/8, $0x3fe62e42fefa3000
+DATA exp64const<>+64(SB)/8, $0x3d53de6af278ece6
+DATA exp64const<>+72(SB)/8, $0x3d53de6af278ece6
+DATA exp64const<>+80(SB)/8, $0x3d53de6af278ece6
+DATA exp64const<>+88(SB)/8, $0x3d53de6af278ece6
+DATA exp64const<>+96(SB)/8, $0x3fb0000000000000
+DATA exp64const<>+104(SB)/8, $0x3fb0000000000000
+DATA exp64const<>+112(SB)/8, $0x3fb0000000000000
+DATA exp64const<>+120(SB)/8, $0x3fb0000000000000
+DATA exp64const<>+128(SB)/8, $0x3efa01a01a01a01a
+DATA exp64const<>+136(SB)/8, $0x3efa01a01a01a01a
+DATA exp64const<>+144(SB)/8, $0x3efa01a01a01a01a
+DATA exp64const<>+152(SB)/8, $0x3efa01a01a01a01a
+DATA exp64const<>+160(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64const<>+168(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64const<>+176(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64const<>+184(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64const<>+192(SB)/8, $0x3f56c16c16c16c17
+DATA exp64const<>+200(SB)/8, $0x3f56c16c16c16c17
+DATA exp64const<>+208(SB)/8, $0x3f56c16c16c16c17
+DATA exp64const<>+216(SB)/8, $0x3f56c16c16c16c17
+DATA exp64const<>+224(SB)/8, $0x3f81111111111111
+DATA exp64const<>+232(SB)/8, $0x3f81111111111111
+DATA exp64const<>+240(SB)/8, $0x3f81111111111111
+DATA exp64const<>+248(SB)/8, $0x3f81111111111111
+DATA exp64const<>+256(SB)/8, $0x3fa5555555555555
+DATA exp64const<>+264(SB)/8, $0x3fa5555555555555
+DATA exp64const<>+272(SB)/8, $0x3fa5555555555555
+DATA exp64const<>+280(SB)/8, $0x3fa5555555555555
+DATA exp64const<>+288(SB)/8, $0x3fc5555555555555
+DATA exp64const<>+296(SB)/8, $0x3fc5555555555555
+DATA exp64const<>+304(SB)/8, $0x3fc5555555555555
+DATA exp64const<>+312(SB)/8, $0x3fc5555555555555
+DATA exp64const<>+320(SB)/8, $0x3fe0000000000000
+DATA exp64const<>+328(SB)/8, $0x3fe0000000000000
+DATA exp64const<>+336(SB)/8, $0x3fe0000000000000
+DATA exp64const<>+344(SB)/8, $0x3fe0000000000000
+DATA exp64const<>+352(SB)/8, $0x3ff0000000000000
+DATA exp64const<>+360(SB)/8, $0x3ff0000000000000
+DATA exp64const<>+368(SB)/8, $0x3ff0000000000000
+DATA exp64const<>+376(SB)/8, $0x3ff0000000000000
+DATA exp64const<>+384(SB)/8, $0x4000000000000000
+DATA exp64const<>+392(SB)/8, $0x4000000000000000
+DATA exp64const<>+400(SB)/8, $0x4000000000000000
+DATA exp64const<>+408(SB)/8, $0x4000000000000000
+DATA exp64const<>+416(SB)/8, $0x00000000000003ff
+DATA exp64const<>+424(SB)/8, $0x00000000000003ff
+DATA exp64const<>+432(SB)/8, $0x00000000000003ff
+DATA exp64const<>+440(SB)/8, $0x00000000000003ff
+GLOBL exp64const<>(SB), RODATA|NOPTR, $448
+
 DATA dropconst<>+0(SB)/8, $0x0000000000000000
 DATA dropconst<>+8(SB)/8, $0x0000000000000001
 DATA dropconst<>+16(SB)/8, $0x0000000000000002

@@ -4,6 +4,7 @@ package simd
 
 import (
 	"fmt"
+	"math"
 
 	"golang.org/x/sys/cpu"
 )
@@ -117,6 +118,27 @@ func SDDMMRow(col []int32, a, b []float32, ldb int, out []float32) {
 func ExpNonPos(x []float32) {
 	if len(x) > 0 {
 		expNonPos(len(x), &x[0])
+	}
+}
+
+// Exp64MaxArg bounds the inputs of [Exp64]: on [−Exp64MaxArg, Exp64MaxArg]
+// math.Exp takes its main path (finite input, no overflow, a normal
+// result), the only one the kernel holds.
+const Exp64MaxArg = 700
+
+// Exp64 sets x[i] = math.Exp(x[i]) in place, bit for bit, four lanes at a
+// time: the operations of the FMA branch of Go's math.Exp on amd64 (which
+// math takes on every CPU where Enabled is true), in the same order. Every
+// x[i] must lie in [−Exp64MaxArg, Exp64MaxArg] (callers check; NaN is out
+// of range): outside, the result is unspecified. The last len(x)%4
+// elements go through math.Exp itself.
+func Exp64(x []float64) {
+	n := len(x) &^ 3
+	if n > 0 {
+		exp64(n, &x[0])
+	}
+	for i := n; i < len(x); i++ {
+		x[i] = math.Exp(x[i])
 	}
 }
 

@@ -26,6 +26,14 @@ func ExpNonPos(x []float32) {
 	panic("simd: ExpNonPos called without vector support")
 }
 
+// Exp64MaxArg bounds the inputs of Exp64 (see the amd64 build).
+const Exp64MaxArg = 700
+
+// Exp64 is unavailable in this build; see Enabled.
+func Exp64(x []float64) {
+	panic("simd: Exp64 called without vector support")
+}
+
 // Dropout is unavailable in this build; see Enabled.
 func Dropout(key, first uint64, thr uint32, scale float32, x, y []float32, acc bool) {
 	panic("simd: Dropout called without vector support")

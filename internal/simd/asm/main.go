@@ -49,6 +49,7 @@ func main() {
 	spmmRows4(masks)
 	sddmmRow(masks)
 	expNonPos(masks)
+	exp64()
 	dc := dropoutConsts()
 	dropout(false, masks, dc)
 	dropout(true, masks, dc)
@@ -1302,6 +1303,88 @@ func spmmRows4(masks Mem) {
 		VFMADD231PS(acc[i], al, ct)
 		VMASKMOVPS(ct, mask, Mem{Base: t})
 	}
+	VZEROUPPER()
+	RET()
+}
+
+// exp64Consts are the float64 constants of Go's math.Exp on amd64
+// (src/math/exp_amd64.s), written as the same decimal literals so that
+// they round to the same float64 values, in the order exp64 reads them.
+var exp64Consts = []float64{
+	1.4426950408889634073599246810018920,                  // 0: LOG2E
+	0.69314718055966295651160180568695068359375,           // 1: LN2U
+	0.28235290563031577122588448175013436025525412068e-12, // 2: LN2L
+	0.0625,                   // 3: the argument reduction
+	2.4801587301587301587e-5, // 4: the Taylor coefficients, highest first
+	1.9841269841269841270e-4, // 5
+	1.3888888888888888889e-3, // 6
+	8.3333333333333333333e-3, // 7
+	4.1666666666666666667e-2, // 8
+	1.6666666666666666667e-1, // 9
+	0.5,                      // 10
+	1.0,                      // 11
+	2.0,                      // 12
+}
+
+// exp64 emits the FMA path of Go's math.Exp on amd64 (its avxfma branch,
+// the one math takes on a CPU with AVX2 and FMA, which package simd
+// requires), four float64 lanes at a time: the same operations in the same
+// order, each lane on its own, so every lane gives math.Exp's bits. Only the
+// main path is here: the caller keeps inputs in [−700, 700], where the
+// exponent n = round(x·log₂e) needs none of math.Exp's special cases
+// (non-finite input, overflow, subnormal result).
+func exp64() {
+	TEXT("exp64", NOSPLIT, "func(n int, x *float64)")
+	Pragma("noescape")
+	Doc("exp64 sets x[i] = math.Exp(x[i]) for i < n, n a multiple of 4 (see Exp64).")
+	consts := GLOBL("exp64const", RODATA|NOPTR)
+	for i, v := range exp64Consts {
+		for lane := 0; lane < 4; lane++ {
+			DATA(32*i+8*lane, U64(math.Float64bits(v))) // F64 would print 2.0 as the integer $(2)
+		}
+	}
+	bias := len(exp64Consts)
+	for lane := 0; lane < 4; lane++ {
+		DATA(32*bias+8*lane, U64(0x3FF))
+	}
+	n := Load(Param("n"), GP64())
+	px := Load(Param("x"), GP64())
+	cb := GP64()
+	LEAQ(consts, cb)
+	c := func(i int) Mem { return Mem{Base: cb, Disp: 32 * i} }
+	x, t, k, y := YMM(), YMM(), YMM(), YMM()
+	e := XMM()
+	Label("exp64loop")
+	CMPQ(n, U8(4))
+	JL(LabelRef("exp64done"))
+	VMOVUPD(Mem{Base: px}, x)
+	VMULPD(c(0), x, t)       // MULSD: x·LOG2E
+	VCVTPD2DQY(t, e)         // CVTSD2SL: n, rounded to nearest
+	VCVTDQ2PD(e, k)          // CVTSL2SD
+	VFNMADD231PD(c(1), k, x) // x − n·LN2U, fused
+	VFNMADD231PD(c(2), k, x) // − n·LN2L, fused
+	VMULPD(c(3), x, x)       // ·0.0625
+	VMOVUPD(c(4), y)
+	for i := 5; i <= 11; i++ {
+		VFMADD213PD(c(i), x, y) // y = y·x + c_i
+	}
+	VMULPD(y, x, x) // x·y
+	for i := 0; i < 3; i++ {
+		VADDPD(c(12), x, y) // y = x + 2
+		VMULPD(y, x, x)     // x·y
+	}
+	VADDPD(c(12), x, y)
+	VFMADD213PD(c(11), y, x) // x·y + 1
+	// ·2ⁿ: (n + 0x3FF) << 52 as a float64
+	VPMOVSXDQ(e, k)
+	VPADDQ(c(bias), k, k)
+	VPSLLQ(U8(52), k, k)
+	VMULPD(k, x, x)
+	VMOVUPD(x, Mem{Base: px})
+	ADDQ(U8(32), px)
+	SUBQ(U8(4), n)
+	JMP(LabelRef("exp64loop"))
+	Label("exp64done")
 	VZEROUPPER()
 	RET()
 }
