@@ -11,9 +11,10 @@ import (
 // 5-class graph that was 5–9% of a PCGCN epoch, three cross-entropies over
 // the training rows. Here a block of rows writes its exponentials'
 // arguments into a buffer, simd.Exp64 evaluates them four at a time with
-// math.Exp's own operations (bit for bit), and the rows then sum, take the
-// logarithm and form the gradient exactly as the scalar loops do, in the
-// same order. A block with an argument outside simd.Exp64's range (a NaN or
+// math.Exp's own operations (bit for bit), the rows then sum them and form
+// the gradient exactly as the scalar loops do, in the same order, and
+// simd.Log64 takes the sums' logarithms with math.Log's operations (a sum
+// out of its range, NaN or infinite, calls math.Log itself). A block with an argument outside simd.Exp64's range (a NaN or
 // infinite logit, or logits 700 apart) calls math.Exp itself, and a block
 // with a NaN row maximum runs logSumExp itself, so every result keeps the
 // scalar loop's bits (TestCrossEntropyVectorMatchesScalar).
@@ -37,13 +38,25 @@ func expBlock(buf []float64, inRange bool) {
 	}
 }
 
+// logBlock sets buf[k] = math.Log(buf[k]), through simd.Log64 when every
+// argument is in its range (normal).
+func logBlock(buf []float64, normal bool) {
+	if normal {
+		simd.Log64(buf)
+		return
+	}
+	for k, a := range buf {
+		buf[k] = math.Log(a)
+	}
+}
+
 // crossEntropyLSEVector is crossEntropyLSE's loop on the vector path: for
 // each selected row, m = max (Go's max, NaN-propagating, as logSumExp),
 // s = Σ math.Exp(float64(v − m)) in column order from +0, and
 // float32(float64(m) + math.Log(s)).
 func crossEntropyLSEVector(o *Var, lo, hi int) {
 	cols, xd := o.in[0].Value.Cols, o.in[0].Value.Data
-	var buf [ceBlock]float64
+	var buf, sums [ceBlock]float64
 	var mx [ceBlock]float32
 	per := ceBlock / cols
 	for q0 := lo; q0 < hi; q0 += per {
@@ -76,13 +89,19 @@ func crossEntropyLSEVector(o *Var, lo, hi int) {
 		}
 		expBlock(buf[:k], inRange)
 		k = 0
+		normal := true
 		for q := q0; q < q1; q++ {
 			var s float64
 			for _, e := range buf[k : k+cols] {
 				s += e
 			}
 			k += cols
-			o.aux.Data[q] = float32(float64(mx[q-q0]) + math.Log(s))
+			sums[q-q0] = s
+			normal = normal && s >= math.SmallestNonzeroFloat64*(1<<52) && s <= math.MaxFloat64
+		}
+		logBlock(sums[:q1-q0], normal)
+		for q := q0; q < q1; q++ {
+			o.aux.Data[q] = float32(float64(mx[q-q0]) + sums[q-q0])
 		}
 	}
 }

@@ -142,6 +142,21 @@ func Exp64(x []float64) {
 	}
 }
 
+// Log64 sets x[i] = math.Log(x[i]) in place, bit for bit, four lanes at a
+// time: the operations of Go's math.Log on amd64, in the same order. Every
+// x[i] must be positive, finite and normal (at least 2⁻¹⁰²²; callers check,
+// NaN fails): outside, the result is unspecified. The last len(x)%4
+// elements go through math.Log itself.
+func Log64(x []float64) {
+	n := len(x) &^ 3
+	if n > 0 {
+		log64(n, &x[0])
+	}
+	for i := n; i < len(x); i++ {
+		x[i] = math.Log(x[i])
+	}
+}
+
 // Dropout applies a dropout mask to whole groups of four elements: it is the
 // group loop of package autograd's dropout, sixteen elements at a time. x and
 // y have the same length, a multiple of 4; element j belongs to group

@@ -34,6 +34,11 @@ func Exp64(x []float64) {
 	panic("simd: Exp64 called without vector support")
 }
 
+// Log64 is unavailable in this build; see Enabled.
+func Log64(x []float64) {
+	panic("simd: Log64 called without vector support")
+}
+
 // Dropout is unavailable in this build; see Enabled.
 func Dropout(key, first uint64, thr uint32, scale float32, x, y []float32, acc bool) {
 	panic("simd: Dropout called without vector support")
