@@ -185,16 +185,35 @@ func reduceRowBlocks(arg any, lo, hi int) {
 		}
 		return
 	}
+	// with the vector kernels the first cols&^3 columns of a block go
+	// through simd.ColSums, the same chains (TestReduceRowBlocksVectorMatchesGo);
+	// the loop below sums the columns from c4 on
+	c4 := 0
+	if simd.Enabled() && !goFusesFMA {
+		c4 = cols &^ 3
+	}
 	for b := lo; b < hi; b++ {
 		acc := r.partial[b*cols : (b+1)*cols]
-		for i := b * reduceBlock; i < min((b+1)*reduceBlock, rows); i++ {
-			row := gd[i*cols : (i+1)*cols]
+		i0, i1 := b*reduceBlock, min((b+1)*reduceBlock, rows)
+		if c4 > 0 {
+			var m []float32
+			if r.mul != nil {
+				m = r.mul[i0*cols : i1*cols]
+			}
+			simd.ColSums(gd[i0*cols:i1*cols], m, i1-i0, c4, cols, acc)
+			if c4 == cols {
+				continue
+			}
+		}
+		for i := i0; i < i1; i++ {
+			row := gd[i*cols+c4 : (i+1)*cols]
+			acc := acc[c4:]
 			if r.mul == nil {
 				for j, v := range row {
 					acc[j] += float64(v)
 				}
 			} else {
-				m := r.mul[i*cols : (i+1)*cols]
+				m := r.mul[i*cols+c4 : (i+1)*cols]
 				for j, v := range row {
 					acc[j] += float64(v * m[j])
 				}

@@ -90,3 +90,60 @@ func checkLog(t *testing.T, xs []float64) {
 		}
 	}
 }
+
+// TestColSumsMatchesGoLoop compares ColSums with the loop it packs,
+// acc[j] = float64(v) + acc[j] (with m, float64(v·m)), on blocks of 0–9
+// rows, 4–44 columns, a row stride larger than the width, and values with
+// ±0, subnormals, infinities and NaN payloads (in g, m and acc).
+func TestColSumsMatchesGoLoop(t *testing.T) {
+	requireVector(t)
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1e-40, float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.Float32frombits(0xffc00001), math.Float32frombits(0x7fc00005), 1.5, -2.25, 3e38, 0.1}
+	r := rand.New(rand.NewPCG(19, 29))
+	pick := func() float32 {
+		if r.IntN(4) == 0 {
+			return vals[r.IntN(len(vals))]
+		}
+		return float32(r.NormFloat64())
+	}
+	for _, mul := range []bool{false, true} {
+		for rows := 0; rows <= 9; rows++ {
+			for cols := 4; cols <= 44; cols += 4 {
+				ld := cols + r.IntN(3)
+				g := make([]float32, rows*ld+1)
+				m := make([]float32, rows*ld+1)
+				for i := range g {
+					g[i], m[i] = pick(), pick()
+				}
+				acc := make([]float64, cols+2)
+				for i := range acc {
+					acc[i] = float64(pick())
+				}
+				want := append([]float64(nil), acc...)
+				for i := 0; i < rows; i++ {
+					for j := 0; j < cols; j++ {
+						v := g[i*ld+j]
+						if mul {
+							v = v * m[i*ld+j]
+						}
+						if x := float64(v); x != x {
+							want[j] = x // the converted element is the first operand
+						} else {
+							want[j] = x + want[j]
+						}
+					}
+				}
+				var mm []float32
+				if mul {
+					mm = m
+				}
+				ColSums(g, mm, rows, cols, ld, acc)
+				for j := range acc {
+					if math.Float64bits(acc[j]) != math.Float64bits(want[j]) {
+						t.Fatalf("mul %v, %d×%d ld %d: acc[%d] = %v (%#x), the loop gives %v (%#x)", mul, rows, cols, ld, j, acc[j], math.Float64bits(acc[j]), want[j], math.Float64bits(want[j]))
+					}
+				}
+			}
+		}
+	}
+}

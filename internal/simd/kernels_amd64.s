@@ -2372,6 +2372,169 @@ DATA log64const<>+528(SB)/8, $0x4330000000000000
 DATA log64const<>+536(SB)/8, $0x4330000000000000
 GLOBL log64const<>(SB), RODATA|NOPTR, $544
 
+// func colSums(rows int, cols int, x *float32, ld int, acc *float64)
+// Requires: AVX
+TEXT ·colSums(SB), NOSPLIT, $0-40
+	MOVQ rows+0(FP), AX
+	MOVQ cols+8(FP), CX
+	MOVQ x+16(FP), DX
+	MOVQ ld+24(FP), BX
+	MOVQ acc+32(FP), SI
+	SHLQ $0x02, BX
+	XORQ DI, DI
+
+colSums16cols:
+	MOVQ    CX, R8
+	SUBQ    DI, R8
+	CMPQ    R8, $0x10
+	JL      colSums16done
+	VMOVUPD (SI)(DI*8), Y0
+	VMOVUPD 32(SI)(DI*8), Y1
+	VMOVUPD 64(SI)(DI*8), Y2
+	VMOVUPD 96(SI)(DI*8), Y3
+	MOVQ    DX, R9
+	MOVQ    AX, R8
+
+colSums16rows:
+	TESTQ     R8, R8
+	JZ        colSums16store
+	VCVTPS2PD (R9)(DI*4), Y4
+	VADDPD    Y0, Y4, Y0
+	VCVTPS2PD 16(R9)(DI*4), Y4
+	VADDPD    Y1, Y4, Y1
+	VCVTPS2PD 32(R9)(DI*4), Y4
+	VADDPD    Y2, Y4, Y2
+	VCVTPS2PD 48(R9)(DI*4), Y4
+	VADDPD    Y3, Y4, Y3
+	ADDQ      BX, R9
+	DECQ      R8
+	JMP       colSums16rows
+
+colSums16store:
+	VMOVUPD Y0, (SI)(DI*8)
+	VMOVUPD Y1, 32(SI)(DI*8)
+	VMOVUPD Y2, 64(SI)(DI*8)
+	VMOVUPD Y3, 96(SI)(DI*8)
+	ADDQ    $0x10, DI
+	JMP     colSums16cols
+
+colSums16done:
+colSums4cols:
+	MOVQ    CX, R8
+	SUBQ    DI, R8
+	CMPQ    R8, $0x04
+	JL      colSums4done
+	VMOVUPD (SI)(DI*8), Y0
+	MOVQ    DX, R9
+	MOVQ    AX, R8
+
+colSums4rows:
+	TESTQ     R8, R8
+	JZ        colSums4store
+	VCVTPS2PD (R9)(DI*4), Y1
+	VADDPD    Y0, Y1, Y0
+	ADDQ      BX, R9
+	DECQ      R8
+	JMP       colSums4rows
+
+colSums4store:
+	VMOVUPD Y0, (SI)(DI*8)
+	ADDQ    $0x04, DI
+	JMP     colSums4cols
+
+colSums4done:
+	VZEROUPPER
+	RET
+
+// func colSumsMul(rows int, cols int, x *float32, m *float32, ld int, acc *float64)
+// Requires: AVX
+TEXT ·colSumsMul(SB), NOSPLIT, $0-48
+	MOVQ rows+0(FP), AX
+	MOVQ cols+8(FP), CX
+	MOVQ x+16(FP), DX
+	MOVQ m+24(FP), BX
+	MOVQ ld+32(FP), SI
+	MOVQ acc+40(FP), DI
+	SHLQ $0x02, SI
+	XORQ R8, R8
+
+colSumsMul16cols:
+	MOVQ    CX, R9
+	SUBQ    R8, R9
+	CMPQ    R9, $0x10
+	JL      colSumsMul16done
+	VMOVUPD (DI)(R8*8), Y0
+	VMOVUPD 32(DI)(R8*8), Y1
+	VMOVUPD 64(DI)(R8*8), Y2
+	VMOVUPD 96(DI)(R8*8), Y3
+	MOVQ    DX, R10
+	MOVQ    BX, R11
+	MOVQ    AX, R9
+
+colSumsMul16rows:
+	TESTQ     R9, R9
+	JZ        colSumsMul16store
+	VMOVUPS   (R10)(R8*4), X4
+	VMULPS    (R11)(R8*4), X4, X4
+	VCVTPS2PD X4, Y4
+	VADDPD    Y0, Y4, Y0
+	VMOVUPS   16(R10)(R8*4), X4
+	VMULPS    16(R11)(R8*4), X4, X4
+	VCVTPS2PD X4, Y4
+	VADDPD    Y1, Y4, Y1
+	VMOVUPS   32(R10)(R8*4), X4
+	VMULPS    32(R11)(R8*4), X4, X4
+	VCVTPS2PD X4, Y4
+	VADDPD    Y2, Y4, Y2
+	VMOVUPS   48(R10)(R8*4), X4
+	VMULPS    48(R11)(R8*4), X4, X4
+	VCVTPS2PD X4, Y4
+	VADDPD    Y3, Y4, Y3
+	ADDQ      SI, R10
+	ADDQ      SI, R11
+	DECQ      R9
+	JMP       colSumsMul16rows
+
+colSumsMul16store:
+	VMOVUPD Y0, (DI)(R8*8)
+	VMOVUPD Y1, 32(DI)(R8*8)
+	VMOVUPD Y2, 64(DI)(R8*8)
+	VMOVUPD Y3, 96(DI)(R8*8)
+	ADDQ    $0x10, R8
+	JMP     colSumsMul16cols
+
+colSumsMul16done:
+colSumsMul4cols:
+	MOVQ    CX, R9
+	SUBQ    R8, R9
+	CMPQ    R9, $0x04
+	JL      colSumsMul4done
+	VMOVUPD (DI)(R8*8), Y0
+	MOVQ    DX, R10
+	MOVQ    BX, R11
+	MOVQ    AX, R9
+
+colSumsMul4rows:
+	TESTQ     R9, R9
+	JZ        colSumsMul4store
+	VMOVUPS   (R10)(R8*4), X1
+	VMULPS    (R11)(R8*4), X1, X1
+	VCVTPS2PD X1, Y1
+	VADDPD    Y0, Y1, Y0
+	ADDQ      SI, R10
+	ADDQ      SI, R11
+	DECQ      R9
+	JMP       colSumsMul4rows
+
+colSumsMul4store:
+	VMOVUPD Y0, (DI)(R8*8)
+	ADDQ    $0x04, R8
+	JMP     colSumsMul4cols
+
+colSumsMul4done:
+	VZEROUPPER
+	RET
+
 DATA dropconst<>+0(SB)/8, $0x0000000000000000
 DATA dropconst<>+8(SB)/8, $0x0000000000000001
 DATA dropconst<>+16(SB)/8, $0x0000000000000002

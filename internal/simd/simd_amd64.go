@@ -157,6 +157,28 @@ func Log64(x []float64) {
 	}
 }
 
+// ColSums adds to acc[j], for j < cols, the column sums of the rows×cols
+// block of g whose row r starts at g[r·ld] — with m (same layout, or nil)
+// the sums of g⊙m — in float64, each column one chain over the rows in
+// order: acc[j] = float64(g[r,j]) + acc[j] (float64(g[r,j]·m[r,j]) + acc[j],
+// the product rounded to float32), the converted element the first operand,
+// as the default GOAMD64 level compiles package autograd's column-sum loop,
+// whose bits it gives (NaN payloads included). cols must be a multiple of 4.
+func ColSums(g, m []float32, rows, cols, ld int, acc []float64) {
+	if rows <= 0 || cols <= 0 {
+		return
+	}
+	need := (rows-1)*ld + cols
+	if cols%4 != 0 || ld < cols || len(g) < need || len(acc) < cols || (m != nil && len(m) < need) {
+		panic(fmt.Sprintf("simd: ColSums on %d×%d (ld %d) with g %d, m %d, acc %d elements", rows, cols, ld, len(g), len(m), len(acc)))
+	}
+	if m == nil {
+		colSums(rows, cols, &g[0], ld, &acc[0])
+		return
+	}
+	colSumsMul(rows, cols, &g[0], &m[0], ld, &acc[0])
+}
+
 // Dropout applies a dropout mask to whole groups of four elements: it is the
 // group loop of package autograd's dropout, sixteen elements at a time. x and
 // y have the same length, a multiple of 4; element j belongs to group

@@ -39,6 +39,11 @@ func Log64(x []float64) {
 	panic("simd: Log64 called without vector support")
 }
 
+// ColSums is unavailable in this build; see Enabled.
+func ColSums(g, m []float32, rows, cols, ld int, acc []float64) {
+	panic("simd: ColSums called without vector support")
+}
+
 // Dropout is unavailable in this build; see Enabled.
 func Dropout(key, first uint64, thr uint32, scale float32, x, y []float32, acc bool) {
 	panic("simd: Dropout called without vector support")

@@ -129,6 +129,16 @@ func exp64(n int, x *float64)
 //go:noescape
 func log64(n int, x *float64)
 
+// colSums adds the column sums of rows×cols of x (row stride ld; with m, of x⊙m) to acc in float64 (see ColSums).
+//
+//go:noescape
+func colSums(rows int, cols int, x *float32, ld int, acc *float64)
+
+// colSumsMul adds the column sums of rows×cols of x (row stride ld; with m, of x⊙m) to acc in float64 (see ColSums).
+//
+//go:noescape
+func colSumsMul(rows int, cols int, x *float32, m *float32, ld int, acc *float64)
+
 // dropoutSet writes the dropped-out and scaled x to y, n groups of four (see Dropout).
 //
 //go:noescape

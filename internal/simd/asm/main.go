@@ -51,6 +51,8 @@ func main() {
 	expNonPos(masks)
 	exp64()
 	log64()
+	colSums(false)
+	colSums(true)
 	dc := dropoutConsts()
 	dropout(false, masks, dc)
 	dropout(true, masks, dc)
@@ -1496,6 +1498,98 @@ func log64() {
 	SUBQ(U8(4), n)
 	JMP(LabelRef("log64loop"))
 	Label("log64done")
+	VZEROUPPER()
+	RET()
+}
+
+// colSums emits autograd's column sums over a block of rows (the gradient
+// of a row-vector bias, or of a scalar with mul): acc[j] += float64(g[i,j])
+// (with mul, float64(g[i,j]·m[i,j]), the product rounded to float32 first)
+// for rows i in order, each column its own chain, as the default build
+// compiles that loop: CVTSS2SD then ADDSD with the converted element as
+// first operand (MULSS with g's element first). Columns go sixteen at a
+// time (four YMM accumulators of four float64 each, loaded from acc once
+// per block of rows and stored once), then four at a time; the caller
+// passes cols a multiple of 4 and sums the rest in Go.
+func colSums(mul bool) {
+	name := "colSums"
+	// the operand is x, not g: the Go assembler reads g+16(FP) as the
+	// goroutine register plus 16
+	sig := "func(rows, cols int, x *float32, ld int, acc *float64)"
+	if mul {
+		name = "colSumsMul"
+		sig = "func(rows, cols int, x, m *float32, ld int, acc *float64)"
+	}
+	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
+	Doc(name + " adds the column sums of rows×cols of x (row stride ld; with m, of x⊙m) to acc in float64 (see ColSums).")
+	rows := Load(Param("rows"), GP64())
+	cols := Load(Param("cols"), GP64())
+	pg := Load(Param("x"), GP64())
+	var pm Register
+	if mul {
+		pm = Load(Param("m"), GP64())
+	}
+	ld := Load(Param("ld"), GP64())
+	pa := Load(Param("acc"), GP64())
+	SHLQ(U8(2), ld) // bytes a row
+	j := GP64()     // column
+	XORQ(j, j)
+	i, rg, rm := GP64(), GP64(), GP64()
+	element := func(off int, acc VecVirtual) {
+		x := XMM()
+		src := Mem{Base: rg, Index: j, Scale: 4, Disp: off}
+		if mul {
+			VMOVUPS(src, x)
+			VMULPS(Mem{Base: rm, Index: j, Scale: 4, Disp: off}, x, x) // g·m
+			y := YMM()
+			VCVTPS2PD(x, y)
+			VADDPD(acc, y, acc) // float64(·) + acc
+			return
+		}
+		y := YMM()
+		VCVTPS2PD(src, y)
+		VADDPD(acc, y, acc) // float64(g) + acc
+	}
+	group := func(width int, lbl string) {
+		Label(lbl + "cols")
+		rem := GP64()
+		MOVQ(cols, rem)
+		SUBQ(j, rem)
+		CMPQ(rem, U8(width))
+		JL(LabelRef(lbl + "done"))
+		accs := make([]VecVirtual, width/4)
+		for k := range accs {
+			accs[k] = YMM()
+			VMOVUPD(Mem{Base: pa, Index: j, Scale: 8, Disp: 32 * k}, accs[k])
+		}
+		MOVQ(pg, rg)
+		if mul {
+			MOVQ(pm, rm)
+		}
+		MOVQ(rows, i)
+		Label(lbl + "rows")
+		TESTQ(i, i)
+		JZ(LabelRef(lbl + "store"))
+		for k := range accs {
+			element(16*k, accs[k])
+		}
+		ADDQ(ld, rg)
+		if mul {
+			ADDQ(ld, rm)
+		}
+		DECQ(i)
+		JMP(LabelRef(lbl + "rows"))
+		Label(lbl + "store")
+		for k := range accs {
+			VMOVUPD(accs[k], Mem{Base: pa, Index: j, Scale: 8, Disp: 32 * k})
+		}
+		ADDQ(U8(width), j)
+		JMP(LabelRef(lbl + "cols"))
+		Label(lbl + "done")
+	}
+	group(16, name+"16")
+	group(4, name+"4")
 	VZEROUPPER()
 	RET()
 }
