@@ -325,3 +325,86 @@ func TestReduceRowBlocksVectorMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestSegmentMeanVectorMatchesGo checks SegmentMean's sums and its backward
+// on the vector path (simd.AXPY) against the default build's loops: the
+// forward or[j] = v + or[j] (v first: of two NaNs v's is kept), the
+// backward gr[j] = float32(g·f) + gr[j] (the product first); widths 1–20,
+// rows in several segments and none, ±0, subnormals, infinities, NaN
+// payloads, 1 and 3 goroutines.
+func TestSegmentMeanVectorMatchesGo(t *testing.T) {
+	if !simd.Enabled() || goFusesFMA {
+		t.Skip("no vector kernels in this build: the Go loops are the path")
+	}
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1e-40, float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.Float32frombits(0xffc00001), math.Float32frombits(0x7fc00005), 1.5, -2.25, 3e38}
+	r := rand.New(rand.NewPCG(59, 61))
+	pick := func() float32 {
+		if r.IntN(6) == 0 {
+			return vals[r.IntN(len(vals))]
+		}
+		return float32(r.NormFloat64())
+	}
+	nan2 := func(a, b float32) float32 { // a + b with a first
+		if a != a {
+			return a
+		}
+		return a + b
+	}
+	for cols := 1; cols <= 20; cols++ {
+		const rows, numSeg = 60, 4
+		x := tensor.NewDense(rows, cols)
+		gy := tensor.NewDense(numSeg, cols)
+		seg := make([]int32, rows)
+		for i := range x.Data {
+			x.Data[i] = pick()
+		}
+		for i := range gy.Data {
+			gy.Data[i] = pick()
+		}
+		for i := range seg {
+			seg[i] = int32(r.IntN(numSeg+1)) - 1 // −1: no segment
+		}
+		// the loops, with the operand order of the default build
+		inv := make([]float32, numSeg)
+		for _, s := range seg {
+			if s >= 0 {
+				inv[s]++
+			}
+		}
+		for s, c := range inv {
+			if c > 0 {
+				inv[s] = 1 / c
+			}
+		}
+		want := make([]float32, numSeg*cols)
+		for i, s := range seg {
+			if s >= 0 {
+				for j := 0; j < cols; j++ {
+					want[int(s)*cols+j] = nan2(x.Data[i*cols+j], want[int(s)*cols+j])
+				}
+			}
+		}
+		for s, f := range inv {
+			for j := s * cols; j < (s+1)*cols; j++ {
+				want[j] *= f
+			}
+		}
+		wantGrad := make([]float32, rows*cols)
+		for i, s := range seg {
+			if s >= 0 {
+				for j := 0; j < cols; j++ {
+					wantGrad[i*cols+j] = nan2(gy.Data[int(s)*cols+j]*inv[s], wantGrad[i*cols+j])
+				}
+			}
+		}
+		for _, threads := range []int{1, 3} {
+			p := NewParam("x", x.Clone())
+			tp := NewTape(tensor.Exec{Threads: threads})
+			out := tp.SegmentMean(p, seg, numSeg)
+			same(t, fmt.Sprintf("SegmentMean cols %d", cols), out.Value.Data, want)
+			tp.Backward(tp.Sum(tp.Mul(out, tp.Const(gy))))
+			same(t, fmt.Sprintf("SegmentMean backward cols %d, %d threads", cols, threads), p.Grad.Data, wantGrad)
+		}
+	}
+}
