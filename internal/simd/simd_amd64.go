@@ -94,6 +94,34 @@ func SpMMRow(alpha float32, col []int32, val []float32, perm []int32, b []float3
 	spmmRow(nnz, &col[0], &val[0], nil, &b[0], ldb, &c[0], len(c), alpha, cap(col))
 }
 
+// SpMMRowRange runs SpMMRow for the rows [lo, hi) of the CSR matrix
+// (rowPtr, col, val, and perm when not nil): c[i·n : (i+1)·n] gets row i
+// times b (row stride n), the same kernel call with the same operands as
+// SpMMRow(alpha, col[s:t], val[s:t] (or val, perm[s:t]), b, n, c[i·n:(i+1)·n]),
+// without re-slicing and re-checking for every row. Empty rows are left
+// alone. The indices in col and perm are not checked.
+func SpMMRowRange(alpha float32, rowPtr, col []int32, val []float32, perm []int32, b []float32, n int, c []float32, lo, hi int) {
+	if hi <= lo || n == 0 {
+		return
+	}
+	_, _ = rowPtr[hi], c[hi*n-1]
+	nnz := len(col)
+	for i := lo; i < hi; i++ {
+		s, t := int(rowPtr[i]), int(rowPtr[i+1])
+		if t <= s {
+			continue
+		}
+		_ = col[t-1]
+		if perm != nil {
+			_ = perm[t-1]
+			spmmRowPerm(t-s, &col[s], &val[0], &perm[s], &b[0], n, &c[i*n], n, alpha, nnz-s)
+			continue
+		}
+		_ = val[t-1]
+		spmmRow(t-s, &col[s], &val[s], nil, &b[0], n, &c[i*n], n, alpha, nnz-s)
+	}
+}
+
 // SDDMMRow sets out[k] = ⟨a, b[col[k]·ldb : col[k]·ldb+len(a)]⟩ for every k,
 // summing with four interleaved fused multiply-add chains of 8 lanes each
 // and a fixed reduction tree. The indices in col are not checked.

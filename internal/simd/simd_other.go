@@ -16,6 +16,11 @@ func SpMMRow(alpha float32, col []int32, val []float32, perm []int32, b []float3
 	panic("simd: SpMMRow called without vector support")
 }
 
+// SpMMRowRange is unavailable in this build; see Enabled.
+func SpMMRowRange(alpha float32, rowPtr, col []int32, val []float32, perm []int32, b []float32, n int, c []float32, lo, hi int) {
+	panic("simd: SpMMRowRange called without vector support")
+}
+
 // SDDMMRow is unavailable in this build; see Enabled.
 func SDDMMRow(col []int32, a, b []float32, ldb int, out []float32) {
 	panic("simd: SDDMMRow called without vector support")
