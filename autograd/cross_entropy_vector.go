@@ -70,13 +70,19 @@ func crossEntropyLSEVector(o *Var, lo, hi int) {
 				m = max(m, v)
 			}
 			mx[q-q0] = m
-			nan = nan || m != m
-			for _, v := range row {
-				a := float64(v - m)
-				buf[k] = a
-				k++
-				inRange = inRange && a >= -simd.Exp64MaxArg && a <= simd.Exp64MaxArg
+			if m != m {
+				nan = true
 			}
+			dst := buf[k : k+cols]
+			dst = dst[:len(row)]
+			for j, v := range row {
+				a := float64(v - m)
+				dst[j] = a
+				if a < -simd.Exp64MaxArg || !(a <= simd.Exp64MaxArg) {
+					inRange = false
+				}
+			}
+			k += cols
 		}
 		if nan {
 			// which NaN max returns is the compiler's choice (a NaN with a
@@ -119,19 +125,26 @@ func crossEntropyBackVector(o *Var, g float32, lo, hi int) {
 		for q := q0; q < q1; q++ {
 			i := int(o.idx[q])
 			lse := o.aux.Data[q]
-			for _, v := range xd[i*cols : (i+1)*cols] {
+			row := xd[i*cols : (i+1)*cols]
+			dst := buf[k : k+cols]
+			dst = dst[:len(row)]
+			for j, v := range row {
 				a := float64(v - lse)
-				buf[k] = a
-				k++
-				inRange = inRange && a >= -simd.Exp64MaxArg && a <= simd.Exp64MaxArg
+				dst[j] = a
+				if a < -simd.Exp64MaxArg || !(a <= simd.Exp64MaxArg) {
+					inRange = false
+				}
 			}
+			k += cols
 		}
 		expBlock(buf[:k], inRange)
 		k = 0
 		for q := q0; q < q1; q++ {
 			i := o.idx[q]
 			gr := gx[int(i)*cols : (int(i)+1)*cols]
-			for j, e := range buf[k : k+cols] {
+			src := buf[k : k+cols]
+			src = src[:len(gr)]
+			for j, e := range src {
 				gr[j] += g * float32(e)
 			}
 			k += cols
