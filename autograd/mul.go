@@ -1,5 +1,7 @@
 package autograd
 
+import "github.com/pcgcn/pcgcn/internal/simd"
+
 // Mul returns the element-wise product a ⊙ b with the broadcasting of Add (b
 // may be a learnable 1×1 scalar, a row or a column vector).
 //
@@ -64,6 +66,11 @@ func mulRows(k bcast, bd, x, y []float32, lo, hi, cols int, acc bool) {
 func mulSpan(c float32, br, x, y []float32, acc bool) {
 	y = y[:len(x)]
 	switch {
+	case br == nil && acc && simd.Enabled() && !goFusesFMA:
+		// y[j] += v·c is MULSS (v first) then ADDSS (the product first)
+		// at the default GOAMD64 level: simd.AXPY packed
+		// (TestMulSpanAXPYMatchesGo)
+		simd.AXPY(c, x, y)
 	case br == nil && acc:
 		for j, v := range x {
 			y[j] += v * c

@@ -468,3 +468,37 @@ func mulFirst(a, b float32) float32 {
 	}
 	return a * b
 }
+
+// TestMulSpanAXPYMatchesGo checks mulSpan's accumulating scalar case (the
+// gradient of Mul by a scalar) on the vector path against the default
+// build's loop y[j] = float32(v·c) + y[j] (v first in the product, the
+// product first in the sum), lengths 0–40, ±0, subnormals, infinities and
+// NaN payloads, c among them.
+func TestMulSpanAXPYMatchesGo(t *testing.T) {
+	if !simd.Enabled() || goFusesFMA {
+		t.Skip("no vector kernels in this build: the Go loops are the path")
+	}
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1e-40, float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.Float32frombits(0xffc00001), math.Float32frombits(0x7fc00005), 1.5, -2.25, 3e38}
+	r := rand.New(rand.NewPCG(83, 89))
+	for _, c := range append([]float32{0.5, -3}, vals...) {
+		for n := 0; n <= 40; n++ {
+			x, y := make([]float32, n), make([]float32, n)
+			for i := range x {
+				x[i], y[i] = vals[r.IntN(len(vals))], vals[r.IntN(len(vals))]
+			}
+			want := append([]float32(nil), y...)
+			for j, v := range x {
+				prod := mulFirst(v, c)
+				if prod != prod {
+					want[j] = prod
+				} else {
+					want[j] = prod + y[j]
+				}
+			}
+			got := append([]float32(nil), y...)
+			mulSpan(c, nil, x, got, true)
+			same(t, fmt.Sprintf("mulSpan c %v n %d", c, n), got, want)
+		}
+	}
+}
