@@ -1,5 +1,7 @@
 package autograd
 
+import "github.com/pcgcn/pcgcn/internal/simd"
+
 // Add returns a + b, where b has a's shape or is broadcast from a 1×cols row,
 // a rows×1 column or a 1×1 scalar.
 //
@@ -24,6 +26,10 @@ func addSubForward(arg any, lo, hi int) {
 	o := arg.(*Var)
 	cols, sign := o.Value.Cols, o.p
 	ad, bd, od := o.in[0].Value.Data, o.in[1].Value.Data, o.Value.Data
+	if simd.Enabled() && !goFusesFMA && (o.kind == bcSame || o.kind == bcRow) {
+		addSubVector(o.kind, ad, bd, od, cols, sign, lo, hi)
+		return
+	}
 	for i := lo; i < hi; i++ {
 		ar, or := ad[i*cols:(i+1)*cols], od[i*cols:(i+1)*cols]
 		br, c := rowOperand(o.kind, bd, i, cols)
@@ -38,6 +44,25 @@ func addSubForward(arg any, lo, hi int) {
 		for j, v := range ar {
 			or[j] = v + sign*br[j]
 		}
+	}
+}
+
+// addSubVector is addSubForward's loop `or[j] = v + sign·br[j]` for a
+// same-shape or row-vector b through simd.AddScaled(br, ar, or, sign, 1):
+// the default GOAMD64 level compiles that loop to MULSS (br·sign) and then
+// ADDSS with the product as first operand, which is AddScaled's sign·br +
+// 1·ar (1·ar is ar exactly, a signalling NaN quieted as the ADDSS quiets
+// it), so the bits are the loop's, NaN payloads included
+// (TestAddSubVectorMatchesGo). A same-shape b is one call over the rows'
+// contiguous span.
+func addSubVector(k bcast, ad, bd, od []float32, cols int, sign float32, lo, hi int) {
+	if k == bcSame {
+		simd.AddScaled(bd[lo*cols:hi*cols], ad[lo*cols:hi*cols], od[lo*cols:hi*cols], sign, 1)
+		return
+	}
+	br := bd[:cols]
+	for i := lo; i < hi; i++ {
+		simd.AddScaled(br, ad[i*cols:(i+1)*cols], od[i*cols:(i+1)*cols], sign, 1)
 	}
 }
 

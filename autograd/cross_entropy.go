@@ -28,6 +28,10 @@ func (t *Tape) CrossEntropy(logits *Var, labels []int32, idx []int32) *Var {
 func crossEntropyLSE(arg any, lo, hi int) {
 	o := arg.(*Var)
 	cols, xd := o.in[0].Value.Cols, o.in[0].Value.Data
+	if ceVector(cols) {
+		crossEntropyLSEVector(o, lo, hi)
+		return
+	}
 	for q := lo; q < hi; q++ {
 		i := int(o.idx[q])
 		o.aux.Data[q] = float32(logSumExp(xd[i*cols : (i+1)*cols]))
@@ -53,6 +57,10 @@ func crossEntropyBackRows(arg any, lo, hi int) {
 	cols, xd := logits.Value.Cols, logits.Value.Data
 	g := o.Grad.Data[0] * float32(meanScale(len(o.idx)))
 	gx := logits.Grad.Data
+	if ceVector(cols) {
+		crossEntropyBackVector(o, g, lo, hi)
+		return
+	}
 	for q := lo; q < hi; q++ {
 		i := o.idx[q]
 		row, gr := xd[int(i)*cols:(int(i)+1)*cols], gx[int(i)*cols:(int(i)+1)*cols]

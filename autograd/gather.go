@@ -1,6 +1,10 @@
 package autograd
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/pcgcn/pcgcn/internal/simd"
+)
 
 // Gather returns the len(idx)×cols matrix whose row q is row idx[q] of x
 // (index select; idx may repeat rows).
@@ -32,8 +36,15 @@ func gatherRows(arg any, lo, hi int) {
 func gatherBack(o *Var) {
 	cols := o.Value.Cols
 	gx, gy := o.tape.grad(o.in[0]).Data, o.Grad.Data
+	// gr[j] += g compiles (default GOAMD64 level) to ADDSS with g as first
+	// operand: simd.AXPY with c = 1, packed (TestGatherBackVectorMatchesGo)
+	vec := simd.Enabled() && !goFusesFMA
 	for q, i := range o.idx {
 		gr := gx[int(i)*cols : (int(i)+1)*cols]
+		if vec {
+			simd.AXPY(1, gy[q*cols:(q+1)*cols], gr)
+			continue
+		}
 		for j, g := range gy[q*cols : (q+1)*cols] {
 			gr[j] += g
 		}

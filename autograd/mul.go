@@ -75,6 +75,11 @@ func mulSpan(c float32, br, x, y []float32, acc bool) {
 // mulSpanGo is mulSpan's Go loops.
 func mulSpanGo(c float32, br, x, y []float32, acc bool) {
 	switch {
+	case br == nil && acc && simd.Enabled() && !goFusesFMA:
+		// y[j] += v·c is MULSS (v first) then ADDSS (the product first)
+		// at the default GOAMD64 level: simd.AXPY packed
+		// (TestMulSpanAXPYMatchesGo)
+		simd.AXPY(c, x, y)
 	case br == nil && acc:
 		for j, v := range x {
 			y[j] += v * c

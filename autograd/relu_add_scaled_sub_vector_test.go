@@ -216,3 +216,228 @@ func TestReduceSameVectorMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestAddSubVectorMatchesGo checks Add and Sub with a same-shape or 1×cols
+// operand on the vector path against the default build's loop
+// `or[j] = v + sign·br[j]`: the product rounded, then added with the
+// product as first operand, so of two NaNs the product's (b's: sign is ±1)
+// is kept; ±0, subnormals, infinities, NaN payloads, widths 1–40, row
+// ranges that start and end anywhere.
+func TestAddSubVectorMatchesGo(t *testing.T) {
+	if !simd.Enabled() || goFusesFMA {
+		t.Skip("no vector kernels in this build: the Go loops are the path")
+	}
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1e-40, -1e-40, float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.Float32frombits(0xffc00001), math.Float32frombits(0x7fc00005), 1.5, -2.25, 3e38, -3e38, 0.1}
+	r := rand.New(rand.NewPCG(41, 43))
+	for _, sign := range []float32{1, -1} {
+		for _, k := range []bcast{bcSame, bcRow} {
+			for cols := 1; cols <= 40; cols++ {
+				rows := 7
+				a := make([]float32, rows*cols)
+				b := make([]float32, rows*cols)
+				if k == bcRow {
+					b = b[:cols]
+				}
+				for i := range a {
+					a[i] = vals[r.IntN(len(vals))]
+				}
+				for i := range b {
+					b[i] = vals[r.IntN(len(vals))]
+				}
+				lo, hi := r.IntN(3), rows-r.IntN(3)
+				got := make([]float32, rows*cols)
+				addSubVector(k, a, b, got, cols, sign, lo, hi)
+				want := make([]float32, rows*cols)
+				for i := lo; i < hi; i++ {
+					br := b[:cols]
+					if k == bcSame {
+						br = b[i*cols : (i+1)*cols]
+					}
+					for j := 0; j < cols; j++ {
+						if prod := sign * br[j]; prod != prod {
+							want[i*cols+j] = prod
+						} else {
+							want[i*cols+j] = prod + a[i*cols+j]
+						}
+					}
+				}
+				same(t, fmt.Sprintf("addSub kind %d sign %v cols %d [%d,%d)", k, sign, cols, lo, hi), got, want)
+			}
+		}
+	}
+}
+
+// TestSegmentMeanVectorMatchesGo checks SegmentMean's sums and its backward
+// on the vector path (simd.AXPY) against the default build's loops: the
+// forward or[j] = v + or[j] (v first: of two NaNs v's is kept), the
+// backward gr[j] = float32(g·f) + gr[j] (the product first); widths 1–20,
+// rows in several segments and none, ±0, subnormals, infinities, NaN
+// payloads, 1 and 3 goroutines.
+func TestSegmentMeanVectorMatchesGo(t *testing.T) {
+	if !simd.Enabled() || goFusesFMA {
+		t.Skip("no vector kernels in this build: the Go loops are the path")
+	}
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1e-40, float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.Float32frombits(0xffc00001), math.Float32frombits(0x7fc00005), 1.5, -2.25, 3e38}
+	r := rand.New(rand.NewPCG(59, 61))
+	pick := func() float32 {
+		if r.IntN(6) == 0 {
+			return vals[r.IntN(len(vals))]
+		}
+		return float32(r.NormFloat64())
+	}
+	nan2 := func(a, b float32) float32 { // a + b with a first
+		if a != a {
+			return a
+		}
+		return a + b
+	}
+	for cols := 1; cols <= 20; cols++ {
+		const rows, numSeg = 60, 4
+		x := tensor.NewDense(rows, cols)
+		gy := tensor.NewDense(numSeg, cols)
+		seg := make([]int32, rows)
+		for i := range x.Data {
+			x.Data[i] = pick()
+		}
+		for i := range gy.Data {
+			gy.Data[i] = pick()
+		}
+		for i := range seg {
+			seg[i] = int32(r.IntN(numSeg+1)) - 1 // −1: no segment
+		}
+		// the loops, with the operand order of the default build
+		inv := make([]float32, numSeg)
+		for _, s := range seg {
+			if s >= 0 {
+				inv[s]++
+			}
+		}
+		for s, c := range inv {
+			if c > 0 {
+				inv[s] = 1 / c
+			}
+		}
+		want := make([]float32, numSeg*cols)
+		for i, s := range seg {
+			if s >= 0 {
+				for j := 0; j < cols; j++ {
+					want[int(s)*cols+j] = nan2(x.Data[i*cols+j], want[int(s)*cols+j])
+				}
+			}
+		}
+		for s, f := range inv {
+			for j := s * cols; j < (s+1)*cols; j++ {
+				want[j] *= f
+			}
+		}
+		wantGrad := make([]float32, rows*cols)
+		for i, s := range seg {
+			if s >= 0 {
+				for j := 0; j < cols; j++ {
+					wantGrad[i*cols+j] = nan2(gy.Data[int(s)*cols+j]*inv[s], wantGrad[i*cols+j])
+				}
+			}
+		}
+		for _, threads := range []int{1, 3} {
+			p := NewParam("x", x.Clone())
+			tp := NewTape(tensor.Exec{Threads: threads})
+			out := tp.SegmentMean(p, seg, numSeg)
+			same(t, fmt.Sprintf("SegmentMean cols %d", cols), out.Value.Data, want)
+			tp.Backward(tp.Sum(tp.Mul(out, tp.Const(gy))))
+			same(t, fmt.Sprintf("SegmentMean backward cols %d, %d threads", cols, threads), p.Grad.Data, wantGrad)
+		}
+	}
+}
+
+// TestGatherBackVectorMatchesGo checks Gather's backward on the vector path
+// (simd.AXPY, c = 1) against the default build's loop gr[j] = g + gr[j] (g
+// first: of two NaNs g's is kept), with repeated indices (accumulated in q
+// order), widths 1–20, ±0, subnormals, infinities and NaN payloads.
+func TestGatherBackVectorMatchesGo(t *testing.T) {
+	if !simd.Enabled() || goFusesFMA {
+		t.Skip("no vector kernels in this build: the Go loops are the path")
+	}
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1e-40, float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.Float32frombits(0xffc00001), math.Float32frombits(0x7fc00005), 1.5, -2.25, 3e38}
+	r := rand.New(rand.NewPCG(67, 71))
+	for cols := 1; cols <= 20; cols++ {
+		const rows, n = 30, 50
+		x := tensor.NewDense(rows, cols)
+		gy := tensor.NewDense(n, cols)
+		for i := range gy.Data {
+			gy.Data[i] = float32(r.NormFloat64())
+			if r.IntN(5) == 0 {
+				gy.Data[i] = vals[r.IntN(len(vals))]
+			}
+		}
+		idx := make([]int32, n)
+		for q := range idx {
+			idx[q] = int32(r.IntN(rows))
+		}
+		want := make([]float32, rows*cols)
+		for q, i := range idx {
+			for j := 0; j < cols; j++ {
+				g, w := gy.Data[q*cols+j], want[int(i)*cols+j]
+				if g != g {
+					want[int(i)*cols+j] = g
+				} else {
+					want[int(i)*cols+j] = g + w
+				}
+			}
+		}
+		p := NewParam("x", x)
+		tp := NewTape(tensor.Serial)
+		out := tp.Gather(p, idx)
+		tp.Backward(tp.Sum(tp.Mul(out, tp.Const(gy))))
+		same(t, fmt.Sprintf("Gather backward cols %d", cols), p.Grad.Data, want)
+	}
+}
+
+// mulFirst is a·b as MULSS gives it with a as first operand: of two NaNs,
+// a's (quieted). Written out, because a -race build may compile a·b with
+// the operands the other way round.
+func mulFirst(a, b float32) float32 {
+	switch {
+	case a != a:
+		return a * 1
+	case b != b:
+		return b * 1
+	}
+	return a * b
+}
+
+// TestMulSpanAXPYMatchesGo checks mulSpan's accumulating scalar case (the
+// gradient of Mul by a scalar) on the vector path against the default
+// build's loop y[j] = float32(v·c) + y[j] (v first in the product, the
+// product first in the sum), lengths 0–40, ±0, subnormals, infinities and
+// NaN payloads, c among them.
+func TestMulSpanAXPYMatchesGo(t *testing.T) {
+	if !simd.Enabled() || goFusesFMA {
+		t.Skip("no vector kernels in this build: the Go loops are the path")
+	}
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1e-40, float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.Float32frombits(0xffc00001), math.Float32frombits(0x7fc00005), 1.5, -2.25, 3e38}
+	r := rand.New(rand.NewPCG(83, 89))
+	for _, c := range append([]float32{0.5, -3}, vals...) {
+		for n := 0; n <= 40; n++ {
+			x, y := make([]float32, n), make([]float32, n)
+			for i := range x {
+				x[i], y[i] = vals[r.IntN(len(vals))], vals[r.IntN(len(vals))]
+			}
+			want := append([]float32(nil), y...)
+			for j, v := range x {
+				prod := mulFirst(v, c)
+				if prod != prod {
+					want[j] = prod
+				} else {
+					want[j] = prod + y[j]
+				}
+			}
+			got := append([]float32(nil), y...)
+			mulSpan(c, nil, x, got, true)
+			same(t, fmt.Sprintf("mulSpan c %v n %d", c, n), got, want)
+		}
+	}
+}

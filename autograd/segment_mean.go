@@ -1,6 +1,10 @@
 package autograd
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/pcgcn/pcgcn/internal/simd"
+)
 
 // SegmentMean returns the numSeg×cols matrix whose row s is the mean of the
 // rows i of x with seg[i] == s (class prototypes from node embeddings).
@@ -32,11 +36,19 @@ func (t *Tape) SegmentMean(x *Var, seg []int32, numSeg int) *Var {
 	}
 	out := t.AllocZero(numSeg, cols)
 	xd, od := x.Value.Data, out.Data
+	// or[j] += v compiles (default GOAMD64 level) to ADDSS with v as first
+	// operand: simd.AXPY with c = 1 is that, packed (v·1 is v, a signalling
+	// NaN quieted as the ADDSS quiets it); TestSegmentMeanVectorMatchesGo
+	vec := simd.Enabled() && !goFusesFMA
 	for i, s := range seg {
 		if s < 0 {
 			continue
 		}
 		or := od[int(s)*cols : (int(s)+1)*cols]
+		if vec {
+			simd.AXPY(1, xd[i*cols:(i+1)*cols], or)
+			continue
+		}
 		for j, v := range xd[i*cols : (i+1)*cols] {
 			or[j] += v
 		}
@@ -60,12 +72,19 @@ func segmentMeanBackRows(arg any, lo, hi int) {
 	o := arg.(*Var)
 	cols, inv := o.Value.Cols, o.aux.Data
 	gx, gy := o.in[0].Grad.Data, o.Grad.Data
+	// gr[j] += g·f: MULSS (g first) then ADDSS (the product first) at the
+	// default GOAMD64 level, which is simd.AXPY(f, g, gr)
+	vec := simd.Enabled() && !goFusesFMA
 	for i := lo; i < hi; i++ {
 		s := int(o.idx[i])
 		if s < 0 {
 			continue
 		}
 		f, gr := inv[s], gx[i*cols:(i+1)*cols]
+		if vec {
+			simd.AXPY(f, gy[s*cols:(s+1)*cols], gr)
+			continue
+		}
 		for j, g := range gy[s*cols : (s+1)*cols] {
 			gr[j] += g * f
 		}

@@ -63,9 +63,50 @@ func SoftmaxRows(e Exec, x, y *Dense) {
 	e.forChunks(x.Rows, job{kb: softmaxDenseRows}, kd)
 }
 
-// softmaxDenseRows computes rows [lo, hi) of SoftmaxRows.
+// softmaxBlockFloats is how many elements of y softmaxDenseRows takes
+// through one ExpNonPosSlice call (8 KiB, so the three passes over a block
+// stay in L1).
+const softmaxBlockFloats = 2048
+
+// softmaxDenseRows computes rows [lo, hi) of SoftmaxRows: softmaxInto row by
+// row, except that the exponentials of a block of rows go through one
+// ExpNonPosSlice call instead of one per row. Each exponential depends only
+// on its own input (the vector kernel's lanes and the portable loop's
+// elements alike), so the bits are softmaxInto's; rows of a few columns (a
+// PCGCN assignment has one per class) no longer pay a call and a masked
+// tail each (TestSoftmaxRowsMatchesRowByRow).
 func softmaxDenseRows(kd *kernel, lo, hi int) {
-	for i := lo; i < hi; i++ {
-		softmaxInto(kd.a.Row(i), kd.c.Row(i))
+	cols := kd.a.Cols
+	if cols == 0 {
+		return
+	}
+	per := max(1, softmaxBlockFloats/cols)
+	x, y := kd.a.Data, kd.c.Data
+	for b0 := lo; b0 < hi; b0 += per {
+		b1 := min(b0+per, hi)
+		for i := b0; i < b1; i++ {
+			xi, yi := x[i*cols:(i+1)*cols], y[i*cols:(i+1)*cols]
+			m := xi[0]
+			for _, v := range xi[1:] {
+				if v > m {
+					m = v
+				}
+			}
+			for j, v := range xi {
+				yi[j] = v - m
+			}
+		}
+		ExpNonPosSlice(y[b0*cols : b1*cols])
+		for i := b0; i < b1; i++ {
+			yi := y[i*cols : (i+1)*cols]
+			var s float64
+			for _, ev := range yi {
+				s += float64(ev)
+			}
+			inv := float32(1 / s)
+			for j := range yi {
+				yi[j] *= inv
+			}
+		}
 	}
 }

@@ -3033,6 +3033,241 @@ DATA expconst<>+376(SB)/4, $0x0000007f
 DATA expconst<>+380(SB)/4, $0x0000007f
 GLOBL expconst<>(SB), RODATA|NOPTR, $384
 
+// func exp64(n int, x *float64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·exp64(SB), NOSPLIT, $0-16
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	LEAQ exp64const<>+0(SB), DX
+
+exp64loop:
+	CMPQ         AX, $0x04
+	JL           exp64done
+	VMOVUPD      (CX), Y0
+	VMULPD       (DX), Y0, Y1
+	VCVTPD2DQY   Y1, X2
+	VCVTDQ2PD    X2, Y1
+	VFNMADD231PD 32(DX), Y1, Y0
+	VFNMADD231PD 64(DX), Y1, Y0
+	VMULPD       96(DX), Y0, Y0
+	VMOVUPD      128(DX), Y1
+	VFMADD213PD  160(DX), Y0, Y1
+	VFMADD213PD  192(DX), Y0, Y1
+	VFMADD213PD  224(DX), Y0, Y1
+	VFMADD213PD  256(DX), Y0, Y1
+	VFMADD213PD  288(DX), Y0, Y1
+	VFMADD213PD  320(DX), Y0, Y1
+	VFMADD213PD  352(DX), Y0, Y1
+	VMULPD       Y1, Y0, Y0
+	VADDPD       384(DX), Y0, Y1
+	VMULPD       Y1, Y0, Y0
+	VADDPD       384(DX), Y0, Y1
+	VMULPD       Y1, Y0, Y0
+	VADDPD       384(DX), Y0, Y1
+	VMULPD       Y1, Y0, Y0
+	VADDPD       384(DX), Y0, Y1
+	VFMADD213PD  352(DX), Y1, Y0
+	VPMOVSXDQ    X2, Y1
+	VPADDQ       416(DX), Y1, Y1
+	VPSLLQ       $0x34, Y1, Y1
+	VMULPD       Y1, Y0, Y0
+	VMOVUPD      Y0, (CX)
+	ADDQ         $0x20, CX
+	SUBQ         $0x04, AX
+	JMP          exp64loop
+
+exp64done:
+	VZEROUPPER
+	RET
+
+DATA exp64const<>+0(SB)/8, $0x3ff71547652b82fe
+DATA exp64const<>+8(SB)/8, $0x3ff71547652b82fe
+DATA exp64const<>+16(SB)/8, $0x3ff71547652b82fe
+DATA exp64const<>+24(SB)/8, $0x3ff71547652b82fe
+DATA exp64const<>+32(SB)/8, $0x3fe62e42fefa3000
+DATA exp64const<>+40(SB)/8, $0x3fe62e42fefa3000
+DATA exp64const<>+48(SB)/8, $0x3fe62e42fefa3000
+DATA exp64const<>+56(SB)/8, $0x3fe62e42fefa3000
+DATA exp64const<>+64(SB)/8, $0x3d53de6af278ece6
+DATA exp64const<>+72(SB)/8, $0x3d53de6af278ece6
+DATA exp64const<>+80(SB)/8, $0x3d53de6af278ece6
+DATA exp64const<>+88(SB)/8, $0x3d53de6af278ece6
+DATA exp64const<>+96(SB)/8, $0x3fb0000000000000
+DATA exp64const<>+104(SB)/8, $0x3fb0000000000000
+DATA exp64const<>+112(SB)/8, $0x3fb0000000000000
+DATA exp64const<>+120(SB)/8, $0x3fb0000000000000
+DATA exp64const<>+128(SB)/8, $0x3efa01a01a01a01a
+DATA exp64const<>+136(SB)/8, $0x3efa01a01a01a01a
+DATA exp64const<>+144(SB)/8, $0x3efa01a01a01a01a
+DATA exp64const<>+152(SB)/8, $0x3efa01a01a01a01a
+DATA exp64const<>+160(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64const<>+168(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64const<>+176(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64const<>+184(SB)/8, $0x3f2a01a01a01a01a
+DATA exp64const<>+192(SB)/8, $0x3f56c16c16c16c17
+DATA exp64const<>+200(SB)/8, $0x3f56c16c16c16c17
+DATA exp64const<>+208(SB)/8, $0x3f56c16c16c16c17
+DATA exp64const<>+216(SB)/8, $0x3f56c16c16c16c17
+DATA exp64const<>+224(SB)/8, $0x3f81111111111111
+DATA exp64const<>+232(SB)/8, $0x3f81111111111111
+DATA exp64const<>+240(SB)/8, $0x3f81111111111111
+DATA exp64const<>+248(SB)/8, $0x3f81111111111111
+DATA exp64const<>+256(SB)/8, $0x3fa5555555555555
+DATA exp64const<>+264(SB)/8, $0x3fa5555555555555
+DATA exp64const<>+272(SB)/8, $0x3fa5555555555555
+DATA exp64const<>+280(SB)/8, $0x3fa5555555555555
+DATA exp64const<>+288(SB)/8, $0x3fc5555555555555
+DATA exp64const<>+296(SB)/8, $0x3fc5555555555555
+DATA exp64const<>+304(SB)/8, $0x3fc5555555555555
+DATA exp64const<>+312(SB)/8, $0x3fc5555555555555
+DATA exp64const<>+320(SB)/8, $0x3fe0000000000000
+DATA exp64const<>+328(SB)/8, $0x3fe0000000000000
+DATA exp64const<>+336(SB)/8, $0x3fe0000000000000
+DATA exp64const<>+344(SB)/8, $0x3fe0000000000000
+DATA exp64const<>+352(SB)/8, $0x3ff0000000000000
+DATA exp64const<>+360(SB)/8, $0x3ff0000000000000
+DATA exp64const<>+368(SB)/8, $0x3ff0000000000000
+DATA exp64const<>+376(SB)/8, $0x3ff0000000000000
+DATA exp64const<>+384(SB)/8, $0x4000000000000000
+DATA exp64const<>+392(SB)/8, $0x4000000000000000
+DATA exp64const<>+400(SB)/8, $0x4000000000000000
+DATA exp64const<>+408(SB)/8, $0x4000000000000000
+DATA exp64const<>+416(SB)/8, $0x00000000000003ff
+DATA exp64const<>+424(SB)/8, $0x00000000000003ff
+DATA exp64const<>+432(SB)/8, $0x00000000000003ff
+DATA exp64const<>+440(SB)/8, $0x00000000000003ff
+GLOBL exp64const<>(SB), RODATA|NOPTR, $448
+
+// func log64(n int, x *float64)
+// Requires: AVX, AVX2
+TEXT ·log64(SB), NOSPLIT, $0-16
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	LEAQ log64const<>+0(SB), DX
+
+log64loop:
+	CMPQ    AX, $0x04
+	JL      log64done
+	VMOVUPD (CX), Y0
+	VANDPD  480(DX), Y0, Y1
+	VORPD   320(DX), Y1, Y1
+	VPSRLQ  $0x34, Y0, Y0
+	VPOR    512(DX), Y0, Y0
+	VSUBPD  448(DX), Y0, Y0
+	VSUBPD  416(DX), Y0, Y0
+	VMOVUPD (DX), Y2
+	VCMPPD  $0x05, Y1, Y2, Y2
+	VANDPD  352(DX), Y2, Y2
+	VSUBPD  Y2, Y0, Y0
+	VADDPD  352(DX), Y2, Y2
+	VMULPD  Y2, Y1, Y1
+	VSUBPD  352(DX), Y1, Y1
+	VADDPD  384(DX), Y1, Y2
+	VDIVPD  Y2, Y1, Y3
+	VMULPD  Y3, Y3, Y4
+	VMULPD  Y4, Y4, Y5
+	VMULPD  288(DX), Y5, Y2
+	VADDPD  224(DX), Y2, Y2
+	VMULPD  Y5, Y2, Y2
+	VADDPD  160(DX), Y2, Y2
+	VMULPD  Y5, Y2, Y2
+	VADDPD  96(DX), Y2, Y2
+	VMULPD  Y2, Y4, Y4
+	VMULPD  256(DX), Y5, Y2
+	VADDPD  192(DX), Y2, Y2
+	VMULPD  Y5, Y2, Y2
+	VADDPD  128(DX), Y2, Y2
+	VMULPD  Y2, Y5, Y5
+	VADDPD  Y5, Y4, Y4
+	VMULPD  320(DX), Y1, Y5
+	VMULPD  Y1, Y5, Y5
+	VADDPD  Y5, Y4, Y4
+	VMULPD  Y4, Y3, Y3
+	VMULPD  64(DX), Y0, Y2
+	VADDPD  Y2, Y3, Y3
+	VSUBPD  Y3, Y5, Y5
+	VSUBPD  Y1, Y5, Y5
+	VMULPD  32(DX), Y0, Y0
+	VSUBPD  Y5, Y0, Y0
+	VMOVUPD Y0, (CX)
+	ADDQ    $0x20, CX
+	SUBQ    $0x04, AX
+	JMP     log64loop
+
+log64done:
+	VZEROUPPER
+	RET
+
+DATA log64const<>+0(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64const<>+8(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64const<>+16(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64const<>+24(SB)/8, $0x3fe6a09e667f3bcd
+DATA log64const<>+32(SB)/8, $0x3fe62e42fee00000
+DATA log64const<>+40(SB)/8, $0x3fe62e42fee00000
+DATA log64const<>+48(SB)/8, $0x3fe62e42fee00000
+DATA log64const<>+56(SB)/8, $0x3fe62e42fee00000
+DATA log64const<>+64(SB)/8, $0x3dea39ef35793c76
+DATA log64const<>+72(SB)/8, $0x3dea39ef35793c76
+DATA log64const<>+80(SB)/8, $0x3dea39ef35793c76
+DATA log64const<>+88(SB)/8, $0x3dea39ef35793c76
+DATA log64const<>+96(SB)/8, $0x3fe5555555555593
+DATA log64const<>+104(SB)/8, $0x3fe5555555555593
+DATA log64const<>+112(SB)/8, $0x3fe5555555555593
+DATA log64const<>+120(SB)/8, $0x3fe5555555555593
+DATA log64const<>+128(SB)/8, $0x3fd999999997fa04
+DATA log64const<>+136(SB)/8, $0x3fd999999997fa04
+DATA log64const<>+144(SB)/8, $0x3fd999999997fa04
+DATA log64const<>+152(SB)/8, $0x3fd999999997fa04
+DATA log64const<>+160(SB)/8, $0x3fd2492494229359
+DATA log64const<>+168(SB)/8, $0x3fd2492494229359
+DATA log64const<>+176(SB)/8, $0x3fd2492494229359
+DATA log64const<>+184(SB)/8, $0x3fd2492494229359
+DATA log64const<>+192(SB)/8, $0x3fcc71c51d8e78af
+DATA log64const<>+200(SB)/8, $0x3fcc71c51d8e78af
+DATA log64const<>+208(SB)/8, $0x3fcc71c51d8e78af
+DATA log64const<>+216(SB)/8, $0x3fcc71c51d8e78af
+DATA log64const<>+224(SB)/8, $0x3fc7466496cb03de
+DATA log64const<>+232(SB)/8, $0x3fc7466496cb03de
+DATA log64const<>+240(SB)/8, $0x3fc7466496cb03de
+DATA log64const<>+248(SB)/8, $0x3fc7466496cb03de
+DATA log64const<>+256(SB)/8, $0x3fc39a09d078c69f
+DATA log64const<>+264(SB)/8, $0x3fc39a09d078c69f
+DATA log64const<>+272(SB)/8, $0x3fc39a09d078c69f
+DATA log64const<>+280(SB)/8, $0x3fc39a09d078c69f
+DATA log64const<>+288(SB)/8, $0x3fc2f112df3e5244
+DATA log64const<>+296(SB)/8, $0x3fc2f112df3e5244
+DATA log64const<>+304(SB)/8, $0x3fc2f112df3e5244
+DATA log64const<>+312(SB)/8, $0x3fc2f112df3e5244
+DATA log64const<>+320(SB)/8, $0x3fe0000000000000
+DATA log64const<>+328(SB)/8, $0x3fe0000000000000
+DATA log64const<>+336(SB)/8, $0x3fe0000000000000
+DATA log64const<>+344(SB)/8, $0x3fe0000000000000
+DATA log64const<>+352(SB)/8, $0x3ff0000000000000
+DATA log64const<>+360(SB)/8, $0x3ff0000000000000
+DATA log64const<>+368(SB)/8, $0x3ff0000000000000
+DATA log64const<>+376(SB)/8, $0x3ff0000000000000
+DATA log64const<>+384(SB)/8, $0x4000000000000000
+DATA log64const<>+392(SB)/8, $0x4000000000000000
+DATA log64const<>+400(SB)/8, $0x4000000000000000
+DATA log64const<>+408(SB)/8, $0x4000000000000000
+DATA log64const<>+416(SB)/8, $0x408ff00000000000
+DATA log64const<>+424(SB)/8, $0x408ff00000000000
+DATA log64const<>+432(SB)/8, $0x408ff00000000000
+DATA log64const<>+440(SB)/8, $0x408ff00000000000
+DATA log64const<>+448(SB)/8, $0x4330000000000000
+DATA log64const<>+456(SB)/8, $0x4330000000000000
+DATA log64const<>+464(SB)/8, $0x4330000000000000
+DATA log64const<>+472(SB)/8, $0x4330000000000000
+DATA log64const<>+480(SB)/8, $0x000fffffffffffff
+DATA log64const<>+488(SB)/8, $0x000fffffffffffff
+DATA log64const<>+496(SB)/8, $0x000fffffffffffff
+DATA log64const<>+504(SB)/8, $0x000fffffffffffff
+DATA log64const<>+512(SB)/8, $0x4330000000000000
+DATA log64const<>+520(SB)/8, $0x4330000000000000
+DATA log64const<>+528(SB)/8, $0x4330000000000000
+DATA log64const<>+536(SB)/8, $0x4330000000000000
+GLOBL log64const<>(SB), RODATA|NOPTR, $544
+
 DATA dropconst<>+0(SB)/8, $0x0000000000000000
 DATA dropconst<>+8(SB)/8, $0x0000000000000001
 DATA dropconst<>+16(SB)/8, $0x0000000000000002

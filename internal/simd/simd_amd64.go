@@ -4,6 +4,7 @@ package simd
 
 import (
 	"fmt"
+	"math"
 
 	"golang.org/x/sys/cpu"
 )
@@ -93,6 +94,34 @@ func SpMMRow(alpha float32, col []int32, val []float32, perm []int32, b []float3
 	spmmRow(nnz, &col[0], &val[0], nil, &b[0], ldb, &c[0], len(c), alpha, cap(col))
 }
 
+// SpMMRowRange runs SpMMRow for the rows [lo, hi) of the CSR matrix
+// (rowPtr, col, val, and perm when not nil): c[i·n : (i+1)·n] gets row i
+// times b (row stride n), the same kernel call with the same operands as
+// SpMMRow(alpha, col[s:t], val[s:t] (or val, perm[s:t]), b, n, c[i·n:(i+1)·n]),
+// without re-slicing and re-checking for every row. Empty rows are left
+// alone. The indices in col and perm are not checked.
+func SpMMRowRange(alpha float32, rowPtr, col []int32, val []float32, perm []int32, b []float32, n int, c []float32, lo, hi int) {
+	if hi <= lo || n == 0 {
+		return
+	}
+	_, _ = rowPtr[hi], c[hi*n-1]
+	nnz := len(col)
+	for i := lo; i < hi; i++ {
+		s, t := int(rowPtr[i]), int(rowPtr[i+1])
+		if t <= s {
+			continue
+		}
+		_ = col[t-1]
+		if perm != nil {
+			_ = perm[t-1]
+			spmmRowPerm(t-s, &col[s], &val[0], &perm[s], &b[0], n, &c[i*n], n, alpha, nnz-s)
+			continue
+		}
+		_ = val[t-1]
+		spmmRow(t-s, &col[s], &val[s], nil, &b[0], n, &c[i*n], n, alpha, nnz-s)
+	}
+}
+
 // SDDMMRow sets out[k] = ⟨a, b[col[k]·ldb : col[k]·ldb+len(a)]⟩ for every k,
 // summing with four interleaved fused multiply-add chains of 8 lanes each
 // and a fixed reduction tree. The indices in col are not checked.
@@ -117,6 +146,42 @@ func SDDMMRow(col []int32, a, b []float32, ldb int, out []float32) {
 func ExpNonPos(x []float32) {
 	if len(x) > 0 {
 		expNonPos(len(x), &x[0])
+	}
+}
+
+// Exp64MaxArg bounds the inputs of [Exp64]: on [−Exp64MaxArg, Exp64MaxArg]
+// math.Exp takes its main path (finite input, no overflow, a normal
+// result), the only one the kernel holds.
+const Exp64MaxArg = 700
+
+// Exp64 sets x[i] = math.Exp(x[i]) in place, bit for bit, four lanes at a
+// time: the operations of the FMA branch of Go's math.Exp on amd64 (which
+// math takes on every CPU where Enabled is true), in the same order. Every
+// x[i] must lie in [−Exp64MaxArg, Exp64MaxArg] (callers check; NaN is out
+// of range): outside, the result is unspecified. The last len(x)%4
+// elements go through math.Exp itself.
+func Exp64(x []float64) {
+	n := len(x) &^ 3
+	if n > 0 {
+		exp64(n, &x[0])
+	}
+	for i := n; i < len(x); i++ {
+		x[i] = math.Exp(x[i])
+	}
+}
+
+// Log64 sets x[i] = math.Log(x[i]) in place, bit for bit, four lanes at a
+// time: the operations of Go's math.Log on amd64, in the same order. Every
+// x[i] must be positive, finite and normal (at least 2⁻¹⁰²²; callers check,
+// NaN fails): outside, the result is unspecified. The last len(x)%4
+// elements go through math.Log itself.
+func Log64(x []float64) {
+	n := len(x) &^ 3
+	if n > 0 {
+		log64(n, &x[0])
+	}
+	for i := n; i < len(x); i++ {
+		x[i] = math.Log(x[i])
 	}
 }
 

@@ -16,6 +16,11 @@ func SpMMRow(alpha float32, col []int32, val []float32, perm []int32, b []float3
 	panic("simd: SpMMRow called without vector support")
 }
 
+// SpMMRowRange is unavailable in this build; see Enabled.
+func SpMMRowRange(alpha float32, rowPtr, col []int32, val []float32, perm []int32, b []float32, n int, c []float32, lo, hi int) {
+	panic("simd: SpMMRowRange called without vector support")
+}
+
 // SDDMMRow is unavailable in this build; see Enabled.
 func SDDMMRow(col []int32, a, b []float32, ldb int, out []float32) {
 	panic("simd: SDDMMRow called without vector support")
@@ -24,6 +29,19 @@ func SDDMMRow(col []int32, a, b []float32, ldb int, out []float32) {
 // ExpNonPos is unavailable in this build; see Enabled.
 func ExpNonPos(x []float32) {
 	panic("simd: ExpNonPos called without vector support")
+}
+
+// Exp64MaxArg bounds the inputs of Exp64 (see the amd64 build).
+const Exp64MaxArg = 700
+
+// Exp64 is unavailable in this build; see Enabled.
+func Exp64(x []float64) {
+	panic("simd: Exp64 called without vector support")
+}
+
+// Log64 is unavailable in this build; see Enabled.
+func Log64(x []float64) {
+	panic("simd: Log64 called without vector support")
 }
 
 // Dropout is unavailable in this build; see Enabled.

@@ -194,6 +194,16 @@ func gatherAdd8(n int, col *int32, a *float32, b *float32, out *float32)
 //go:noescape
 func expNonPos(n int, x *float32)
 
+// exp64 sets x[i] = math.Exp(x[i]) for i < n, n a multiple of 4 (see Exp64).
+//
+//go:noescape
+func exp64(n int, x *float64)
+
+// log64 sets x[i] = math.Log(x[i]) for i < n, n a multiple of 4 (see Log64).
+//
+//go:noescape
+func log64(n int, x *float64)
+
 // dropoutSet writes the dropped-out and scaled x to y, n groups of four (see Dropout).
 //
 //go:noescape

@@ -60,6 +60,8 @@ func main() {
 	addRows8(true)
 	gatherAdd8()
 	expNonPos(masks)
+	exp64()
+	log64()
 	dc := dropoutConsts()
 	dropout(false, masks, dc)
 	dropout(true, masks, dc)
@@ -2120,4 +2122,196 @@ func edgeSoftmaxBack1(masks Mem) {
 		VADDPS(s, g, g)
 		maskedStore(g, ps, i, mask)
 	})
+}
+
+// exp64Consts are the float64 constants of Go's math.Exp on amd64
+// (src/math/exp_amd64.s), written as the same decimal literals so that
+// they round to the same float64 values, in the order exp64 reads them.
+var exp64Consts = []float64{
+	1.4426950408889634073599246810018920,                  // 0: LOG2E
+	0.69314718055966295651160180568695068359375,           // 1: LN2U
+	0.28235290563031577122588448175013436025525412068e-12, // 2: LN2L
+	0.0625,                   // 3: the argument reduction
+	2.4801587301587301587e-5, // 4: the Taylor coefficients, highest first
+	1.9841269841269841270e-4, // 5
+	1.3888888888888888889e-3, // 6
+	8.3333333333333333333e-3, // 7
+	4.1666666666666666667e-2, // 8
+	1.6666666666666666667e-1, // 9
+	0.5,                      // 10
+	1.0,                      // 11
+	2.0,                      // 12
+}
+
+// exp64 emits the FMA path of Go's math.Exp on amd64 (its avxfma branch,
+// the one math takes on a CPU with AVX2 and FMA, which package simd
+// requires), four float64 lanes at a time: the same operations in the same
+// order, each lane on its own, so every lane gives math.Exp's bits. Only the
+// main path is here: the caller keeps inputs in [−700, 700], where the
+// exponent n = round(x·log₂e) needs none of math.Exp's special cases
+// (non-finite input, overflow, subnormal result).
+func exp64() {
+	TEXT("exp64", NOSPLIT, "func(n int, x *float64)")
+	Pragma("noescape")
+	Doc("exp64 sets x[i] = math.Exp(x[i]) for i < n, n a multiple of 4 (see Exp64).")
+	consts := GLOBL("exp64const", RODATA|NOPTR)
+	for i, v := range exp64Consts {
+		for lane := 0; lane < 4; lane++ {
+			DATA(32*i+8*lane, U64(math.Float64bits(v))) // F64 would print 2.0 as the integer $(2)
+		}
+	}
+	bias := len(exp64Consts)
+	for lane := 0; lane < 4; lane++ {
+		DATA(32*bias+8*lane, U64(0x3FF))
+	}
+	n := Load(Param("n"), GP64())
+	px := Load(Param("x"), GP64())
+	cb := GP64()
+	LEAQ(consts, cb)
+	c := func(i int) Mem { return Mem{Base: cb, Disp: 32 * i} }
+	x, t, k, y := YMM(), YMM(), YMM(), YMM()
+	e := XMM()
+	Label("exp64loop")
+	CMPQ(n, U8(4))
+	JL(LabelRef("exp64done"))
+	VMOVUPD(Mem{Base: px}, x)
+	VMULPD(c(0), x, t)       // MULSD: x·LOG2E
+	VCVTPD2DQY(t, e)         // CVTSD2SL: n, rounded to nearest
+	VCVTDQ2PD(e, k)          // CVTSL2SD
+	VFNMADD231PD(c(1), k, x) // x − n·LN2U, fused
+	VFNMADD231PD(c(2), k, x) // − n·LN2L, fused
+	VMULPD(c(3), x, x)       // ·0.0625
+	VMOVUPD(c(4), y)
+	for i := 5; i <= 11; i++ {
+		VFMADD213PD(c(i), x, y) // y = y·x + c_i
+	}
+	VMULPD(y, x, x) // x·y
+	for i := 0; i < 3; i++ {
+		VADDPD(c(12), x, y) // y = x + 2
+		VMULPD(y, x, x)     // x·y
+	}
+	VADDPD(c(12), x, y)
+	VFMADD213PD(c(11), y, x) // x·y + 1
+	// ·2ⁿ: (n + 0x3FF) << 52 as a float64
+	VPMOVSXDQ(e, k)
+	VPADDQ(c(bias), k, k)
+	VPSLLQ(U8(52), k, k)
+	VMULPD(k, x, x)
+	VMOVUPD(x, Mem{Base: px})
+	ADDQ(U8(32), px)
+	SUBQ(U8(4), n)
+	JMP(LabelRef("exp64loop"))
+	Label("exp64done")
+	VZEROUPPER()
+	RET()
+}
+
+// log64Consts are the float64 constants of Go's math.Log on amd64
+// (src/math/log_amd64.s), as the same decimal literals, then 2⁵² (to turn
+// an exponent field into a float64 exactly).
+var log64Consts = []float64{
+	7.07106781186547524401e-01, // 0: HSqrt2
+	6.93147180369123816490e-01, // 1: Ln2Hi
+	1.90821492927058770002e-10, // 2: Ln2Lo
+	6.666666666666735130e-01,   // 3: L1
+	3.999999999940941908e-01,   // 4: L2
+	2.857142874366239149e-01,   // 5: L3
+	2.222219843214978396e-01,   // 6: L4
+	1.818357216161805012e-01,   // 7: L5
+	1.531383769920937332e-01,   // 8: L6
+	1.479819860511658591e-01,   // 9: L7
+	0.5,                        // 10
+	1.0,                        // 11
+	2.0,                        // 12
+	0x3FE,                      // 13: the exponent bias less one
+	1 << 52,                    // 14
+}
+
+// log64 emits the main path of Go's math.Log on amd64 (x positive, finite
+// and normal; its only path, the others being x ≤ 0, ±Inf and NaN), four
+// float64 lanes at a time: the same operations in the same order, each lane
+// on its own (no fused operations: archLog has none). The exponent field
+// becomes a float64 through 2⁵² (exactly the integer CVTSL2SD gives).
+func log64() {
+	TEXT("log64", NOSPLIT, "func(n int, x *float64)")
+	Pragma("noescape")
+	Doc("log64 sets x[i] = math.Log(x[i]) for i < n, n a multiple of 4 (see Log64).")
+	consts := GLOBL("log64const", RODATA|NOPTR)
+	for i, v := range log64Consts {
+		for lane := 0; lane < 4; lane++ {
+			DATA(32*i+8*lane, U64(math.Float64bits(v)))
+		}
+	}
+	bits := func(i int, v uint64) {
+		for lane := 0; lane < 4; lane++ {
+			DATA(32*i+8*lane, U64(v))
+		}
+	}
+	nc := len(log64Consts)
+	bits(nc, 0x000FFFFFFFFFFFFF)   // the mantissa field
+	bits(nc+1, 0x4330000000000000) // 2⁵² as bits, to OR the exponent field into
+	n := Load(Param("n"), GP64())
+	px := Load(Param("x"), GP64())
+	cb := GP64()
+	LEAQ(consts, cb)
+	c := func(i int) Mem { return Mem{Base: cb, Disp: 32 * i} }
+	x, f, k, m, t, s, s2, s4, u := YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM()
+	Label("log64loop")
+	CMPQ(n, U8(4))
+	JL(LabelRef("log64done"))
+	VMOVUPD(Mem{Base: px}, x)
+	// f1, ki := Frexp(x): f1 = mantissa | 0.5's bits; k = exponent field − 0x3FE
+	VANDPD(c(nc), x, f)
+	VORPD(c(10), f, f)
+	VPSRLQ(U8(52), x, k)
+	VPOR(c(nc+1), k, k)
+	VSUBPD(c(14), k, k) // the exponent field, exactly
+	VSUBPD(c(13), k, k) // k
+	// if !(HSqrt2 < f1) { k -= 1; f1 *= 2 } as CMPSD NLT, AND, SUB, ADD, MUL
+	VMOVUPD(c(0), m)
+	VCMPPD(U8(5), f, m, m) // HSqrt2 NLT f1
+	VANDPD(c(11), m, m)    // 0 or 1
+	VSUBPD(m, k, k)        // k − (0 or 1)
+	VADDPD(c(11), m, m)    // 1 or 2
+	VMULPD(m, f, f)        // f1·(1 or 2)
+	VSUBPD(c(11), f, f)    // f = f1 − 1
+	// s := f / (2 + f)
+	VADDPD(c(12), f, t) // 2 + f
+	VDIVPD(t, f, s)     // f / (2 + f)
+	VMULPD(s, s, s2)
+	VMULPD(s2, s2, s4)
+	// t1 := s2·(L1 + s4·(L3 + s4·(L5 + s4·L7)))
+	VMULPD(c(9), s4, t) // L7·s4
+	VADDPD(c(7), t, t)
+	VMULPD(s4, t, t)
+	VADDPD(c(5), t, t)
+	VMULPD(s4, t, t)
+	VADDPD(c(3), t, t)
+	VMULPD(t, s2, s2) // t1
+	// t2 := s4·(L2 + s4·(L4 + s4·L6))
+	VMULPD(c(8), s4, t)
+	VADDPD(c(6), t, t)
+	VMULPD(s4, t, t)
+	VADDPD(c(4), t, t)
+	VMULPD(t, s4, s4)  // t2
+	VADDPD(s4, s2, s2) // R = t1 + t2
+	// hfsq := 0.5·f·f
+	VMULPD(c(10), f, u)
+	VMULPD(f, u, u)
+	// k·Ln2Hi − ((hfsq − (s·(hfsq + R) + k·Ln2Lo)) − f)
+	VADDPD(u, s2, s2)  // R + hfsq
+	VMULPD(s2, s, s)   // s·(R + hfsq)
+	VMULPD(c(2), k, t) // k·Ln2Lo
+	VADDPD(t, s, s)    // + k·Ln2Lo
+	VSUBPD(s, u, u)    // hfsq − (…)
+	VSUBPD(f, u, u)    // − f
+	VMULPD(c(1), k, k) // k·Ln2Hi
+	VSUBPD(u, k, k)    // k·Ln2Hi − (…)
+	VMOVUPD(k, Mem{Base: px})
+	ADDQ(U8(32), px)
+	SUBQ(U8(4), n)
+	JMP(LabelRef("log64loop"))
+	Label("log64done")
+	VZEROUPPER()
+	RET()
 }
