@@ -44,6 +44,7 @@ type Var struct {
 	xs   []*Var    // ConcatCols' inputs (a tape-owned slice)
 	col  *colIndex // a pattern's column index (edge operations)
 	hp   *headPerm // per-head value positions (SpMMEdgesHeads)
+	rep  *Repeats  // classes of equal inputs (SoftplusRepeated)
 }
 
 // NewParam returns a trainable leaf owning value and a gradient buffer of the

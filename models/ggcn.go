@@ -139,6 +139,9 @@ type GGCN struct {
 	adj   *tensor.CSR   // A without self-loops: the edges the messages use
 	aVal  *tensor.Dense // nnz×1: Â_ij on A's entries
 	ratio *tensor.Dense // nnz×1: Â_ii/Â_ij − 1 on A's entries
+	// the edges grouped by equal ratio: a·r + b takes one value per group,
+	// so the degree correction's softplus is computed once per group
+	ratioRep *autograd.Repeats
 }
 
 // Compile-time checks of the interfaces GGCN and its config implement.
@@ -179,6 +182,7 @@ func NewGGCN(d *Data, c *GGCNConfig, g *rng.RNG) (*GGCN, error) {
 	})
 	m.in = nn.NewLinear("input", nf, hid, true, g)
 	m.aVal, m.ratio = ggcnEdgeConstants(m.adj)
+	m.ratioRep = autograd.NewRepeats(m.ratio.Data)
 	return m, nil
 }
 
@@ -235,7 +239,8 @@ func (m *GGCN) conv(t *autograd.Tape, l *ggcnLayer, z *autograd.Var) *autograd.V
 	zn := t.L2NormalizeRows(z, 1e-9)
 	cos := t.SDDMM(m.adj, zn, zn)
 	a, b := t.SliceCols(l.deg, 0, 1), t.SliceCols(l.deg, 1, 2)
-	tau := t.Softplus(t.Add(t.Mul(t.Const(m.ratio), a), b))
+	// the same bits as Softplus: equal ratios give equal inputs
+	tau := t.SoftplusRepeated(t.Add(t.Mul(t.Const(m.ratio), a), b), m.ratioRep)
 	w := t.Mul(t.Mul(cos, t.Const(m.aVal)), tau)
 	pos := t.ReLU(w)
 	neg := t.Neg(t.ReLU(t.Neg(w)))
