@@ -43,6 +43,8 @@ type Tape struct {
 	red         reduction                // operands of the reduction in progress
 	csrs        []*tensor.CSR            // CSR headers handed out (DropoutCSR); the first ncsr are in use
 	ncsr        int
+	views       []*tensor.Dense // headers over parts of other buffers (view); the first nview are in use
+	nview       int
 	vlist       []*Var    // backing store of the Var lists operations keep (ConcatCols)
 	edge        edgeArgs  // operands of the edge kernel in progress (spmmTCols)
 	f64         []float64 // scratch of MatInverse
@@ -66,7 +68,7 @@ func (t *Tape) NoGrad() bool { return t.noGrad }
 // Const or Scalar returned) are invalid afterwards: their structs, values and
 // gradients are reused by the next step.
 func (t *Tape) Reset() {
-	t.nvars, t.ncsr = 0, 0
+	t.nvars, t.ncsr, t.nview = 0, 0, 0
 	clear(t.vlist)
 	t.vlist = t.vlist[:0]
 	for _, d := range t.used {
@@ -97,6 +99,8 @@ func (t *Tape) Trim() {
 	t.csrs = t.csrs[:0]
 	clear(t.released)
 	t.released = t.released[:0]
+	clear(t.views)
+	t.views = t.views[:0]
 	clear(t.vars) // pooled Vars point at values and gradients
 	t.vars = t.vars[:0]
 }
@@ -146,6 +150,28 @@ func (t *Tape) ReleaseDead(vs ...*Var) {
 	if t.noGrad {
 		t.Release(vs...)
 	}
+}
+
+// view returns a rows×cols header over data, owned by the tape and valid
+// until Reset (a block of rows of a parameter, say), so that a backward
+// step needs no allocation for it.
+func (t *Tape) view(rows, cols int, data []float32) *tensor.Dense {
+	if t.nview == len(t.views) {
+		t.views = append(t.views, new(tensor.Dense))
+	}
+	h := t.views[t.nview]
+	t.nview++
+	*h = tensor.Dense{Rows: rows, Cols: cols, Data: data}
+	return h
+}
+
+// giveBack returns a scratch buffer from Alloc to the tape for the buffers
+// allocated next in this step, as Backward does with the gradients it has
+// passed on.
+func (t *Tape) giveBack(d *tensor.Dense) {
+	n := len(d.Data)
+	t.spare[n] = append(t.spare[n], d)
+	t.inUse -= 4 * int64(n)
 }
 
 // PeakBytes returns the largest number of bytes of values and gradients the

@@ -38,6 +38,7 @@ type Var struct {
 	idx  []int32       // node indices (CrossEntropy's idx, Gather's rows)
 	lab  []int32       // labels
 	aux  *tensor.Dense // a saved intermediate (CrossEntropy's logsumexps)
+	aux2 *tensor.Dense // a scratch buffer of a backward step (ConcatMatMul)
 	i0   int           // column ranges (SliceCols, ConcatCols)
 	i1   int
 	s    float64   // a scale (Sum, Mean, the losses)

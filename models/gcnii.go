@@ -189,11 +189,15 @@ func (m *GCNII) Forward(t *autograd.Tape) Output {
 		// (ah0 enters with factor 1, so its gradient is summed over the
 		// layers before the one scaling by α, as with Add)
 		s := t.AddScaled(hi, 1-alpha, ah0, 1)
-		support := s
+		var sw *autograd.Var
 		if c.Variant == "gcnii*" {
-			support = t.ConcatCols(hi, h0)
+			// [hi ‖ h0]·W, the bits of ConcatCols then MatMul without the
+			// concatenation's gradient buffer
+			sw = t.ConcatMatMul(w, hi, h0)
+		} else {
+			sw = t.MatMul(s, w)
 		}
-		h = t.ReLU(t.AddScaled(t.MatMul(support, w), beta, s, 1-beta))
+		h = t.ReLU(t.AddScaled(sw, beta, s, 1-beta))
 	}
 	return Output{Logits: m.out.Forward(t, t.Dropout(h, p)), Embedding: h}
 }

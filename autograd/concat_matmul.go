@@ -1,0 +1,92 @@
+package autograd
+
+import (
+	"fmt"
+
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// ConcatMatMul returns [x₀ x₁ …]·w, the bits of MatMul(ConcatCols(xs...), w)
+// (GCNII*'s [ÂH ‖ H⁽⁰⁾]·W), without the concatenation's gradient: the
+// backward writes each ∂xₖ += ∂out·wₖᵀ (wₖ the rows of w that xₖ's columns
+// meet) straight into xₖ's gradient, where the two operations wrote ∂out·wᵀ
+// into a buffer as wide as the concatenation and then added each block of
+// its columns into the inputs. Each element's chain is the same: the
+// product's fused multiply-adds over w's columns, folded into +0 (a first
+// gradient, written by the product into its fresh buffer as MatMul's
+// gradFor does) or, for a later gradient, into +0 in a scratch buffer then
+// added, as ConcatCols' backward added it (TestConcatMatMulMatchesConcatThenMatMul).
+//
+// Backward: ∂xₖ += ∂out·wₖᵀ, ∂w += [x₀ x₁ …]ᵀ·∂out.
+func (t *Tape) ConcatMatMul(w *Var, xs ...*Var) *Var {
+	if len(xs) == 0 {
+		panic("autograd: ConcatMatMul of nothing")
+	}
+	rows, cols := xs[0].Rows(), 0
+	for _, x := range xs {
+		if x.Rows() != rows {
+			panic(fmt.Sprintf("autograd: ConcatMatMul: %s next to %d rows", x.label(), rows))
+		}
+		cols += x.Cols()
+	}
+	if cols != w.Rows() {
+		panic(fmt.Sprintf("autograd: ConcatMatMul: %d concatenated columns · %s", cols, w.label()))
+	}
+	// the concatenation, kept for ∂w, made as ConcatCols makes it
+	cat := t.op(t.Alloc(rows, cols), nil, nil)
+	cat.xs = t.keepVars(xs)
+	t.Exec.ForArg(rows, rows*cols, cat, concatColsRows)
+	o := t.op(t.Alloc(rows, w.Cols()), w, nil)
+	o.xs, o.aux = cat.xs, cat.Value
+	tensor.Gemm(t.Exec, false, false, 1, cat.Value, w.Value, 0, o.Value)
+	needs := w.requiresGrad
+	for _, x := range xs {
+		needs = needs || x.requiresGrad
+	}
+	return t.record1(o, concatMatMulBack, needs)
+}
+
+func concatMatMulBack(o *Var) {
+	t, w := o.tape, o.in[0]
+	// the order of MatMul's backward and then ConcatCols': ∂w, then each
+	// input in turn (distinct buffers: the order matters only if an
+	// input is w, which the shapes forbid for a non-square w)
+	if w.requiresGrad {
+		g, beta := t.gradFor(w)
+		tensor.Gemm(t.Exec, true, false, 1, o.aux, o.Grad, beta, g)
+	}
+	from, rows, n := 0, o.Value.Rows, w.Cols()
+	for k, x := range o.xs {
+		c := x.Cols()
+		if x.requiresGrad {
+			wk := t.view(c, n, w.Value.Data[from*n:(from+c)*n])
+			if x.Grad == nil {
+				g, _ := t.gradFor(x)
+				tensor.Gemm(t.Exec, false, true, 1, o.Grad, wk, 0, g)
+			} else {
+				tmp := t.Alloc(rows, c)
+				tensor.Gemm(t.Exec, false, true, 1, o.Grad, wk, 0, tmp)
+				o.i1, o.aux2 = k, tmp
+				t.Exec.ForArg(rows, rows*c, o, concatMatMulAdd)
+				o.aux2 = nil
+				t.giveBack(tmp)
+			}
+		}
+		from += c
+	}
+}
+
+// concatMatMulAdd adds o.aux2 into the gradient of input o.i1 on rows
+// [lo, hi), the loop of concatColsBackRows.
+func concatMatMulAdd(arg any, lo, hi int) {
+	o := arg.(*Var)
+	x := o.xs[o.i1]
+	c := x.Value.Cols
+	dst, g := x.Grad.Data, o.aux2.Data
+	for i := lo; i < hi; i++ {
+		d := dst[i*c : (i+1)*c]
+		for j, v := range g[i*c : (i+1)*c] {
+			d[j] += v
+		}
+	}
+}
