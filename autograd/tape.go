@@ -48,6 +48,8 @@ type Tape struct {
 	vlist       []*Var    // backing store of the Var lists operations keep (ConcatCols)
 	edge        edgeArgs  // operands of the edge kernel in progress (spmmTCols)
 	f64         []float64 // scratch of MatInverse
+	i32         []int32   // scratch row list (gemmNonZeroRows)
+	rowArgs     rowCopy   // operands of the row copy in progress (gemmNonZeroRows)
 }
 
 // NewTape returns an empty tape using e for its kernels.
