@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/pcgcn/pcgcn/internal/simd"
+
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -21,41 +23,99 @@ func (t *Tape) MatMul(a, b *Var) *Var {
 
 func matMulBack(o *Var) {
 	t, a, b := o.tape, o.in[0], o.in[1]
+	// ∂out's non-zero rows when at least an eighth are zeros (see
+	// gemmNonZeroRows), else ok is false
+	rows, ok := t.nonZeroRowsOf(o.Grad)
 	if a.requiresGrad {
 		g, beta := t.gradFor(a)
-		if beta != 0 || !t.gemmNonZeroRows(o.Grad, b.Value, g) {
+		if beta == 0 && ok {
+			t.gemmNonZeroRows(rows, o.Grad, b.Value, g)
+		} else {
 			tensor.Gemm(t.Exec, false, true, 1, o.Grad, b.Value, beta, g)
 		}
 	}
 	if b.requiresGrad {
 		g, beta := t.gradFor(b)
-		tensor.Gemm(t.Exec, true, false, 1, a.Value, o.Grad, beta, g)
+		if ok && simd.Enabled() { // the portable loops fold no blocks
+			t.gemmTransANonZeroRows(rows, a.Value, o.Grad, beta, g)
+		} else {
+			tensor.Gemm(t.Exec, true, false, 1, a.Value, o.Grad, beta, g)
+		}
+	}
+}
+
+// nonZeroRowsOf returns the non-zero rows of x and true when x is large
+// enough for leaving rows out to pay and at least an eighth of its rows are
+// zeros (of either sign).
+func (t *Tape) nonZeroRowsOf(x *tensor.Dense) ([]int32, bool) {
+	m := x.Rows
+	if m < 64 || x.Cols < 16 {
+		return nil, false
+	}
+	return t.nonZeroRows(x, m-m/8)
+}
+
+// gemmTransANonZeroRows sets c = xᵀ·g + beta·c over the rows of x and g
+// that rows names (g's non-zero rows): the inner index runs over the rows,
+// so the zero rows of g are zero terms of every chain, and each block of
+// tensor.GemmBlockK inner indices is multiplied on its own over its
+// non-zero rows, gathered, and folded into c as Gemm folds it (beta for
+// the first block, then 1); a block without non-zero rows folds +0, as
+// Gemm's tiles do. A zero term leaves a fused multiply-add chain as it is
+// (fma(a, ±0, acc) = acc for finite a, acc not −0), so the bits are the
+// whole product's, but for what Gemm's sparse-left path also gives up: a
+// chain at −0 from an underflow, and infinities or NaNs in x meeting the
+// zeros (TestMatMulZeroRowsMatchesGemm).
+func (t *Tape) gemmTransANonZeroRows(rows []int32, x, g *tensor.Dense, beta float32, c *tensor.Dense) {
+	kb := tensor.GemmBlockK
+	q := 0
+	for k0 := 0; k0 < x.Rows; k0 += kb {
+		q0 := q
+		for q < len(rows) && int(rows[q]) < k0+kb {
+			q++
+		}
+		if q == q0 {
+			if beta == 0 {
+				clear(c.Data)
+			} else if beta != 1 {
+				for i := range c.Data {
+					c.Data[i] *= beta
+				}
+			}
+			for i, v := range c.Data {
+				c.Data[i] = 0 + v // the fold of an all-zero chain: −0 becomes +0
+			}
+		} else {
+			sub := rows[q0:q]
+			xs, gs := t.Alloc(len(sub), x.Cols), t.Alloc(len(sub), g.Cols)
+			t.rowArgs = rowCopy{rows: sub, from: x, to: xs}
+			t.Exec.ForArg(len(sub), len(sub)*x.Cols, &t.rowArgs, gatherRowsInto)
+			t.rowArgs = rowCopy{rows: sub, from: g, to: gs}
+			t.Exec.ForArg(len(sub), len(sub)*g.Cols, &t.rowArgs, gatherRowsInto)
+			t.rowArgs = rowCopy{}
+			tensor.Gemm(t.Exec, true, false, 1, xs, gs, beta, c)
+			t.giveBack(gs)
+			t.giveBack(xs)
+		}
+		beta = 1
 	}
 }
 
 // gemmNonZeroRows sets c = x·bᵀ (c's old contents ignored) computing only
-// x's rows that are not all zeros, and reports whether it did: when at least
-// an eighth of x's rows are zeros (the rows of the nodes outside the loss,
-// whose gradient is zero through an MLP such as LINKX's), those rows are
-// left out of a product over the others, gathered, and c's rows are +0
-// there. Each element of a row computed is its own chain over b's columns,
+// rows, x's rows that are not all zeros (nonZeroRowsOf: when at least an
+// eighth are zeros, such as the rows of the nodes outside the loss, whose
+// gradient is zero through an MLP such as LINKX's): those rows are
+// gathered and multiplied, and c's other rows are +0. Each element of a row computed is its own chain over b's columns,
 // whatever the other rows, so the bits are the product's; a zero row gives
 // +0 in the tiles too (an accumulator of zero terms folded into +0), unless
 // b holds an infinity or a NaN, which a weight does not
 // (TestMatMulZeroRowsMatchesGemm).
-func (t *Tape) gemmNonZeroRows(x, b, c *tensor.Dense) bool {
-	m, k := x.Rows, x.Cols
-	if m < 64 || k < 16 {
-		return false
-	}
-	rows, ok := t.nonZeroRows(x, m-m/8)
-	if !ok {
-		return false
-	}
+func (t *Tape) gemmNonZeroRows(rows []int32, x, b, c *tensor.Dense) {
+	k := x.Cols
 	nz := len(rows)
 	if nz == 0 {
 		clear(c.Data)
-		return true
+		return
 	}
 	xs, cs := t.Alloc(nz, k), t.Alloc(nz, c.Cols)
 	t.rowArgs = rowCopy{rows: rows, from: x, to: xs}
@@ -67,7 +127,6 @@ func (t *Tape) gemmNonZeroRows(x, b, c *tensor.Dense) bool {
 	t.rowArgs = rowCopy{}
 	t.giveBack(cs)
 	t.giveBack(xs)
-	return true
 }
 
 // nonZeroRows returns the indices of x's rows holding a non-zero (of either

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/pcgcn/pcgcn/internal/simd"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -13,11 +14,14 @@ import (
 // the non-zero rows of ∂out only (gemmNonZeroRows) has the bits of the whole
 // product, zero rows of both signs and a buffer full of NaNs beforehand
 // included, for widths around the tiles' 16, at 1–3 threads; with too few
-// zero rows it declines.
+// zero rows it declines. The weight gradient over the same rows
+// (gemmTransANonZeroRows) has the bits of the whole product for beta 0, 1
+// and ½ over a c holding zeros of both signs, blocks of the inner index
+// without any non-zero row included.
 func TestMatMulZeroRowsMatchesGemm(t *testing.T) {
 	r := rand.New(rand.NewPCG(42, 40))
 	negZero := float32(math.Copysign(0, -1))
-	for _, sh := range [][3]int{{64, 16, 5}, {100, 17, 16}, {300, 64, 33}, {257, 40, 70}} {
+	for _, sh := range [][3]int{{64, 16, 5}, {100, 17, 16}, {300, 64, 33}, {257, 40, 70}, {900, 24, 20}} {
 		m, k, n := sh[0], sh[1], sh[2]
 		for _, share := range []int{0, 2, 5, 10} { // tenths of the rows zero
 			for threads := 1; threads <= 3; threads++ {
@@ -44,14 +48,30 @@ func TestMatMulZeroRowsMatchesGemm(t *testing.T) {
 						got.Data[i] = float32(math.NaN())
 					}
 					tp := NewTape(tensor.Exec{Threads: threads})
-					did := tp.gemmNonZeroRows(x, b, got)
+					rows, did := tp.nonZeroRowsOf(x)
 					if did != (zeros >= m/8) {
-						t.Fatalf("gemmNonZeroRows took %v with %d of %d rows zero", did, zeros, m)
+						t.Fatalf("nonZeroRowsOf took %v with %d of %d rows zero", did, zeros, m)
 					}
 					if !did {
 						return
 					}
+					tp.gemmNonZeroRows(rows, x, b, got)
 					same(t, "c", got.Data, want.Data)
+					// the weight gradient xᵀ·g over the same rows, g's zero rows
+					// being x's here, for each beta, into c of all signs
+					g := tensor.NewDense(m, n)
+					specialFillFinite(r, g.Data)
+					for _, beta := range []float32{0, 1, 0.5} {
+						if !simd.Enabled() {
+							break // matMulBack takes it with the vector kernels only
+						}
+						want, got := tensor.NewDense(k, n), tensor.NewDense(k, n)
+						specialFillFinite(r, want.Data)
+						copy(got.Data, want.Data)
+						tensor.Gemm(tensor.Exec{Threads: threads}, true, false, 1, x, g, beta, want)
+						tp.gemmTransANonZeroRows(rows, x, g, beta, got)
+						same(t, fmt.Sprintf("xᵀ·g, beta %v", beta), got.Data, want.Data)
+					}
 				})
 			}
 		}

@@ -13,6 +13,14 @@ const (
 	gemmNB = 64
 )
 
+// GemmBlockK is the number of inner indices whose products every path of
+// Gemm sums in one chain before folding it into c (c = alpha·chain + c, the
+// blocks in increasing order, aligned at multiples of GemmBlockK): a caller
+// that leaves out zero terms of the inner index (autograd's weight gradient
+// over the non-zero rows of ∂out) keeps the bits only if it keeps these
+// blocks.
+const GemmBlockK = gemmKC
+
 // gemmBlocked computes c = alpha·op(a)·op(b) + beta·c with the vector tiles
 // of package simd. The rows of c are dealt out in pieces of whole
 // simd.TileRows-row panels (Exec.forDynamic); the goroutine that takes a
