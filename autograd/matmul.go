@@ -121,7 +121,12 @@ func (t *Tape) gemmNonZeroRows(rows []int32, x, b, c *tensor.Dense) {
 	t.rowArgs = rowCopy{rows: rows, from: x, to: xs}
 	t.Exec.ForArg(nz, nz*k, &t.rowArgs, gatherRowsInto)
 	tensor.Gemm(t.Exec, false, true, 1, xs, b, 0, cs)
-	clear(c.Data)
+	n, next := c.Cols, 0 // +0 in the rows left out only
+	for _, i := range rows {
+		clear(c.Data[next*n : int(i)*n])
+		next = int(i) + 1
+	}
+	clear(c.Data[next*n:])
 	t.rowArgs = rowCopy{rows: rows, from: cs, to: c}
 	t.Exec.ForArg(nz, nz*c.Cols, &t.rowArgs, scatterRowsInto)
 	t.rowArgs = rowCopy{}
