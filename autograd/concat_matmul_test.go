@@ -78,3 +78,16 @@ func TestConcatMatMulGradient(t *testing.T) {
 	check(t, "ConcatMatMul", func(tp *Tape, p []*Var) *Var { return tp.ConcatMatMul(p[2], p[0], p[1]) },
 		testkit.RandDense(5, 3, 41), testkit.RandDense(5, 2, 42), testkit.RandDense(5, 4, 43))
 }
+
+// ExampleTape_ConcatMatMul multiplies two matrices side by side by one
+// weight, as MatMul(ConcatCols(a, b), w) does.
+func ExampleTape_ConcatMatMul() {
+	tp := NewTape(tensor.Serial)
+	a := tp.Const(&tensor.Dense{Rows: 1, Cols: 1, Data: []float32{2}})
+	b := tp.Const(&tensor.Dense{Rows: 1, Cols: 2, Data: []float32{3, 4}})
+	w := NewParam("w", &tensor.Dense{Rows: 3, Cols: 1, Data: []float32{1, 10, 100}})
+	y := tp.ConcatMatMul(w, a, b)
+	tp.Backward(tp.Sum(y))
+	fmt.Println(y.Value.Data, w.Grad.Data)
+	// Output: [432] [2 3 4]
+}
