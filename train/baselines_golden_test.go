@@ -1,8 +1,6 @@
 package train
 
 import (
-	"hash/fnv"
-	"math"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/models"
@@ -27,26 +25,7 @@ func TestBaselinesGolden(t *testing.T) {
 	reg := models.NewRegistry()
 	want, known := baselinesGolden[tensor.Numerics()]
 	for _, name := range []string{"gcnii", "linkx", "ggcn"} {
-		spec, err := reg.Get(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		opt := quickOpts(2)
-		opt.Epochs = 30
-		r, err := Run(g, 0, spec, spec.Preset("cornell"), opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h := fnv.New64a()
-		var buf [4]byte
-		for _, p := range r.Model.Params() {
-			for _, v := range p.Value.Data {
-				b := math.Float32bits(v)
-				buf[0], buf[1], buf[2], buf[3] = byte(b), byte(b>>8), byte(b>>16), byte(b>>24)
-				h.Write(buf[:])
-			}
-		}
-		got := h.Sum64()
+		got := paramsFingerprint(t, g, reg, name)
 		switch {
 		case !known:
 			t.Logf("%s: no golden values for numerics %s; record in baselinesGolden: %q: %#x", name, tensor.Numerics(), name, got)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/tensor"
 )
@@ -32,26 +33,7 @@ func TestNumericsGolden(t *testing.T) {
 	reg := models.NewRegistry()
 	want, known := numericsGolden[tensor.Numerics()]
 	for _, name := range []string{"pcgcn", "gcn", "gat", "mlp"} {
-		spec, err := reg.Get(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		opt := quickOpts(2)
-		opt.Epochs = 30
-		r, err := Run(g, 0, spec, spec.Preset("cornell"), opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h := fnv.New64a()
-		var buf [4]byte
-		for _, p := range r.Model.Params() {
-			for _, v := range p.Value.Data {
-				b := math.Float32bits(v)
-				buf[0], buf[1], buf[2], buf[3] = byte(b), byte(b>>8), byte(b>>16), byte(b>>24)
-				h.Write(buf[:])
-			}
-		}
-		got := h.Sum64()
+		got := paramsFingerprint(t, g, reg, name)
 		switch {
 		case !known:
 			t.Errorf("%s: no golden values for numerics %s; record them in numericsGolden: %s gives %#x", name, tensor.Numerics(), name, got)
@@ -59,4 +41,31 @@ func TestNumericsGolden(t *testing.T) {
 			t.Errorf("%s: numerics %s gives parameters fingerprinted %#x, golden %#x. If the kernels changed their rounding on purpose, bump tensor.NumericsVersion and record the new fingerprints", name, tensor.Numerics(), got, want[name])
 		}
 	}
+}
+
+// paramsFingerprint trains the model name's Cornell preset for 30 epochs on
+// split 0 of g (2 threads) and returns the FNV-1a hash of its parameters'
+// bits: what the golden tests compare across builds.
+func paramsFingerprint(t *testing.T, g *graph.Graph, reg *models.Registry, name string) uint64 {
+	t.Helper()
+	spec, err := reg.Get(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := quickOpts(2)
+	opt.Epochs = 30
+	r, err := Run(g, 0, spec, spec.Preset("cornell"), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := fnv.New64a()
+	var buf [4]byte
+	for _, p := range r.Model.Params() {
+		for _, v := range p.Value.Data {
+			b := math.Float32bits(v)
+			buf[0], buf[1], buf[2], buf[3] = byte(b), byte(b>>8), byte(b>>16), byte(b>>24)
+			h.Write(buf[:])
+		}
+	}
+	return h.Sum64()
 }
