@@ -73,14 +73,8 @@ func crossEntropyLSEVector(o *Var, lo, hi int) {
 			if m != m {
 				nan = true
 			}
-			dst := buf[k : k+cols]
-			dst = dst[:len(row)]
-			for j, v := range row {
-				a := float64(v - m)
-				dst[j] = a
-				if a < -simd.Exp64MaxArg || !(a <= simd.Exp64MaxArg) {
-					inRange = false
-				}
+			if !shiftRow(buf[k:k+cols], row, m) {
+				inRange = false
 			}
 			k += cols
 		}
@@ -126,14 +120,8 @@ func crossEntropyBackVector(o *Var, g float32, lo, hi int) {
 			i := int(o.idx[q])
 			lse := o.aux.Data[q]
 			row := xd[i*cols : (i+1)*cols]
-			dst := buf[k : k+cols]
-			dst = dst[:len(row)]
-			for j, v := range row {
-				a := float64(v - lse)
-				dst[j] = a
-				if a < -simd.Exp64MaxArg || !(a <= simd.Exp64MaxArg) {
-					inRange = false
-				}
+			if !shiftRow(buf[k:k+cols], row, lse) {
+				inRange = false
 			}
 			k += cols
 		}
@@ -151,4 +139,19 @@ func crossEntropyBackVector(o *Var, g float32, lo, hi int) {
 			gr[o.lab[i]] -= g
 		}
 	}
+}
+
+// shiftRow writes float64(row[j] − s) into dst[j] and reports whether every
+// value lies within simd.Exp64's argument range (NaN does not).
+func shiftRow(dst []float64, row []float32, s float32) bool {
+	dst = dst[:len(row)]
+	in := true
+	for j, v := range row {
+		a := float64(v - s)
+		dst[j] = a
+		if a < -simd.Exp64MaxArg || !(a <= simd.Exp64MaxArg) {
+			in = false
+		}
+	}
+	return in
 }
