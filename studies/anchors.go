@@ -38,22 +38,28 @@ func anchorsStudy() study {
 			return p.anchorRunner().Work(ctx, anchorCells(p), wo)
 		},
 		planned: func(p *plan) experiments.PlanEntry {
-			e := experiments.PlanEntry{Study: anchorsName, Unit: "cells", Shared: true}
-			for _, x := range p.anchorRunner().Plan(anchorCells(p)) {
-				e.Cells += x.Cells
-				e.Done += x.Done
-				e.Stale += x.Stale
-				e.Claimed += x.Claimed
-				e.Splits += x.Splits
-			}
+			// plain cells, which --worker processes claim like any other;
 			// the saved cells' rates are of the presets (hidden 64, early
-			// stopping): far from hidden 512 for 1000 epochs, so the estimate
-			// is the measured epoch of this setting times what is left
+			// stopping): far from hidden 512 for 1000 epochs, so each cell
+			// left costs the measured epoch of this setting times its
+			// splits left (one cost per cell: a worker claims a whole cell)
+			e := experiments.PlanEntry{Study: anchorsName}
 			per := anchorSecondsPerEpoch * float64(p.anchorRunner().Epochs)
-			e.EstSeconds = per * float64(e.Splits)
-			for range e.Splits {
-				e.Costs = append(e.Costs, per)
+			for _, c := range anchorCells(p) {
+				for _, x := range p.anchorRunner().Plan([]experiments.Cell{c}) {
+					e.Cells += x.Cells
+					e.Done += x.Done
+					e.Reused += x.Reused
+					e.Stale += x.Stale
+					e.Claimed += x.Claimed
+					e.Extended += x.Extended
+					e.Splits += x.Splits
+					if x.Splits > 0 {
+						e.Costs = append(e.Costs, per*float64(x.Splits))
+					}
+				}
 			}
+			e.EstSeconds = per * float64(e.Splits)
 			return e
 		}}
 }

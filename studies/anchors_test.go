@@ -1,6 +1,7 @@
 package studies
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -37,5 +38,39 @@ func TestAnchorVerdict(t *testing.T) {
 				t.Errorf("%s: verdict says %q:\n%s", c.name, d, v)
 			}
 		}
+	}
+}
+
+// TestAnchorsPlanCountsCells: the anchors are plain cells that workers claim
+// whole, so the plan counts cells (no unit of its own, no footnote) and
+// prices each cell left at its splits left, one cost per cell, so that
+// --workers shares out cells, not splits.
+func TestAnchorsPlanCountsCells(t *testing.T) {
+	opt := fairOptions(t, t.TempDir())
+	opt.Only, opt.Datasets, opt.Models = []string{anchorsName}, nil, nil
+	r, err := New(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := r.Plan()
+	if len(plan) != 1 {
+		t.Fatalf("plan %+v, want one entry", plan)
+	}
+	e, n := plan[0], len(anchors())
+	if e.Study != anchorsName || e.Unit != "" || e.Shared || e.Cells != n || e.Done != 0 || e.Splits != 2*n {
+		t.Fatalf("plan %+v, want %d cells of 2 splits left, counted as cells", e, n)
+	}
+	if len(e.Costs) != n {
+		t.Fatalf("%d costs, want one per cell (%d)", len(e.Costs), n)
+	}
+	sum := 0.0
+	for _, c := range e.Costs {
+		if c != e.Costs[0] || c <= 0 {
+			t.Errorf("costs %v, want %d equal positive costs", e.Costs, n)
+		}
+		sum += c
+	}
+	if math.Abs(sum-e.EstSeconds) > 1e-9*sum {
+		t.Errorf("costs sum to %g, the estimate is %g", sum, e.EstSeconds)
 	}
 }
