@@ -98,16 +98,14 @@ func (e Exec) forChunks(n int, j job, kd kernel) {
 			w.kern = kd
 			j.kd = &w.kern
 		}
-		k := 0
 		for lo := 0; lo < n; lo += chunk {
 			if hi := min(lo+chunk, n); hi < n {
 				w.submit(j, lo, hi)
-				k++
 			} else {
 				j.call(lo, hi)
 			}
 		}
-		w.wait(k)
+		w.wait()
 		return
 	}
 	if j.kb != nil {
@@ -164,7 +162,7 @@ func (e Exec) forBalancedJob(prefix []int32, width int, j job) {
 		spawnBalanced(prefix, t, j)
 		return
 	}
-	lo, sent := 0, 0
+	lo := 0
 	for k := 1; k <= t && lo < n; k++ {
 		hi := balancedEnd(prefix, t, k, lo)
 		if hi == n { // the calling goroutine takes the last chunk itself
@@ -172,10 +170,9 @@ func (e Exec) forBalancedJob(prefix []int32, width int, j job) {
 			break
 		}
 		w.submit(j, lo, hi)
-		sent++
 		lo = hi
 	}
-	w.wait(sent)
+	w.wait()
 }
 
 // balancedEnd returns the end of chunk k (1-based) of t over prefix, the

@@ -90,7 +90,7 @@ func (e Exec) runPiecesMin(n, minLen int, prefix []int32, j job, kd kernel) {
 			w.submit(w.runShared, 0, 0)
 		}
 		s.run()
-		w.wait(t - 1)
+		w.wait()
 		return
 	}
 	if j.kb != nil {

@@ -1,12 +1,24 @@
 package tensor
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
 
 // Workers is a set of parked goroutines that run the chunks of parallel
 // kernels for an Exec (see Exec.Workers). Without it every parallel kernel
 // call starts its goroutines afresh, which costs a WaitGroup, a wrapper
 // closure and a goroutine start per call, and a training step makes a few
 // hundred such calls.
+//
+// The hand-off spins before it sleeps: a goroutine that has finished a chunk
+// watches its slot for the next one for up to spinWait before parking on a
+// channel, and the caller watches for the chunks it handed out likewise. An
+// epoch on a small graph is a stream of kernels of a few microseconds each
+// with short serial gaps between them, and waking a parked goroutine costs
+// about as much as such a kernel (OpenMP runtimes, PyTorch's included, spin
+// for the same reason). The spin is bounded, so idle Workers cost nothing.
 //
 // A Workers serves one kernel call at a time. A call made while another is
 // running (from another goroutine sharing the Exec) falls back to starting
@@ -17,8 +29,15 @@ type Workers struct {
 	mu     sync.Mutex
 	n      int
 	closed bool
-	tasks  chan task
-	done   chan struct{}
+	// slots are the goroutines' mailboxes; next is the slot the next chunk
+	// of the call in progress goes to, pending counts the chunks handed
+	// out and not finished, and waiter is 1 while the caller sleeps on
+	// done for them.
+	slots   []slot
+	next    int
+	pending atomic.Int32
+	waiter  atomic.Int32
+	done    chan struct{}
 	// pieces is the state of the dynamic loop in progress, and runShared
 	// the task that works on it (made once, so submitting it allocates
 	// nothing); kern holds the operands of the kernel call in progress.
@@ -31,6 +50,31 @@ type Workers struct {
 	scratchBuf []float32
 }
 
+// spinWait is how long a goroutine of Workers watches for work (or the
+// caller for finished chunks) before it sleeps: longer than the serial gap
+// between two kernels of a training step, short enough that Workers between
+// steps or after training cost no CPU to speak of.
+const spinWait = 100 * time.Microsecond
+
+// slot states: empty (the goroutine is watching it), full (a task is
+// posted), asleep (the goroutine is parked on wake), closed.
+const (
+	slotEmpty int32 = iota
+	slotFull
+	slotAsleep
+	slotClosed
+)
+
+// slot is one goroutine's mailbox: the task posted, its state, and the
+// channel that wakes the goroutine once it sleeps. The padding keeps two
+// slots' states off one cache line.
+type slot struct {
+	state atomic.Int32
+	t     task
+	wake  chan struct{}
+	_     [64]byte
+}
+
 // task is one chunk of a kernel call.
 type task struct {
 	j      job
@@ -41,19 +85,58 @@ type task struct {
 // the calling goroutine they serve an Exec of n+1 threads. Close stops them.
 func NewWorkers(n int) *Workers {
 	n = max(n, 1)
-	w := &Workers{n: n, tasks: make(chan task), done: make(chan struct{}, n)}
+	w := &Workers{n: n, slots: make([]slot, n), done: make(chan struct{}, 1)}
 	w.runShared = job{fn: func(int, int) { w.pieces.run() }}
-	for range n {
-		go w.loop()
+	for i := range w.slots {
+		w.slots[i].wake = make(chan struct{}, 1)
+		go w.loop(&w.slots[i])
 	}
 	return w
 }
 
-func (w *Workers) loop() {
-	for t := range w.tasks {
-		t.j.call(t.lo, t.hi)
-		w.done <- struct{}{}
+// loop runs the tasks posted to s until s is closed.
+func (w *Workers) loop(s *slot) {
+	for awaitTask(s) {
+		s.t.j.call(s.t.lo, s.t.hi)
+		s.t = task{}
+		// empty before counting the chunk done: once pending reaches 0
+		// the caller may post the next task here
+		s.state.Store(slotEmpty)
+		if w.pending.Add(-1) == 0 && w.waiter.Swap(0) == 1 {
+			w.done <- struct{}{}
+		}
 	}
+}
+
+// awaitTask waits until a task is posted to s (true) or s is closed
+// (false): spinning for spinWait, then asleep on s.wake.
+func awaitTask(s *slot) bool {
+	var start time.Time
+	for i := 0; ; i++ {
+		switch s.state.Load() {
+		case slotFull:
+			return true
+		case slotClosed:
+			return false
+		}
+		if !spinning(&start, i) && s.state.CompareAndSwap(slotEmpty, slotAsleep) {
+			<-s.wake // the poster (or Close) swapped the state away from asleep
+		}
+	}
+}
+
+// spinning reports whether a wait in its i-th round is still within
+// spinWait of its start (read from the clock every 64 rounds; start is set
+// on the first).
+func spinning(start *time.Time, i int) bool {
+	if i&63 != 0 {
+		return true
+	}
+	if i == 0 {
+		*start = time.Now()
+		return true
+	}
+	return time.Since(*start) < spinWait
 }
 
 // Close stops the goroutines once the kernel call in progress, if any, has
@@ -64,7 +147,11 @@ func (w *Workers) Close() {
 	defer w.mu.Unlock()
 	if !w.closed {
 		w.closed = true
-		close(w.tasks)
+		for i := range w.slots {
+			if w.slots[i].state.Swap(slotClosed) == slotAsleep {
+				w.slots[i].wake <- struct{}{}
+			}
+		}
 	}
 }
 
@@ -78,6 +165,7 @@ func (w *Workers) acquire(extra int) bool {
 		w.mu.Unlock()
 		return false
 	}
+	w.next = 0
 	return true
 }
 
@@ -94,14 +182,35 @@ func (w *Workers) scratch(n int) (buf []float32, held bool) {
 	return w.scratchBuf[:n], true
 }
 
-// submit hands a chunk to a parked goroutine; the caller must hold w.
-func (w *Workers) submit(j job, lo, hi int) { w.tasks <- task{j, lo, hi} }
+// submit hands a chunk to the next parked goroutine; the caller must hold w
+// (acquire has checked that there are enough of them).
+func (w *Workers) submit(j job, lo, hi int) {
+	s := &w.slots[w.next]
+	w.next++
+	w.pending.Add(1)
+	s.t = task{j, lo, hi}
+	if s.state.Swap(slotFull) == slotAsleep {
+		s.wake <- struct{}{}
+	}
+}
 
-// wait waits for k submitted chunks, then releases w, dropping its
-// references to the finished call's operands.
-func (w *Workers) wait(k int) {
-	for range k {
-		<-w.done
+// wait waits for the chunks submitted to finish, spinning for spinWait and
+// then asleep on w.done, then releases w, dropping its references to the
+// finished call's operands.
+func (w *Workers) wait() {
+	var start time.Time
+	for i := 0; w.pending.Load() != 0; i++ {
+		if spinning(&start, i) {
+			continue
+		}
+		w.waiter.Store(1)
+		// the last goroutine to finish swaps waiter back and sends on done
+		// if it saw 1; if it has already finished, take the flag back, or
+		// take its send
+		if w.pending.Load() != 0 || w.waiter.Swap(0) == 0 {
+			<-w.done
+		}
+		break
 	}
 	w.kern = kernel{}
 	w.pieces.prefix, w.pieces.j = nil, job{}
