@@ -24,6 +24,7 @@ func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (
 		return nil, err
 	}
 	opt := rn.options()
+	opt.Heartbeat = func(k, epoch, epochs int, bestVal float64) { p.heartbeat(c, k, epoch, epochs, bestVal) }
 	if rn.Prepare != nil {
 		if g, err = rn.Prepare(c, g, &opt); err != nil {
 			return nil, err

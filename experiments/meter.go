@@ -22,10 +22,22 @@ type meter struct {
 	// rate × graph size); the time left is the cost left at the pace of the
 	// cost done, which calibrates the estimate to the machine and its load.
 	costDone, totalCost float64
+	// lastLine is when the meter last wrote a line; a split in training
+	// writes a heartbeat (see heartbeat) only after heartbeatEvery without
+	// one, and every holds that interval (tests shorten it).
+	lastLine time.Time
+	every    time.Duration
 }
 
+// heartbeatEvery is how long a run goes without a progress line before a
+// split in training reports the epoch it has reached: long enough that a
+// study of short splits prints only its per-split lines, short enough that
+// an hour-long split (the anchors, a large graph) is seen to be alive.
+const heartbeatEvery = time.Minute
+
 func newMeter(w io.Writer, done, cells, total int) *meter {
-	m := &meter{w: w, cellsDone: done, cells: cells, total: total, start: time.Now()}
+	now := time.Now()
+	m := &meter{w: w, cellsDone: done, cells: cells, total: total, start: now, lastLine: now, every: heartbeatEvery}
 	if w != nil && done > 0 {
 		fmt.Fprintf(w, "%d of %d cells already done, resuming\n", done, cells)
 	}
@@ -68,6 +80,25 @@ func (m *meter) splitDone(c Cell, k int, cost float64) {
 	}
 	fmt.Fprintf(m.w, "[%3.0f%%] %d/%d splits, %s elapsed, ~%s left: %s %s/%s%s split %d\n", 100*float64(m.splitsDone)/float64(max(m.total, 1)),
 		m.splitsDone, m.total, el.Round(time.Second), left.Round(time.Second), c.Study, c.Model, c.Dataset, variantSuffix(c), k)
+	m.lastLine = time.Now()
+}
+
+// heartbeat writes where split k of c stands in its training (the epoch
+// reached, the best validation metric so far) when the meter has written
+// nothing for m.every; splits trained side by side share the interval.
+func (m *meter) heartbeat(c Cell, k, epoch, epochs int, bestVal float64) {
+	if m == nil || m.w == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := time.Now()
+	if now.Sub(m.lastLine) < m.every {
+		return
+	}
+	m.lastLine = now
+	fmt.Fprintf(m.w, "      %s elapsed: %s %s/%s%s split %d at epoch %d of at most %d, best validation %.4f so far\n",
+		now.Sub(m.start).Round(time.Second), c.Study, c.Model, c.Dataset, variantSuffix(c), k, epoch, epochs, bestVal)
 }
 
 func (m *meter) cellDone() {

@@ -29,6 +29,13 @@ type Options struct {
 	Batch *BatchOptions `json:"batch,omitempty"`
 	// Progress, when set, is called after every epoch.
 	Progress func(Progress) `json:"-"`
+	// Heartbeat, when set, is called after every epoch with the split, the
+	// epoch (1-based), Epochs and the best validation metric so far. Unlike
+	// Progress it asks for nothing beyond what training computes anyway (no
+	// training metric, no validation loss), so a long run can say that it is
+	// alive at no cost. Splits trained side by side call it from their own
+	// goroutines.
+	Heartbeat func(split, epoch, epochs int, bestVal float64) `json:"-"`
 }
 
 // DefaultOptions are the protocol defaults: up to 1000 epochs with patience

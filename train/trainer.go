@@ -105,6 +105,9 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 		if opt.Progress != nil {
 			opt.Progress(Progress{Split: k, Epoch: epoch, Epochs: opt.Epochs, Loss: loss, Train: ev.Train, Val: ev.Val, ValLoss: ev.ValLoss, BestVal: res.Val})
 		}
+		if opt.Heartbeat != nil {
+			opt.Heartbeat(k, epoch, opt.Epochs, res.Val)
+		}
 		if opt.Patience > 0 && since >= opt.Patience {
 			break
 		}
