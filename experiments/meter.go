@@ -119,8 +119,10 @@ func (m *meter) resumed(c Cell, n int, cost float64) {
 	}
 }
 
+// finish writes the run's summary line; a run with no cell in its plan (a
+// study whose cells another runner trains) writes none.
 func (m *meter) finish() {
-	if m.w != nil {
+	if m.w != nil && m.cells > 0 {
 		fmt.Fprintf(m.w, "%d cells done, %d splits trained in %s\n", m.cells, m.splitsDone, time.Since(m.start).Round(time.Second))
 	}
 }

@@ -34,3 +34,18 @@ func TestMeterHeartbeat(t *testing.T) {
 	var nilMeter *meter
 	nilMeter.heartbeat(c, 0, 1, 1, 0) // a run without a meter: nothing, no panic
 }
+
+// TestMeterFinishSaysNothingOfAnEmptyPlan: the summary line of a run with
+// cells, none for a plan without any ("0 cells done" opened every run of a
+// study training through a runner of its own).
+func TestMeterFinishSaysNothingOfAnEmptyPlan(t *testing.T) {
+	var out strings.Builder
+	newMeter(&out, 0, 0, 0).finish()
+	if out.Len() != 0 {
+		t.Errorf("an empty plan's summary: %q", out.String())
+	}
+	newMeter(&out, 2, 2, 0).finish()
+	if !strings.Contains(out.String(), "2 cells done, 0 splits trained") {
+		t.Errorf("summary %q, want 2 cells done", out.String())
+	}
+}
