@@ -18,7 +18,11 @@ import (
 // epoch on a small graph is a stream of kernels of a few microseconds each
 // with short serial gaps between them, and waking a parked goroutine costs
 // about as much as such a kernel (OpenMP runtimes, PyTorch's included, spin
-// for the same reason). The spin is bounded, so idle Workers cost nothing.
+// for the same reason). The spin is bounded, so idle Workers cost nothing,
+// and it yields the core between rounds (osYield). On a machine with more
+// busy threads than cores a goroutine's thread may not be running when its
+// chunk is posted; the caller, done with its own chunk, then runs every
+// chunk not yet started itself (steal) and waits only for those under way.
 //
 // A Workers serves one kernel call at a time. A call made while another is
 // running (from another goroutine sharing the Exec) falls back to starting
@@ -57,10 +61,14 @@ type Workers struct {
 const spinWait = 100 * time.Microsecond
 
 // slot states: empty (the goroutine is watching it), full (a task is
-// posted), asleep (the goroutine is parked on wake), closed.
+// posted), running (the goroutine took the task), asleep (the goroutine is
+// parked on wake), closed. A full slot is taken by whichever side moves it
+// first: its goroutine (to running) or the caller, done with its own chunk
+// (back to empty, running the task itself; see steal).
 const (
 	slotEmpty int32 = iota
 	slotFull
+	slotRunning
 	slotAsleep
 	slotClosed
 )
@@ -115,7 +123,10 @@ func awaitTask(s *slot) bool {
 	for i := 0; ; i++ {
 		switch s.state.Load() {
 		case slotFull:
-			return true
+			if s.state.CompareAndSwap(slotFull, slotRunning) {
+				return true
+			}
+			continue // the caller took it back
 		case slotClosed:
 			return false
 		}
@@ -126,8 +137,9 @@ func awaitTask(s *slot) bool {
 }
 
 // spinning reports whether a wait in its i-th round is still within
-// spinWait of its start (read from the clock every 64 rounds; start is set
-// on the first).
+// spinWait of its start (read from the clock every 64 rounds, after
+// yielding the core to any other thread that wants it; start is set on the
+// first).
 func spinning(start *time.Time, i int) bool {
 	if i&63 != 0 {
 		return true
@@ -136,6 +148,7 @@ func spinning(start *time.Time, i int) bool {
 		*start = time.Now()
 		return true
 	}
+	osYield()
 	return time.Since(*start) < spinWait
 }
 
@@ -194,10 +207,27 @@ func (w *Workers) submit(j job, lo, hi int) {
 	}
 }
 
-// wait waits for the chunks submitted to finish, spinning for spinWait and
-// then asleep on w.done, then releases w, dropping its references to the
-// finished call's operands.
+// steal runs, on the caller, the chunks of the call in progress that no
+// goroutine has taken yet. A goroutine whose thread the system has
+// descheduled (another process on its core) then delays nothing: the caller
+// never waits for a chunk that has not started.
+func (w *Workers) steal() {
+	for i := range w.next {
+		s := &w.slots[i]
+		if s.state.CompareAndSwap(slotFull, slotEmpty) {
+			t := s.t
+			s.t = task{}
+			t.j.call(t.lo, t.hi)
+			w.pending.Add(-1)
+		}
+	}
+}
+
+// wait takes back the chunks not started (steal), waits for the others to
+// finish, spinning for spinWait and then asleep on w.done, then releases w,
+// dropping its references to the finished call's operands.
 func (w *Workers) wait() {
+	w.steal()
 	var start time.Time
 	for i := 0; w.pending.Load() != 0; i++ {
 		if spinning(&start, i) {

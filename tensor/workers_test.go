@@ -68,3 +68,26 @@ func TestWorkersCloseStopsSleepingAndSpinning(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkersCallerTakesBackUnstartedChunks: a call completes, covering its
+// range once, even when no goroutine of the Workers ever runs (as when the
+// system has descheduled their threads for another process): the caller
+// takes back the chunks nobody started. The Workers here are built without
+// their goroutines.
+func TestWorkersCallerTakesBackUnstartedChunks(t *testing.T) {
+	w := &Workers{n: 3, slots: make([]slot, 3), done: make(chan struct{}, 1)}
+	w.runShared = job{fn: func(int, int) { w.pieces.run() }}
+	for i := range w.slots {
+		w.slots[i].wake = make(chan struct{}, 1)
+	}
+	e := Exec{Threads: 4, Workers: w}
+	prefix := []int32{0, 0, 50000, 50001, 50001, 90000, 120000, 120000, 120000}
+	for range 3 {
+		checkCovers(t, "For", 37, func(fn func(lo, hi int)) { e.For(37, 1<<30, fn) })
+		checkCovers(t, "ForBalanced", len(prefix)-1, func(fn func(lo, hi int)) { e.ForBalanced(prefix, 64, fn) })
+		checkCovers(t, "forDynamic", 53, func(fn func(lo, hi int)) { e.forDynamic(53, 1<<30, fn) })
+	}
+	if p := w.pending.Load(); p != 0 {
+		t.Errorf("%d chunks still pending", p)
+	}
+}
