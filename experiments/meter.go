@@ -97,8 +97,8 @@ func (m *meter) heartbeat(c Cell, k, epoch, epochs int, bestVal float64) {
 		return
 	}
 	m.lastLine = now
-	fmt.Fprintf(m.w, "      %s elapsed: %s %s/%s%s split %d at epoch %d of at most %d, best validation %.4f so far\n",
-		now.Sub(m.start).Round(time.Second), c.Study, c.Model, c.Dataset, variantSuffix(c), k, epoch, epochs, bestVal)
+	fmt.Fprintf(m.w, "      %s elapsed: %s %s/%s%s split %d at epoch %d of at most %d, best validation %.2f%% so far\n",
+		now.Sub(m.start).Round(time.Second), c.Study, c.Model, c.Dataset, variantSuffix(c), k, epoch, epochs, 100*bestVal)
 }
 
 func (m *meter) cellDone() {

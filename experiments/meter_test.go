@@ -19,7 +19,7 @@ func TestMeterHeartbeat(t *testing.T) {
 	}
 	m.every = 0
 	m.heartbeat(c, 0, 6, 1000, 0.75)
-	want := "anchors gcn/minesweeper [preset=platonov] split 0 at epoch 6 of at most 1000, best validation 0.7500 so far"
+	want := "anchors gcn/minesweeper [preset=platonov] split 0 at epoch 6 of at most 1000, best validation 75.00% so far"
 	if !strings.Contains(out.String(), want) {
 		t.Fatalf("heartbeat wrote %q, want it to contain %q", out.String(), want)
 	}
