@@ -50,6 +50,7 @@ type Tape struct {
 	f64         []float64 // scratch of MatInverse
 	i32         []int32   // scratch row list (gemmNonZeroRows)
 	rowArgs     rowCopy   // operands of the row copy in progress (gemmNonZeroRows)
+	masks       maskArena // dropout's kept bits (dropout_bits.go)
 }
 
 // NewTape returns an empty tape using e for its kernels.
@@ -82,6 +83,7 @@ func (t *Tape) Reset() {
 		t.spare[k] = l[:0]
 	}
 	t.inUse, t.nrel = 0, 0
+	t.masks.off = 0
 	clear(t.nodes)
 	t.nodes = t.nodes[:0]
 }
@@ -97,6 +99,7 @@ func (t *Tape) Trim() {
 	clear(t.free)
 	clear(t.spare)
 	t.cols, t.heads = nil, nil
+	t.masks = maskArena{}
 	clear(t.csrs)
 	t.csrs = t.csrs[:0]
 	clear(t.released)
