@@ -489,17 +489,25 @@ func (m *PCGCN) pinMasks(t *autograd.Tape, hard *tensor.Dense) (keep, pins *auto
 	return t.Const(k), t.Const(p)
 }
 
+// recordAssign keeps, for each row of hard holding a non-zero, the column
+// of its first non-zero in m.lastB[l] (a row of zeros, from a row of NaNs,
+// leaves the earlier assignment). The scan runs from the last column down
+// without a branch (bits compared as integers, a conditional move): B's
+// rows are random one-hot rows, on which the early exit of a forward scan
+// was mispredicted about once a row.
 func (m *PCGCN) recordAssign(l int, hard *tensor.Dense) {
 	if len(m.lastB[l]) != hard.Rows {
 		m.lastB[l] = make([]int32, hard.Rows)
 	}
-	for i := 0; i < hard.Rows; i++ {
-		for j, v := range hard.Row(i) {
-			if v != 0 {
-				m.lastB[l][i] = int32(j)
-				break
+	c, lb := hard.Cols, m.lastB[l]
+	for i := range lb {
+		k := lb[i]
+		for j := c - 1; j >= 0; j-- {
+			if math.Float32bits(hard.Data[i*c+j])&0x7fffffff != 0 { // v != 0
+				k = int32(j)
 			}
 		}
+		lb[i] = k
 	}
 }
 

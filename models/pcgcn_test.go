@@ -654,3 +654,48 @@ func TestPCGCNEvaluationReleases(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordAssignMatchesFirstNonZero holds recordAssign's branch-free scan
+// to the loop it replaces (the first non-zero of each row, a row of zeros
+// keeping the earlier assignment) on rows of zeros, one-hot rows, rows with
+// several non-zeros, −0, NaN and widths 1 to 9.
+func TestRecordAssignMatchesFirstNonZero(t *testing.T) {
+	r := rng.New(3)
+	for c := 1; c <= 9; c++ {
+		const rows = 200
+		hard := tensor.NewDense(rows, c)
+		for i := 0; i < rows; i++ {
+			switch r.IntN(4) {
+			case 0: // zeros, one of them −0
+				hard.Data[i*c+r.IntN(c)] = float32(math.Copysign(0, -1))
+			case 1:
+				hard.Data[i*c+r.IntN(c)] = 1
+			case 2:
+				hard.Data[i*c+r.IntN(c)] = float32(math.NaN())
+			default:
+				for j := 0; j < c; j++ {
+					if r.IntN(2) == 0 {
+						hard.Data[i*c+j] = float32(r.Float64())
+					}
+				}
+			}
+		}
+		m := &PCGCN{lastB: make([][]int32, 1)}
+		m.lastB[0] = make([]int32, rows)
+		want := make([]int32, rows)
+		for i := range want {
+			want[i] = int32(r.IntN(c))
+			m.lastB[0][i] = want[i]
+			for j, v := range hard.Row(i) {
+				if v != 0 {
+					want[i] = int32(j)
+					break
+				}
+			}
+		}
+		m.recordAssign(0, hard)
+		if !slices.Equal(m.lastB[0], want) {
+			t.Fatalf("cols %d: recorded %v, want %v", c, m.lastB[0], want)
+		}
+	}
+}
