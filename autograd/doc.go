@@ -28,7 +28,9 @@
 //     BCEWithLogits;
 //   - Dropout and DropoutCSR (counter-based masks, identical for any thread
 //     count);
-//   - shape: Gather, SegmentMean, ConcatCols, SliceCols, Sum, Mean, SumRows;
+//   - shape: Gather, SegmentMean, SegmentMeanRows (SegmentMean of gathered
+//     rows, without the gathered matrix), ConcatCols, SliceCols, Sum, Mean,
+//     SumRows;
 //   - gradient control: STE, StopGrad, OneHotArgmax (constant).
 //
 // Besides the operations: the tape's own file (Alloc, AllocZero, Const,

@@ -403,7 +403,8 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 // the learnable free prototypes in the rows of classes without training nodes.
 func (m *PCGCN) prototypes(t *autograd.Tape, h *autograd.Var) *autograd.Var {
 	nc := m.data.Graph.NumClasses
-	P := t.SegmentMean(t.Gather(h, m.data.Train), m.trainY, nc)
+	// SegmentMean(Gather(h, Train), trainY) in one operation, the same bits
+	P := t.SegmentMeanRows(h, m.data.Train, m.trainY, nc)
 	if m.cfg.ProtoStopGrad {
 		P = t.StopGrad(P)
 	}
