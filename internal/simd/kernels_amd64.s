@@ -5179,3 +5179,60 @@ block:
 done:
 	VZEROUPPER
 	RET
+
+// func colSumsTail(rows int, cols int, ld int, gd *float32, mul *float32, sums *float64)
+// Requires: AVX, AVX2
+TEXT ·colSumsTail(SB), NOSPLIT, $0-48
+	MOVQ         rows+0(FP), AX
+	MOVQ         cols+8(FP), CX
+	MOVQ         ld+16(FP), DX
+	SHLQ         $0x02, DX
+	MOVQ         gd+24(FP), BX
+	MOVQ         mul+32(FP), SI
+	MOVQ         sums+40(FP), DI
+	TESTQ        AX, AX
+	JZ           done
+	LEAQ         tailmask<>+0(SB), R8
+	NEGQ         CX
+	VMOVUPS      32(R8)(CX*4), Y0
+	VPMOVSXDQ    X0, Y1
+	VEXTRACTI128 $0x01, Y0, X2
+	VPMOVSXDQ    X2, Y2
+	VMASKMOVPD   (DI), Y1, Y3
+	VMASKMOVPD   32(DI), Y2, Y4
+	TESTQ        SI, SI
+	JZ           plain
+
+rowm:
+	VMASKMOVPS   (BX), Y0, Y5
+	VMASKMOVPS   (SI), Y0, Y6
+	VMULPS       Y6, Y5, Y5
+	VCVTPS2PD    X5, Y6
+	VEXTRACTF128 $0x01, Y5, X5
+	VCVTPS2PD    X5, Y5
+	VADDPD       Y3, Y6, Y3
+	VADDPD       Y4, Y5, Y4
+	ADDQ         DX, BX
+	ADDQ         DX, SI
+	DECQ         AX
+	JNZ          rowm
+	JMP          store
+
+plain:
+	VMASKMOVPS   (BX), Y0, Y5
+	VCVTPS2PD    X5, Y6
+	VEXTRACTF128 $0x01, Y5, X5
+	VCVTPS2PD    X5, Y5
+	VADDPD       Y3, Y6, Y3
+	VADDPD       Y4, Y5, Y4
+	ADDQ         DX, BX
+	DECQ         AX
+	JNZ          plain
+
+store:
+	VMASKMOVPD Y3, Y1, (DI)
+	VMASKMOVPD Y4, Y2, 32(DI)
+
+done:
+	VZEROUPPER
+	RET

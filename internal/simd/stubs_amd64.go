@@ -323,3 +323,8 @@ func dropoutBitsAdd(n int, x *float32, y *float32, bits *uint16, scale float32)
 //
 //go:noescape
 func dropoutBitsFirst(n int, x *float32, y *float32, bits *uint16, scale float32)
+
+// colSumsTail adds the float64 column sums of g (⊙ mul) over rows to sums for cols < 8 columns (see ColSumsTail).
+//
+//go:noescape
+func colSumsTail(rows int, cols int, ld int, gd *float32, mul *float32, sums *float64)

@@ -21,6 +21,7 @@ func dropoutBitsKernels() {
 	dropoutSetBits()
 	dropoutBits(lanes, false)
 	dropoutBits(lanes, true)
+	colSumsTail(NewDataAddr(NewStaticSymbol("tailmask"), 0))
 }
 
 // dropoutSetBits emits dropoutSetBits: dropoutSet's loop body (the hash of
@@ -178,6 +179,72 @@ func dropoutBits(lanes Mem, first bool) {
 	ADDQ(U8(2), pm)
 	DECQ(n)
 	JNZ(LabelRef("block"))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// colSumsTail emits colSumsTail, colSums8 for the last cols (1..7) columns
+// of a rows×ld matrix g and an optional same-shaped mul: sums[j] =
+// float64(g[i,j]·mul[i,j]) + sums[j] (or float64(g[i,j]) + sums[j]) for
+// i = 0..rows−1 in order, with colSums8's operations and first operands,
+// the row and the sums read and written through masks of cols lanes.
+func colSumsTail(masks Mem) {
+	TEXT("colSumsTail", NOSPLIT, "func(rows, cols, ld int, gd, mul *float32, sums *float64)")
+	Pragma("noescape")
+	Doc("colSumsTail adds the float64 column sums of g (⊙ mul) over rows to sums for cols < 8 columns (see ColSumsTail).")
+	rows := Load(Param("rows"), GP64())
+	cols := Load(Param("cols"), GP64())
+	ld := Load(Param("ld"), GP64())
+	SHLQ(U8(2), ld)
+	pg := Load(Param("gd"), GP64())
+	pm := Load(Param("mul"), GP64())
+	ps := Load(Param("sums"), GP64())
+	TESTQ(rows, rows)
+	JZ(LabelRef("done"))
+	mask := loadMask(masks, cols) // cols float32 lanes
+	mlo, mhi := YMM(), YMM()      // the same lanes as two 4×64-bit masks
+	VPMOVSXDQ(mask.AsX(), mlo)
+	VEXTRACTI128(U8(1), mask, mhi.AsX())
+	VPMOVSXDQ(mhi.AsX(), mhi)
+	lo, hi := YMM(), YMM()
+	VMASKMOVPD(Mem{Base: ps}, mlo, lo)
+	VMASKMOVPD(Mem{Base: ps, Disp: 32}, mhi, hi)
+	TESTQ(pm, pm)
+	JZ(LabelRef("plain"))
+	Label("rowm")
+	{
+		v, w, a, b := YMM(), YMM(), YMM(), YMM()
+		VMASKMOVPS(Mem{Base: pg}, mask, v)
+		VMASKMOVPS(Mem{Base: pm}, mask, w)
+		VMULPS(w, v, v)
+		VCVTPS2PD(v.AsX(), a)
+		VEXTRACTF128(U8(1), v, v.AsX())
+		VCVTPS2PD(v.AsX(), b)
+		VADDPD(lo, a, lo)
+		VADDPD(hi, b, hi)
+	}
+	ADDQ(ld, pg)
+	ADDQ(ld, pm)
+	DECQ(rows)
+	JNZ(LabelRef("rowm"))
+	JMP(LabelRef("store"))
+	Label("plain")
+	{
+		v, a, b := YMM(), YMM(), YMM()
+		VMASKMOVPS(Mem{Base: pg}, mask, v)
+		VCVTPS2PD(v.AsX(), a)
+		VEXTRACTF128(U8(1), v, v.AsX())
+		VCVTPS2PD(v.AsX(), b)
+		VADDPD(lo, a, lo)
+		VADDPD(hi, b, hi)
+	}
+	ADDQ(ld, pg)
+	DECQ(rows)
+	JNZ(LabelRef("plain"))
+	Label("store")
+	VMASKMOVPD(lo, mlo, Mem{Base: ps})
+	VMASKMOVPD(hi, mhi, Mem{Base: ps, Disp: 32})
 	Label("done")
 	VZEROUPPER()
 	RET()
