@@ -438,11 +438,9 @@ func (m *PCGCN) assign(t *autograd.Tape, l int, s, ah, P *autograd.Var) *autogra
 	case c.NoHetP:
 		st = as
 	default:
-		oneMinus := t.AddConst(t.Scale(a, -1), 1)
-		hom, diff := t.Mul(as, a), t.Sub(s, as)
-		het := t.Mul(diff, oneMinus)
-		st = t.Add(hom, het)
-		t.ReleaseDead(hom, diff, het)
+		// α·ÂS + (1−α)·(S − ÂS) in one operation, with the bits of
+		// Add(Mul(ÂS, α), Mul(Sub(S, ÂS), AddConst(Scale(α, −1), 1)))
+		st = t.AlphaMix(s, as, a)
 	}
 	if st != as {
 		t.ReleaseDead(as)
