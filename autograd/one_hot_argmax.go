@@ -6,7 +6,7 @@ package autograd
 //
 // Backward: none.
 func (t *Tape) OneHotArgmax(x *Var) *Var {
-	o := t.op(t.AllocZero(x.Rows(), x.Cols()), x, nil)
+	o := t.op(t.Alloc(x.Rows(), x.Cols()), x, nil) // each chunk clears its rows
 	t.Exec.ForArg(x.Rows(), x.Value.Len(), o, oneHotArgmaxRows)
 	o.in[0] = nil // a constant: nothing to record
 	return o
@@ -15,6 +15,7 @@ func (t *Tape) OneHotArgmax(x *Var) *Var {
 func oneHotArgmaxRows(arg any, lo, hi int) {
 	o := arg.(*Var)
 	cols, xd, od := o.Value.Cols, o.in[0].Value.Data, o.Value.Data
+	clear(od[lo*cols : hi*cols])
 	for i := lo; i < hi; i++ {
 		best := -1
 		for j, v := range xd[i*cols : (i+1)*cols] {
