@@ -16,7 +16,8 @@ import (
 //
 // Backward: ∂x[rows[q],:] += ∂out[seg[q],:]/count[seg[q]] for every q in
 // order (+0 for seg[q] < 0), each term first rounded onto +0 as the
-// gathered gradient was.
+// gathered gradient was; when rows increase (distinct rows, one addition
+// each) the goroutines share them.
 func (t *Tape) SegmentMeanRows(x *Var, rows, seg []int32, numSeg int) *Var {
 	if len(seg) != len(rows) {
 		panic(fmt.Sprintf("autograd: SegmentMeanRows: %d segment ids for %d rows", len(seg), len(rows)))
@@ -77,7 +78,8 @@ func (t *Tape) SegmentMeanRows(x *Var, rows, seg []int32, numSeg int) *Var {
 func segmentMeanRowsBack(o *Var) {
 	t := o.tape
 	cols, numSeg := o.Value.Cols, o.Value.Rows
-	gx, gy, inv := t.grad(o.in[0]).Data, o.Grad.Data, o.aux.Data
+	t.grad(o.in[0])
+	gy, inv := o.Grad.Data, o.aux.Data
 	rowsD := t.AllocZero(numSeg+1, cols) // the per-segment rows, then a zero row for seg < 0
 	td := rowsD.Data
 	vec := simd.Enabled() && !goFusesFMA
@@ -94,7 +96,27 @@ func segmentMeanRowsBack(o *Var) {
 			tr[j] += g * f
 		}
 	}
-	for q, s := range o.lab {
+	o.aux2 = rowsD
+	if increasing(o.idx) {
+		// distinct rows, one addition each: shared among the goroutines
+		t.Exec.ForArg(len(o.idx), len(o.idx)*cols, o, segmentMeanRowsScatter)
+	} else {
+		segmentMeanRowsScatter(o, 0, len(o.idx)) // in q order: rows may repeat
+	}
+	o.aux2 = nil
+	t.giveBack(rowsD)
+}
+
+// segmentMeanRowsScatter adds the per-segment rows (o.aux2) of entries
+// [lo, hi) into their rows of ∂x, as Gather's backward added the gathered
+// gradient: the row times 1 plus ∂x's.
+func segmentMeanRowsScatter(arg any, lo, hi int) {
+	o := arg.(*Var)
+	cols, numSeg := o.Value.Cols, o.Value.Rows
+	gx, td := o.in[0].Grad.Data, o.aux2.Data
+	vec := simd.Enabled() && !goFusesFMA
+	for q := lo; q < hi; q++ {
+		s := o.lab[q]
 		if s < 0 {
 			s = int32(numSeg)
 		}
@@ -108,5 +130,4 @@ func segmentMeanRowsBack(o *Var) {
 			gr[j] += g
 		}
 	}
-	t.giveBack(rowsD)
 }

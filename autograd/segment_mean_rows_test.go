@@ -47,12 +47,23 @@ func TestSegmentMeanRowsMatchesGatherSegmentMean(t *testing.T) {
 		}
 	}
 	for _, cols := range []int{1, 3, 5, 8, 16, 64, 70} {
-		const n, k, numSeg = 40, 90, 6 // segment 5 stays empty
-		rows, seg := make([]int32, k), make([]int32, k)
+		const k, numSeg = 90, 6 // segment 5 stays empty
+		n := 40
+		if cols%2 == 0 {
+			n = 1400 // enough rows of 64 for the scatter to be shared
+		}
+		rows, seg := make([]int32, max(k, n/2)), make([]int32, max(k, n/2))
 		for q := range rows {
 			rows[q], seg[q] = int32(r.IntN(n)), int32(r.IntN(numSeg))-1
 			if seg[q] == 4 {
 				seg[q] = 3
+			}
+		}
+		if cols%2 == 0 { // distinct increasing rows (training nodes): the parallel scatter
+			rows = rows[:n/2]
+			seg = seg[:n/2]
+			for q := range rows {
+				rows[q] = int32(2*q + r.IntN(2))
 			}
 		}
 		xv, g0, up := tensor.NewDense(n, cols), tensor.NewDense(n, cols), tensor.NewDense(numSeg, cols)
