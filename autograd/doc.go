@@ -32,7 +32,8 @@
 //   - shape: Gather, SegmentMean, SegmentMeanRows (SegmentMean of gathered
 //     rows, without the gathered matrix), ConcatCols, SliceCols, Sum, Mean,
 //     SumRows;
-//   - gradient control: STE, StopGrad, OneHotArgmax (constant).
+//   - gradient control: STE, StopGrad, OneHotArgmax and OneHotArgmaxIndex
+//     (constants).
 //
 // Besides the operations: the tape's own file (Alloc, AllocZero, Const,
 // CSRWithValues, Release, ReleaseDead, Reset, PeakBytes, Backward), var.go (the Var),

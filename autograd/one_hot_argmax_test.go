@@ -2,6 +2,7 @@ package autograd
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
@@ -45,4 +46,19 @@ func TestOneHotArgmaxOnRecycledBuffer(t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestOneHotArgmaxIndex(t *testing.T) {
+	tp := NewTape(tensor.Exec{Threads: 2})
+	nan := float32(math.NaN())
+	x := tp.Const(tensor.FromRows([][]float32{{1, 3, 2}, {5, 5, 1}, {-1, -1, -1}, {nan, -2, 7}, {nan, nan, nan}}))
+	idx := []int32{9, 9, 9, 9, 9}
+	y := tp.OneHotArgmaxIndex(x, idx)
+	if want := []int32{1, 0, 0, 2, -1}; !slices.Equal(idx, want) {
+		t.Fatalf("indices %v, want %v", idx, want)
+	}
+	if want := tp.OneHotArgmax(x).Value.Data; !slices.Equal(y.Value.Data, want) {
+		t.Fatalf("one-hot %v, OneHotArgmax gives %v", y.Value.Data, want)
+	}
+	testkit.Panics(t, "OneHotArgmaxIndex with too few indices", func() { tp.OneHotArgmaxIndex(x, idx[:4]) })
 }

@@ -224,6 +224,8 @@ type PCGCN struct {
 
 	// lastB holds the argmax assignment of each layer from the latest forward.
 	lastB [][]int32
+	// argmax is the scratch of each row's argmax (OneHotArgmaxIndex).
+	argmax []int32
 	// agg, in a mini-batch with history, estimates each layer's ÂH̄ (Data.Agg).
 	agg []nn.Aggregator
 }
@@ -445,13 +447,16 @@ func (m *PCGCN) assign(t *autograd.Tape, l int, s, ah, P *autograd.Var) *autogra
 	if st != as {
 		t.ReleaseDead(as)
 	}
-	hard := t.OneHotArgmax(st)
+	if len(m.argmax) != st.Rows() {
+		m.argmax = make([]int32, st.Rows())
+	}
+	hard := t.OneHotArgmaxIndex(st, m.argmax)
 	for _, i := range m.pinNodes {
 		row := hard.Value.Row(int(i))
 		clear(row)
 		row[m.labels[i]] = 1
 	}
-	m.recordAssign(l, hard.Value)
+	m.recordAssign(l, st.Rows())
 	switch c.BMode {
 	case "ste":
 		return t.STE(hard, t.Softmax(t.Scale(st, float32(1/c.Tau))))
@@ -488,25 +493,23 @@ func (m *PCGCN) pinMasks(t *autograd.Tape, hard *tensor.Dense) (keep, pins *auto
 	return t.Const(k), t.Const(p)
 }
 
-// recordAssign keeps, for each row of hard holding a non-zero, the column
-// of its first non-zero in m.lastB[l] (a row of zeros, from a row of NaNs,
-// leaves the earlier assignment). The scan runs from the last column down
-// without a branch (bits compared as integers, a conditional move): B's
-// rows are random one-hot rows, on which the early exit of a forward scan
-// was mispredicted about once a row.
-func (m *PCGCN) recordAssign(l int, hard *tensor.Dense) {
-	if len(m.lastB[l]) != hard.Rows {
-		m.lastB[l] = make([]int32, hard.Rows)
+// recordAssign keeps in m.lastB[l] the column of each row's 1 in B: the
+// argmax OneHotArgmaxIndex wrote into m.argmax, or the label of a pinned
+// node; a row without a 1 (a row of NaNs, argmax −1) leaves the earlier
+// assignment. That is the first non-zero of each row of B, which it used to
+// scan for (TestRecordAssignMatchesFirstNonZero).
+func (m *PCGCN) recordAssign(l, n int) {
+	if len(m.lastB[l]) != n {
+		m.lastB[l] = make([]int32, n)
 	}
-	c, lb := hard.Cols, m.lastB[l]
-	for i := range lb {
-		k := lb[i]
-		for j := c - 1; j >= 0; j-- {
-			if math.Float32bits(hard.Data[i*c+j])&0x7fffffff != 0 { // v != 0
-				k = int32(j)
-			}
+	lb := m.lastB[l]
+	for i, k := range m.argmax[:n] {
+		if k >= 0 {
+			lb[i] = k
 		}
-		lb[i] = k
+	}
+	for _, i := range m.pinNodes {
+		lb[i] = m.labels[i]
 	}
 }
 
