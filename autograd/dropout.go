@@ -36,6 +36,7 @@ func (t *Tape) Dropout(x *Var, p float64) *Var {
 		// the backward step will run: keep the mask (one bit an element)
 		// rather than hash every element again there
 		o.mask.bits = t.masks.take((n + 15) / 16)
+		o.mask.inner = t.masks.innerTable(n / 4)
 		t.Exec.ForArg((n+15)/16, 4*n, o, dropoutForwardBits)
 	} else {
 		t.Exec.ForArg(n, 4*n, o, dropoutForward)
@@ -86,6 +87,7 @@ type dropMask struct {
 	thr   uint32 // 16-bit threshold, in [0, 65536]
 	scale float32
 	bits  []uint16 // the kept bits, one word per 16 elements, when kept (dropout_bits.go)
+	inner []uint64 // the hashes' inner halves of groups 0.., or nil (maskArena.innerTable)
 }
 
 // newMask draws a fresh stream from t.RNG for dropout with probability p < 1.

@@ -38,10 +38,14 @@ func TestDropMaskBitsMatchGo(t *testing.T) {
 	}
 	sizes := []int{0, 1, 3, 4, 5, 15, 16, 17, 31, 32, 33, 47, 64, 100, 257, 1000, 4099}
 	for _, p := range []float64{0.1, 0.5, 0.8, 0.999, 1.0 / 65536} {
-		for _, n := range sizes {
+		for si, n := range sizes {
 			m := dropMask{s: rng.NewStream(r.Uint64()), thr: uint32(math.Round(p * 65536)), scale: float32(1 / (1 - p))}
 			nb := (n + 15) / 16
 			m.bits = make([]uint16, nb)
+			if si%2 == 0 { // half the sizes through the table of inner hashes
+				var a maskArena
+				m.inner = a.innerTable(n / 4)
+			}
 			for i := range m.bits {
 				m.bits[i] = uint16(r.Uint32()) // stale words from an earlier step
 			}
@@ -145,5 +149,26 @@ func TestDropoutStoredMaskMatchesRecomputed(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestInnerTableMatchesStream: the table's entries are the inner halves of
+// rng's stream hash, Uint64At(g) = mix(key + inner[g]) for any key, and the
+// table stops at maxInnerGroups.
+func TestInnerTableMatchesStream(t *testing.T) {
+	var a maskArena
+	inner := a.innerTable(1000)
+	r := rand.New(rand.NewPCG(61, 62))
+	for trial := 0; trial < 200; trial++ {
+		key, g := r.Uint64(), r.IntN(len(inner))
+		if got, want := splitMix(key+inner[g]), rng.NewStream(key).Uint64At(uint64(g)); got != want {
+			t.Fatalf("key %#x group %d: mix(key + inner) = %#x, the stream gives %#x", key, g, got, want)
+		}
+	}
+	if len(a.innerTable(10)) != 10 || len(a.inner) != 1000 {
+		t.Errorf("a shorter table is not the prefix of the kept one (kept %d)", len(a.inner))
+	}
+	if a.innerTable(maxInnerGroups+1) != nil {
+		t.Error("a table beyond maxInnerGroups was made")
 	}
 }

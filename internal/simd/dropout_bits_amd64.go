@@ -21,6 +21,22 @@ func DropoutSetBits(key, first uint64, thr uint32, scale float32, x, y []float32
 	}
 }
 
+// DropoutSetBitsTable is DropoutSetBits with the inner half of each group's
+// hash read from inner instead of computed: inner[g] must hold
+// mix(first+g + 0x632be59bd9b4e019), the SplitMix64 finaliser of the group's
+// index plus the stream's offset, for the len(x)/4 groups of x (it does not
+// depend on the key, so one table serves every stream). The hash, and so
+// every bit of y and of bits, is DropoutSetBits'.
+func DropoutSetBitsTable(key uint64, inner []uint64, thr uint32, scale float32, x, y []float32, bits []uint16) {
+	n := len(x)
+	if len(y) != n || n%16 != 0 || len(bits) != n/16 || len(inner) != n/4 || thr > 1<<16 {
+		panic(fmt.Sprintf("simd: DropoutSetBitsTable on x %d, y %d elements (want equal multiples of 16), %d mask words (want %d), %d inner hashes (want %d), threshold %d (want at most 65536)", n, len(y), len(bits), n/16, len(inner), n/4, thr))
+	}
+	if n > 0 {
+		dropoutSetBitsTable(n/16, &x[0], &y[0], &bits[0], &inner[0], key, thr, scale)
+	}
+}
+
 // DropoutBits applies a mask that DropoutSetBits kept: with f = scale where
 // bit j%16 of bits[j/16] is set and +0 where it is clear, it adds
 // y[j] = float32(x[j]·f) + y[j] (the product first, as Dropout's acc), or,

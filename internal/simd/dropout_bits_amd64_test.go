@@ -8,7 +8,8 @@ import (
 	"testing"
 )
 
-// TestDropoutBitsMatchReference: DropoutSetBits writes Dropout's (and the
+// TestDropoutBitsMatchReference: DropoutSetBits (and DropoutSetBitsTable,
+// from a table of the inner hashes) writes Dropout's (and the
 // naive reference's) y bit for bit and the kept bits; DropoutBits, reading
 // those bits, gives the reference's accumulation, and with first the
 // reference's accumulation onto a y of +0 whatever y held (NaN here).
@@ -47,8 +48,18 @@ func TestDropoutBitsMatchReference(t *testing.T) {
 			bits[0], bits[blocks+1] = 0xdead, 0xbeef
 			want := append([]float32(nil), y...)
 			refDropout(key, first, thr, scale, x[guard:guard+n], want[guard:guard+n], false)
+			yt, bitsT := append([]float32(nil), y...), make([]uint16, blocks)
+			inner := make([]uint64, n/4)
+			for g := range inner {
+				inner[g] = refMix(first + uint64(g) + 0x632be59bd9b4e019)
+			}
 			DropoutSetBits(key, first, thr, scale, x[guard:guard+n], y[guard:guard+n], bits[1:blocks+1])
 			same("DropoutSetBits", y, want)
+			DropoutSetBitsTable(key, inner, thr, scale, x[guard:guard+n], yt[guard:guard+n], bitsT)
+			same("DropoutSetBitsTable", yt, want)
+			if !slicesEqual16(bitsT, bits[1:blocks+1]) {
+				t.Fatalf("blocks=%d: DropoutSetBitsTable's bits %x, DropoutSetBits' %x", blocks, bitsT, bits[1:blocks+1])
+			}
 			if bits[0] != 0xdead || bits[blocks+1] != 0xbeef {
 				t.Fatalf("blocks=%d: the mask words either side changed", blocks)
 			}
@@ -93,4 +104,16 @@ func TestDropoutBitsPanicOnBadArguments(t *testing.T) {
 			DropoutBits(1, make([]float32, c.nx), make([]float32, c.ny), make([]uint16, c.nb), false)
 		}()
 	}
+}
+
+func slicesEqual16(a, b []uint16) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

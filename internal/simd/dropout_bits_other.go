@@ -11,3 +11,8 @@ func DropoutSetBits(key, first uint64, thr uint32, scale float32, x, y []float32
 func DropoutBits(scale float32, x, y []float32, bits []uint16, first bool) {
 	panic("simd: DropoutBits called without vector support")
 }
+
+// DropoutSetBitsTable is unavailable in this build; see Enabled.
+func DropoutSetBitsTable(key uint64, inner []uint64, thr uint32, scale float32, x, y []float32, bits []uint16) {
+	panic("simd: DropoutSetBitsTable called without vector support")
+}

@@ -5097,6 +5097,76 @@ done:
 	VZEROUPPER
 	RET
 
+// func dropoutSetBitsTable(n int, x *float32, y *float32, bits *uint16, inner *uint64, key uint64, thr uint32, scale float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·dropoutSetBitsTable(SB), NOSPLIT, $0-56
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	MOVQ         bits+24(FP), BX
+	LEAQ         dropconst<>+0(SB), SI
+	MOVQ         inner+32(FP), DI
+	MOVQ         key+40(FP), R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVL         thr+48(FP), R8
+	DECL         R8
+	VMOVD        R8, X1
+	VPBROADCASTD X1, Y1
+	MOVSS        scale+52(FP), X2
+	VBROADCASTSS X2, Y2
+	TESTQ        AX, AX
+	JZ           done
+
+block:
+	VPADDQ       (DI), Y0, Y3
+	VPSRLQ       $0x1e, Y3, Y4
+	VPXOR        Y4, Y3, Y3
+	VPMULUDQ     64(SI), Y3, Y4
+	VPSRLQ       $0x20, Y3, Y5
+	VPMULUDQ     64(SI), Y5, Y5
+	VPMULUDQ     96(SI), Y3, Y3
+	VPADDQ       Y3, Y5, Y5
+	VPSLLQ       $0x20, Y5, Y5
+	VPADDQ       Y5, Y4, Y3
+	VPSRLQ       $0x1b, Y3, Y4
+	VPXOR        Y4, Y3, Y3
+	VPMULUDQ     128(SI), Y3, Y4
+	VPSRLQ       $0x20, Y3, Y5
+	VPMULUDQ     128(SI), Y5, Y5
+	VPMULUDQ     160(SI), Y3, Y3
+	VPADDQ       Y3, Y5, Y5
+	VPSLLQ       $0x20, Y5, Y5
+	VPADDQ       Y5, Y4, Y3
+	VPSRLQ       $0x1f, Y3, Y4
+	VPXOR        Y4, Y3, Y3
+	VPMOVZXWD    X3, Y4
+	VEXTRACTI128 $0x01, Y3, X3
+	VPMOVZXWD    X3, Y3
+	VPCMPGTD     Y1, Y4, Y4
+	VMOVMSKPS    Y4, R8
+	VPAND        Y2, Y4, Y4
+	VMULPS       (CX), Y4, Y4
+	VMOVUPS      Y4, (DX)
+	VPCMPGTD     Y1, Y3, Y3
+	VMOVMSKPS    Y3, R9
+	VPAND        Y2, Y3, Y3
+	VMULPS       32(CX), Y3, Y3
+	VMOVUPS      Y3, 32(DX)
+	SHLL         $0x08, R9
+	ORL          R9, R8
+	MOVW         R8, (BX)
+	ADDQ         $0x40, CX
+	ADDQ         $0x40, DX
+	ADDQ         $0x02, BX
+	ADDQ         $0x20, DI
+	DECQ         AX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
 // func dropoutBitsAdd(n int, x *float32, y *float32, bits *uint16, scale float32)
 // Requires: AVX, AVX2, SSE
 TEXT ·dropoutBitsAdd(SB), NOSPLIT, $0-36

@@ -18,7 +18,8 @@ func dropoutBitsKernels() {
 	for i := 0; i < 16; i++ {
 		DATA(4*i, U32(uint32(1)<<i))
 	}
-	dropoutSetBits()
+	dropoutSetBits(false)
+	dropoutSetBits(true)
 	dropoutBits(lanes, false)
 	dropoutBits(lanes, true)
 	colSumsTail(NewDataAddr(NewStaticSymbol("tailmask"), 0))
@@ -27,11 +28,19 @@ func dropoutBitsKernels() {
 // dropoutSetBits emits dropoutSetBits: dropoutSet's loop body (the hash of
 // four groups, the factors, y = f·x with the product's operand order) for n
 // blocks of sixteen elements, and the sixteen kept-bits of each block (bit j
-// of bits[b] for element 16b+j) taken from the comparison's sign bits.
-func dropoutSetBits() {
-	TEXT("dropoutSetBits", NOSPLIT, "func(n int, x *float32, y *float32, bits *uint16, key uint64, first uint64, thr uint32, scale float32)")
+// of bits[b] for element 16b+j) taken from the comparison's sign bits. With
+// table (dropoutSetBitsTable), the inner half of each group's hash,
+// mix(g + dropIndexOffset), which does not depend on the key, is read from
+// inner (one uint64 per group, from the first group on) instead of computed:
+// the same hash with half the arithmetic.
+func dropoutSetBits(table bool) {
+	name, sig := "dropoutSetBits", "func(n int, x *float32, y *float32, bits *uint16, key uint64, first uint64, thr uint32, scale float32)"
+	if table {
+		name, sig = "dropoutSetBitsTable", "func(n int, x *float32, y *float32, bits *uint16, inner *uint64, key uint64, thr uint32, scale float32)"
+	}
+	TEXT(name, NOSPLIT, sig)
 	Pragma("noescape")
-	Doc("dropoutSetBits writes the dropped-out and scaled x to y and the kept bits, n blocks of sixteen (see DropoutBits).")
+	Doc(name + " writes the dropped-out and scaled x to y and the kept bits, n blocks of sixteen (see DropoutSetBits).")
 
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
@@ -41,14 +50,20 @@ func dropoutSetBits() {
 	LEAQ(NewDataAddr(NewStaticSymbol("dropconst"), 0), cb)
 	c := func(i int) Mem { return Mem{Base: cb, Disp: 32 * i} }
 
-	g := Load(Param("first"), GP64())
-	off := GP64()
-	MOVQ(U64(dropIndexOffset), off)
-	ADDQ(off, g)
-	idx := YMM()
-	VMOVQ(g, idx.AsX())
-	VPBROADCASTQ(idx.AsX(), idx)
-	VPADDQ(c(0), idx, idx)
+	var idx VecVirtual
+	var pi Register
+	if table {
+		pi = Load(Param("inner"), GP64())
+	} else {
+		g := Load(Param("first"), GP64())
+		off := GP64()
+		MOVQ(U64(dropIndexOffset), off)
+		ADDQ(off, g)
+		idx = YMM()
+		VMOVQ(g, idx.AsX())
+		VPBROADCASTQ(idx.AsX(), idx)
+		VPADDQ(c(0), idx, idx)
+	}
 	key := YMM()
 	VMOVQ(Load(Param("key"), GP64()), key.AsX())
 	VPBROADCASTQ(key.AsX(), key)
@@ -87,8 +102,12 @@ func dropoutSetBits() {
 	JZ(LabelRef("done"))
 	Label("block")
 	z := YMM()
-	mix(z, idx)
-	VPADDQ(key, z, z)
+	if table {
+		VPADDQ(Mem{Base: pi}, key, z)
+	} else {
+		mix(z, idx)
+		VPADDQ(key, z, z)
+	}
 	mix(z, z)
 	f := []VecVirtual{YMM(), YMM()}
 	VPMOVZXWD(z.AsX(), f[0])
@@ -112,7 +131,11 @@ func dropoutSetBits() {
 	ADDQ(U8(64), px)
 	ADDQ(U8(64), py)
 	ADDQ(U8(2), pm)
-	VPADDQ(c(1), idx, idx)
+	if table {
+		ADDQ(U8(32), pi)
+	} else {
+		VPADDQ(c(1), idx, idx)
+	}
 	DECQ(n)
 	JNZ(LabelRef("block"))
 	Label("done")
