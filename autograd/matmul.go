@@ -140,42 +140,20 @@ func (t *Tape) gemmNonZeroRows(rows []int32, x, b, c *tensor.Dense) {
 func (t *Tape) nonZeroRows(x *tensor.Dense, most int) ([]int32, bool) {
 	k := x.Cols
 	rows := t.i32[:0]
-	vec := simd.Enabled()
 	for i := 0; i < x.Rows; i++ {
-		if !rowHasNonZero(x.Data[i*k:(i+1)*k], vec) {
-			continue
+		for _, v := range x.Data[i*k : (i+1)*k] {
+			if math.Float32bits(v)&0x7fffffff != 0 {
+				if len(rows) == most {
+					t.i32 = rows
+					return nil, false
+				}
+				rows = append(rows, int32(i))
+				break
+			}
 		}
-		if len(rows) == most {
-			t.i32 = rows
-			return nil, false
-		}
-		rows = append(rows, int32(i))
 	}
 	t.i32 = rows
 	return rows, true
-}
-
-// rowHasNonZero reports whether row holds an element that is neither +0
-// nor −0: its first element decides a dense gradient's row at once; a row
-// that starts with zeros (a ReLU's gradient) is counted eight elements at a
-// time (simd.CountNonZero) instead of by a branch per element, which a row
-// of zeros took sixty-four times.
-func rowHasNonZero(row []float32, vec bool) bool {
-	if len(row) == 0 {
-		return false
-	}
-	if math.Float32bits(row[0])&0x7fffffff != 0 {
-		return true
-	}
-	if vec {
-		return simd.CountNonZero(row[1:]) > 0
-	}
-	for _, v := range row[1:] {
-		if math.Float32bits(v)&0x7fffffff != 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // rowCopy holds the operands of a row gather or scatter (see
