@@ -172,3 +172,21 @@ func TestInnerTableMatchesStream(t *testing.T) {
 		t.Error("a table beyond maxInnerGroups was made")
 	}
 }
+
+// TestTrimKeepsInnerTable: Trim drops the mask words but keeps the table of
+// inner hashes, which does not depend on the step's shapes (a mini-batch
+// step ends with Trim and would otherwise rebuild it every step).
+func TestTrimKeepsInnerTable(t *testing.T) {
+	tp := NewTape(tensor.Serial)
+	tp.Training, tp.RNG = true, rng.New(1)
+	x := NewParam("x", tensor.NewDense(64, 64))
+	tp.Dropout(x, 0.5)
+	if !simd.Enabled() {
+		t.Skip("the table is the vector kernels' path")
+	}
+	n := len(tp.masks.inner)
+	tp.Trim()
+	if len(tp.masks.inner) != n || n != 64*64/4 || tp.masks.buf != nil {
+		t.Fatalf("after Trim: %d inner hashes (had %d), mask words %d", len(tp.masks.inner), n, len(tp.masks.buf))
+	}
+}

@@ -99,7 +99,7 @@ func (t *Tape) Trim() {
 	clear(t.free)
 	clear(t.spare)
 	t.cols, t.heads = nil, nil
-	t.masks = maskArena{}
+	t.masks = maskArena{inner: t.masks.inner} // the inner hashes do not depend on the shapes: kept
 	clear(t.csrs)
 	t.csrs = t.csrs[:0]
 	clear(t.released)
