@@ -93,7 +93,8 @@ func (t *Tape) Reset() {
 // free lists are keyed by size, which pays when every step has the shapes
 // of the last (full-batch training); when the shapes change from step to
 // step (mini-batches of sampled neighbourhoods, whose node counts vary),
-// they would only grow, so a mini-batch step ends with Trim.
+// they would only grow, so a mini-batch step ends with Trim. Dropout's table
+// of inner hashes (at most 8 MiB, the same whatever the shapes) is kept.
 func (t *Tape) Trim() {
 	t.Reset()
 	clear(t.free)
