@@ -10,9 +10,10 @@ import (
 // the gathered matrix: row s is the mean of the rows rows[q] of x with
 // seg[q] == s (seg has one entry per entry of rows; seg[q] < 0 leaves it
 // out; an empty segment gives a zero row). The sums run over q in
-// increasing order, and forward and backward make the floating-point
-// operations of the two operations they replace, so the bits are theirs
-// (PCGCN's class prototypes of the training nodes).
+// increasing order (the goroutines share the columns), and forward and
+// backward make the floating-point operations of the two operations they
+// replace, so the bits are theirs (PCGCN's class prototypes of the
+// training nodes).
 //
 // Backward: ∂x[rows[q],:] += ∂out[seg[q],:]/count[seg[q]] for every q in
 // order (+0 for seg[q] < 0), each term first rounded onto +0 as the
@@ -44,30 +45,43 @@ func (t *Tape) SegmentMeanRows(x *Var, rows, seg []int32, numSeg int) *Var {
 		}
 	}
 	out := t.AllocZero(numSeg, cols)
-	xd, od := x.Value.Data, out.Data
+	o := t.op(out, x, nil)
+	o.idx, o.lab, o.aux = rows, seg, invD
+	// blocks of 16 columns shared among the goroutines: each column's sums
+	// are one goroutine's, over q in order
+	t.Exec.ForArg((cols+15)/16, len(rows)*cols, o, segmentMeanRowsSums)
+	return t.done(o, segmentMeanRowsBack)
+}
+
+// segmentMeanRowsSums sums the columns of the blocks [lo, hi) of 16 over
+// the entries in q order and scales them by the segments' inverse counts:
+// SegmentMean's loops (or[j] += v through simd.AXPY with c = 1, then
+// od[j] *= f) on those columns.
+func segmentMeanRowsSums(arg any, lo, hi int) {
+	o := arg.(*Var)
+	cols := o.Value.Cols
+	c0, c1 := 16*lo, min(16*hi, cols)
+	xd, od, inv := o.in[0].Value.Data, o.Value.Data, o.aux.Data
 	vec := simd.Enabled() && !goFusesFMA // SegmentMean's loop, packed
-	for q, s := range seg {
+	for q, s := range o.lab {
 		if s < 0 {
 			continue
 		}
-		i := int(rows[q])
-		or := od[int(s)*cols : (int(s)+1)*cols]
+		i := int(o.idx[q])
+		or := od[int(s)*cols+c0 : int(s)*cols+c1]
 		if vec {
-			simd.AXPY(1, xd[i*cols:(i+1)*cols], or)
+			simd.AXPY(1, xd[i*cols+c0:i*cols+c1], or)
 			continue
 		}
-		for j, v := range xd[i*cols : (i+1)*cols] {
+		for j, v := range xd[i*cols+c0 : i*cols+c1] {
 			or[j] += v
 		}
 	}
 	for s, f := range inv {
-		for j := s * cols; j < (s+1)*cols; j++ {
+		for j := s*cols + c0; j < s*cols+c1; j++ {
 			od[j] *= f
 		}
 	}
-	o := t.op(out, x, nil)
-	o.idx, o.lab, o.aux = rows, seg, invD
-	return t.done(o, segmentMeanRowsBack)
 }
 
 // segmentMeanRowsBack adds to ∂x what SegmentMean's and then Gather's
