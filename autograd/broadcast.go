@@ -200,6 +200,14 @@ func reduceRowBlocksVec(r *reduction, lo, hi int, vec bool) {
 				m = r.mul[i0*cols : i1*cols]
 			}
 			done = simd.ColSums8(i1-i0, cols, cols, gd[i0*cols:i1*cols], m, acc)
+			if done < cols { // the last cols%8 (PCGCN's class columns): the same additions
+				var mt []float32
+				if m != nil {
+					mt = m[done:]
+				}
+				simd.ColSumsTail(i1-i0, cols-done, cols, gd[i0*cols+done:i1*cols], mt, acc[done:])
+				done = cols
+			}
 		}
 		if done == cols {
 			continue

@@ -21,15 +21,19 @@
 //     broadcast.go), AddScaled (ca·a + cb·b), Scale, AddConst, Neg, ReLU,
 //     LeakyReLU, ELU, GELU, Sigmoid, Softplus, Tanh, and the fused PCGCN update
 //     ReLUAddScaledSub (ReLU(x + c·((a − b) ⊙ m)), with the rounding of the
-//     chain it replaces);
+//     chain it replaces) and its similarity mix AlphaMix (a·b + (1−a)·(x − b),
+//     likewise);
 //   - rows: Softmax, LogSoftmax, L2NormalizeRows, BatchNorm (batch
 //     statistics), LayerNorm (row statistics; both without an affine
 //     part, which nn.Norm adds); losses NLLLoss, CrossEntropy,
 //     BCEWithLogits;
 //   - Dropout and DropoutCSR (counter-based masks, identical for any thread
 //     count);
-//   - shape: Gather, SegmentMean, ConcatCols, SliceCols, Sum, Mean, SumRows;
-//   - gradient control: STE, StopGrad, OneHotArgmax (constant).
+//   - shape: Gather, SegmentMean, SegmentMeanRows (SegmentMean of gathered
+//     rows, without the gathered matrix), ConcatCols, SliceCols, Sum, Mean,
+//     SumRows;
+//   - gradient control: STE, StopGrad, OneHotArgmax and OneHotArgmaxIndex
+//     (constants).
 //
 // Besides the operations: the tape's own file (Alloc, AllocZero, Const,
 // CSRWithValues, Release, ReleaseDead, Reset, PeakBytes, Backward), var.go (the Var),

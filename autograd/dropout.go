@@ -15,8 +15,10 @@ import (
 // depends only on the stream and i, so the mask is the same whatever the
 // thread count. It panics when training with p > 0 and no t.RNG.
 //
-// Backward: ∂x += mask/(1−p) ⊙ ∂out (the mask is recomputed from the stream,
-// not stored).
+// Backward: ∂x += mask/(1−p) ⊙ ∂out. Where the vector kernels run, the
+// forward pass keeps the mask as one bit an element (n/8 bytes of the tape's
+// until Reset) and the backward pass reads it; otherwise it recomputes the
+// mask from the stream. Both give the same bits.
 func (t *Tape) Dropout(x *Var, p float64) *Var {
 	if p < 0 || p > 1 {
 		panic(fmt.Sprintf("autograd: Dropout probability %g outside [0,1]", p))
@@ -30,7 +32,15 @@ func (t *Tape) Dropout(x *Var, p float64) *Var {
 	o := t.op(t.Alloc(x.Rows(), x.Cols()), x, nil)
 	o.mask = t.newMask(p)
 	n := len(x.Value.Data)
-	t.Exec.ForArg(n, 4*n, o, dropoutForward)
+	if simd.Enabled() && !t.noGrad && x.requiresGrad {
+		// the backward step will run: keep the mask (one bit an element)
+		// rather than hash every element again there
+		o.mask.bits = t.masks.take((n + 15) / 16)
+		o.mask.inner = t.masks.innerTable(n / 4)
+		t.Exec.ForArg((n+15)/16, 4*n, o, dropoutForwardBits)
+	} else {
+		t.Exec.ForArg(n, 4*n, o, dropoutForward)
+	}
 	return t.done(o, dropoutBack)
 }
 
@@ -39,15 +49,34 @@ func dropoutForward(arg any, lo, hi int) {
 	o.mask.applyRange(o.in[0].Value.Data, o.Value.Data, lo, hi, false)
 }
 
+func dropoutForwardBits(arg any, lo, hi int) {
+	o := arg.(*Var)
+	o.mask.setRangeBits(o.in[0].Value.Data, o.Value.Data, lo, hi)
+}
+
 func dropoutBack(o *Var) {
-	o.tape.grad(o.in[0])
+	t := o.tape
 	n := len(o.Grad.Data)
-	o.tape.Exec.ForArg(n, 4*n, o, dropoutBackward)
+	if o.mask.bits != nil {
+		// the first gradient of x is written onto +0 without zeroing its
+		// buffer first (gradFor), with the bits of a zeroed one
+		_, beta := t.gradFor(o.in[0])
+		o.i0 = int(beta)
+		t.Exec.ForArg((n+15)/16, 4*n, o, dropoutBackwardBits)
+		return
+	}
+	t.grad(o.in[0])
+	t.Exec.ForArg(n, 4*n, o, dropoutBackward)
 }
 
 func dropoutBackward(arg any, lo, hi int) {
 	o := arg.(*Var)
 	o.mask.applyRange(o.Grad.Data, o.in[0].Grad.Data, lo, hi, true)
+}
+
+func dropoutBackwardBits(arg any, lo, hi int) {
+	o := arg.(*Var)
+	o.mask.backRangeBits(o.Grad.Data, o.in[0].Grad.Data, lo, hi, o.i0 == 0)
 }
 
 // dropMask is one dropout draw. Element i is decided by 16 bits of stream
@@ -57,6 +86,8 @@ type dropMask struct {
 	s     rng.Stream
 	thr   uint32 // 16-bit threshold, in [0, 65536]
 	scale float32
+	bits  []uint16 // the kept bits, one word per 16 elements, when kept (dropout_bits.go)
+	inner []uint64 // the hashes' inner halves of groups 0.., or nil (maskArena.innerTable)
 }
 
 // newMask draws a fresh stream from t.RNG for dropout with probability p < 1.

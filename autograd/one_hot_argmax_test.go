@@ -2,9 +2,11 @@ package autograd
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/testkit"
 )
 
 func TestOneHotArgmax(t *testing.T) {
@@ -21,4 +23,42 @@ func TestOneHotArgmax(t *testing.T) {
 	if y.RequiresGrad() {
 		t.Error("OneHotArgmax must be a constant")
 	}
+}
+
+// TestOneHotArgmaxOnRecycledBuffer: the output buffer comes from the tape
+// unzeroed and each chunk clears its own rows, so a buffer recycled from an
+// earlier step (holding its 1s, or anything) gives the rows of a fresh one,
+// at 1 to 3 threads.
+func TestOneHotArgmaxOnRecycledBuffer(t *testing.T) {
+	for threads := 1; threads <= 3; threads++ {
+		tp := NewTape(tensor.Exec{Threads: threads})
+		first := tp.OneHotArgmax(tp.Const(testkit.RandDense(700, 5, 1)))
+		for i := range first.Value.Data {
+			first.Value.Data[i] = float32(i) // garbage for the next step
+		}
+		tp.Reset()
+		x := testkit.RandDense(700, 5, 2)
+		got := tp.OneHotArgmax(tp.Const(x)).Value.Data
+		want := NewTape(tensor.Serial).OneHotArgmax(NewParam("x", x)).Value.Data
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("threads=%d: element %d is %v on a recycled buffer, %v on a fresh one", threads, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+func TestOneHotArgmaxIndex(t *testing.T) {
+	tp := NewTape(tensor.Exec{Threads: 2})
+	nan := float32(math.NaN())
+	x := tp.Const(tensor.FromRows([][]float32{{1, 3, 2}, {5, 5, 1}, {-1, -1, -1}, {nan, -2, 7}, {nan, nan, nan}}))
+	idx := []int32{9, 9, 9, 9, 9}
+	y := tp.OneHotArgmaxIndex(x, idx)
+	if want := []int32{1, 0, 0, 2, -1}; !slices.Equal(idx, want) {
+		t.Fatalf("indices %v, want %v", idx, want)
+	}
+	if want := tp.OneHotArgmax(x).Value.Data; !slices.Equal(y.Value.Data, want) {
+		t.Fatalf("one-hot %v, OneHotArgmax gives %v", y.Value.Data, want)
+	}
+	testkit.Panics(t, "OneHotArgmaxIndex with too few indices", func() { tp.OneHotArgmaxIndex(x, idx[:4]) })
 }

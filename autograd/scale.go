@@ -7,12 +7,22 @@ func (t *Tape) Scale(x *Var, c float32) *Var {
 	return t.elementwise(x, 1, c, scaleForward, scaleBackward)
 }
 
+// scaleForward is kept out of line: AlphaMix calls it with a constant c, which
+// inlined would let the compiler fold c = −1 into a negation (flipping a
+// NaN's sign, where the multiplication of the elementwise path keeps it).
+//
+//go:noinline
 func scaleForward(c float32, y, x []float32) {
 	for i, v := range x {
 		y[i] = c * v
 	}
 }
 
+// scaleBackward is kept out of line: AlphaMix calls it with a constant c, which
+// inlined would let the compiler fold c = −1 into a negation (flipping a
+// NaN's sign, where the multiplication of the elementwise path keeps it).
+//
+//go:noinline
 func scaleBackward(c float32, gx, gy, _, _ []float32) {
 	for i, g := range gy {
 		gx[i] += c * g

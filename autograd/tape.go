@@ -50,6 +50,7 @@ type Tape struct {
 	f64         []float64 // scratch of MatInverse
 	i32         []int32   // scratch row list (gemmNonZeroRows)
 	rowArgs     rowCopy   // operands of the row copy in progress (gemmNonZeroRows)
+	masks       maskArena // dropout's kept bits (dropout_bits.go)
 }
 
 // NewTape returns an empty tape using e for its kernels.
@@ -82,6 +83,7 @@ func (t *Tape) Reset() {
 		t.spare[k] = l[:0]
 	}
 	t.inUse, t.nrel = 0, 0
+	t.masks.off = 0
 	clear(t.nodes)
 	t.nodes = t.nodes[:0]
 }
@@ -91,12 +93,14 @@ func (t *Tape) Reset() {
 // free lists are keyed by size, which pays when every step has the shapes
 // of the last (full-batch training); when the shapes change from step to
 // step (mini-batches of sampled neighbourhoods, whose node counts vary),
-// they would only grow, so a mini-batch step ends with Trim.
+// they would only grow, so a mini-batch step ends with Trim. Dropout's table
+// of inner hashes (at most 8 MiB, the same whatever the shapes) is kept.
 func (t *Tape) Trim() {
 	t.Reset()
 	clear(t.free)
 	clear(t.spare)
 	t.cols, t.heads = nil, nil
+	t.masks = maskArena{inner: t.masks.inner} // the inner hashes do not depend on the shapes: kept
 	clear(t.csrs)
 	t.csrs = t.csrs[:0]
 	clear(t.released)

@@ -224,6 +224,8 @@ type PCGCN struct {
 
 	// lastB holds the argmax assignment of each layer from the latest forward.
 	lastB [][]int32
+	// argmax is the scratch of each row's argmax (OneHotArgmaxIndex).
+	argmax []int32
 	// agg, in a mini-batch with history, estimates each layer's ÂH̄ (Data.Agg).
 	agg []nn.Aggregator
 }
@@ -403,7 +405,8 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 // the learnable free prototypes in the rows of classes without training nodes.
 func (m *PCGCN) prototypes(t *autograd.Tape, h *autograd.Var) *autograd.Var {
 	nc := m.data.Graph.NumClasses
-	P := t.SegmentMean(t.Gather(h, m.data.Train), m.trainY, nc)
+	// SegmentMean(Gather(h, Train), trainY) in one operation, the same bits
+	P := t.SegmentMeanRows(h, m.data.Train, m.trainY, nc)
 	if m.cfg.ProtoStopGrad {
 		P = t.StopGrad(P)
 	}
@@ -437,22 +440,23 @@ func (m *PCGCN) assign(t *autograd.Tape, l int, s, ah, P *autograd.Var) *autogra
 	case c.NoHetP:
 		st = as
 	default:
-		oneMinus := t.AddConst(t.Scale(a, -1), 1)
-		hom, diff := t.Mul(as, a), t.Sub(s, as)
-		het := t.Mul(diff, oneMinus)
-		st = t.Add(hom, het)
-		t.ReleaseDead(hom, diff, het)
+		// α·ÂS + (1−α)·(S − ÂS) in one operation, with the bits of
+		// Add(Mul(ÂS, α), Mul(Sub(S, ÂS), AddConst(Scale(α, −1), 1)))
+		st = t.AlphaMix(s, as, a)
 	}
 	if st != as {
 		t.ReleaseDead(as)
 	}
-	hard := t.OneHotArgmax(st)
+	if len(m.argmax) != st.Rows() {
+		m.argmax = make([]int32, st.Rows())
+	}
+	hard := t.OneHotArgmaxIndex(st, m.argmax)
 	for _, i := range m.pinNodes {
 		row := hard.Value.Row(int(i))
 		clear(row)
 		row[m.labels[i]] = 1
 	}
-	m.recordAssign(l, hard.Value)
+	m.recordAssign(l, st.Rows())
 	switch c.BMode {
 	case "ste":
 		return t.STE(hard, t.Softmax(t.Scale(st, float32(1/c.Tau))))
@@ -489,17 +493,23 @@ func (m *PCGCN) pinMasks(t *autograd.Tape, hard *tensor.Dense) (keep, pins *auto
 	return t.Const(k), t.Const(p)
 }
 
-func (m *PCGCN) recordAssign(l int, hard *tensor.Dense) {
-	if len(m.lastB[l]) != hard.Rows {
-		m.lastB[l] = make([]int32, hard.Rows)
+// recordAssign keeps in m.lastB[l] the column of each row's 1 in B: the
+// argmax OneHotArgmaxIndex wrote into m.argmax, or the label of a pinned
+// node; a row without a 1 (a row of NaNs, argmax −1) leaves the earlier
+// assignment. That is the first non-zero of each row of B, which it used to
+// scan for (TestRecordAssignMatchesFirstNonZero).
+func (m *PCGCN) recordAssign(l, n int) {
+	if len(m.lastB[l]) != n {
+		m.lastB[l] = make([]int32, n)
 	}
-	for i := 0; i < hard.Rows; i++ {
-		for j, v := range hard.Row(i) {
-			if v != 0 {
-				m.lastB[l][i] = int32(j)
-				break
-			}
+	lb := m.lastB[l]
+	for i, k := range m.argmax[:n] {
+		if k >= 0 {
+			lb[i] = k
 		}
+	}
+	for _, i := range m.pinNodes {
+		lb[i] = m.labels[i]
 	}
 }
 

@@ -142,8 +142,7 @@ func (m *PCGCN) assignBlock(t *autograd.Tape, l, lo int, s, as *autograd.Var) *a
 	case c.NoHetP:
 		st = as
 	default:
-		oneMinus := t.AddConst(t.Scale(a, -1), 1)
-		st = t.Add(t.Mul(as, a), t.Mul(t.Sub(s, as), oneMinus))
+		st = t.AlphaMix(s, as, a) // the bits of assign's
 	}
 	hard := t.OneHotArgmax(st)
 	rec := m.lastB[l][lo : lo+hard.Rows()]

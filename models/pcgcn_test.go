@@ -654,3 +654,57 @@ func TestPCGCNEvaluationReleases(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordAssignMatchesFirstNonZero holds recordAssign, which reads the
+// argmax OneHotArgmaxIndex wrote and the pins, to the scan of B it replaces
+// (each row's first non-zero; a row of zeros, argmax −1, keeping the
+// earlier assignment), with pinned rows, widths 1 to 9, on a real B: the
+// one-hot of random scores with NaN rows, then the pins written into it as
+// assign writes them.
+func TestRecordAssignMatchesFirstNonZero(t *testing.T) {
+	r := rng.New(3)
+	for c := 1; c <= 9; c++ {
+		const rows = 200
+		x := tensor.NewDense(rows, c)
+		for i := range x.Data {
+			x.Data[i] = float32(r.NormFloat64())
+		}
+		for i := 0; i < rows; i += 7 {
+			for j := 0; j < c; j++ {
+				x.Data[i*c+j] = float32(math.NaN())
+			}
+		}
+		m := &PCGCN{lastB: make([][]int32, 1), argmax: make([]int32, rows), labels: make([]int32, rows)}
+		for i := range m.labels {
+			m.labels[i] = int32(r.IntN(c))
+		}
+		for i := 3; i < rows; i += 11 {
+			m.pinNodes = append(m.pinNodes, int32(i))
+		}
+		m.lastB[0] = make([]int32, rows)
+		want := make([]int32, rows)
+		for i := range want {
+			want[i] = int32(r.IntN(c))
+			m.lastB[0][i] = want[i]
+		}
+		tp := autograd.NewTape(tensor.Serial)
+		hard := tp.OneHotArgmaxIndex(tp.Const(x), m.argmax)
+		for _, i := range m.pinNodes {
+			row := hard.Value.Row(int(i))
+			clear(row)
+			row[m.labels[i]] = 1
+		}
+		for i := range want {
+			for j, v := range hard.Value.Row(i) {
+				if v != 0 {
+					want[i] = int32(j)
+					break
+				}
+			}
+		}
+		m.recordAssign(0, rows)
+		if !slices.Equal(m.lastB[0], want) {
+			t.Fatalf("cols %d: recorded %v, want %v", c, m.lastB[0], want)
+		}
+	}
+}

@@ -4983,3 +4983,326 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+DATA dropbitlanes<>+0(SB)/4, $0x00000001
+DATA dropbitlanes<>+4(SB)/4, $0x00000002
+DATA dropbitlanes<>+8(SB)/4, $0x00000004
+DATA dropbitlanes<>+12(SB)/4, $0x00000008
+DATA dropbitlanes<>+16(SB)/4, $0x00000010
+DATA dropbitlanes<>+20(SB)/4, $0x00000020
+DATA dropbitlanes<>+24(SB)/4, $0x00000040
+DATA dropbitlanes<>+28(SB)/4, $0x00000080
+DATA dropbitlanes<>+32(SB)/4, $0x00000100
+DATA dropbitlanes<>+36(SB)/4, $0x00000200
+DATA dropbitlanes<>+40(SB)/4, $0x00000400
+DATA dropbitlanes<>+44(SB)/4, $0x00000800
+DATA dropbitlanes<>+48(SB)/4, $0x00001000
+DATA dropbitlanes<>+52(SB)/4, $0x00002000
+DATA dropbitlanes<>+56(SB)/4, $0x00004000
+DATA dropbitlanes<>+60(SB)/4, $0x00008000
+GLOBL dropbitlanes<>(SB), RODATA|NOPTR, $64
+
+// func dropoutSetBits(n int, x *float32, y *float32, bits *uint16, key uint64, first uint64, thr uint32, scale float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·dropoutSetBits(SB), NOSPLIT, $0-56
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	MOVQ         bits+24(FP), BX
+	LEAQ         dropconst<>+0(SB), SI
+	MOVQ         first+40(FP), DI
+	MOVQ         $0x632be59bd9b4e019, R8
+	ADDQ         R8, DI
+	VMOVQ        DI, X0
+	VPBROADCASTQ X0, Y0
+	VPADDQ       (SI), Y0, Y0
+	MOVQ         key+32(FP), DI
+	VMOVQ        DI, X1
+	VPBROADCASTQ X1, Y1
+	MOVL         thr+48(FP), DI
+	DECL         DI
+	VMOVD        DI, X2
+	VPBROADCASTD X2, Y2
+	MOVSS        scale+52(FP), X3
+	VBROADCASTSS X3, Y3
+	TESTQ        AX, AX
+	JZ           done
+
+block:
+	VPSRLQ       $0x1e, Y0, Y4
+	VPXOR        Y4, Y0, Y4
+	VPMULUDQ     64(SI), Y4, Y5
+	VPSRLQ       $0x20, Y4, Y6
+	VPMULUDQ     64(SI), Y6, Y6
+	VPMULUDQ     96(SI), Y4, Y4
+	VPADDQ       Y4, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPADDQ       Y6, Y5, Y4
+	VPSRLQ       $0x1b, Y4, Y5
+	VPXOR        Y5, Y4, Y4
+	VPMULUDQ     128(SI), Y4, Y5
+	VPSRLQ       $0x20, Y4, Y6
+	VPMULUDQ     128(SI), Y6, Y6
+	VPMULUDQ     160(SI), Y4, Y4
+	VPADDQ       Y4, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPADDQ       Y6, Y5, Y4
+	VPSRLQ       $0x1f, Y4, Y5
+	VPXOR        Y5, Y4, Y4
+	VPADDQ       Y1, Y4, Y4
+	VPSRLQ       $0x1e, Y4, Y5
+	VPXOR        Y5, Y4, Y4
+	VPMULUDQ     64(SI), Y4, Y5
+	VPSRLQ       $0x20, Y4, Y6
+	VPMULUDQ     64(SI), Y6, Y6
+	VPMULUDQ     96(SI), Y4, Y4
+	VPADDQ       Y4, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPADDQ       Y6, Y5, Y4
+	VPSRLQ       $0x1b, Y4, Y5
+	VPXOR        Y5, Y4, Y4
+	VPMULUDQ     128(SI), Y4, Y5
+	VPSRLQ       $0x20, Y4, Y6
+	VPMULUDQ     128(SI), Y6, Y6
+	VPMULUDQ     160(SI), Y4, Y4
+	VPADDQ       Y4, Y6, Y6
+	VPSLLQ       $0x20, Y6, Y6
+	VPADDQ       Y6, Y5, Y4
+	VPSRLQ       $0x1f, Y4, Y5
+	VPXOR        Y5, Y4, Y4
+	VPMOVZXWD    X4, Y5
+	VEXTRACTI128 $0x01, Y4, X4
+	VPMOVZXWD    X4, Y4
+	VPCMPGTD     Y2, Y5, Y5
+	VMOVMSKPS    Y5, DI
+	VPAND        Y3, Y5, Y5
+	VMULPS       (CX), Y5, Y5
+	VMOVUPS      Y5, (DX)
+	VPCMPGTD     Y2, Y4, Y4
+	VMOVMSKPS    Y4, R8
+	VPAND        Y3, Y4, Y4
+	VMULPS       32(CX), Y4, Y4
+	VMOVUPS      Y4, 32(DX)
+	SHLL         $0x08, R8
+	ORL          R8, DI
+	MOVW         DI, (BX)
+	ADDQ         $0x40, CX
+	ADDQ         $0x40, DX
+	ADDQ         $0x02, BX
+	VPADDQ       32(SI), Y0, Y0
+	DECQ         AX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func dropoutSetBitsTable(n int, x *float32, y *float32, bits *uint16, inner *uint64, key uint64, thr uint32, scale float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·dropoutSetBitsTable(SB), NOSPLIT, $0-56
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	MOVQ         bits+24(FP), BX
+	LEAQ         dropconst<>+0(SB), SI
+	MOVQ         inner+32(FP), DI
+	MOVQ         key+40(FP), R8
+	VMOVQ        R8, X0
+	VPBROADCASTQ X0, Y0
+	MOVL         thr+48(FP), R8
+	DECL         R8
+	VMOVD        R8, X1
+	VPBROADCASTD X1, Y1
+	MOVSS        scale+52(FP), X2
+	VBROADCASTSS X2, Y2
+	TESTQ        AX, AX
+	JZ           done
+
+block:
+	VPADDQ       (DI), Y0, Y3
+	VPSRLQ       $0x1e, Y3, Y4
+	VPXOR        Y4, Y3, Y3
+	VPMULUDQ     64(SI), Y3, Y4
+	VPSRLQ       $0x20, Y3, Y5
+	VPMULUDQ     64(SI), Y5, Y5
+	VPMULUDQ     96(SI), Y3, Y3
+	VPADDQ       Y3, Y5, Y5
+	VPSLLQ       $0x20, Y5, Y5
+	VPADDQ       Y5, Y4, Y3
+	VPSRLQ       $0x1b, Y3, Y4
+	VPXOR        Y4, Y3, Y3
+	VPMULUDQ     128(SI), Y3, Y4
+	VPSRLQ       $0x20, Y3, Y5
+	VPMULUDQ     128(SI), Y5, Y5
+	VPMULUDQ     160(SI), Y3, Y3
+	VPADDQ       Y3, Y5, Y5
+	VPSLLQ       $0x20, Y5, Y5
+	VPADDQ       Y5, Y4, Y3
+	VPSRLQ       $0x1f, Y3, Y4
+	VPXOR        Y4, Y3, Y3
+	VPMOVZXWD    X3, Y4
+	VEXTRACTI128 $0x01, Y3, X3
+	VPMOVZXWD    X3, Y3
+	VPCMPGTD     Y1, Y4, Y4
+	VMOVMSKPS    Y4, R8
+	VPAND        Y2, Y4, Y4
+	VMULPS       (CX), Y4, Y4
+	VMOVUPS      Y4, (DX)
+	VPCMPGTD     Y1, Y3, Y3
+	VMOVMSKPS    Y3, R9
+	VPAND        Y2, Y3, Y3
+	VMULPS       32(CX), Y3, Y3
+	VMOVUPS      Y3, 32(DX)
+	SHLL         $0x08, R9
+	ORL          R9, R8
+	MOVW         R8, (BX)
+	ADDQ         $0x40, CX
+	ADDQ         $0x40, DX
+	ADDQ         $0x02, BX
+	ADDQ         $0x20, DI
+	DECQ         AX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func dropoutBitsAdd(n int, x *float32, y *float32, bits *uint16, scale float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·dropoutBitsAdd(SB), NOSPLIT, $0-36
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	MOVQ         bits+24(FP), BX
+	MOVSS        scale+32(FP), X0
+	VBROADCASTSS X0, Y0
+	LEAQ         dropbitlanes<>+0(SB), SI
+	VMOVDQU      (SI), Y1
+	VMOVDQU      32(SI), Y2
+	TESTQ        AX, AX
+	JZ           done
+
+block:
+	MOVWLZX      (BX), SI
+	VMOVD        SI, X3
+	VPBROADCASTD X3, Y3
+	VPAND        Y1, Y3, Y4
+	VPCMPEQD     Y1, Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VMULPS       (CX), Y4, Y4
+	VADDPS       (DX), Y4, Y4
+	VMOVUPS      Y4, (DX)
+	VPAND        Y2, Y3, Y3
+	VPCMPEQD     Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VMULPS       32(CX), Y3, Y3
+	VADDPS       32(DX), Y3, Y3
+	VMOVUPS      Y3, 32(DX)
+	ADDQ         $0x40, CX
+	ADDQ         $0x40, DX
+	ADDQ         $0x02, BX
+	DECQ         AX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func dropoutBitsFirst(n int, x *float32, y *float32, bits *uint16, scale float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·dropoutBitsFirst(SB), NOSPLIT, $0-36
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	MOVQ         bits+24(FP), BX
+	MOVSS        scale+32(FP), X0
+	VBROADCASTSS X0, Y0
+	LEAQ         dropbitlanes<>+0(SB), SI
+	VMOVDQU      (SI), Y1
+	VMOVDQU      32(SI), Y2
+	VXORPS       Y3, Y3, Y3
+	TESTQ        AX, AX
+	JZ           done
+
+block:
+	MOVWLZX      (BX), SI
+	VMOVD        SI, X4
+	VPBROADCASTD X4, Y4
+	VPAND        Y1, Y4, Y5
+	VPCMPEQD     Y1, Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VMULPS       (CX), Y5, Y5
+	VADDPS       Y3, Y5, Y5
+	VMOVUPS      Y5, (DX)
+	VPAND        Y2, Y4, Y4
+	VPCMPEQD     Y2, Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VMULPS       32(CX), Y4, Y4
+	VADDPS       Y3, Y4, Y4
+	VMOVUPS      Y4, 32(DX)
+	ADDQ         $0x40, CX
+	ADDQ         $0x40, DX
+	ADDQ         $0x02, BX
+	DECQ         AX
+	JNZ          block
+
+done:
+	VZEROUPPER
+	RET
+
+// func colSumsTail(rows int, cols int, ld int, gd *float32, mul *float32, sums *float64)
+// Requires: AVX, AVX2
+TEXT ·colSumsTail(SB), NOSPLIT, $0-48
+	MOVQ         rows+0(FP), AX
+	MOVQ         cols+8(FP), CX
+	MOVQ         ld+16(FP), DX
+	SHLQ         $0x02, DX
+	MOVQ         gd+24(FP), BX
+	MOVQ         mul+32(FP), SI
+	MOVQ         sums+40(FP), DI
+	TESTQ        AX, AX
+	JZ           done
+	LEAQ         tailmask<>+0(SB), R8
+	NEGQ         CX
+	VMOVUPS      32(R8)(CX*4), Y0
+	VPMOVSXDQ    X0, Y1
+	VEXTRACTI128 $0x01, Y0, X2
+	VPMOVSXDQ    X2, Y2
+	VMASKMOVPD   (DI), Y1, Y3
+	VMASKMOVPD   32(DI), Y2, Y4
+	TESTQ        SI, SI
+	JZ           plain
+
+rowm:
+	VMASKMOVPS   (BX), Y0, Y5
+	VMASKMOVPS   (SI), Y0, Y6
+	VMULPS       Y6, Y5, Y5
+	VCVTPS2PD    X5, Y6
+	VEXTRACTF128 $0x01, Y5, X5
+	VCVTPS2PD    X5, Y5
+	VADDPD       Y3, Y6, Y3
+	VADDPD       Y4, Y5, Y4
+	ADDQ         DX, BX
+	ADDQ         DX, SI
+	DECQ         AX
+	JNZ          rowm
+	JMP          store
+
+plain:
+	VMASKMOVPS   (BX), Y0, Y5
+	VCVTPS2PD    X5, Y6
+	VEXTRACTF128 $0x01, Y5, X5
+	VCVTPS2PD    X5, Y5
+	VADDPD       Y3, Y6, Y3
+	VADDPD       Y4, Y5, Y4
+	ADDQ         DX, BX
+	DECQ         AX
+	JNZ          plain
+
+store:
+	VMASKMOVPD Y3, Y1, (DI)
+	VMASKMOVPD Y4, Y2, 32(DI)
+
+done:
+	VZEROUPPER
+	RET

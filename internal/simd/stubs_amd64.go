@@ -308,3 +308,28 @@ func colSums8(rows int, cols int, ld int, gd *float32, mul *float32, sums *float
 //
 //go:noescape
 func edgeSoftmaxBack1(n int, out *float32, grad *float32, sgrad *float32)
+
+// dropoutSetBits writes the dropped-out and scaled x to y and the kept bits, n blocks of sixteen (see DropoutSetBits).
+//
+//go:noescape
+func dropoutSetBits(n int, x *float32, y *float32, bits *uint16, key uint64, first uint64, thr uint32, scale float32)
+
+// dropoutSetBitsTable writes the dropped-out and scaled x to y and the kept bits, n blocks of sixteen (see DropoutSetBits).
+//
+//go:noescape
+func dropoutSetBitsTable(n int, x *float32, y *float32, bits *uint16, inner *uint64, key uint64, thr uint32, scale float32)
+
+// dropoutBitsAdd adds the masked and scaled x to y, n blocks of sixteen (see DropoutBits).
+//
+//go:noescape
+func dropoutBitsAdd(n int, x *float32, y *float32, bits *uint16, scale float32)
+
+// dropoutBitsFirst writes the masked and scaled x, plus +0, to y, n blocks of sixteen (see DropoutBits).
+//
+//go:noescape
+func dropoutBitsFirst(n int, x *float32, y *float32, bits *uint16, scale float32)
+
+// colSumsTail adds the float64 column sums of g (⊙ mul) over rows to sums for cols < 8 columns (see ColSumsTail).
+//
+//go:noescape
+func colSumsTail(rows int, cols int, ld int, gd *float32, mul *float32, sums *float64)

@@ -85,6 +85,7 @@ func main() {
 	mulVec(masks, true)
 	colSums8()
 	edgeSoftmaxBack1(masks)
+	dropoutBitsKernels()
 	Generate()
 }
 
