@@ -1,0 +1,154 @@
+package autograd
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/pcgcn/pcgcn/tensor"
+)
+
+// MatMulRows returns a·b on the rows of a that rows names (ascending,
+// distinct) and +0 on the others: for a caller that reads only those rows,
+// such as a training step of a row-wise model (LINKX) whose loss reads only
+// the training nodes. Each row computed is the product's own chain, whatever
+// the other rows (the rows are gathered, multiplied and scattered, as the
+// backward of MatMul multiplies ∂out's non-zero rows), so its bits are
+// MatMul's.
+//
+// Backward: the gradient of the rows kept, M·∂out with M the rows' mask,
+// then MatMul's: ∂a += (M·∂out)·bᵀ, ∂b += aᵀ·(M·∂out). When ∂out holds only
+// zeros (of either sign) outside rows, as it does for such a caller, M·∂out
+// is ∂out itself, left as it is, so the gradients have MatMul's bits
+// (TestMatMulRowsMatchesMatMul).
+func (t *Tape) MatMulRows(a, b *Var, rows []int32) *Var {
+	if a.Cols() != b.Rows() {
+		panic(fmt.Sprintf("autograd: MatMulRows %s · %s", a.label(), b.label()))
+	}
+	checkRows(rows, a.Rows())
+	o := t.op(t.Alloc(a.Rows(), b.Cols()), a, b)
+	o.idx = rows
+	t.gemmRows(rows, a.Value, b.Value, o.Value)
+	return t.done(o, matMulRowsBack)
+}
+
+func matMulRowsBack(o *Var) {
+	maskRows(o.idx, o.Grad)
+	matMulBack(o)
+}
+
+// SpMMRows returns a·x on the rows of a that rows names (ascending,
+// distinct) and +0 on the others, computed as kept·x, where kept is a with
+// the other rows emptied (KeepRows(a, rows), which the caller makes once:
+// a fixed graph, a fixed set of rows). Each row computed is SpMM's chain of
+// that row, so its bits are SpMM's.
+//
+// Backward: ∂x += aᵀ·(M·∂out), M the rows' mask (= keptᵀ·∂out): when ∂out
+// holds only zeros outside rows, as it does for a caller reading only those
+// rows, M·∂out is ∂out itself and the gradient is SpMM's, bit for bit.
+func (t *Tape) SpMMRows(a *tensor.CSR, rows []int32, kept *tensor.CSR, x *Var) *Var {
+	if a.Cols != x.Rows() || kept.Rows != a.Rows || kept.Cols != a.Cols {
+		panic(fmt.Sprintf("autograd: SpMMRows %s (kept %s) · %s", a.Shape(), kept.Shape(), x.label()))
+	}
+	checkRows(rows, a.Rows)
+	o := t.op(t.Alloc(a.Rows, x.Cols()), x, nil)
+	o.csr, o.idx = a, rows
+	tensor.SpMM(t.Exec, 1, kept, x.Value, 0, o.Value)
+	return t.done(o, spmmRowsBack)
+}
+
+func spmmRowsBack(o *Var) {
+	maskRows(o.idx, o.Grad)
+	spmmBack(o)
+}
+
+// KeepRows returns a copy of a's pattern and values with every row that
+// rows (ascending, distinct) does not name left empty: SpMMRows' kept.
+func KeepRows(a *tensor.CSR, rows []int32) *tensor.CSR {
+	checkRows(rows, a.Rows)
+	nnz := 0
+	for _, i := range rows {
+		nnz += int(a.RowPtr[i+1] - a.RowPtr[i])
+	}
+	rp, ci, val := make([]int32, a.Rows+1), make([]int32, 0, nnz), make([]float32, 0, nnz)
+	q := 0
+	for i := 0; i < a.Rows; i++ {
+		if q < len(rows) && int(rows[q]) == i {
+			s, e := a.RowPtr[i], a.RowPtr[i+1]
+			ci = append(ci, a.ColIdx[s:e]...)
+			val = append(val, a.Val[s:e]...)
+			q++
+		}
+		rp[i+1] = int32(len(ci))
+	}
+	kept, err := tensor.NewCSR(a.Rows, a.Cols, rp, ci, val)
+	if err != nil {
+		panic("autograd: KeepRows: " + err.Error()) // a's own rows: cannot happen
+	}
+	return kept
+}
+
+// checkRows panics unless rows is ascending, distinct and inside [0, n).
+func checkRows(rows []int32, n int) {
+	prev := int32(-1)
+	for _, i := range rows {
+		if i <= prev || int(i) >= n {
+			panic(fmt.Sprintf("autograd: rows must be ascending, distinct and below %d (row %d after %d)", n, i, prev))
+		}
+		prev = i
+	}
+}
+
+// maskRows clears the rows of g that rows does not name when any of them
+// holds a non-zero, so that g becomes M·g; rows of zeros only (of either
+// sign) are left as they are, so that a g already zero there keeps its bits.
+func maskRows(rows []int32, g *tensor.Dense) {
+	n := g.Cols
+	outside := func(lo, hi int) bool { // rows [lo, hi) hold a non-zero
+		for _, v := range g.Data[lo*n : hi*n] {
+			if math.Float32bits(v)&0x7fffffff != 0 {
+				return true
+			}
+		}
+		return false
+	}
+	next, dirty := 0, false
+	for _, i := range rows {
+		dirty = dirty || outside(next, int(i))
+		next = int(i) + 1
+	}
+	if !dirty && !outside(next, g.Rows) {
+		return
+	}
+	next = 0
+	for _, i := range rows {
+		clear(g.Data[next*n : int(i)*n])
+		next = int(i) + 1
+	}
+	clear(g.Data[next*n:])
+}
+
+// gemmRows sets c = x·b on the rows of x that rows names and +0 on the
+// others: those rows gathered, multiplied and scattered (gemmNonZeroRows'
+// steps with b not transposed).
+func (t *Tape) gemmRows(rows []int32, x, b, c *tensor.Dense) {
+	nz := len(rows)
+	if nz == 0 {
+		clear(c.Data)
+		return
+	}
+	xs, cs := t.Alloc(nz, x.Cols), t.Alloc(nz, c.Cols)
+	t.rowArgs = rowCopy{rows: rows, from: x, to: xs}
+	t.Exec.ForArg(nz, nz*x.Cols, &t.rowArgs, gatherRowsInto)
+	tensor.Gemm(t.Exec, false, false, 1, xs, b, 0, cs)
+	n, next := c.Cols, 0 // +0 in the rows left out only
+	for _, i := range rows {
+		clear(c.Data[next*n : int(i)*n])
+		next = int(i) + 1
+	}
+	clear(c.Data[next*n:])
+	t.rowArgs = rowCopy{rows: rows, from: cs, to: c}
+	t.Exec.ForArg(nz, nz*c.Cols, &t.rowArgs, scatterRowsInto)
+	t.rowArgs = rowCopy{}
+	t.giveBack(cs)
+	t.giveBack(xs)
+}
