@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/pcgcn/pcgcn/internal/simd"
 	"github.com/pcgcn/pcgcn/tensor"
 	"github.com/pcgcn/pcgcn/testkit"
 )
@@ -90,4 +91,24 @@ func ExampleTape_ConcatMatMul() {
 	tp.Backward(tp.Sum(y))
 	fmt.Println(y.Value.Data, w.Grad.Data)
 	// Output: [432] [2 3 4]
+}
+
+// TestConcatMatMulAddVectorMatchesGo: the vector form of the later
+// gradient's addition gives the Go loop's bits, NaN payloads (both
+// operands NaN: the gradient's own), ±0, infinities and subnormal products
+// included, for widths around the vector's 8 and any row range.
+func TestConcatMatMulAddVectorMatchesGo(t *testing.T) {
+	if !simd.Enabled() {
+		t.Skip("no vector kernels here: the Go loop is the path")
+	}
+	r := rand.New(rand.NewPCG(42, 46))
+	for _, c := range []int{1, 7, 8, 9, 64, 65} {
+		x := &Var{Value: tensor.NewDense(13, c)}
+		x.Grad = specialDense(r, 13, c)
+		o := &Var{xs: []*Var{x}, aux2: specialDense(r, 13, c)}
+		want := x.Grad.Clone()
+		concatMatMulAddGo(want.Data, o.aux2.Data, c, 2, 11)
+		concatMatMulAdd(o, 2, 11)
+		same(t, fmt.Sprintf("c=%d", c), x.Grad.Data, want.Data)
+	}
 }
