@@ -3,7 +3,9 @@ package autograd
 import (
 	"fmt"
 	"math"
+	"slices"
 
+	"github.com/pcgcn/pcgcn/internal/simd"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -151,4 +153,88 @@ func (t *Tape) gemmRows(rows []int32, x, b, c *tensor.Dense) {
 	t.rowArgs = rowCopy{}
 	t.giveBack(cs)
 	t.giveBack(xs)
+}
+
+// ConcatColsRows returns the concatenation [x₀ x₁ …] (ConcatCols) on the
+// rows that rows names (ascending, distinct) and +0 on the others, for the
+// caller of MatMulRows on those rows.
+//
+// Backward: each ∂xₖ += its block of columns of M·∂out, M the rows' mask,
+// added as ConcatCols adds it (g + d, g first) through simd.AddScaled(g,
+// d, d, 1, 1), the products by 1 exact; a ∂out holding only zeros outside
+// rows is used as it is, so the gradients are ConcatCols' bit for bit
+// (TestConcatColsRowsMatchesConcatCols).
+func (t *Tape) ConcatColsRows(rows []int32, xs ...*Var) *Var {
+	if len(xs) == 0 {
+		panic("autograd: ConcatColsRows of nothing")
+	}
+	n, cols := xs[0].Rows(), 0
+	for _, x := range xs {
+		if x.Rows() != n {
+			panic(fmt.Sprintf("autograd: ConcatColsRows: %s next to %d rows", x.label(), n))
+		}
+		cols += x.Cols()
+	}
+	checkRows(rows, n)
+	o := t.op(t.Alloc(n, cols), nil, nil)
+	o.xs, o.idx = t.keepVars(xs), rows
+	t.Exec.ForArg(n, len(rows)*cols+n, o, concatColsKeptRows)
+	needs := false
+	for _, x := range xs {
+		needs = needs || x.requiresGrad
+	}
+	return t.record1(o, concatColsRowsBack, needs)
+}
+
+// concatColsKeptRows writes rows [lo, hi) of ConcatColsRows' value.
+func concatColsKeptRows(arg any, lo, hi int) {
+	o := arg.(*Var)
+	cols, od := o.Value.Cols, o.Value.Data
+	q, _ := slices.BinarySearch(o.idx, int32(lo))
+	for i := lo; i < hi; i++ {
+		if q == len(o.idx) || int(o.idx[q]) != i {
+			clear(od[i*cols : (i+1)*cols])
+			continue
+		}
+		q++
+		off := i * cols
+		for _, x := range o.xs {
+			c := x.Value.Cols
+			copy(od[off:off+c], x.Value.Data[i*c:(i+1)*c])
+			off += c
+		}
+	}
+}
+
+func concatColsRowsBack(o *Var) {
+	t := o.tape
+	maskRows(o.idx, o.Grad)
+	from := 0
+	for k, x := range o.xs {
+		if x.requiresGrad {
+			t.grad(x)
+			o.i0, o.i1 = from, k
+			t.Exec.ForArg(o.Value.Rows, o.Value.Rows*x.Value.Cols, o, concatColsRowsBackRows)
+		}
+		from += x.Value.Cols
+	}
+}
+
+// concatColsRowsBackRows adds columns [from, from+c) of ∂out into the
+// gradient of input o.i1 on rows [lo, hi) as concatColsBackRows does,
+// which the compiler builds as g + d (MOVSS g; ADDSS d: g the first
+// operand, whose NaN payload wins), and simd.AddScaled(g, d, d, 1, 1) too.
+func concatColsRowsBackRows(arg any, lo, hi int) {
+	o := arg.(*Var)
+	if !simd.Enabled() {
+		concatColsBackRows(arg, lo, hi)
+		return
+	}
+	x := o.xs[o.i1]
+	cols, c, from := o.Value.Cols, x.Value.Cols, o.i0
+	dst, g := x.Grad.Data, o.Grad.Data
+	for i := lo; i < hi; i++ {
+		d := dst[i*c : (i+1)*c]
+		simd.AddScaled(g[i*cols+from:i*cols+from+c], d, d, 1, 1)
+	}
 }

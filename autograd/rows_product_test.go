@@ -184,3 +184,50 @@ func inRows(rows []int32, i int) bool {
 	}
 	return false
 }
+
+// TestConcatColsRowsMatchesConcatCols: ConcatColsRows gives ConcatCols'
+// rows where it keeps them and +0 elsewhere, and for a loss reading only
+// those rows ConcatCols' gradients bit for bit (NaN payloads, ±0 and
+// infinities in ∂out; first and later gradients), at 1–3 threads.
+func TestConcatColsRowsMatchesConcatCols(t *testing.T) {
+	r := rand.New(rand.NewPCG(42, 47))
+	for _, sh := range [][3]int{{9, 3, 5}, {70, 16, 9}, {130, 64, 64}} {
+		m, c0, c1 := sh[0], sh[1], sh[2]
+		for _, share := range []int{0, 4, 10} {
+			for threads := 1; threads <= 3; threads++ {
+				t.Run(fmt.Sprintf("%dx(%d+%d)/kept=%d0%%/threads=%d", m, c0, c1, share, threads), func(t *testing.T) {
+					x0, x1 := specialDense(r, m, c0), specialDense(r, m, c1)
+					rows := pickRows(r, m, share)
+					lw := outsideZeros(r, specialDense(r, m, c0+c1), rows)
+					run := func(kept bool) [][]float32 {
+						p0, p1 := NewParam("x0", x0.Clone()), NewParam("x1", x1.Clone())
+						tp := NewTape(tensor.Exec{Threads: threads})
+						a0, a1 := tp.Scale(p0, 1.5), tp.Scale(p1, 0.5)
+						var y *Var
+						if kept {
+							y = tp.ConcatColsRows(rows, a0, a1)
+						} else {
+							y = tp.ConcatCols(a0, a1)
+						}
+						// a1's gradient arrives first from here: the op's is a later one
+						loss := tp.Add(tp.Sum(tp.Mul(y, tp.Const(lw))), tp.Sum(tp.Mul(a1, tp.Const(x1))))
+						out := append([]float32(nil), y.Value.Data...)
+						tp.Backward(loss)
+						return [][]float32{out, p0.Grad.Data, p1.Grad.Data}
+					}
+					want, got := run(false), run(true)
+					for i := range want[0] {
+						if !inRows(rows, i/(c0+c1)) {
+							want[0][i] = 0
+						}
+					}
+					for i, what := range []string{"value", "∂x0", "∂x1"} {
+						same(t, what, got[i], want[i])
+					}
+				})
+			}
+		}
+	}
+	check(t, "ConcatColsRows", func(tp *Tape, p []*Var) *Var { return tp.ConcatColsRows([]int32{1, 3}, p[0], p[1]) },
+		testkit.RandDense(5, 3, 53), testkit.RandDense(5, 2, 54))
+}

@@ -176,7 +176,7 @@ func (m *LINKX) forwardRows(t *autograd.Tape, r *trainRows) Output {
 	} else {
 		hx = linearBias(t, m.mlpX, t.MatMulRows(t.Const(m.data.X.Dense), m.mlpX.W, r.rows))
 	}
-	h := t.ReLU(t.Add(t.Add(linearBias(t, m.w, t.MatMulRows(t.ConcatCols(ha, hx), m.w.W, r.rows)), ha), hx))
+	h := t.ReLU(t.Add(t.Add(linearBias(t, m.w, t.MatMulRows(t.ConcatColsRows(r.rows, ha, hx), m.w.W, r.rows)), ha), hx))
 	emb := h
 	for l, lin := range m.fin {
 		if l > 0 {
