@@ -176,7 +176,14 @@ func (m *LINKX) forwardRows(t *autograd.Tape, r *trainRows) Output {
 	} else {
 		hx = linearBias(t, m.mlpX, t.MatMulRows(t.Const(m.data.X.Dense), m.mlpX.W, r.rows))
 	}
-	h := t.ReLU(t.Add(t.Add(linearBias(t, m.w, t.MatMulRows(t.ConcatColsRows(r.rows, ha, hx), m.w.W, r.rows)), ha), hx))
+	p := t.MatMulRows(t.ConcatColsRows(r.rows, ha, hx), m.w.W, r.rows)
+	var h *autograd.Var
+	if m.w.B != nil {
+		// ReLU(p + b + h_A + h_X): the three Adds and the ReLU in one pass
+		h = t.ReLUAddRows(r.rows, p, m.w.B, ha, hx)
+	} else {
+		h = t.ReLU(t.Add(t.Add(p, ha), hx))
+	}
 	emb := h
 	for l, lin := range m.fin {
 		if l > 0 {
