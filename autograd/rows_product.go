@@ -106,6 +106,9 @@ func checkRows(rows []int32, n int) {
 func maskRows(rows []int32, g *tensor.Dense) {
 	n := g.Cols
 	outside := func(lo, hi int) bool { // rows [lo, hi) hold a non-zero
+		if simd.Enabled() {
+			return simd.CountNonZero(g.Data[lo*n:hi*n]) != 0
+		}
 		for _, v := range g.Data[lo*n : hi*n] {
 			if math.Float32bits(v)&0x7fffffff != 0 {
 				return true
