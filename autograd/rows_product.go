@@ -38,34 +38,19 @@ func matMulRowsBack(o *Var) {
 	matMulBack(o)
 }
 
-// SpMMRows returns a·x on the rows of a that rows names (ascending,
-// distinct) and +0 on the others, computed as kept·x, where kept is a with
-// the other rows emptied (KeepRows(a, rows), which the caller makes once:
-// a fixed graph, a fixed set of rows). Each row computed is SpMM's chain of
-// that row, so its bits are SpMM's.
-//
-// Backward: ∂x += aᵀ·(M·∂out), M the rows' mask (= keptᵀ·∂out): when ∂out
-// holds only zeros outside rows, as it does for a caller reading only those
-// rows, M·∂out is ∂out itself and the gradient is SpMM's, bit for bit.
-func (t *Tape) SpMMRows(a *tensor.CSR, rows []int32, kept *tensor.CSR, x *Var) *Var {
-	if a.Cols != x.Rows() || kept.Rows != a.Rows || kept.Cols != a.Cols {
-		panic(fmt.Sprintf("autograd: SpMMRows %s (kept %s) · %s", a.Shape(), kept.Shape(), x.label()))
-	}
-	checkRows(rows, a.Rows)
-	o := t.op(t.Alloc(a.Rows, x.Cols()), x, nil)
-	o.csr, o.idx = a, rows
-	tensor.SpMM(t.Exec, 1, kept, x.Value, 0, o.Value)
-	return t.done(o, spmmRowsBack)
+// KeptRows is a sparse matrix a with only some of its rows kept (the
+// others emptied), made once for SpMMRows: a fixed graph, a fixed set of
+// rows such as a split's training nodes.
+type KeptRows struct {
+	a, kept *tensor.CSR
+	rows    []int32
+	unit    bool // every stored value of a is 1
 }
 
-func spmmRowsBack(o *Var) {
-	maskRows(o.idx, o.Grad)
-	spmmBack(o)
-}
-
-// KeepRows returns a copy of a's pattern and values with every row that
-// rows (ascending, distinct) does not name left empty: SpMMRows' kept.
-func KeepRows(a *tensor.CSR, rows []int32) *tensor.CSR {
+// KeepRows returns a with only the rows that rows (ascending, distinct)
+// names kept: a copy of those rows' pattern and values, every other row
+// empty.
+func KeepRows(a *tensor.CSR, rows []int32) *KeptRows {
 	checkRows(rows, a.Rows)
 	nnz := 0
 	for _, i := range rows {
@@ -86,7 +71,47 @@ func KeepRows(a *tensor.CSR, rows []int32) *tensor.CSR {
 	if err != nil {
 		panic("autograd: KeepRows: " + err.Error()) // a's own rows: cannot happen
 	}
-	return kept
+	unit := true
+	for _, v := range a.Val {
+		unit = unit && v == 1
+	}
+	return &KeptRows{a: a, kept: kept, rows: rows, unit: unit}
+}
+
+// Rows returns the rows kept.
+func (k *KeptRows) Rows() []int32 { return k.rows }
+
+// SpMMRows returns a·x on the rows k keeps and +0 on the others, computed
+// as kept·x: each row is SpMM's chain of that row, so its bits are SpMM's.
+//
+// Backward: ∂x += keptᵀ·∂out = aᵀ·(M·∂out), M the rows' mask. For a whose
+// values are all 1 (a 0/1 adjacency or bag of words) it is keptᵀ·∂out:
+// when ∂out holds only zeros outside the rows, the terms keptᵀ leaves out
+// are 1·(+0) or 1·(−0), which leave a chain that starts at +0 as it is (the
+// chain is never −0: the products by 1 are exact and a sum of two floats
+// does not underflow to −0), so the bits are SpMM's over a. For other
+// values (a product with ±0 may then round a chain to −0) it is aᵀ·(M·∂out)
+// with ∂out used as it is when it is zero outside the rows: SpMM's
+// backward, bit for bit (TestSpMMRowsMatchesSpMM).
+func (t *Tape) SpMMRows(k *KeptRows, x *Var) *Var {
+	a := k.a
+	if a.Cols != x.Rows() {
+		panic(fmt.Sprintf("autograd: SpMMRows %s · %s", a.Shape(), x.label()))
+	}
+	o := t.op(t.Alloc(a.Rows, x.Cols()), x, nil)
+	o.idx = k.rows
+	tensor.SpMM(t.Exec, 1, k.kept, x.Value, 0, o.Value)
+	if k.unit {
+		o.csr = k.kept
+		return t.done(o, spmmBack)
+	}
+	o.csr = a
+	return t.done(o, spmmRowsBack)
+}
+
+func spmmRowsBack(o *Var) {
+	maskRows(o.idx, o.Grad)
+	spmmBack(o)
 }
 
 // checkRows panics unless rows is ascending, distinct and inside [0, n).

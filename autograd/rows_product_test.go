@@ -97,7 +97,7 @@ func TestSpMMRowsMatchesSpMM(t *testing.T) {
 	r := rand.New(rand.NewPCG(42, 44))
 	sym := symmetricCSR(90, 0.1, 7)
 	gen := testkit.RandCSR(90, 60, 0.1, 8)
-	for _, a := range []*tensor.CSR{sym, gen} {
+	for _, a := range []*tensor.CSR{sym, gen, unitValues(sym), unitValues(gen)} {
 		for _, n := range []int{1, 5, 16, 70} {
 			for _, share := range []int{0, 3, 10} {
 				for threads := 1; threads <= 3; threads++ {
@@ -108,12 +108,15 @@ func TestSpMMRowsMatchesSpMM(t *testing.T) {
 						rows := pickRows(r, a.Rows, share)
 						lw = outsideZeros(r, lw, rows)
 						kept := KeepRows(a, rows)
+						if kept.unit != (a.Val[0] == 1 && a.Val[len(a.Val)-1] == 1) {
+							t.Fatalf("unit %v for values %v…", kept.unit, a.Val[:3])
+						}
 						run := func(k bool) [][]float32 {
 							px := NewParam("x", x.Clone())
 							tp := NewTape(tensor.Exec{Threads: threads})
 							var y *Var
 							if k {
-								y = tp.SpMMRows(a, rows, kept, px)
+								y = tp.SpMMRows(kept, px)
 							} else {
 								y = tp.SpMM(a, px)
 							}
@@ -144,11 +147,11 @@ func TestRowsProductsGradient(t *testing.T) {
 	check(t, "MatMulRows", func(tp *Tape, p []*Var) *Var { return tp.MatMulRows(p[0], p[1], rows) },
 		testkit.RandDense(5, 3, 45), testkit.RandDense(3, 4, 46))
 	a := testkit.RandCSR(5, 6, 0.5, 47)
-	kept := KeepRows(a, rows)
-	check(t, "SpMMRows", func(tp *Tape, p []*Var) *Var { return tp.SpMMRows(a, rows, kept, p[0]) }, testkit.RandDense(6, 3, 48))
 	sym := symmetricCSR(5, 0.5, 49)
-	keptSym := KeepRows(sym, rows)
-	check(t, "SpMMRows symmetric", func(tp *Tape, p []*Var) *Var { return tp.SpMMRows(sym, rows, keptSym, p[0]) }, testkit.RandDense(5, 3, 50))
+	for name, m := range map[string]*tensor.CSR{"": a, " symmetric": sym, " unit": unitValues(a), " symmetric unit": unitValues(sym)} {
+		kept := KeepRows(m, rows)
+		check(t, "SpMMRows"+name, func(tp *Tape, p []*Var) *Var { return tp.SpMMRows(kept, p[0]) }, testkit.RandDense(m.Cols, 3, 48))
+	}
 }
 
 // TestRowsProductsPanic: rows out of order, repeated or out of range are
@@ -230,4 +233,21 @@ func TestConcatColsRowsMatchesConcatCols(t *testing.T) {
 	}
 	check(t, "ConcatColsRows", func(tp *Tape, p []*Var) *Var { return tp.ConcatColsRows([]int32{1, 3}, p[0], p[1]) },
 		testkit.RandDense(5, 3, 53), testkit.RandDense(5, 2, 54))
+}
+
+// unitValues returns a's pattern with every value 1 (marked symmetric when
+// a is).
+func unitValues(a *tensor.CSR) *tensor.CSR {
+	val := make([]float32, a.NNZ())
+	for i := range val {
+		val[i] = 1
+	}
+	u, err := tensor.NewCSR(a.Rows, a.Cols, a.RowPtr, a.ColIdx, val)
+	if err != nil {
+		panic(err)
+	}
+	if a.Symmetric() {
+		u.MarkSymmetric()
+	}
+	return u
 }

@@ -169,10 +169,10 @@ func (m *LINKX) forwardAll(t *autograd.Tape) Output {
 // rows r names only (the operations of nn.Linear's Forward and
 // ForwardInput, without input dropout, as Forward has it).
 func (m *LINKX) forwardRows(t *autograd.Tape, r *trainRows) Output {
-	ha := linearBias(t, m.mlpA, t.SpMMRows(m.adj, r.rows, r.adj, m.mlpA.W))
+	ha := linearBias(t, m.mlpA, t.SpMMRows(r.adj, m.mlpA.W))
 	var hx *autograd.Var
 	if r.x != nil {
-		hx = linearBias(t, m.mlpX, t.SpMMRows(m.data.X.Sparse, r.rows, r.x, m.mlpX.W))
+		hx = linearBias(t, m.mlpX, t.SpMMRows(r.x, m.mlpX.W))
 	} else {
 		hx = linearBias(t, m.mlpX, t.MatMulRows(t.Const(m.data.X.Dense), m.mlpX.W, r.rows))
 	}
@@ -214,8 +214,8 @@ type trainRows struct {
 	data *Data
 	a    *tensor.CSR // the adjacency they were made for
 	rows []int32
-	adj  *tensor.CSR
-	x    *tensor.CSR // nil for dense features
+	adj  *autograd.KeptRows
+	x    *autograd.KeptRows // nil for dense features
 }
 
 // trainingRows returns the training step's rows, or nil when the pass is
