@@ -88,8 +88,14 @@ func reluAddRowsBack(o *Var) {
 	pFresh := p.requiresGrad && p.Grad == nil
 	// the Adds' order of gradients: b's Add, then a's, then the bias Add's
 	// p; whether a gradient is fresh matters only for what it held before
+	o.i0 = 1 // 1: every gradient fresh, so the rows left out, whose ∂s is
+	// +0 (M·∂out is ±0 there, and ReLU's gradient +0 plus that), would
+	// only add +0 to +0: they are skipped
 	for _, x := range []*Var{b, a, p} {
 		if x.requiresGrad {
+			if x.Grad != nil {
+				o.i0 = 0
+			}
 			t.grad(x)
 		}
 	}
@@ -119,7 +125,17 @@ func reluAddRowsBackward(arg any, lo, hi int) {
 	cols := o.Value.Cols
 	p, bias, a, b := o.in[0], o.in[1], o.xs[0], o.xs[1]
 	var sum, gs [reluMixBlock]float32
+	q := searchRow(o.idx, lo)
 	for i := lo; i < hi; i++ {
+		if o.i0 == 1 && (q == len(o.idx) || int(o.idx[q]) != i) {
+			if o.aux2 != nil {
+				clear(o.aux2.Data[i*cols : (i+1)*cols])
+			}
+			continue
+		}
+		if q < len(o.idx) && int(o.idx[q]) == i {
+			q++
+		}
 		for c0 := 0; c0 < cols; c0 += reluMixBlock {
 			c1 := min(c0+reluMixBlock, cols)
 			m, r0, r1 := c1-c0, i*cols+c0, i*cols+c1
