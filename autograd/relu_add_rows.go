@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/pcgcn/pcgcn/internal/simd"
+	"github.com/pcgcn/pcgcn/tensor"
 )
 
 // ReLUAddRows returns ReLU(((p + bias) + a) + b) on the rows of p that rows
@@ -41,23 +42,26 @@ func (t *Tape) ReLUAddRows(rows []int32, p, bias, a, b *Var) *Var {
 // reluAddRowsSum sets out = ((p + bias) + a) + b on one row, each sum as
 // Add's forward computes it.
 func reluAddRowsSum(p, bias, a, b, out []float32) {
-	addSpan(p, bias, out, 1)
-	addSpan(out, a, out, 1)
-	addSpan(out, b, out, 1)
+	addSpan(p, bias, out, bcRow)
+	addSpan(out, a, out, bcSame)
+	addSpan(out, b, out, bcSame)
 }
 
-// addSpan sets out = x + sign·y as addSubForward does for a same-shape or
-// row operand y: simd.AddScaled(y, x, out, sign, 1) where Add takes it,
-// else Add's Go loop.
-func addSpan(x, y, out []float32, sign float32) {
+// addSpan sets out = x + y (y a row of x's length, the same-shape operand
+// or the broadcast row k says) as addSubForward does: simd.AddScaled(y, x,
+// out, 1, 1) where Add takes it, else Add's own Go loop (which NaN a NaN
+// plus a NaN keeps is that loop's compiled operand order), on one row.
+func addSpan(x, y, out []float32, k bcast) {
 	if simd.Enabled() && !goFusesFMA {
-		simd.AddScaled(y, x, out, sign, 1)
+		simd.AddScaled(y, x, out, 1, 1)
 		return
 	}
-	y, out = y[:len(x)], out[:len(x)]
-	for j, v := range x {
-		out[j] = v + sign*y[j]
-	}
+	xd := tensor.Dense{Rows: 1, Cols: len(x), Data: x}
+	yd := tensor.Dense{Rows: 1, Cols: len(x), Data: y}
+	od := tensor.Dense{Rows: 1, Cols: len(x), Data: out}
+	xv, yv := Var{Value: &xd}, Var{Value: &yd}
+	o := Var{Value: &od, in: [2]*Var{&xv, &yv}, kind: k, p: 1}
+	addSubForward(&o, 0, 1)
 }
 
 func reluAddRowsForward(arg any, lo, hi int) {
@@ -161,10 +165,10 @@ func addSameSpan(sign float32, g, gb []float32) {
 		simd.AXPY(sign, g, gb[:len(g)])
 		return
 	}
-	gb = gb[:len(g)]
-	for j, v := range g {
-		gb[j] += sign * v
-	}
+	gd := tensor.Dense{Rows: 1, Cols: len(g), Data: g}
+	bd := tensor.Dense{Rows: 1, Cols: len(g), Data: gb[:len(g)]}
+	r := reduction{g: &gd, gb: &bd, sign: sign}
+	reduceSameGo(&r, 0, len(g)) // Add's own loop
 }
 
 // searchRow returns the position in rows (ascending) of the first row at
@@ -180,4 +184,75 @@ func searchRow(rows []int32, i int) int {
 		}
 	}
 	return lo
+}
+
+// AddBiasRows returns p + bias (bias a 1×cols row, Add's broadcast) on the
+// rows of p that rows names (ascending, distinct) and +0 on the others: a
+// linear layer's bias in a training step that computes those rows only
+// (LINKX's h_A and h_X), with Add's bits on the rows kept.
+//
+// Backward: ∂p += M·∂out, M the rows' mask, as Add's backward adds it (AXPY
+// of sign 1), and ∂bias += the column sums of M·∂out (float64, in blocks of
+// rows, as Add's broadcast gradient): when ∂out holds only zeros outside
+// the rows (used as it is then), Add's gradients bit for bit; a fresh ∂p is
+// left +0 on the rows left out, which is what adding their zeros gives
+// (TestAddBiasRowsMatchesAdd).
+func (t *Tape) AddBiasRows(rows []int32, p, bias *Var) *Var {
+	n, cols := p.Rows(), p.Cols()
+	if bias.Rows() != 1 || bias.Cols() != cols {
+		panic(fmt.Sprintf("autograd: AddBiasRows: bias %s for %s", bias.label(), p.label()))
+	}
+	checkRows(rows, n)
+	o := t.op(t.Alloc(n, cols), p, bias)
+	o.idx = rows
+	t.Exec.ForArg(n, len(rows)*cols+n, o, addBiasRowsForward)
+	return t.done(o, addBiasRowsBack)
+}
+
+func addBiasRowsForward(arg any, lo, hi int) {
+	o := arg.(*Var)
+	cols := o.Value.Cols
+	p, bias, od := o.in[0].Value.Data, o.in[1].Value.Data[:cols], o.Value.Data
+	q := searchRow(o.idx, lo)
+	for i := lo; i < hi; i++ {
+		out := od[i*cols : (i+1)*cols]
+		if q == len(o.idx) || int(o.idx[q]) != i {
+			clear(out)
+			continue
+		}
+		q++
+		addSpan(p[i*cols:(i+1)*cols], bias, out, bcRow)
+	}
+}
+
+func addBiasRowsBack(o *Var) {
+	t, p, bias := o.tape, o.in[0], o.in[1]
+	maskRows(o.idx, o.Grad)
+	if p.requiresGrad {
+		o.i0 = 0 // 1: ∂p fresh, its rows left out stay +0
+		if p.Grad == nil {
+			o.i0 = 1
+		}
+		t.grad(p)
+		t.Exec.ForArg(o.Value.Rows, o.Value.Len(), o, addBiasRowsBackward)
+	}
+	if bias.requiresGrad {
+		t.reduceInto(bcRow, o.Grad, t.grad(bias), nil, 1)
+	}
+}
+
+// addBiasRowsBackward adds ∂out into ∂p on rows [lo, hi) (the kept ones
+// only when ∂p was fresh).
+func addBiasRowsBackward(arg any, lo, hi int) {
+	o := arg.(*Var)
+	cols := o.Value.Cols
+	g, gp := o.Grad.Data, o.in[0].Grad.Data
+	if o.i0 == 0 {
+		addSameSpan(1, g[lo*cols:hi*cols], gp[lo*cols:hi*cols])
+		return
+	}
+	for q := searchRow(o.idx, lo); q < len(o.idx) && int(o.idx[q]) < hi; q++ {
+		i := int(o.idx[q])
+		addSameSpan(1, g[i*cols:(i+1)*cols], gp[i*cols:(i+1)*cols])
+	}
 }

@@ -169,12 +169,12 @@ func (m *LINKX) forwardAll(t *autograd.Tape) Output {
 // rows r names only (the operations of nn.Linear's Forward and
 // ForwardInput, without input dropout, as Forward has it).
 func (m *LINKX) forwardRows(t *autograd.Tape, r *trainRows) Output {
-	ha := linearBias(t, m.mlpA, t.SpMMRows(r.adj, m.mlpA.W))
+	ha := biasRows(t, r, m.mlpA, t.SpMMRows(r.adj, m.mlpA.W))
 	var hx *autograd.Var
 	if r.x != nil {
-		hx = linearBias(t, m.mlpX, t.SpMMRows(r.x, m.mlpX.W))
+		hx = biasRows(t, r, m.mlpX, t.SpMMRows(r.x, m.mlpX.W))
 	} else {
-		hx = linearBias(t, m.mlpX, t.MatMulRows(t.Const(m.data.X.Dense), m.mlpX.W, r.rows))
+		hx = biasRows(t, r, m.mlpX, t.MatMulRows(t.Const(m.data.X.Dense), m.mlpX.W, r.rows))
 	}
 	p := t.MatMulRows(t.ConcatColsRows(r.rows, ha, hx), m.w.W, r.rows)
 	var h *autograd.Var
@@ -190,18 +190,19 @@ func (m *LINKX) forwardRows(t *autograd.Tape, r *trainRows) Output {
 			emb = t.ReLU(h)
 			h = t.Dropout(emb, m.cfg.Dropout)
 		}
-		h = linearBias(t, lin, t.MatMulRows(h, lin.W, r.rows))
+		h = biasRows(t, r, lin, t.MatMulRows(h, lin.W, r.rows))
 	}
 	return Output{Logits: h, Embedding: emb}
 }
 
-// linearBias adds l's bias to the product h = x·W as nn.Linear does (Add,
-// then the product's buffer released).
-func linearBias(t *autograd.Tape, l *nn.Linear, h *autograd.Var) *autograd.Var {
+// biasRows adds l's bias to the product h = x·W on r's rows only
+// (autograd.AddBiasRows: Add's bits there, +0 elsewhere), then releases the
+// product's buffer, as nn.Linear does.
+func biasRows(t *autograd.Tape, r *trainRows, l *nn.Linear, h *autograd.Var) *autograd.Var {
 	if l.B == nil {
 		return h
 	}
-	out := t.Add(h, l.B)
+	out := t.AddBiasRows(r.rows, h, l.B)
 	t.Release(h)
 	return out
 }
