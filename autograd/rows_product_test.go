@@ -251,3 +251,55 @@ func unitValues(a *tensor.CSR) *tensor.CSR {
 	}
 	return u
 }
+
+// TestConcatMatMulRowsMatchesTwoOps: ConcatMatMulRows gives the bits of
+// MatMulRows(ConcatColsRows(rows, x₀, x₁), w, rows) in its value and in
+// every gradient: kept rows whose gradient is zero too, inputs whose
+// gradient already holds −0, NaNs and infinities (the +0 added on the rows
+// left out), the backward over ∂out's non-zero rows (at least 64 rows and
+// 16 columns, an eighth of the rows zero) and over every row, at 1–3
+// threads.
+func TestConcatMatMulRowsMatchesTwoOps(t *testing.T) {
+	r := rand.New(rand.NewPCG(42, 50))
+	for _, sh := range [][4]int{{9, 3, 4, 5}, {70, 16, 9, 16}, {300, 64, 64, 32}, {600, 20, 30, 17}} {
+		n, c0, c1, h := sh[0], sh[1], sh[2], sh[3]
+		for _, share := range []int{0, 5, 9, 10} {
+			for threads := 1; threads <= 3; threads++ {
+				t.Run(fmt.Sprintf("%dx(%d+%d)x%d/kept=%d0%%/threads=%d", n, c0, c1, h, share, threads), func(t *testing.T) {
+					x0, x1, w := specialDense(r, n, c0), specialDense(r, n, c1), tensor.NewDense(c0+c1, h)
+					specialFillFinite(r, w.Data)
+					rows := pickRows(r, n, share)
+					lw := outsideZeros(r, specialDense(r, n, h), rows)
+					for _, i := range rows { // some kept rows with a zero gradient
+						if r.IntN(4) == 0 {
+							clear(lw.Data[int(i)*h : (int(i)+1)*h])
+						}
+					}
+					pre := specialDense(r, n, c1) // x₁'s earlier gradient
+					run := func(fused bool) [][]float32 {
+						p0, p1, pw := NewParam("x0", x0.Clone()), NewParam("x1", x1.Clone()), NewParam("w", w.Clone())
+						tp := NewTape(tensor.Exec{Threads: threads})
+						a0, a1 := tp.Scale(p0, 1), tp.Scale(p1, 1)
+						var y *Var
+						if fused {
+							y = tp.ConcatMatMulRows(rows, pw, a0, a1)
+						} else {
+							y = tp.MatMulRows(tp.ConcatColsRows(rows, a0, a1), pw, rows)
+						}
+						// a₁'s gradient arrives first from here
+						loss := tp.Add(tp.Sum(tp.Mul(y, tp.Const(lw))), tp.Sum(tp.Mul(a1, tp.Const(pre))))
+						out := append([]float32(nil), y.Value.Data...)
+						tp.Backward(loss)
+						return [][]float32{out, p0.Grad.Data, p1.Grad.Data, pw.Grad.Data}
+					}
+					want, got := run(false), run(true)
+					for i, what := range []string{"value", "∂x0", "∂x1", "∂w"} {
+						same(t, what, got[i], want[i])
+					}
+				})
+			}
+		}
+	}
+	check(t, "ConcatMatMulRows", func(tp *Tape, p []*Var) *Var { return tp.ConcatMatMulRows([]int32{0, 2, 3}, p[2], p[0], p[1]) },
+		testkit.RandDense(5, 3, 61), testkit.RandDense(5, 2, 62), testkit.RandDense(5, 4, 63))
+}

@@ -176,7 +176,9 @@ func (m *LINKX) forwardRows(t *autograd.Tape, r *trainRows) Output {
 	} else {
 		hx = biasRows(t, r, m.mlpX, t.MatMulRows(t.Const(m.data.X.Dense), m.mlpX.W, r.rows))
 	}
-	p := t.MatMulRows(t.ConcatColsRows(r.rows, ha, hx), m.w.W, r.rows)
+	// [h_A‖h_X]·W: the training rows gathered straight into one compact
+	// matrix (the bits of MatMulRows(ConcatColsRows(...)))
+	p := t.ConcatMatMulRows(r.rows, m.w.W, ha, hx)
 	var h *autograd.Var
 	if m.w.B != nil {
 		// ReLU(p + b + h_A + h_X): the three Adds and the ReLU in one pass
