@@ -243,7 +243,7 @@ func (m *GGCN) conv(t *autograd.Tape, l *ggcnLayer, z *autograd.Var) *autograd.V
 	tau := t.SoftplusRepeated(t.Add(t.Mul(t.Const(m.ratio), a), b), m.ratioRep)
 	w := t.Mul(t.Mul(cos, t.Const(m.aVal)), tau)
 	pos := t.ReLU(w)
-	neg := t.Neg(t.ReLU(t.Neg(w)))
+	neg := t.NegReLUNeg(w) // Neg(ReLU(Neg(w))) as one operation, the same bits
 	c := t.Softmax(l.coeff)
 	out := t.Add(t.Add(
 		t.Mul(t.SpMMEdges(m.adj, pos, z), t.SliceCols(c, 0, 1)),
