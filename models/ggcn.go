@@ -240,14 +240,15 @@ func (m *GGCN) conv(t *autograd.Tape, l *ggcnLayer, z *autograd.Var) *autograd.V
 	cos := t.SDDMM(m.adj, zn, zn)
 	a, b := t.SliceCols(l.deg, 0, 1), t.SliceCols(l.deg, 1, 2)
 	// the same bits as Softplus: equal ratios give equal inputs
-	tau := t.SoftplusRepeated(t.Add(t.Mul(t.Const(m.ratio), a), b), m.ratioRep)
+	tau := t.SoftplusRepeated(t.Add(t.MulScalar(t.Const(m.ratio), a), b), m.ratioRep)
 	w := t.Mul(t.Mul(cos, t.Const(m.aVal)), tau)
 	pos := t.ReLU(w)
 	neg := t.NegReLUNeg(w) // Neg(ReLU(Neg(w))) as one operation, the same bits
 	c := t.Softmax(l.coeff)
 	out := t.Add(t.Add(
-		t.Mul(t.SpMMEdges(m.adj, pos, z), t.SliceCols(c, 0, 1)),
-		t.Mul(t.SpMMEdges(m.adj, neg, z), t.SliceCols(c, 1, 2))),
-		t.Mul(z, t.SliceCols(c, 2, 3)))
-	return t.Mul(out, t.Softplus(l.scale))
+		t.MulScalar(t.SpMMEdges(m.adj, pos, z), t.SliceCols(c, 0, 1)),
+		t.MulScalar(t.SpMMEdges(m.adj, neg, z), t.SliceCols(c, 1, 2))),
+		t.MulScalar(z, t.SliceCols(c, 2, 3)))
+	// MulScalar: Mul by a 1×1 factor, its forward packed (the same bits)
+	return t.MulScalar(out, t.Softplus(l.scale))
 }
