@@ -185,8 +185,18 @@ func concatMatMulRowsAdd(arg any, lo, hi int) {
 }
 
 // plusZero sets d = +0 + d: −0 becomes +0 and a signalling NaN quiet, as an
-// addition of +0 leaves them; everything else stays.
+// addition of +0 leaves them; everything else stays. With the vector
+// kernels it is the addition itself, ConcatCols' (1·(+0)) + (1·d) through
+// simd.AddScaled against a block of zeros.
 func plusZero(d []float32) {
+	if simd.Enabled() {
+		var zero [reluMixBlock]float32
+		for s := 0; s < len(d); s += reluMixBlock {
+			e := min(s+reluMixBlock, len(d))
+			simd.AddScaled(zero[:e-s], d[s:e], d[s:e], 1, 1)
+		}
+		return
+	}
 	for j, v := range d {
 		b := math.Float32bits(v)
 		if b == 0x80000000 {
