@@ -44,3 +44,46 @@ func TestMulScalarMatchesMul(t *testing.T) {
 	check(t, "MulScalar", func(tp *Tape, p []*Var) *Var { return tp.MulScalar(p[0], p[1]) },
 		testkit.RandDense(4, 3, 65), testkit.RandDense(1, 1, 66))
 }
+
+// TestMulScalarColMatchesSliceThenMul: MulScalarCol gives the bits of
+// MulScalar(x, SliceCols(c, k, k+1)) (and so of Mul) in value and both
+// gradients, every column of a 1×3 row, the row's gradient fresh or
+// already holding a value, with NaN payloads, ±0 and ∞, at 1–3 threads.
+func TestMulScalarColMatchesSliceThenMul(t *testing.T) {
+	r := rand.New(rand.NewPCG(42, 53))
+	for _, sh := range [][2]int{{900, 1}, {251, 16}} {
+		for k := 0; k < 3; k++ {
+			for _, again := range []bool{false, true} {
+				for threads := 1; threads <= 3; threads++ {
+					t.Run(fmt.Sprintf("%dx%d/k=%d/again=%v/threads=%d", sh[0], sh[1], k, again, threads), func(t *testing.T) {
+						x, lw, c := specialDense(r, sh[0], sh[1]), specialDense(r, sh[0], sh[1]), specialDense(r, 1, 3)
+						run := func(fused bool) [][]float32 {
+							px, pc := NewParam("x", x.Clone()), NewParam("c", c.Clone())
+							tp := NewTape(tensor.Exec{Threads: threads})
+							cc := tp.Scale(pc, 1)
+							var y *Var
+							if fused {
+								y = tp.MulScalarCol(px, cc, k)
+							} else {
+								y = tp.Mul(px, tp.SliceCols(cc, k, k+1))
+							}
+							loss := tp.Sum(tp.Mul(y, tp.Const(lw)))
+							if again { // c's gradient arrives first from here
+								loss = tp.Add(loss, tp.Sum(tp.Mul(cc, tp.Const(c))))
+							}
+							out := append([]float32(nil), y.Value.Data...)
+							tp.Backward(loss)
+							return [][]float32{out, px.Grad.Data, pc.Grad.Data}
+						}
+						want, got := run(false), run(true)
+						for i, what := range []string{"value", "∂x", "∂c"} {
+							same(t, what, got[i], want[i])
+						}
+					})
+				}
+			}
+		}
+	}
+	check(t, "MulScalarCol", func(tp *Tape, p []*Var) *Var { return tp.MulScalarCol(p[0], p[1], 1) },
+		testkit.RandDense(4, 3, 67), testkit.RandDense(1, 3, 68))
+}
