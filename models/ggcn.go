@@ -242,7 +242,7 @@ func (m *GGCN) conv(t *autograd.Tape, l *ggcnLayer, z *autograd.Var) *autograd.V
 	// the same bits as Softplus: equal ratios give equal inputs; ratio·a
 	// with a = deg[0] read in place (MulScalarCol: Mul and SliceCols' bits)
 	tau := t.SoftplusRepeated(t.Add(t.MulScalarCol(t.Const(m.ratio), l.deg, 0), b), m.ratioRep)
-	w := t.Mul(t.Mul(cos, t.Const(m.aVal)), tau)
+	w := t.MulConstMul(cos, m.aVal, tau) // cos ⊙ Â ⊙ τ: Mul(Mul(...)) in one operation, the same bits
 	pos := t.ReLU(w)
 	neg := t.NegReLUNeg(w) // Neg(ReLU(Neg(w))) as one operation, the same bits
 	c := t.Softmax(l.coeff)
