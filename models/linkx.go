@@ -137,11 +137,12 @@ func (m *LINKX) Params() []*autograd.Var {
 // Forward computes the logits. Every node's logits depend on its own
 // adjacency row and features only, so a training step (t.Training, with
 // gradients recorded, on the whole graph) computes the rows of the training
-// nodes only, the loss's rows, and leaves +0 in the others
-// (autograd.MatMulRows, SpMMRows): the same bits in every row the loss
-// reads, and gradients that are the whole product's bit for bit, since the
-// other rows' gradient is zero (TestLINKXTrainingRowsMatchWholeGraph).
-// Evaluation computes every row.
+// nodes only, the loss's rows, and leaves +0 in the others of Logits and
+// Embedding (autograd.SpMMRows, MatMulRows, ConcatMatMulRows, AddBiasRows,
+// ReLUAddRows): the same bits in every row the loss reads, and gradients
+// that are the whole graph's bit for bit, since the other rows' gradient
+// is zero (TestLINKXTrainingRowsMatchWholeGraph). Evaluation (t.Training
+// false) and mini-batches compute every row.
 func (m *LINKX) Forward(t *autograd.Tape) Output {
 	if r := m.trainingRows(t); r != nil {
 		return m.forwardRows(t, r)
