@@ -3,6 +3,7 @@ package autograd
 import (
 	"fmt"
 
+	"github.com/pcgcn/pcgcn/internal/simd"
 	"github.com/pcgcn/pcgcn/tensor"
 )
 
@@ -16,6 +17,9 @@ import (
 // gradient, written by the product into its fresh buffer as MatMul's
 // gradFor does) or, for a later gradient, into +0 in a scratch buffer then
 // added, as ConcatCols' backward added it (TestConcatMatMulMatchesConcatThenMatMul).
+//
+// The concatenation is not kept: ∂w's blocks of rows are xₖᵀ·∂out, each
+// element the chain over the rows it was as a row of [x₀ x₁ …]ᵀ·∂out.
 //
 // Backward: ∂xₖ += ∂out·wₖᵀ, ∂w += [x₀ x₁ …]ᵀ·∂out.
 func (t *Tape) ConcatMatMul(w *Var, xs ...*Var) *Var {
@@ -32,13 +36,19 @@ func (t *Tape) ConcatMatMul(w *Var, xs ...*Var) *Var {
 	if cols != w.Rows() {
 		panic(fmt.Sprintf("autograd: ConcatMatMul: %d concatenated columns · %s", cols, w.label()))
 	}
-	// the concatenation, kept for ∂w, made as ConcatCols makes it
+	// the concatenation, made as ConcatCols makes it, for the product only:
+	// ∂w's rows are products of each input on its own, so the buffer goes
+	// back to the tape at once (the next layer's concatenation reuses it,
+	// still in cache, instead of one more n×cols buffer per layer kept
+	// until backward)
 	cat := t.op(t.Alloc(rows, cols), nil, nil)
 	cat.xs = t.keepVars(xs)
 	t.Exec.ForArg(rows, rows*cols, cat, concatColsRows)
 	o := t.op(t.Alloc(rows, w.Cols()), w, nil)
-	o.xs, o.aux = cat.xs, cat.Value
+	o.xs = cat.xs
 	tensor.Gemm(t.Exec, false, false, 1, cat.Value, w.Value, 0, o.Value)
+	t.giveBack(cat.Value)
+	cat.Value = nil
 	needs := w.requiresGrad
 	for _, x := range xs {
 		needs = needs || x.requiresGrad
@@ -51,11 +61,20 @@ func concatMatMulBack(o *Var) {
 	// the order of MatMul's backward and then ConcatCols': ∂w, then each
 	// input in turn (distinct buffers: the order matters only if an
 	// input is w, which the shapes forbid for a non-square w)
-	if w.requiresGrad {
-		g, beta := t.gradFor(w)
-		tensor.Gemm(t.Exec, true, false, 1, o.aux, o.Grad, beta, g)
-	}
 	from, rows, n := 0, o.Value.Rows, w.Cols()
+	if w.requiresGrad {
+		// [x₀ x₁ …]ᵀ·∂out block by block of ∂w's rows, xₖᵀ·∂out: each
+		// element is the same chain over the inner index (the rows) whichever
+		// matrix op(a) is read from
+		g, beta := t.gradFor(w)
+		for _, x := range o.xs {
+			c := x.Cols()
+			gk := t.view(c, n, g.Data[from*n:(from+c)*n])
+			tensor.Gemm(t.Exec, true, false, 1, x.Value, o.Grad, beta, gk)
+			from += c
+		}
+		from = 0
+	}
 	for k, x := range o.xs {
 		c := x.Cols()
 		if x.requiresGrad {
@@ -77,12 +96,24 @@ func concatMatMulBack(o *Var) {
 }
 
 // concatMatMulAdd adds o.aux2 into the gradient of input o.i1 on rows
-// [lo, hi), the loop of concatColsBackRows.
+// [lo, hi), the loop of concatColsBackRows: d + g for each element, d the
+// first operand (NaNs: its payload), which simd.AddScaled(d, g, d, 1, 1)
+// gives too, the products by 1 exact (TestConcatMatMulAddVectorMatchesGo).
 func concatMatMulAdd(arg any, lo, hi int) {
 	o := arg.(*Var)
 	x := o.xs[o.i1]
 	c := x.Value.Cols
 	dst, g := x.Grad.Data, o.aux2.Data
+	if simd.Enabled() {
+		d := dst[lo*c : hi*c]
+		simd.AddScaled(d, g[lo*c:hi*c], d, 1, 1)
+		return
+	}
+	concatMatMulAddGo(dst, g, c, lo, hi)
+}
+
+// concatMatMulAddGo is concatMatMulAdd's Go loop.
+func concatMatMulAddGo(dst, g []float32, c, lo, hi int) {
 	for i := lo; i < hi; i++ {
 		d := dst[i*c : (i+1)*c]
 		for j, v := range g[i*c : (i+1)*c] {

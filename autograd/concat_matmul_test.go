@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/pcgcn/pcgcn/internal/simd"
 	"github.com/pcgcn/pcgcn/tensor"
 	"github.com/pcgcn/pcgcn/testkit"
 )
@@ -14,10 +15,11 @@ import (
 // MatMul(ConcatCols(...)) in the value and in every gradient, GCNII*'s way
 // (x₁ used again afterwards, so that its gradient is a later one, and x₀
 // before, so that a first one) and with inputs used only there, for widths
-// on both sides of the tile's 16 and the blocking's 256, at 1–3 threads.
+// on both sides of the tile's 16 and the blocking's 256 (the inner index of
+// ∂w too, with an input mostly zeros), at 1–3 threads.
 func TestConcatMatMulMatchesConcatThenMatMul(t *testing.T) {
 	r := rand.New(rand.NewPCG(42, 39))
-	for _, sh := range [][3]int{{7, 3, 5}, {37, 16, 16}, {50, 64, 64}, {20, 300, 17}} {
+	for _, sh := range [][3]int{{7, 3, 5}, {37, 16, 16}, {50, 64, 64}, {20, 300, 17}, {600, 64, 64}} {
 		rows, c0, n := sh[0], sh[1], sh[2]
 		c1 := c0 + 3
 		for threads := 1; threads <= 3; threads++ {
@@ -29,6 +31,13 @@ func TestConcatMatMulMatchesConcatThenMatMul(t *testing.T) {
 						return d
 					}
 					x0, x1, w, lw := mk(rows, c0), mk(rows, c1), mk(c0+c1, n), mk(rows, n)
+					if rows == 600 { // x₁ mostly zeros, as after a ReLU and dropout: Gemm's sparse-left path for x₁ᵀ·∂out
+						for i := range x1.Data {
+							if r.IntN(10) < 8 {
+								x1.Data[i] = 0
+							}
+						}
+					}
 					run := func(fused bool) [][]float32 {
 						p0, p1, pw := NewParam("x0", x0.Clone()), NewParam("x1", x1.Clone()), NewParam("w", w.Clone())
 						tp := NewTape(tensor.Exec{Threads: threads})
@@ -90,4 +99,24 @@ func ExampleTape_ConcatMatMul() {
 	tp.Backward(tp.Sum(y))
 	fmt.Println(y.Value.Data, w.Grad.Data)
 	// Output: [432] [2 3 4]
+}
+
+// TestConcatMatMulAddVectorMatchesGo: the vector form of the later
+// gradient's addition gives the Go loop's bits, NaN payloads (both
+// operands NaN: the gradient's own), ±0, infinities and subnormal products
+// included, for widths around the vector's 8 and any row range.
+func TestConcatMatMulAddVectorMatchesGo(t *testing.T) {
+	if !simd.Enabled() {
+		t.Skip("no vector kernels here: the Go loop is the path")
+	}
+	r := rand.New(rand.NewPCG(42, 46))
+	for _, c := range []int{1, 7, 8, 9, 64, 65} {
+		x := &Var{Value: tensor.NewDense(13, c)}
+		x.Grad = specialDense(r, 13, c)
+		o := &Var{xs: []*Var{x}, aux2: specialDense(r, 13, c)}
+		want := x.Grad.Clone()
+		concatMatMulAddGo(want.Data, o.aux2.Data, c, 2, 11)
+		concatMatMulAdd(o, 2, 11)
+		same(t, fmt.Sprintf("c=%d", c), x.Grad.Data, want.Data)
+	}
 }

@@ -197,7 +197,9 @@ func (m *GCNII) Forward(t *autograd.Tape) Output {
 		} else {
 			sw = t.MatMul(s, w)
 		}
-		h = t.ReLU(t.AddScaled(sw, beta, s, 1-beta))
+		// ReLU(AddScaled(...)) fused: the same bits, one buffer and one
+		// pass over memory fewer each way
+		h = t.ReLUAddScaled(sw, beta, s, 1-beta)
 	}
 	return Output{Logits: m.out.Forward(t, t.Dropout(h, p)), Embedding: h}
 }

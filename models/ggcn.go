@@ -238,16 +238,19 @@ func (m *GGCN) Forward(t *autograd.Tape) Output {
 func (m *GGCN) conv(t *autograd.Tape, l *ggcnLayer, z *autograd.Var) *autograd.Var {
 	zn := t.L2NormalizeRows(z, 1e-9)
 	cos := t.SDDMM(m.adj, zn, zn)
-	a, b := t.SliceCols(l.deg, 0, 1), t.SliceCols(l.deg, 1, 2)
-	// the same bits as Softplus: equal ratios give equal inputs
-	tau := t.SoftplusRepeated(t.Add(t.Mul(t.Const(m.ratio), a), b), m.ratioRep)
-	w := t.Mul(t.Mul(cos, t.Const(m.aVal)), tau)
+	b := t.SliceCols(l.deg, 1, 2)
+	// the same bits as Softplus: equal ratios give equal inputs; ratio·a
+	// with a = deg[0] read in place (MulScalarCol: Mul and SliceCols' bits)
+	tau := t.SoftplusRepeated(t.Add(t.MulScalarCol(t.Const(m.ratio), l.deg, 0), b), m.ratioRep)
+	w := t.MulConstMul(cos, m.aVal, tau) // cos ⊙ Â ⊙ τ: Mul(Mul(...)) in one operation, the same bits
 	pos := t.ReLU(w)
-	neg := t.Neg(t.ReLU(t.Neg(w)))
+	neg := t.NegReLUNeg(w) // Neg(ReLU(Neg(w))) as one operation, the same bits
 	c := t.Softmax(l.coeff)
+	// each term times its mix coefficient, read in place from c
 	out := t.Add(t.Add(
-		t.Mul(t.SpMMEdges(m.adj, pos, z), t.SliceCols(c, 0, 1)),
-		t.Mul(t.SpMMEdges(m.adj, neg, z), t.SliceCols(c, 1, 2))),
-		t.Mul(z, t.SliceCols(c, 2, 3)))
-	return t.Mul(out, t.Softplus(l.scale))
+		t.MulScalarCol(t.SpMMEdges(m.adj, pos, z), c, 0),
+		t.MulScalarCol(t.SpMMEdges(m.adj, neg, z), c, 1)),
+		t.MulScalarCol(z, c, 2))
+	// MulScalar: Mul by a 1×1 factor, its forward packed (the same bits)
+	return t.MulScalar(out, t.Softplus(l.scale))
 }

@@ -1,6 +1,8 @@
 package models
 
 import (
+	"slices"
+
 	"github.com/pcgcn/pcgcn/autograd"
 	"github.com/pcgcn/pcgcn/nn"
 	"github.com/pcgcn/pcgcn/rng"
@@ -99,6 +101,7 @@ type LINKX struct {
 	w    *nn.Linear
 	fin  []*nn.Linear
 	adj  *tensor.CSR
+	rows trainRows // the training rows a training step computes
 }
 
 // Compile-time checks of the interfaces LINKX and its config implement.
@@ -131,8 +134,24 @@ func (m *LINKX) Params() []*autograd.Var {
 	return append(ps, nn.ParamsOf(m.fin)...)
 }
 
-// Forward computes the logits.
+// Forward computes the logits. Every node's logits depend on its own
+// adjacency row and features only, so a training step (t.Training, with
+// gradients recorded, on the whole graph) computes the rows of the training
+// nodes only, the loss's rows, and leaves +0 in the others of Logits and
+// Embedding (autograd.SpMMRows, MatMulRows, ConcatMatMulRows, AddBiasRows,
+// ReLUAddRows): the same bits in every row the loss reads, and gradients
+// that are the whole graph's bit for bit, since the other rows' gradient
+// is zero (TestLINKXTrainingRowsMatchWholeGraph). Evaluation (t.Training
+// false) and mini-batches compute every row.
 func (m *LINKX) Forward(t *autograd.Tape) Output {
+	if r := m.trainingRows(t); r != nil {
+		return m.forwardRows(t, r)
+	}
+	return m.forwardAll(t)
+}
+
+// forwardAll computes every node's logits.
+func (m *LINKX) forwardAll(t *autograd.Tape) Output {
 	ha := m.mlpA.ForwardInput(t, nn.SparseInput(m.adj), 0)
 	hx := m.mlpX.ForwardInput(t, nn.InputFromFeatures(t, m.data.X), 0)
 	h := t.ReLU(t.Add(t.Add(m.w.Forward(t, t.ConcatCols(ha, hx)), ha), hx))
@@ -145,4 +164,82 @@ func (m *LINKX) Forward(t *autograd.Tape) Output {
 		h = lin.Forward(t, h)
 	}
 	return Output{Logits: h, Embedding: emb}
+}
+
+// forwardRows is Forward's operations with every product computed on the
+// rows r names only (the operations of nn.Linear's Forward and
+// ForwardInput, without input dropout, as Forward has it).
+func (m *LINKX) forwardRows(t *autograd.Tape, r *trainRows) Output {
+	ha := biasRows(t, r, m.mlpA, t.SpMMRows(r.adj, m.mlpA.W))
+	var hx *autograd.Var
+	if r.x != nil {
+		hx = biasRows(t, r, m.mlpX, t.SpMMRows(r.x, m.mlpX.W))
+	} else {
+		hx = biasRows(t, r, m.mlpX, t.MatMulRows(t.Const(m.data.X.Dense), m.mlpX.W, r.rows))
+	}
+	// [h_A‖h_X]·W: the training rows gathered straight into one compact
+	// matrix (the bits of MatMulRows(ConcatColsRows(...)))
+	p := t.ConcatMatMulRows(r.rows, m.w.W, ha, hx)
+	var h *autograd.Var
+	if m.w.B != nil {
+		// ReLU(p + b + h_A + h_X): the three Adds and the ReLU in one pass
+		h = t.ReLUAddRows(r.rows, p, m.w.B, ha, hx)
+	} else {
+		h = t.ReLU(t.Add(t.Add(p, ha), hx))
+	}
+	emb := h
+	for l, lin := range m.fin {
+		if l > 0 {
+			emb = t.ReLU(h)
+			h = t.Dropout(emb, m.cfg.Dropout)
+		}
+		h = biasRows(t, r, lin, t.MatMulRows(h, lin.W, r.rows))
+	}
+	return Output{Logits: h, Embedding: emb}
+}
+
+// biasRows adds l's bias to the product h = x·W on r's rows only
+// (autograd.AddBiasRows: Add's bits there, +0 elsewhere), then releases the
+// product's buffer, as nn.Linear does.
+func biasRows(t *autograd.Tape, r *trainRows, l *nn.Linear, h *autograd.Var) *autograd.Var {
+	if l.B == nil {
+		return h
+	}
+	out := t.AddBiasRows(r.rows, h, l.B)
+	t.Release(h)
+	return out
+}
+
+// trainRows are the rows of a training step: the training nodes in
+// ascending order, and the adjacency and the sparse features with only
+// those rows kept (autograd.KeepRows), made once for the Data and the
+// adjacency they belong to.
+type trainRows struct {
+	data *Data
+	a    *tensor.CSR // the adjacency they were made for
+	rows []int32
+	adj  *autograd.KeptRows
+	x    *autograd.KeptRows // nil for dense features
+}
+
+// trainingRows returns the training step's rows, or nil when the pass is
+// not a training step on the whole graph (evaluation, a mini-batch, which
+// Rebind gives its own adjacency rows) or when the training nodes are all
+// the nodes.
+func (m *LINKX) trainingRows(t *autograd.Tape) *trainRows {
+	d := m.data
+	if !t.Training || t.NoGrad() || d.Rows != nil || len(d.Train) >= d.Graph.N {
+		return nil
+	}
+	r := &m.rows
+	if r.data != d || r.a != m.adj {
+		rows := slices.Clone(d.Train)
+		slices.Sort(rows)
+		rows = slices.Compact(rows)
+		*r = trainRows{data: d, a: m.adj, rows: rows, adj: autograd.KeepRows(m.adj, rows)}
+		if d.X.Sparse != nil {
+			r.x = autograd.KeepRows(d.X.Sparse, rows)
+		}
+	}
+	return r
 }
