@@ -84,3 +84,15 @@ func axpyGo(c float32, gy, gx []float32) {
 		gx[i] += c * g
 	}
 }
+
+// axpySpan sets gx += c·gy over one span, as AddScaled's backward does (and
+// Add's and Sub's same-shape gradients with c = ±1): through simd.AXPY where
+// it computes what this package's Go loop does (no fused multiply-add),
+// else that loop.
+func axpySpan(c float32, gy, gx []float32) {
+	if simd.Enabled() && !goFusesFMA {
+		simd.AXPY(c, gy, gx[:len(gy)])
+		return
+	}
+	axpyGo(c, gy, gx)
+}

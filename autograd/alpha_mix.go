@@ -81,19 +81,6 @@ func addSubSpan(b, a, out []float32, sign float32) {
 	}
 }
 
-// axpySpan adds sign·g into y over one span: the same-shape gradient of Add
-// and Sub (reduceSame without mul).
-func axpySpan(sign float32, g, y []float32) {
-	if simd.Enabled() && !goFusesFMA {
-		simd.AXPY(sign, g, y)
-		return
-	}
-	y = y[:len(g)]
-	for p, v := range g {
-		y[p] += sign * v
-	}
-}
-
 func alphaMixBack(o *Var) {
 	t := o.tape
 	x, b, a := o.in[0], o.in[1], o.xs[0]

@@ -88,12 +88,3 @@ func addScaledSpan(a, b, out []float32, ca, cb float32) {
 		out[i] = float32(ca*v) + float32(cb*b[i])
 	}
 }
-
-// axpySpan sets gx += c·gy as AddScaled's backward does.
-func axpySpan(c float32, gy, gx []float32) {
-	if simd.Enabled() && !goFusesFMA {
-		simd.AXPY(c, gy, gx[:len(gy)])
-		return
-	}
-	axpyGo(c, gy, gx)
-}
