@@ -1,6 +1,7 @@
 package studies
 
 import (
+	"fmt"
 	"image/png"
 	"math"
 	"math/rand/v2"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/paper"
 	"github.com/pcgcn/pcgcn/testkit"
 )
@@ -315,5 +318,71 @@ func TestFairTableByHand(t *testing.T) {
 	}
 	if v := analyzeFair(fairInput{Datasets: []string{"texas"}, Models: []string{"gcn"}, Entries: in.Entries}).verdict(); !strings.Contains(v, "PCGCN is not among") {
 		t.Errorf("no PCGCN: %q", v)
+	}
+}
+
+// TestFairMarksPresetsOutsideTheSearch: a preset whose main-table cell
+// chose what no trial of the search can (the directed graph, the other
+// feature preprocessing) is marked † in the tuned table and in the paper's
+// gap table, with the legend saying why the preset can score above the
+// tuned point; without such a preset there is neither mark nor legend.
+func TestFairMarksPresetsOutsideTheSearch(t *testing.T) {
+	in := fairInput{Datasets: []string{"chameleon", "texas"}, Models: []string{"pcgcn", "gcn"},
+		Paper: map[string]paper.Score{"chameleon": {Mean: 74.29, Std: 1.9}}, Entries: []fairEntry{
+			{Dataset: "chameleon", Model: "pcgcn", Test: []float64{68, 69}, Val: []float64{68, 69}, Preset: []float64{73, 73}, PresetOutside: true},
+			{Dataset: "chameleon", Model: "gcn", Test: []float64{66, 67}, Val: []float64{66, 67}, Preset: []float64{67, 67}},
+			{Dataset: "texas", Model: "pcgcn", Test: []float64{80, 84}, Val: []float64{81, 83}, Preset: []float64{78, 78}},
+			{Dataset: "texas", Model: "gcn", Test: []float64{70, 72}, Val: []float64{71, 71}},
+		}}
+	a := analyzeFair(in)
+	table := a.table()
+	for _, want := range []string{"(73.00†)", "(67.00)", "(78.00)", outsideLegend} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+	if strings.Count(table, "†") != 2 { // the mark and the legend's
+		t.Errorf("table marks %d presets:\n%s", strings.Count(table, "†")-1, table)
+	}
+	var b strings.Builder
+	a.writeGaps(&b)
+	if !strings.Contains(b.String(), "73.00 ± 0.00†") || !strings.Contains(b.String(), outsideLegend) {
+		t.Errorf("gap table without the mark or its legend:\n%s", b.String())
+	}
+	in.Entries[0].PresetOutside = false
+	if table := analyzeFair(in).table(); strings.Contains(table, "†") {
+		t.Errorf("marks without a preset outside the search:\n%s", table)
+	}
+}
+
+// TestPresetOutside: the main table's cell is outside the search when it
+// was chosen on the directed twin or with the preset's normalisation
+// flipped; the preset's own preprocessing, or a cell chosen without a
+// selection, is not.
+func TestPresetOutside(t *testing.T) {
+	spec, _ := models.NewRegistry().Get("pcgcn")
+	own := spec.Preset("chameleon")
+	flipped := spec.Preset("chameleon")
+	v, ok := normalizesFeatures(own)
+	if !ok {
+		t.Fatal("pcgcn's preset has no normalize_features")
+	}
+	if err := models.SetOption(flipped, "normalize_features", fmt.Sprint(!v)); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		r    experiments.Result
+		want bool
+	}{
+		{"no selection", experiments.Result{Config: flipped}, false},
+		{"the preset's own", experiments.Result{Config: own, Selection: &experiments.Selection{Complete: true}}, false},
+		{"flipped", experiments.Result{Config: flipped, Selection: &experiments.Selection{Complete: true}}, true},
+		{"directed", experiments.Result{Config: own, Selection: &experiments.Selection{Complete: true, Dataset: "chameleon-directed"}}, true},
+	}
+	for _, c := range cases {
+		if got := presetOutside(&c.r, "pcgcn", "chameleon"); got != c.want {
+			t.Errorf("%s: presetOutside %v, want %v", c.name, got, c.want)
+		}
 	}
 }
