@@ -1,6 +1,7 @@
 package models
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/search"
@@ -58,6 +59,31 @@ func TestSearchSpacesValidate(t *testing.T) {
 					t.Errorf("%s on %s, point %v: %v", name, ds, p.Sets(), err)
 				}
 			}
+		}
+	}
+}
+
+// TestEverySearchExploresThePreprocessing: every model's space has the
+// feature preprocessing the main table chooses on validation, once, so a
+// search can reach each of the main table's candidates on its graph.
+func TestEverySearchExploresThePreprocessing(t *testing.T) {
+	reg := NewRegistry()
+	for _, name := range reg.Names() {
+		spec, _ := reg.Get(name)
+		n := 0
+		for _, d := range spec.Space.Dims {
+			if strings.HasPrefix(d, "normalize_features=") {
+				n++
+				if d != preprocessingDim {
+					t.Errorf("%s: %q, want %q", name, d, preprocessingDim)
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s: %d normalize_features dimensions, want 1: %v", name, n, spec.Space.Dims)
+		}
+		if !strings.Contains(spec.Space.Source, preprocessingSource) {
+			t.Errorf("%s: the source does not say where normalize_features comes from: %q", name, spec.Space.Source)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package studies
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -226,7 +225,7 @@ func (p *plan) fairInput() (fairInput, error) {
 			for _, sr := range pr.PerSplit {
 				e.Preset = append(e.Preset, sr.Test)
 			}
-			e.PresetOutside = presetOutside(pr, s.Model, s.Dataset)
+			e.PresetOutside = presetOutside(pr)
 		}
 		in.Metrics[s.Dataset] = string(r.Metric)
 		in.Entries = append(in.Entries, e)
@@ -254,10 +253,8 @@ type fairEntry struct {
 	// Preset is the preset's (the main table's cell) per-split test
 	// scores, nil when there is none.
 	Preset []float64
-	// PresetOutside says that the main table's cell chose, on validation,
-	// a feature preprocessing or a graph direction other than the
-	// preset's own, which every trial of the search keeps (the search
-	// spaces have neither choice).
+	// PresetOutside says that the main table's cell was chosen, on
+	// validation, on the directed graph, which no trial of the search uses.
 	PresetOutside bool
 	// Point is the chosen hyperparameters, as --set values.
 	Point map[string]string
@@ -343,7 +340,7 @@ func (a *fairAnalysis) tuned(model, dataset string) meanStd {
 // preset is the preset's test mean ± std of model on dataset (NaN when
 // missing).
 // outsideLegend explains outsideMark.
-const outsideLegend = "†: the main table's cell chose, on validation, the other feature preprocessing (raw or row-normalised) or the directed graph rather than the preset's own; every trial of the search keeps the preset's preprocessing and the symmetrised graph (the search spaces have neither choice), so there the bracketed preset can score above the tuned point."
+const outsideLegend = "†: the main table's cell was chosen, on validation, on the directed graph, which no trial of the search uses (the searches run on the symmetrised graph; a direction is a dataset of its own), so there the bracketed preset can score above the tuned point."
 
 // outsideMark is "†" when the main table's cell of model on dataset made a
 // choice the search cannot (fairEntry.PresetOutside), else "".
@@ -366,36 +363,13 @@ func (a *fairAnalysis) anyOutside() bool {
 	return false
 }
 
-// presetOutside reports whether the main table's result r for model on
-// dataset was chosen on the directed twin of the graph or with the
-// features' row normalisation flipped from the preset's (see
-// selectionMark), both choices the fair study's searches do not make.
-func presetOutside(r *experiments.Result, model, dataset string) bool {
-	if r.Selection == nil {
-		return false
-	}
-	if r.Selection.Dataset != "" {
-		return true
-	}
-	spec, err := models.NewRegistry().Get(model)
-	if err != nil {
-		return false
-	}
-	own, ok1 := normalizesFeatures(spec.Preset(dataset))
-	chosen, ok2 := normalizesFeatures(r.Config)
-	return ok1 && ok2 && own != chosen
-}
-
-// normalizesFeatures reads a configuration's normalize_features option.
-func normalizesFeatures(cfg any) (v, ok bool) {
-	var c struct {
-		NormalizeFeatures *bool `json:"normalize_features"`
-	}
-	b, err := json.Marshal(cfg)
-	if err != nil || json.Unmarshal(b, &c) != nil || c.NormalizeFeatures == nil {
-		return false, false
-	}
-	return *c.NormalizeFeatures, true
+// presetOutside reports whether the main table's result r was chosen on
+// the directed twin of the graph (experiments.Selection.Dataset), which no
+// trial of the fair study's searches uses: a graph's direction is a dataset
+// of its own. The feature preprocessing, the main table's other choice, is
+// a dimension of every search space (models.SearchSpace).
+func presetOutside(r *experiments.Result) bool {
+	return r.Selection != nil && r.Selection.Dataset != ""
 }
 
 func (a *fairAnalysis) preset(model, dataset string) meanStd {
