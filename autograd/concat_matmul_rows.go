@@ -221,16 +221,7 @@ func (t *Tape) gemmTransAKeptRows(rows, kept []int32, x, g *tensor.Dense, beta f
 			q++
 		}
 		if q == q0 {
-			if beta == 0 {
-				clear(c.Data)
-			} else if beta != 1 {
-				for i := range c.Data {
-					c.Data[i] *= beta
-				}
-			}
-			for i, v := range c.Data {
-				c.Data[i] = 0 + v // the fold of an all-zero chain: −0 becomes +0
-			}
+			foldEmptyBlock(c, beta)
 		} else {
 			sub := rows[q0:q]
 			xs, gs := t.Alloc(len(sub), x.Cols), t.Alloc(len(sub), g.Cols)

@@ -75,16 +75,7 @@ func (t *Tape) gemmTransANonZeroRows(rows []int32, x, g *tensor.Dense, beta floa
 			q++
 		}
 		if q == q0 {
-			if beta == 0 {
-				clear(c.Data)
-			} else if beta != 1 {
-				for i := range c.Data {
-					c.Data[i] *= beta
-				}
-			}
-			for i, v := range c.Data {
-				c.Data[i] = 0 + v // the fold of an all-zero chain: −0 becomes +0
-			}
+			foldEmptyBlock(c, beta)
 		} else {
 			sub := rows[q0:q]
 			xs, gs := t.Alloc(len(sub), x.Cols), t.Alloc(len(sub), g.Cols)
@@ -180,5 +171,21 @@ func scatterRowsInto(arg any, lo, hi int) {
 	for q := lo; q < hi; q++ {
 		i := int(r.rows[q])
 		copy(r.to.Data[i*n:(i+1)*n], r.from.Data[q*n:(q+1)*n])
+	}
+}
+
+// foldEmptyBlock is what a block of inner indices with no non-zero row of
+// ∂out adds to c = beta·c + Σ blocks: c scaled by beta (cleared for 0),
+// then +0 added, the fold of an all-zero chain, which turns −0 into +0.
+func foldEmptyBlock(c *tensor.Dense, beta float32) {
+	if beta == 0 {
+		clear(c.Data)
+	} else if beta != 1 {
+		for i := range c.Data {
+			c.Data[i] *= beta
+		}
+	}
+	for i, v := range c.Data {
+		c.Data[i] = 0 + v
 	}
 }
