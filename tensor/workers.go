@@ -34,13 +34,17 @@ type Workers struct {
 	n      int
 	closed bool
 	// slots are the goroutines' mailboxes; next is the slot the next chunk
-	// of the call in progress goes to, pending counts the chunks handed
-	// out and not finished, and waiter is 1 while the caller sleeps on
-	// done for them.
+	// of the call in progress goes to, and pending counts the chunks handed
+	// out and not finished, with waiterBit set while the caller sleeps on
+	// done for them. The count and the flag share one word so that the
+	// goroutine finishing the last chunk learns whether to wake the caller
+	// from the same atomic operation that finishes the call: with two
+	// words, a goroutine descheduled between them read the flag of the
+	// caller's next call, woke it before that call's chunk had run, and
+	// the chunk was then lost (a hang of the arm64 suite under qemu in CI).
 	slots   []slot
 	next    int
 	pending atomic.Int32
-	waiter  atomic.Int32
 	done    chan struct{}
 	// pieces is the state of the dynamic loop in progress, and runShared
 	// the task that works on it (made once, so submitting it allocates
@@ -53,6 +57,10 @@ type Workers struct {
 	scratchMu  sync.Mutex
 	scratchBuf []float32
 }
+
+// waiterBit is the flag in Workers.pending that says the caller sleeps on
+// done; a kernel call hands out far fewer chunks than it.
+const waiterBit int32 = 1 << 30
 
 // spinWait is how long a goroutine of Workers watches for work (or the
 // caller for finished chunks) before it sleeps: longer than the serial gap
@@ -129,8 +137,8 @@ func (w *Workers) loop(s *slot) {
 		// empty before counting the chunk done: once pending reaches 0
 		// the caller may post the next task here
 		s.state.Store(slotEmpty)
-		if w.pending.Add(-1) == 0 && w.waiter.Swap(0) == 1 {
-			w.done <- struct{}{}
+		if w.pending.Add(-1) == waiterBit {
+			w.done <- struct{}{} // the last chunk, and the caller sleeps
 		}
 	}
 }
@@ -260,7 +268,11 @@ func (w *Workers) steal() {
 func (w *Workers) wait() {
 	var sp spin
 	stolen := false
-	for w.pending.Load() != 0 {
+	for {
+		p := w.pending.Load()
+		if p == 0 {
+			break
+		}
 		if sp.more() {
 			if !stolen && sp.since >= stealAfter {
 				w.steal()
@@ -268,14 +280,14 @@ func (w *Workers) wait() {
 			}
 			continue
 		}
-		w.waiter.Store(1)
-		// the last goroutine to finish swaps waiter back and sends on done
-		// if it saw 1; if it has already finished, take the flag back, or
-		// take its send
-		if w.pending.Load() != 0 || w.waiter.Swap(0) == 0 {
+		// set waiterBit while chunks are still pending (else look again):
+		// the goroutine whose decrement leaves waiterBit alone sends on
+		// done, and the word is the caller's again once it has
+		if w.pending.CompareAndSwap(p, p|waiterBit) {
 			<-w.done
+			w.pending.Store(0)
+			break
 		}
-		break
 	}
 	w.kern = kernel{}
 	w.pieces.prefix, w.pieces.j = nil, job{}
