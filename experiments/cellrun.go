@@ -39,10 +39,7 @@ func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (
 	}
 	res := &Result{Cell: c, Metric: opt.Metric, Config: cfg, Numerics: tensor.Numerics(),
 		Data: fp, Seed: opt.Seed, Epochs: opt.Epochs, Patience: opt.Patience}
-	// splits finished by an interrupted run of this cell are kept if they
-	// were computed by the same numerics, or by unrecorded ones unless the
-	// run refreshes (the cell then records none either)
-	if part := st.loadPartial(c); part != nil && (part.Numerics == res.Numerics || part.Numerics == "" && !rn.Refresh) {
+	if part := rn.resumable(c); part != nil {
 		res.PerSplit = part.PerSplit
 		res.Numerics = part.Numerics
 		p.resumed(c, len(part.PerSplit), cost)
@@ -144,4 +141,16 @@ func summarize(res *Result) {
 		splits[i] = sr.SplitScores
 	}
 	res.Scores = train.Summarize(splits)
+}
+
+// resumable returns the splits of c finished by an interrupted run that a
+// run of c keeps (nil when none): those computed by this build's numerics,
+// or by unrecorded ones unless rn refreshes (the cell then records none
+// either). Plan counts them as trained.
+func (rn *Runner) resumable(c Cell) *Result {
+	part := rn.store().loadPartial(c)
+	if part == nil || part.Numerics != tensor.Numerics() && (part.Numerics != "" || rn.Refresh) {
+		return nil
+	}
+	return part
 }

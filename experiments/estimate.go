@@ -103,6 +103,10 @@ type PlanEntry struct {
 	// splits: only those are trained, and added to it (see Runner.Run).
 	Reused   int `json:"reused"`
 	Extended int `json:"extended"`
+	// Resumed counts the cells left that an interrupted run has begun: the
+	// splits it finished (kept in the cell's partial file) are not in
+	// Splits.
+	Resumed int `json:"resumed"`
 	// Splits counts the splits left to train, EstSeconds their estimated
 	// time.
 	Splits     int     `json:"splits_left"`
@@ -157,8 +161,13 @@ func (rn *Runner) Plan(cells []Cell) []PlanEntry {
 		if live, _ := claims.state(c); live {
 			e.Claimed++
 		}
-		cost := float64(len(pl.work[i].Splits)) * pl.cost(c)
-		e.Splits += len(pl.work[i].Splits)
+		left := len(pl.work[i].Splits)
+		if part := rn.resumable(pl.work[i]); part != nil {
+			left -= len(part.PerSplit)
+			e.Resumed++
+		}
+		cost := float64(left) * pl.cost(c)
+		e.Splits += left
 		e.EstSeconds += cost
 		e.Costs = append(e.Costs, cost)
 	}

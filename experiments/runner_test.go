@@ -188,8 +188,8 @@ func TestPlanUsesRatesOfOtherStudies(t *testing.T) {
 }
 
 // TestRunnerResumesInsideACell checks that the splits an interrupted run
-// finished are kept: the cell restarts at the next split and its summary is
-// the one an uninterrupted run gives.
+// finished are kept: the plan leaves them out, the cell restarts at the next
+// split and its summary is the one an uninterrupted run gives.
 func TestRunnerResumesInsideACell(t *testing.T) {
 	var log bytes.Buffer
 	rn := &Runner{Dir: t.TempDir(), Data: datasets.Options{DataDir: datatest.Mirror(t), Offline: true},
@@ -197,6 +197,10 @@ func TestRunnerResumesInsideACell(t *testing.T) {
 	c := Cell{Study: "s", Dataset: "texas", Model: "mlp", Splits: []int{0, 1, 2}}
 	full, part := interrupted(t, rn, c)
 	os.Remove(rn.Path(c))
+	// the plan counts the split the interrupted run finished as trained
+	if plan := rn.Plan([]Cell{c}); len(plan) != 1 || plan[0].Splits != 2 || plan[0].Resumed != 1 {
+		t.Errorf("plan of the interrupted cell: %+v, want 2 splits left and 1 cell resumed", plan)
+	}
 	log.Reset()
 	again, err := rn.Run([]Cell{c})
 	if err != nil {

@@ -53,6 +53,7 @@ func anchorsStudy() study {
 					e.Stale += x.Stale
 					e.Claimed += x.Claimed
 					e.Extended += x.Extended
+					e.Resumed += x.Resumed
 					e.Splits += x.Splits
 					if x.Splits > 0 {
 						e.Costs = append(e.Costs, per*float64(x.Splits))

@@ -38,6 +38,7 @@ func planJSON(plan []experiments.PlanEntry, workers int) planOutput {
 		out.Total.Claimed += e.Claimed
 		out.Total.Reused += e.Reused
 		out.Total.Extended += e.Extended
+		out.Total.Resumed += e.Resumed
 		out.Total.Splits += e.Splits
 		out.Total.EstSeconds += e.EstSeconds
 		out.Total.Costs = append(out.Total.Costs, e.Costs...)
@@ -55,10 +56,10 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 // with the estimated time, and the totals.
 func printPlan(w io.Writer, plan []experiments.PlanEntry, workers int) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "study\tcells\tsaved\treused\tstale\tclaimed\textended\tsplits left\testimated time\t")
+	fmt.Fprintln(tw, "study\tcells\tsaved\treused\tstale\tclaimed\textended\tresumed\tsplits left\testimated time\t")
 	out := planJSON(plan, workers)
 	for _, e := range slices.Concat(plan, []experiments.PlanEntry{out.Total}) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", e.Study, e.Cells, e.Done, e.Reused, e.Stale, e.Claimed, e.Extended, e.Splits,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", e.Study, e.Cells, e.Done, e.Reused, e.Stale, e.Claimed, e.Extended, e.Resumed, e.Splits,
 			studies.FormatDuration(seconds(e.EstSeconds)))
 	}
 	tw.Flush()
@@ -67,7 +68,7 @@ func printPlan(w io.Writer, plan []experiments.PlanEntry, workers int) {
 			workers, studies.FormatDuration(seconds(out.WorkersSeconds)))
 	}
 	fmt.Fprintln(w, "(reused: saved cells answered by a saved result holding more splits than asked for, nothing trained; extended: cells left whose saved result lacks some of the splits asked for, which alone are trained and added to it: a saved result is never replaced by one with fewer splits)")
-	fmt.Fprintln(w, "(claimed: cells left that a live worker is training, see --worker)")
+	fmt.Fprintln(w, "(claimed: cells left that a live worker is training, see --worker; resumed: cells left that an interrupted run began, whose finished splits are kept and not counted in the splits left)")
 	for _, e := range plan {
 		switch {
 		case e.Unit != "" && e.Shared:
