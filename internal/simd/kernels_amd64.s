@@ -3268,6 +3268,485 @@ DATA log64const<>+528(SB)/8, $0x4330000000000000
 DATA log64const<>+536(SB)/8, $0x4330000000000000
 GLOBL log64const<>(SB), RODATA|NOPTR, $544
 
+DATA erfconst<>+0(SB)/8, $0xbef8ead6120016ac
+DATA erfconst<>+8(SB)/8, $0xbef8ead6120016ac
+DATA erfconst<>+16(SB)/8, $0xbef8ead6120016ac
+DATA erfconst<>+24(SB)/8, $0xbef8ead6120016ac
+DATA erfconst<>+32(SB)/8, $0xbf77a291236668e4
+DATA erfconst<>+40(SB)/8, $0xbf77a291236668e4
+DATA erfconst<>+48(SB)/8, $0xbf77a291236668e4
+DATA erfconst<>+56(SB)/8, $0xbf77a291236668e4
+DATA erfconst<>+64(SB)/8, $0xbf9d2a51dbd7194f
+DATA erfconst<>+72(SB)/8, $0xbf9d2a51dbd7194f
+DATA erfconst<>+80(SB)/8, $0xbf9d2a51dbd7194f
+DATA erfconst<>+88(SB)/8, $0xbf9d2a51dbd7194f
+DATA erfconst<>+96(SB)/8, $0xbfd4cd7d691cb913
+DATA erfconst<>+104(SB)/8, $0xbfd4cd7d691cb913
+DATA erfconst<>+112(SB)/8, $0xbfd4cd7d691cb913
+DATA erfconst<>+120(SB)/8, $0xbfd4cd7d691cb913
+DATA erfconst<>+128(SB)/8, $0x3fc06eba8214db68
+DATA erfconst<>+136(SB)/8, $0x3fc06eba8214db68
+DATA erfconst<>+144(SB)/8, $0x3fc06eba8214db68
+DATA erfconst<>+152(SB)/8, $0x3fc06eba8214db68
+DATA erfconst<>+160(SB)/8, $0xbed09c4342a26120
+DATA erfconst<>+168(SB)/8, $0xbed09c4342a26120
+DATA erfconst<>+176(SB)/8, $0xbed09c4342a26120
+DATA erfconst<>+184(SB)/8, $0xbed09c4342a26120
+DATA erfconst<>+192(SB)/8, $0x3f215dc9221c1a10
+DATA erfconst<>+200(SB)/8, $0x3f215dc9221c1a10
+DATA erfconst<>+208(SB)/8, $0x3f215dc9221c1a10
+DATA erfconst<>+216(SB)/8, $0x3f215dc9221c1a10
+DATA erfconst<>+224(SB)/8, $0x3f74d022c4d36b0f
+DATA erfconst<>+232(SB)/8, $0x3f74d022c4d36b0f
+DATA erfconst<>+240(SB)/8, $0x3f74d022c4d36b0f
+DATA erfconst<>+248(SB)/8, $0x3f74d022c4d36b0f
+DATA erfconst<>+256(SB)/8, $0x3fb0a54c5536ceba
+DATA erfconst<>+264(SB)/8, $0x3fb0a54c5536ceba
+DATA erfconst<>+272(SB)/8, $0x3fb0a54c5536ceba
+DATA erfconst<>+280(SB)/8, $0x3fb0a54c5536ceba
+DATA erfconst<>+288(SB)/8, $0x3fd97779cddadc09
+DATA erfconst<>+296(SB)/8, $0x3fd97779cddadc09
+DATA erfconst<>+304(SB)/8, $0x3fd97779cddadc09
+DATA erfconst<>+312(SB)/8, $0x3fd97779cddadc09
+DATA erfconst<>+320(SB)/8, $0xbf61bf380a96073f
+DATA erfconst<>+328(SB)/8, $0xbf61bf380a96073f
+DATA erfconst<>+336(SB)/8, $0xbf61bf380a96073f
+DATA erfconst<>+344(SB)/8, $0xbf61bf380a96073f
+DATA erfconst<>+352(SB)/8, $0x3fa22a36599795eb
+DATA erfconst<>+360(SB)/8, $0x3fa22a36599795eb
+DATA erfconst<>+368(SB)/8, $0x3fa22a36599795eb
+DATA erfconst<>+376(SB)/8, $0x3fa22a36599795eb
+DATA erfconst<>+384(SB)/8, $0xbfbc63983d3e28ec
+DATA erfconst<>+392(SB)/8, $0xbfbc63983d3e28ec
+DATA erfconst<>+400(SB)/8, $0xbfbc63983d3e28ec
+DATA erfconst<>+408(SB)/8, $0xbfbc63983d3e28ec
+DATA erfconst<>+416(SB)/8, $0x3fd45fca805120e4
+DATA erfconst<>+424(SB)/8, $0x3fd45fca805120e4
+DATA erfconst<>+432(SB)/8, $0x3fd45fca805120e4
+DATA erfconst<>+440(SB)/8, $0x3fd45fca805120e4
+DATA erfconst<>+448(SB)/8, $0xbfd7d240fbb8c3f1
+DATA erfconst<>+456(SB)/8, $0xbfd7d240fbb8c3f1
+DATA erfconst<>+464(SB)/8, $0xbfd7d240fbb8c3f1
+DATA erfconst<>+472(SB)/8, $0xbfd7d240fbb8c3f1
+DATA erfconst<>+480(SB)/8, $0x3fda8d00ad92b34d
+DATA erfconst<>+488(SB)/8, $0x3fda8d00ad92b34d
+DATA erfconst<>+496(SB)/8, $0x3fda8d00ad92b34d
+DATA erfconst<>+504(SB)/8, $0x3fda8d00ad92b34d
+DATA erfconst<>+512(SB)/8, $0xbf6359b8bef77538
+DATA erfconst<>+520(SB)/8, $0xbf6359b8bef77538
+DATA erfconst<>+528(SB)/8, $0xbf6359b8bef77538
+DATA erfconst<>+536(SB)/8, $0xbf6359b8bef77538
+DATA erfconst<>+544(SB)/8, $0x3f888b545735151d
+DATA erfconst<>+552(SB)/8, $0x3f888b545735151d
+DATA erfconst<>+560(SB)/8, $0x3f888b545735151d
+DATA erfconst<>+568(SB)/8, $0x3f888b545735151d
+DATA erfconst<>+576(SB)/8, $0x3f8bedc26b51dd1c
+DATA erfconst<>+584(SB)/8, $0x3f8bedc26b51dd1c
+DATA erfconst<>+592(SB)/8, $0x3f8bedc26b51dd1c
+DATA erfconst<>+600(SB)/8, $0x3f8bedc26b51dd1c
+DATA erfconst<>+608(SB)/8, $0x3fc02660e763351f
+DATA erfconst<>+616(SB)/8, $0x3fc02660e763351f
+DATA erfconst<>+624(SB)/8, $0x3fc02660e763351f
+DATA erfconst<>+632(SB)/8, $0x3fc02660e763351f
+DATA erfconst<>+640(SB)/8, $0x3fb2635cd99fe9a7
+DATA erfconst<>+648(SB)/8, $0x3fb2635cd99fe9a7
+DATA erfconst<>+656(SB)/8, $0x3fb2635cd99fe9a7
+DATA erfconst<>+664(SB)/8, $0x3fb2635cd99fe9a7
+DATA erfconst<>+672(SB)/8, $0x3fe14af092eb6f33
+DATA erfconst<>+680(SB)/8, $0x3fe14af092eb6f33
+DATA erfconst<>+688(SB)/8, $0x3fe14af092eb6f33
+DATA erfconst<>+696(SB)/8, $0x3fe14af092eb6f33
+DATA erfconst<>+704(SB)/8, $0x3fbb3e6618eee323
+DATA erfconst<>+712(SB)/8, $0x3fbb3e6618eee323
+DATA erfconst<>+720(SB)/8, $0x3fbb3e6618eee323
+DATA erfconst<>+728(SB)/8, $0x3fbb3e6618eee323
+DATA erfconst<>+736(SB)/8, $0xc023a0efc69ac25c
+DATA erfconst<>+744(SB)/8, $0xc023a0efc69ac25c
+DATA erfconst<>+752(SB)/8, $0xc023a0efc69ac25c
+DATA erfconst<>+760(SB)/8, $0xc023a0efc69ac25c
+DATA erfconst<>+768(SB)/8, $0xc054526557e4d2f2
+DATA erfconst<>+776(SB)/8, $0xc054526557e4d2f2
+DATA erfconst<>+784(SB)/8, $0xc054526557e4d2f2
+DATA erfconst<>+792(SB)/8, $0xc054526557e4d2f2
+DATA erfconst<>+800(SB)/8, $0xc067135cebccabb2
+DATA erfconst<>+808(SB)/8, $0xc067135cebccabb2
+DATA erfconst<>+816(SB)/8, $0xc067135cebccabb2
+DATA erfconst<>+824(SB)/8, $0xc067135cebccabb2
+DATA erfconst<>+832(SB)/8, $0xc0644cb184282266
+DATA erfconst<>+840(SB)/8, $0xc0644cb184282266
+DATA erfconst<>+848(SB)/8, $0xc0644cb184282266
+DATA erfconst<>+856(SB)/8, $0xc0644cb184282266
+DATA erfconst<>+864(SB)/8, $0xc04f300ae4cba38d
+DATA erfconst<>+872(SB)/8, $0xc04f300ae4cba38d
+DATA erfconst<>+880(SB)/8, $0xc04f300ae4cba38d
+DATA erfconst<>+888(SB)/8, $0xc04f300ae4cba38d
+DATA erfconst<>+896(SB)/8, $0xc0251e0441b0e726
+DATA erfconst<>+904(SB)/8, $0xc0251e0441b0e726
+DATA erfconst<>+912(SB)/8, $0xc0251e0441b0e726
+DATA erfconst<>+920(SB)/8, $0xc0251e0441b0e726
+DATA erfconst<>+928(SB)/8, $0xbfe63416e4ba7360
+DATA erfconst<>+936(SB)/8, $0xbfe63416e4ba7360
+DATA erfconst<>+944(SB)/8, $0xbfe63416e4ba7360
+DATA erfconst<>+952(SB)/8, $0xbfe63416e4ba7360
+DATA erfconst<>+960(SB)/8, $0xbf843412600d6435
+DATA erfconst<>+968(SB)/8, $0xbf843412600d6435
+DATA erfconst<>+976(SB)/8, $0xbf843412600d6435
+DATA erfconst<>+984(SB)/8, $0xbf843412600d6435
+DATA erfconst<>+992(SB)/8, $0xbfaeeff2ee749a62
+DATA erfconst<>+1000(SB)/8, $0xbfaeeff2ee749a62
+DATA erfconst<>+1008(SB)/8, $0xbfaeeff2ee749a62
+DATA erfconst<>+1016(SB)/8, $0xbfaeeff2ee749a62
+DATA erfconst<>+1024(SB)/8, $0x401a47ef8e484a93
+DATA erfconst<>+1032(SB)/8, $0x401a47ef8e484a93
+DATA erfconst<>+1040(SB)/8, $0x401a47ef8e484a93
+DATA erfconst<>+1048(SB)/8, $0x401a47ef8e484a93
+DATA erfconst<>+1056(SB)/8, $0x405b28a3ee48ae2c
+DATA erfconst<>+1064(SB)/8, $0x405b28a3ee48ae2c
+DATA erfconst<>+1072(SB)/8, $0x405b28a3ee48ae2c
+DATA erfconst<>+1080(SB)/8, $0x405b28a3ee48ae2c
+DATA erfconst<>+1088(SB)/8, $0x407ad02157700314
+DATA erfconst<>+1096(SB)/8, $0x407ad02157700314
+DATA erfconst<>+1104(SB)/8, $0x407ad02157700314
+DATA erfconst<>+1112(SB)/8, $0x407ad02157700314
+DATA erfconst<>+1120(SB)/8, $0x40842b1921ec2868
+DATA erfconst<>+1128(SB)/8, $0x40842b1921ec2868
+DATA erfconst<>+1136(SB)/8, $0x40842b1921ec2868
+DATA erfconst<>+1144(SB)/8, $0x40842b1921ec2868
+DATA erfconst<>+1152(SB)/8, $0x407b290dd58a1a71
+DATA erfconst<>+1160(SB)/8, $0x407b290dd58a1a71
+DATA erfconst<>+1168(SB)/8, $0x407b290dd58a1a71
+DATA erfconst<>+1176(SB)/8, $0x407b290dd58a1a71
+DATA erfconst<>+1184(SB)/8, $0x4061350c526ae721
+DATA erfconst<>+1192(SB)/8, $0x4061350c526ae721
+DATA erfconst<>+1200(SB)/8, $0x4061350c526ae721
+DATA erfconst<>+1208(SB)/8, $0x4061350c526ae721
+DATA erfconst<>+1216(SB)/8, $0x4033a6b9bd707687
+DATA erfconst<>+1224(SB)/8, $0x4033a6b9bd707687
+DATA erfconst<>+1232(SB)/8, $0x4033a6b9bd707687
+DATA erfconst<>+1240(SB)/8, $0x4033a6b9bd707687
+DATA erfconst<>+1248(SB)/8, $0xc07e384e9bdc383f
+DATA erfconst<>+1256(SB)/8, $0xc07e384e9bdc383f
+DATA erfconst<>+1264(SB)/8, $0xc07e384e9bdc383f
+DATA erfconst<>+1272(SB)/8, $0xc07e384e9bdc383f
+DATA erfconst<>+1280(SB)/8, $0xc09004616a2e5992
+DATA erfconst<>+1288(SB)/8, $0xc09004616a2e5992
+DATA erfconst<>+1296(SB)/8, $0xc09004616a2e5992
+DATA erfconst<>+1304(SB)/8, $0xc09004616a2e5992
+DATA erfconst<>+1312(SB)/8, $0xc083ec881375f228
+DATA erfconst<>+1320(SB)/8, $0xc083ec881375f228
+DATA erfconst<>+1328(SB)/8, $0xc083ec881375f228
+DATA erfconst<>+1336(SB)/8, $0xc083ec881375f228
+DATA erfconst<>+1344(SB)/8, $0xc064145d43c5ed98
+DATA erfconst<>+1352(SB)/8, $0xc064145d43c5ed98
+DATA erfconst<>+1360(SB)/8, $0xc064145d43c5ed98
+DATA erfconst<>+1368(SB)/8, $0xc064145d43c5ed98
+DATA erfconst<>+1376(SB)/8, $0xc031c209555f995a
+DATA erfconst<>+1384(SB)/8, $0xc031c209555f995a
+DATA erfconst<>+1392(SB)/8, $0xc031c209555f995a
+DATA erfconst<>+1400(SB)/8, $0xc031c209555f995a
+DATA erfconst<>+1408(SB)/8, $0xbfe993ba70c285de
+DATA erfconst<>+1416(SB)/8, $0xbfe993ba70c285de
+DATA erfconst<>+1424(SB)/8, $0xbfe993ba70c285de
+DATA erfconst<>+1432(SB)/8, $0xbfe993ba70c285de
+DATA erfconst<>+1440(SB)/8, $0xbf84341239e86f4a
+DATA erfconst<>+1448(SB)/8, $0xbf84341239e86f4a
+DATA erfconst<>+1456(SB)/8, $0xbf84341239e86f4a
+DATA erfconst<>+1464(SB)/8, $0xbf84341239e86f4a
+DATA erfconst<>+1472(SB)/8, $0xc03670e242712d62
+DATA erfconst<>+1480(SB)/8, $0xc03670e242712d62
+DATA erfconst<>+1488(SB)/8, $0xc03670e242712d62
+DATA erfconst<>+1496(SB)/8, $0xc03670e242712d62
+DATA erfconst<>+1504(SB)/8, $0x407da874e79fe763
+DATA erfconst<>+1512(SB)/8, $0x407da874e79fe763
+DATA erfconst<>+1520(SB)/8, $0x407da874e79fe763
+DATA erfconst<>+1528(SB)/8, $0x407da874e79fe763
+DATA erfconst<>+1536(SB)/8, $0x40a3f219cedf3be6
+DATA erfconst<>+1544(SB)/8, $0x40a3f219cedf3be6
+DATA erfconst<>+1552(SB)/8, $0x40a3f219cedf3be6
+DATA erfconst<>+1560(SB)/8, $0x40a3f219cedf3be6
+DATA erfconst<>+1568(SB)/8, $0x40a8ffb7688c246a
+DATA erfconst<>+1576(SB)/8, $0x40a8ffb7688c246a
+DATA erfconst<>+1584(SB)/8, $0x40a8ffb7688c246a
+DATA erfconst<>+1592(SB)/8, $0x40a8ffb7688c246a
+DATA erfconst<>+1600(SB)/8, $0x409802eb189d5118
+DATA erfconst<>+1608(SB)/8, $0x409802eb189d5118
+DATA erfconst<>+1616(SB)/8, $0x409802eb189d5118
+DATA erfconst<>+1624(SB)/8, $0x409802eb189d5118
+DATA erfconst<>+1632(SB)/8, $0x40745cae221b9f0a
+DATA erfconst<>+1640(SB)/8, $0x40745cae221b9f0a
+DATA erfconst<>+1648(SB)/8, $0x40745cae221b9f0a
+DATA erfconst<>+1656(SB)/8, $0x40745cae221b9f0a
+DATA erfconst<>+1664(SB)/8, $0x403e568b261d5190
+DATA erfconst<>+1672(SB)/8, $0x403e568b261d5190
+DATA erfconst<>+1680(SB)/8, $0x403e568b261d5190
+DATA erfconst<>+1688(SB)/8, $0x403e568b261d5190
+DATA erfconst<>+1696(SB)/8, $0x3ff0000000000000
+DATA erfconst<>+1704(SB)/8, $0x3ff0000000000000
+DATA erfconst<>+1712(SB)/8, $0x3ff0000000000000
+DATA erfconst<>+1720(SB)/8, $0x3ff0000000000000
+DATA erfconst<>+1728(SB)/8, $0x3feb0ac160000000
+DATA erfconst<>+1736(SB)/8, $0x3feb0ac160000000
+DATA erfconst<>+1744(SB)/8, $0x3feb0ac160000000
+DATA erfconst<>+1752(SB)/8, $0x3feb0ac160000000
+DATA erfconst<>+1760(SB)/8, $0x3fe2000000000000
+DATA erfconst<>+1768(SB)/8, $0x3fe2000000000000
+DATA erfconst<>+1776(SB)/8, $0x3fe2000000000000
+DATA erfconst<>+1784(SB)/8, $0x3fe2000000000000
+DATA erfconst<>+1792(SB)/8, $0x3feb000000000000
+DATA erfconst<>+1800(SB)/8, $0x3feb000000000000
+DATA erfconst<>+1808(SB)/8, $0x3feb000000000000
+DATA erfconst<>+1816(SB)/8, $0x3feb000000000000
+DATA erfconst<>+1824(SB)/8, $0x3ff4000000000000
+DATA erfconst<>+1832(SB)/8, $0x3ff4000000000000
+DATA erfconst<>+1840(SB)/8, $0x3ff4000000000000
+DATA erfconst<>+1848(SB)/8, $0x3ff4000000000000
+DATA erfconst<>+1856(SB)/8, $0x4006db6db6db6db7
+DATA erfconst<>+1864(SB)/8, $0x4006db6db6db6db7
+DATA erfconst<>+1872(SB)/8, $0x4006db6db6db6db7
+DATA erfconst<>+1880(SB)/8, $0x4006db6db6db6db7
+DATA erfconst<>+1888(SB)/8, $0x4018000000000000
+DATA erfconst<>+1896(SB)/8, $0x4018000000000000
+DATA erfconst<>+1904(SB)/8, $0x4018000000000000
+DATA erfconst<>+1912(SB)/8, $0x4018000000000000
+DATA erfconst<>+1920(SB)/8, $0x3fc06eba8214db69
+DATA erfconst<>+1928(SB)/8, $0x3fc06eba8214db69
+DATA erfconst<>+1936(SB)/8, $0x3fc06eba8214db69
+DATA erfconst<>+1944(SB)/8, $0x3fc06eba8214db69
+DATA erfconst<>+1952(SB)/8, $0x3e30000000000000
+DATA erfconst<>+1960(SB)/8, $0x3e30000000000000
+DATA erfconst<>+1968(SB)/8, $0x3e30000000000000
+DATA erfconst<>+1976(SB)/8, $0x3e30000000000000
+DATA erfconst<>+1984(SB)/8, $0x0080000000000000
+DATA erfconst<>+1992(SB)/8, $0x0080000000000000
+DATA erfconst<>+2000(SB)/8, $0x0080000000000000
+DATA erfconst<>+2008(SB)/8, $0x0080000000000000
+DATA erfconst<>+2016(SB)/8, $0x7fffffffffffffff
+DATA erfconst<>+2024(SB)/8, $0x7fffffffffffffff
+DATA erfconst<>+2032(SB)/8, $0x7fffffffffffffff
+DATA erfconst<>+2040(SB)/8, $0x7fffffffffffffff
+DATA erfconst<>+2048(SB)/8, $0x8000000000000000
+DATA erfconst<>+2056(SB)/8, $0x8000000000000000
+DATA erfconst<>+2064(SB)/8, $0x8000000000000000
+DATA erfconst<>+2072(SB)/8, $0x8000000000000000
+DATA erfconst<>+2080(SB)/8, $0xffffffff00000000
+DATA erfconst<>+2088(SB)/8, $0xffffffff00000000
+DATA erfconst<>+2096(SB)/8, $0xffffffff00000000
+DATA erfconst<>+2104(SB)/8, $0xffffffff00000000
+GLOBL erfconst<>(SB), RODATA|NOPTR, $2112
+
+// func erf64Prep(n int, x *float64, res *float64, a1 *float64, a2 *float64)
+// Requires: AVX
+TEXT ·erf64Prep(SB), NOSPLIT, $0-40
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ res+16(FP), DX
+	MOVQ a1+24(FP), BX
+	MOVQ a2+32(FP), SI
+	LEAQ erfconst<>+0(SB), DI
+
+erfpreploop:
+	CMPQ      AX, $0x04
+	JL        erfprepdone
+	VMOVUPD   (CX), Y0
+	VANDPD    2048(DI), Y0, Y1
+	VANDPD    2016(DI), Y0, Y0
+	VMULPD    Y0, Y0, Y2
+	VMULPD    (DI), Y2, Y4
+	VADDPD    32(DI), Y4, Y4
+	VMULPD    Y4, Y2, Y4
+	VADDPD    64(DI), Y4, Y4
+	VMULPD    Y4, Y2, Y4
+	VADDPD    96(DI), Y4, Y4
+	VMULPD    Y4, Y2, Y4
+	VADDPD    128(DI), Y4, Y4
+	VMULPD    160(DI), Y2, Y5
+	VADDPD    192(DI), Y5, Y5
+	VMULPD    Y5, Y2, Y5
+	VADDPD    224(DI), Y5, Y5
+	VMULPD    Y5, Y2, Y5
+	VADDPD    256(DI), Y5, Y5
+	VMULPD    Y5, Y2, Y5
+	VADDPD    288(DI), Y5, Y5
+	VMULPD    Y5, Y2, Y5
+	VADDPD    1696(DI), Y5, Y5
+	VDIVPD    Y5, Y4, Y4
+	VMULPD    Y4, Y0, Y4
+	VADDPD    Y4, Y0, Y3
+	VSUBPD    1696(DI), Y0, Y2
+	VMULPD    320(DI), Y2, Y4
+	VADDPD    352(DI), Y4, Y4
+	VMULPD    Y4, Y2, Y4
+	VADDPD    384(DI), Y4, Y4
+	VMULPD    Y4, Y2, Y4
+	VADDPD    416(DI), Y4, Y4
+	VMULPD    Y4, Y2, Y4
+	VADDPD    448(DI), Y4, Y4
+	VMULPD    Y4, Y2, Y4
+	VADDPD    480(DI), Y4, Y4
+	VMULPD    Y4, Y2, Y4
+	VADDPD    512(DI), Y4, Y4
+	VMULPD    544(DI), Y2, Y5
+	VADDPD    576(DI), Y5, Y5
+	VMULPD    Y5, Y2, Y5
+	VADDPD    608(DI), Y5, Y5
+	VMULPD    Y5, Y2, Y5
+	VADDPD    640(DI), Y5, Y5
+	VMULPD    Y5, Y2, Y5
+	VADDPD    672(DI), Y5, Y5
+	VMULPD    Y5, Y2, Y5
+	VADDPD    704(DI), Y5, Y5
+	VMULPD    Y5, Y2, Y5
+	VADDPD    1696(DI), Y5, Y5
+	VDIVPD    Y5, Y4, Y4
+	VADDPD    1728(DI), Y4, Y4
+	VCMPPD    $0x11, 1792(DI), Y0, Y2
+	VBLENDVPD Y2, Y3, Y4, Y3
+	VMULPD    1920(DI), Y0, Y4
+	VADDPD    Y4, Y0, Y4
+	VCMPPD    $0x11, 1952(DI), Y0, Y2
+	VBLENDVPD Y2, Y4, Y3, Y3
+	VCMPPD    $0x1d, 1888(DI), Y0, Y2
+	VBLENDVPD Y2, 1696(DI), Y3, Y3
+	VXORPD    Y1, Y3, Y3
+	VMOVUPD   Y3, (DX)
+	VMULPD    Y0, Y0, Y1
+	VMOVUPD   1696(DI), Y2
+	VDIVPD    Y1, Y2, Y2
+	VMULPD    736(DI), Y2, Y4
+	VADDPD    768(DI), Y4, Y4
+	VMULPD    Y4, Y2, Y4
+	VADDPD    800(DI), Y4, Y4
+	VMULPD    Y4, Y2, Y4
+	VADDPD    832(DI), Y4, Y4
+	VMULPD    Y4, Y2, Y4
+	VADDPD    864(DI), Y4, Y4
+	VMULPD    Y4, Y2, Y4
+	VADDPD    896(DI), Y4, Y4
+	VMULPD    Y4, Y2, Y4
+	VADDPD    928(DI), Y4, Y4
+	VMULPD    Y4, Y2, Y4
+	VADDPD    960(DI), Y4, Y4
+	VMULPD    992(DI), Y2, Y5
+	VADDPD    1024(DI), Y5, Y5
+	VMULPD    Y5, Y2, Y5
+	VADDPD    1056(DI), Y5, Y5
+	VMULPD    Y5, Y2, Y5
+	VADDPD    1088(DI), Y5, Y5
+	VMULPD    Y5, Y2, Y5
+	VADDPD    1120(DI), Y5, Y5
+	VMULPD    Y5, Y2, Y5
+	VADDPD    1152(DI), Y5, Y5
+	VMULPD    Y5, Y2, Y5
+	VADDPD    1184(DI), Y5, Y5
+	VMULPD    Y5, Y2, Y5
+	VADDPD    1216(DI), Y5, Y5
+	VMULPD    Y5, Y2, Y5
+	VADDPD    1696(DI), Y5, Y5
+	VMULPD    1248(DI), Y2, Y1
+	VADDPD    1280(DI), Y1, Y1
+	VMULPD    Y1, Y2, Y1
+	VADDPD    1312(DI), Y1, Y1
+	VMULPD    Y1, Y2, Y1
+	VADDPD    1344(DI), Y1, Y1
+	VMULPD    Y1, Y2, Y1
+	VADDPD    1376(DI), Y1, Y1
+	VMULPD    Y1, Y2, Y1
+	VADDPD    1408(DI), Y1, Y1
+	VMULPD    Y1, Y2, Y1
+	VADDPD    1440(DI), Y1, Y1
+	VMULPD    1472(DI), Y2, Y3
+	VADDPD    1504(DI), Y3, Y3
+	VMULPD    Y3, Y2, Y3
+	VADDPD    1536(DI), Y3, Y3
+	VMULPD    Y3, Y2, Y3
+	VADDPD    1568(DI), Y3, Y3
+	VMULPD    Y3, Y2, Y3
+	VADDPD    1600(DI), Y3, Y3
+	VMULPD    Y3, Y2, Y3
+	VADDPD    1632(DI), Y3, Y3
+	VMULPD    Y3, Y2, Y3
+	VADDPD    1664(DI), Y3, Y3
+	VMULPD    Y3, Y2, Y3
+	VADDPD    1696(DI), Y3, Y3
+	VCMPPD    $0x11, 1856(DI), Y0, Y2
+	VBLENDVPD Y2, Y4, Y1, Y4
+	VBLENDVPD Y2, Y5, Y3, Y5
+	VDIVPD    Y5, Y4, Y4
+	VANDPD    2080(DI), Y0, Y2
+	VMULPD    Y2, Y2, Y1
+	VADDPD    1760(DI), Y1, Y1
+	VXORPD    2048(DI), Y1, Y1
+	VSUBPD    Y0, Y2, Y3
+	VADDPD    Y0, Y2, Y5
+	VMULPD    Y5, Y3, Y3
+	VADDPD    Y4, Y3, Y3
+	VCMPPD    $0x1d, 1824(DI), Y0, Y2
+	VCMPPD    $0x11, 1888(DI), Y0, Y5
+	VANDPD    Y5, Y2, Y2
+	VANDPD    Y2, Y1, Y1
+	VANDPD    Y2, Y3, Y3
+	VMOVUPD   Y1, (BX)
+	VMOVUPD   Y3, (SI)
+	ADDQ      $0x20, CX
+	ADDQ      $0x20, DX
+	ADDQ      $0x20, BX
+	ADDQ      $0x20, SI
+	SUBQ      $0x04, AX
+	JMP       erfpreploop
+
+erfprepdone:
+	VZEROUPPER
+	RET
+
+// func erf64Finish(n int, x *float64, res *float64, e1 *float64, e2 *float64) int
+// Requires: AVX, POPCNT
+TEXT ·erf64Finish(SB), NOSPLIT, $0-48
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ res+16(FP), DX
+	MOVQ e1+24(FP), BX
+	MOVQ e2+32(FP), SI
+	LEAQ erfconst<>+0(SB), DI
+	XORQ R8, R8
+
+erffinloop:
+	CMPQ      AX, $0x04
+	JL        erffindone
+	VMOVUPD   (CX), Y0
+	VANDPD    2048(DI), Y0, Y1
+	VANDPD    2016(DI), Y0, Y0
+	VMOVUPD   (BX), Y2
+	VMULPD    (SI), Y2, Y2
+	VDIVPD    Y0, Y2, Y2
+	VMOVUPD   1696(DI), Y3
+	VSUBPD    Y2, Y3, Y3
+	VXORPD    Y1, Y3, Y3
+	VCMPPD    $0x1d, 1824(DI), Y0, Y1
+	VCMPPD    $0x11, 1888(DI), Y0, Y2
+	VANDPD    Y2, Y1, Y1
+	VMOVUPD   (DX), Y2
+	VBLENDVPD Y1, Y3, Y2, Y3
+	VMOVUPD   Y3, (DX)
+	VCMPPD    $0x1d, 1984(DI), Y0, Y1
+	VXORPD    Y2, Y2, Y2
+	VCMPPD    $0x00, Y2, Y0, Y2
+	VORPD     Y2, Y1, Y1
+	VMOVMSKPD Y1, R9
+	XORQ      $0x0f, R9
+	POPCNTQ   R9, R9
+	ADDQ      R9, R8
+	ADDQ      $0x20, CX
+	ADDQ      $0x20, DX
+	ADDQ      $0x20, BX
+	ADDQ      $0x20, SI
+	SUBQ      $0x04, AX
+	JMP       erffinloop
+
+erffindone:
+	MOVQ R8, ret+40(FP)
+	VZEROUPPER
+	RET
+
 DATA dropconst<>+0(SB)/8, $0x0000000000000000
 DATA dropconst<>+8(SB)/8, $0x0000000000000001
 DATA dropconst<>+16(SB)/8, $0x0000000000000002

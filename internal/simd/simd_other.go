@@ -156,3 +156,8 @@ func ColSums8(rows, cols, ld int, g, mul []float32, sums []float64) int {
 func EdgeSoftmaxBack1(o, g, s []float32) {
 	panic("simd: EdgeSoftmaxBack1 called without vector support")
 }
+
+// Erf64 is unavailable in this build; see Enabled.
+func Erf64(x []float64) {
+	panic("simd: Erf64 called without vector support")
+}

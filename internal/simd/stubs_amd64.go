@@ -204,6 +204,16 @@ func exp64(n int, x *float64)
 //go:noescape
 func log64(n int, x *float64)
 
+// erf64Prep is the first half of Erf64 over n lanes, n a multiple of 4.
+//
+//go:noescape
+func erf64Prep(n int, x *float64, res *float64, a1 *float64, a2 *float64)
+
+// erf64Finish is the second half of Erf64 over n lanes, n a multiple of 4; it returns how many lanes it left to math.Erf.
+//
+//go:noescape
+func erf64Finish(n int, x *float64, res *float64, e1 *float64, e2 *float64) int
+
 // dropoutSet writes the dropped-out and scaled x to y, n groups of four (see Dropout).
 //
 //go:noescape

@@ -62,6 +62,7 @@ func main() {
 	expNonPos(masks)
 	exp64()
 	log64()
+	erfKernels()
 	dc := dropoutConsts()
 	dropout(false, masks, dc)
 	dropout(true, masks, dc)
