@@ -20,14 +20,14 @@ import (
 // pre-LayerNorm blocks with feed-forward modules, input and output linear
 // layers, hidden 512, AdamW) on the npz's 10 splits, 1000 epochs without
 // early stopping, the best-validation epoch's test ROC AUC. Optional: about
-// 30 CPU-hours (3–4 CPU-seconds an epoch on Minesweeper and Tolokers at
+// 20 CPU-hours (2–2.7 CPU-seconds an epoch on Minesweeper and Tolokers at
 // hidden 512); every split is saved as it finishes, so it resumes, and
 // --worker processes share it.
 func anchorsStudy() study {
 	return study{name: anchorsName, optional: true,
 		help: "beyond the paper: GCN and GraphSAGE in Platonov et al.'s setting (--set preset=platonov,\n" +
 			"1000 epochs) against their published Minesweeper and Tolokers numbers (optional:\n" +
-			"about 30 CPU-hours, 15 hours on 2 cores; resumable)",
+			"about 20 CPU-hours, 10 hours on 2 cores; resumable)",
 		title:   "Beyond the paper: the classic baselines against Platonov et al.'s published numbers",
 		section: renderAnchors,
 		measure: func(ctx context.Context, p *plan) error {
@@ -92,14 +92,13 @@ func anchors() []anchor {
 // anchorSecondsPerEpoch is the CPU time of one epoch, its evaluation
 // included, of the preset on Minesweeper and Tolokers (hidden 512, 3
 // blocks), the mean of the three anchors' cells as measured on the 2-core
-// machine of this project on 2026-11-26 (user CPU, one thread): GCN on
-// Minesweeper 3.0 s (`pcgcn train --set preset=platonov --epochs 8
-// --patience 0` less the same with 3 epochs, over 5), GCN on Tolokers and
-// GraphSAGE on Minesweeper 3.2 and 3.1 s a training step (`pcgcn bench`),
-// about 4 s with the evaluation. It is what --plan's estimate of the study
-// is made of, since no saved cell has this width. (An earlier reading of
-// 8 s was wall time on a machine loaded 18–25 deep.)
-const anchorSecondsPerEpoch = 3.7
+// machine of this project on 2026-11-26 after GELU's vector erf (user CPU,
+// one thread, `pcgcn train --set preset=platonov --epochs 8 --patience 0`
+// less the same with 3 epochs, over 5, at a load of 8–10): GCN on
+// Minesweeper 1.97 s, GCN on Tolokers 2.65 s, GraphSAGE on Minesweeper
+// 2.62 s (3.0, about 4 and about 4 before it). It is what --plan's
+// estimate of the study is made of, since no saved cell has this width.
+const anchorSecondsPerEpoch = 2.4
 
 // anchorTolerance is how far (points) our mean may fall from the published
 // one for the anchor to hold.
@@ -190,7 +189,7 @@ func renderAnchors(p *plan, w io.Writer) error {
 		rows = append(rows, row)
 	}
 	if !saved {
-		fmt.Fprintf(w, "_Nothing saved yet. The study is optional (about 30 CPU-hours, 15 hours on 2 cores; resumable): `pcgcn reproduce --only %s`._\n\n", anchorsName)
+		fmt.Fprintf(w, "_Nothing saved yet. The study is optional (about 20 CPU-hours, 10 hours on 2 cores; resumable): `pcgcn reproduce --only %s`._\n\n", anchorsName)
 		return nil
 	}
 	fmt.Fprintf(w, "GCN and GraphSAGE in Platonov et al.'s setting (`--set preset=platonov`: input and output linear layers, residual pre-LayerNorm blocks with GELU feed-forward modules, hidden 512, dropout 0.2, AdamW; 3 blocks and lr 3·10⁻⁴ are our picks from their grids), %d epochs without early stopping, the best-validation epoch's test ROC AUC, against the numbers they publish.\n\n", rn.Epochs)
