@@ -39,6 +39,8 @@ func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (
 	}
 	res := &Result{Cell: c, Metric: opt.Metric, Config: cfg, Numerics: tensor.Numerics(),
 		Data: fp, Seed: opt.Seed, Epochs: opt.Epochs, Patience: opt.Patience}
+	opt.Checkpoint = st.splitCheckpoint(c, res)
+	opt.Checkpoint.Resumed = func(k, epoch int) { p.resumedSplit(c, k, epoch) }
 	if part := rn.resumable(c); part != nil {
 		res.PerSplit = part.PerSplit
 		res.Numerics = part.Numerics

@@ -119,6 +119,17 @@ func (m *meter) resumed(c Cell, n int, cost float64) {
 	}
 }
 
+// resumedSplit says that split k of c continues at epoch+1 from the state
+// an interrupted run saved (train.Checkpoint).
+func (m *meter) resumedSplit(c Cell, k, epoch int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.w != nil {
+		fmt.Fprintf(m.w, "%s %s/%s%s split %d: resuming after epoch %d, from the state an interrupted run saved\n",
+			c.Study, c.Model, c.Dataset, variantSuffix(c), k, epoch)
+	}
+}
+
 // finish writes the run's summary line; a run with no cell in its plan (a
 // study whose cells another runner trains) writes none.
 func (m *meter) finish() {

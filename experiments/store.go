@@ -2,16 +2,19 @@ package experiments
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"time"
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/internal/atomicfile"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/train"
 )
 
 // Store keeps the results of one results directory under one key: where a
@@ -168,6 +171,26 @@ func (s *Store) Save(r *Result) error {
 		return err
 	}
 	return WriteFileAtomic(path, append(b, '\n'))
+}
+
+// checkpointEvery is how often a split in progress saves its state (see
+// splitCheckpoint): a killed run loses at most this much of a split.
+const checkpointEvery = 5 * time.Minute
+
+// splitCheckpoint keeps the state of c's split in progress beside the
+// cell's partial file (<key>.split<k>.state, which .gitignore leaves out
+// of the repository), so that a run killed inside a long split resumes at
+// its last saved epoch with an uninterrupted run's numbers (train.Checkpoint).
+// The state's key is the cell's file, configuration, data, seed, budget and
+// numerics, as res records them: a state saved for anything else is ignored.
+func (s *Store) splitCheckpoint(c Cell, res *Result) *train.Checkpoint {
+	cfg, _ := json.Marshal(res.Config)
+	base := strings.TrimSuffix(s.partialPath(c), ".partial.json")
+	return &train.Checkpoint{
+		Path:  func(k int) string { return fmt.Sprintf("%s.split%d.state", base, k) },
+		Key:   fmt.Sprintf("%s %s %v seed %d epochs %d patience %d %s", c.Key(), cfg, res.Data, res.Seed, res.Epochs, res.Patience, res.Numerics),
+		Every: checkpointEvery,
+	}
 }
 
 // savePartial saves the splits of res finished so far, so that a run

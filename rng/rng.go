@@ -13,13 +13,15 @@ import "math/rand/v2"
 // RNG is a seeded sequential generator.
 type RNG struct {
 	r    *rand.Rand
+	src  *rand.PCG // r's source, whose state MarshalBinary saves
 	seed uint64
 	next uint64 // counter for deriving child streams
 }
 
 // New returns a generator seeded with seed.
 func New(seed uint64) *RNG {
-	return &RNG{r: rand.New(rand.NewPCG(seed, mix(seed^0x9e3779b97f4a7c15))), seed: seed}
+	src := rand.NewPCG(seed, mix(seed^0x9e3779b97f4a7c15))
+	return &RNG{r: rand.New(src), src: src, seed: seed}
 }
 
 // Float32 returns a uniform number in [0, 1).

@@ -36,6 +36,10 @@ type Options struct {
 	// alive at no cost. Splits trained side by side call it from their own
 	// goroutines.
 	Heartbeat func(split, epoch, epochs int, bestVal float64) `json:"-"`
+	// Checkpoint, when set, keeps each split's state in progress on disk so
+	// that a killed run resumes inside the split (full batch only; see
+	// Checkpoint).
+	Checkpoint *Checkpoint `json:"-"`
 }
 
 // DefaultOptions are the protocol defaults: up to 1000 epochs with patience

@@ -78,9 +78,22 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 	res := &Result{Split: k, Val: math.Inf(-1), Data: tr.Data, Model: tr.Model}
 	bestLoss := math.Inf(1)
 	start := time.Now()
-	var trainTime time.Duration
-	since := 0
-	for epoch := 1; epoch <= opt.Epochs; epoch++ {
+	var trainTime, before time.Duration // before: the wall time of a resumed run's earlier part
+	since, first := 0, 1
+	var ck *checkpointer
+	if opt.Checkpoint != nil && opt.Batch == nil {
+		ck = newCheckpointer(opt.Checkpoint, k)
+		if st := ck.load(k); st != nil && tr.restore(st, params, best) == nil {
+			first, since, bestLoss = st.Epoch+1, st.Since, st.BestLoss
+			res.Epochs, res.BestEpoch, res.Val, res.Test, res.TestAccuracy = st.Epoch, st.BestEpoch, st.Val, st.Test, st.TestAccuracy
+			trainTime, before = time.Duration(st.TrainNanos), time.Duration(st.ElapsedNanos)
+			if opt.Checkpoint.Resumed != nil {
+				opt.Checkpoint.Resumed(k, st.Epoch)
+			}
+		}
+		defer ck.remove()
+	}
+	for epoch := first; epoch <= opt.Epochs; epoch++ {
 		t0 := time.Now()
 		loss, err := tr.Step()
 		if err != nil {
@@ -111,9 +124,18 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 		if opt.Patience > 0 && since >= opt.Patience {
 			break
 		}
+		if ck != nil && epoch < opt.Epochs && ck.due() {
+			st := tr.state(params, best)
+			st.Split, st.Epoch, st.BestEpoch, st.Since = k, epoch, res.BestEpoch, since
+			st.Val, st.Test, st.TestAccuracy, st.BestLoss = res.Val, res.Test, res.TestAccuracy, bestLoss
+			st.TrainNanos, st.ElapsedNanos = int64(trainTime), int64(before+time.Since(start))
+			if err := ck.save(st); err != nil {
+				return nil, err
+			}
+		}
 	}
 	best.restore(params)
-	res.Seconds = time.Since(start).Seconds()
+	res.Seconds = (before + time.Since(start)).Seconds()
 	res.MsPerEpoch = float64(trainTime.Microseconds()) / 1000 / float64(res.Epochs)
 	return res, nil
 }

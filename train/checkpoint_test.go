@@ -1,0 +1,89 @@
+package train
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
+)
+
+// TestCheckpointResumesBitForBit kills nothing but keeps, from a run that
+// saves its state after every epoch, the file as it was after epoch 9, then
+// trains again from that file: the resumed run must end with the
+// uninterrupted run's result and parameters, bit for bit, and remove its
+// file. A file of another key is ignored (the run starts afresh and gives
+// the same numbers too). Models with dropout, so that the generator's
+// position matters.
+func TestCheckpointResumesBitForBit(t *testing.T) {
+	g, err := datasets.Load("texas", datasets.Options{DataDir: datatest.Mirror(t), Offline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := models.NewRegistry()
+	for _, name := range []string{"gcn", "pcgcn"} {
+		t.Run(name, func(t *testing.T) {
+			spec, _ := reg.Get(name)
+			cfg := spec.Preset("texas")
+			dir := t.TempDir()
+			path := filepath.Join(dir, "split.state")
+			kept := filepath.Join(dir, "kept.state")
+			opt := DefaultOptions()
+			opt.Epochs, opt.Patience, opt.Threads = 30, 0, 2
+			opt.Checkpoint = &Checkpoint{Path: func(int) string { return path }, Key: "cell"}
+			opt.Heartbeat = func(_, epoch, _ int, _ float64) {
+				if epoch == 10 { // the file holds epoch 9's state: the save comes after the heartbeat
+					b, err := os.ReadFile(path)
+					if err != nil {
+						t.Fatal(err)
+					}
+					os.WriteFile(kept, b, 0o644)
+				}
+			}
+			whole, err := Run(g, 1, spec, cfg, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(path); !os.IsNotExist(err) {
+				t.Errorf("the state file outlived the split: %v", err)
+			}
+			for key, want := range map[string]int{"cell": 10, "another cell": 1} {
+				firstEpoch := 0
+				opt.Heartbeat = func(_, epoch, _ int, _ float64) {
+					if firstEpoch == 0 {
+						firstEpoch = epoch
+					}
+				}
+				b, err := os.ReadFile(kept)
+				if err != nil {
+					t.Fatal(err)
+				}
+				os.WriteFile(path, b, 0o644)
+				opt.Checkpoint.Key = key
+				resumed, err := Run(g, 1, spec, cfg, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if firstEpoch != want {
+					t.Errorf("key %q: the run began at epoch %d, want %d", key, firstEpoch, want)
+				}
+				if resumed.Epochs != whole.Epochs || resumed.BestEpoch != whole.BestEpoch || resumed.Val != whole.Val ||
+					resumed.Test != whole.Test || resumed.TestAccuracy != whole.TestAccuracy {
+					t.Errorf("key %q: resumed epochs %d best %d val %v test %v; whole %d %d %v %v", key,
+						resumed.Epochs, resumed.BestEpoch, resumed.Val, resumed.Test, whole.Epochs, whole.BestEpoch, whole.Val, whole.Test)
+				}
+				ps, wps := resumed.Model.Params(), whole.Model.Params()
+				for i := range ps {
+					for j, v := range ps[i].Value.Data {
+						if math.Float32bits(v) != math.Float32bits(wps[i].Value.Data[j]) {
+							t.Fatalf("key %q: parameter %s[%d] %v resumed, %v whole", key, ps[i].Name, j, v, wps[i].Value.Data[j])
+						}
+					}
+				}
+			}
+		})
+	}
+}
