@@ -36,6 +36,7 @@ func (t *Tape) Dropout(x *Var, p float64) *Var {
 		// the backward step will run: keep the mask (one bit an element)
 		// rather than hash every element again there
 		o.mask.bits = t.masks.take((n + 15) / 16)
+		t.holdBytes(2 * int64(len(o.mask.bits))) // until Reset rewinds the arena
 		o.mask.inner = t.masks.innerTable(n / 4)
 		t.Exec.ForArg((n+15)/16, 4*n, o, dropoutForwardBits)
 	} else {

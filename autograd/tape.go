@@ -181,17 +181,22 @@ func (t *Tape) giveBack(d *tensor.Dense) {
 }
 
 // PeakBytes returns the largest number of bytes of values and gradients the
-// tape held at once since the last ResetPeak (or its creation): with the
-// model's parameters, the graph and the features, what a training step's
-// memory is made of (docs/scaling.md).
-func (t *Tape) PeakBytes() int64 { return t.peak }
+// tape held at once since the last ResetPeak (or its creation), dropout's
+// kept-bit masks included, plus its table of the dropout hashes' inner
+// halves (at most 8 MiB, kept across steps): with the model's parameters,
+// the graph and the features, what a training step's memory is made of
+// (docs/scaling.md).
+func (t *Tape) PeakBytes() int64 { return t.peak + 8*int64(len(t.masks.inner)) }
 
 // ResetPeak restarts PeakBytes' count from the bytes held now.
 func (t *Tape) ResetPeak() { t.peak = t.inUse }
 
 // hold counts n float32s more in use.
-func (t *Tape) hold(n int) {
-	t.inUse += 4 * int64(n)
+func (t *Tape) hold(n int) { t.holdBytes(4 * int64(n)) }
+
+// holdBytes counts b bytes more in use.
+func (t *Tape) holdBytes(b int64) {
+	t.inUse += b
 	t.peak = max(t.peak, t.inUse)
 }
 
