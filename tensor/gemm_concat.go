@@ -155,8 +155,14 @@ func (p *GemmConcatA) Run(e Exec) bool {
 			return false
 		}
 	}
+	// gemmBlocked's dealing of row panels, with A1 carried in kd.out
+	kd.a, kd.b, kd.c, kd.out = p.A0, p.B, p.C, p.A1.Data
 	panels := (m + simd.TileRows - 1) / simd.TileRows
-	e.ForArg(panels, m*n*k, p, gemmConcatARows)
+	if e.Serial(panels, m*n*k) {
+		gemmConcatARows(&kd, 0, panels)
+		return true
+	}
+	e.runKernelMin(panels, gemmMinPanels, kd, gemmConcatARows)
 	return true
 }
 
@@ -164,25 +170,24 @@ func (p *GemmConcatA) Run(e Exec) bool {
 // gemmPanels computes them for the concatenation (one block of the inner
 // index, B packed by gemmNB columns, each panel's rows scaled by Beta just
 // before its first tile), with simd.GemmTile2 reading the two sources in
-// place.
-func gemmConcatARows(arg any, lo, hi int) {
-	p := arg.(*GemmConcatA)
+// place (A0 in kd.a, A1's elements in kd.out).
+func gemmConcatARows(kd *kernel, lo, hi int) {
 	const w = simd.TileCols
 	var pack [gemmKC * gemmNB]float32
-	m, kc, n := p.A0.Rows, p.A0.Cols, p.B.Cols
-	k := 2 * kc
+	m, n, k := kd.m, kd.n, kd.k
+	kc := k / 2
 	r0, r1 := lo*simd.TileRows, min(hi*simd.TileRows, m)
 	for jb := 0; jb < n; jb += gemmNB {
 		nb := min(gemmNB, n-jb)
-		packB(pack[:], p.B, false, 0, k, jb, nb)
+		packB(pack[:], kd.b, false, 0, k, jb, nb)
 		for i0 := r0; i0 < r1; i0 += simd.TileRows {
 			rows := min(simd.TileRows, r1-i0)
 			if jb == 0 {
-				scaleRow(p.C.Data[i0*n:(i0+rows)*n], p.Beta)
+				scaleRow(kd.c.Data[i0*n:(i0+rows)*n], kd.beta)
 			}
-			a0, a1 := p.A0.Data[i0*kc:], p.A1.Data[i0*kc:]
+			a0, a1 := kd.a.Data[i0*kc:], kd.out[i0*kc:]
 			for q := 0; q*w < nb; q++ {
-				simd.GemmTile2(rows, kc, kc, p.Alpha, a0, a1, kc, 1, pack[q*k*w:], w, p.C.Data[i0*n+jb+q*w:], n)
+				simd.GemmTile2(rows, kc, kc, kd.alpha, a0, a1, kc, 1, pack[q*k*w:], w, kd.c.Data[i0*n+jb+q*w:], n)
 			}
 		}
 	}
