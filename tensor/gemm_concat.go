@@ -143,12 +143,17 @@ func (p *GemmConcatA) Run(e Exec) bool {
 		return false
 	}
 	if n >= gemmSparseMinCols {
-		// sparseLeft's count over the concatenation, every element
+		// sparseLeft's count over the concatenation, every element (in
+		// another order, which the total does not depend on), stopped as
+		// soon as it passes the limit
 		limit := int(gemmSparseMaxDensity * float64(m*k))
 		nz := 0
+	count:
 		for _, a := range [2]*Dense{p.A0, p.A1} {
 			for lo := 0; lo < len(a.Data); lo += 1024 {
-				nz += simd.CountNonZero(a.Data[lo:min(lo+1024, len(a.Data))])
+				if nz += simd.CountNonZero(a.Data[lo:min(lo+1024, len(a.Data))]); nz > limit {
+					break count
+				}
 			}
 		}
 		if nz <= limit {
