@@ -96,6 +96,31 @@ func concatMatMulBack(o *Var) {
 		clear(p.A)
 		p.B, p.C = nil, nil
 	}
+	if len(o.xs) <= 2 {
+		// each input's ∂out·wₖᵀ in one pass (tensor.GemmConcatNT), written
+		// into a first gradient, added to a later one: the same decisions
+		// and bits as the loop below
+		p := &t.concatNT
+		*p = tensor.GemmConcatNT{G: o.Grad, W: w.Value}
+		for k, x := range o.xs {
+			if x.requiresGrad {
+				if x.Grad == nil {
+					t.gradFor(x)
+				} else {
+					p.Add[k] = true
+				}
+				p.Dst[k] = x.Grad
+			}
+		}
+		done := p.Run(t.Exec)
+		add := p.Add
+		*p = tensor.GemmConcatNT{}
+		if done {
+			return
+		}
+		concatMatMulGradsEach(o, add)
+		return
+	}
 	for k, x := range o.xs {
 		c := x.Cols()
 		if x.requiresGrad {
@@ -103,6 +128,32 @@ func concatMatMulBack(o *Var) {
 			if x.Grad == nil {
 				g, _ := t.gradFor(x)
 				tensor.Gemm(t.Exec, false, true, 1, o.Grad, wk, 0, g)
+			} else {
+				tmp := t.Alloc(rows, c)
+				tensor.Gemm(t.Exec, false, true, 1, o.Grad, wk, 0, tmp)
+				o.i1, o.aux2 = k, tmp
+				t.Exec.ForArg(rows, rows*c, o, concatMatMulAdd)
+				o.aux2 = nil
+				t.giveBack(tmp)
+			}
+		}
+		from += c
+	}
+}
+
+// concatMatMulGradsEach is the loop of concatMatMulBack for two inputs at
+// most whose gradients are already there, add[k] telling whether input k's
+// was there before (∂out·wₖᵀ added through a scratch matrix) or is fresh
+// (written by the product).
+func concatMatMulGradsEach(o *Var, add [2]bool) {
+	t, w := o.tape, o.in[0]
+	from, rows, n := 0, o.Value.Rows, w.Cols()
+	for k, x := range o.xs {
+		c := x.Cols()
+		if x.requiresGrad {
+			wk := t.view(c, n, w.Value.Data[from*n:(from+c)*n])
+			if !add[k] {
+				tensor.Gemm(t.Exec, false, true, 1, o.Grad, wk, 0, x.Grad)
 			} else {
 				tmp := t.Alloc(rows, c)
 				tensor.Gemm(t.Exec, false, true, 1, o.Grad, wk, 0, tmp)

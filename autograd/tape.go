@@ -53,8 +53,9 @@ type Tape struct {
 	masks       maskArena // dropout's kept bits (dropout_bits.go)
 
 	// operands of ConcatMatMul's products in progress
-	concatW tensor.GemmConcatTransA
-	concatA tensor.GemmConcatA
+	concatW  tensor.GemmConcatTransA
+	concatA  tensor.GemmConcatA
+	concatNT tensor.GemmConcatNT
 }
 
 // NewTape returns an empty tape using e for its kernels.

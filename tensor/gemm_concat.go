@@ -197,3 +197,114 @@ func gemmConcatARows(kd *kernel, lo, hi int) {
 		}
 	}
 }
+
+// GemmConcatNT holds the operands of [GemmConcatNT.Run]: the gradients of
+// the inputs of [X₀ X₁]·W, G·W_kᵀ for each k, W_k being the rows of W that
+// multiply X_k (as many as Dst[k] has columns, in order). The caller keeps
+// it (on the heap, reused), so that a call allocates nothing.
+type GemmConcatNT struct {
+	G, W *Dense
+	// Dst[k] receives G·W_kᵀ: written as Gemm(e, false, true, 1, G, W_k,
+	// 0, Dst[k]) writes it when Add[k] is false, else computed so into +0
+	// and added, Dst[k] = Dst[k] + product as simd.AddScaled(d, product,
+	// d, 1, 1) adds; a nil Dst[k] (an input without gradient) is skipped.
+	// Two inputs at most.
+	Dst [2]*Dense
+	Add [2]bool
+}
+
+// Run computes every Dst[k] in one pass over G's row panels, each piece
+// packing each W_kᵀ once and adding a product through a tile-sized buffer
+// on its stack instead of an n-row scratch matrix, with the bits of one
+// Gemm per input (and the addition), and reports true; when the shapes are
+// not those it handles (no vector kernels, an inner length past one block
+// of gemmKC, an input wider than gemmNB columns) it does nothing and
+// reports false.
+func (p *GemmConcatNT) Run(e Exec) bool {
+	rows, k := p.G.Rows, p.G.Cols
+	if p.W.Cols != k {
+		panic(fmt.Sprintf("tensor: GemmConcatNT: G %s against W %s", p.G.Shape(), p.W.Shape()))
+	}
+	if !simd.Enabled() || k == 0 || k > gemmKC {
+		return false
+	}
+	width := 0
+	for q, d := range p.Dst {
+		if d == nil {
+			continue
+		}
+		if d.Rows != rows {
+			panic(fmt.Sprintf("tensor: GemmConcatNT: gradient %d is %s for %d rows", q, d.Shape(), rows))
+		}
+		if d.Cols > gemmNB {
+			return false
+		}
+		width += d.Cols
+	}
+	if (p.Dst[0] != nil && p.Dst[1] != nil && width != p.W.Rows) || width > p.W.Rows {
+		panic(fmt.Sprintf("tensor: GemmConcatNT: gradients %d columns wide for W %s", width, p.W.Shape()))
+	}
+	if rows == 0 || width == 0 {
+		return true
+	}
+	panels := (rows + simd.TileRows - 1) / simd.TileRows
+	if e.Serial(panels, rows*k*width) {
+		gemmConcatNTRows(p, 0, panels)
+		return true
+	}
+	e.runPiecesMin(panels, gemmMinPanels, nil, job{afn: gemmConcatNTRows, arg: p}, kernel{})
+	return true
+}
+
+// gemmConcatNTRows computes the row panels [lo, hi) of a GemmConcatNT:
+// for each input, W_kᵀ packed (gemmPanels' packB of a transposed b), then
+// each panel's tiles as gemmPanels runs them for Gemm(false, true, 1, G,
+// W_k, 0, ·): the rows cleared (beta 0) just before their tiles, into
+// Dst[k] itself or into a buffer that is then added to Dst[k] row by row.
+func gemmConcatNTRows(arg any, lo, hi int) {
+	p := arg.(*GemmConcatNT)
+	const w = simd.TileCols
+	var pack [gemmKC * gemmNB]float32
+	var tmp [simd.TileRows * gemmNB]float32
+	rows, k := p.G.Rows, p.G.Cols
+	r0, r1 := lo*simd.TileRows, min(hi*simd.TileRows, rows)
+	from := 0
+	for q, d := range p.Dst {
+		if d == nil {
+			if q == 0 { // the second input's rows of W are the last ones
+				from = p.W.Rows - p.dstCols(1)
+			}
+			continue
+		}
+		c := d.Cols
+		if c == 0 {
+			continue
+		}
+		wk := Dense{Rows: c, Cols: k, Data: p.W.Data[from*k : (from+c)*k]}
+		packB(pack[:], &wk, true, 0, k, 0, c)
+		for i0 := r0; i0 < r1; i0 += simd.TileRows {
+			nr := min(simd.TileRows, r1-i0)
+			out, ld := d.Data[i0*c:(i0+nr)*c], c
+			if p.Add[q] {
+				out = tmp[:nr*c]
+			}
+			clear(out)
+			for j := 0; j*w < c; j++ {
+				simd.GemmTile(nr, min(w, c-j*w), k, 1, p.G.Data[i0*k:], k, 1, pack[j*k*w:], w, out[j*w:], ld)
+			}
+			if p.Add[q] {
+				dd := d.Data[i0*c : (i0+nr)*c]
+				simd.AddScaled(dd, out, dd, 1, 1)
+			}
+		}
+		from += c
+	}
+}
+
+// dstCols returns Dst[q]'s width, 0 for a nil one.
+func (p *GemmConcatNT) dstCols(q int) int {
+	if p.Dst[q] == nil {
+		return 0
+	}
+	return p.Dst[q].Cols
+}
