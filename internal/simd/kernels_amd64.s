@@ -5785,3 +5785,568 @@ store:
 done:
 	VZEROUPPER
 	RET
+
+// func gemm2src1x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemm2src1x16(SB), NOSPLIT, $0-84
+	MOVQ   kc+0(FP), AX
+	MOVQ   a+8(FP), CX
+	MOVQ   rsa+32(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   csa+40(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   b+48(FP), BX
+	MOVQ   ldb+56(FP), SI
+	SHLQ   $0x02, SI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+
+loop1:
+	VMOVUPS      (BX), Y2
+	VMOVUPS      32(BX), Y3
+	VBROADCASTSS (CX), Y4
+	VFMADD231PS  Y2, Y4, Y0
+	VFMADD231PS  Y3, Y4, Y1
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop1
+	MOVQ         kc2+16(FP), AX
+	MOVQ         a2+24(FP), CX
+	TESTQ        AX, AX
+	JZ           fold
+
+loop2:
+	VMOVUPS      (BX), Y2
+	VMOVUPS      32(BX), Y3
+	VBROADCASTSS (CX), Y4
+	VFMADD231PS  Y2, Y4, Y0
+	VFMADD231PS  Y3, Y4, Y1
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop2
+
+fold:
+	MOVSS        alpha+80(FP), X2
+	VBROADCASTSS X2, Y2
+	MOVQ         c+64(FP), AX
+	MOVQ         ldc+72(FP), CX
+	SHLQ         $0x02, CX
+	VMOVUPS      (AX), Y3
+	VFMADD231PS  Y0, Y2, Y3
+	VMOVUPS      Y3, (AX)
+	VMOVUPS      32(AX), Y3
+	VFMADD231PS  Y1, Y2, Y3
+	VMOVUPS      Y3, 32(AX)
+	VZEROUPPER
+	RET
+
+// func gemm2src2x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemm2src2x16(SB), NOSPLIT, $0-84
+	MOVQ   kc+0(FP), AX
+	MOVQ   a+8(FP), CX
+	MOVQ   rsa+32(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   csa+40(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   b+48(FP), SI
+	MOVQ   ldb+56(FP), DI
+	SHLQ   $0x02, DI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+
+loop1:
+	VMOVUPS      (SI), Y4
+	VMOVUPS      32(SI), Y5
+	VBROADCASTSS (CX), Y6
+	VFMADD231PS  Y4, Y6, Y0
+	VFMADD231PS  Y5, Y6, Y1
+	VBROADCASTSS (CX)(DX*1), Y6
+	VFMADD231PS  Y4, Y6, Y2
+	VFMADD231PS  Y5, Y6, Y3
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop1
+	MOVQ         kc2+16(FP), AX
+	MOVQ         a2+24(FP), CX
+	TESTQ        AX, AX
+	JZ           fold
+
+loop2:
+	VMOVUPS      (SI), Y4
+	VMOVUPS      32(SI), Y5
+	VBROADCASTSS (CX), Y6
+	VFMADD231PS  Y4, Y6, Y0
+	VFMADD231PS  Y5, Y6, Y1
+	VBROADCASTSS (CX)(DX*1), Y6
+	VFMADD231PS  Y4, Y6, Y2
+	VFMADD231PS  Y5, Y6, Y3
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop2
+
+fold:
+	MOVSS        alpha+80(FP), X4
+	VBROADCASTSS X4, Y4
+	MOVQ         c+64(FP), AX
+	MOVQ         ldc+72(FP), CX
+	SHLQ         $0x02, CX
+	VMOVUPS      (AX), Y5
+	VFMADD231PS  Y0, Y4, Y5
+	VMOVUPS      Y5, (AX)
+	VMOVUPS      32(AX), Y5
+	VFMADD231PS  Y1, Y4, Y5
+	VMOVUPS      Y5, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y5
+	VFMADD231PS  Y2, Y4, Y5
+	VMOVUPS      Y5, (AX)
+	VMOVUPS      32(AX), Y5
+	VFMADD231PS  Y3, Y4, Y5
+	VMOVUPS      Y5, 32(AX)
+	VZEROUPPER
+	RET
+
+// func gemm2src3x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemm2src3x16(SB), NOSPLIT, $0-84
+	MOVQ   kc+0(FP), AX
+	MOVQ   a+8(FP), CX
+	MOVQ   rsa+32(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   csa+40(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   b+48(FP), SI
+	MOVQ   ldb+56(FP), DI
+	SHLQ   $0x02, DI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+
+loop1:
+	VMOVUPS      (SI), Y6
+	VMOVUPS      32(SI), Y7
+	VBROADCASTSS (CX), Y8
+	VFMADD231PS  Y6, Y8, Y0
+	VFMADD231PS  Y7, Y8, Y1
+	VBROADCASTSS (CX)(DX*1), Y8
+	VFMADD231PS  Y6, Y8, Y2
+	VFMADD231PS  Y7, Y8, Y3
+	VBROADCASTSS (CX)(DX*2), Y8
+	VFMADD231PS  Y6, Y8, Y4
+	VFMADD231PS  Y7, Y8, Y5
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop1
+	MOVQ         kc2+16(FP), AX
+	MOVQ         a2+24(FP), CX
+	TESTQ        AX, AX
+	JZ           fold
+
+loop2:
+	VMOVUPS      (SI), Y6
+	VMOVUPS      32(SI), Y7
+	VBROADCASTSS (CX), Y8
+	VFMADD231PS  Y6, Y8, Y0
+	VFMADD231PS  Y7, Y8, Y1
+	VBROADCASTSS (CX)(DX*1), Y8
+	VFMADD231PS  Y6, Y8, Y2
+	VFMADD231PS  Y7, Y8, Y3
+	VBROADCASTSS (CX)(DX*2), Y8
+	VFMADD231PS  Y6, Y8, Y4
+	VFMADD231PS  Y7, Y8, Y5
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop2
+
+fold:
+	MOVSS        alpha+80(FP), X6
+	VBROADCASTSS X6, Y6
+	MOVQ         c+64(FP), AX
+	MOVQ         ldc+72(FP), CX
+	SHLQ         $0x02, CX
+	VMOVUPS      (AX), Y7
+	VFMADD231PS  Y0, Y6, Y7
+	VMOVUPS      Y7, (AX)
+	VMOVUPS      32(AX), Y7
+	VFMADD231PS  Y1, Y6, Y7
+	VMOVUPS      Y7, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      Y7, (AX)
+	VMOVUPS      32(AX), Y7
+	VFMADD231PS  Y3, Y6, Y7
+	VMOVUPS      Y7, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y7
+	VFMADD231PS  Y4, Y6, Y7
+	VMOVUPS      Y7, (AX)
+	VMOVUPS      32(AX), Y7
+	VFMADD231PS  Y5, Y6, Y7
+	VMOVUPS      Y7, 32(AX)
+	VZEROUPPER
+	RET
+
+// func gemm2src4x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemm2src4x16(SB), NOSPLIT, $0-84
+	MOVQ   kc+0(FP), AX
+	MOVQ   a+8(FP), CX
+	MOVQ   rsa+32(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   csa+40(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   b+48(FP), SI
+	MOVQ   ldb+56(FP), DI
+	SHLQ   $0x02, DI
+	LEAQ   (DX)(DX*2), R8
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+
+loop1:
+	VMOVUPS      (SI), Y8
+	VMOVUPS      32(SI), Y9
+	VBROADCASTSS (CX), Y10
+	VFMADD231PS  Y8, Y10, Y0
+	VFMADD231PS  Y9, Y10, Y1
+	VBROADCASTSS (CX)(DX*1), Y10
+	VFMADD231PS  Y8, Y10, Y2
+	VFMADD231PS  Y9, Y10, Y3
+	VBROADCASTSS (CX)(DX*2), Y10
+	VFMADD231PS  Y8, Y10, Y4
+	VFMADD231PS  Y9, Y10, Y5
+	VBROADCASTSS (CX)(R8*1), Y10
+	VFMADD231PS  Y8, Y10, Y6
+	VFMADD231PS  Y9, Y10, Y7
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop1
+	MOVQ         kc2+16(FP), AX
+	MOVQ         a2+24(FP), CX
+	TESTQ        AX, AX
+	JZ           fold
+
+loop2:
+	VMOVUPS      (SI), Y8
+	VMOVUPS      32(SI), Y9
+	VBROADCASTSS (CX), Y10
+	VFMADD231PS  Y8, Y10, Y0
+	VFMADD231PS  Y9, Y10, Y1
+	VBROADCASTSS (CX)(DX*1), Y10
+	VFMADD231PS  Y8, Y10, Y2
+	VFMADD231PS  Y9, Y10, Y3
+	VBROADCASTSS (CX)(DX*2), Y10
+	VFMADD231PS  Y8, Y10, Y4
+	VFMADD231PS  Y9, Y10, Y5
+	VBROADCASTSS (CX)(R8*1), Y10
+	VFMADD231PS  Y8, Y10, Y6
+	VFMADD231PS  Y9, Y10, Y7
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop2
+
+fold:
+	MOVSS        alpha+80(FP), X8
+	VBROADCASTSS X8, Y8
+	MOVQ         c+64(FP), AX
+	MOVQ         ldc+72(FP), CX
+	SHLQ         $0x02, CX
+	VMOVUPS      (AX), Y9
+	VFMADD231PS  Y0, Y8, Y9
+	VMOVUPS      Y9, (AX)
+	VMOVUPS      32(AX), Y9
+	VFMADD231PS  Y1, Y8, Y9
+	VMOVUPS      Y9, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y9
+	VFMADD231PS  Y2, Y8, Y9
+	VMOVUPS      Y9, (AX)
+	VMOVUPS      32(AX), Y9
+	VFMADD231PS  Y3, Y8, Y9
+	VMOVUPS      Y9, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y9
+	VFMADD231PS  Y4, Y8, Y9
+	VMOVUPS      Y9, (AX)
+	VMOVUPS      32(AX), Y9
+	VFMADD231PS  Y5, Y8, Y9
+	VMOVUPS      Y9, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y9
+	VFMADD231PS  Y6, Y8, Y9
+	VMOVUPS      Y9, (AX)
+	VMOVUPS      32(AX), Y9
+	VFMADD231PS  Y7, Y8, Y9
+	VMOVUPS      Y9, 32(AX)
+	VZEROUPPER
+	RET
+
+// func gemm2src5x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemm2src5x16(SB), NOSPLIT, $0-84
+	MOVQ   kc+0(FP), AX
+	MOVQ   a+8(FP), CX
+	MOVQ   rsa+32(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   csa+40(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   b+48(FP), SI
+	MOVQ   ldb+56(FP), DI
+	SHLQ   $0x02, DI
+	LEAQ   (DX)(DX*2), R8
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+
+loop1:
+	VMOVUPS      (SI), Y10
+	VMOVUPS      32(SI), Y11
+	VBROADCASTSS (CX), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS (CX)(DX*1), Y12
+	VFMADD231PS  Y10, Y12, Y2
+	VFMADD231PS  Y11, Y12, Y3
+	VBROADCASTSS (CX)(DX*2), Y12
+	VFMADD231PS  Y10, Y12, Y4
+	VFMADD231PS  Y11, Y12, Y5
+	VBROADCASTSS (CX)(R8*1), Y12
+	VFMADD231PS  Y10, Y12, Y6
+	VFMADD231PS  Y11, Y12, Y7
+	VBROADCASTSS (CX)(DX*4), Y12
+	VFMADD231PS  Y10, Y12, Y8
+	VFMADD231PS  Y11, Y12, Y9
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop1
+	MOVQ         kc2+16(FP), AX
+	MOVQ         a2+24(FP), CX
+	TESTQ        AX, AX
+	JZ           fold
+
+loop2:
+	VMOVUPS      (SI), Y10
+	VMOVUPS      32(SI), Y11
+	VBROADCASTSS (CX), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS (CX)(DX*1), Y12
+	VFMADD231PS  Y10, Y12, Y2
+	VFMADD231PS  Y11, Y12, Y3
+	VBROADCASTSS (CX)(DX*2), Y12
+	VFMADD231PS  Y10, Y12, Y4
+	VFMADD231PS  Y11, Y12, Y5
+	VBROADCASTSS (CX)(R8*1), Y12
+	VFMADD231PS  Y10, Y12, Y6
+	VFMADD231PS  Y11, Y12, Y7
+	VBROADCASTSS (CX)(DX*4), Y12
+	VFMADD231PS  Y10, Y12, Y8
+	VFMADD231PS  Y11, Y12, Y9
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop2
+
+fold:
+	MOVSS        alpha+80(FP), X10
+	VBROADCASTSS X10, Y10
+	MOVQ         c+64(FP), AX
+	MOVQ         ldc+72(FP), CX
+	SHLQ         $0x02, CX
+	VMOVUPS      (AX), Y11
+	VFMADD231PS  Y0, Y10, Y11
+	VMOVUPS      Y11, (AX)
+	VMOVUPS      32(AX), Y11
+	VFMADD231PS  Y1, Y10, Y11
+	VMOVUPS      Y11, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y11
+	VFMADD231PS  Y2, Y10, Y11
+	VMOVUPS      Y11, (AX)
+	VMOVUPS      32(AX), Y11
+	VFMADD231PS  Y3, Y10, Y11
+	VMOVUPS      Y11, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y11
+	VFMADD231PS  Y4, Y10, Y11
+	VMOVUPS      Y11, (AX)
+	VMOVUPS      32(AX), Y11
+	VFMADD231PS  Y5, Y10, Y11
+	VMOVUPS      Y11, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y11
+	VFMADD231PS  Y6, Y10, Y11
+	VMOVUPS      Y11, (AX)
+	VMOVUPS      32(AX), Y11
+	VFMADD231PS  Y7, Y10, Y11
+	VMOVUPS      Y11, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y11
+	VFMADD231PS  Y8, Y10, Y11
+	VMOVUPS      Y11, (AX)
+	VMOVUPS      32(AX), Y11
+	VFMADD231PS  Y9, Y10, Y11
+	VMOVUPS      Y11, 32(AX)
+	VZEROUPPER
+	RET
+
+// func gemm2src6x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemm2src6x16(SB), NOSPLIT, $0-84
+	MOVQ   kc+0(FP), AX
+	MOVQ   a+8(FP), CX
+	MOVQ   rsa+32(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   csa+40(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   b+48(FP), SI
+	MOVQ   ldb+56(FP), DI
+	SHLQ   $0x02, DI
+	LEAQ   (DX)(DX*2), R8
+	LEAQ   (DX)(DX*4), R9
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+
+loop1:
+	VMOVUPS      (SI), Y12
+	VMOVUPS      32(SI), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS (CX)(DX*1), Y14
+	VFMADD231PS  Y12, Y14, Y2
+	VFMADD231PS  Y13, Y14, Y3
+	VBROADCASTSS (CX)(DX*2), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS (CX)(R8*1), Y14
+	VFMADD231PS  Y12, Y14, Y6
+	VFMADD231PS  Y13, Y14, Y7
+	VBROADCASTSS (CX)(DX*4), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	VBROADCASTSS (CX)(R9*1), Y14
+	VFMADD231PS  Y12, Y14, Y10
+	VFMADD231PS  Y13, Y14, Y11
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop1
+	MOVQ         kc2+16(FP), AX
+	MOVQ         a2+24(FP), CX
+	TESTQ        AX, AX
+	JZ           fold
+
+loop2:
+	VMOVUPS      (SI), Y12
+	VMOVUPS      32(SI), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS (CX)(DX*1), Y14
+	VFMADD231PS  Y12, Y14, Y2
+	VFMADD231PS  Y13, Y14, Y3
+	VBROADCASTSS (CX)(DX*2), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS (CX)(R8*1), Y14
+	VFMADD231PS  Y12, Y14, Y6
+	VFMADD231PS  Y13, Y14, Y7
+	VBROADCASTSS (CX)(DX*4), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	VBROADCASTSS (CX)(R9*1), Y14
+	VFMADD231PS  Y12, Y14, Y10
+	VFMADD231PS  Y13, Y14, Y11
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop2
+
+fold:
+	MOVSS        alpha+80(FP), X12
+	VBROADCASTSS X12, Y12
+	MOVQ         c+64(FP), AX
+	MOVQ         ldc+72(FP), CX
+	SHLQ         $0x02, CX
+	VMOVUPS      (AX), Y13
+	VFMADD231PS  Y0, Y12, Y13
+	VMOVUPS      Y13, (AX)
+	VMOVUPS      32(AX), Y13
+	VFMADD231PS  Y1, Y12, Y13
+	VMOVUPS      Y13, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y13
+	VFMADD231PS  Y2, Y12, Y13
+	VMOVUPS      Y13, (AX)
+	VMOVUPS      32(AX), Y13
+	VFMADD231PS  Y3, Y12, Y13
+	VMOVUPS      Y13, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y13
+	VFMADD231PS  Y4, Y12, Y13
+	VMOVUPS      Y13, (AX)
+	VMOVUPS      32(AX), Y13
+	VFMADD231PS  Y5, Y12, Y13
+	VMOVUPS      Y13, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y13
+	VFMADD231PS  Y6, Y12, Y13
+	VMOVUPS      Y13, (AX)
+	VMOVUPS      32(AX), Y13
+	VFMADD231PS  Y7, Y12, Y13
+	VMOVUPS      Y13, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y13
+	VFMADD231PS  Y8, Y12, Y13
+	VMOVUPS      Y13, (AX)
+	VMOVUPS      32(AX), Y13
+	VFMADD231PS  Y9, Y12, Y13
+	VMOVUPS      Y13, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y13
+	VFMADD231PS  Y10, Y12, Y13
+	VMOVUPS      Y13, (AX)
+	VMOVUPS      32(AX), Y13
+	VFMADD231PS  Y11, Y12, Y13
+	VMOVUPS      Y13, 32(AX)
+	VZEROUPPER
+	RET

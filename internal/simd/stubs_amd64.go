@@ -343,3 +343,33 @@ func dropoutBitsFirst(n int, x *float32, y *float32, bits *uint16, scale float32
 //
 //go:noescape
 func colSumsTail(rows int, cols int, ld int, gd *float32, mul *float32, sums *float64)
+
+// gemm2src1x16 computes a 1-row tile of c += alpha·[a a2]·b (see GemmTile2).
+//
+//go:noescape
+func gemm2src1x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+
+// gemm2src2x16 computes a 2-row tile of c += alpha·[a a2]·b (see GemmTile2).
+//
+//go:noescape
+func gemm2src2x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+
+// gemm2src3x16 computes a 3-row tile of c += alpha·[a a2]·b (see GemmTile2).
+//
+//go:noescape
+func gemm2src3x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+
+// gemm2src4x16 computes a 4-row tile of c += alpha·[a a2]·b (see GemmTile2).
+//
+//go:noescape
+func gemm2src4x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+
+// gemm2src5x16 computes a 5-row tile of c += alpha·[a a2]·b (see GemmTile2).
+//
+//go:noescape
+func gemm2src5x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+
+// gemm2src6x16 computes a 6-row tile of c += alpha·[a a2]·b (see GemmTile2).
+//
+//go:noescape
+func gemm2src6x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)

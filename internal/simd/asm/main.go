@@ -87,6 +87,7 @@ func main() {
 	colSums8()
 	edgeSoftmaxBack1(masks)
 	dropoutBitsKernels()
+	gemmTile2Kernels()
 	Generate()
 }
 
