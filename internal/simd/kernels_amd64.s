@@ -5306,3 +5306,176 @@ store:
 done:
 	VZEROUPPER
 	RET
+
+// func nonZeroRowList(rows int, x *float32, k int, most int, out *int32) int
+// Requires: AVX, AVX2
+TEXT ·nonZeroRowList(SB), NOSPLIT, $0-48
+	MOVQ rows+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ k+16(FP), DX
+	MOVQ most+24(FP), BX
+	MOVQ out+32(FP), SI
+	XORQ DI, DI
+	XORQ R8, R8
+	CMPQ R8, AX
+	JGE  end
+
+row:
+	MOVQ CX, R9
+	MOVQ DX, R10
+
+v8:
+	CMPQ    R10, $0x08
+	JL      tail
+	VMOVUPS (R9), Y0
+	VPSLLD  $0x01, Y0, Y0
+	VPTEST  Y0, Y0
+	JNZ     found
+	ADDQ    $0x20, R9
+	SUBQ    $0x08, R10
+	JMP     v8
+
+tail:
+	TESTQ      R10, R10
+	JZ         next
+	LEAQ       tailmask<>+0(SB), R11
+	NEGQ       R10
+	VMOVUPS    32(R11)(R10*4), Y0
+	VMASKMOVPS (R9), Y0, Y0
+	VPSLLD     $0x01, Y0, Y0
+	VPTEST     Y0, Y0
+	JZ         next
+
+found:
+	CMPQ DI, BX
+	JGE  over
+	MOVL R8, (SI)(DI*4)
+	INCQ DI
+
+next:
+	LEAQ (CX)(DX*4), CX
+	INCQ R8
+	CMPQ R8, AX
+	JL   row
+
+end:
+	MOVQ DI, ret+40(FP)
+	VZEROUPPER
+	RET
+
+over:
+	MOVQ $-1, DI
+	MOVQ DI, ret+40(FP)
+	VZEROUPPER
+	RET
+
+DATA argmaxconst<>+0(SB)/4, $0x00000000
+DATA argmaxconst<>+4(SB)/4, $0x00000001
+DATA argmaxconst<>+8(SB)/4, $0x00000002
+DATA argmaxconst<>+12(SB)/4, $0x00000003
+DATA argmaxconst<>+16(SB)/4, $0x00000004
+DATA argmaxconst<>+20(SB)/4, $0x00000005
+DATA argmaxconst<>+24(SB)/4, $0x00000006
+DATA argmaxconst<>+28(SB)/4, $0x00000007
+DATA argmaxconst<>+32(SB)/4, $0x3f800000
+DATA argmaxconst<>+36(SB)/4, $0xff800000
+GLOBL argmaxconst<>(SB), RODATA|NOPTR, $40
+
+// func argmaxRows(rows int, x *float32, cols int, idx *int32)
+// Requires: AVX, CMOV
+TEXT ·argmaxRows(SB), NOSPLIT, $0-32
+	MOVQ         rows+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         cols+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	LEAQ         tailmask<>+0(SB), SI
+	MOVQ         DX, DI
+	NEGQ         DI
+	VMOVUPS      32(SI)(DI*4), Y0
+	LEAQ         argmaxconst<>+0(SB), SI
+	VBROADCASTSS 36(SI), Y1
+	SHLQ         $0x02, DX
+	MOVL         $-1, SI
+	XORQ         DI, DI
+	CMPQ         DI, AX
+	JGE          argmaxRows_end
+
+argmaxRows_row:
+	VMASKMOVPS (CX), Y0, Y2
+	VCMPPS     $0x07, Y2, Y2, Y3
+	VANDPS     Y0, Y3, Y3
+	VBLENDVPS  Y3, Y2, Y1, Y4
+	VPERM2F128 $0x01, Y4, Y4, Y5
+	VMAXPS     Y5, Y4, Y5
+	VPERMILPS  $0x4e, Y5, Y4
+	VMAXPS     Y4, Y5, Y5
+	VPERMILPS  $0xb1, Y5, Y4
+	VMAXPS     Y4, Y5, Y5
+	VCMPPS     $0x00, Y2, Y5, Y5
+	VANDPS     Y3, Y5, Y5
+	VMOVMSKPS  Y5, R9
+	BSFL       R9, R8
+	CMOVLEQ    SI, R8
+	MOVL       R8, (BX)(DI*4)
+	ADDQ       DX, CX
+	INCQ       DI
+	CMPQ       DI, AX
+	JL         argmaxRows_row
+
+argmaxRows_end:
+	VZEROUPPER
+	RET
+
+// func oneHotArgmaxRows(rows int, x *float32, cols int, idx *int32, oh *float32)
+// Requires: AVX, AVX2, CMOV
+TEXT ·oneHotArgmaxRows(SB), NOSPLIT, $0-40
+	MOVQ         rows+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         cols+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         oh+32(FP), SI
+	LEAQ         tailmask<>+0(SB), DI
+	MOVQ         DX, R8
+	NEGQ         R8
+	VMOVUPS      32(DI)(R8*4), Y0
+	LEAQ         argmaxconst<>+0(SB), DI
+	VBROADCASTSS 36(DI), Y1
+	VMOVUPS      (DI), Y2
+	VBROADCASTSS 32(DI), Y3
+	SHLQ         $0x02, DX
+	MOVL         $-1, DI
+	XORQ         R8, R8
+	CMPQ         R8, AX
+	JGE          oneHotArgmaxRows_end
+
+oneHotArgmaxRows_row:
+	VMASKMOVPS   (CX), Y0, Y4
+	VCMPPS       $0x07, Y4, Y4, Y5
+	VANDPS       Y0, Y5, Y5
+	VBLENDVPS    Y5, Y4, Y1, Y6
+	VPERM2F128   $0x01, Y6, Y6, Y7
+	VMAXPS       Y7, Y6, Y7
+	VPERMILPS    $0x4e, Y7, Y6
+	VMAXPS       Y6, Y7, Y7
+	VPERMILPS    $0xb1, Y7, Y6
+	VMAXPS       Y6, Y7, Y7
+	VCMPPS       $0x00, Y4, Y7, Y7
+	VANDPS       Y5, Y7, Y7
+	VMOVMSKPS    Y7, R10
+	BSFL         R10, R9
+	CMOVLEQ      DI, R9
+	MOVL         R9, (BX)(R8*4)
+	VMOVD        R9, X4
+	VPBROADCASTD X4, Y4
+	VPCMPEQD     Y2, Y4, Y4
+	VANDPS       Y3, Y4, Y4
+	VMASKMOVPS   Y4, Y0, (SI)
+	ADDQ         DX, SI
+	ADDQ         DX, CX
+	INCQ         R8
+	CMPQ         R8, AX
+	JL           oneHotArgmaxRows_row
+
+oneHotArgmaxRows_end:
+	VZEROUPPER
+	RET

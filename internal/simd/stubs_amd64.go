@@ -333,3 +333,18 @@ func dropoutBitsFirst(n int, x *float32, y *float32, bits *uint16, scale float32
 //
 //go:noescape
 func colSumsTail(rows int, cols int, ld int, gd *float32, mul *float32, sums *float64)
+
+// nonZeroRowList lists the rows of x holding an element that is not ±0 (see NonZeroRowList).
+//
+//go:noescape
+func nonZeroRowList(rows int, x *float32, k int, most int, out *int32) int
+
+// argmaxRows writes each narrow row's first maximum's index (see ArgmaxRows).
+//
+//go:noescape
+func argmaxRows(rows int, x *float32, cols int, idx *int32)
+
+// oneHotArgmaxRows writes each narrow row's first maximum's index (see ArgmaxRows).
+//
+//go:noescape
+func oneHotArgmaxRows(rows int, x *float32, cols int, idx *int32, oh *float32)

@@ -86,6 +86,7 @@ func main() {
 	colSums8()
 	edgeSoftmaxBack1(masks)
 	dropoutBitsKernels()
+	pcgcn3Kernels()
 	Generate()
 }
 

@@ -1,0 +1,66 @@
+//go:build !purego
+
+package simd
+
+import "fmt"
+
+// NonZeroRowList writes to out, in increasing order, the indices of the rows
+// of x (rows of k contiguous floats, rows = len(x)/k) that hold an element
+// which is neither +0 nor −0 (NaNs, infinities and subnormals count, as in
+// CountNonZero), and returns how many there are; when there are more than
+// most (len(out) must be at least most), it returns −1 and out's contents
+// are unspecified. A row's scan stops at its first non-zero vector of eight,
+// so dense rows cost one vector test and zero rows k/8.
+func NonZeroRowList(x []float32, k, most int, out []int32) int {
+	if k <= 0 {
+		panic(fmt.Sprintf("simd: NonZeroRowList with rows of %d floats", k))
+	}
+	rows := len(x) / k
+	if rows*k != len(x) || most < 0 || len(out) < min(most, rows) {
+		panic(fmt.Sprintf("simd: NonZeroRowList of %d floats in rows of %d, at most %d into %d", len(x), k, most, len(out)))
+	}
+	if rows == 0 {
+		return 0
+	}
+	var po *int32
+	if len(out) > 0 {
+		po = &out[0]
+	} else {
+		var none int32
+		po = &none // most is 0: the kernel returns before writing
+	}
+	return nonZeroRowList(rows, &x[0], k, most, po)
+}
+
+// ArgmaxRows sets idx[i] to the first index j < cols at which row i of x
+// (rows of cols ≤ 8 contiguous floats, len(idx) rows) holds its largest
+// non-NaN value, or −1 when the row is all NaNs: the index of Go's loop
+// `if v == v && (best < 0 || v > x[best]) { best = j }`, which keeps the
+// first of equal values (+0 and −0 are equal). One masked vector a row and
+// no data-dependent branch (PCGCN's assignments have one column per class).
+func ArgmaxRows(x []float32, cols int, idx []int32) {
+	rows := checkArgmax(x, cols, idx)
+	if rows > 0 {
+		argmaxRows(rows, &x[0], cols, &idx[0])
+	}
+}
+
+// OneHotArgmaxRows is ArgmaxRows that also writes each row of oh (the shape
+// of x): 1 at the row's index and +0 elsewhere (all +0 for a row of NaNs).
+func OneHotArgmaxRows(x []float32, cols int, idx []int32, oh []float32) {
+	rows := checkArgmax(x, cols, idx)
+	if len(oh) < len(x) {
+		panic(fmt.Sprintf("simd: OneHotArgmaxRows into %d floats of %d", len(oh), len(x)))
+	}
+	if rows > 0 {
+		oneHotArgmaxRows(rows, &x[0], cols, &idx[0], &oh[0])
+	}
+}
+
+func checkArgmax(x []float32, cols int, idx []int32) int {
+	rows := len(idx)
+	if cols < 1 || cols > 8 || len(x) < rows*cols {
+		panic(fmt.Sprintf("simd: ArgmaxRows of %d rows of %d columns over %d floats", rows, cols, len(x)))
+	}
+	return rows
+}

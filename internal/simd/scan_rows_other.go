@@ -1,0 +1,18 @@
+//go:build !amd64 || purego
+
+package simd
+
+// NonZeroRowList is unavailable in this build; see Enabled.
+func NonZeroRowList(x []float32, k, most int, out []int32) int {
+	panic("simd: NonZeroRowList called without vector support")
+}
+
+// ArgmaxRows is unavailable in this build; see Enabled.
+func ArgmaxRows(x []float32, cols int, idx []int32) {
+	panic("simd: ArgmaxRows called without vector support")
+}
+
+// OneHotArgmaxRows is unavailable in this build; see Enabled.
+func OneHotArgmaxRows(x []float32, cols int, idx []int32, oh []float32) {
+	panic("simd: OneHotArgmaxRows called without vector support")
+}
