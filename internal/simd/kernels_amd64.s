@@ -5479,3 +5479,218 @@ oneHotArgmaxRows_row:
 oneHotArgmaxRows_end:
 	VZEROUPPER
 	RET
+
+// func spmmNarrowGroups(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32, set int)
+// Requires: AVX, AVX2, CMOV, FMA3, SSE
+TEXT ·spmmNarrowGroups(SB), NOSPLIT, $8-80
+	MOVQ         rows+0(FP), AX
+	MOVQ         groups+8(FP), CX
+	TESTQ        CX, CX
+	JZ           ng_done
+	SHLQ         $0x04, CX
+	ADDQ         AX, CX
+	MOVQ         CX, (SP)
+	MOVQ         rowPtr+16(FP), CX
+	MOVQ         col+24(FP), DX
+	MOVQ         val+32(FP), BX
+	MOVQ         b+40(FP), SI
+	MOVQ         n+56(FP), DI
+	LEAQ         tailmask<>+0(SB), R8
+	MOVQ         DI, R9
+	NEGQ         R9
+	VMOVUPS      32(R8)(R9*4), Y0
+	SHLQ         $0x02, DI
+	MOVSS        alpha+64(FP), X1
+	VBROADCASTSS X1, Y1
+
+ng_group:
+	MOVLQSX (AX), R9
+	MOVLQSX (CX)(R9*4), R10
+	MOVLQSX 4(CX)(R9*4), R9
+	SUBQ    R10, R9
+	MOVQ    R9, R8
+	MOVLQSX 4(AX), R9
+	MOVLQSX (CX)(R9*4), R11
+	MOVLQSX 4(CX)(R9*4), R9
+	SUBQ    R11, R9
+	CMPQ    R9, R8
+	CMOVQLT R9, R8
+	MOVLQSX 8(AX), R9
+	MOVLQSX (CX)(R9*4), R12
+	MOVLQSX 4(CX)(R9*4), R9
+	SUBQ    R12, R9
+	CMPQ    R9, R8
+	CMOVQLT R9, R8
+	MOVLQSX 12(AX), R9
+	MOVLQSX (CX)(R9*4), R13
+	MOVLQSX 4(CX)(R9*4), R9
+	SUBQ    R13, R9
+	CMPQ    R9, R8
+	CMOVQLT R9, R8
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	TESTQ   R8, R8
+	JZ      ng_tails
+
+ng_common:
+	MOVLQSX      (DX)(R10*4), R9
+	IMULQ        DI, R9
+	VBROADCASTSS (BX)(R10*4), Y6
+	VMASKMOVPS   (SI)(R9*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R10
+	MOVLQSX      (DX)(R11*4), R9
+	IMULQ        DI, R9
+	VBROADCASTSS (BX)(R11*4), Y6
+	VMASKMOVPS   (SI)(R9*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y3
+	INCQ         R11
+	MOVLQSX      (DX)(R12*4), R9
+	IMULQ        DI, R9
+	VBROADCASTSS (BX)(R12*4), Y6
+	VMASKMOVPS   (SI)(R9*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y4
+	INCQ         R12
+	MOVLQSX      (DX)(R13*4), R9
+	IMULQ        DI, R9
+	VBROADCASTSS (BX)(R13*4), Y6
+	VMASKMOVPS   (SI)(R9*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y5
+	INCQ         R13
+	DECQ         R8
+	JNZ          ng_common
+
+ng_tails:
+	MOVLQSX (AX), R8
+	MOVLQSX 4(CX)(R8*4), R8
+
+ng_tail0:
+	CMPQ         R10, R8
+	JGE          ng_fold0
+	MOVLQSX      (DX)(R10*4), R9
+	IMULQ        DI, R9
+	VBROADCASTSS (BX)(R10*4), Y6
+	VMASKMOVPS   (SI)(R9*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R10
+	JMP          ng_tail0
+
+ng_fold0:
+	MOVLQSX    (AX), R8
+	IMULQ      DI, R8
+	MOVQ       c+48(FP), R9
+	ADDQ       R9, R8
+	MOVQ       set+72(FP), R9
+	TESTQ      R9, R9
+	JNZ        ng_zero0
+	VMASKMOVPS (R8), Y0, Y6
+	JMP        ng_fma0
+
+ng_zero0:
+	VXORPS Y6, Y6, Y6
+
+ng_fma0:
+	VFMADD231PS Y2, Y1, Y6
+	VMASKMOVPS  Y6, Y0, (R8)
+	MOVLQSX     4(AX), R8
+	MOVLQSX     4(CX)(R8*4), R8
+
+ng_tail1:
+	CMPQ         R11, R8
+	JGE          ng_fold1
+	MOVLQSX      (DX)(R11*4), R9
+	IMULQ        DI, R9
+	VBROADCASTSS (BX)(R11*4), Y2
+	VMASKMOVPS   (SI)(R9*1), Y0, Y6
+	VFMADD231PS  Y6, Y2, Y3
+	INCQ         R11
+	JMP          ng_tail1
+
+ng_fold1:
+	MOVLQSX    4(AX), R8
+	IMULQ      DI, R8
+	MOVQ       c+48(FP), R9
+	ADDQ       R9, R8
+	MOVQ       set+72(FP), R9
+	TESTQ      R9, R9
+	JNZ        ng_zero1
+	VMASKMOVPS (R8), Y0, Y2
+	JMP        ng_fma1
+
+ng_zero1:
+	VXORPS Y2, Y2, Y2
+
+ng_fma1:
+	VFMADD231PS Y3, Y1, Y2
+	VMASKMOVPS  Y2, Y0, (R8)
+	MOVLQSX     8(AX), R8
+	MOVLQSX     4(CX)(R8*4), R8
+
+ng_tail2:
+	CMPQ         R12, R8
+	JGE          ng_fold2
+	MOVLQSX      (DX)(R12*4), R9
+	IMULQ        DI, R9
+	VBROADCASTSS (BX)(R12*4), Y2
+	VMASKMOVPS   (SI)(R9*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y4
+	INCQ         R12
+	JMP          ng_tail2
+
+ng_fold2:
+	MOVLQSX    8(AX), R8
+	IMULQ      DI, R8
+	MOVQ       c+48(FP), R9
+	ADDQ       R9, R8
+	MOVQ       set+72(FP), R9
+	TESTQ      R9, R9
+	JNZ        ng_zero2
+	VMASKMOVPS (R8), Y0, Y2
+	JMP        ng_fma2
+
+ng_zero2:
+	VXORPS Y2, Y2, Y2
+
+ng_fma2:
+	VFMADD231PS Y4, Y1, Y2
+	VMASKMOVPS  Y2, Y0, (R8)
+	MOVLQSX     12(AX), R8
+	MOVLQSX     4(CX)(R8*4), R8
+
+ng_tail3:
+	CMPQ         R13, R8
+	JGE          ng_fold3
+	MOVLQSX      (DX)(R13*4), R9
+	IMULQ        DI, R9
+	VBROADCASTSS (BX)(R13*4), Y2
+	VMASKMOVPS   (SI)(R9*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y5
+	INCQ         R13
+	JMP          ng_tail3
+
+ng_fold3:
+	MOVLQSX    12(AX), R8
+	IMULQ      DI, R8
+	MOVQ       c+48(FP), R9
+	ADDQ       R9, R8
+	MOVQ       set+72(FP), R9
+	TESTQ      R9, R9
+	JNZ        ng_zero3
+	VMASKMOVPS (R8), Y0, Y2
+	JMP        ng_fma3
+
+ng_zero3:
+	VXORPS Y2, Y2, Y2
+
+ng_fma3:
+	VFMADD231PS Y5, Y1, Y2
+	VMASKMOVPS  Y2, Y0, (R8)
+	ADDQ        $0x10, AX
+	CMPQ        AX, (SP)
+	JB          ng_group
+
+ng_done:
+	VZEROUPPER
+	RET

@@ -64,3 +64,24 @@ func checkArgmax(x []float32, cols int, idx []int32) int {
 	}
 	return rows
 }
+
+// SpMMNarrowGroups runs SpMMRows4 over rows[4g..4g+3] for each group g <
+// len(rows)/4 (len(rows) a multiple of 4) in one call: c[i·n+j] += alpha·Σ_k
+// val[k]·b[col[k]·n+j] for j < n ≤ 8, each row with SpMMRow's chain. With
+// set, each row's c is taken as +0 instead of read (its old contents are
+// ignored: the bits of clearing the row first, as a beta of 0 does). Every
+// row must have at least one entry, and the rows must be distinct. Indices
+// are not checked.
+func SpMMNarrowGroups(rows, rowPtr, col []int32, val, b, c []float32, n int, alpha float32, set bool) {
+	if n < 1 || n > 8 || len(rows)%4 != 0 {
+		panic(fmt.Sprintf("simd: SpMMNarrowGroups of %d rows on %d columns (want groups of 4, 1..8 columns)", len(rows), n))
+	}
+	if len(rows) == 0 {
+		return
+	}
+	s := 0
+	if set {
+		s = 1
+	}
+	spmmNarrowGroups(&rows[0], len(rows)/4, &rowPtr[0], &col[0], &val[0], &b[0], &c[0], n, alpha, s)
+}

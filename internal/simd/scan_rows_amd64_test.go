@@ -163,3 +163,64 @@ func TestArgmaxRowsMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestSpMMNarrowGroupsMatchesSpMMRow: SpMMNarrowGroups over groups of four
+// distinct rows (of 1 to 40 entries, several groups a call) gives each row
+// SpMMRow's bits, adding into c, or with set onto a row cleared first (c
+// holding NaNs and −0 beforehand), NaN, ±Inf, −0 and subnormals among b,
+// alpha 1 and −0.75; rows outside the groups are left alone.
+func TestSpMMNarrowGroupsMatchesSpMMRow(t *testing.T) {
+	requireVector(t)
+	r := rand.New(rand.NewPCG(44, 4))
+	specials := []float32{float32(math.Copysign(0, -1)), 0, float32(math.Inf(1)), float32(math.NaN()), 1e-40}
+	for n := 1; n <= 8; n++ {
+		for trial := range 48 {
+			const rowsA, rowsB = 41, 25
+			rowPtr := make([]int32, rowsA+1)
+			for i := range rowsA {
+				rowPtr[i+1] = rowPtr[i] + int32(1+r.IntN(40))
+			}
+			nnz := int(rowPtr[rowsA])
+			col := make([]int32, nnz)
+			for k := range col {
+				col[k] = int32(r.IntN(rowsB))
+			}
+			val := randSlice(r, nnz)
+			b := randSlice(r, rowsB*n)
+			if trial%4 == 3 {
+				for range 3 {
+					b[r.IntN(len(b))] = specials[r.IntN(len(specials))]
+				}
+			}
+			c := randSlice(r, rowsA*n)
+			for range 5 {
+				c[r.IntN(len(c))] = specials[r.IntN(len(specials))]
+			}
+			set := trial%3 == 2
+			want := append([]float32(nil), c...)
+			perm := r.Perm(rowsA)
+			groups := r.IntN(11)
+			rows := make([]int32, 4*groups)
+			for k := range rows {
+				rows[k] = int32(perm[k])
+			}
+			alpha := float32(1)
+			if trial%2 == 1 {
+				alpha = -0.75
+			}
+			for _, i := range rows {
+				wi := want[int(i)*n : (int(i)+1)*n]
+				if set {
+					clear(wi)
+				}
+				SpMMRow(alpha, col[rowPtr[i]:rowPtr[i+1]], val[rowPtr[i]:rowPtr[i+1]], nil, b, n, wi)
+			}
+			SpMMNarrowGroups(rows, rowPtr, col, val, b, c, n, alpha, set)
+			for j := range c {
+				if math.Float32bits(c[j]) != math.Float32bits(want[j]) {
+					t.Fatalf("n=%d trial %d set %v: c[%d] = %v (%#x), SpMMRow gives %v (%#x)", n, trial, set, j, c[j], math.Float32bits(c[j]), want[j], math.Float32bits(want[j]))
+				}
+			}
+		}
+	}
+}

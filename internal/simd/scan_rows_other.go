@@ -16,3 +16,8 @@ func ArgmaxRows(x []float32, cols int, idx []int32) {
 func OneHotArgmaxRows(x []float32, cols int, idx []int32, oh []float32) {
 	panic("simd: OneHotArgmaxRows called without vector support")
 }
+
+// SpMMNarrowGroups is unavailable in this build; see Enabled.
+func SpMMNarrowGroups(rows, rowPtr, col []int32, val, b, c []float32, n int, alpha float32, set bool) {
+	panic("simd: SpMMNarrowGroups called without vector support")
+}

@@ -348,3 +348,8 @@ func argmaxRows(rows int, x *float32, cols int, idx *int32)
 //
 //go:noescape
 func oneHotArgmaxRows(rows int, x *float32, cols int, idx *int32, oh *float32)
+
+// spmmNarrowGroups adds (or, with set, writes) alpha times groups of four sparse rows times a narrow b into c (see SpMMNarrowGroups).
+//
+//go:noescape
+func spmmNarrowGroups(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32, set int)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 
 	. "github.com/mmcloughlin/avo/build"
@@ -24,6 +25,7 @@ func pcgcn3Kernels() {
 	DATA(36, U32(math.Float32bits(float32(math.Inf(-1)))))
 	argmaxRows(masks, ac, false)
 	argmaxRows(masks, ac, true)
+	spmmNarrowGroups(masks)
 }
 
 // nonZeroRowList emits the row scan of NonZeroRowList: for each row of k
@@ -167,6 +169,112 @@ func argmaxRows(masks, ac Mem, oneHot bool) {
 	CMPQ(r, rows)
 	JL(LabelRef(name + "_row"))
 	Label(name + "_end")
+	VZEROUPPER()
+	RET()
+}
+
+// spmmNarrowGroups emits SpMMNarrowGroups: spmmRows4 over groups of four
+// rows in one call, rows[4g..4g+3] for g < groups, so that the Go driver no
+// longer pays a call, a copy of the four indices and four row clears per
+// group. Each row's chain is spmmRows4's (from zero, one VFMADD231PS per
+// entry in order, then c = acc·alpha + c); with set non-zero the fold's c is
+// a zero register instead of c's row (fma(acc, alpha, +0): the bits of
+// folding onto a cleared row), so that beta = 0 needs no clearing pass.
+func spmmNarrowGroups(masks Mem) {
+	TEXT("spmmNarrowGroups", NOSPLIT, "func(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32, set int)")
+	Pragma("noescape")
+	Doc("spmmNarrowGroups adds (or, with set, writes) alpha times groups of four sparse rows times a narrow b into c (see SpMMNarrowGroups).")
+	end := AllocLocal(8)
+	prow := Load(Param("rows"), GP64())
+	g := Load(Param("groups"), GP64())
+	TESTQ(g, g)
+	JZ(LabelRef("ng_done"))
+	SHLQ(U8(4), g)
+	ADDQ(prow, g)
+	MOVQ(g, end) // rows + 4·groups
+	prp := Load(Param("rowPtr"), GP64())
+	pcol := Load(Param("col"), GP64())
+	pval := Load(Param("val"), GP64())
+	pb := Load(Param("b"), GP64())
+	n := Load(Param("n"), GP64())
+	mask := loadMask(masks, n)
+	SHLQ(U8(2), n) // bytes per row of b and c
+	al := YMM()
+	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
+
+	Label("ng_group")
+	s := make([]Register, 4)
+	m := GP64()
+	t := GP64()
+	for i := range s {
+		s[i] = GP64()
+		MOVLQSX(Mem{Base: prow, Disp: 4 * i}, t)
+		MOVLQSX(Mem{Base: prp, Index: t, Scale: 4}, s[i])
+		MOVLQSX(Mem{Base: prp, Index: t, Scale: 4, Disp: 4}, t)
+		SUBQ(s[i], t)
+		if i == 0 {
+			MOVQ(t, m)
+		} else {
+			CMPQ(t, m)
+			CMOVQLT(t, m)
+		}
+	}
+	acc := make([]VecVirtual, 4)
+	for i := range acc {
+		acc[i] = YMM()
+		VXORPS(acc[i], acc[i], acc[i])
+	}
+	entry := func(i int) {
+		idx := GP64()
+		MOVLQSX(Mem{Base: pcol, Index: s[i], Scale: 4}, idx)
+		IMULQ(n, idx)
+		x, bt := YMM(), YMM()
+		VBROADCASTSS(Mem{Base: pval, Index: s[i], Scale: 4}, x)
+		VMASKMOVPS(Mem{Base: pb, Index: idx, Scale: 1}, mask, bt)
+		VFMADD231PS(bt, x, acc[i])
+		INCQ(s[i])
+	}
+	TESTQ(m, m)
+	JZ(LabelRef("ng_tails"))
+	Label("ng_common")
+	for i := range s {
+		entry(i)
+	}
+	DECQ(m)
+	JNZ(LabelRef("ng_common"))
+	Label("ng_tails")
+	for i := range s {
+		tag := fmt.Sprint(i)
+		e := GP64()
+		MOVLQSX(Mem{Base: prow, Disp: 4 * i}, e)
+		MOVLQSX(Mem{Base: prp, Index: e, Scale: 4, Disp: 4}, e)
+		Label("ng_tail" + tag)
+		CMPQ(s[i], e)
+		JGE(LabelRef("ng_fold" + tag))
+		entry(i)
+		JMP(LabelRef("ng_tail" + tag))
+		Label("ng_fold" + tag)
+		r := GP64()
+		MOVLQSX(Mem{Base: prow, Disp: 4 * i}, r)
+		IMULQ(n, r)
+		pc := Load(Param("c"), GP64())
+		ADDQ(pc, r)
+		ct := YMM()
+		set := Load(Param("set"), GP64())
+		TESTQ(set, set)
+		JNZ(LabelRef("ng_zero" + tag))
+		VMASKMOVPS(Mem{Base: r}, mask, ct)
+		JMP(LabelRef("ng_fma" + tag))
+		Label("ng_zero" + tag)
+		VXORPS(ct, ct, ct)
+		Label("ng_fma" + tag)
+		VFMADD231PS(acc[i], al, ct)
+		VMASKMOVPS(ct, mask, Mem{Base: r})
+	}
+	ADDQ(U8(16), prow)
+	CMPQ(prow, end)
+	JB(LabelRef("ng_group"))
+	Label("ng_done")
 	VZEROUPPER()
 	RET()
 }
