@@ -85,3 +85,16 @@ func SpMMNarrowGroups(rows, rowPtr, col []int32, val, b, c []float32, n int, alp
 	}
 	spmmNarrowGroups(&rows[0], len(rows)/4, &rowPtr[0], &col[0], &val[0], &b[0], &c[0], n, alpha, s)
 }
+
+// ScaleVec sets y = x·c element by element (y as long as x; x may be y):
+// the operation of Go's loop `y[j] = v * c`, eight at a time, with x's NaN
+// kept when both are NaNs.
+func ScaleVec(x, y []float32, c float32) {
+	n := len(x)
+	if len(y) < n {
+		panic(fmt.Sprintf("simd: ScaleVec of %d floats into %d", n, len(y)))
+	}
+	if n > 0 {
+		scaleVec(n, &x[0], &y[0], c)
+	}
+}

@@ -21,3 +21,6 @@ func OneHotArgmaxRows(x []float32, cols int, idx []int32, oh []float32) {
 func SpMMNarrowGroups(rows, rowPtr, col []int32, val, b, c []float32, n int, alpha float32, set bool) {
 	panic("simd: SpMMNarrowGroups called without vector support")
 }
+
+// ScaleVec is unavailable in this build; see Enabled.
+func ScaleVec(x, y []float32, c float32) { panic("simd: ScaleVec called without vector support") }

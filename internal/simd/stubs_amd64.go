@@ -353,3 +353,8 @@ func oneHotArgmaxRows(rows int, x *float32, cols int, idx *int32, oh *float32)
 //
 //go:noescape
 func spmmNarrowGroups(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32, set int)
+
+// scaleVec sets y = x·c for n elements (see ScaleVec).
+//
+//go:noescape
+func scaleVec(n int, x *float32, y *float32, c float32)

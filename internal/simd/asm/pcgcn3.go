@@ -26,6 +26,7 @@ func pcgcn3Kernels() {
 	argmaxRows(masks, ac, false)
 	argmaxRows(masks, ac, true)
 	spmmNarrowGroups(masks)
+	scaleVec(masks)
 }
 
 // nonZeroRowList emits the row scan of NonZeroRowList: for each row of k
@@ -277,4 +278,23 @@ func spmmNarrowGroups(masks Mem) {
 	Label("ng_done")
 	VZEROUPPER()
 	RET()
+}
+
+// scaleVec emits y = x·c, eight at a time (x the first operand of the
+// product: a NaN x is the NaN kept, as in Go's loop `y[j] = v * c`).
+func scaleVec(masks Mem) {
+	TEXT("scaleVec", NOSPLIT, "func(n int, x, y *float32, c float32)")
+	Pragma("noescape")
+	Doc("scaleVec sets y = x·c for n elements (see ScaleVec).")
+	n := Load(Param("n"), GP64())
+	px := Load(Param("x"), GP64())
+	py := Load(Param("y"), GP64())
+	c := YMM()
+	VBROADCASTSS(Load(Param("c"), XMM()), c)
+	i := GP64()
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		x := maskedLoad(px, i, mask)
+		VMULPS(c, x, x) // x·c
+		maskedStore(x, py, i, mask)
+	})
 }
