@@ -86,23 +86,30 @@ func softmaxDenseRows(kd *kernel, lo, hi int) {
 	}
 	per := max(1, softmaxBlockFloats/cols)
 	x, y := kd.a.Data, kd.c.Data
-	narrow := simd.Enabled() && cols <= 8
+	if simd.Enabled() && cols <= 8 {
+		// the loops below for narrow rows, one kernel call for each
+		// (TestSoftmaxNarrowRowsMatchesGo)
+		for b0 := lo; b0 < hi; b0 += per {
+			b1 := min(b0+per, hi)
+			yb := y[b0*cols : b1*cols]
+			simd.SoftmaxShiftRows(x[b0*cols:b1*cols], cols, yb)
+			ExpNonPosSlice(yb)
+			simd.SoftmaxNormRows(yb, cols)
+		}
+		return
+	}
 	for b0 := lo; b0 < hi; b0 += per {
 		b1 := min(b0+per, hi)
-		if narrow {
-			shiftNarrowRows(x, y, cols, b0, b1)
-		} else {
-			for i := b0; i < b1; i++ {
-				xi, yi := x[i*cols:(i+1)*cols], y[i*cols:(i+1)*cols]
-				m := xi[0]
-				for _, v := range xi[1:] {
-					if v > m {
-						m = v
-					}
+		for i := b0; i < b1; i++ {
+			xi, yi := x[i*cols:(i+1)*cols], y[i*cols:(i+1)*cols]
+			m := xi[0]
+			for _, v := range xi[1:] {
+				if v > m {
+					m = v
 				}
-				for j, v := range xi {
-					yi[j] = v - m
-				}
+			}
+			for j, v := range xi {
+				yi[j] = v - m
 			}
 		}
 		ExpNonPosSlice(y[b0*cols : b1*cols])
@@ -115,31 +122,6 @@ func softmaxDenseRows(kd *kernel, lo, hi int) {
 			inv := float32(1 / s)
 			for j := range yi {
 				yi[j] *= inv
-			}
-		}
-	}
-}
-
-// shiftNarrowRows writes y = x − m for rows [lo, hi) of at most eight
-// columns, m the row maximum of softmaxInto's loop (m = x[0], replaced by
-// each later v > m). That loop's m is x[0] when x[0] is a NaN (no v is
-// greater) and otherwise the first element holding the largest non-NaN
-// value, the index simd.ArgmaxRows finds without the loop's unpredictable
-// branches, 256 rows a call; m is read before the row's y is written, so y
-// may alias x (TestSoftmaxNarrowRowsMatchesGo).
-func shiftNarrowRows(x, y []float32, cols, lo, hi int) {
-	var idx [256]int32
-	for c0 := lo; c0 < hi; c0 += len(idx) {
-		c1 := min(c0+len(idx), hi)
-		simd.ArgmaxRows(x[c0*cols:c1*cols], cols, idx[:c1-c0])
-		for i := c0; i < c1; i++ {
-			xi, yi := x[i*cols:(i+1)*cols], y[i*cols:(i+1)*cols]
-			m := xi[0]
-			if m == m {
-				m = xi[idx[i-c0]]
-			}
-			for j, v := range xi {
-				yi[j] = v - m
 			}
 		}
 	}

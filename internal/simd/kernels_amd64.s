@@ -5480,6 +5480,100 @@ oneHotArgmaxRows_end:
 	VZEROUPPER
 	RET
 
+// func softmaxShiftRows(rows int, x *float32, cols int, y *float32)
+// Requires: AVX, AVX2, CMOV
+TEXT ·softmaxShiftRows(SB), NOSPLIT, $0-32
+	MOVQ         rows+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         cols+16(FP), DX
+	MOVQ         y+24(FP), BX
+	LEAQ         tailmask<>+0(SB), SI
+	MOVQ         DX, DI
+	NEGQ         DI
+	VMOVUPS      32(SI)(DI*4), Y0
+	LEAQ         argmaxconst<>+0(SB), SI
+	VBROADCASTSS 36(SI), Y1
+	SHLQ         $0x02, DX
+	XORQ         SI, SI
+	CMPQ         SI, AX
+	JGE          ss_end
+
+ss_row:
+	VMASKMOVPS   (CX), Y0, Y2
+	VCMPPS       $0x07, Y2, Y2, Y3
+	VANDPS       Y0, Y3, Y3
+	VBLENDVPS    Y3, Y2, Y1, Y4
+	VPERM2F128   $0x01, Y4, Y4, Y5
+	VMAXPS       Y5, Y4, Y5
+	VPERMILPS    $0x4e, Y5, Y4
+	VMAXPS       Y4, Y5, Y5
+	VPERMILPS    $0xb1, Y5, Y4
+	VMAXPS       Y4, Y5, Y5
+	VCMPPS       $0x00, Y2, Y5, Y5
+	VANDPS       Y3, Y5, Y5
+	VMOVMSKPS    Y5, DI
+	XORL         R8, R8
+	BSFL         DI, R8
+	CMOVLEQ      DI, R8
+	VMOVD        R8, X3
+	VPBROADCASTD X3, Y3
+	VPERMPS      Y2, Y3, Y3
+	VBROADCASTSS X2, Y4
+	VCMPPS       $0x03, Y4, Y4, Y5
+	VBLENDVPS    Y5, Y4, Y3, Y3
+	VSUBPS       Y3, Y2, Y2
+	VMASKMOVPS   Y2, Y0, (BX)
+	ADDQ         DX, CX
+	ADDQ         DX, BX
+	INCQ         SI
+	CMPQ         SI, AX
+	JL           ss_row
+
+ss_end:
+	VZEROUPPER
+	RET
+
+// func softmaxNormRows(rows int, y *float32, cols int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·softmaxNormRows(SB), NOSPLIT, $0-24
+	MOVQ    rows+0(FP), AX
+	MOVQ    y+8(FP), CX
+	MOVQ    cols+16(FP), DX
+	LEAQ    tailmask<>+0(SB), BX
+	MOVQ    DX, SI
+	NEGQ    SI
+	VMOVUPS 32(BX)(SI*4), Y0
+	MOVQ    $0x3ff0000000000000, BX
+	MOVQ    BX, X1
+	XORQ    BX, BX
+	CMPQ    BX, AX
+	JGE     sn_end
+
+sn_row:
+	VXORPD X2, X2, X2
+	XORQ   SI, SI
+
+sn_col:
+	VCVTSS2SD    (CX)(SI*4), X3, X3
+	VADDSD       X3, X2, X2
+	INCQ         SI
+	CMPQ         SI, DX
+	JL           sn_col
+	VDIVSD       X2, X1, X2
+	VCVTSD2SS    X2, X2, X2
+	VBROADCASTSS X2, Y2
+	VMASKMOVPS   (CX), Y0, Y4
+	VMULPS       Y2, Y4, Y4
+	VMASKMOVPS   Y4, Y0, (CX)
+	LEAQ         (CX)(DX*4), CX
+	INCQ         BX
+	CMPQ         BX, AX
+	JL           sn_row
+
+sn_end:
+	VZEROUPPER
+	RET
+
 // func spmmNarrowGroups(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32, set int)
 // Requires: AVX, AVX2, CMOV, FMA3, SSE
 TEXT ·spmmNarrowGroups(SB), NOSPLIT, $8-80

@@ -98,3 +98,28 @@ func ScaleVec(x, y []float32, c float32) {
 		scaleVec(n, &x[0], &y[0], c)
 	}
 }
+
+// SoftmaxShiftRows writes y = x − m for rows of cols ≤ 8 contiguous floats
+// (len(x)/cols rows; y as long; y may be x), m the row maximum of package
+// tensor's softmax loop (m = x[0], then m = v for each later v > m): x[0]
+// when it is a NaN, else the first largest non-NaN element (ArgmaxRows's).
+func SoftmaxShiftRows(x []float32, cols int, y []float32) {
+	if cols < 1 || cols > 8 || len(x)%cols != 0 || len(y) < len(x) {
+		panic(fmt.Sprintf("simd: SoftmaxShiftRows of %d floats in rows of %d into %d", len(x), cols, len(y)))
+	}
+	if len(x) > 0 {
+		softmaxShiftRows(len(x)/cols, &x[0], cols, &y[0])
+	}
+}
+
+// SoftmaxNormRows divides each row of cols ≤ 8 contiguous floats of y as
+// package tensor's softmax loop does: s = Σ float64(y_j) in column order
+// from +0, then y_j = y_j·float32(1/s).
+func SoftmaxNormRows(y []float32, cols int) {
+	if cols < 1 || cols > 8 || len(y)%cols != 0 {
+		panic(fmt.Sprintf("simd: SoftmaxNormRows of %d floats in rows of %d", len(y), cols))
+	}
+	if len(y) > 0 {
+		softmaxNormRows(len(y)/cols, &y[0], cols)
+	}
+}

@@ -224,3 +224,44 @@ func TestSpMMNarrowGroupsMatchesSpMMRow(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftmaxNormRowsMatchesGo: SoftmaxNormRows divides each row by its
+// float64 sum with the bits of package tensor's loop, on rows of exponentials
+// (0 to 1), subnormals, zeros, NaNs and infinities, widths 1–8.
+func TestSoftmaxNormRowsMatchesGo(t *testing.T) {
+	requireVector(t)
+	r := rand.New(rand.NewPCG(44, 8))
+	odd := []float32{0, math.Float32frombits(1), float32(math.NaN()), math.Float32frombits(0x7fc01234), float32(math.Inf(1)), 1, 1e-30, 3e38}
+	for cols := 1; cols <= 8; cols++ {
+		for trial := 0; trial < 30; trial++ {
+			rows := r.IntN(200)
+			y := make([]float32, rows*cols+1)
+			for i := range y {
+				if r.IntN(6) == 0 {
+					y[i] = odd[r.IntN(len(odd))]
+				} else {
+					y[i] = float32(r.Float64())
+				}
+			}
+			y[rows*cols] = 5
+			want := append([]float32(nil), y...)
+			for i := 0; i < rows; i++ {
+				yi := want[i*cols : (i+1)*cols]
+				var s float64
+				for _, ev := range yi {
+					s += float64(ev)
+				}
+				inv := float32(1 / s)
+				for j := range yi {
+					yi[j] *= inv
+				}
+			}
+			SoftmaxNormRows(y[:rows*cols], cols)
+			for i := range y {
+				if math.Float32bits(y[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("cols=%d: element %d is %#x, the loop gives %#x", cols, i, math.Float32bits(y[i]), math.Float32bits(want[i]))
+				}
+			}
+		}
+	}
+}

@@ -24,3 +24,13 @@ func SpMMNarrowGroups(rows, rowPtr, col []int32, val, b, c []float32, n int, alp
 
 // ScaleVec is unavailable in this build; see Enabled.
 func ScaleVec(x, y []float32, c float32) { panic("simd: ScaleVec called without vector support") }
+
+// SoftmaxShiftRows is unavailable in this build; see Enabled.
+func SoftmaxShiftRows(x []float32, cols int, y []float32) {
+	panic("simd: SoftmaxShiftRows called without vector support")
+}
+
+// SoftmaxNormRows is unavailable in this build; see Enabled.
+func SoftmaxNormRows(y []float32, cols int) {
+	panic("simd: SoftmaxNormRows called without vector support")
+}

@@ -349,6 +349,16 @@ func argmaxRows(rows int, x *float32, cols int, idx *int32)
 //go:noescape
 func oneHotArgmaxRows(rows int, x *float32, cols int, idx *int32, oh *float32)
 
+// softmaxShiftRows writes each narrow row minus softmaxInto's row maximum (see SoftmaxShiftRows).
+//
+//go:noescape
+func softmaxShiftRows(rows int, x *float32, cols int, y *float32)
+
+// softmaxNormRows divides each narrow row by its float64 sum as softmaxInto does (see SoftmaxNormRows).
+//
+//go:noescape
+func softmaxNormRows(rows int, y *float32, cols int)
+
 // spmmNarrowGroups adds (or, with set, writes) alpha times groups of four sparse rows times a narrow b into c (see SpMMNarrowGroups).
 //
 //go:noescape

@@ -25,6 +25,8 @@ func pcgcn3Kernels() {
 	DATA(36, U32(math.Float32bits(float32(math.Inf(-1)))))
 	argmaxRows(masks, ac, false)
 	argmaxRows(masks, ac, true)
+	softmaxShiftRows(masks, ac)
+	softmaxNormRows(masks)
 	spmmNarrowGroups(masks)
 	scaleVec(masks)
 }
@@ -297,4 +299,117 @@ func scaleVec(masks Mem) {
 		VMULPS(c, x, x) // x·c
 		maskedStore(x, py, i, mask)
 	})
+}
+
+// softmaxShiftRows emits SoftmaxShiftRows: argmaxRows's first maximum m of
+// each row of cols ≤ 8 (taken as x[0] when x[0] is a NaN: softmaxInto's
+// loop m = x[0], then m = v for each later v > m, never leaves a NaN x[0]),
+// and y = x − m written over the row's lanes (VSUBPS with x first, as Go's
+// v − m).
+func softmaxShiftRows(masks, ac Mem) {
+	TEXT("softmaxShiftRows", NOSPLIT, "func(rows int, x *float32, cols int, y *float32)")
+	Pragma("noescape")
+	Doc("softmaxShiftRows writes each narrow row minus softmaxInto's row maximum (see SoftmaxShiftRows).")
+	rows := Load(Param("rows"), GP64())
+	px := Load(Param("x"), GP64())
+	cols := Load(Param("cols"), GP64())
+	py := Load(Param("y"), GP64())
+	m := loadMask(masks, cols)
+	cb := GP64()
+	LEAQ(ac, cb)
+	ninf := YMM()
+	VBROADCASTSS(Mem{Base: cb, Disp: 36}, ninf)
+	SHLQ(U8(2), cols)
+	r := GP64()
+	XORQ(r, r)
+	CMPQ(r, rows)
+	JGE(LabelRef("ss_end"))
+	Label("ss_row")
+	v, valid, w, t := YMM(), YMM(), YMM(), YMM()
+	VMASKMOVPS(Mem{Base: px}, m, v)
+	VCMPPS(U8(7), v, v, valid)
+	VANDPS(m, valid, valid)
+	VBLENDVPS(valid, v, ninf, w)
+	VPERM2F128(U8(1), w, w, t)
+	VMAXPS(t, w, t)
+	VPERMILPS(U8(0x4e), t, w)
+	VMAXPS(w, t, t)
+	VPERMILPS(U8(0xb1), t, w)
+	VMAXPS(w, t, t)
+	VCMPPS(U8(0), v, t, t)
+	VANDPS(valid, t, t)
+	bits, best := GP32(), GP32()
+	VMOVMSKPS(t, bits)
+	XORL(best, best)
+	BSFL(bits, best) // no bit: x[0] is a NaN, and m is x[0] below anyway
+	CMOVLEQ(bits, best)
+	b := YMM()
+	VMOVD(best, b.AsX())
+	VPBROADCASTD(b.AsX(), b)
+	mx := YMM()
+	VPERMPS(v, b, mx) // every lane: x[best]
+	x0 := YMM()
+	VBROADCASTSS(v.AsX(), x0)
+	nan0 := YMM()
+	VCMPPS(U8(3), x0, x0, nan0) // UNORD_Q: x[0] is a NaN
+	VBLENDVPS(nan0, x0, mx, mx)
+	VSUBPS(mx, v, v) // x − m
+	VMASKMOVPS(v, m, Mem{Base: py})
+	ADDQ(cols, px)
+	ADDQ(cols, py)
+	INCQ(r)
+	CMPQ(r, rows)
+	JL(LabelRef("ss_row"))
+	Label("ss_end")
+	VZEROUPPER()
+	RET()
+}
+
+// softmaxNormRows emits SoftmaxNormRows: for each row of cols floats (the
+// exponentials), s = Σ float64(e_j) in column order from +0 (CVTSS2SD, then
+// ADDSD with s first, as Go's s += float64(ev)), inv = float32(1/s), and
+// e_j = e_j·inv (e first).
+func softmaxNormRows(masks Mem) {
+	TEXT("softmaxNormRows", NOSPLIT, "func(rows int, y *float32, cols int)")
+	Pragma("noescape")
+	Doc("softmaxNormRows divides each narrow row by its float64 sum as softmaxInto does (see SoftmaxNormRows).")
+	rows := Load(Param("rows"), GP64())
+	py := Load(Param("y"), GP64())
+	cols := Load(Param("cols"), GP64())
+	m := loadMask(masks, cols)
+	one := XMM()
+	onev := GP64()
+	MOVQ(U64(math.Float64bits(1)), onev)
+	MOVQ(onev, one)
+	r := GP64()
+	XORQ(r, r)
+	CMPQ(r, rows)
+	JGE(LabelRef("sn_end"))
+	Label("sn_row")
+	s, e := XMM(), XMM()
+	VXORPD(s, s, s)
+	j := GP64()
+	XORQ(j, j)
+	Label("sn_col")
+	VCVTSS2SD(Mem{Base: py, Index: j, Scale: 4}, e, e)
+	VADDSD(e, s, s) // s + e
+	INCQ(j)
+	CMPQ(j, cols)
+	JL(LabelRef("sn_col"))
+	inv := XMM()
+	VDIVSD(s, one, inv) // 1/s
+	VCVTSD2SS(inv, inv, inv)
+	iv := YMM()
+	VBROADCASTSS(inv, iv)
+	y := YMM()
+	VMASKMOVPS(Mem{Base: py}, m, y)
+	VMULPS(iv, y, y) // e·inv
+	VMASKMOVPS(y, m, Mem{Base: py})
+	LEAQ(Mem{Base: py, Index: cols, Scale: 4}, py)
+	INCQ(r)
+	CMPQ(r, rows)
+	JL(LabelRef("sn_row"))
+	Label("sn_end")
+	VZEROUPPER()
+	RET()
 }
