@@ -123,3 +123,33 @@ func SoftmaxNormRows(y []float32, cols int) {
 		softmaxNormRows(len(y)/cols, &y[0], cols)
 	}
 }
+
+// CEShiftRows is the first loop of a cross-entropy block over the rows
+// x[idx[q]·cols : +cols] (cols ≤ 8): each row's maximum m by Go's max (−0
+// below +0) into mx[q], and float64(v − m) for its elements into buf, row
+// after row. It returns bit 0 set when a row holds a NaN (its m and shifted
+// values are then unspecified) and bit 1 when a shifted value is a NaN or
+// lies outside [−lim, lim]. The indices are not checked.
+func CEShiftRows(idx []int32, x []float32, cols int, buf []float64, mx []float32, lim float64) int {
+	checkCEShift(idx, cols, buf, mx)
+	if len(idx) == 0 {
+		return 0
+	}
+	return ceShiftRows(len(idx), &idx[0], &x[0], cols, &buf[0], &mx[0], lim)
+}
+
+// CEShiftRowsBy is CEShiftRows with each row's shift given, s[q], instead of
+// its maximum (the backward pass's log-sum-exps); bit 0 is never set.
+func CEShiftRowsBy(idx []int32, x []float32, cols int, buf []float64, s []float32, lim float64) int {
+	checkCEShift(idx, cols, buf, s)
+	if len(idx) == 0 {
+		return 0
+	}
+	return ceShiftRowsBy(len(idx), &idx[0], &x[0], cols, &buf[0], &s[0], lim)
+}
+
+func checkCEShift(idx []int32, cols int, buf []float64, per []float32) {
+	if cols < 1 || cols > 8 || len(buf) < len(idx)*cols || len(per) < len(idx) {
+		panic(fmt.Sprintf("simd: CEShiftRows of %d rows of %d columns into %d floats (%d per row)", len(idx), cols, len(buf), len(per)))
+	}
+}

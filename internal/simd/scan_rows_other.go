@@ -34,3 +34,13 @@ func SoftmaxShiftRows(x []float32, cols int, y []float32) {
 func SoftmaxNormRows(y []float32, cols int) {
 	panic("simd: SoftmaxNormRows called without vector support")
 }
+
+// CEShiftRows is unavailable in this build; see Enabled.
+func CEShiftRows(idx []int32, x []float32, cols int, buf []float64, mx []float32, lim float64) int {
+	panic("simd: CEShiftRows called without vector support")
+}
+
+// CEShiftRowsBy is unavailable in this build; see Enabled.
+func CEShiftRowsBy(idx []int32, x []float32, cols int, buf []float64, s []float32, lim float64) int {
+	panic("simd: CEShiftRowsBy called without vector support")
+}

@@ -359,6 +359,16 @@ func softmaxShiftRows(rows int, x *float32, cols int, y *float32)
 //go:noescape
 func softmaxNormRows(rows int, y *float32, cols int)
 
+// ceShiftRows writes the shifted rows of a cross-entropy block as float64 (see CEShiftRows).
+//
+//go:noescape
+func ceShiftRows(rows int, idx *int32, x *float32, cols int, buf *float64, mx *float32, lim float64) int
+
+// ceShiftRowsBy writes the shifted rows of a cross-entropy block as float64 (see CEShiftRows).
+//
+//go:noescape
+func ceShiftRowsBy(rows int, idx *int32, x *float32, cols int, buf *float64, s *float32, lim float64) int
+
 // spmmNarrowGroups adds (or, with set, writes) alpha times groups of four sparse rows times a narrow b into c (see SpMMNarrowGroups).
 //
 //go:noescape

@@ -27,6 +27,8 @@ func pcgcn3Kernels() {
 	argmaxRows(masks, ac, true)
 	softmaxShiftRows(masks, ac)
 	softmaxNormRows(masks)
+	ceShiftRows(masks, ac, false)
+	ceShiftRows(masks, ac, true)
 	spmmNarrowGroups(masks)
 	scaleVec(masks)
 }
@@ -410,6 +412,147 @@ func softmaxNormRows(masks Mem) {
 	CMPQ(r, rows)
 	JL(LabelRef("sn_row"))
 	Label("sn_end")
+	VZEROUPPER()
+	RET()
+}
+
+// ceShiftRows emits CEShiftRows (given false) and CEShiftRowsBy (true): for
+// each selected row i = idx[q] of x (cols ≤ 8 floats), the shift s (the
+// row's maximum by Go's max, −0 below +0, or s[q] given) and float64(v − s)
+// for its elements, written to buf row after row (cols apart); the maxima
+// to mx. It returns bit 0 when a row held a NaN (its shift is then
+// unspecified: Go's max of a NaN is the compiler's choice) and bit 1 when a
+// shifted value lies outside [−max, max] or is a NaN (not Exp64's range).
+// The maximum is VMAXPS's over the row with its masked-off lanes at −Inf,
+// whose order does not matter without NaNs but for the sign of a zero
+// maximum, which is then taken as the AND of the row's zeros (−0 only when
+// every zero is −0, as Go's max keeps +0).
+func ceShiftRows(masks, ac Mem, given bool) {
+	name, sig := "ceShiftRows", "func(rows int, idx *int32, x *float32, cols int, buf *float64, mx *float32, lim float64) int"
+	if given {
+		name, sig = "ceShiftRowsBy", "func(rows int, idx *int32, x *float32, cols int, buf *float64, s *float32, lim float64) int"
+	}
+	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
+	Doc(name + " writes the shifted rows of a cross-entropy block as float64 (see CEShiftRows).")
+	rows := Load(Param("rows"), GP64())
+	pidx := Load(Param("idx"), GP64())
+	px := Load(Param("x"), GP64())
+	cols := Load(Param("cols"), GP64())
+	pbuf := Load(Param("buf"), GP64())
+	var pm Register
+	if given {
+		pm = Load(Param("s"), GP64())
+	} else {
+		pm = Load(Param("mx"), GP64())
+	}
+	m := loadMask(masks, cols)
+	mlo, mhi := YMM(), YMM()
+	VPMOVSXDQ(m.AsX(), mlo)
+	t128 := XMM()
+	VEXTRACTI128(U8(1), m, t128)
+	VPMOVSXDQ(t128, mhi)
+	hiv, lov := YMM(), YMM()
+	VBROADCASTSD(Load(Param("lim"), XMM()), hiv)
+	VXORPD(lov, lov, lov)
+	VSUBPD(hiv, lov, lov) // −lim
+	var ninf, zero VecVirtual
+	if !given {
+		cb := GP64()
+		LEAQ(ac, cb)
+		ninf, zero = YMM(), YMM()
+		VBROADCASTSS(Mem{Base: cb, Disp: 36}, ninf)
+		VXORPS(zero, zero, zero)
+	}
+	flags := YMM() // lanes: NaN rows (bit 0), out of range (bit 1)
+	nanAcc, outAcc := YMM(), YMM()
+	VXORPS(nanAcc, nanAcc, nanAcc)
+	VXORPS(outAcc, outAcc, outAcc)
+	_ = flags
+	rowBytes := GP64()
+	MOVQ(cols, rowBytes)
+	SHLQ(U8(2), rowBytes)
+	bufStep := GP64()
+	MOVQ(cols, bufStep)
+	SHLQ(U8(3), bufStep)
+	q := GP64()
+	XORQ(q, q)
+	CMPQ(q, rows)
+	JGE(LabelRef(name + "_end"))
+	Label(name + "_row")
+	i := GP64()
+	MOVLQSX(Mem{Base: pidx, Index: q, Scale: 4}, i)
+	IMULQ(rowBytes, i)
+	v := YMM()
+	VMASKMOVPS(Mem{Base: px, Index: i, Scale: 1}, m, v)
+	sv := YMM()
+	if given {
+		VBROADCASTSS(Mem{Base: pm, Index: q, Scale: 4}, sv)
+	} else {
+		un := YMM()
+		VCMPPS(U8(3), v, v, un) // UNORD_Q: NaN lanes
+		VANDPS(m, un, un)
+		VORPS(un, nanAcc, nanAcc)
+		w, t := YMM(), YMM()
+		VBLENDVPS(m, v, ninf, w) // masked-off lanes −Inf
+		VPERM2F128(U8(1), w, w, t)
+		VMAXPS(t, w, t)
+		VPERMILPS(U8(0x4e), t, w)
+		VMAXPS(w, t, t)
+		VPERMILPS(U8(0xb1), t, w)
+		VMAXPS(w, t, t) // every lane: the maximum (a zero's sign aside)
+		// the zeros' AND: all ones outside the row's zeros
+		z, a, u := YMM(), YMM(), YMM()
+		VCMPPS(U8(0), zero, v, z) // v == 0 (±0)
+		VANDPS(m, z, z)
+		VPCMPEQD(a, a, a)
+		VBLENDVPS(z, v, a, a)
+		VPERM2F128(U8(1), a, a, u)
+		VPAND(u, a, a)
+		VPERMILPS(U8(0x4e), a, u)
+		VPAND(u, a, a)
+		VPERMILPS(U8(0xb1), a, u)
+		VPAND(u, a, a)
+		mz := YMM()
+		VCMPPS(U8(0), zero, t, mz) // the maximum is a zero
+		VBLENDVPS(mz, a, t, sv)
+		VMOVSS(sv.AsX(), Mem{Base: pm, Index: q, Scale: 4})
+	}
+	d := YMM()
+	VSUBPS(sv, v, d) // v − s
+	dl, dh := YMM(), YMM()
+	VCVTPS2PD(d.AsX(), dl)
+	dx := XMM()
+	VEXTRACTF128(U8(1), d, dx)
+	VCVTPS2PD(dx, dh)
+	VMASKMOVPD(dl, mlo, Mem{Base: pbuf})
+	VMASKMOVPD(dh, mhi, Mem{Base: pbuf, Disp: 32})
+	for k, dv := range []VecVirtual{dl, dh} {
+		mk := []VecVirtual{mlo, mhi}[k]
+		lo, hi := YMM(), YMM()
+		VCMPPD(U8(0x11), lov, dv, lo) // a < −lim (LT_OQ)
+		VCMPPD(U8(0x16), hiv, dv, hi) // !(a <= lim) (NLE_UQ)
+		VORPD(lo, hi, hi)
+		VANDPD(mk, hi, hi)
+		VORPD(hi, outAcc, outAcc)
+	}
+	ADDQ(bufStep, pbuf)
+	INCQ(q)
+	CMPQ(q, rows)
+	JL(LabelRef(name + "_row"))
+	Label(name + "_end")
+	res, b := GP64(), GP64()
+	XORQ(res, res)
+	VMOVMSKPS(nanAcc, b.As32())
+	TESTL(b.As32(), b.As32())
+	SETNE(res.As8())
+	VMOVMSKPD(outAcc, b.As32())
+	TESTL(b.As32(), b.As32())
+	SETNE(b.As8())
+	MOVBQZX(b.As8(), b)
+	SHLQ(U8(1), b)
+	ORQ(b, res)
+	Store(res, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
 }
