@@ -1,6 +1,9 @@
 package autograd
 
-import "github.com/pcgcn/pcgcn/tensor"
+import (
+	"github.com/pcgcn/pcgcn/internal/simd"
+	"github.com/pcgcn/pcgcn/tensor"
+)
 
 // Softmax returns the row-wise softmax of x, computed stably (the row maximum
 // is subtracted before exponentiating).
@@ -30,6 +33,18 @@ func softmaxBackRows(arg any, lo, hi int) {
 //
 //go:noinline
 func softmaxBackSpan(cols int, y, gy, gx []float32) {
+	if simd.Enabled() && !goFusesFMA && cols <= 8 {
+		// the loop below, a masked vector a row (TestSoftmaxBackRowsMatchesGo)
+		simd.SoftmaxBackRows(y, gy, gx, cols)
+		return
+	}
+	softmaxBackSpanGo(cols, y, gy, gx)
+}
+
+// softmaxBackSpanGo is softmaxBackSpan's Go loop.
+//
+//go:noinline
+func softmaxBackSpanGo(cols int, y, gy, gx []float32) {
 	for i := 0; i*cols < len(y); i++ {
 		yi, gyi, gxi := y[i*cols:(i+1)*cols], gy[i*cols:(i+1)*cols], gx[i*cols:(i+1)*cols]
 		var dot float32

@@ -95,3 +95,41 @@ func TestSoftmaxSTEMatchesChain(t *testing.T) {
 	}
 	testkit.Panics(t, "SoftmaxSTE of two shapes", func() { tp.SoftmaxSTE(hard, tp.Const(testkit.RandDense(4, 2, 3)), 2) })
 }
+
+// TestSoftmaxBackRowsMatchesGo: simd.SoftmaxBackRows adds the bits of the
+// softmax backward's Go loop (softmaxBackSpanGo) into gx, NaN payloads, ±0,
+// infinities and subnormals in y, the incoming gradient and gx, widths 1–8.
+func TestSoftmaxBackRowsMatchesGo(t *testing.T) {
+	if !simd.Enabled() || goFusesFMA {
+		t.Skip("the Go loop runs in this build")
+	}
+	r := rand.New(rand.NewPCG(44, 46))
+	specials := []uint32{0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc01234, 0x7f812345, 0x00000001, 0x807fffff}
+	val := func(rate int) float32 {
+		if r.IntN(rate) == 0 {
+			return math.Float32frombits(specials[r.IntN(len(specials))])
+		}
+		return float32(r.NormFloat64())
+	}
+	for cols := 1; cols <= 8; cols++ {
+		for trial := 0; trial < 40; trial++ {
+			rows := r.IntN(100)
+			n := rows * cols
+			y, g, gx := make([]float32, n), make([]float32, n), make([]float32, n+1)
+			rate := []int{2, 8, 1000}[trial%3]
+			for i := 0; i < n; i++ {
+				y[i], g[i], gx[i] = val(rate), val(rate), val(rate)
+			}
+			gx[n] = 4
+			want := append([]float32(nil), gx...)
+			softmaxBackSpanGo(cols, y, g, want[:n])
+			simd.SoftmaxBackRows(y, g, gx[:n], cols)
+			for i := range gx {
+				if math.Float32bits(gx[i]) != math.Float32bits(want[i]) && !(raceBuild && isNaN32(gx[i]) && isNaN32(want[i])) {
+					row := i / cols * cols
+					t.Fatalf("cols=%d: element %d is %#x, the loop gives %#x (y %v, g %v)", cols, i, math.Float32bits(gx[i]), math.Float32bits(want[i]), y[row:row+cols], g[row:row+cols])
+				}
+			}
+		}
+	}
+}

@@ -5739,6 +5739,54 @@ ceShiftRowsBy_end:
 	VZEROUPPER
 	RET
 
+// func softmaxBackRows(rows int, y *float32, gy *float32, gx *float32, cols int)
+// Requires: AVX, AVX2
+TEXT ·softmaxBackRows(SB), NOSPLIT, $32-40
+	MOVQ    rows+0(FP), AX
+	MOVQ    y+8(FP), CX
+	MOVQ    gy+16(FP), DX
+	MOVQ    gx+24(FP), BX
+	MOVQ    cols+32(FP), SI
+	LEAQ    tailmask<>+0(SB), DI
+	MOVQ    SI, R8
+	NEGQ    R8
+	VMOVUPS 32(DI)(R8*4), Y0
+	XORQ    DI, DI
+	CMPQ    DI, AX
+	JGE     sb_end
+
+sb_row:
+	VMASKMOVPS (CX), Y0, Y1
+	VMASKMOVPS (DX), Y0, Y2
+	VMULPS     Y2, Y1, Y3
+	VMOVUPS    Y3, (SP)
+	LEAQ       (SP), R8
+	VXORPS     X3, X3, X3
+	XORQ       R9, R9
+
+sb_col:
+	VMOVSS       (R8)(R9*4), X4
+	VADDSS       X4, X3, X3
+	INCQ         R9
+	CMPQ         R9, SI
+	JL           sb_col
+	VBROADCASTSS X3, Y3
+	VSUBPS       Y3, Y2, Y2
+	VMULPS       Y1, Y2, Y1
+	VMASKMOVPS   (BX), Y0, Y2
+	VADDPS       Y2, Y1, Y1
+	VMASKMOVPS   Y1, Y0, (BX)
+	LEAQ         (CX)(SI*4), CX
+	LEAQ         (DX)(SI*4), DX
+	LEAQ         (BX)(SI*4), BX
+	INCQ         DI
+	CMPQ         DI, AX
+	JL           sb_row
+
+sb_end:
+	VZEROUPPER
+	RET
+
 // func spmmNarrowGroups(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32, set int)
 // Requires: AVX, AVX2, CMOV, FMA3, SSE
 TEXT ·spmmNarrowGroups(SB), NOSPLIT, $8-80

@@ -153,3 +153,16 @@ func checkCEShift(idx []int32, cols int, buf []float64, per []float32) {
 		panic(fmt.Sprintf("simd: CEShiftRows of %d rows of %d columns into %d floats (%d per row)", len(idx), cols, len(buf), len(per)))
 	}
 }
+
+// SoftmaxBackRows adds y_j·(g_j − dot) to gx_j for each row of cols ≤ 8
+// contiguous floats (len(y)/cols rows; g and gx as long), dot = Σ y_j·g_j
+// in column order from +0: the operations of autograd's softmax backward
+// loop, one masked vector a row.
+func SoftmaxBackRows(y, g, gx []float32, cols int) {
+	if cols < 1 || cols > 8 || len(y)%cols != 0 || len(g) < len(y) || len(gx) < len(y) {
+		panic(fmt.Sprintf("simd: SoftmaxBackRows of %d floats in rows of %d (g %d, gx %d)", len(y), cols, len(g), len(gx)))
+	}
+	if len(y) > 0 {
+		softmaxBackRows(len(y)/cols, &y[0], &g[0], &gx[0], cols)
+	}
+}

@@ -44,3 +44,8 @@ func CEShiftRows(idx []int32, x []float32, cols int, buf []float64, mx []float32
 func CEShiftRowsBy(idx []int32, x []float32, cols int, buf []float64, s []float32, lim float64) int {
 	panic("simd: CEShiftRowsBy called without vector support")
 }
+
+// SoftmaxBackRows is unavailable in this build; see Enabled.
+func SoftmaxBackRows(y, g, gx []float32, cols int) {
+	panic("simd: SoftmaxBackRows called without vector support")
+}

@@ -369,6 +369,11 @@ func ceShiftRows(rows int, idx *int32, x *float32, cols int, buf *float64, mx *f
 //go:noescape
 func ceShiftRowsBy(rows int, idx *int32, x *float32, cols int, buf *float64, s *float32, lim float64) int
 
+// softmaxBackRows adds the softmax's input gradient of narrow rows to gx (see SoftmaxBackRows).
+//
+//go:noescape
+func softmaxBackRows(rows int, y *float32, gy *float32, gx *float32, cols int)
+
 // spmmNarrowGroups adds (or, with set, writes) alpha times groups of four sparse rows times a narrow b into c (see SpMMNarrowGroups).
 //
 //go:noescape

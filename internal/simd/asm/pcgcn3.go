@@ -29,6 +29,7 @@ func pcgcn3Kernels() {
 	softmaxNormRows(masks)
 	ceShiftRows(masks, ac, false)
 	ceShiftRows(masks, ac, true)
+	softmaxBackRowsK(masks)
 	spmmNarrowGroups(masks)
 	scaleVec(masks)
 }
@@ -553,6 +554,65 @@ func ceShiftRows(masks, ac Mem, given bool) {
 	SHLQ(U8(1), b)
 	ORQ(b, res)
 	Store(res, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// softmaxBackRowsK emits SoftmaxBackRows: for each row of cols ≤ 8 floats,
+// dot = Σ y_j·g_j in column order from +0 (y_j first in each product, dot
+// first in each add), then gx_j += (g_j − dot)·y_j (the difference first,
+// then the product first in the add): the operations, and the operands
+// that decide which of two NaNs is kept, of autograd's softmax backward
+// loop as the default build compiles it.
+func softmaxBackRowsK(masks Mem) {
+	TEXT("softmaxBackRows", NOSPLIT, "func(rows int, y *float32, gy *float32, gx *float32, cols int)")
+	Pragma("noescape")
+	Doc("softmaxBackRows adds the softmax's input gradient of narrow rows to gx (see SoftmaxBackRows).")
+	rows := Load(Param("rows"), GP64())
+	py := Load(Param("y"), GP64())
+	pg := Load(Param("gy"), GP64())
+	pgx := Load(Param("gx"), GP64())
+	cols := Load(Param("cols"), GP64())
+	m := loadMask(masks, cols)
+	tmp := AllocLocal(32)
+	r := GP64()
+	XORQ(r, r)
+	CMPQ(r, rows)
+	JGE(LabelRef("sb_end"))
+	Label("sb_row")
+	y, g, p := YMM(), YMM(), YMM()
+	VMASKMOVPS(Mem{Base: py}, m, y)
+	VMASKMOVPS(Mem{Base: pg}, m, g)
+	VMULPS(g, y, p) // y·g, y first (the NaN kept), as compiled
+	VMOVUPS(p, tmp)
+	pt := GP64()
+	LEAQ(tmp, pt)
+	dot := XMM()
+	VXORPS(dot, dot, dot)
+	j := GP64()
+	XORQ(j, j)
+	Label("sb_col")
+	e := XMM()
+	VMOVSS(Mem{Base: pt, Index: j, Scale: 4}, e)
+	VADDSS(e, dot, dot) // dot + y_j·g_j
+	INCQ(j)
+	CMPQ(j, cols)
+	JL(LabelRef("sb_col"))
+	db := YMM()
+	VBROADCASTSS(dot, db)
+	VSUBPS(db, g, g) // g − dot
+	VMULPS(y, g, y)  // (g − dot)·y, the difference first, as compiled
+	gx := YMM()
+	VMASKMOVPS(Mem{Base: pgx}, m, gx)
+	VADDPS(gx, y, y) // the product + gx
+	VMASKMOVPS(y, m, Mem{Base: pgx})
+	LEAQ(Mem{Base: py, Index: cols, Scale: 4}, py)
+	LEAQ(Mem{Base: pg, Index: cols, Scale: 4}, pg)
+	LEAQ(Mem{Base: pgx, Index: cols, Scale: 4}, pgx)
+	INCQ(r)
+	CMPQ(r, rows)
+	JL(LabelRef("sb_row"))
+	Label("sb_end")
 	VZEROUPPER()
 	RET()
 }
