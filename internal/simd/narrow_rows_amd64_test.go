@@ -227,7 +227,9 @@ func TestSpMMNarrowGroupsMatchesSpMMRow(t *testing.T) {
 
 // TestSoftmaxNormRowsMatchesGo: SoftmaxNormRows divides each row by its
 // float64 sum with the bits of package tensor's loop, on rows of exponentials
-// (0 to 1), subnormals, zeros, NaNs and infinities, widths 1–8.
+// (0 to 1), subnormals, zeros, NaNs and infinities, widths 1–8 (under
+// -race the Go loop may keep the other NaN of two; package tensor's test
+// holds the default build's loop to the kernel).
 func TestSoftmaxNormRowsMatchesGo(t *testing.T) {
 	requireVector(t)
 	r := rand.New(rand.NewPCG(44, 8))
@@ -258,7 +260,7 @@ func TestSoftmaxNormRowsMatchesGo(t *testing.T) {
 			}
 			SoftmaxNormRows(y[:rows*cols], cols)
 			for i := range y {
-				if math.Float32bits(y[i]) != math.Float32bits(want[i]) {
+				if math.Float32bits(y[i]) != math.Float32bits(want[i]) && !(raceBuild && y[i] != y[i] && want[i] != want[i]) {
 					t.Fatalf("cols=%d: element %d is %#x, the loop gives %#x", cols, i, math.Float32bits(y[i]), math.Float32bits(want[i]))
 				}
 			}
