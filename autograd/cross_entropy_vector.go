@@ -117,18 +117,28 @@ func crossEntropyBackVector(o *Var, g float32, lo, hi int) {
 			k = (q1 - q0) * cols
 		}
 		expBlock(buf[:k], inRange)
-		k = 0
-		for q := q0; q < q1; q++ {
-			i := o.idx[q]
-			gr := gx[int(i)*cols : (int(i)+1)*cols]
-			src := buf[k : k+cols]
-			src = src[:len(gr)]
-			for j, e := range src {
-				gr[j] += g * float32(e)
-			}
-			k += cols
-			gr[o.lab[i]] -= g
+		if cols <= 8 {
+			// ceGradGo in one kernel call (TestCEGradRowsMatchesGo)
+			simd.CEGradRows(o.idx[q0:q1], buf[:k], gx, cols, g, o.lab)
+		} else {
+			ceGradGo(o.idx[q0:q1], buf[:k], gx, cols, g, o.lab)
 		}
+	}
+}
+
+// ceGradGo adds the gradient rows of a block: gr[j] += g·float32(e_j) for
+// row idx[q]'s exponentials e = buf[q·cols : +cols], then gr[label] −= g.
+func ceGradGo(idx []int32, buf []float64, gx []float32, cols int, g float32, lab []int32) {
+	k := 0
+	for _, i := range idx {
+		gr := gx[int(i)*cols : (int(i)+1)*cols]
+		src := buf[k : k+cols]
+		src = src[:len(gr)]
+		for j, e := range src {
+			gr[j] += g * float32(e)
+		}
+		k += cols
+		gr[lab[i]] -= g
 	}
 }
 

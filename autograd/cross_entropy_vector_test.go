@@ -183,3 +183,58 @@ func TestCEShiftRowsMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestCEGradRowsMatchesGo: simd.CEGradRows adds the bits of the
+// cross-entropy backward's loop (ceGradGo) into ∂x: NaN payloads, ±0,
+// infinities and subnormals in the gradient so far, in g and among the
+// exponentials (float64, some rounding to float32 subnormals or zero),
+// repeated rows, widths 1–8.
+func TestCEGradRowsMatchesGo(t *testing.T) {
+	if !simd.Enabled() {
+		t.Skip("no vector kernels in this build")
+	}
+	r := rand.New(rand.NewPCG(44, 19))
+	specials := []uint32{0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc01234, 0x7f812345, 0x00000001, 0x807fffff}
+	val := func() float32 {
+		if r.IntN(6) == 0 {
+			return math.Float32frombits(specials[r.IntN(len(specials))])
+		}
+		return float32(r.NormFloat64())
+	}
+	for cols := 1; cols <= 8; cols++ {
+		for trial := 0; trial < 60; trial++ {
+			rows := 1 + r.IntN(40)
+			n := r.IntN(2 * rows)
+			idx, lab := make([]int32, n), make([]int32, rows)
+			for q := range idx {
+				idx[q] = int32(r.IntN(rows))
+			}
+			for i := range lab {
+				lab[i] = int32(r.IntN(cols))
+			}
+			buf := make([]float64, n*cols)
+			for k := range buf {
+				switch r.IntN(8) {
+				case 0:
+					buf[k] = []float64{0, 1e-42, 1e-50, math.NaN(), math.Inf(1), 1}[r.IntN(6)]
+				default:
+					buf[k] = r.Float64()
+				}
+			}
+			gx := make([]float32, rows*cols+1)
+			for i := range gx {
+				gx[i] = val()
+			}
+			gx[rows*cols] = 6
+			want := append([]float32(nil), gx...)
+			g := val()
+			ceGradGo(idx, buf, want[:rows*cols], cols, g, lab)
+			simd.CEGradRows(idx, buf, gx[:rows*cols], cols, g, lab)
+			for i := range gx {
+				if math.Float32bits(gx[i]) != math.Float32bits(want[i]) && !(raceBuild && isNaN32(gx[i]) && isNaN32(want[i])) {
+					t.Fatalf("cols=%d trial %d g=%#x: ∂x[%d] is %#x, the loop gives %#x", cols, trial, math.Float32bits(g), i, math.Float32bits(gx[i]), math.Float32bits(want[i]))
+				}
+			}
+		}
+	}
+}

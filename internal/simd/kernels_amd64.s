@@ -5787,6 +5787,58 @@ sb_end:
 	VZEROUPPER
 	RET
 
+// func ceGradRows(rows int, idx *int32, buf *float64, gx *float32, cols int, gv float32, lab *int32)
+// Requires: AVX, AVX2, SSE
+TEXT ·ceGradRows(SB), NOSPLIT, $0-56
+	MOVQ         rows+0(FP), AX
+	MOVQ         idx+8(FP), CX
+	MOVQ         buf+16(FP), DX
+	MOVQ         gx+24(FP), BX
+	MOVQ         cols+32(FP), SI
+	MOVQ         lab+48(FP), DI
+	LEAQ         tailmask<>+0(SB), R8
+	MOVQ         SI, R9
+	NEGQ         R9
+	VMOVUPS      32(R8)(R9*4), Y0
+	VPMOVSXDQ    X0, Y1
+	VEXTRACTI128 $0x01, Y0, X2
+	VPMOVSXDQ    X2, Y2
+	MOVSS        gv+40(FP), X3
+	VBROADCASTSS X3, Y4
+	MOVQ         SI, R8
+	SHLQ         $0x02, R8
+	SHLQ         $0x03, SI
+	XORQ         R9, R9
+	CMPQ         R9, AX
+	JGE          cg_end
+
+cg_row:
+	MOVLQSX     (CX)(R9*4), R10
+	MOVQ        R10, R11
+	IMULQ       R8, R11
+	ADDQ        BX, R11
+	VMASKMOVPD  (DX), Y1, Y5
+	VMASKMOVPD  32(DX), Y2, Y6
+	VCVTPD2PSY  Y5, X7
+	VCVTPD2PSY  Y6, X5
+	VINSERTF128 $0x01, X5, Y7, Y5
+	VMULPS      Y4, Y5, Y5
+	VMASKMOVPS  (R11), Y0, Y6
+	VADDPS      Y6, Y5, Y5
+	VMASKMOVPS  Y5, Y0, (R11)
+	MOVLQSX     (DI)(R10*4), R10
+	VMOVSS      (R11)(R10*4), X5
+	VSUBSS      X3, X5, X5
+	VMOVSS      X5, (R11)(R10*4)
+	ADDQ        SI, DX
+	INCQ        R9
+	CMPQ        R9, AX
+	JL          cg_row
+
+cg_end:
+	VZEROUPPER
+	RET
+
 // func spmmNarrowGroups(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32, set int)
 // Requires: AVX, AVX2, CMOV, FMA3, SSE
 TEXT ·spmmNarrowGroups(SB), NOSPLIT, $8-80

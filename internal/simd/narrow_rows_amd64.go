@@ -166,3 +166,19 @@ func SoftmaxBackRows(y, g, gx []float32, cols int) {
 		softmaxBackRows(len(y)/cols, &y[0], &g[0], &gx[0], cols)
 	}
 }
+
+// CEGradRows adds a cross-entropy block's gradient rows to gx: for each
+// q, with i = idx[q] and the row's exponentials e = buf[q·cols : +cols]
+// (cols ≤ 8), gx[i·cols+j] = float32(e_j)·g + gx[i·cols+j], then
+// gx[i·cols+lab[i]] −= g, rows in order (a repeated row adds twice), with the
+// operations and first operands of autograd's loop. The indices and labels
+// are not checked.
+func CEGradRows(idx []int32, buf []float64, gx []float32, cols int, g float32, lab []int32) {
+	if cols < 1 || cols > 8 || len(buf) < len(idx)*cols {
+		panic(fmt.Sprintf("simd: CEGradRows of %d rows of %d columns from %d exponentials", len(idx), cols, len(buf)))
+	}
+	if len(idx) == 0 {
+		return
+	}
+	ceGradRows(len(idx), &idx[0], &buf[0], &gx[0], cols, g, &lab[0])
+}

@@ -49,3 +49,8 @@ func CEShiftRowsBy(idx []int32, x []float32, cols int, buf []float64, s []float3
 func SoftmaxBackRows(y, g, gx []float32, cols int) {
 	panic("simd: SoftmaxBackRows called without vector support")
 }
+
+// CEGradRows is unavailable in this build; see Enabled.
+func CEGradRows(idx []int32, buf []float64, gx []float32, cols int, g float32, lab []int32) {
+	panic("simd: CEGradRows called without vector support")
+}

@@ -374,6 +374,11 @@ func ceShiftRowsBy(rows int, idx *int32, x *float32, cols int, buf *float64, s *
 //go:noescape
 func softmaxBackRows(rows int, y *float32, gy *float32, gx *float32, cols int)
 
+// ceGradRows adds a cross-entropy block's gradient rows to gx (see CEGradRows).
+//
+//go:noescape
+func ceGradRows(rows int, idx *int32, buf *float64, gx *float32, cols int, gv float32, lab *int32)
+
 // spmmNarrowGroups adds (or, with set, writes) alpha times groups of four sparse rows times a narrow b into c (see SpMMNarrowGroups).
 //
 //go:noescape

@@ -30,6 +30,7 @@ func pcgcn3Kernels() {
 	ceShiftRows(masks, ac, false)
 	ceShiftRows(masks, ac, true)
 	softmaxBackRowsK(masks)
+	ceGradRows(masks)
 	spmmNarrowGroups(masks)
 	scaleVec(masks)
 }
@@ -613,6 +614,75 @@ func softmaxBackRowsK(masks Mem) {
 	CMPQ(r, rows)
 	JL(LabelRef("sb_row"))
 	Label("sb_end")
+	VZEROUPPER()
+	RET()
+}
+
+// ceGradRows emits CEGradRows: for each selected row i = idx[q] (cols ≤ 8),
+// gx[i·cols+j] = float32(e_j)·g + gx[i·cols+j] for the row's exponentials
+// e in buf (cols apart), then gx[i·cols+lab[i]] −= g: the cross-entropy
+// backward's loop, with its operands first as compiled (the converted
+// exponential in the product, the product in the add, gx in the subtract).
+func ceGradRows(masks Mem) {
+	TEXT("ceGradRows", NOSPLIT, "func(rows int, idx *int32, buf *float64, gx *float32, cols int, gv float32, lab *int32)")
+	Pragma("noescape")
+	Doc("ceGradRows adds a cross-entropy block's gradient rows to gx (see CEGradRows).")
+	rows := Load(Param("rows"), GP64())
+	pidx := Load(Param("idx"), GP64())
+	pbuf := Load(Param("buf"), GP64())
+	pgx := Load(Param("gx"), GP64())
+	cols := Load(Param("cols"), GP64())
+	plab := Load(Param("lab"), GP64())
+	m := loadMask(masks, cols)
+	mlo, mhi := YMM(), YMM()
+	VPMOVSXDQ(m.AsX(), mlo)
+	t128 := XMM()
+	VEXTRACTI128(U8(1), m, t128)
+	VPMOVSXDQ(t128, mhi)
+	gs := Load(Param("gv"), XMM())
+	gb := YMM()
+	VBROADCASTSS(gs, gb)
+	rowBytes := GP64()
+	MOVQ(cols, rowBytes)
+	SHLQ(U8(2), rowBytes)
+	bufStep := GP64()
+	MOVQ(cols, bufStep)
+	SHLQ(U8(3), bufStep)
+	q := GP64()
+	XORQ(q, q)
+	CMPQ(q, rows)
+	JGE(LabelRef("cg_end"))
+	Label("cg_row")
+	i := GP64()
+	MOVLQSX(Mem{Base: pidx, Index: q, Scale: 4}, i)
+	pr := GP64()
+	MOVQ(i, pr)
+	IMULQ(rowBytes, pr)
+	ADDQ(pgx, pr) // the row of gx
+	el, eh := YMM(), YMM()
+	VMASKMOVPD(Mem{Base: pbuf}, mlo, el)
+	VMASKMOVPD(Mem{Base: pbuf, Disp: 32}, mhi, eh)
+	fl, fh := XMM(), XMM()
+	VCVTPD2PSY(el, fl)
+	VCVTPD2PSY(eh, fh)
+	e := YMM()
+	VINSERTF128(U8(1), fh, fl.AsY(), e)
+	VMULPS(gb, e, e) // float32(e)·g
+	gr := YMM()
+	VMASKMOVPS(Mem{Base: pr}, m, gr)
+	VADDPS(gr, e, e) // the product + gx
+	VMASKMOVPS(e, m, Mem{Base: pr})
+	l := GP64()
+	MOVLQSX(Mem{Base: plab, Index: i, Scale: 4}, l)
+	x := XMM()
+	VMOVSS(Mem{Base: pr, Index: l, Scale: 4}, x)
+	VSUBSS(gs, x, x) // gx − g
+	VMOVSS(x, Mem{Base: pr, Index: l, Scale: 4})
+	ADDQ(bufStep, pbuf)
+	INCQ(q)
+	CMPQ(q, rows)
+	JL(LabelRef("cg_row"))
+	Label("cg_end")
 	VZEROUPPER()
 	RET()
 }
