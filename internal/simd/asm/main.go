@@ -88,6 +88,7 @@ func main() {
 	edgeSoftmaxBack1(masks)
 	dropoutBitsKernels()
 	gemmTile2Kernels()
+	pcgcn3Kernels()
 	Generate()
 }
 
