@@ -37,6 +37,19 @@ func scaleForwardGo(c float32, y, x []float32) {
 //
 //go:noinline
 func scaleBackward(c float32, gx, gy, _, _ []float32) {
+	if simd.Enabled() && !goFusesFMA {
+		// scaleBackwardGo compiles to MULSS (g first) then ADDSS (the
+		// product first): simd.AXPY packed (TestScaleBackwardMatchesGo)
+		simd.AXPY(c, gy, gx[:len(gy)])
+		return
+	}
+	scaleBackwardGo(c, gx, gy)
+}
+
+// scaleBackwardGo is scaleBackward's Go loop.
+//
+//go:noinline
+func scaleBackwardGo(c float32, gx, gy []float32) {
 	for i, g := range gy {
 		gx[i] += c * g
 	}
