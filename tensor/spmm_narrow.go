@@ -6,7 +6,7 @@ import "github.com/pcgcn/pcgcn/internal/simd"
 // class scores Â·S and their gradient) holds one vector of c's row, so
 // SpMMRow's loop over a row's entries is one chain of fused multiply-adds,
 // each waiting for the one before: about five cycles an entry, whatever the
-// memory does. simd.SpMMRows4 runs four rows' chains interleaved. To keep
+// memory does. simd.SpMMNarrowGroups runs four rows' chains interleaved. To keep
 // the four busy together, rows go four at a time in order of their number
 // of entries (CSR.byDegree: neighbours in that order have nearly equal
 // lengths). Each row of c is still computed by one goroutine with SpMMRow's

@@ -65,9 +65,10 @@ func checkArgmax(x []float32, cols int, idx []int32) int {
 	return rows
 }
 
-// SpMMNarrowGroups runs SpMMRows4 over rows[4g..4g+3] for each group g <
-// len(rows)/4 (len(rows) a multiple of 4) in one call: c[i·n+j] += alpha·Σ_k
-// val[k]·b[col[k]·n+j] for j < n ≤ 8, each row with SpMMRow's chain. With
+// SpMMNarrowGroups computes, for the rows of each group rows[4g..4g+3],
+// g < len(rows)/4 (len(rows) a multiple of 4), in one call: c[i·n+j] += alpha·Σ_k
+// val[k]·b[col[k]·n+j] for j < n ≤ 8, each row with SpMMRow's chain, a
+// group's four chains interleaved over the entries all four have. With
 // set, each row's c is taken as +0 instead of read (its old contents are
 // ignored: the bits of clearing the row first, as a beta of 0 does). Every
 // row must have at least one entry, and the rows must be distinct. Indices

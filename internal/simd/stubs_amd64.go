@@ -104,11 +104,6 @@ func spmmRow(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int
 //go:noescape
 func spmmRowPerm(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32, pfn int)
 
-// spmmRows4 adds alpha times four sparse rows times a narrow b to c (see SpMMRows4).
-//
-//go:noescape
-func spmmRows4(rows *int32, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32)
-
 // spmmHeads8 adds alpha times one sparse row times b to c for 8 heads of 8 columns (see SpMMHeadsRow).
 //
 //go:noescape

@@ -180,13 +180,17 @@ func argmaxRows(masks, ac Mem, oneHot bool) {
 	RET()
 }
 
-// spmmNarrowGroups emits SpMMNarrowGroups: spmmRows4 over groups of four
-// rows in one call, rows[4g..4g+3] for g < groups, so that the Go driver no
-// longer pays a call, a copy of the four indices and four row clears per
-// group. Each row's chain is spmmRows4's (from zero, one VFMADD231PS per
-// entry in order, then c = acc·alpha + c); with set non-zero the fold's c is
-// a zero register instead of c's row (fma(acc, alpha, +0): the bits of
-// folding onto a cleared row), so that beta = 0 needs no clearing pass.
+// spmmNarrowGroups emits SpMMNarrowGroups: c += alpha·a·b for groups of
+// four sparse rows, rows[4g..4g+3] for g < groups, and a narrow b (n ≤ 8
+// columns, one masked vector). A group's four chains run interleaved over
+// the entries all four rows have, then each row finishes its own, so that
+// four fused multiply-add chains are in flight instead of one. Each row's
+// chain is spmmRow's: from zero, one VFMADD231PS per entry in order, then
+// one fold c = acc·alpha + c; with set non-zero the fold's c is a zero
+// register instead of c's row (fma(acc, alpha, +0): the bits of folding onto
+// a cleared row), so that beta = 0 needs no clearing pass. Rows must have at
+// least one entry (spmmRow leaves the c of an empty row untouched, which the
+// fold would not).
 func spmmNarrowGroups(masks Mem) {
 	TEXT("spmmNarrowGroups", NOSPLIT, "func(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32, set int)")
 	Pragma("noescape")
