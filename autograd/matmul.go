@@ -102,6 +102,13 @@ func (t *Tape) gemmTransANonZeroRows(rows []int32, x, g *tensor.Dense, beta floa
 // b holds an infinity or a NaN, which a weight does not
 // (TestMatMulZeroRowsMatchesGemm).
 func (t *Tape) gemmNonZeroRows(rows []int32, x, b, c *tensor.Dense) {
+	t.gemmRowsOf(rows, x, b, true, c)
+}
+
+// gemmRowsOf sets c = x·op(b) (op(b) = bᵀ with transB) on the rows of x
+// that rows names (ascending, distinct) and +0 on the others: those rows
+// gathered, multiplied by tensor.Gemm and scattered.
+func (t *Tape) gemmRowsOf(rows []int32, x, b *tensor.Dense, transB bool, c *tensor.Dense) {
 	k := x.Cols
 	nz := len(rows)
 	if nz == 0 {
@@ -111,7 +118,7 @@ func (t *Tape) gemmNonZeroRows(rows []int32, x, b, c *tensor.Dense) {
 	xs, cs := t.Alloc(nz, k), t.Alloc(nz, c.Cols)
 	t.rowArgs = rowCopy{rows: rows, from: x, to: xs}
 	t.Exec.ForArg(nz, nz*k, &t.rowArgs, gatherRowsInto)
-	tensor.Gemm(t.Exec, false, true, 1, xs, b, 0, cs)
+	tensor.Gemm(t.Exec, false, transB, 1, xs, b, 0, cs)
 	n, next := c.Cols, 0 // +0 in the rows left out only
 	for _, i := range rows {
 		clear(c.Data[next*n : int(i)*n])
