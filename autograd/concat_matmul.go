@@ -36,24 +36,42 @@ func (t *Tape) ConcatMatMul(w *Var, xs ...*Var) *Var {
 	if cols != w.Rows() {
 		panic(fmt.Sprintf("autograd: ConcatMatMul: %d concatenated columns · %s", cols, w.label()))
 	}
+	// two inputs: the product reads both in place (concatProduct); else
 	// the concatenation, made as ConcatCols makes it, for the product only:
 	// ∂w's rows are products of each input on its own, so the buffer goes
 	// back to the tape at once (the next layer's concatenation reuses it,
 	// still in cache, instead of one more n×cols buffer per layer kept
 	// until backward)
-	cat := t.op(t.Alloc(rows, cols), nil, nil)
-	cat.xs = t.keepVars(xs)
-	t.Exec.ForArg(rows, rows*cols, cat, concatColsRows)
 	o := t.op(t.Alloc(rows, w.Cols()), w, nil)
-	o.xs = cat.xs
-	tensor.Gemm(t.Exec, false, false, 1, cat.Value, w.Value, 0, o.Value)
-	t.giveBack(cat.Value)
-	cat.Value = nil
+	o.xs = t.keepVars(xs)
+	if !t.concatProduct(o) {
+		cat := t.op(t.Alloc(rows, cols), nil, nil)
+		cat.xs = o.xs
+		t.Exec.ForArg(rows, rows*cols, cat, concatColsRows)
+		tensor.Gemm(t.Exec, false, false, 1, cat.Value, w.Value, 0, o.Value)
+		t.giveBack(cat.Value)
+		cat.Value = nil
+	}
 	needs := w.requiresGrad
 	for _, x := range xs {
 		needs = needs || x.requiresGrad
 	}
 	return t.record1(o, concatMatMulBack, needs)
+}
+
+// concatProduct computes o.Value = [x₀ x₁]·w for two inputs without the
+// concatenation, with its bits (tensor.GemmConcatA, whose two-source tiles
+// read both inputs in place), and reports whether it could; ConcatMatMul
+// concatenates otherwise.
+func (t *Tape) concatProduct(o *Var) bool {
+	if len(o.xs) != 2 {
+		return false
+	}
+	p := &t.concatA
+	*p = tensor.GemmConcatA{Alpha: 1, A0: o.xs[0].Value, A1: o.xs[1].Value, B: o.in[0].Value, C: o.Value}
+	done := p.Run(t.Exec)
+	*p = tensor.GemmConcatA{}
+	return done
 }
 
 func concatMatMulBack(o *Var) {
@@ -65,15 +83,43 @@ func concatMatMulBack(o *Var) {
 	if w.requiresGrad {
 		// [x₀ x₁ …]ᵀ·∂out block by block of ∂w's rows, xₖᵀ·∂out: each
 		// element is the same chain over the inner index (the rows) whichever
-		// matrix op(a) is read from
+		// matrix op(a) is read from; tensor.GemmConcatTransA gives the bits
+		// of one Gemm per block with ∂out packed once for all of them
 		g, beta := t.gradFor(w)
+		p := &t.concatW
+		p.A = p.A[:0]
 		for _, x := range o.xs {
-			c := x.Cols()
-			gk := t.view(c, n, g.Data[from*n:(from+c)*n])
-			tensor.Gemm(t.Exec, true, false, 1, x.Value, o.Grad, beta, gk)
-			from += c
+			p.A = append(p.A, x.Value)
 		}
-		from = 0
+		p.Alpha, p.Beta, p.B, p.C = 1, beta, o.Grad, g
+		p.Run(t.Exec)
+		clear(p.A)
+		p.B, p.C = nil, nil
+	}
+	if len(o.xs) <= 2 {
+		// each input's ∂out·wₖᵀ in one pass (tensor.GemmConcatNT), written
+		// into a first gradient, added to a later one: the same decisions
+		// and bits as the loop below
+		p := &t.concatNT
+		*p = tensor.GemmConcatNT{G: o.Grad, W: w.Value}
+		for k, x := range o.xs {
+			if x.requiresGrad {
+				if x.Grad == nil {
+					t.gradFor(x)
+				} else {
+					p.Add[k] = true
+				}
+				p.Dst[k] = x.Grad
+			}
+		}
+		done := p.Run(t.Exec)
+		add := p.Add
+		*p = tensor.GemmConcatNT{}
+		if done {
+			return
+		}
+		concatMatMulGradsEach(o, add)
+		return
 	}
 	for k, x := range o.xs {
 		c := x.Cols()
@@ -82,6 +128,32 @@ func concatMatMulBack(o *Var) {
 			if x.Grad == nil {
 				g, _ := t.gradFor(x)
 				tensor.Gemm(t.Exec, false, true, 1, o.Grad, wk, 0, g)
+			} else {
+				tmp := t.Alloc(rows, c)
+				tensor.Gemm(t.Exec, false, true, 1, o.Grad, wk, 0, tmp)
+				o.i1, o.aux2 = k, tmp
+				t.Exec.ForArg(rows, rows*c, o, concatMatMulAdd)
+				o.aux2 = nil
+				t.giveBack(tmp)
+			}
+		}
+		from += c
+	}
+}
+
+// concatMatMulGradsEach is the loop of concatMatMulBack for two inputs at
+// most whose gradients are already there, add[k] telling whether input k's
+// was there before (∂out·wₖᵀ added through a scratch matrix) or is fresh
+// (written by the product).
+func concatMatMulGradsEach(o *Var, add [2]bool) {
+	t, w := o.tape, o.in[0]
+	from, rows, n := 0, o.Value.Rows, w.Cols()
+	for k, x := range o.xs {
+		c := x.Cols()
+		if x.requiresGrad {
+			wk := t.view(c, n, w.Value.Data[from*n:(from+c)*n])
+			if !add[k] {
+				tensor.Gemm(t.Exec, false, true, 1, o.Grad, wk, 0, x.Grad)
 			} else {
 				tmp := t.Alloc(rows, c)
 				tensor.Gemm(t.Exec, false, true, 1, o.Grad, wk, 0, tmp)

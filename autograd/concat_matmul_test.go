@@ -19,9 +19,15 @@ import (
 // ∂w too, with an input mostly zeros), at 1–3 threads.
 func TestConcatMatMulMatchesConcatThenMatMul(t *testing.T) {
 	r := rand.New(rand.NewPCG(42, 39))
-	for _, sh := range [][3]int{{7, 3, 5}, {37, 16, 16}, {50, 64, 64}, {20, 300, 17}, {600, 64, 64}} {
+	// sh[3] = 1: inputs of equal width, which the two-source tiles take
+	// (tensor.GemmConcatA) where the output is 16k wide
+	for _, sh := range [][4]int{{7, 3, 5, 0}, {37, 16, 16, 0}, {50, 64, 64, 0}, {20, 300, 17, 0}, {600, 64, 64, 0},
+		{37, 16, 16, 1}, {50, 64, 64, 1}, {61, 9, 32, 1}, {600, 64, 64, 1}} {
 		rows, c0, n := sh[0], sh[1], sh[2]
 		c1 := c0 + 3
+		if sh[3] == 1 {
+			c1 = c0
+		}
 		for threads := 1; threads <= 3; threads++ {
 			for _, reuse := range []bool{false, true} {
 				t.Run(fmt.Sprintf("%dx(%d+%d)x%d/threads=%d/reuse=%v", rows, c0, c1, n, threads, reuse), func(t *testing.T) {

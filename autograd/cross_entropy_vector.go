@@ -62,21 +62,13 @@ func crossEntropyLSEVector(o *Var, lo, hi int) {
 	for q0 := lo; q0 < hi; q0 += per {
 		q1 := min(q0+per, hi)
 		k, inRange, nan := 0, true, false
-		for q := q0; q < q1; q++ {
-			i := int(o.idx[q])
-			row := xd[i*cols : (i+1)*cols]
-			m := row[0]
-			for _, v := range row[1:] {
-				m = max(m, v)
-			}
-			mx[q-q0] = m
-			if m != m {
-				nan = true
-			}
-			if !shiftRow(buf[k:k+cols], row, m) {
-				inRange = false
-			}
-			k += cols
+		if cols <= 8 {
+			// the loop below in one kernel call (TestCEShiftRowsMatchesGo)
+			f := simd.CEShiftRows(o.idx[q0:q1], xd, cols, buf[:], mx[:], simd.Exp64MaxArg)
+			nan, inRange, k = f&1 != 0, f&2 == 0, (q1-q0)*cols
+		} else {
+			nan, inRange = ceShiftMaxGo(o.idx[q0:q1], xd, cols, buf[:], mx[:])
+			k = (q1 - q0) * cols
 		}
 		if nan {
 			// which NaN max returns is the compiler's choice (a NaN with a
@@ -116,29 +108,75 @@ func crossEntropyBackVector(o *Var, g float32, lo, hi int) {
 	for q0 := lo; q0 < hi; q0 += per {
 		q1 := min(q0+per, hi)
 		k, inRange := 0, true
-		for q := q0; q < q1; q++ {
-			i := int(o.idx[q])
-			lse := o.aux.Data[q]
-			row := xd[i*cols : (i+1)*cols]
-			if !shiftRow(buf[k:k+cols], row, lse) {
-				inRange = false
-			}
-			k += cols
+		if cols <= 8 {
+			// the loop below in one kernel call (TestCEShiftRowsMatchesGo)
+			f := simd.CEShiftRowsBy(o.idx[q0:q1], xd, cols, buf[:], o.aux.Data[q0:q1], simd.Exp64MaxArg)
+			inRange, k = f&2 == 0, (q1-q0)*cols
+		} else {
+			inRange = ceShiftByGo(o.idx[q0:q1], xd, cols, buf[:], o.aux.Data[q0:q1])
+			k = (q1 - q0) * cols
 		}
 		expBlock(buf[:k], inRange)
-		k = 0
-		for q := q0; q < q1; q++ {
-			i := o.idx[q]
-			gr := gx[int(i)*cols : (int(i)+1)*cols]
-			src := buf[k : k+cols]
-			src = src[:len(gr)]
-			for j, e := range src {
-				gr[j] += g * float32(e)
-			}
-			k += cols
-			gr[o.lab[i]] -= g
+		if cols <= 8 {
+			// ceGradGo in one kernel call (TestCEGradRowsMatchesGo)
+			simd.CEGradRows(o.idx[q0:q1], buf[:k], gx, cols, g, o.lab)
+		} else {
+			ceGradGo(o.idx[q0:q1], buf[:k], gx, cols, g, o.lab)
 		}
 	}
+}
+
+// ceGradGo adds the gradient rows of a block: gr[j] += g·float32(e_j) for
+// row idx[q]'s exponentials e = buf[q·cols : +cols], then gr[label] −= g.
+func ceGradGo(idx []int32, buf []float64, gx []float32, cols int, g float32, lab []int32) {
+	k := 0
+	for _, i := range idx {
+		gr := gx[int(i)*cols : (int(i)+1)*cols]
+		src := buf[k : k+cols]
+		src = src[:len(gr)]
+		for j, e := range src {
+			gr[j] += g * float32(e)
+		}
+		k += cols
+		gr[lab[i]] -= g
+	}
+}
+
+// ceShiftMaxGo writes, for the rows idx of xd (cols each), the row maxima
+// (Go's max) into mx and float64(v − m) into buf, row after row, and
+// reports whether a maximum is a NaN and whether every value lies within
+// simd.Exp64's range: the loop simd.CEShiftRows packs.
+func ceShiftMaxGo(idx []int32, xd []float32, cols int, buf []float64, mx []float32) (nan, inRange bool) {
+	k, inRange := 0, true
+	for q, i := range idx {
+		row := xd[int(i)*cols : (int(i)+1)*cols]
+		m := row[0]
+		for _, v := range row[1:] {
+			m = max(m, v)
+		}
+		mx[q] = m
+		if m != m {
+			nan = true
+		}
+		if !shiftRow(buf[k:k+cols], row, m) {
+			inRange = false
+		}
+		k += cols
+	}
+	return nan, inRange
+}
+
+// ceShiftByGo is ceShiftMaxGo with the shifts given (s[q] for row idx[q]):
+// the loop simd.CEShiftRowsBy packs.
+func ceShiftByGo(idx []int32, xd []float32, cols int, buf []float64, s []float32) (inRange bool) {
+	k, inRange := 0, true
+	for q, i := range idx {
+		if !shiftRow(buf[k:k+cols], xd[int(i)*cols:(int(i)+1)*cols], s[q]) {
+			inRange = false
+		}
+		k += cols
+	}
+	return inRange
 }
 
 // shiftRow writes float64(row[j] − s) into dst[j] and reports whether every

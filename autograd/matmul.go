@@ -102,6 +102,13 @@ func (t *Tape) gemmTransANonZeroRows(rows []int32, x, g *tensor.Dense, beta floa
 // b holds an infinity or a NaN, which a weight does not
 // (TestMatMulZeroRowsMatchesGemm).
 func (t *Tape) gemmNonZeroRows(rows []int32, x, b, c *tensor.Dense) {
+	t.gemmRowsOf(rows, x, b, true, c)
+}
+
+// gemmRowsOf sets c = x·op(b) (op(b) = bᵀ with transB) on the rows of x
+// that rows names (ascending, distinct) and +0 on the others: those rows
+// gathered, multiplied by tensor.Gemm and scattered.
+func (t *Tape) gemmRowsOf(rows []int32, x, b *tensor.Dense, transB bool, c *tensor.Dense) {
 	k := x.Cols
 	nz := len(rows)
 	if nz == 0 {
@@ -111,7 +118,7 @@ func (t *Tape) gemmNonZeroRows(rows []int32, x, b, c *tensor.Dense) {
 	xs, cs := t.Alloc(nz, k), t.Alloc(nz, c.Cols)
 	t.rowArgs = rowCopy{rows: rows, from: x, to: xs}
 	t.Exec.ForArg(nz, nz*k, &t.rowArgs, gatherRowsInto)
-	tensor.Gemm(t.Exec, false, true, 1, xs, b, 0, cs)
+	tensor.Gemm(t.Exec, false, transB, 1, xs, b, 0, cs)
 	n, next := c.Cols, 0 // +0 in the rows left out only
 	for _, i := range rows {
 		clear(c.Data[next*n : int(i)*n])
@@ -128,7 +135,26 @@ func (t *Tape) gemmNonZeroRows(rows []int32, x, b, c *tensor.Dense) {
 // nonZeroRows returns the indices of x's rows holding a non-zero (of either
 // sign), in the tape's scratch, or false as soon as there are more than
 // most.
+// With the vector kernels, simd.NonZeroRowList scans the whole matrix in
+// one call, eight elements a test, so a zero row costs k/8 tests instead of
+// k compared elements and a dense row one test (TestNonZeroRowsVectorMatchesGo).
 func (t *Tape) nonZeroRows(x *tensor.Dense, most int) ([]int32, bool) {
+	if simd.Enabled() && x.Cols > 0 {
+		if cap(t.i32) < most {
+			t.i32 = make([]int32, 0, most)
+		}
+		n := simd.NonZeroRowList(x.Data[:x.Rows*x.Cols], x.Cols, most, t.i32[:most])
+		if n < 0 {
+			return nil, false
+		}
+		t.i32 = t.i32[:n]
+		return t.i32, true
+	}
+	return t.nonZeroRowsGo(x, most)
+}
+
+// nonZeroRowsGo is nonZeroRows's portable loop.
+func (t *Tape) nonZeroRowsGo(x *tensor.Dense, most int) ([]int32, bool) {
 	k := x.Cols
 	rows := t.i32[:0]
 	for i := 0; i < x.Rows; i++ {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/internal/simd"
@@ -73,6 +74,49 @@ func TestMatMulZeroRowsMatchesGemm(t *testing.T) {
 						same(t, fmt.Sprintf("xᵀ·g, beta %v", beta), got.Data, want.Data)
 					}
 				})
+			}
+		}
+	}
+}
+
+// TestNonZeroRowsVectorMatchesGo: nonZeroRows through simd.NonZeroRowList
+// lists the rows of its portable loop, and declines exactly when that loop
+// does (more than most non-zero rows), for widths 16–70 and rows that are
+// all zeros of both signs, dense, or zero but for one element (a NaN, a
+// subnormal or a −0 among zeros), and a list grown from a smaller scratch.
+func TestNonZeroRowsVectorMatchesGo(t *testing.T) {
+	if !simd.Enabled() {
+		t.Skip("no vector kernels in this build")
+	}
+	r := rand.New(rand.NewPCG(44, 37))
+	negZero := float32(math.Copysign(0, -1))
+	odd := []float32{float32(math.NaN()), math.Float32frombits(1), math.Float32frombits(0x80000001), float32(math.Inf(-1)), 1}
+	tp, ref := NewTape(tensor.Serial), NewTape(tensor.Serial)
+	for _, k := range []int{16, 17, 23, 24, 31, 64, 70} {
+		for _, share := range []int{0, 1, 5, 9, 10} { // tenths of the rows zero
+			m := 64 + r.IntN(700)
+			x := tensor.NewDense(m, k)
+			for i := 0; i < m; i++ {
+				row := x.Data[i*k : (i+1)*k]
+				if r.IntN(10) < share {
+					for j := range row {
+						if r.IntN(2) == 0 {
+							row[j] = negZero
+						}
+					}
+					if r.IntN(4) == 0 {
+						row[r.IntN(k)] = odd[r.IntN(len(odd))]
+					}
+				} else {
+					specialFillFinite(r, row)
+				}
+			}
+			for _, most := range []int{m, m - m/8, m / 2, 0} {
+				want, wantOK := ref.nonZeroRowsGo(x, most)
+				got, ok := tp.nonZeroRows(x, most)
+				if ok != wantOK || ok && !slices.Equal(got, want) {
+					t.Fatalf("k=%d zero=%d0%% most=%d: got %v (%v), want %v (%v)", k, share, most, got, ok, want, wantOK)
+				}
 			}
 		}
 	}

@@ -84,10 +84,10 @@ func mulSpanGo(c float32, br, x, y []float32, acc bool) {
 		for j, v := range x {
 			y[j] += v * c
 		}
+	case br == nil && simd.Enabled():
+		simd.ScaleVec(x, y, c) // the loop below, packed (TestScaleVecMatchesGo)
 	case br == nil:
-		for j, v := range x {
-			y[j] = v * c
-		}
+		mulScalarGo(c, x, y)
 	case acc:
 		br = br[:len(x)]
 		for j, v := range x {
@@ -98,5 +98,16 @@ func mulSpanGo(c float32, br, x, y []float32, acc bool) {
 		for j, v := range x {
 			y[j] = v * br[j]
 		}
+	}
+}
+
+// mulScalarGo sets y = x·c: mulSpanGo's loop for a scalar operand, which
+// simd.ScaleVec packs (kept out of line, the reference of its test).
+//
+//go:noinline
+func mulScalarGo(c float32, x, y []float32) {
+	y = y[:len(x)]
+	for j, v := range x {
+		y[j] = v * c
 	}
 }

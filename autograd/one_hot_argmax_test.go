@@ -2,6 +2,7 @@ package autograd
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -61,4 +62,57 @@ func TestOneHotArgmaxIndex(t *testing.T) {
 		t.Fatalf("one-hot %v, OneHotArgmax gives %v", y.Value.Data, want)
 	}
 	testkit.Panics(t, "OneHotArgmaxIndex with too few indices", func() { tp.OneHotArgmaxIndex(x, idx[:4]) })
+}
+
+// TestOneHotArgmaxVectorMatchesGo: the vector path of OneHotArgmaxIndex
+// (rows of at most eight columns) writes the Go loop's one-hot bits and
+// indices, on rows with NaNs (all-NaN rows too), ties of +0 and −0,
+// infinities and repeated values, into recycled buffers holding NaNs, with
+// and without indices, at 1 to 3 threads; wider rows take the Go loop.
+func TestOneHotArgmaxVectorMatchesGo(t *testing.T) {
+	r := rand.New(rand.NewPCG(44, 3))
+	nan, negZero := float32(math.NaN()), float32(math.Copysign(0, -1))
+	vals := []float32{0, negZero, 1, -1, nan, float32(math.Inf(1)), float32(math.Inf(-1)), math.Float32frombits(1)}
+	for cols := 1; cols <= 10; cols++ {
+		for threads := 1; threads <= 3; threads++ {
+			rows := 1 + r.IntN(1200)
+			x := tensor.NewDense(rows, cols)
+			for i := range x.Data {
+				if r.IntN(3) == 0 {
+					x.Data[i] = vals[r.IntN(len(vals))]
+				} else {
+					x.Data[i] = float32(r.NormFloat64())
+				}
+			}
+			for i := 0; i < rows; i += 7 {
+				for j := 0; j < cols; j++ {
+					x.Data[i*cols+j] = nan
+				}
+			}
+			want, wantIdx := make([]float32, rows*cols), make([]int32, rows)
+			oneHotArgmaxGo(x.Data, want, cols, wantIdx, 0, rows)
+			tp := NewTape(tensor.Exec{Threads: threads})
+			for _, withIdx := range []bool{true, false} {
+				stale := tp.Alloc(rows, cols)
+				for i := range stale.Data {
+					stale.Data[i] = nan
+				}
+				tp.Reset()
+				var idx []int32
+				if withIdx {
+					idx = make([]int32, rows)
+				}
+				got := tp.OneHotArgmaxIndex(tp.Const(x), idx).Value.Data
+				for i := range want {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("cols=%d threads=%d: element %d is %v, want %v", cols, threads, i, got[i], want[i])
+					}
+				}
+				if withIdx && !slices.Equal(idx, wantIdx) {
+					t.Fatalf("cols=%d threads=%d: indices differ from the Go loop's", cols, threads)
+				}
+				tp.Reset()
+			}
+		}
+	}
 }

@@ -20,7 +20,9 @@ import (
 // into ∂bias as the column sums of Add's broadcast gradient (float64, in
 // blocks of rows). ReLU's fresh gradient and each Add's are +0 plus ∂s, all
 // ∂s itself, so one pass gives every gradient the bits of the four
-// operations' backward steps (TestReLUAddRowsMatchesAddsThenReLU).
+// operations' backward steps (TestReLUAddRowsMatchesAddsThenReLU); when
+// ∂p, ∂a and ∂b are all fresh and distinct, +0 + ∂s is ∂s, so they are
+// written (∂s on the rows, +0 elsewhere) instead of zeroed and added to.
 func (t *Tape) ReLUAddRows(rows []int32, p, bias, a, b *Var) *Var {
 	n, cols := p.Rows(), p.Cols()
 	for _, x := range []*Var{a, b} {
@@ -95,13 +97,29 @@ func reluAddRowsBack(o *Var) {
 	o.i0 = 1 // 1: every gradient fresh, so the rows left out, whose ∂s is
 	// +0 (M·∂out is ±0 there, and ReLU's gradient +0 plus that), would
 	// only add +0 to +0: they are skipped
+	// write (o.i1 = 1): every gradient fresh and a buffer of its own, so
+	// each is +0 + 1·∂s = ∂s (∂s is never −0 nor a signalling NaN: +0 plus
+	// ReLU's masked gradient): the buffers are not zeroed but written, ∂s
+	// on the kept rows and +0 on the others (as zeroing left them)
+	write := p != a && p != b && a != b
+	for _, x := range []*Var{b, a, p} {
+		write = write && (!x.requiresGrad || x.Grad == nil)
+	}
 	for _, x := range []*Var{b, a, p} {
 		if x.requiresGrad {
 			if x.Grad != nil {
 				o.i0 = 0
 			}
-			t.grad(x)
+			if write {
+				t.gradFor(x)
+			} else {
+				t.grad(x)
+			}
 		}
+	}
+	o.i1 = 0
+	if write {
+		o.i1 = 1
 	}
 	o.aux2 = nil
 	if bias.requiresGrad && !pFresh {
@@ -135,6 +153,13 @@ func reluAddRowsBackward(arg any, lo, hi int) {
 			if o.aux2 != nil {
 				clear(o.aux2.Data[i*cols : (i+1)*cols])
 			}
+			if o.i1 == 1 {
+				for _, x := range []*Var{b, a, p} {
+					if x.requiresGrad {
+						clear(x.Grad.Data[i*cols : (i+1)*cols])
+					}
+				}
+			}
 			continue
 		}
 		if q < len(o.idx) && int(o.idx[q]) == i {
@@ -147,7 +172,11 @@ func reluAddRowsBackward(arg any, lo, hi int) {
 			clear(gs[:m])
 			reluBackward(0, gs[:m], o.Grad.Data[r0:r1], sum[:m], nil)
 			for _, x := range []*Var{b, a, p} {
-				if x.requiresGrad {
+				switch {
+				case !x.requiresGrad:
+				case o.i1 == 1:
+					copy(x.Grad.Data[r0:r1], gs[:m])
+				default:
 					addSameSpan(1, gs[:m], x.Grad.Data[r0:r1])
 				}
 			}

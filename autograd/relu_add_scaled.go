@@ -19,7 +19,8 @@ const reluMixBlock = 1024
 // for ReLU's mask, gives it ReLU's gradient (+0 plus ∂out where the sum is
 // positive, as ReLU's backward adds into a fresh gradient) and adds ca and
 // cb times that into ∂a and ∂b as AddScaled's backward does
-// (TestReLUAddScaledMatchesReLUOfAddScaled).
+// (TestReLUAddScaledMatchesReLUOfAddScaled); two fresh, distinct gradients
+// are written with what that addition gives on +0, not zeroed first.
 //
 // Backward: ∂a += ca·∂s, ∂b += cb·∂s with ∂s = ∂out where ca·a + cb·b > 0.
 func (t *Tape) ReLUAddScaled(a *Var, ca float32, b *Var, cb float32) *Var {
@@ -45,9 +46,21 @@ func reluAddScaledForward(arg any, lo, hi int) {
 
 func reluAddScaledBack(o *Var) {
 	t := o.tape
+	a, b := o.in[0], o.in[1]
+	// write (o.i0 = 1): both gradients fresh and distinct (GCNII's SW and
+	// S), so each is what AXPY gives on +0: computed so block by block on
+	// the stack and copied, instead of zeroing the buffers and adding
+	o.i0 = 0
+	if a != b && (!a.requiresGrad || a.Grad == nil) && (!b.requiresGrad || b.Grad == nil) {
+		o.i0 = 1
+	}
 	for _, x := range o.in {
 		if x.requiresGrad {
-			t.grad(x)
+			if o.i0 == 1 {
+				t.gradFor(x)
+			} else {
+				t.grad(x)
+			}
 		}
 	}
 	n := o.Value.Len()
@@ -69,12 +82,25 @@ func reluAddScaledBackward(arg any, lo, hi int) {
 		clear(gs[:m])
 		reluBackward(0, gs[:m], o.Grad.Data[s:e], sum[:m], nil)
 		if a.requiresGrad {
-			axpySpan(o.p, gs[:m], a.Grad.Data[s:e])
+			axpyInto(o.i0 == 1, o.p, gs[:m], a.Grad.Data[s:e], sum[:m])
 		}
 		if b.requiresGrad {
-			axpySpan(o.p2, gs[:m], b.Grad.Data[s:e])
+			axpyInto(o.i0 == 1, o.p2, gs[:m], b.Grad.Data[s:e], sum[:m])
 		}
 	}
+}
+
+// axpyInto adds c·g into d as axpySpan does, or with fresh, sets d to what
+// that gives on +0 (computed in buf, then copied: d's old contents are
+// never read).
+func axpyInto(fresh bool, c float32, g, d, buf []float32) {
+	if !fresh {
+		axpySpan(c, g, d)
+		return
+	}
+	clear(buf)
+	axpySpan(c, g, buf)
+	copy(d, buf)
 }
 
 // addScaledSpan sets out = ca·a + cb·b as AddScaled's forward does.

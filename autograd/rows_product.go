@@ -158,30 +158,8 @@ func maskRows(rows []int32, g *tensor.Dense) {
 }
 
 // gemmRows sets c = x·b on the rows of x that rows names and +0 on the
-// others: those rows gathered, multiplied and scattered (gemmNonZeroRows'
-// steps with b not transposed).
-func (t *Tape) gemmRows(rows []int32, x, b, c *tensor.Dense) {
-	nz := len(rows)
-	if nz == 0 {
-		clear(c.Data)
-		return
-	}
-	xs, cs := t.Alloc(nz, x.Cols), t.Alloc(nz, c.Cols)
-	t.rowArgs = rowCopy{rows: rows, from: x, to: xs}
-	t.Exec.ForArg(nz, nz*x.Cols, &t.rowArgs, gatherRowsInto)
-	tensor.Gemm(t.Exec, false, false, 1, xs, b, 0, cs)
-	n, next := c.Cols, 0 // +0 in the rows left out only
-	for _, i := range rows {
-		clear(c.Data[next*n : int(i)*n])
-		next = int(i) + 1
-	}
-	clear(c.Data[next*n:])
-	t.rowArgs = rowCopy{rows: rows, from: cs, to: c}
-	t.Exec.ForArg(nz, nz*c.Cols, &t.rowArgs, scatterRowsInto)
-	t.rowArgs = rowCopy{}
-	t.giveBack(cs)
-	t.giveBack(xs)
-}
+// others (gemmNonZeroRows' steps with b not transposed).
+func (t *Tape) gemmRows(rows []int32, x, b, c *tensor.Dense) { t.gemmRowsOf(rows, x, b, false, c) }
 
 // ConcatColsRows returns the concatenation [x₀ x₁ …] (ConcatCols) on the
 // rows that rows names (ascending, distinct) and +0 on the others, for the

@@ -1,5 +1,7 @@
 package autograd
 
+import "github.com/pcgcn/pcgcn/internal/simd"
+
 // Scale returns c·x for a constant c.
 //
 // Backward: ∂x += c·∂out.
@@ -13,6 +15,17 @@ func (t *Tape) Scale(x *Var, c float32) *Var {
 //
 //go:noinline
 func scaleForward(c float32, y, x []float32) {
+	if simd.Enabled() {
+		simd.ScaleVec(x, y, c) // scaleForwardGo packed (TestScaleVecMatchesGo)
+		return
+	}
+	scaleForwardGo(c, y, x)
+}
+
+// scaleForwardGo is scaleForward's Go loop.
+//
+//go:noinline
+func scaleForwardGo(c float32, y, x []float32) {
 	for i, v := range x {
 		y[i] = c * v
 	}
@@ -24,6 +37,19 @@ func scaleForward(c float32, y, x []float32) {
 //
 //go:noinline
 func scaleBackward(c float32, gx, gy, _, _ []float32) {
+	if simd.Enabled() && !goFusesFMA {
+		// scaleBackwardGo compiles to MULSS (g first) then ADDSS (the
+		// product first): simd.AXPY packed (TestScaleBackwardMatchesGo)
+		simd.AXPY(c, gy, gx[:len(gy)])
+		return
+	}
+	scaleBackwardGo(c, gx, gy)
+}
+
+// scaleBackwardGo is scaleBackward's Go loop.
+//
+//go:noinline
+func scaleBackwardGo(c float32, gx, gy []float32) {
 	for i, g := range gy {
 		gx[i] += c * g
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/pcgcn/pcgcn/internal/simd"
+	"github.com/pcgcn/pcgcn/tensor"
 )
 
 // SegmentMean returns the numSeg×cols matrix whose row s is the mean of the
@@ -19,21 +20,8 @@ func (t *Tape) SegmentMean(x *Var, seg []int32, numSeg int) *Var {
 		panic(fmt.Sprintf("autograd: SegmentMean: %d segment ids for %s", len(seg), x.label()))
 	}
 	cols := x.Cols()
-	invD := t.AllocZero(numSeg, 1) // counts, then their inverses
+	invD := t.segmentInverseCounts("SegmentMean", seg, numSeg)
 	inv := invD.Data
-	for i, s := range seg {
-		if int(s) >= numSeg {
-			panic(fmt.Sprintf("autograd: SegmentMean: row %d in segment %d of %d", i, s, numSeg))
-		}
-		if s >= 0 {
-			inv[s]++
-		}
-	}
-	for s, c := range inv {
-		if c > 0 {
-			inv[s] = 1 / c
-		}
-	}
 	out := t.AllocZero(numSeg, cols)
 	xd, od := x.Value.Data, out.Data
 	// or[j] += v compiles (default GOAMD64 level) to ADDSS with v as first
@@ -89,4 +77,27 @@ func segmentMeanBackRows(arg any, lo, hi int) {
 			gr[j] += g * f
 		}
 	}
+}
+
+// segmentInverseCounts returns a numSeg×1 buffer holding 1/count of each
+// segment's entries in seg (entries < 0 in none; an empty segment keeps 0),
+// the scale of SegmentMean and SegmentMeanRows; op names the caller in the
+// panic for an entry ≥ numSeg.
+func (t *Tape) segmentInverseCounts(op string, seg []int32, numSeg int) *tensor.Dense {
+	invD := t.AllocZero(numSeg, 1) // counts, then their inverses
+	inv := invD.Data
+	for i, s := range seg {
+		if int(s) >= numSeg {
+			panic(fmt.Sprintf("autograd: %s: entry %d in segment %d of %d", op, i, s, numSeg))
+		}
+		if s >= 0 {
+			inv[s]++
+		}
+	}
+	for s, c := range inv {
+		if c > 0 {
+			inv[s] = 1 / c
+		}
+	}
+	return invD
 }

@@ -29,21 +29,7 @@ func (t *Tape) SegmentMeanRows(x *Var, rows, seg []int32, numSeg int) *Var {
 		}
 	}
 	cols := x.Cols()
-	invD := t.AllocZero(numSeg, 1) // counts, then their inverses (as SegmentMean)
-	inv := invD.Data
-	for q, s := range seg {
-		if int(s) >= numSeg {
-			panic(fmt.Sprintf("autograd: SegmentMeanRows: entry %d in segment %d of %d", q, s, numSeg))
-		}
-		if s >= 0 {
-			inv[s]++
-		}
-	}
-	for s, c := range inv {
-		if c > 0 {
-			inv[s] = 1 / c
-		}
-	}
+	invD := t.segmentInverseCounts("SegmentMeanRows", seg, numSeg)
 	out := t.AllocZero(numSeg, cols)
 	o := t.op(out, x, nil)
 	o.idx, o.lab, o.aux = rows, seg, invD

@@ -1,6 +1,9 @@
 package autograd
 
-import "github.com/pcgcn/pcgcn/tensor"
+import (
+	"github.com/pcgcn/pcgcn/internal/simd"
+	"github.com/pcgcn/pcgcn/tensor"
+)
 
 // Softmax returns the row-wise softmax of x, computed stably (the row maximum
 // is subtracted before exponentiating).
@@ -19,8 +22,30 @@ func softmaxBack(o *Var) {
 
 func softmaxBackRows(arg any, lo, hi int) {
 	o := arg.(*Var)
-	cols, y, gy, gx := o.Value.Cols, o.Value.Data, o.Grad.Data, o.in[0].Grad.Data
-	for i := lo; i < hi; i++ {
+	cols := o.Value.Cols
+	e0, e1 := lo*cols, hi*cols
+	softmaxBackSpan(cols, o.Value.Data[e0:e1], o.Grad.Data[e0:e1], o.in[0].Grad.Data[e0:e1])
+}
+
+// softmaxBackSpan adds each row's y ⊙ (gy − ⟨y, gy⟩) into gx, rows of cols
+// elements: Softmax's backward loop, shared with SoftmaxSTE (kept out of
+// line so that both run the same compiled operations).
+//
+//go:noinline
+func softmaxBackSpan(cols int, y, gy, gx []float32) {
+	if simd.Enabled() && !goFusesFMA && cols <= 8 {
+		// the loop below, a masked vector a row (TestSoftmaxBackRowsMatchesGo)
+		simd.SoftmaxBackRows(y, gy, gx, cols)
+		return
+	}
+	softmaxBackSpanGo(cols, y, gy, gx)
+}
+
+// softmaxBackSpanGo is softmaxBackSpan's Go loop.
+//
+//go:noinline
+func softmaxBackSpanGo(cols int, y, gy, gx []float32) {
+	for i := 0; i*cols < len(y); i++ {
 		yi, gyi, gxi := y[i*cols:(i+1)*cols], gy[i*cols:(i+1)*cols], gx[i*cols:(i+1)*cols]
 		var dot float32
 		for j, v := range yi {

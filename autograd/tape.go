@@ -51,6 +51,11 @@ type Tape struct {
 	i32         []int32   // scratch row list (gemmNonZeroRows)
 	rowArgs     rowCopy   // operands of the row copy in progress (gemmNonZeroRows)
 	masks       maskArena // dropout's kept bits (dropout_bits.go)
+
+	// operands of ConcatMatMul's products in progress
+	concatW  tensor.GemmConcatTransA
+	concatA  tensor.GemmConcatA
+	concatNT tensor.GemmConcatNT
 }
 
 // NewTape returns an empty tape using e for its kernels.

@@ -459,7 +459,8 @@ func (m *PCGCN) assign(t *autograd.Tape, l int, s, ah, P *autograd.Var) *autogra
 	m.recordAssign(l, st.Rows())
 	switch c.BMode {
 	case "ste":
-		return t.STE(hard, t.Softmax(t.Scale(st, float32(1/c.Tau))))
+		// STE(hard, Softmax(Scale(st, 1/τ))) in one operation, the same bits
+		return t.SoftmaxSTE(hard, st, float32(1/c.Tau))
 	case "soft":
 		scaled := t.Scale(st, float32(1/c.Tau))
 		soft := t.Softmax(scaled)

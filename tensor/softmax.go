@@ -1,6 +1,10 @@
 package tensor
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/pcgcn/pcgcn/internal/simd"
+)
 
 // RowSoftmax computes, for each row i of pattern, out[k] = exp(v[k]-m) / Σ
 // exp(v[k']-m) over that row's stored entries (m the row maximum): the
@@ -82,6 +86,18 @@ func softmaxDenseRows(kd *kernel, lo, hi int) {
 	}
 	per := max(1, softmaxBlockFloats/cols)
 	x, y := kd.a.Data, kd.c.Data
+	if simd.Enabled() && cols <= 8 {
+		// the loops below for narrow rows, one kernel call for each
+		// (TestSoftmaxNarrowRowsMatchesGo)
+		for b0 := lo; b0 < hi; b0 += per {
+			b1 := min(b0+per, hi)
+			yb := y[b0*cols : b1*cols]
+			simd.SoftmaxShiftRows(x[b0*cols:b1*cols], cols, yb)
+			ExpNonPosSlice(yb)
+			simd.SoftmaxNormRows(yb, cols)
+		}
+		return
+	}
 	for b0 := lo; b0 < hi; b0 += per {
 		b1 := min(b0+per, hi)
 		for i := b0; i < b1; i++ {

@@ -6,7 +6,7 @@ import "github.com/pcgcn/pcgcn/internal/simd"
 // class scores Â·S and their gradient) holds one vector of c's row, so
 // SpMMRow's loop over a row's entries is one chain of fused multiply-adds,
 // each waiting for the one before: about five cycles an entry, whatever the
-// memory does. simd.SpMMRows4 runs four rows' chains interleaved. To keep
+// memory does. simd.SpMMNarrowGroups runs four rows' chains interleaved. To keep
 // the four busy together, rows go four at a time in order of their number
 // of entries (CSR.byDegree: neighbours in that order have nearly equal
 // lengths). Each row of c is still computed by one goroutine with SpMMRow's
@@ -44,23 +44,34 @@ func spmmNarrow(e Exec, alpha float32, a *CSR, b *Dense, beta float32, c *Dense)
 
 // spmmNarrowRows computes the rows at positions [lo, hi) of the degree
 // order kd.order: each row scaled by beta, then the rows with entries four
-// at a time, the last up to three one at a time (an empty row has nothing
-// to add: SpMMRow leaves it as beta made it).
+// at a time (simd.SpMMNarrowGroups, one call for all the groups), the last
+// up to three one at a time (an empty row has nothing to add: SpMMRow
+// leaves it as beta made it). With beta 0 the groups' rows are not cleared
+// first: the kernel folds their sums onto +0 itself, the bits of a cleared
+// row (TestSpMMNarrowMatchesRowByRow).
 func spmmNarrowRows(kd *kernel, lo, hi int) {
 	n, alpha, rowPtr, colIdx, val, order := kd.b.Cols, kd.alpha, kd.rowPtr, kd.colIdx, kd.val, kd.order
 	bd, cd := kd.b.Data, kd.c.Data
-	for _, i := range order[lo:hi] {
-		scaleRow(cd[int(i)*n:(int(i)+1)*n], kd.beta)
+	first := lo
+	for first < hi && rowPtr[order[first]+1] == rowPtr[order[first]] {
+		first++ // the empty rows come first
 	}
-	for lo < hi && rowPtr[order[lo]+1] == rowPtr[order[lo]] {
-		lo++ // the empty rows come first
+	tail := first + (hi-first)/4*4
+	set := kd.beta == 0
+	if set {
+		for _, i := range order[lo:first] {
+			clear(cd[int(i)*n : (int(i)+1)*n])
+		}
+		for _, i := range order[tail:hi] {
+			clear(cd[int(i)*n : (int(i)+1)*n])
+		}
+	} else {
+		for _, i := range order[lo:hi] {
+			scaleRow(cd[int(i)*n:(int(i)+1)*n], kd.beta)
+		}
 	}
-	var four [4]int32
-	for ; lo+4 <= hi; lo += 4 {
-		copy(four[:], order[lo:lo+4])
-		simd.SpMMRows4(&four, rowPtr, colIdx, val, bd, cd, n, alpha)
-	}
-	for _, i := range order[lo:hi] {
+	simd.SpMMNarrowGroups(order[first:tail], rowPtr, colIdx, val, bd, cd, n, alpha, set)
+	for _, i := range order[tail:hi] {
 		s, t := rowPtr[i], rowPtr[i+1]
 		simd.SpMMRow(alpha, colIdx[s:t], val[s:t], nil, bd, n, cd[int(i)*n:(int(i)+1)*n])
 	}

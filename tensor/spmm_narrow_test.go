@@ -61,7 +61,8 @@ func dedupTriplets(ts []Triplet) []Triplet {
 // spmm's row-by-row loop, bit for bit, at every width 1..8 and 9 (the
 // ordinary path), several alpha and beta, 1 to 3 goroutines, on a graph
 // with empty rows and skewed degrees and a b holding signed zeros,
-// infinities and a NaN.
+// infinities and a NaN, over a c holding a NaN that a beta of 0 must not
+// read (the narrow kernel then folds onto +0 without clearing).
 func TestSpMMNarrowMatchesRowByRow(t *testing.T) {
 	if !simd.Enabled() {
 		t.Skip("no vector kernels: SpMM never takes the narrow path")
@@ -78,6 +79,7 @@ func TestSpMMNarrowMatchesRowByRow(t *testing.T) {
 		b.Data[50*cols] = float32(math.NaN())
 		c0 := randDense(r, a.Rows, cols)
 		c0.Data[5*cols] = float32(math.Copysign(0, -1)) // row 5 is empty: −0 stays
+		c0.Data[9*cols] = float32(math.NaN())           // beta 0 must not read it
 		for _, ab := range [][2]float32{{1, 0}, {1, 1}, {-0.5, 0.3}, {0, 1}} {
 			alpha, beta := ab[0], ab[1]
 			want := c0.Clone()

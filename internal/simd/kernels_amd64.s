@@ -1725,165 +1725,6 @@ done:
 	VZEROUPPER
 	RET
 
-// func spmmRows4(rows *int32, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32)
-// Requires: AVX, AVX2, CMOV, FMA3, SSE
-TEXT ·spmmRows4(SB), NOSPLIT, $0-60
-	MOVQ         rows+0(FP), AX
-	MOVQ         rowPtr+8(FP), CX
-	MOVQ         col+16(FP), DX
-	MOVQ         val+24(FP), BX
-	MOVQ         b+32(FP), SI
-	MOVQ         n+48(FP), DI
-	LEAQ         tailmask<>+0(SB), R8
-	MOVQ         DI, R9
-	NEGQ         R9
-	VMOVUPS      32(R8)(R9*4), Y0
-	SHLQ         $0x02, DI
-	MOVSS        alpha+56(FP), X1
-	VBROADCASTSS X1, Y1
-	MOVLQSX      (AX), R9
-	MOVLQSX      (CX)(R9*4), R10
-	MOVLQSX      4(CX)(R9*4), R9
-	SUBQ         R10, R9
-	MOVQ         R9, R8
-	MOVLQSX      4(AX), R9
-	MOVLQSX      (CX)(R9*4), R11
-	MOVLQSX      4(CX)(R9*4), R9
-	SUBQ         R11, R9
-	CMPQ         R9, R8
-	CMOVQLT      R9, R8
-	MOVLQSX      8(AX), R9
-	MOVLQSX      (CX)(R9*4), R12
-	MOVLQSX      4(CX)(R9*4), R9
-	SUBQ         R12, R9
-	CMPQ         R9, R8
-	CMOVQLT      R9, R8
-	MOVLQSX      12(AX), R9
-	MOVLQSX      (CX)(R9*4), R13
-	MOVLQSX      4(CX)(R9*4), R9
-	SUBQ         R13, R9
-	CMPQ         R9, R8
-	CMOVQLT      R9, R8
-	VXORPS       Y2, Y2, Y2
-	VXORPS       Y3, Y3, Y3
-	VXORPS       Y4, Y4, Y4
-	VXORPS       Y5, Y5, Y5
-	TESTQ        R8, R8
-	JZ           tails
-
-common:
-	MOVLQSX      (DX)(R10*4), R9
-	IMULQ        DI, R9
-	VBROADCASTSS (BX)(R10*4), Y6
-	VMASKMOVPS   (SI)(R9*1), Y0, Y7
-	VFMADD231PS  Y7, Y6, Y2
-	INCQ         R10
-	MOVLQSX      (DX)(R11*4), R9
-	IMULQ        DI, R9
-	VBROADCASTSS (BX)(R11*4), Y6
-	VMASKMOVPS   (SI)(R9*1), Y0, Y7
-	VFMADD231PS  Y7, Y6, Y3
-	INCQ         R11
-	MOVLQSX      (DX)(R12*4), R9
-	IMULQ        DI, R9
-	VBROADCASTSS (BX)(R12*4), Y6
-	VMASKMOVPS   (SI)(R9*1), Y0, Y7
-	VFMADD231PS  Y7, Y6, Y4
-	INCQ         R12
-	MOVLQSX      (DX)(R13*4), R9
-	IMULQ        DI, R9
-	VBROADCASTSS (BX)(R13*4), Y6
-	VMASKMOVPS   (SI)(R9*1), Y0, Y7
-	VFMADD231PS  Y7, Y6, Y5
-	INCQ         R13
-	DECQ         R8
-	JNZ          common
-
-tails:
-	MOVQ    c+40(FP), R8
-	MOVLQSX (AX), R9
-	MOVLQSX 4(CX)(R9*4), R14
-
-tail0:
-	CMPQ         R10, R14
-	JGE          fold0
-	MOVLQSX      (DX)(R10*4), R15
-	IMULQ        DI, R15
-	VBROADCASTSS (BX)(R10*4), Y6
-	VMASKMOVPS   (SI)(R15*1), Y0, Y7
-	VFMADD231PS  Y7, Y6, Y2
-	INCQ         R10
-	JMP          tail0
-
-fold0:
-	IMULQ       DI, R9
-	ADDQ        R8, R9
-	VMASKMOVPS  (R9), Y0, Y6
-	VFMADD231PS Y2, Y1, Y6
-	VMASKMOVPS  Y6, Y0, (R9)
-	MOVLQSX     4(AX), R9
-	MOVLQSX     4(CX)(R9*4), R10
-
-tail1:
-	CMPQ         R11, R10
-	JGE          fold1
-	MOVLQSX      (DX)(R11*4), R14
-	IMULQ        DI, R14
-	VBROADCASTSS (BX)(R11*4), Y2
-	VMASKMOVPS   (SI)(R14*1), Y0, Y6
-	VFMADD231PS  Y6, Y2, Y3
-	INCQ         R11
-	JMP          tail1
-
-fold1:
-	IMULQ       DI, R9
-	ADDQ        R8, R9
-	VMASKMOVPS  (R9), Y0, Y2
-	VFMADD231PS Y3, Y1, Y2
-	VMASKMOVPS  Y2, Y0, (R9)
-	MOVLQSX     8(AX), R9
-	MOVLQSX     4(CX)(R9*4), R10
-
-tail2:
-	CMPQ         R12, R10
-	JGE          fold2
-	MOVLQSX      (DX)(R12*4), R11
-	IMULQ        DI, R11
-	VBROADCASTSS (BX)(R12*4), Y2
-	VMASKMOVPS   (SI)(R11*1), Y0, Y3
-	VFMADD231PS  Y3, Y2, Y4
-	INCQ         R12
-	JMP          tail2
-
-fold2:
-	IMULQ       DI, R9
-	ADDQ        R8, R9
-	VMASKMOVPS  (R9), Y0, Y2
-	VFMADD231PS Y4, Y1, Y2
-	VMASKMOVPS  Y2, Y0, (R9)
-	MOVLQSX     12(AX), R9
-	MOVLQSX     4(CX)(R9*4), AX
-
-tail3:
-	CMPQ         R13, AX
-	JGE          fold3
-	MOVLQSX      (DX)(R13*4), CX
-	IMULQ        DI, CX
-	VBROADCASTSS (BX)(R13*4), Y2
-	VMASKMOVPS   (SI)(CX*1), Y0, Y3
-	VFMADD231PS  Y3, Y2, Y5
-	INCQ         R13
-	JMP          tail3
-
-fold3:
-	IMULQ       DI, R9
-	ADDQ        R8, R9
-	VMASKMOVPS  (R9), Y0, Y2
-	VFMADD231PS Y5, Y1, Y2
-	VMASKMOVPS  Y2, Y0, (R9)
-	VZEROUPPER
-	RET
-
 // func spmmHeads8(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)
 // Requires: AVX, AVX2, FMA3, MMX+, SSE
 TEXT ·spmmHeads8(SB), NOSPLIT, $0-80
@@ -5781,6 +5622,1353 @@ plain:
 store:
 	VMASKMOVPD Y3, Y1, (DI)
 	VMASKMOVPD Y4, Y2, 32(DI)
+
+done:
+	VZEROUPPER
+	RET
+
+// func gemm2src1x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemm2src1x16(SB), NOSPLIT, $0-84
+	MOVQ   kc+0(FP), AX
+	MOVQ   a+8(FP), CX
+	MOVQ   rsa+32(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   csa+40(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   b+48(FP), BX
+	MOVQ   ldb+56(FP), SI
+	SHLQ   $0x02, SI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+
+loop1:
+	VMOVUPS      (BX), Y2
+	VMOVUPS      32(BX), Y3
+	VBROADCASTSS (CX), Y4
+	VFMADD231PS  Y2, Y4, Y0
+	VFMADD231PS  Y3, Y4, Y1
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop1
+	MOVQ         kc2+16(FP), AX
+	MOVQ         a2+24(FP), CX
+	TESTQ        AX, AX
+	JZ           fold
+
+loop2:
+	VMOVUPS      (BX), Y2
+	VMOVUPS      32(BX), Y3
+	VBROADCASTSS (CX), Y4
+	VFMADD231PS  Y2, Y4, Y0
+	VFMADD231PS  Y3, Y4, Y1
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          loop2
+
+fold:
+	MOVSS        alpha+80(FP), X2
+	VBROADCASTSS X2, Y2
+	MOVQ         c+64(FP), AX
+	MOVQ         ldc+72(FP), CX
+	SHLQ         $0x02, CX
+	VMOVUPS      (AX), Y3
+	VFMADD231PS  Y0, Y2, Y3
+	VMOVUPS      Y3, (AX)
+	VMOVUPS      32(AX), Y3
+	VFMADD231PS  Y1, Y2, Y3
+	VMOVUPS      Y3, 32(AX)
+	VZEROUPPER
+	RET
+
+// func gemm2src2x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemm2src2x16(SB), NOSPLIT, $0-84
+	MOVQ   kc+0(FP), AX
+	MOVQ   a+8(FP), CX
+	MOVQ   rsa+32(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   csa+40(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   b+48(FP), SI
+	MOVQ   ldb+56(FP), DI
+	SHLQ   $0x02, DI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+
+loop1:
+	VMOVUPS      (SI), Y4
+	VMOVUPS      32(SI), Y5
+	VBROADCASTSS (CX), Y6
+	VFMADD231PS  Y4, Y6, Y0
+	VFMADD231PS  Y5, Y6, Y1
+	VBROADCASTSS (CX)(DX*1), Y6
+	VFMADD231PS  Y4, Y6, Y2
+	VFMADD231PS  Y5, Y6, Y3
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop1
+	MOVQ         kc2+16(FP), AX
+	MOVQ         a2+24(FP), CX
+	TESTQ        AX, AX
+	JZ           fold
+
+loop2:
+	VMOVUPS      (SI), Y4
+	VMOVUPS      32(SI), Y5
+	VBROADCASTSS (CX), Y6
+	VFMADD231PS  Y4, Y6, Y0
+	VFMADD231PS  Y5, Y6, Y1
+	VBROADCASTSS (CX)(DX*1), Y6
+	VFMADD231PS  Y4, Y6, Y2
+	VFMADD231PS  Y5, Y6, Y3
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop2
+
+fold:
+	MOVSS        alpha+80(FP), X4
+	VBROADCASTSS X4, Y4
+	MOVQ         c+64(FP), AX
+	MOVQ         ldc+72(FP), CX
+	SHLQ         $0x02, CX
+	VMOVUPS      (AX), Y5
+	VFMADD231PS  Y0, Y4, Y5
+	VMOVUPS      Y5, (AX)
+	VMOVUPS      32(AX), Y5
+	VFMADD231PS  Y1, Y4, Y5
+	VMOVUPS      Y5, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y5
+	VFMADD231PS  Y2, Y4, Y5
+	VMOVUPS      Y5, (AX)
+	VMOVUPS      32(AX), Y5
+	VFMADD231PS  Y3, Y4, Y5
+	VMOVUPS      Y5, 32(AX)
+	VZEROUPPER
+	RET
+
+// func gemm2src3x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemm2src3x16(SB), NOSPLIT, $0-84
+	MOVQ   kc+0(FP), AX
+	MOVQ   a+8(FP), CX
+	MOVQ   rsa+32(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   csa+40(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   b+48(FP), SI
+	MOVQ   ldb+56(FP), DI
+	SHLQ   $0x02, DI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+
+loop1:
+	VMOVUPS      (SI), Y6
+	VMOVUPS      32(SI), Y7
+	VBROADCASTSS (CX), Y8
+	VFMADD231PS  Y6, Y8, Y0
+	VFMADD231PS  Y7, Y8, Y1
+	VBROADCASTSS (CX)(DX*1), Y8
+	VFMADD231PS  Y6, Y8, Y2
+	VFMADD231PS  Y7, Y8, Y3
+	VBROADCASTSS (CX)(DX*2), Y8
+	VFMADD231PS  Y6, Y8, Y4
+	VFMADD231PS  Y7, Y8, Y5
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop1
+	MOVQ         kc2+16(FP), AX
+	MOVQ         a2+24(FP), CX
+	TESTQ        AX, AX
+	JZ           fold
+
+loop2:
+	VMOVUPS      (SI), Y6
+	VMOVUPS      32(SI), Y7
+	VBROADCASTSS (CX), Y8
+	VFMADD231PS  Y6, Y8, Y0
+	VFMADD231PS  Y7, Y8, Y1
+	VBROADCASTSS (CX)(DX*1), Y8
+	VFMADD231PS  Y6, Y8, Y2
+	VFMADD231PS  Y7, Y8, Y3
+	VBROADCASTSS (CX)(DX*2), Y8
+	VFMADD231PS  Y6, Y8, Y4
+	VFMADD231PS  Y7, Y8, Y5
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop2
+
+fold:
+	MOVSS        alpha+80(FP), X6
+	VBROADCASTSS X6, Y6
+	MOVQ         c+64(FP), AX
+	MOVQ         ldc+72(FP), CX
+	SHLQ         $0x02, CX
+	VMOVUPS      (AX), Y7
+	VFMADD231PS  Y0, Y6, Y7
+	VMOVUPS      Y7, (AX)
+	VMOVUPS      32(AX), Y7
+	VFMADD231PS  Y1, Y6, Y7
+	VMOVUPS      Y7, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y7
+	VFMADD231PS  Y2, Y6, Y7
+	VMOVUPS      Y7, (AX)
+	VMOVUPS      32(AX), Y7
+	VFMADD231PS  Y3, Y6, Y7
+	VMOVUPS      Y7, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y7
+	VFMADD231PS  Y4, Y6, Y7
+	VMOVUPS      Y7, (AX)
+	VMOVUPS      32(AX), Y7
+	VFMADD231PS  Y5, Y6, Y7
+	VMOVUPS      Y7, 32(AX)
+	VZEROUPPER
+	RET
+
+// func gemm2src4x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemm2src4x16(SB), NOSPLIT, $0-84
+	MOVQ   kc+0(FP), AX
+	MOVQ   a+8(FP), CX
+	MOVQ   rsa+32(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   csa+40(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   b+48(FP), SI
+	MOVQ   ldb+56(FP), DI
+	SHLQ   $0x02, DI
+	LEAQ   (DX)(DX*2), R8
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+
+loop1:
+	VMOVUPS      (SI), Y8
+	VMOVUPS      32(SI), Y9
+	VBROADCASTSS (CX), Y10
+	VFMADD231PS  Y8, Y10, Y0
+	VFMADD231PS  Y9, Y10, Y1
+	VBROADCASTSS (CX)(DX*1), Y10
+	VFMADD231PS  Y8, Y10, Y2
+	VFMADD231PS  Y9, Y10, Y3
+	VBROADCASTSS (CX)(DX*2), Y10
+	VFMADD231PS  Y8, Y10, Y4
+	VFMADD231PS  Y9, Y10, Y5
+	VBROADCASTSS (CX)(R8*1), Y10
+	VFMADD231PS  Y8, Y10, Y6
+	VFMADD231PS  Y9, Y10, Y7
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop1
+	MOVQ         kc2+16(FP), AX
+	MOVQ         a2+24(FP), CX
+	TESTQ        AX, AX
+	JZ           fold
+
+loop2:
+	VMOVUPS      (SI), Y8
+	VMOVUPS      32(SI), Y9
+	VBROADCASTSS (CX), Y10
+	VFMADD231PS  Y8, Y10, Y0
+	VFMADD231PS  Y9, Y10, Y1
+	VBROADCASTSS (CX)(DX*1), Y10
+	VFMADD231PS  Y8, Y10, Y2
+	VFMADD231PS  Y9, Y10, Y3
+	VBROADCASTSS (CX)(DX*2), Y10
+	VFMADD231PS  Y8, Y10, Y4
+	VFMADD231PS  Y9, Y10, Y5
+	VBROADCASTSS (CX)(R8*1), Y10
+	VFMADD231PS  Y8, Y10, Y6
+	VFMADD231PS  Y9, Y10, Y7
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop2
+
+fold:
+	MOVSS        alpha+80(FP), X8
+	VBROADCASTSS X8, Y8
+	MOVQ         c+64(FP), AX
+	MOVQ         ldc+72(FP), CX
+	SHLQ         $0x02, CX
+	VMOVUPS      (AX), Y9
+	VFMADD231PS  Y0, Y8, Y9
+	VMOVUPS      Y9, (AX)
+	VMOVUPS      32(AX), Y9
+	VFMADD231PS  Y1, Y8, Y9
+	VMOVUPS      Y9, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y9
+	VFMADD231PS  Y2, Y8, Y9
+	VMOVUPS      Y9, (AX)
+	VMOVUPS      32(AX), Y9
+	VFMADD231PS  Y3, Y8, Y9
+	VMOVUPS      Y9, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y9
+	VFMADD231PS  Y4, Y8, Y9
+	VMOVUPS      Y9, (AX)
+	VMOVUPS      32(AX), Y9
+	VFMADD231PS  Y5, Y8, Y9
+	VMOVUPS      Y9, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y9
+	VFMADD231PS  Y6, Y8, Y9
+	VMOVUPS      Y9, (AX)
+	VMOVUPS      32(AX), Y9
+	VFMADD231PS  Y7, Y8, Y9
+	VMOVUPS      Y9, 32(AX)
+	VZEROUPPER
+	RET
+
+// func gemm2src5x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemm2src5x16(SB), NOSPLIT, $0-84
+	MOVQ   kc+0(FP), AX
+	MOVQ   a+8(FP), CX
+	MOVQ   rsa+32(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   csa+40(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   b+48(FP), SI
+	MOVQ   ldb+56(FP), DI
+	SHLQ   $0x02, DI
+	LEAQ   (DX)(DX*2), R8
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+
+loop1:
+	VMOVUPS      (SI), Y10
+	VMOVUPS      32(SI), Y11
+	VBROADCASTSS (CX), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS (CX)(DX*1), Y12
+	VFMADD231PS  Y10, Y12, Y2
+	VFMADD231PS  Y11, Y12, Y3
+	VBROADCASTSS (CX)(DX*2), Y12
+	VFMADD231PS  Y10, Y12, Y4
+	VFMADD231PS  Y11, Y12, Y5
+	VBROADCASTSS (CX)(R8*1), Y12
+	VFMADD231PS  Y10, Y12, Y6
+	VFMADD231PS  Y11, Y12, Y7
+	VBROADCASTSS (CX)(DX*4), Y12
+	VFMADD231PS  Y10, Y12, Y8
+	VFMADD231PS  Y11, Y12, Y9
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop1
+	MOVQ         kc2+16(FP), AX
+	MOVQ         a2+24(FP), CX
+	TESTQ        AX, AX
+	JZ           fold
+
+loop2:
+	VMOVUPS      (SI), Y10
+	VMOVUPS      32(SI), Y11
+	VBROADCASTSS (CX), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS (CX)(DX*1), Y12
+	VFMADD231PS  Y10, Y12, Y2
+	VFMADD231PS  Y11, Y12, Y3
+	VBROADCASTSS (CX)(DX*2), Y12
+	VFMADD231PS  Y10, Y12, Y4
+	VFMADD231PS  Y11, Y12, Y5
+	VBROADCASTSS (CX)(R8*1), Y12
+	VFMADD231PS  Y10, Y12, Y6
+	VFMADD231PS  Y11, Y12, Y7
+	VBROADCASTSS (CX)(DX*4), Y12
+	VFMADD231PS  Y10, Y12, Y8
+	VFMADD231PS  Y11, Y12, Y9
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop2
+
+fold:
+	MOVSS        alpha+80(FP), X10
+	VBROADCASTSS X10, Y10
+	MOVQ         c+64(FP), AX
+	MOVQ         ldc+72(FP), CX
+	SHLQ         $0x02, CX
+	VMOVUPS      (AX), Y11
+	VFMADD231PS  Y0, Y10, Y11
+	VMOVUPS      Y11, (AX)
+	VMOVUPS      32(AX), Y11
+	VFMADD231PS  Y1, Y10, Y11
+	VMOVUPS      Y11, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y11
+	VFMADD231PS  Y2, Y10, Y11
+	VMOVUPS      Y11, (AX)
+	VMOVUPS      32(AX), Y11
+	VFMADD231PS  Y3, Y10, Y11
+	VMOVUPS      Y11, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y11
+	VFMADD231PS  Y4, Y10, Y11
+	VMOVUPS      Y11, (AX)
+	VMOVUPS      32(AX), Y11
+	VFMADD231PS  Y5, Y10, Y11
+	VMOVUPS      Y11, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y11
+	VFMADD231PS  Y6, Y10, Y11
+	VMOVUPS      Y11, (AX)
+	VMOVUPS      32(AX), Y11
+	VFMADD231PS  Y7, Y10, Y11
+	VMOVUPS      Y11, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y11
+	VFMADD231PS  Y8, Y10, Y11
+	VMOVUPS      Y11, (AX)
+	VMOVUPS      32(AX), Y11
+	VFMADD231PS  Y9, Y10, Y11
+	VMOVUPS      Y11, 32(AX)
+	VZEROUPPER
+	RET
+
+// func gemm2src6x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemm2src6x16(SB), NOSPLIT, $0-84
+	MOVQ   kc+0(FP), AX
+	MOVQ   a+8(FP), CX
+	MOVQ   rsa+32(FP), DX
+	SHLQ   $0x02, DX
+	MOVQ   csa+40(FP), BX
+	SHLQ   $0x02, BX
+	MOVQ   b+48(FP), SI
+	MOVQ   ldb+56(FP), DI
+	SHLQ   $0x02, DI
+	LEAQ   (DX)(DX*2), R8
+	LEAQ   (DX)(DX*4), R9
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+
+loop1:
+	VMOVUPS      (SI), Y12
+	VMOVUPS      32(SI), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS (CX)(DX*1), Y14
+	VFMADD231PS  Y12, Y14, Y2
+	VFMADD231PS  Y13, Y14, Y3
+	VBROADCASTSS (CX)(DX*2), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS (CX)(R8*1), Y14
+	VFMADD231PS  Y12, Y14, Y6
+	VFMADD231PS  Y13, Y14, Y7
+	VBROADCASTSS (CX)(DX*4), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	VBROADCASTSS (CX)(R9*1), Y14
+	VFMADD231PS  Y12, Y14, Y10
+	VFMADD231PS  Y13, Y14, Y11
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop1
+	MOVQ         kc2+16(FP), AX
+	MOVQ         a2+24(FP), CX
+	TESTQ        AX, AX
+	JZ           fold
+
+loop2:
+	VMOVUPS      (SI), Y12
+	VMOVUPS      32(SI), Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS (CX)(DX*1), Y14
+	VFMADD231PS  Y12, Y14, Y2
+	VFMADD231PS  Y13, Y14, Y3
+	VBROADCASTSS (CX)(DX*2), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS (CX)(R8*1), Y14
+	VFMADD231PS  Y12, Y14, Y6
+	VFMADD231PS  Y13, Y14, Y7
+	VBROADCASTSS (CX)(DX*4), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	VBROADCASTSS (CX)(R9*1), Y14
+	VFMADD231PS  Y12, Y14, Y10
+	VFMADD231PS  Y13, Y14, Y11
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          loop2
+
+fold:
+	MOVSS        alpha+80(FP), X12
+	VBROADCASTSS X12, Y12
+	MOVQ         c+64(FP), AX
+	MOVQ         ldc+72(FP), CX
+	SHLQ         $0x02, CX
+	VMOVUPS      (AX), Y13
+	VFMADD231PS  Y0, Y12, Y13
+	VMOVUPS      Y13, (AX)
+	VMOVUPS      32(AX), Y13
+	VFMADD231PS  Y1, Y12, Y13
+	VMOVUPS      Y13, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y13
+	VFMADD231PS  Y2, Y12, Y13
+	VMOVUPS      Y13, (AX)
+	VMOVUPS      32(AX), Y13
+	VFMADD231PS  Y3, Y12, Y13
+	VMOVUPS      Y13, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y13
+	VFMADD231PS  Y4, Y12, Y13
+	VMOVUPS      Y13, (AX)
+	VMOVUPS      32(AX), Y13
+	VFMADD231PS  Y5, Y12, Y13
+	VMOVUPS      Y13, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y13
+	VFMADD231PS  Y6, Y12, Y13
+	VMOVUPS      Y13, (AX)
+	VMOVUPS      32(AX), Y13
+	VFMADD231PS  Y7, Y12, Y13
+	VMOVUPS      Y13, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y13
+	VFMADD231PS  Y8, Y12, Y13
+	VMOVUPS      Y13, (AX)
+	VMOVUPS      32(AX), Y13
+	VFMADD231PS  Y9, Y12, Y13
+	VMOVUPS      Y13, 32(AX)
+	ADDQ         CX, AX
+	VMOVUPS      (AX), Y13
+	VFMADD231PS  Y10, Y12, Y13
+	VMOVUPS      Y13, (AX)
+	VMOVUPS      32(AX), Y13
+	VFMADD231PS  Y11, Y12, Y13
+	VMOVUPS      Y13, 32(AX)
+	VZEROUPPER
+	RET
+
+// func nonZeroRowList(rows int, x *float32, k int, most int, out *int32) int
+// Requires: AVX, AVX2
+TEXT ·nonZeroRowList(SB), NOSPLIT, $0-48
+	MOVQ rows+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ k+16(FP), DX
+	MOVQ most+24(FP), BX
+	MOVQ out+32(FP), SI
+	XORQ DI, DI
+	XORQ R8, R8
+	CMPQ R8, AX
+	JGE  end
+
+row:
+	MOVQ CX, R9
+	MOVQ DX, R10
+
+v8:
+	CMPQ    R10, $0x08
+	JL      tail
+	VMOVUPS (R9), Y0
+	VPSLLD  $0x01, Y0, Y0
+	VPTEST  Y0, Y0
+	JNZ     found
+	ADDQ    $0x20, R9
+	SUBQ    $0x08, R10
+	JMP     v8
+
+tail:
+	TESTQ      R10, R10
+	JZ         next
+	LEAQ       tailmask<>+0(SB), R11
+	NEGQ       R10
+	VMOVUPS    32(R11)(R10*4), Y0
+	VMASKMOVPS (R9), Y0, Y0
+	VPSLLD     $0x01, Y0, Y0
+	VPTEST     Y0, Y0
+	JZ         next
+
+found:
+	CMPQ DI, BX
+	JGE  over
+	MOVL R8, (SI)(DI*4)
+	INCQ DI
+
+next:
+	LEAQ (CX)(DX*4), CX
+	INCQ R8
+	CMPQ R8, AX
+	JL   row
+
+end:
+	MOVQ DI, ret+40(FP)
+	VZEROUPPER
+	RET
+
+over:
+	MOVQ $-1, DI
+	MOVQ DI, ret+40(FP)
+	VZEROUPPER
+	RET
+
+DATA argmaxconst<>+0(SB)/4, $0x00000000
+DATA argmaxconst<>+4(SB)/4, $0x00000001
+DATA argmaxconst<>+8(SB)/4, $0x00000002
+DATA argmaxconst<>+12(SB)/4, $0x00000003
+DATA argmaxconst<>+16(SB)/4, $0x00000004
+DATA argmaxconst<>+20(SB)/4, $0x00000005
+DATA argmaxconst<>+24(SB)/4, $0x00000006
+DATA argmaxconst<>+28(SB)/4, $0x00000007
+DATA argmaxconst<>+32(SB)/4, $0x3f800000
+DATA argmaxconst<>+36(SB)/4, $0xff800000
+GLOBL argmaxconst<>(SB), RODATA|NOPTR, $40
+
+// func argmaxRows(rows int, x *float32, cols int, idx *int32)
+// Requires: AVX, CMOV
+TEXT ·argmaxRows(SB), NOSPLIT, $0-32
+	MOVQ         rows+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         cols+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	LEAQ         tailmask<>+0(SB), SI
+	MOVQ         DX, DI
+	NEGQ         DI
+	VMOVUPS      32(SI)(DI*4), Y0
+	LEAQ         argmaxconst<>+0(SB), SI
+	VBROADCASTSS 36(SI), Y1
+	SHLQ         $0x02, DX
+	MOVL         $-1, SI
+	XORQ         DI, DI
+	CMPQ         DI, AX
+	JGE          argmaxRows_end
+
+argmaxRows_row:
+	VMASKMOVPS (CX), Y0, Y2
+	VCMPPS     $0x07, Y2, Y2, Y3
+	VANDPS     Y0, Y3, Y3
+	VBLENDVPS  Y3, Y2, Y1, Y4
+	VPERM2F128 $0x01, Y4, Y4, Y5
+	VMAXPS     Y5, Y4, Y5
+	VPERMILPS  $0x4e, Y5, Y4
+	VMAXPS     Y4, Y5, Y5
+	VPERMILPS  $0xb1, Y5, Y4
+	VMAXPS     Y4, Y5, Y5
+	VCMPPS     $0x00, Y2, Y5, Y5
+	VANDPS     Y3, Y5, Y5
+	VMOVMSKPS  Y5, R9
+	BSFL       R9, R8
+	CMOVLEQ    SI, R8
+	MOVL       R8, (BX)(DI*4)
+	ADDQ       DX, CX
+	INCQ       DI
+	CMPQ       DI, AX
+	JL         argmaxRows_row
+
+argmaxRows_end:
+	VZEROUPPER
+	RET
+
+// func oneHotArgmaxRows(rows int, x *float32, cols int, idx *int32, oh *float32)
+// Requires: AVX, AVX2, CMOV
+TEXT ·oneHotArgmaxRows(SB), NOSPLIT, $0-40
+	MOVQ         rows+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         cols+16(FP), DX
+	MOVQ         idx+24(FP), BX
+	MOVQ         oh+32(FP), SI
+	LEAQ         tailmask<>+0(SB), DI
+	MOVQ         DX, R8
+	NEGQ         R8
+	VMOVUPS      32(DI)(R8*4), Y0
+	LEAQ         argmaxconst<>+0(SB), DI
+	VBROADCASTSS 36(DI), Y1
+	VMOVUPS      (DI), Y2
+	VBROADCASTSS 32(DI), Y3
+	SHLQ         $0x02, DX
+	MOVL         $-1, DI
+	XORQ         R8, R8
+	CMPQ         R8, AX
+	JGE          oneHotArgmaxRows_end
+
+oneHotArgmaxRows_row:
+	VMASKMOVPS   (CX), Y0, Y4
+	VCMPPS       $0x07, Y4, Y4, Y5
+	VANDPS       Y0, Y5, Y5
+	VBLENDVPS    Y5, Y4, Y1, Y6
+	VPERM2F128   $0x01, Y6, Y6, Y7
+	VMAXPS       Y7, Y6, Y7
+	VPERMILPS    $0x4e, Y7, Y6
+	VMAXPS       Y6, Y7, Y7
+	VPERMILPS    $0xb1, Y7, Y6
+	VMAXPS       Y6, Y7, Y7
+	VCMPPS       $0x00, Y4, Y7, Y7
+	VANDPS       Y5, Y7, Y7
+	VMOVMSKPS    Y7, R10
+	BSFL         R10, R9
+	CMOVLEQ      DI, R9
+	MOVL         R9, (BX)(R8*4)
+	VMOVD        R9, X4
+	VPBROADCASTD X4, Y4
+	VPCMPEQD     Y2, Y4, Y4
+	VANDPS       Y3, Y4, Y4
+	VMASKMOVPS   Y4, Y0, (SI)
+	ADDQ         DX, SI
+	ADDQ         DX, CX
+	INCQ         R8
+	CMPQ         R8, AX
+	JL           oneHotArgmaxRows_row
+
+oneHotArgmaxRows_end:
+	VZEROUPPER
+	RET
+
+// func softmaxShiftRows(rows int, x *float32, cols int, y *float32)
+// Requires: AVX, AVX2, CMOV
+TEXT ·softmaxShiftRows(SB), NOSPLIT, $0-32
+	MOVQ         rows+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         cols+16(FP), DX
+	MOVQ         y+24(FP), BX
+	LEAQ         tailmask<>+0(SB), SI
+	MOVQ         DX, DI
+	NEGQ         DI
+	VMOVUPS      32(SI)(DI*4), Y0
+	LEAQ         argmaxconst<>+0(SB), SI
+	VBROADCASTSS 36(SI), Y1
+	SHLQ         $0x02, DX
+	XORQ         SI, SI
+	CMPQ         SI, AX
+	JGE          ss_end
+
+ss_row:
+	VMASKMOVPS   (CX), Y0, Y2
+	VCMPPS       $0x07, Y2, Y2, Y3
+	VANDPS       Y0, Y3, Y3
+	VBLENDVPS    Y3, Y2, Y1, Y4
+	VPERM2F128   $0x01, Y4, Y4, Y5
+	VMAXPS       Y5, Y4, Y5
+	VPERMILPS    $0x4e, Y5, Y4
+	VMAXPS       Y4, Y5, Y5
+	VPERMILPS    $0xb1, Y5, Y4
+	VMAXPS       Y4, Y5, Y5
+	VCMPPS       $0x00, Y2, Y5, Y5
+	VANDPS       Y3, Y5, Y5
+	VMOVMSKPS    Y5, DI
+	XORL         R8, R8
+	BSFL         DI, R8
+	CMOVLEQ      DI, R8
+	VMOVD        R8, X3
+	VPBROADCASTD X3, Y3
+	VPERMPS      Y2, Y3, Y3
+	VBROADCASTSS X2, Y4
+	VCMPPS       $0x03, Y4, Y4, Y5
+	VBLENDVPS    Y5, Y4, Y3, Y3
+	VSUBPS       Y3, Y2, Y2
+	VMASKMOVPS   Y2, Y0, (BX)
+	ADDQ         DX, CX
+	ADDQ         DX, BX
+	INCQ         SI
+	CMPQ         SI, AX
+	JL           ss_row
+
+ss_end:
+	VZEROUPPER
+	RET
+
+// func softmaxNormRows(rows int, y *float32, cols int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·softmaxNormRows(SB), NOSPLIT, $0-24
+	MOVQ    rows+0(FP), AX
+	MOVQ    y+8(FP), CX
+	MOVQ    cols+16(FP), DX
+	LEAQ    tailmask<>+0(SB), BX
+	MOVQ    DX, SI
+	NEGQ    SI
+	VMOVUPS 32(BX)(SI*4), Y0
+	MOVQ    $0x3ff0000000000000, BX
+	MOVQ    BX, X1
+	XORQ    BX, BX
+	CMPQ    BX, AX
+	JGE     sn_end
+
+sn_row:
+	VXORPD X2, X2, X2
+	XORQ   SI, SI
+
+sn_col:
+	VCVTSS2SD    (CX)(SI*4), X3, X3
+	VADDSD       X3, X2, X2
+	INCQ         SI
+	CMPQ         SI, DX
+	JL           sn_col
+	VDIVSD       X2, X1, X2
+	VCVTSD2SS    X2, X2, X2
+	VBROADCASTSS X2, Y2
+	VMASKMOVPS   (CX), Y0, Y4
+	VMULPS       Y2, Y4, Y4
+	VMASKMOVPS   Y4, Y0, (CX)
+	LEAQ         (CX)(DX*4), CX
+	INCQ         BX
+	CMPQ         BX, AX
+	JL           sn_row
+
+sn_end:
+	VZEROUPPER
+	RET
+
+// func ceShiftRows(rows int, idx *int32, x *float32, cols int, buf *float64, mx *float32, lim float64) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·ceShiftRows(SB), NOSPLIT, $0-64
+	MOVQ         rows+0(FP), AX
+	MOVQ         idx+8(FP), CX
+	MOVQ         x+16(FP), DX
+	MOVQ         cols+24(FP), BX
+	MOVQ         buf+32(FP), SI
+	MOVQ         mx+40(FP), DI
+	LEAQ         tailmask<>+0(SB), R8
+	MOVQ         BX, R9
+	NEGQ         R9
+	VMOVUPS      32(R8)(R9*4), Y0
+	VPMOVSXDQ    X0, Y1
+	VEXTRACTI128 $0x01, Y0, X2
+	VPMOVSXDQ    X2, Y2
+	MOVSD        lim+48(FP), X3
+	VBROADCASTSD X3, Y3
+	VXORPD       Y4, Y4, Y4
+	VSUBPD       Y3, Y4, Y4
+	LEAQ         argmaxconst<>+0(SB), R8
+	VBROADCASTSS 36(R8), Y5
+	VXORPS       Y6, Y6, Y6
+	VXORPS       Y7, Y7, Y7
+	VXORPS       Y8, Y8, Y8
+	MOVQ         BX, R8
+	SHLQ         $0x02, R8
+	SHLQ         $0x03, BX
+	XORQ         R9, R9
+	CMPQ         R9, AX
+	JGE          ceShiftRows_end
+
+ceShiftRows_row:
+	MOVLQSX      (CX)(R9*4), R10
+	IMULQ        R8, R10
+	VMASKMOVPS   (DX)(R10*1), Y0, Y9
+	VCMPPS       $0x03, Y9, Y9, Y10
+	VANDPS       Y0, Y10, Y10
+	VORPS        Y10, Y7, Y7
+	VBLENDVPS    Y0, Y9, Y5, Y10
+	VPERM2F128   $0x01, Y10, Y10, Y11
+	VMAXPS       Y11, Y10, Y11
+	VPERMILPS    $0x4e, Y11, Y10
+	VMAXPS       Y10, Y11, Y11
+	VPERMILPS    $0xb1, Y11, Y10
+	VMAXPS       Y10, Y11, Y11
+	VCMPPS       $0x00, Y6, Y9, Y10
+	VANDPS       Y0, Y10, Y10
+	VPCMPEQD     Y12, Y12, Y12
+	VBLENDVPS    Y10, Y9, Y12, Y12
+	VPERM2F128   $0x01, Y12, Y12, Y10
+	VPAND        Y10, Y12, Y12
+	VPERMILPS    $0x4e, Y12, Y10
+	VPAND        Y10, Y12, Y12
+	VPERMILPS    $0xb1, Y12, Y10
+	VPAND        Y10, Y12, Y12
+	VCMPPS       $0x00, Y6, Y11, Y10
+	VBLENDVPS    Y10, Y12, Y11, Y10
+	VMOVSS       X10, (DI)(R9*4)
+	VSUBPS       Y10, Y9, Y9
+	VCVTPS2PD    X9, Y10
+	VEXTRACTF128 $0x01, Y9, X9
+	VCVTPS2PD    X9, Y9
+	VMASKMOVPD   Y10, Y1, (SI)
+	VMASKMOVPD   Y9, Y2, 32(SI)
+	VCMPPD       $0x11, Y4, Y10, Y11
+	VCMPPD       $0x16, Y3, Y10, Y10
+	VORPD        Y11, Y10, Y10
+	VANDPD       Y1, Y10, Y10
+	VORPD        Y10, Y8, Y8
+	VCMPPD       $0x11, Y4, Y9, Y10
+	VCMPPD       $0x16, Y3, Y9, Y9
+	VORPD        Y10, Y9, Y9
+	VANDPD       Y2, Y9, Y9
+	VORPD        Y9, Y8, Y8
+	ADDQ         BX, SI
+	INCQ         R9
+	CMPQ         R9, AX
+	JL           ceShiftRows_row
+
+ceShiftRows_end:
+	XORQ      AX, AX
+	VMOVMSKPS Y7, CX
+	TESTL     CX, CX
+	SETNE     AL
+	VMOVMSKPD Y8, CX
+	TESTL     CX, CX
+	SETNE     CL
+	MOVBQZX   CL, CX
+	SHLQ      $0x01, CX
+	ORQ       CX, AX
+	MOVQ      AX, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func ceShiftRowsBy(rows int, idx *int32, x *float32, cols int, buf *float64, s *float32, lim float64) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·ceShiftRowsBy(SB), NOSPLIT, $0-64
+	MOVQ         rows+0(FP), AX
+	MOVQ         idx+8(FP), CX
+	MOVQ         x+16(FP), DX
+	MOVQ         cols+24(FP), BX
+	MOVQ         buf+32(FP), SI
+	MOVQ         s+40(FP), DI
+	LEAQ         tailmask<>+0(SB), R8
+	MOVQ         BX, R9
+	NEGQ         R9
+	VMOVUPS      32(R8)(R9*4), Y0
+	VPMOVSXDQ    X0, Y1
+	VEXTRACTI128 $0x01, Y0, X2
+	VPMOVSXDQ    X2, Y2
+	MOVSD        lim+48(FP), X3
+	VBROADCASTSD X3, Y3
+	VXORPD       Y4, Y4, Y4
+	VSUBPD       Y3, Y4, Y4
+	VXORPS       Y5, Y5, Y5
+	VXORPS       Y6, Y6, Y6
+	MOVQ         BX, R8
+	SHLQ         $0x02, R8
+	SHLQ         $0x03, BX
+	XORQ         R9, R9
+	CMPQ         R9, AX
+	JGE          ceShiftRowsBy_end
+
+ceShiftRowsBy_row:
+	MOVLQSX      (CX)(R9*4), R10
+	IMULQ        R8, R10
+	VMASKMOVPS   (DX)(R10*1), Y0, Y7
+	VBROADCASTSS (DI)(R9*4), Y8
+	VSUBPS       Y8, Y7, Y7
+	VCVTPS2PD    X7, Y8
+	VEXTRACTF128 $0x01, Y7, X7
+	VCVTPS2PD    X7, Y7
+	VMASKMOVPD   Y8, Y1, (SI)
+	VMASKMOVPD   Y7, Y2, 32(SI)
+	VCMPPD       $0x11, Y4, Y8, Y9
+	VCMPPD       $0x16, Y3, Y8, Y8
+	VORPD        Y9, Y8, Y8
+	VANDPD       Y1, Y8, Y8
+	VORPD        Y8, Y6, Y6
+	VCMPPD       $0x11, Y4, Y7, Y8
+	VCMPPD       $0x16, Y3, Y7, Y7
+	VORPD        Y8, Y7, Y7
+	VANDPD       Y2, Y7, Y7
+	VORPD        Y7, Y6, Y6
+	ADDQ         BX, SI
+	INCQ         R9
+	CMPQ         R9, AX
+	JL           ceShiftRowsBy_row
+
+ceShiftRowsBy_end:
+	XORQ      AX, AX
+	VMOVMSKPS Y5, CX
+	TESTL     CX, CX
+	SETNE     AL
+	VMOVMSKPD Y6, CX
+	TESTL     CX, CX
+	SETNE     CL
+	MOVBQZX   CL, CX
+	SHLQ      $0x01, CX
+	ORQ       CX, AX
+	MOVQ      AX, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func softmaxBackRows(rows int, y *float32, gy *float32, gx *float32, cols int)
+// Requires: AVX, AVX2
+TEXT ·softmaxBackRows(SB), NOSPLIT, $32-40
+	MOVQ    rows+0(FP), AX
+	MOVQ    y+8(FP), CX
+	MOVQ    gy+16(FP), DX
+	MOVQ    gx+24(FP), BX
+	MOVQ    cols+32(FP), SI
+	LEAQ    tailmask<>+0(SB), DI
+	MOVQ    SI, R8
+	NEGQ    R8
+	VMOVUPS 32(DI)(R8*4), Y0
+	XORQ    DI, DI
+	CMPQ    DI, AX
+	JGE     sb_end
+
+sb_row:
+	VMASKMOVPS (CX), Y0, Y1
+	VMASKMOVPS (DX), Y0, Y2
+	VMULPS     Y2, Y1, Y3
+	VMOVUPS    Y3, (SP)
+	LEAQ       (SP), R8
+	VXORPS     X3, X3, X3
+	XORQ       R9, R9
+
+sb_col:
+	VMOVSS       (R8)(R9*4), X4
+	VADDSS       X4, X3, X3
+	INCQ         R9
+	CMPQ         R9, SI
+	JL           sb_col
+	VBROADCASTSS X3, Y3
+	VSUBPS       Y3, Y2, Y2
+	VMULPS       Y1, Y2, Y1
+	VMASKMOVPS   (BX), Y0, Y2
+	VADDPS       Y2, Y1, Y1
+	VMASKMOVPS   Y1, Y0, (BX)
+	LEAQ         (CX)(SI*4), CX
+	LEAQ         (DX)(SI*4), DX
+	LEAQ         (BX)(SI*4), BX
+	INCQ         DI
+	CMPQ         DI, AX
+	JL           sb_row
+
+sb_end:
+	VZEROUPPER
+	RET
+
+// func ceGradRows(rows int, idx *int32, buf *float64, gx *float32, cols int, gv float32, lab *int32)
+// Requires: AVX, AVX2, SSE
+TEXT ·ceGradRows(SB), NOSPLIT, $0-56
+	MOVQ         rows+0(FP), AX
+	MOVQ         idx+8(FP), CX
+	MOVQ         buf+16(FP), DX
+	MOVQ         gx+24(FP), BX
+	MOVQ         cols+32(FP), SI
+	MOVQ         lab+48(FP), DI
+	LEAQ         tailmask<>+0(SB), R8
+	MOVQ         SI, R9
+	NEGQ         R9
+	VMOVUPS      32(R8)(R9*4), Y0
+	VPMOVSXDQ    X0, Y1
+	VEXTRACTI128 $0x01, Y0, X2
+	VPMOVSXDQ    X2, Y2
+	MOVSS        gv+40(FP), X3
+	VBROADCASTSS X3, Y4
+	MOVQ         SI, R8
+	SHLQ         $0x02, R8
+	SHLQ         $0x03, SI
+	XORQ         R9, R9
+	CMPQ         R9, AX
+	JGE          cg_end
+
+cg_row:
+	MOVLQSX     (CX)(R9*4), R10
+	MOVQ        R10, R11
+	IMULQ       R8, R11
+	ADDQ        BX, R11
+	VMASKMOVPD  (DX), Y1, Y5
+	VMASKMOVPD  32(DX), Y2, Y6
+	VCVTPD2PSY  Y5, X7
+	VCVTPD2PSY  Y6, X5
+	VINSERTF128 $0x01, X5, Y7, Y5
+	VMULPS      Y4, Y5, Y5
+	VMASKMOVPS  (R11), Y0, Y6
+	VADDPS      Y6, Y5, Y5
+	VMASKMOVPS  Y5, Y0, (R11)
+	MOVLQSX     (DI)(R10*4), R10
+	VMOVSS      (R11)(R10*4), X5
+	VSUBSS      X3, X5, X5
+	VMOVSS      X5, (R11)(R10*4)
+	ADDQ        SI, DX
+	INCQ        R9
+	CMPQ        R9, AX
+	JL          cg_row
+
+cg_end:
+	VZEROUPPER
+	RET
+
+// func spmmNarrowGroups(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32, set int)
+// Requires: AVX, AVX2, CMOV, FMA3, SSE
+TEXT ·spmmNarrowGroups(SB), NOSPLIT, $8-80
+	MOVQ         rows+0(FP), AX
+	MOVQ         groups+8(FP), CX
+	TESTQ        CX, CX
+	JZ           ng_done
+	SHLQ         $0x04, CX
+	ADDQ         AX, CX
+	MOVQ         CX, (SP)
+	MOVQ         rowPtr+16(FP), CX
+	MOVQ         col+24(FP), DX
+	MOVQ         val+32(FP), BX
+	MOVQ         b+40(FP), SI
+	MOVQ         n+56(FP), DI
+	LEAQ         tailmask<>+0(SB), R8
+	MOVQ         DI, R9
+	NEGQ         R9
+	VMOVUPS      32(R8)(R9*4), Y0
+	SHLQ         $0x02, DI
+	MOVSS        alpha+64(FP), X1
+	VBROADCASTSS X1, Y1
+
+ng_group:
+	MOVLQSX (AX), R9
+	MOVLQSX (CX)(R9*4), R10
+	MOVLQSX 4(CX)(R9*4), R9
+	SUBQ    R10, R9
+	MOVQ    R9, R8
+	MOVLQSX 4(AX), R9
+	MOVLQSX (CX)(R9*4), R11
+	MOVLQSX 4(CX)(R9*4), R9
+	SUBQ    R11, R9
+	CMPQ    R9, R8
+	CMOVQLT R9, R8
+	MOVLQSX 8(AX), R9
+	MOVLQSX (CX)(R9*4), R12
+	MOVLQSX 4(CX)(R9*4), R9
+	SUBQ    R12, R9
+	CMPQ    R9, R8
+	CMOVQLT R9, R8
+	MOVLQSX 12(AX), R9
+	MOVLQSX (CX)(R9*4), R13
+	MOVLQSX 4(CX)(R9*4), R9
+	SUBQ    R13, R9
+	CMPQ    R9, R8
+	CMOVQLT R9, R8
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	TESTQ   R8, R8
+	JZ      ng_tails
+
+ng_common:
+	MOVLQSX      (DX)(R10*4), R9
+	IMULQ        DI, R9
+	VBROADCASTSS (BX)(R10*4), Y6
+	VMASKMOVPS   (SI)(R9*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R10
+	MOVLQSX      (DX)(R11*4), R9
+	IMULQ        DI, R9
+	VBROADCASTSS (BX)(R11*4), Y6
+	VMASKMOVPS   (SI)(R9*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y3
+	INCQ         R11
+	MOVLQSX      (DX)(R12*4), R9
+	IMULQ        DI, R9
+	VBROADCASTSS (BX)(R12*4), Y6
+	VMASKMOVPS   (SI)(R9*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y4
+	INCQ         R12
+	MOVLQSX      (DX)(R13*4), R9
+	IMULQ        DI, R9
+	VBROADCASTSS (BX)(R13*4), Y6
+	VMASKMOVPS   (SI)(R9*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y5
+	INCQ         R13
+	DECQ         R8
+	JNZ          ng_common
+
+ng_tails:
+	MOVLQSX (AX), R8
+	MOVLQSX 4(CX)(R8*4), R8
+
+ng_tail0:
+	CMPQ         R10, R8
+	JGE          ng_fold0
+	MOVLQSX      (DX)(R10*4), R9
+	IMULQ        DI, R9
+	VBROADCASTSS (BX)(R10*4), Y6
+	VMASKMOVPS   (SI)(R9*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R10
+	JMP          ng_tail0
+
+ng_fold0:
+	MOVLQSX    (AX), R8
+	IMULQ      DI, R8
+	MOVQ       c+48(FP), R9
+	ADDQ       R9, R8
+	MOVQ       set+72(FP), R9
+	TESTQ      R9, R9
+	JNZ        ng_zero0
+	VMASKMOVPS (R8), Y0, Y6
+	JMP        ng_fma0
+
+ng_zero0:
+	VXORPS Y6, Y6, Y6
+
+ng_fma0:
+	VFMADD231PS Y2, Y1, Y6
+	VMASKMOVPS  Y6, Y0, (R8)
+	MOVLQSX     4(AX), R8
+	MOVLQSX     4(CX)(R8*4), R8
+
+ng_tail1:
+	CMPQ         R11, R8
+	JGE          ng_fold1
+	MOVLQSX      (DX)(R11*4), R9
+	IMULQ        DI, R9
+	VBROADCASTSS (BX)(R11*4), Y2
+	VMASKMOVPS   (SI)(R9*1), Y0, Y6
+	VFMADD231PS  Y6, Y2, Y3
+	INCQ         R11
+	JMP          ng_tail1
+
+ng_fold1:
+	MOVLQSX    4(AX), R8
+	IMULQ      DI, R8
+	MOVQ       c+48(FP), R9
+	ADDQ       R9, R8
+	MOVQ       set+72(FP), R9
+	TESTQ      R9, R9
+	JNZ        ng_zero1
+	VMASKMOVPS (R8), Y0, Y2
+	JMP        ng_fma1
+
+ng_zero1:
+	VXORPS Y2, Y2, Y2
+
+ng_fma1:
+	VFMADD231PS Y3, Y1, Y2
+	VMASKMOVPS  Y2, Y0, (R8)
+	MOVLQSX     8(AX), R8
+	MOVLQSX     4(CX)(R8*4), R8
+
+ng_tail2:
+	CMPQ         R12, R8
+	JGE          ng_fold2
+	MOVLQSX      (DX)(R12*4), R9
+	IMULQ        DI, R9
+	VBROADCASTSS (BX)(R12*4), Y2
+	VMASKMOVPS   (SI)(R9*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y4
+	INCQ         R12
+	JMP          ng_tail2
+
+ng_fold2:
+	MOVLQSX    8(AX), R8
+	IMULQ      DI, R8
+	MOVQ       c+48(FP), R9
+	ADDQ       R9, R8
+	MOVQ       set+72(FP), R9
+	TESTQ      R9, R9
+	JNZ        ng_zero2
+	VMASKMOVPS (R8), Y0, Y2
+	JMP        ng_fma2
+
+ng_zero2:
+	VXORPS Y2, Y2, Y2
+
+ng_fma2:
+	VFMADD231PS Y4, Y1, Y2
+	VMASKMOVPS  Y2, Y0, (R8)
+	MOVLQSX     12(AX), R8
+	MOVLQSX     4(CX)(R8*4), R8
+
+ng_tail3:
+	CMPQ         R13, R8
+	JGE          ng_fold3
+	MOVLQSX      (DX)(R13*4), R9
+	IMULQ        DI, R9
+	VBROADCASTSS (BX)(R13*4), Y2
+	VMASKMOVPS   (SI)(R9*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y5
+	INCQ         R13
+	JMP          ng_tail3
+
+ng_fold3:
+	MOVLQSX    12(AX), R8
+	IMULQ      DI, R8
+	MOVQ       c+48(FP), R9
+	ADDQ       R9, R8
+	MOVQ       set+72(FP), R9
+	TESTQ      R9, R9
+	JNZ        ng_zero3
+	VMASKMOVPS (R8), Y0, Y2
+	JMP        ng_fma3
+
+ng_zero3:
+	VXORPS Y2, Y2, Y2
+
+ng_fma3:
+	VFMADD231PS Y5, Y1, Y2
+	VMASKMOVPS  Y2, Y0, (R8)
+	ADDQ        $0x10, AX
+	CMPQ        AX, (SP)
+	JB          ng_group
+
+ng_done:
+	VZEROUPPER
+	RET
+
+// func scaleVec(n int, x *float32, y *float32, c float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·scaleVec(SB), NOSPLIT, $0-28
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	MOVSS        c+24(FP), X0
+	VBROADCASTSS X0, Y0
+	XORQ         BX, BX
+
+l8:
+	MOVQ    AX, SI
+	SUBQ    BX, SI
+	CMPQ    SI, $0x08
+	JL      tail
+	VMOVUPS (CX)(BX*4), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS Y1, (DX)(BX*4)
+	ADDQ    $0x08, BX
+	JMP     l8
+
+tail:
+	TESTQ      SI, SI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       SI
+	VMOVUPS    32(AX)(SI*4), Y1
+	VMASKMOVPS (CX)(BX*4), Y1, Y2
+	VMULPS     Y0, Y2, Y2
+	VMASKMOVPS Y2, Y1, (DX)(BX*4)
 
 done:
 	VZEROUPPER

@@ -18,8 +18,8 @@
 // reduction index in increasing order, and is folded into the output by one
 // more fused multiply-add (out = alpha·acc + out). The tile shape, row count
 // and column mask never change that sequence, so callers may cut the rows of
-// a product anywhere and get bit-identical results; SpMMRows4 runs SpMMRow's
-// chain for each of its four rows, and SpMMHeadsRow each 8-column head's
+// a product anywhere and get bit-identical results; SpMMNarrowGroups runs SpMMRow's
+// chain for each row of its groups of four, and SpMMHeadsRow each 8-column head's
 // (GAT's heads side by side); SDDMMHeads8 runs SDDMMRow's chain and tree for
 // each of eight heads. The SDDMM kernel runs one
 // code path for every entry (four interleaved chains, a fixed reduction

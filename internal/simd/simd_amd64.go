@@ -403,19 +403,6 @@ func NonZeroRows(x []float32, ld, w int, out []uint16) {
 	nonZeroRows(rows, &x[0], ld, w0, w-w0, &out[0])
 }
 
-// SpMMRows4 computes, for each of the four rows i = rows[0..3] of a CSR
-// matrix (rowPtr, col, val), c[i·n+j] += alpha·Σ_k val[k]·b[col[k]·n+j] for
-// j < n ≤ 8: four SpMMRow calls of a narrow product (PCGCN's class scores)
-// with the same bits, their chains interleaved over the entries all four
-// rows have. Every row must have at least one entry, and the four rows must
-// be distinct. Indices are not checked.
-func SpMMRows4(rows *[4]int32, rowPtr, col []int32, val, b, c []float32, n int, alpha float32) {
-	if n < 1 || n > 8 {
-		panic(fmt.Sprintf("simd: SpMMRows4 on %d columns (want 1..8)", n))
-	}
-	spmmRows4(&rows[0], &rowPtr[0], &col[0], &val[0], &b[0], &c[0], n, alpha)
-}
-
 // SpMMHeadsRow is SpMMRow for the heads of a multi-head attention product
 // whose heads are 8 columns wide: for each head v < len(c)/8 it adds
 // alpha·Σ_k val[p_k·stride+v]·b[col[k]·ldb+8v : +8] to c[8v : 8v+8], where

@@ -96,11 +96,6 @@ func NonZeroRows(x []float32, ld, w int, out []uint16) {
 	panic("simd: NonZeroRows called without vector support")
 }
 
-// SpMMRows4 is unavailable in this build; see Enabled.
-func SpMMRows4(rows *[4]int32, rowPtr, col []int32, val, b, c []float32, n int, alpha float32) {
-	panic("simd: SpMMRows4 called without vector support")
-}
-
 // SpMMHeadsRow is unavailable in this build; see Enabled.
 func SpMMHeadsRow(alpha float32, col []int32, val []float32, stride int, perm []int32, b []float32, ldb int, c []float32) {
 	panic("simd: SpMMHeadsRow called without vector support")

@@ -104,11 +104,6 @@ func spmmRow(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int
 //go:noescape
 func spmmRowPerm(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32, pfn int)
 
-// spmmRows4 adds alpha times four sparse rows times a narrow b to c (see SpMMRows4).
-//
-//go:noescape
-func spmmRows4(rows *int32, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32)
-
 // spmmHeads8 adds alpha times one sparse row times b to c for 8 heads of 8 columns (see SpMMHeadsRow).
 //
 //go:noescape
@@ -343,3 +338,88 @@ func dropoutBitsFirst(n int, x *float32, y *float32, bits *uint16, scale float32
 //
 //go:noescape
 func colSumsTail(rows int, cols int, ld int, gd *float32, mul *float32, sums *float64)
+
+// gemm2src1x16 computes a 1-row tile of c += alpha·[a a2]·b (see GemmTile2).
+//
+//go:noescape
+func gemm2src1x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+
+// gemm2src2x16 computes a 2-row tile of c += alpha·[a a2]·b (see GemmTile2).
+//
+//go:noescape
+func gemm2src2x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+
+// gemm2src3x16 computes a 3-row tile of c += alpha·[a a2]·b (see GemmTile2).
+//
+//go:noescape
+func gemm2src3x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+
+// gemm2src4x16 computes a 4-row tile of c += alpha·[a a2]·b (see GemmTile2).
+//
+//go:noescape
+func gemm2src4x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+
+// gemm2src5x16 computes a 5-row tile of c += alpha·[a a2]·b (see GemmTile2).
+//
+//go:noescape
+func gemm2src5x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+
+// gemm2src6x16 computes a 6-row tile of c += alpha·[a a2]·b (see GemmTile2).
+//
+//go:noescape
+func gemm2src6x16(kc int, a *float32, kc2 int, a2 *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)
+
+// nonZeroRowList lists the rows of x holding an element that is not ±0 (see NonZeroRowList).
+//
+//go:noescape
+func nonZeroRowList(rows int, x *float32, k int, most int, out *int32) int
+
+// argmaxRows writes each narrow row's first maximum's index (see ArgmaxRows).
+//
+//go:noescape
+func argmaxRows(rows int, x *float32, cols int, idx *int32)
+
+// oneHotArgmaxRows writes each narrow row's first maximum's index (see ArgmaxRows).
+//
+//go:noescape
+func oneHotArgmaxRows(rows int, x *float32, cols int, idx *int32, oh *float32)
+
+// softmaxShiftRows writes each narrow row minus softmaxInto's row maximum (see SoftmaxShiftRows).
+//
+//go:noescape
+func softmaxShiftRows(rows int, x *float32, cols int, y *float32)
+
+// softmaxNormRows divides each narrow row by its float64 sum as softmaxInto does (see SoftmaxNormRows).
+//
+//go:noescape
+func softmaxNormRows(rows int, y *float32, cols int)
+
+// ceShiftRows writes the shifted rows of a cross-entropy block as float64 (see CEShiftRows).
+//
+//go:noescape
+func ceShiftRows(rows int, idx *int32, x *float32, cols int, buf *float64, mx *float32, lim float64) int
+
+// ceShiftRowsBy writes the shifted rows of a cross-entropy block as float64 (see CEShiftRows).
+//
+//go:noescape
+func ceShiftRowsBy(rows int, idx *int32, x *float32, cols int, buf *float64, s *float32, lim float64) int
+
+// softmaxBackRows adds the softmax's input gradient of narrow rows to gx (see SoftmaxBackRows).
+//
+//go:noescape
+func softmaxBackRows(rows int, y *float32, gy *float32, gx *float32, cols int)
+
+// ceGradRows adds a cross-entropy block's gradient rows to gx (see CEGradRows).
+//
+//go:noescape
+func ceGradRows(rows int, idx *int32, buf *float64, gx *float32, cols int, gv float32, lab *int32)
+
+// spmmNarrowGroups adds (or, with set, writes) alpha times groups of four sparse rows times a narrow b into c (see SpMMNarrowGroups).
+//
+//go:noescape
+func spmmNarrowGroups(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32, set int)
+
+// scaleVec sets y = x·c for n elements (see ScaleVec).
+//
+//go:noescape
+func scaleVec(n int, x *float32, y *float32, c float32)

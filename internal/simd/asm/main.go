@@ -46,7 +46,6 @@ func main() {
 	}
 	spmmRow(false, masks)
 	spmmRow(true, masks)
-	spmmRows4(masks)
 	for _, nh := range []int{8, 4, 2, 1} {
 		spmmHeads(nh, false)
 		spmmHeads(nh, true)
@@ -87,6 +86,8 @@ func main() {
 	colSums8()
 	edgeSoftmaxBack1(masks)
 	dropoutBitsKernels()
+	gemmTile2Kernels()
+	pcgcn3Kernels()
 	Generate()
 }
 
@@ -1239,92 +1240,6 @@ func nonZeroRows(masks Mem) {
 	CMPQ(r, rows)
 	JL(LabelRef("row"))
 	Label("done")
-	VZEROUPPER()
-	RET()
-}
-
-// spmmRows4 emits four sparse rows of c += alpha·a·b at once for a narrow b
-// (n ≤ 8 columns, one masked vector): the rows' chains run interleaved over
-// the entries all four have, then each row finishes its own, so that four
-// fused multiply-add chains are in flight instead of one. Each row's chain
-// is spmmRow's: from zero, one VFMADD231PS per entry in order, then one
-// fold c = acc·alpha + c. Rows must have at least one entry (spmmRow leaves
-// the c of an empty row untouched, which the fold would not).
-func spmmRows4(masks Mem) {
-	TEXT("spmmRows4", NOSPLIT, "func(rows *int32, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32)")
-	Pragma("noescape")
-	Doc("spmmRows4 adds alpha times four sparse rows times a narrow b to c (see SpMMRows4).")
-	prow := Load(Param("rows"), GP64())
-	prp := Load(Param("rowPtr"), GP64())
-	pcol := Load(Param("col"), GP64())
-	pval := Load(Param("val"), GP64())
-	pb := Load(Param("b"), GP64())
-	n := Load(Param("n"), GP64())
-	mask := loadMask(masks, n)
-	SHLQ(U8(2), n) // bytes per row of b and c
-	al := YMM()
-	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
-
-	// cursors s_i = rowPtr[rows[i]], and m = the fewest entries of the four
-	s := make([]Register, 4)
-	m := GP64()
-	t := GP64()
-	for i := range s {
-		s[i] = GP64()
-		MOVLQSX(Mem{Base: prow, Disp: 4 * i}, t)
-		MOVLQSX(Mem{Base: prp, Index: t, Scale: 4}, s[i])
-		MOVLQSX(Mem{Base: prp, Index: t, Scale: 4, Disp: 4}, t)
-		SUBQ(s[i], t)
-		if i == 0 {
-			MOVQ(t, m)
-		} else {
-			CMPQ(t, m)
-			CMOVQLT(t, m)
-		}
-	}
-	acc := make([]VecVirtual, 4)
-	for i := range acc {
-		acc[i] = YMM()
-		VXORPS(acc[i], acc[i], acc[i])
-	}
-	entry := func(i int) {
-		idx := GP64()
-		MOVLQSX(Mem{Base: pcol, Index: s[i], Scale: 4}, idx)
-		IMULQ(n, idx)
-		x, bt := YMM(), YMM()
-		VBROADCASTSS(Mem{Base: pval, Index: s[i], Scale: 4}, x)
-		VMASKMOVPS(Mem{Base: pb, Index: idx, Scale: 1}, mask, bt)
-		VFMADD231PS(bt, x, acc[i])
-		INCQ(s[i])
-	}
-	TESTQ(m, m)
-	JZ(LabelRef("tails"))
-	Label("common")
-	for i := range s {
-		entry(i)
-	}
-	DECQ(m)
-	JNZ(LabelRef("common"))
-	Label("tails")
-	pc := Load(Param("c"), GP64())
-	for i := range s {
-		tag := fmt.Sprint(i)
-		e := GP64()
-		MOVLQSX(Mem{Base: prow, Disp: 4 * i}, t)
-		MOVLQSX(Mem{Base: prp, Index: t, Scale: 4, Disp: 4}, e)
-		Label("tail" + tag)
-		CMPQ(s[i], e)
-		JGE(LabelRef("fold" + tag))
-		entry(i)
-		JMP(LabelRef("tail" + tag))
-		Label("fold" + tag)
-		IMULQ(n, t)
-		ADDQ(pc, t)
-		ct := YMM()
-		VMASKMOVPS(Mem{Base: t}, mask, ct)
-		VFMADD231PS(acc[i], al, ct)
-		VMASKMOVPS(ct, mask, Mem{Base: t})
-	}
 	VZEROUPPER()
 	RET()
 }

@@ -1,0 +1,6 @@
+//go:build race
+
+package tensor
+
+// raceBuild reports a -race build (see race_norace_test.go).
+const raceBuild = true
