@@ -297,8 +297,16 @@ type fairGap struct {
 	Paper         paper.Score
 	Preset, Tuned meanStd
 	// Closed: the tuned mean is at least the paper's less one standard
-	// deviation (the larger of the paper's and ours).
-	Closed bool
+	// deviation (the larger of the paper's and ours); PresetClosed the same
+	// of the preset's mean (with the preset's standard deviation), when
+	// there is no gap beyond the spread for tuning to close.
+	Closed, PresetClosed bool
+}
+
+// withinStd reports whether ours is at least the paper's mean less one
+// standard deviation, the larger of the paper's and ours.
+func withinStd(p paper.Score, ours meanStd) bool {
+	return ours.Mean >= p.Mean-math.Max(p.Std, ours.Std)
 }
 
 // fairAnalysis is every number the fair study's section states.
@@ -511,8 +519,9 @@ func (a *fairAnalysis) paperGaps() {
 		if !ok || math.IsNaN(t.Mean) {
 			continue
 		}
-		a.Gaps = append(a.Gaps, fairGap{Dataset: d, Paper: p, Preset: a.preset("pcgcn", d), Tuned: t,
-			Closed: t.Mean >= p.Mean-math.Max(p.Std, t.Std)})
+		pre := a.preset("pcgcn", d)
+		a.Gaps = append(a.Gaps, fairGap{Dataset: d, Paper: p, Preset: pre, Tuned: t,
+			Closed: withinStd(p, t), PresetClosed: !math.IsNaN(pre.Mean) && withinStd(p, pre)})
 	}
 }
 
@@ -869,6 +878,8 @@ func gapSentence(g fairGap) string {
 	switch {
 	case after <= 0:
 		s += fmt.Sprintf("it is %.2f points above it: tuning closes the gap.", -after)
+	case g.Closed && g.PresetClosed:
+		s += fmt.Sprintf("%.2f points below, within one standard deviation, as the preset already was: no gap beyond the spread for tuning to close.", after)
 	case g.Closed:
 		s += fmt.Sprintf("%.2f points below, within one standard deviation: tuning closes the gap.", after)
 	case after < before:
@@ -933,19 +944,25 @@ func (a *fairAnalysis) verdict() string {
 			s += " PCGCN has the best average rank, but that alone is not evidence that it is better."
 		}
 	}
-	var closed, open []string
+	var closed, open, spread []string
 	for _, g := range a.Gaps {
 		if math.IsNaN(g.Preset.Mean) || g.Paper.Mean-g.Preset.Mean <= fairGapShown {
 			continue
 		}
-		if g.Closed {
+		switch {
+		case g.Closed && g.PresetClosed && g.Tuned.Mean < g.Paper.Mean:
+			spread = append(spread, g.Dataset)
+		case g.Closed:
 			closed = append(closed, g.Dataset)
-		} else {
+		default:
 			open = append(open, g.Dataset)
 		}
 	}
 	if len(closed)+len(open) > 0 {
 		s += fmt.Sprintf(" Against the paper's PCGCN row, tuning closes the gap on %s and leaves it open on %s.", orNone(closed), orNone(open))
+	}
+	if len(spread) > 0 {
+		s += fmt.Sprintf(" On %s the preset was already within one standard deviation of the paper's row.", strings.Join(spread, ", "))
 	}
 	return "**Verdict:** " + s
 }

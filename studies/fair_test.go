@@ -2,7 +2,6 @@ package studies
 
 import (
 	"image/png"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -169,13 +168,18 @@ func TestGapSentence(t *testing.T) {
 	}{
 		{"above the paper", 59.4, 66.0, "0.53 points above it: tuning closes the gap"},
 		{"within a std", 59.4, 64.0, "1.47 points below, within one standard deviation: tuning closes the gap"},
+		// the preset's 3.07-point gap is inside max(2.4, 3.5): tuning cannot be said to close it
+		{"preset within a std", 62.4, 62.4, "3.07 points below, within one standard deviation, as the preset already was: no gap beyond the spread for tuning to close"},
 		{"narrowed", 59.4, 61.0, "4.47 points below: tuning narrows the gap by 1.60 points but does not close it"},
 		{"not narrowed", 59.4, 58.0, "7.47 points below: tuning does not narrow the gap"},
 		{"no gap", 64.0, 58.0, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := fairGap{Dataset: "squirrel", Paper: p, Preset: meanStd{c.preset, 1}, Tuned: meanStd{c.tuned, 1}}
-			g.Closed = g.Tuned.Mean >= p.Mean-math.Max(p.Std, g.Tuned.Std)
+			if c.name == "preset within a std" {
+				g.Preset.Std, g.Tuned.Std = 3.5, 3.5
+			}
+			g.Closed, g.PresetClosed = withinStd(p, g.Tuned), withinStd(p, g.Preset)
 			got := gapSentence(g)
 			if c.want == "" && got != "" || !strings.Contains(got, c.want) {
 				t.Errorf("%q, want %q", got, c.want)
@@ -369,6 +373,28 @@ func TestPresetOutside(t *testing.T) {
 	for _, c := range cases {
 		if got := presetOutside(&c.r); got != c.want {
 			t.Errorf("%s: presetOutside %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestVerdictTellsAGapTheSpreadCoversFromOneTuningClosed: a dataset whose
+// preset was already within one standard deviation of the paper's row is
+// not counted as a gap that tuning closed.
+func TestVerdictTellsAGapTheSpreadCoversFromOneTuningClosed(t *testing.T) {
+	in := fairCase(5, eightDatasets, means(constant(5, 8)), map[string]float64{"gcn": 1}, 0.5)
+	a := analyzeFair(in)
+	p := paper.Score{Mean: 65.47, Std: 2.4}
+	spread := fairGap{Dataset: "wisconsin", Paper: p, Preset: meanStd{62.4, 3.5}, Tuned: meanStd{62.4, 3.5}}
+	closed := fairGap{Dataset: "texas", Paper: p, Preset: meanStd{59.4, 1}, Tuned: meanStd{64.0, 1}}
+	for _, g := range []*fairGap{&spread, &closed} {
+		g.Closed, g.PresetClosed = withinStd(p, g.Tuned), withinStd(p, g.Preset)
+	}
+	a.Gaps = []fairGap{spread, closed}
+	v := a.verdict()
+	for _, want := range []string{"tuning closes the gap on texas and leaves it open on none",
+		"On wisconsin the preset was already within one standard deviation of the paper's row."} {
+		if !strings.Contains(v, want) {
+			t.Errorf("verdict %q lacks %q", v, want)
 		}
 	}
 }
