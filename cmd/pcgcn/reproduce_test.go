@@ -99,7 +99,7 @@ func TestReproduceQuickEndToEnd(t *testing.T) {
 	if err := root.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	total := regexp.MustCompile(`(?m)^\s*total\s+(\d+)\s+(\d+)\s+\d+\s+0\s+0\s+0\s+0\s+0s`).FindStringSubmatch(out.String())
+	total := regexp.MustCompile(`(?m)^\s*total\s+(\d+)\s+(\d+)\s+\d+\s+0\s+0\s+0\s+0\s+0\s+0s`).FindStringSubmatch(out.String())
 	if total == nil || total[1] != total[2] || !strings.Contains(out.String(), "ablation") {
 		t.Errorf("plan after a full run:\n%s", out.String())
 	}
