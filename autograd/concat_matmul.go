@@ -79,7 +79,7 @@ func concatMatMulBack(o *Var) {
 	// the order of MatMul's backward and then ConcatCols': ∂w, then each
 	// input in turn (distinct buffers: the order matters only if an
 	// input is w, which the shapes forbid for a non-square w)
-	from, rows, n := 0, o.Value.Rows, w.Cols()
+	from, n := 0, w.Cols()
 	if w.requiresGrad {
 		// [x₀ x₁ …]ᵀ·∂out block by block of ∂w's rows, xₖᵀ·∂out: each
 		// element is the same chain over the inner index (the rows) whichever
@@ -129,12 +129,7 @@ func concatMatMulBack(o *Var) {
 				g, _ := t.gradFor(x)
 				tensor.Gemm(t.Exec, false, true, 1, o.Grad, wk, 0, g)
 			} else {
-				tmp := t.Alloc(rows, c)
-				tensor.Gemm(t.Exec, false, true, 1, o.Grad, wk, 0, tmp)
-				o.i1, o.aux2 = k, tmp
-				t.Exec.ForArg(rows, rows*c, o, concatMatMulAdd)
-				o.aux2 = nil
-				t.giveBack(tmp)
+				concatMatMulAddGrad(o, k, wk)
 			}
 		}
 		from += c
@@ -147,7 +142,7 @@ func concatMatMulBack(o *Var) {
 // (written by the product).
 func concatMatMulGradsEach(o *Var, add [2]bool) {
 	t, w := o.tape, o.in[0]
-	from, rows, n := 0, o.Value.Rows, w.Cols()
+	from, n := 0, w.Cols()
 	for k, x := range o.xs {
 		c := x.Cols()
 		if x.requiresGrad {
@@ -155,12 +150,7 @@ func concatMatMulGradsEach(o *Var, add [2]bool) {
 			if !add[k] {
 				tensor.Gemm(t.Exec, false, true, 1, o.Grad, wk, 0, x.Grad)
 			} else {
-				tmp := t.Alloc(rows, c)
-				tensor.Gemm(t.Exec, false, true, 1, o.Grad, wk, 0, tmp)
-				o.i1, o.aux2 = k, tmp
-				t.Exec.ForArg(rows, rows*c, o, concatMatMulAdd)
-				o.aux2 = nil
-				t.giveBack(tmp)
+				concatMatMulAddGrad(o, k, wk)
 			}
 		}
 		from += c
@@ -192,4 +182,18 @@ func concatMatMulAddGo(dst, g []float32, c, lo, hi int) {
 			d[j] += v
 		}
 	}
+}
+
+// concatMatMulAddGrad adds ∂out·wkᵀ to input k's gradient, which holds one
+// already: the product into a scratch matrix, then added row by row
+// (concatMatMulAdd, in the order of the additions the bits depend on).
+func concatMatMulAddGrad(o *Var, k int, wk *tensor.Dense) {
+	t := o.tape
+	rows, c := o.Value.Rows, wk.Rows
+	tmp := t.Alloc(rows, c)
+	tensor.Gemm(t.Exec, false, true, 1, o.Grad, wk, 0, tmp)
+	o.i1, o.aux2 = k, tmp
+	t.Exec.ForArg(rows, rows*c, o, concatMatMulAdd)
+	o.aux2 = nil
+	t.giveBack(tmp)
 }
