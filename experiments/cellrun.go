@@ -3,6 +3,7 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/pcgcn/pcgcn/internal/sysmem"
 	"github.com/pcgcn/pcgcn/models"
@@ -39,8 +40,21 @@ func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (
 	}
 	res := &Result{Cell: c, Metric: opt.Metric, Config: cfg, Numerics: tensor.Numerics(),
 		Data: fp, Seed: opt.Seed, Epochs: opt.Epochs, Patience: opt.Patience}
+	cpu, counted := rn.cpuClock()
 	opt.Checkpoint = st.splitCheckpoint(c, res)
-	opt.Checkpoint.Resumed = func(k, epoch int) { p.resumedSplit(c, k, epoch) }
+	// a split resumed from a state saved by an earlier run adds the CPU
+	// seconds that run spent on it (carried[k]; negative: unknown)
+	var mu sync.Mutex
+	carried := map[int]float64{}
+	if counted {
+		opt.Checkpoint.CPU = processCPU
+	}
+	opt.Checkpoint.Resumed = func(k, epoch int, cpuSeconds float64) {
+		mu.Lock()
+		carried[k] = cpuSeconds
+		mu.Unlock()
+		p.resumedSplit(c, k, epoch)
+	}
 	if part := rn.resumable(c); part != nil {
 		res.PerSplit = part.PerSplit
 		res.Numerics = part.Numerics
@@ -54,9 +68,16 @@ func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (
 	}
 	// the splits side by side on a small graph (train.RunEach: each split's
 	// numbers are those it gets alone), saved and reported in order
-	cpu := rn.cpuClock()
 	err = train.RunEach(ctx, g, todo, spec, cfg, opt, train.SplitHooks{Done: func(i int, r *train.Result) error {
 		sr := SplitResult{SplitScores: r.Scores(), CPUSeconds: cpu()}
+		mu.Lock()
+		if before, ok := carried[todo[i]]; ok {
+			sr.CPUSeconds += before
+			if before < 0 { // part of the split's CPU was not counted
+				sr.CPUSeconds = 0
+			}
+		}
+		mu.Unlock()
 		if rn.Extras != nil {
 			sr.Extra = rn.Extras(c, r)
 		}
@@ -82,13 +103,13 @@ func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (
 }
 
 // cpuClock returns a function giving the process's CPU seconds since its
-// previous call (the first: since cpuClock), or one giving 0 when several
-// cells may train at once (Jobs > 1: the process's CPU is theirs together)
-// or the system has no getrusage.
-func (rn *Runner) cpuClock() func() float64 {
+// previous call (the first: since cpuClock) and true, or one giving 0 and
+// false when several cells may train at once (Jobs > 1: the process's CPU
+// is theirs together) or the system has no getrusage.
+func (rn *Runner) cpuClock() (func() float64, bool) {
 	last, err := sysmem.CPUSeconds()
 	if rn.Jobs > 1 || err != nil {
-		return func() float64 { return 0 }
+		return func() float64 { return 0 }, false
 	}
 	return func() float64 {
 		now, err := sysmem.CPUSeconds()
@@ -98,7 +119,14 @@ func (rn *Runner) cpuClock() func() float64 {
 		d := now - last
 		last = now
 		return d
-	}
+	}, true
+}
+
+// processCPU is the process's CPU seconds so far (0 where the system has no
+// getrusage: cpuClock then counts nothing).
+func processCPU() float64 {
+	s, _ := sysmem.CPUSeconds()
+	return s
 }
 
 // options returns the training options of every cell (threads, seed, epochs,

@@ -17,6 +17,45 @@ import (
 // cell's own splitCheckpoint), makes the runner continue that split at
 // epoch 10, and the cell's result is an uninterrupted run's.
 func TestCellResumesInsideASplit(t *testing.T) {
+	want, got, log, path := resumeAfterEpoch9(t, nil)
+	if a, b := want[0].PerSplit[0], got[0].PerSplit[0]; a.Test != b.Test || a.Val != b.Val || a.BestEpoch != b.BestEpoch || a.Epochs != b.Epochs {
+		t.Errorf("resumed split: %+v, uninterrupted %+v", b.SplitScores, a.SplitScores)
+	}
+	if !strings.Contains(log, "s gcn/texas split 0: resuming after epoch 9") {
+		t.Errorf("the split did not say that it resumed:\n%s", log)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the state file outlived the cell: %v", err)
+	}
+}
+
+// TestResumedSplitCountsEarlierCPU: a resumed split's CPU seconds include
+// what the killed run had spent on it by its last save (here a clock that
+// advances 1000 s a reading: 9000 s by epoch 9's save), and a state saved
+// without a CPU count leaves the split's CPU unrecorded rather than
+// undercounted.
+func TestResumedSplitCountsEarlierCPU(t *testing.T) {
+	if _, counted := (&Runner{}).cpuClock(); !counted {
+		t.Skip("no getrusage on this system: nothing is counted")
+	}
+	readings := 0
+	fake := func() float64 { readings++; return float64(readings) * 1000 }
+	_, got, _, _ := resumeAfterEpoch9(t, fake)
+	if s := got[0].PerSplit[0].CPUSeconds; s < 9000 || s > 9000+600 {
+		t.Errorf("resumed split's CPU %v s, want the killed run's 9000 plus this run's", s)
+	}
+	_, got, _, _ = resumeAfterEpoch9(t, nil)
+	if s := got[0].PerSplit[0].CPUSeconds; s != 0 {
+		t.Errorf("resumed from a state without a CPU count: %v s recorded, want none", s)
+	}
+}
+
+// resumeAfterEpoch9 trains texas' split 0 uninterrupted (want), then keeps
+// the state its cell's own splitCheckpoint saved after epoch 9 (counting
+// CPU with cpu, when set), and resumes the cell from it (got, with the
+// runner's progress log and the state file's path).
+func resumeAfterEpoch9(t *testing.T, cpu func() float64) (want, got []*Result, log, path string) {
+	t.Helper()
 	data := datasets.Options{DataDir: datatest.Mirror(t), Offline: true}
 	c := Cell{Study: "s", Dataset: "texas", Model: "gcn", Splits: []int{0}}
 	whole := &Runner{Dir: t.TempDir(), Data: data, Threads: 1, Epochs: 20, Patience: 20}
@@ -24,8 +63,8 @@ func TestCellResumesInsideASplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var log bytes.Buffer
-	rn := &Runner{Dir: t.TempDir(), Data: data, Threads: 1, Epochs: 20, Patience: 20, Progress: &log}
+	var logBuf bytes.Buffer
+	rn := &Runner{Dir: t.TempDir(), Data: data, Threads: 1, Epochs: 20, Patience: 20, Progress: &logBuf}
 	st := rn.store()
 	g, err := st.Graphs.Graph(c.Dataset)
 	if err != nil {
@@ -46,9 +85,9 @@ func TestCellResumesInsideASplit(t *testing.T) {
 	res := &Result{Cell: c, Metric: opt.Metric, Config: cfg, Numerics: tensor.Numerics(), Data: fp, Seed: opt.Seed,
 		Epochs: opt.Epochs, Patience: opt.Patience}
 	ck := st.splitCheckpoint(c, res)
-	ck.Every = 0
+	ck.Every, ck.CPU = 0, cpu
 	opt.Checkpoint = ck
-	path := ck.Path(0)
+	path = ck.Path(0)
 	var kept []byte
 	opt.Heartbeat = func(_, epoch, _ int, _ float64) {
 		if epoch == 10 {
@@ -64,17 +103,9 @@ func TestCellResumesInsideASplit(t *testing.T) {
 	if err := os.WriteFile(path, kept, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err := rn.Run([]Cell{c})
+	got, err = rn.Run([]Cell{c})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a, b := want[0].PerSplit[0], got[0].PerSplit[0]; a.Test != b.Test || a.Val != b.Val || a.BestEpoch != b.BestEpoch || a.Epochs != b.Epochs {
-		t.Errorf("resumed split: %+v, uninterrupted %+v", b.SplitScores, a.SplitScores)
-	}
-	if !strings.Contains(log.String(), "s gcn/texas split 0: resuming after epoch 9") {
-		t.Errorf("the split did not say that it resumed:\n%s", log.String())
-	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
-		t.Errorf("the state file outlived the cell: %v", err)
-	}
+	return want, got, logBuf.String(), path
 }

@@ -30,9 +30,18 @@ type Checkpoint struct {
 	// Every is the least wall time between two saves (0: after every
 	// epoch). The file is removed when the split ends.
 	Every time.Duration
+	// CPU, when set, returns a running count of the caller's CPU seconds
+	// (the process's, when one split trains at a time). Each save keeps what
+	// the split has spent by then over every run that carried it, so that a
+	// resumed split's CPU time is the work its result holds, not only the
+	// last run's part (the epochs a killed run trained after its last save
+	// are lost and not counted).
+	CPU func() float64
 	// Resumed, when set, is called when split k continues from a saved
-	// state, with the epoch the state was saved after.
-	Resumed func(k, epoch int)
+	// state, with the epoch the state was saved after and the CPU seconds
+	// the split had spent by then (see CPU); cpuSeconds is negative when
+	// unknown: the state was saved by a run without CPU.
+	Resumed func(k, epoch int, cpuSeconds float64)
 }
 
 // runState is what a Checkpoint's file holds (gob).
@@ -43,6 +52,8 @@ type runState struct {
 	Val, Test, TestAccuracy  float64
 	BestLoss                 float64
 	TrainNanos, ElapsedNanos int64
+	CPUSeconds               float64
+	CPUKnown                 bool // CPUSeconds was counted (Checkpoint.CPU set in every run so far)
 	Params, Best             [][]float32
 	Adam                     optim.AdamState
 	RNG                      []byte
@@ -88,6 +99,16 @@ func (ck *checkpointer) save(st *runState) error {
 	}
 	ck.last = time.Now()
 	return nil
+}
+
+// cpuSpent returns what the split has spent by now: carried from earlier
+// runs plus this run's part since start (a reading of c.CPU), and whether
+// it is known.
+func (ck *checkpointer) cpuSpent(carried, start float64, known bool) (float64, bool) {
+	if ck.c.CPU == nil || !known {
+		return 0, false
+	}
+	return carried + ck.c.CPU() - start, true
 }
 
 // remove deletes the file once the split is done (a file left behind is

@@ -87,3 +87,71 @@ func TestCheckpointResumesBitForBit(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckpointCarriesCPUSeconds: a state keeps the CPU seconds the split
+// has spent by its save (here a clock advancing 1000 s a reading: 9000 s by
+// epoch 9's), Resumed hands them back, and adds the resumed run's part to
+// the next save; a state saved without a clock hands back "unknown" (−1).
+func TestCheckpointCarriesCPUSeconds(t *testing.T) {
+	g, err := datasets.Load("texas", datasets.Options{DataDir: datatest.Mirror(t), Offline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := models.NewRegistry().Get("gcn")
+	cfg := spec.Preset("texas")
+	for _, counted := range []bool{true, false} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "split.state")
+		readings := 0
+		clock := func() float64 { readings++; return float64(readings) * 1000 }
+		opt := DefaultOptions()
+		opt.Epochs, opt.Patience, opt.Threads = 20, 0, 1
+		opt.Checkpoint = &Checkpoint{Path: func(int) string { return path }, Key: "cell"}
+		if counted {
+			opt.Checkpoint.CPU = clock
+		}
+		var kept []byte
+		opt.Heartbeat = func(_, epoch, _ int, _ float64) {
+			if epoch == 10 {
+				kept, _ = os.ReadFile(path)
+			}
+		}
+		if _, err := Run(g, 0, spec, cfg, opt); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(path, kept, 0o644)
+		readings = 0
+		got, gotEpoch := 0.0, 0
+		var atEpoch15 []byte
+		opt.Checkpoint.Resumed = func(_, epoch int, cpu float64) { got, gotEpoch = cpu, epoch }
+		opt.Heartbeat = func(_, epoch, _ int, _ float64) {
+			if epoch == 16 {
+				atEpoch15, _ = os.ReadFile(path)
+			}
+		}
+		if _, err := Run(g, 0, spec, cfg, opt); err != nil {
+			t.Fatal(err)
+		}
+		want := 9000.0
+		if !counted {
+			want = -1
+		}
+		if gotEpoch != 9 || got != want {
+			t.Errorf("counted %v: resumed after epoch %d with %v CPU seconds, want 9 and %v", counted, gotEpoch, got, want)
+		}
+		// the resumed run reads its clock at its start (1000) and at each
+		// save: epoch 15's is its 7th reading, 6000 s after its start
+		os.WriteFile(path, atEpoch15, 0o644)
+		opt.Heartbeat = nil
+		readings = 0
+		if _, err := Run(g, 0, spec, cfg, opt); err != nil {
+			t.Fatal(err)
+		}
+		if want = 15000; !counted {
+			want = -1
+		}
+		if gotEpoch != 15 || got != want {
+			t.Errorf("counted %v: second resume after epoch %d with %v CPU seconds, want 15 and %v", counted, gotEpoch, got, want)
+		}
+	}
+}

@@ -81,14 +81,26 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 	var trainTime, before time.Duration // before: the wall time of a resumed run's earlier part
 	since, first := 0, 1
 	var ck *checkpointer
+	// the CPU seconds carried from earlier runs of the split, this run's
+	// reading at its start, and whether the count is whole
+	var cpuBefore, cpuStart float64
+	cpuKnown := true
 	if opt.Checkpoint != nil && opt.Batch == nil {
 		ck = newCheckpointer(opt.Checkpoint, k)
+		if opt.Checkpoint.CPU != nil {
+			cpuStart = opt.Checkpoint.CPU()
+		}
 		if st := ck.load(k); st != nil && tr.restore(st, params, best) == nil {
 			first, since, bestLoss = st.Epoch+1, st.Since, st.BestLoss
 			res.Epochs, res.BestEpoch, res.Val, res.Test, res.TestAccuracy = st.Epoch, st.BestEpoch, st.Val, st.Test, st.TestAccuracy
 			trainTime, before = time.Duration(st.TrainNanos), time.Duration(st.ElapsedNanos)
+			cpuBefore, cpuKnown = st.CPUSeconds, st.CPUKnown
 			if opt.Checkpoint.Resumed != nil {
-				opt.Checkpoint.Resumed(k, st.Epoch)
+				carried := -1.0
+				if cpuKnown {
+					carried = cpuBefore
+				}
+				opt.Checkpoint.Resumed(k, st.Epoch, carried)
 			}
 		}
 		defer ck.remove()
@@ -129,6 +141,7 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 			st.Split, st.Epoch, st.BestEpoch, st.Since = k, epoch, res.BestEpoch, since
 			st.Val, st.Test, st.TestAccuracy, st.BestLoss = res.Val, res.Test, res.TestAccuracy, bestLoss
 			st.TrainNanos, st.ElapsedNanos = int64(trainTime), int64(before+time.Since(start))
+			st.CPUSeconds, st.CPUKnown = ck.cpuSpent(cpuBefore, cpuStart, cpuKnown)
 			if err := ck.save(st); err != nil {
 				return nil, err
 			}
