@@ -173,6 +173,16 @@ func summarize(res *Result) {
 	res.Scores = train.Summarize(splits)
 }
 
+// Interrupted returns how many of c's splits an interrupted run finished
+// and a run of c keeps (see resumable): they sit in the cell's partial file
+// until the cell completes, and no report reads them.
+func (rn *Runner) Interrupted(c Cell) int {
+	if part := rn.resumable(c); part != nil {
+		return len(part.PerSplit)
+	}
+	return 0
+}
+
 // resumable returns the splits of c finished by an interrupted run that a
 // run of c keeps (nil when none): those computed by this build's numerics,
 // or by unrecorded ones unless rn refreshes (the cell then records none

@@ -201,6 +201,9 @@ func TestRunnerResumesInsideACell(t *testing.T) {
 	if plan := rn.Plan([]Cell{c}); len(plan) != 1 || plan[0].Splits != 2 || plan[0].Resumed != 1 {
 		t.Errorf("plan of the interrupted cell: %+v, want 2 splits left and 1 cell resumed", plan)
 	}
+	if n := rn.Interrupted(c); n != 1 {
+		t.Errorf("Interrupted: %d splits, want the 1 of the partial file", n)
+	}
 	log.Reset()
 	again, err := rn.Run([]Cell{c})
 	if err != nil {

@@ -170,12 +170,25 @@ func anchorVerdict(rows []anchorRow, want int) string {
 	return b.String()
 }
 
+// anchorsNotSaved is the section's sentence while no anchor cell is
+// complete, counting the splits that interrupted runs finished (kept in
+// the cells' partial files, which the report does not read).
+func anchorsNotSaved(interrupted, splits int) string {
+	run := fmt.Sprintf("The study is optional (about 20 CPU-hours, 10 hours on 2 cores; resumable): `pcgcn reproduce --only %s`.", anchorsName)
+	if interrupted == 0 {
+		return "_Nothing saved yet. " + run + "_\n"
+	}
+	return fmt.Sprintf("_No anchor cell is complete yet: %d of its %d splits are trained, kept in the cells' partial files until each cell completes (`pcgcn reproduce --only %s --plan` counts them); the table waits for whole cells. %s_\n",
+		interrupted, splits, anchorsName, run)
+}
+
 // renderAnchors writes the anchors study's section from the saved cells.
 func renderAnchors(p *plan, w io.Writer) error {
 	rn := p.anchorRunner()
 	var rows []anchorRow
-	saved := false
-	for i, c := range anchorCells(p) {
+	saved, interrupted := false, 0
+	cells := anchorCells(p)
+	for i, c := range cells {
 		row := anchorRow{anchor: anchors()[i], Mean: math.NaN(), Std: math.NaN()}
 		if r := rn.LoadExact(c); r != nil {
 			var test []float64
@@ -185,11 +198,13 @@ func renderAnchors(p *plan, w io.Writer) error {
 			row.Splits = len(test)
 			row.Mean, row.Std = train.MeanStd(test)
 			saved = true
+		} else {
+			interrupted += rn.Interrupted(c)
 		}
 		rows = append(rows, row)
 	}
 	if !saved {
-		fmt.Fprintf(w, "_Nothing saved yet. The study is optional (about 20 CPU-hours, 10 hours on 2 cores; resumable): `pcgcn reproduce --only %s`._\n\n", anchorsName)
+		fmt.Fprintln(w, anchorsNotSaved(interrupted, len(cells)*len(p.splits)))
 		return nil
 	}
 	fmt.Fprintf(w, "GCN and GraphSAGE in Platonov et al.'s setting (`--set preset=platonov`: input and output linear layers, residual pre-LayerNorm blocks with GELU feed-forward modules, hidden 512, dropout 0.2, AdamW; 3 blocks and lr 3·10⁻⁴ are our picks from their grids), %d epochs without early stopping, the best-validation epoch's test ROC AUC, against the numbers they publish.\n\n", rn.Epochs)

@@ -74,3 +74,16 @@ func TestAnchorsPlanCountsCells(t *testing.T) {
 		t.Errorf("costs sum to %g, the estimate is %g", sum, e.EstSeconds)
 	}
 }
+
+// TestAnchorsNotSaved: with no anchor cell complete, the section says
+// "nothing saved" only when no split is trained either; splits finished by
+// an interrupted run are counted, not hidden.
+func TestAnchorsNotSaved(t *testing.T) {
+	if s := anchorsNotSaved(0, 30); !strings.Contains(s, "Nothing saved yet") {
+		t.Errorf("no split trained: %q", s)
+	}
+	s := anchorsNotSaved(2, 30)
+	if strings.Contains(s, "Nothing saved") || !strings.Contains(s, "2 of its 30 splits are trained") {
+		t.Errorf("two splits trained: %q", s)
+	}
+}
