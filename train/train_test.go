@@ -488,7 +488,14 @@ func TestEveryModelStepAllocatesNothing(t *testing.T) {
 		for range 2 { // the tape's pools reach their size
 			Step(tape, m, adam, d)
 		}
-		allocs := testing.AllocsPerRun(2, func() { Step(tape, m, adam, d) })
+		// the least of three counts: a step that allocates does so in each,
+		// while on a loaded machine a hand-off that blocks can make the
+		// runtime allocate a wait record (a sudog, when its P's cache is
+		// empty) that no code of ours asks for
+		allocs := math.Inf(1)
+		for range 3 {
+			allocs = min(allocs, testing.AllocsPerRun(2, func() { Step(tape, m, adam, d) }))
+		}
 		stop()
 		if allocs != 0 {
 			t.Errorf("%s: %.0f allocations per training step, want none", name, allocs)
