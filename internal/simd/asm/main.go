@@ -112,7 +112,15 @@ func gemmTile(rows int, kind string, masks Mem) {
 	TEXT(name, NOSPLIT, "func(kc int, a *float32, rsa, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)")
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s computes a %d-row tile of c += alpha·a·b (see GemmTile).", name, rows))
+	tileBody(rows, kind, masks, false)
+}
 
+// tileBody emits the body of a GEMM tile (see gemmTile and gemmTile2) after
+// its TEXT: the parameters, the zeroed accumulators, the reduction loop
+// over kc values of p from a and, with twoSrc (kind "x16" only), over kc2
+// more from a2 into the same accumulators, then the fold
+// c = fma(alpha, acc, c).
+func tileBody(rows int, kind string, masks Mem, twoSrc bool) {
 	kc := Load(Param("kc"), GP64())
 	pa := Load(Param("a"), GP64())
 	rsa := Load(Param("rsa"), GP64())
@@ -177,25 +185,39 @@ func gemmTile(rows int, kind string, masks Mem) {
 	}
 	bc := YMM()
 
-	Label("loop")
-	for v := 0; v < nv; v++ {
-		src := Mem{Base: pb, Disp: 32 * v}
-		if masked(v) {
-			VMASKMOVPS(src, mask, bv[v])
-		} else {
-			VMOVUPS(src, bv[v])
-		}
-	}
-	for r := 0; r < rows; r++ {
-		VBROADCASTSS(aAddr(r), bc)
+	// loop emits the loop body over kc values of p
+	loop := func(label string) {
+		Label(label)
 		for v := 0; v < nv; v++ {
-			VFMADD231PS(bv[v], bc, acc[r][v])
+			src := Mem{Base: pb, Disp: 32 * v}
+			if masked(v) {
+				VMASKMOVPS(src, mask, bv[v])
+			} else {
+				VMOVUPS(src, bv[v])
+			}
 		}
+		for r := 0; r < rows; r++ {
+			VBROADCASTSS(aAddr(r), bc)
+			for v := 0; v < nv; v++ {
+				VFMADD231PS(bv[v], bc, acc[r][v])
+			}
+		}
+		ADDQ(csa, pa)
+		ADDQ(ldb, pb)
+		DECQ(kc)
+		JNZ(LabelRef(label))
 	}
-	ADDQ(csa, pa)
-	ADDQ(ldb, pb)
-	DECQ(kc)
-	JNZ(LabelRef("loop"))
+	if twoSrc {
+		loop("loop1")
+		Load(Param("kc2"), kc)
+		Load(Param("a2"), pa)
+		TESTQ(kc, kc)
+		JZ(LabelRef("fold"))
+		loop("loop2")
+		Label("fold")
+	} else {
+		loop("loop")
+	}
 
 	al := YMM()
 	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
