@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 
-	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 )
 
@@ -23,9 +22,8 @@ func gemmTile2Kernels() {
 // order, without the concatenation being written (GCNII*'s [ÂH ‖ H⁽⁰⁾]·W).
 func gemmTile2(rows int) {
 	name := fmt.Sprintf("gemm2src%dx16", rows)
-	TEXT(name, NOSPLIT, "func(kc int, a *float32, kc2 int, a2 *float32, rsa, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)")
-	Pragma("noescape")
-	Doc(fmt.Sprintf("%s computes a %d-row tile of c += alpha·[a a2]·b (see GemmTile2).", name, rows))
+	kernel(name, "func(kc int, a *float32, kc2 int, a2 *float32, rsa, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32)",
+		fmt.Sprintf("%s computes a %d-row tile of c += alpha·[a a2]·b (see GemmTile2).", name, rows))
 
 	tileBody(rows, "x16", Mem{}, true)
 }

@@ -174,9 +174,8 @@ func erfPointers(names ...string) (Register, []Register, func(int) Mem) {
 // math.erf(x) where |x| < 1.25 or |x| ≥ 6 (sign applied), and a1, a2 the
 // arguments of the two exponentials of 1.25 ≤ |x| < 6 (else 0).
 func erf64Prep() {
-	TEXT("erf64Prep", NOSPLIT, "func(n int, x, res, a1, a2 *float64)")
-	Pragma("noescape")
-	Doc("erf64Prep is the first half of Erf64 over n lanes, n a multiple of 4.")
+	kernel("erf64Prep", "func(n int, x, res, a1, a2 *float64)",
+		"erf64Prep is the first half of Erf64 over n lanes, n a multiple of 4.")
 	n, p, c := erfPointers("x", "res", "a1", "a2")
 	px, pr, p1, p2 := p[0], p[1], p[2], p[3]
 	ax, sg, s, t, u, res, m, r, q := YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM()
@@ -258,9 +257,8 @@ func erf64Prep() {
 // 1.25 ≤ |x| < 6, res = 1 − e1·e2/|x| (sign applied), math.erf's last
 // step, e1 and e2 being its two exponentials.
 func erf64Finish() {
-	TEXT("erf64Finish", NOSPLIT, "func(n int, x, res, e1, e2 *float64) int")
-	Pragma("noescape")
-	Doc("erf64Finish is the second half of Erf64 over n lanes, n a multiple of 4; it returns how many lanes it left to math.Erf.")
+	kernel("erf64Finish", "func(n int, x, res, e1, e2 *float64) int",
+		"erf64Finish is the second half of Erf64 over n lanes, n a multiple of 4; it returns how many lanes it left to math.Erf.")
 	n, p, c := erfPointers("x", "res", "e1", "e2")
 	px, pr, p1, p2 := p[0], p[1], p[2], p[3]
 	ax, sg, r, v, m, q := YMM(), YMM(), YMM(), YMM(), YMM(), YMM()

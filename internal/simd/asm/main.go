@@ -109,9 +109,8 @@ func loadMask(masks Mem, t Register) VecVirtual {
 // cols ≤ 8) tile: c[r][j] = alpha·Σ_p a[r·rsa+p·csa]·b[p·ldb+j] + c[r][j].
 func gemmTile(rows int, kind string, masks Mem) {
 	name := fmt.Sprintf("gemm%d%s", rows, kind)
-	TEXT(name, NOSPLIT, "func(kc int, a *float32, rsa, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)")
-	Pragma("noescape")
-	Doc(fmt.Sprintf("%s computes a %d-row tile of c += alpha·a·b (see GemmTile).", name, rows))
+	kernel(name, "func(kc int, a *float32, rsa, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)",
+		fmt.Sprintf("%s computes a %d-row tile of c += alpha·a·b (see GemmTile).", name, rows))
 	tileBody(rows, kind, masks, false)
 }
 
@@ -219,8 +218,7 @@ func tileBody(rows int, kind string, masks Mem, twoSrc bool) {
 		loop("loop")
 	}
 
-	al := YMM()
-	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
+	al := broadcastParam("alpha")
 	pc := Load(Param("c"), GP64())
 	ldc := Load(Param("ldc"), GP64())
 	SHLQ(U8(2), ldc)
@@ -260,9 +258,8 @@ func spmmRow(perm bool, masks Mem) {
 	if perm {
 		name = "spmmRowPerm"
 	}
-	TEXT(name, NOSPLIT, "func(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32, pfn int)")
-	Pragma("noescape")
-	Doc(name + " adds alpha times one sparse row times b to c (see SpMMRow).")
+	kernel(name, "func(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32, pfn int)",
+		name+" adds alpha times one sparse row times b to c (see SpMMRow).")
 
 	nnz := Load(Param("nnz"), GP64())
 	// pfn entries of col are readable (the row's and those after it): the
@@ -279,8 +276,7 @@ func spmmRow(perm bool, masks Mem) {
 	SHLQ(U8(2), ldb)
 	pc := Load(Param("c"), GP64())
 	n := Load(Param("n"), GP64())
-	al := YMM()
-	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
+	al := broadcastParam("alpha")
 
 	// block emits the loop over the row's entries for w vectors of columns
 	// starting at pb/pc, then advances pb, pc and n.
@@ -386,9 +382,8 @@ func spmmRow(perm bool, masks Mem) {
 
 // sddmmRow emits out[k] = ⟨a, b[col[k]·ldb : +d]⟩ for k < nnz.
 func sddmmRow(masks Mem) {
-	TEXT("sddmmRow", NOSPLIT, "func(nnz int, col *int32, a *float32, b *float32, ldb int, d int, out *float32)")
-	Pragma("noescape")
-	Doc("sddmmRow writes the dot products of a with the rows of b named by col (see SDDMMRow).")
+	kernel("sddmmRow", "func(nnz int, col *int32, a *float32, b *float32, ldb int, d int, out *float32)",
+		"sddmmRow writes the dot products of a with the rows of b named by col (see SDDMMRow).")
 
 	nnz := Load(Param("nnz"), GP64())
 	pcol := Load(Param("col"), GP64())
@@ -496,9 +491,8 @@ var expConsts = []uint32{
 // x = n·ln2 + r, e^r by Cephes' degree-7 expf polynomial, scaled by 2ⁿ
 // through the exponent bits. Inputs below ln(2⁻¹²⁶) give 0, NaN stays NaN.
 func expNonPos(masks Mem) {
-	TEXT("expNonPos", NOSPLIT, "func(n int, x *float32)")
-	Pragma("noescape")
-	Doc("expNonPos sets x[i] = e^x[i] for i < n (see ExpNonPos).")
+	kernel("expNonPos", "func(n int, x *float32)",
+		"expNonPos sets x[i] = e^x[i] for i < n (see ExpNonPos).")
 
 	consts := GLOBL("expconst", RODATA|NOPTR)
 	for i, v := range expConsts {
@@ -605,17 +599,12 @@ func dropoutConsts() Mem {
 // source is the product, as the compiler's ADDSS with y as memory operand
 // (so when both are NaN the product's NaN is kept).
 func dropout(add bool, masks, consts Mem) {
-	name := "dropoutSet"
+	name, verb := "dropoutSet", " writes"
 	if add {
-		name = "dropoutAdd"
+		name, verb = "dropoutAdd", " adds"
 	}
-	TEXT(name, NOSPLIT, "func(n int, x *float32, y *float32, key uint64, first uint64, thr uint32, scale float32)")
-	Pragma("noescape")
-	if add {
-		Doc(name + " adds the dropped-out and scaled x to y, n groups of four (see Dropout).")
-	} else {
-		Doc(name + " writes the dropped-out and scaled x to y, n groups of four (see Dropout).")
-	}
+	kernel(name, "func(n int, x *float32, y *float32, key uint64, first uint64, thr uint32, scale float32)",
+		name+verb+" the dropped-out and scaled x to y, n groups of four (see Dropout).")
 
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
@@ -642,8 +631,7 @@ func dropout(add bool, masks, consts Mem) {
 	th := YMM()
 	VMOVD(thr, th.AsX())
 	VPBROADCASTD(th.AsX(), th)
-	sc := YMM()
-	VBROADCASTSS(Load(Param("scale"), XMM()), sc)
+	sc := broadcastParam("scale")
 
 	// mul sets z = z·c(m) mod 2⁶⁴, c(m+1) holding the multiplier's high half.
 	mul := func(z VecVirtual, m int) {
@@ -751,9 +739,8 @@ func dropout(add bool, masks, consts Mem) {
 // and DIVSS; float32(math.Sqrt(float64(v))) rounds the same. The last n mod 8
 // elements go through the same body with masked loads and stores.
 func adamStep(masks Mem) {
-	TEXT("adamStep", NOSPLIT, "func(n int, param *float32, grad *float32, m1 *float32, m2 *float32, k *[9]float32)")
-	Pragma("noescape")
-	Doc("adamStep applies one Adam update to n parameters (see AdamStep).")
+	kernel("adamStep", "func(n int, param *float32, grad *float32, m1 *float32, m2 *float32, k *[9]float32)",
+		"adamStep applies one Adam update to n parameters (see AdamStep).")
 
 	n := Load(Param("n"), GP64())
 	pp := Load(Param("param"), GP64()) // not "g": Go's assembler reserves it
@@ -847,9 +834,8 @@ func reluConsts() Mem {
 // compiler builds it, −(min(min(−y, −0), −y) | min(−y, −0)) with MINPS, so
 // that zeros and NaNs come out as in Go.
 func reluAddScaledSubFwd(masks, rc Mem) {
-	TEXT("reluAddScaledSubFwd", NOSPLIT, "func(n int, x, a, b, out *float32, c, mi float32)")
-	Pragma("noescape")
-	Doc("reluAddScaledSubFwd sets out = max(x + ((a − b)·mi)·c, 0) for n elements (see ReLUAddScaledSub).")
+	kernel("reluAddScaledSubFwd", "func(n int, x, a, b, out *float32, c, mi float32)",
+		"reluAddScaledSubFwd sets out = max(x + ((a − b)·mi)·c, 0) for n elements (see ReLUAddScaledSub).")
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
 	pa := Load(Param("a"), GP64())
@@ -903,9 +889,8 @@ func reluAddScaledSubFwd(masks, rc Mem) {
 // mi = 1 (no mask) the two extra steps are exact: g1 is a sum with +0, never
 // −0 nor a signalling NaN, so ·1 and + 0 leave its bits.
 func reluAddScaledSubBwd(masks, rc Mem) {
-	TEXT("reluAddScaledSubBwd", NOSPLIT, "func(n int, gy, out, gx, ga, gb *float32, c, mi float32, which int)")
-	Pragma("noescape")
-	Doc("reluAddScaledSubBwd accumulates the gradients of reluAddScaledSubFwd for n elements (see ReLUAddScaledSubBackward).")
+	kernel("reluAddScaledSubBwd", "func(n int, gy, out, gx, ga, gb *float32, c, mi float32, which int)",
+		"reluAddScaledSubBwd accumulates the gradients of reluAddScaledSubFwd for n elements (see ReLUAddScaledSubBackward).")
 	n := Load(Param("n"), GP64())
 	pgy := Load(Param("gy"), GP64())
 	pout := Load(Param("out"), GP64())
@@ -965,6 +950,32 @@ func reluAddScaledSubBwd(masks, rc Mem) {
 	elementLoop(masks, n, i, body)
 }
 
+// kernel opens the kernel name with Go signature sig and doc comment doc:
+// its TEXT (NOSPLIT), the noescape pragma and the doc.
+func kernel(name, sig, doc string) {
+	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
+	Doc(doc)
+}
+
+// gpParams loads the named parameters, in order, each into a new general
+// register.
+func gpParams(names ...string) []Register {
+	ps := make([]Register, len(names))
+	for i, name := range names {
+		ps[i] = Load(Param(name), GP64())
+	}
+	return ps
+}
+
+// broadcastParam broadcasts the float32 parameter name into a new YMM
+// register.
+func broadcastParam(name string) VecVirtual {
+	v := YMM()
+	VBROADCASTSS(Load(Param(name), XMM()), v)
+	return v
+}
+
 // elementLoop emits the loop of a kernel over n elements at index register
 // i: body with no mask eight at a time, then once with the mask of the last
 // n mod 8 lanes (sfx tells the two bodies' labels apart).
@@ -1014,9 +1025,8 @@ func maskedStore(v VecVirtual, base, i Register, mask VecVirtual) {
 // and 0: −(min(min(−x, −0), −x) | min(−x, −0)), so that NaNs and signed zeros
 // come out as in autograd's reluForward.
 func reluFwd(masks, rc Mem) {
-	TEXT("reluFwd", NOSPLIT, "func(n int, x, y *float32)")
-	Pragma("noescape")
-	Doc("reluFwd sets y = max(x, 0) for n elements (see ReLU).")
+	kernel("reluFwd", "func(n int, x, y *float32)",
+		"reluFwd sets y = max(x, 0) for n elements (see ReLU).")
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
 	py := Load(Param("y"), GP64())
@@ -1038,9 +1048,8 @@ func reluFwd(masks, rc Mem) {
 // reluBwd emits gx = gx + (gy where x > 0 as a signed integer, else +0), in
 // the operand order of autograd's reluBackward.
 func reluBwd(masks Mem) {
-	TEXT("reluBwd", NOSPLIT, "func(n int, gy, x, gx *float32)")
-	Pragma("noescape")
-	Doc("reluBwd adds gy where x > 0 to gx for n elements (see ReLUBackward).")
+	kernel("reluBwd", "func(n int, gy, x, gx *float32)",
+		"reluBwd adds gy where x > 0 to gx for n elements (see ReLUBackward).")
 	n := Load(Param("n"), GP64())
 	pgy := Load(Param("gy"), GP64())
 	px := Load(Param("x"), GP64())
@@ -1062,14 +1071,12 @@ func reluBwd(masks Mem) {
 // multiply-add): Go's max as in reluFwd, Go's min(x, 0) as
 // min(min(x, +0), x) | min(x, +0), the product min·slope, then max + product.
 func leakyReLUFwd(masks, rc Mem) {
-	TEXT("leakyReLUFwd", NOSPLIT, "func(n int, x, y *float32, slope float32)")
-	Pragma("noescape")
-	Doc("leakyReLUFwd sets y = max(x, 0) + slope·min(x, 0) for n elements (see LeakyReLU).")
+	kernel("leakyReLUFwd", "func(n int, x, y *float32, slope float32)",
+		"leakyReLUFwd sets y = max(x, 0) + slope·min(x, 0) for n elements (see LeakyReLU).")
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
 	py := Load(Param("y"), GP64())
-	sl := YMM()
-	VBROADCASTSS(Load(Param("slope"), XMM()), sl)
+	sl := broadcastParam("slope")
 	sign, zero := YMM(), YMM()
 	VMOVUPS(rc, sign)
 	VXORPS(zero, zero, zero)
@@ -1096,15 +1103,13 @@ func leakyReLUFwd(masks, rc Mem) {
 // integer, autograd's positiveMask) and slope elsewhere, in the operand
 // order of autograd's leakyReLUBackward at the default GOAMD64 level.
 func leakyReLUBwd(masks Mem) {
-	TEXT("leakyReLUBwd", NOSPLIT, "func(n int, gy, x, gx *float32, slope float32)")
-	Pragma("noescape")
-	Doc("leakyReLUBwd adds f·gy to gx, f = 1 where x > 0 and slope elsewhere, for n elements (see LeakyReLUBackward).")
+	kernel("leakyReLUBwd", "func(n int, gy, x, gx *float32, slope float32)",
+		"leakyReLUBwd adds f·gy to gx, f = 1 where x > 0 and slope elsewhere, for n elements (see LeakyReLUBackward).")
 	n := Load(Param("n"), GP64())
 	pgy := Load(Param("gy"), GP64())
 	px := Load(Param("x"), GP64())
 	pgx := Load(Param("gx"), GP64())
-	sl := YMM()
-	VBROADCASTSS(Load(Param("slope"), XMM()), sl)
+	sl := broadcastParam("slope")
 	one, zero := YMM(), YMM()
 	VXORPS(zero, zero, zero)
 	c := GP32()
@@ -1128,9 +1133,8 @@ func leakyReLUBwd(masks Mem) {
 // addScaledFwd emits out = (ca·a) + (cb·b), each product rounded, in the
 // operand order of autograd's addScaledForward.
 func addScaledFwd(masks Mem) {
-	TEXT("addScaledFwd", NOSPLIT, "func(n int, a, b, out *float32, ca, cb float32)")
-	Pragma("noescape")
-	Doc("addScaledFwd sets out = ca·a + cb·b for n elements (see AddScaled).")
+	kernel("addScaledFwd", "func(n int, a, b, out *float32, ca, cb float32)",
+		"addScaledFwd sets out = ca·a + cb·b for n elements (see AddScaled).")
 	n := Load(Param("n"), GP64())
 	pa := Load(Param("a"), GP64())
 	pb := Load(Param("b"), GP64())
@@ -1151,14 +1155,12 @@ func addScaledFwd(masks Mem) {
 // axpy emits y = (x·c) + y, the product rounded, in the operand order the
 // compiler gives `y[i] += c * x[i]` at the default GOAMD64 level.
 func axpy(masks Mem) {
-	TEXT("axpy", NOSPLIT, "func(n int, x, y *float32, c float32)")
-	Pragma("noescape")
-	Doc("axpy sets y = x·c + y for n elements, without fusing (see AXPY).")
+	kernel("axpy", "func(n int, x, y *float32, c float32)",
+		"axpy sets y = x·c + y for n elements, without fusing (see AXPY).")
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
 	py := Load(Param("y"), GP64())
-	c := YMM()
-	VBROADCASTSS(Load(Param("c"), XMM()), c)
+	c := broadcastParam("c")
 	i := GP64()
 	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
 		x, y := maskedLoad(px, i, mask), maskedLoad(py, i, mask)
@@ -1173,9 +1175,8 @@ func axpy(masks Mem) {
 // n/8, so n < 2³⁴ is safe), summed at the end. The tail's masked-off lanes
 // read as +0 and so count nothing.
 func countNonZero(masks Mem) {
-	TEXT("countNonZero", NOSPLIT, "func(n int, x *float32) int")
-	Pragma("noescape")
-	Doc("countNonZero returns how many of the n floats at x are not ±0 (see CountNonZero).")
+	kernel("countNonZero", "func(n int, x *float32) int",
+		"countNonZero returns how many of the n floats at x are not ±0 (see CountNonZero).")
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
 	acc, zero, ones := YMM(), YMM(), YMM()
@@ -1226,9 +1227,8 @@ func countNonZero(masks Mem) {
 // 0..8), the sign dropped and the rest compared with zero as integers, as
 // countNonZero does.
 func nonZeroRows(masks Mem) {
-	TEXT("nonZeroRows", NOSPLIT, "func(rows int, x *float32, ld int, w0 int, w1 int, out *uint16)")
-	Pragma("noescape")
-	Doc("nonZeroRows writes one 16-bit mask of the non-zeros per row (see NonZeroRows).")
+	kernel("nonZeroRows", "func(rows int, x *float32, ld int, w0 int, w1 int, out *uint16)",
+		"nonZeroRows writes one 16-bit mask of the non-zeros per row (see NonZeroRows).")
 	rows := Load(Param("rows"), GP64())
 	px := Load(Param("x"), GP64())
 	ld := Load(Param("ld"), GP64())
@@ -1278,9 +1278,8 @@ func spmmHeads(nh int, perm bool) {
 	if perm {
 		name += "Perm"
 	}
-	TEXT(name, NOSPLIT, "func(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)")
-	Pragma("noescape")
-	Doc(name + " adds alpha times one sparse row times b to c for " + fmt.Sprint(nh) + " heads of 8 columns (see SpMMHeadsRow).")
+	kernel(name, "func(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)",
+		name+" adds alpha times one sparse row times b to c for "+fmt.Sprint(nh)+" heads of 8 columns (see SpMMHeadsRow).")
 
 	nnz := Load(Param("nnz"), GP64())
 	pfn := Load(Param("pfn"), GP64())
@@ -1354,8 +1353,7 @@ func spmmHeads(nh int, perm bool) {
 	JL(LabelRef("entry"))
 
 	pc := Load(Param("c"), GP64())
-	al := YMM()
-	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
+	al := broadcastParam("alpha")
 	for v := 0; v < nh; v++ {
 		t := YMM()
 		dst := Mem{Base: pc, Disp: 32 * v}
@@ -1383,9 +1381,8 @@ func sddmmHeads8(first bool) {
 	if first {
 		name = "sddmmHeads8First"
 	}
-	TEXT(name, NOSPLIT, "func(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32, pfn int)")
-	Pragma("noescape")
-	Doc(name + " adds the per-head dot products of a with the rows of b named by col to out, 8 heads of 8 (see SDDMMHeads8).")
+	kernel(name, "func(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32, pfn int)",
+		name+" adds the per-head dot products of a with the rows of b named by col to out, 8 heads of 8 (see SDDMMHeads8).")
 	nnz := Load(Param("nnz"), GP64())
 	pcol := Load(Param("col"), GP64())
 	pa := Load(Param("a"), GP64())
@@ -1483,9 +1480,8 @@ func edgeSoftmaxBack8(first bool) {
 	if first {
 		name = "edgeSoftmaxBack8First"
 	}
-	TEXT(name, NOSPLIT, "func(n int, out, grad, sgrad *float32)")
-	Pragma("noescape")
-	Doc(name + " adds one row's edge softmax gradient for 8 heads (see EdgeSoftmaxBack8).")
+	kernel(name, "func(n int, out, grad, sgrad *float32)",
+		name+" adds one row's edge softmax gradient for 8 heads (see EdgeSoftmaxBack8).")
 	n := Load(Param("n"), GP64())
 	po := Load(Param("out"), GP64())
 	pg := Load(Param("grad"), GP64()) // g is the goroutine register to the assembler
@@ -1541,9 +1537,7 @@ func addRows8(withIdx bool) {
 		name = "addRows8Idx"
 		sig = "func(n int, idx *int32, src, dst *float32)"
 	}
-	TEXT(name, NOSPLIT, sig)
-	Pragma("noescape")
-	Doc(name + " adds n rows of 8 floats of src to dst in order (see AddRows8).")
+	kernel(name, sig, name+" adds n rows of 8 floats of src to dst in order (see AddRows8).")
 	n := Load(Param("n"), GP64())
 	var pidx Register
 	if withIdx {
@@ -1580,9 +1574,8 @@ func addRows8(withIdx bool) {
 // edge scores of autograd's EdgeGatherAdd, eight heads in one vector, a as
 // the first operand).
 func gatherAdd8() {
-	TEXT("gatherAdd8", NOSPLIT, "func(n int, col *int32, a, b, out *float32)")
-	Pragma("noescape")
-	Doc("gatherAdd8 writes a plus the rows of b named by col, 8 floats each (see GatherAdd8).")
+	kernel("gatherAdd8", "func(n int, col *int32, a, b, out *float32)",
+		"gatherAdd8 writes a plus the rows of b named by col, 8 floats each (see GatherAdd8).")
 	n := Load(Param("n"), GP64())
 	pcol := Load(Param("col"), GP64())
 	pa := Load(Param("a"), GP64())
@@ -1616,9 +1609,8 @@ func gatherAdd8() {
 // max of two float32 (−(min(min(−m, −s), −m) | min(−m, −s))), and out_k =
 // s_k − m.
 func edgeSoftmaxPre8(rc Mem) {
-	TEXT("edgeSoftmaxPre8", NOSPLIT, "func(n int, s, out *float32)")
-	Pragma("noescape")
-	Doc("edgeSoftmaxPre8 writes one row's scores minus their per-head maxima, 8 heads (see EdgeSoftmaxPre8).")
+	kernel("edgeSoftmaxPre8", "func(n int, s, out *float32)",
+		"edgeSoftmaxPre8 writes one row's scores minus their per-head maxima, 8 heads (see EdgeSoftmaxPre8).")
 	n := Load(Param("n"), GP64())
 	ps := Load(Param("s"), GP64())
 	pout := Load(Param("out"), GP64())
@@ -1662,9 +1654,8 @@ func edgeSoftmaxPre8(rc Mem) {
 // ≥ 1 entries of 8 heads: the per-head sums in float64 (sum =
 // float64(e_k) + sum from +0), inv = float32(1/sum), then out_k = out_k·inv.
 func edgeSoftmaxPost8() {
-	TEXT("edgeSoftmaxPost8", NOSPLIT, "func(n int, out *float32)")
-	Pragma("noescape")
-	Doc("edgeSoftmaxPost8 divides one row's exponentials by their per-head float64 sums, 8 heads (see EdgeSoftmaxPost8).")
+	kernel("edgeSoftmaxPost8", "func(n int, out *float32)",
+		"edgeSoftmaxPost8 divides one row's exponentials by their per-head float64 sums, 8 heads (see EdgeSoftmaxPost8).")
 	n := Load(Param("n"), GP64())
 	pout := Load(Param("out"), GP64())
 	SHLQ(U8(5), n)
@@ -1716,9 +1707,8 @@ func edgeSoftmaxPost8() {
 // where x > 0 (an ordered compare: NaN is not), ((y + alpha)·gy) + gx
 // elsewhere, each with the scalar code's first operands.
 func eluBwd(masks Mem) {
-	TEXT("eluBwd", NOSPLIT, "func(n int, gy, x, y, gx *float32, alpha float32)")
-	Pragma("noescape")
-	Doc("eluBwd adds the ELU gradient to gx for n elements (see ELUBackward).")
+	kernel("eluBwd", "func(n int, gy, x, y, gx *float32, alpha float32)",
+		"eluBwd adds the ELU gradient to gx for n elements (see ELUBackward).")
 	n := Load(Param("n"), GP64())
 	pgy := Load(Param("gy"), GP64())
 	px := Load(Param("x"), GP64())
@@ -1782,14 +1772,12 @@ func eluFwd(masks Mem) {
 			DATA(32*i+8*lane, U64(c))
 		}
 	}
-	TEXT("eluFwd", NOSPLIT, "func(n int, x, y *float32, alpha float32)")
-	Pragma("noescape")
-	Doc("eluFwd sets y = x where x > 0 and alpha·expm1(x) (Go's, in float64) elsewhere, for n elements (see ELU).")
+	kernel("eluFwd", "func(n int, x, y *float32, alpha float32)",
+		"eluFwd sets y = x where x > 0 and alpha·expm1(x) (Go's, in float64) elsewhere, for n elements (see ELU).")
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
 	py := Load(Param("y"), GP64())
-	al := YMM()
-	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
+	al := broadcastParam("alpha")
 	pt := GP64()
 	LEAQ(tbl, pt)
 	c := func(i int) Mem { return Mem{Base: pt, Disp: 32 * i} }
@@ -1930,9 +1918,8 @@ func mulVec(masks Mem, acc bool) {
 	if acc {
 		name = "mulVecAcc"
 	}
-	TEXT(name, NOSPLIT, "func(n int, x, b, y *float32)")
-	Pragma("noescape")
-	Doc(name + " multiplies x by b element-wise into y (see MulVec).")
+	kernel(name, "func(n int, x, b, y *float32)",
+		name+" multiplies x by b element-wise into y (see MulVec).")
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
 	pb := Load(Param("b"), GP64())
@@ -1955,9 +1942,8 @@ func mulVec(masks Mem, acc bool) {
 // order: autograd's reduceRowBlocks, 8 columns a pass with their 8 float64
 // sums in two registers.
 func colSums8() {
-	TEXT("colSums8", NOSPLIT, "func(rows, cols, ld int, gd, mul *float32, sums *float64)")
-	Pragma("noescape")
-	Doc("colSums8 adds the float64 column sums of g (⊙ mul) over rows to sums, 8 columns at a time (see ColSums).")
+	kernel("colSums8", "func(rows, cols, ld int, gd, mul *float32, sums *float64)",
+		"colSums8 adds the float64 column sums of g (⊙ mul) over rows to sums, 8 columns at a time (see ColSums).")
 	rows := Load(Param("rows"), GP64())
 	cols := Load(Param("cols"), GP64())
 	ld := Load(Param("ld"), GP64())
@@ -2027,9 +2013,8 @@ func colSums8() {
 // entry after another, then s_k = ((g_k − dot)·o_k) + s_k eight entries at a
 // time, each operation with autograd's Go loop's first operand.
 func edgeSoftmaxBack1(masks Mem) {
-	TEXT("edgeSoftmaxBack1", NOSPLIT, "func(n int, out, grad, sgrad *float32)")
-	Pragma("noescape")
-	Doc("edgeSoftmaxBack1 adds one row's edge softmax gradient for one head (see EdgeSoftmaxBack1).")
+	kernel("edgeSoftmaxBack1", "func(n int, out, grad, sgrad *float32)",
+		"edgeSoftmaxBack1 adds one row's edge softmax gradient for one head (see EdgeSoftmaxBack1).")
 	n := Load(Param("n"), GP64())
 	po := Load(Param("out"), GP64())
 	pg := Load(Param("grad"), GP64())
@@ -2090,9 +2075,8 @@ var exp64Consts = []float64{
 // exponent n = round(x·log₂e) needs none of math.Exp's special cases
 // (non-finite input, overflow, subnormal result).
 func exp64() {
-	TEXT("exp64", NOSPLIT, "func(n int, x *float64)")
-	Pragma("noescape")
-	Doc("exp64 sets x[i] = math.Exp(x[i]) for i < n, n a multiple of 4 (see Exp64).")
+	kernel("exp64", "func(n int, x *float64)",
+		"exp64 sets x[i] = math.Exp(x[i]) for i < n, n a multiple of 4 (see Exp64).")
 	consts := GLOBL("exp64const", RODATA|NOPTR)
 	for i, v := range exp64Consts {
 		for lane := 0; lane < 4; lane++ {
@@ -2172,9 +2156,8 @@ var log64Consts = []float64{
 // on its own (no fused operations: archLog has none). The exponent field
 // becomes a float64 through 2⁵² (exactly the integer CVTSL2SD gives).
 func log64() {
-	TEXT("log64", NOSPLIT, "func(n int, x *float64)")
-	Pragma("noescape")
-	Doc("log64 sets x[i] = math.Log(x[i]) for i < n, n a multiple of 4 (see Log64).")
+	kernel("log64", "func(n int, x *float64)",
+		"log64 sets x[i] = math.Log(x[i]) for i < n, n a multiple of 4 (see Log64).")
 	consts := GLOBL("log64const", RODATA|NOPTR)
 	for i, v := range log64Consts {
 		for lane := 0; lane < 4; lane++ {

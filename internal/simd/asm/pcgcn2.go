@@ -38,9 +38,8 @@ func dropoutSetBits(table bool) {
 	if table {
 		name, sig = "dropoutSetBitsTable", "func(n int, x *float32, y *float32, bits *uint16, inner *uint64, key uint64, thr uint32, scale float32)"
 	}
-	TEXT(name, NOSPLIT, sig)
-	Pragma("noescape")
-	Doc(name + " writes the dropped-out and scaled x to y and the kept bits, n blocks of sixteen (see DropoutSetBits).")
+	kernel(name, sig,
+		name+" writes the dropped-out and scaled x to y and the kept bits, n blocks of sixteen (see DropoutSetBits).")
 
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
@@ -72,8 +71,7 @@ func dropoutSetBits(table bool) {
 	th := YMM()
 	VMOVD(thr, th.AsX())
 	VPBROADCASTD(th.AsX(), th)
-	sc := YMM()
-	VBROADCASTSS(Load(Param("scale"), XMM()), sc)
+	sc := broadcastParam("scale")
 
 	mul := func(z VecVirtual, m int) {
 		a, b, h := YMM(), YMM(), YMM()
@@ -149,23 +147,17 @@ func dropoutSetBits(table bool) {
 // for n blocks of sixteen elements, f = scale where the element's bit in
 // bits is set and +0 where it is clear.
 func dropoutBits(lanes Mem, first bool) {
-	name := "dropoutBitsAdd"
+	name, what := "dropoutBitsAdd", " adds the masked and scaled x"
 	if first {
-		name = "dropoutBitsFirst"
+		name, what = "dropoutBitsFirst", " writes the masked and scaled x, plus +0,"
 	}
-	TEXT(name, NOSPLIT, "func(n int, x *float32, y *float32, bits *uint16, scale float32)")
-	Pragma("noescape")
-	if first {
-		Doc(name + " writes the masked and scaled x, plus +0, to y, n blocks of sixteen (see DropoutBits).")
-	} else {
-		Doc(name + " adds the masked and scaled x to y, n blocks of sixteen (see DropoutBits).")
-	}
+	kernel(name, "func(n int, x *float32, y *float32, bits *uint16, scale float32)",
+		name+what+" to y, n blocks of sixteen (see DropoutBits).")
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
 	py := Load(Param("y"), GP64())
 	pm := Load(Param("bits"), GP64())
-	sc := YMM()
-	VBROADCASTSS(Load(Param("scale"), XMM()), sc)
+	sc := broadcastParam("scale")
 	lb := GP64()
 	LEAQ(lanes, lb)
 	ln := []VecVirtual{YMM(), YMM()}
@@ -213,9 +205,8 @@ func dropoutBits(lanes Mem, first bool) {
 // i = 0..rows−1 in order, with colSums8's operations and first operands,
 // the row and the sums read and written through masks of cols lanes.
 func colSumsTail(masks Mem) {
-	TEXT("colSumsTail", NOSPLIT, "func(rows, cols, ld int, gd, mul *float32, sums *float64)")
-	Pragma("noescape")
-	Doc("colSumsTail adds the float64 column sums of g (⊙ mul) over rows to sums for cols < 8 columns (see ColSumsTail).")
+	kernel("colSumsTail", "func(rows, cols, ld int, gd, mul *float32, sums *float64)",
+		"colSumsTail adds the float64 column sums of g (⊙ mul) over rows to sums for cols < 8 columns (see ColSumsTail).")
 	rows := Load(Param("rows"), GP64())
 	cols := Load(Param("cols"), GP64())
 	ld := Load(Param("ld"), GP64())
