@@ -74,7 +74,7 @@ func main() {
 	leakyReLUFwd(masks, sc)
 	leakyReLUBwd(masks)
 	addScaledFwd(masks)
-	axpy(masks)
+	scaleVec(masks, true) // axpy
 	countNonZero(masks)
 	nonZeroRows(masks)
 	edgeSoftmaxPre8(sc)
@@ -1152,20 +1152,30 @@ func addScaledFwd(masks Mem) {
 	})
 }
 
-// axpy emits y = (x·c) + y, the product rounded, in the operand order the
-// compiler gives `y[i] += c * x[i]` at the default GOAMD64 level.
-func axpy(masks Mem) {
-	kernel("axpy", "func(n int, x, y *float32, c float32)",
-		"axpy sets y = x·c + y for n elements, without fusing (see AXPY).")
-	n := Load(Param("n"), GP64())
-	px := Load(Param("x"), GP64())
-	py := Load(Param("y"), GP64())
+// scaleVec emits scaleVec, y = x·c, or with acc axpy, y = (x·c) + y, the
+// product rounded, eight at a time: the operand orders of Go's loop
+// `y[j] = v * c` (x first: a NaN x is the NaN kept) and of `y[i] += c * x[i]`
+// as the compiler gives it at the default GOAMD64 level.
+func scaleVec(masks Mem, acc bool) {
+	name, doc := "scaleVec", "scaleVec sets y = x·c for n elements (see ScaleVec)."
+	if acc {
+		name, doc = "axpy", "axpy sets y = x·c + y for n elements, without fusing (see AXPY)."
+	}
+	kernel(name, "func(n int, x, y *float32, c float32)", doc)
+	ps := gpParams("n", "x", "y")
+	n, px, py := ps[0], ps[1], ps[2]
 	c := broadcastParam("c")
 	i := GP64()
 	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
-		x, y := maskedLoad(px, i, mask), maskedLoad(py, i, mask)
+		x := maskedLoad(px, i, mask)
+		var y VecVirtual
+		if acc {
+			y = maskedLoad(py, i, mask)
+		}
 		VMULPS(c, x, x) // x·c
-		VADDPS(y, x, x) // + y
+		if acc {
+			VADDPS(y, x, x) // + y
+		}
 		maskedStore(x, py, i, mask)
 	})
 }

@@ -32,7 +32,7 @@ func pcgcn3Kernels() {
 	softmaxBackRowsK(masks)
 	ceGradRows(masks)
 	spmmNarrowGroups(masks)
-	scaleVec(masks)
+	scaleVec(masks, false)
 }
 
 // nonZeroRowList emits the row scan of NonZeroRowList: for each row of k
@@ -250,23 +250,6 @@ func spmmNarrowGroups(masks Mem) {
 	Label("ng_done")
 	VZEROUPPER()
 	RET()
-}
-
-// scaleVec emits y = x·c, eight at a time (x the first operand of the
-// product: a NaN x is the NaN kept, as in Go's loop `y[j] = v * c`).
-func scaleVec(masks Mem) {
-	kernel("scaleVec", "func(n int, x, y *float32, c float32)",
-		"scaleVec sets y = x·c for n elements (see ScaleVec).")
-	n := Load(Param("n"), GP64())
-	px := Load(Param("x"), GP64())
-	py := Load(Param("y"), GP64())
-	c := broadcastParam("c")
-	i := GP64()
-	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
-		x := maskedLoad(px, i, mask)
-		VMULPS(c, x, x) // x·c
-		maskedStore(x, py, i, mask)
-	})
 }
 
 // softmaxShiftRows emits SoftmaxShiftRows: argmaxRows's first maximum m of
