@@ -502,9 +502,7 @@ func expNonPos(masks Mem) {
 	}
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
-	cb := GP64()
-	LEAQ(consts, cb)
-	c := func(i int) Mem { return Mem{Base: cb, Disp: 32 * i} }
+	c := constRows(consts)
 	lo := YMM()
 	VMOVUPS(c(0), lo)
 
@@ -609,9 +607,7 @@ func dropout(add bool, masks, consts Mem) {
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
 	py := Load(Param("y"), GP64())
-	cb := GP64()
-	LEAQ(consts, cb)
-	c := func(i int) Mem { return Mem{Base: cb, Disp: 32 * i} }
+	c := constRows(consts)
 
 	// idx holds first+g+offset for the four groups at hand
 	g := Load(Param("first"), GP64())
@@ -974,6 +970,46 @@ func broadcastParam(name string) VecVirtual {
 	v := YMM()
 	VBROADCASTSS(Load(Param(name), XMM()), v)
 	return v
+}
+
+// dataRow emits row i of a table of four-lane 64-bit constants (the last
+// GLOBL's): v in each lane, 32 bytes from byte 32·i.
+func dataRow(i int, v uint64) {
+	for lane := 0; lane < 4; lane++ {
+		DATA(32*i+8*lane, U64(v))
+	}
+}
+
+// floatRows emits vs as rows 0, 1, … of a table of four-lane float64
+// constants, by their bits (U64: F64 would print 2.0 as the integer $(2)).
+func floatRows(vs []float64) {
+	for i, v := range vs {
+		dataRow(i, math.Float64bits(v))
+	}
+}
+
+// constRows loads the address of the constant table consts into a new
+// register and returns the addressing of its 32-byte row i.
+func constRows(consts Mem) func(i int) Mem {
+	cb := GP64()
+	LEAQ(consts, cb)
+	return func(i int) Mem { return Mem{Base: cb, Disp: 32 * i} }
+}
+
+// loop4 emits a loop over n float64 lanes, four a round (n a multiple of
+// 4): body, then each pointer of ps advanced by 32 bytes. Its labels are
+// prefix+"loop" and prefix+"done", the latter after the loop.
+func loop4(prefix string, n Register, ps []Register, body func()) {
+	Label(prefix + "loop")
+	CMPQ(n, U8(4))
+	JL(LabelRef(prefix + "done"))
+	body()
+	for _, p := range ps {
+		ADDQ(U8(32), p)
+	}
+	SUBQ(U8(4), n)
+	JMP(LabelRef(prefix + "loop"))
+	Label(prefix + "done")
 }
 
 // elementLoop emits the loop of a kernel over n elements at index register
@@ -1778,9 +1814,7 @@ var expm1Consts = []uint64{
 func eluFwd(masks Mem) {
 	tbl := GLOBL("expm1const", RODATA|NOPTR)
 	for i, c := range expm1Consts {
-		for lane := 0; lane < 4; lane++ {
-			DATA(32*i+8*lane, U64(c))
-		}
+		dataRow(i, c)
 	}
 	kernel("eluFwd", "func(n int, x, y *float32, alpha float32)",
 		"eluFwd sets y = x where x > 0 and alpha·expm1(x) (Go's, in float64) elsewhere, for n elements (see ELU).")
@@ -1788,9 +1822,7 @@ func eluFwd(masks Mem) {
 	px := Load(Param("x"), GP64())
 	py := Load(Param("y"), GP64())
 	al := broadcastParam("alpha")
-	pt := GP64()
-	LEAQ(tbl, pt)
-	c := func(i int) Mem { return Mem{Base: pt, Disp: 32 * i} }
+	c := constRows(tbl)
 	// half returns expm1 of the four doubles of x (a YMM register). Its
 	// values are computed in an order that keeps few of them live (the
 	// masks and k are recomputed from x where they are needed), so that
@@ -2088,53 +2120,40 @@ func exp64() {
 	kernel("exp64", "func(n int, x *float64)",
 		"exp64 sets x[i] = math.Exp(x[i]) for i < n, n a multiple of 4 (see Exp64).")
 	consts := GLOBL("exp64const", RODATA|NOPTR)
-	for i, v := range exp64Consts {
-		for lane := 0; lane < 4; lane++ {
-			DATA(32*i+8*lane, U64(math.Float64bits(v))) // F64 would print 2.0 as the integer $(2)
-		}
-	}
+	floatRows(exp64Consts)
 	bias := len(exp64Consts)
-	for lane := 0; lane < 4; lane++ {
-		DATA(32*bias+8*lane, U64(0x3FF))
-	}
+	dataRow(bias, 0x3FF)
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
-	cb := GP64()
-	LEAQ(consts, cb)
-	c := func(i int) Mem { return Mem{Base: cb, Disp: 32 * i} }
+	c := constRows(consts)
 	x, t, k, y := YMM(), YMM(), YMM(), YMM()
 	e := XMM()
-	Label("exp64loop")
-	CMPQ(n, U8(4))
-	JL(LabelRef("exp64done"))
-	VMOVUPD(Mem{Base: px}, x)
-	VMULPD(c(0), x, t)       // MULSD: x·LOG2E
-	VCVTPD2DQY(t, e)         // CVTSD2SL: n, rounded to nearest
-	VCVTDQ2PD(e, k)          // CVTSL2SD
-	VFNMADD231PD(c(1), k, x) // x − n·LN2U, fused
-	VFNMADD231PD(c(2), k, x) // − n·LN2L, fused
-	VMULPD(c(3), x, x)       // ·0.0625
-	VMOVUPD(c(4), y)
-	for i := 5; i <= 11; i++ {
-		VFMADD213PD(c(i), x, y) // y = y·x + c_i
-	}
-	VMULPD(y, x, x) // x·y
-	for i := 0; i < 3; i++ {
-		VADDPD(c(12), x, y) // y = x + 2
-		VMULPD(y, x, x)     // x·y
-	}
-	VADDPD(c(12), x, y)
-	VFMADD213PD(c(11), y, x) // x·y + 1
-	// ·2ⁿ: (n + 0x3FF) << 52 as a float64
-	VPMOVSXDQ(e, k)
-	VPADDQ(c(bias), k, k)
-	VPSLLQ(U8(52), k, k)
-	VMULPD(k, x, x)
-	VMOVUPD(x, Mem{Base: px})
-	ADDQ(U8(32), px)
-	SUBQ(U8(4), n)
-	JMP(LabelRef("exp64loop"))
-	Label("exp64done")
+	loop4("exp64", n, []Register{px}, func() {
+		VMOVUPD(Mem{Base: px}, x)
+		VMULPD(c(0), x, t)       // MULSD: x·LOG2E
+		VCVTPD2DQY(t, e)         // CVTSD2SL: n, rounded to nearest
+		VCVTDQ2PD(e, k)          // CVTSL2SD
+		VFNMADD231PD(c(1), k, x) // x − n·LN2U, fused
+		VFNMADD231PD(c(2), k, x) // − n·LN2L, fused
+		VMULPD(c(3), x, x)       // ·0.0625
+		VMOVUPD(c(4), y)
+		for i := 5; i <= 11; i++ {
+			VFMADD213PD(c(i), x, y) // y = y·x + c_i
+		}
+		VMULPD(y, x, x) // x·y
+		for i := 0; i < 3; i++ {
+			VADDPD(c(12), x, y) // y = x + 2
+			VMULPD(y, x, x)     // x·y
+		}
+		VADDPD(c(12), x, y)
+		VFMADD213PD(c(11), y, x) // x·y + 1
+		// ·2ⁿ: (n + 0x3FF) << 52 as a float64
+		VPMOVSXDQ(e, k)
+		VPADDQ(c(bias), k, k)
+		VPSLLQ(U8(52), k, k)
+		VMULPD(k, x, x)
+		VMOVUPD(x, Mem{Base: px})
+	})
 	VZEROUPPER()
 	RET()
 }
@@ -2169,81 +2188,65 @@ func log64() {
 	kernel("log64", "func(n int, x *float64)",
 		"log64 sets x[i] = math.Log(x[i]) for i < n, n a multiple of 4 (see Log64).")
 	consts := GLOBL("log64const", RODATA|NOPTR)
-	for i, v := range log64Consts {
-		for lane := 0; lane < 4; lane++ {
-			DATA(32*i+8*lane, U64(math.Float64bits(v)))
-		}
-	}
-	bits := func(i int, v uint64) {
-		for lane := 0; lane < 4; lane++ {
-			DATA(32*i+8*lane, U64(v))
-		}
-	}
+	floatRows(log64Consts)
 	nc := len(log64Consts)
-	bits(nc, 0x000FFFFFFFFFFFFF)   // the mantissa field
-	bits(nc+1, 0x4330000000000000) // 2⁵² as bits, to OR the exponent field into
+	dataRow(nc, 0x000FFFFFFFFFFFFF)   // the mantissa field
+	dataRow(nc+1, 0x4330000000000000) // 2⁵² as bits, to OR the exponent field into
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
-	cb := GP64()
-	LEAQ(consts, cb)
-	c := func(i int) Mem { return Mem{Base: cb, Disp: 32 * i} }
+	c := constRows(consts)
 	x, f, k, m, t, s, s2, s4, u := YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM()
-	Label("log64loop")
-	CMPQ(n, U8(4))
-	JL(LabelRef("log64done"))
-	VMOVUPD(Mem{Base: px}, x)
-	// f1, ki := Frexp(x): f1 = mantissa | 0.5's bits; k = exponent field − 0x3FE
-	VANDPD(c(nc), x, f)
-	VORPD(c(10), f, f)
-	VPSRLQ(U8(52), x, k)
-	VPOR(c(nc+1), k, k)
-	VSUBPD(c(14), k, k) // the exponent field, exactly
-	VSUBPD(c(13), k, k) // k
-	// if !(HSqrt2 < f1) { k -= 1; f1 *= 2 } as CMPSD NLT, AND, SUB, ADD, MUL
-	VMOVUPD(c(0), m)
-	VCMPPD(U8(5), f, m, m) // HSqrt2 NLT f1
-	VANDPD(c(11), m, m)    // 0 or 1
-	VSUBPD(m, k, k)        // k − (0 or 1)
-	VADDPD(c(11), m, m)    // 1 or 2
-	VMULPD(m, f, f)        // f1·(1 or 2)
-	VSUBPD(c(11), f, f)    // f = f1 − 1
-	// s := f / (2 + f)
-	VADDPD(c(12), f, t) // 2 + f
-	VDIVPD(t, f, s)     // f / (2 + f)
-	VMULPD(s, s, s2)
-	VMULPD(s2, s2, s4)
-	// t1 := s2·(L1 + s4·(L3 + s4·(L5 + s4·L7)))
-	VMULPD(c(9), s4, t) // L7·s4
-	VADDPD(c(7), t, t)
-	VMULPD(s4, t, t)
-	VADDPD(c(5), t, t)
-	VMULPD(s4, t, t)
-	VADDPD(c(3), t, t)
-	VMULPD(t, s2, s2) // t1
-	// t2 := s4·(L2 + s4·(L4 + s4·L6))
-	VMULPD(c(8), s4, t)
-	VADDPD(c(6), t, t)
-	VMULPD(s4, t, t)
-	VADDPD(c(4), t, t)
-	VMULPD(t, s4, s4)  // t2
-	VADDPD(s4, s2, s2) // R = t1 + t2
-	// hfsq := 0.5·f·f
-	VMULPD(c(10), f, u)
-	VMULPD(f, u, u)
-	// k·Ln2Hi − ((hfsq − (s·(hfsq + R) + k·Ln2Lo)) − f)
-	VADDPD(u, s2, s2)  // R + hfsq
-	VMULPD(s2, s, s)   // s·(R + hfsq)
-	VMULPD(c(2), k, t) // k·Ln2Lo
-	VADDPD(t, s, s)    // + k·Ln2Lo
-	VSUBPD(s, u, u)    // hfsq − (…)
-	VSUBPD(f, u, u)    // − f
-	VMULPD(c(1), k, k) // k·Ln2Hi
-	VSUBPD(u, k, k)    // k·Ln2Hi − (…)
-	VMOVUPD(k, Mem{Base: px})
-	ADDQ(U8(32), px)
-	SUBQ(U8(4), n)
-	JMP(LabelRef("log64loop"))
-	Label("log64done")
+	loop4("log64", n, []Register{px}, func() {
+		VMOVUPD(Mem{Base: px}, x)
+		// f1, ki := Frexp(x): f1 = mantissa | 0.5's bits; k = exponent field − 0x3FE
+		VANDPD(c(nc), x, f)
+		VORPD(c(10), f, f)
+		VPSRLQ(U8(52), x, k)
+		VPOR(c(nc+1), k, k)
+		VSUBPD(c(14), k, k) // the exponent field, exactly
+		VSUBPD(c(13), k, k) // k
+		// if !(HSqrt2 < f1) { k -= 1; f1 *= 2 } as CMPSD NLT, AND, SUB, ADD, MUL
+		VMOVUPD(c(0), m)
+		VCMPPD(U8(5), f, m, m) // HSqrt2 NLT f1
+		VANDPD(c(11), m, m)    // 0 or 1
+		VSUBPD(m, k, k)        // k − (0 or 1)
+		VADDPD(c(11), m, m)    // 1 or 2
+		VMULPD(m, f, f)        // f1·(1 or 2)
+		VSUBPD(c(11), f, f)    // f = f1 − 1
+		// s := f / (2 + f)
+		VADDPD(c(12), f, t) // 2 + f
+		VDIVPD(t, f, s)     // f / (2 + f)
+		VMULPD(s, s, s2)
+		VMULPD(s2, s2, s4)
+		// t1 := s2·(L1 + s4·(L3 + s4·(L5 + s4·L7)))
+		VMULPD(c(9), s4, t) // L7·s4
+		VADDPD(c(7), t, t)
+		VMULPD(s4, t, t)
+		VADDPD(c(5), t, t)
+		VMULPD(s4, t, t)
+		VADDPD(c(3), t, t)
+		VMULPD(t, s2, s2) // t1
+		// t2 := s4·(L2 + s4·(L4 + s4·L6))
+		VMULPD(c(8), s4, t)
+		VADDPD(c(6), t, t)
+		VMULPD(s4, t, t)
+		VADDPD(c(4), t, t)
+		VMULPD(t, s4, s4)  // t2
+		VADDPD(s4, s2, s2) // R = t1 + t2
+		// hfsq := 0.5·f·f
+		VMULPD(c(10), f, u)
+		VMULPD(f, u, u)
+		// k·Ln2Hi − ((hfsq − (s·(hfsq + R) + k·Ln2Lo)) − f)
+		VADDPD(u, s2, s2)  // R + hfsq
+		VMULPD(s2, s, s)   // s·(R + hfsq)
+		VMULPD(c(2), k, t) // k·Ln2Lo
+		VADDPD(t, s, s)    // + k·Ln2Lo
+		VSUBPD(s, u, u)    // hfsq − (…)
+		VSUBPD(f, u, u)    // − f
+		VMULPD(c(1), k, k) // k·Ln2Hi
+		VSUBPD(u, k, k)    // k·Ln2Hi − (…)
+		VMOVUPD(k, Mem{Base: px})
+	})
 	VZEROUPPER()
 	RET()
 }

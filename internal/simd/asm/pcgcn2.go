@@ -45,9 +45,7 @@ func dropoutSetBits(table bool) {
 	px := Load(Param("x"), GP64())
 	py := Load(Param("y"), GP64())
 	pm := Load(Param("bits"), GP64())
-	cb := GP64()
-	LEAQ(NewDataAddr(NewStaticSymbol("dropconst"), 0), cb)
-	c := func(i int) Mem { return Mem{Base: cb, Disp: 32 * i} }
+	c := constRows(NewDataAddr(NewStaticSymbol("dropconst"), 0))
 
 	var idx VecVirtual
 	var pi Register
