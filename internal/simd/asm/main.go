@@ -529,22 +529,17 @@ func expNonPos(masks Mem) {
 		VANDPS(m, y, y)
 	}
 
-	Label("l8")
-	CMPQ(n, U8(8))
-	JL(LabelRef("tail"))
-	VMOVUPS(Mem{Base: px}, x)
-	body()
-	VMOVUPS(y, Mem{Base: px})
-	ADDQ(U8(32), px)
-	SUBQ(U8(8), n)
-	JMP(LabelRef("l8"))
-	Label("tail")
-	TESTQ(n, n)
-	JZ(LabelRef("done"))
-	mask := loadMask(masks, n)
-	VMASKMOVPS(Mem{Base: px}, mask, x)
-	body()
-	VMASKMOVPS(y, mask, Mem{Base: px})
+	pointerLoop(masks, "l8", "done", n, []Register{px}, func(mask VecVirtual) {
+		if mask == nil {
+			VMOVUPS(Mem{Base: px}, x)
+			body()
+			VMOVUPS(y, Mem{Base: px})
+		} else {
+			VMASKMOVPS(Mem{Base: px}, mask, x)
+			body()
+			VMASKMOVPS(y, mask, Mem{Base: px})
+		}
+	})
 	Label("done")
 	VZEROUPPER()
 	RET()
@@ -794,19 +789,7 @@ func adamStep(masks Mem) {
 		store(p, pp)
 	}
 
-	Label("l8")
-	CMPQ(n, U8(8))
-	JL(LabelRef("tail"))
-	body(nil)
-	for _, r := range []Register{pp, pg, pm, pv} {
-		ADDQ(U8(32), r)
-	}
-	SUBQ(U8(8), n)
-	JMP(LabelRef("l8"))
-	Label("tail")
-	TESTQ(n, n)
-	JZ(LabelRef("done"))
-	body(loadMask(masks, n))
+	pointerLoop(masks, "l8", "done", n, []Register{pp, pg, pm, pv}, body)
 	Label("done")
 	VZEROUPPER()
 	RET()
@@ -1014,8 +997,18 @@ func loop4(prefix string, n Register, ps []Register, body func()) {
 
 // elementLoop emits the loop of a kernel over n elements at index register
 // i: body with no mask eight at a time, then once with the mask of the last
-// n mod 8 lanes (sfx tells the two bodies' labels apart).
+// n mod 8 lanes (sfx tells the two bodies' labels apart), then the return.
 func elementLoop(masks Mem, n, i Register, body func(mask VecVirtual, sfx string)) {
+	indexLoop(masks, "done", n, i, body)
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// indexLoop emits elementLoop's loop without the return: labels "l8" and
+// "tail", and a jump to done, which the caller places after, when n is a
+// multiple of 8.
+func indexLoop(masks Mem, done string, n, i Register, body func(mask VecVirtual, sfx string)) {
 	XORQ(i, i)
 	rem := GP64()
 	Label("l8")
@@ -1028,11 +1021,29 @@ func elementLoop(masks Mem, n, i Register, body func(mask VecVirtual, sfx string
 	JMP(LabelRef("l8"))
 	Label("tail")
 	TESTQ(rem, rem)
-	JZ(LabelRef("done"))
+	JZ(LabelRef(done))
 	body(loadMask(masks, rem), "t")
-	Label("done")
-	VZEROUPPER()
-	RET()
+}
+
+// pointerLoop emits a loop over the n floats at the pointers ps, eight a
+// round: body(nil), then each pointer advanced by 32 bytes and n lowered by
+// 8; then, for the last n mod 8 when there are any, body with their mask.
+// Its labels are loop and "tail", and a jump to done, which the caller
+// places after, when no element is left for the mask.
+func pointerLoop(masks Mem, loop, done string, n Register, ps []Register, body func(mask VecVirtual)) {
+	Label(loop)
+	CMPQ(n, U8(8))
+	JL(LabelRef("tail"))
+	body(nil)
+	for _, p := range ps {
+		ADDQ(U8(32), p)
+	}
+	SUBQ(U8(8), n)
+	JMP(LabelRef(loop))
+	Label("tail")
+	TESTQ(n, n)
+	JZ(LabelRef(done))
+	body(loadMask(masks, n))
 }
 
 // maskedLoad and maskedStore move eight floats at base+4i, or the lanes of
@@ -1230,27 +1241,13 @@ func countNonZero(masks Mem) {
 	VPXOR(zero, zero, zero)
 	VPCMPEQD(ones, ones, ones)
 	i := GP64()
-	XORQ(i, i)
-	rem := GP64()
-	body := func(mask VecVirtual) {
+	indexLoop(masks, "sum", n, i, func(mask VecVirtual, _ string) {
 		v := maskedLoad(px, i, mask)
 		VPSLLD(U8(1), v, v)  // drop the sign
 		VPCMPEQD(zero, v, v) // all ones where ±0
 		VPXOR(ones, v, v)    // all ones (−1) where not
 		VPSUBD(v, acc, acc)  // +1 where not
-	}
-	Label("l8")
-	MOVQ(n, rem)
-	SUBQ(i, rem)
-	CMPQ(rem, U8(8))
-	JL(LabelRef("tail"))
-	body(nil)
-	ADDQ(U8(8), i)
-	JMP(LabelRef("l8"))
-	Label("tail")
-	TESTQ(rem, rem)
-	JZ(LabelRef("sum"))
-	body(loadMask(masks, rem))
+	})
 	Label("sum")
 	hi := XMM()
 	VEXTRACTI128(U8(1), acc, hi)

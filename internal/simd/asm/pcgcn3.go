@@ -51,26 +51,21 @@ func nonZeroRowList(masks Mem) {
 		p, rem := GP64(), GP64()
 		MOVQ(px, p)
 		MOVQ(k, rem)
-		Label("v8")
-		CMPQ(rem, U8(8))
-		JL(LabelRef("tail"))
-		v := YMM()
-		VMOVUPS(Mem{Base: p}, v)
-		VPSLLD(U8(1), v, v) // drop the sign
-		VPTEST(v, v)
-		JNZ(LabelRef("found"))
-		ADDQ(U8(32), p)
-		SUBQ(U8(8), rem)
-		JMP(LabelRef("v8"))
-		Label("tail")
-		TESTQ(rem, rem)
-		JZ(LabelRef("next"))
-		m := loadMask(masks, rem)
-		t := YMM()
-		VMASKMOVPS(Mem{Base: p}, m, t)
-		VPSLLD(U8(1), t, t)
-		VPTEST(t, t)
-		JZ(LabelRef("next"))
+		pointerLoop(masks, "v8", "next", rem, []Register{p}, func(m VecVirtual) {
+			v := YMM()
+			if m == nil {
+				VMOVUPS(Mem{Base: p}, v)
+			} else {
+				VMASKMOVPS(Mem{Base: p}, m, v)
+			}
+			VPSLLD(U8(1), v, v) // drop the sign
+			VPTEST(v, v)
+			if m == nil {
+				JNZ(LabelRef("found")) // the row is not zero
+			} else {
+				JZ(LabelRef("next"))
+			}
+		})
 		Label("found")
 		CMPQ(cnt, most)
 		JGE(LabelRef("over"))
