@@ -575,6 +575,77 @@ func dropoutConsts() Mem {
 	return dc
 }
 
+// dropFirstIndex loads the parameter first and returns, in a new register,
+// the hash inputs of the four groups at hand: first + g + dropIndexOffset
+// for g = 0..3 (c: the rows of dropconst).
+func dropFirstIndex(c func(int) Mem) VecVirtual {
+	g := Load(Param("first"), GP64())
+	off := GP64()
+	MOVQ(U64(dropIndexOffset), off)
+	ADDQ(off, g)
+	idx := YMM()
+	VMOVQ(g, idx.AsX())
+	VPBROADCASTQ(idx.AsX(), idx)
+	VPADDQ(c(0), idx, idx)
+	return idx
+}
+
+// dropKeyThrScale loads the parameters key (into four 64-bit lanes), thr
+// (as thr−1 in eight 32-bit lanes: kept ⇔ chunk > thr−1, a signed
+// comparison of values in [−1, 65535]) and scale (eight floats).
+func dropKeyThrScale() (key, th, sc VecVirtual) {
+	key = YMM()
+	VMOVQ(Load(Param("key"), GP64()), key.AsX())
+	VPBROADCASTQ(key.AsX(), key)
+	thr := Load(Param("thr"), GP32())
+	DECL(thr)
+	th = YMM()
+	VMOVD(thr, th.AsX())
+	VPBROADCASTD(th.AsX(), th)
+	return key, th, broadcastParam("scale")
+}
+
+// dropMul emits z = z·c(m) mod 2⁶⁴ in each 64-bit lane, c(m+1) holding the
+// multiplier's high half.
+func dropMul(c func(int) Mem, z VecVirtual, m int) {
+	a, b, h := YMM(), YMM(), YMM()
+	VPMULUDQ(c(m), z, a) // zl·ml
+	VPSRLQ(U8(32), z, h)
+	VPMULUDQ(c(m), h, h)   // zh·ml
+	VPMULUDQ(c(m+1), z, b) // zl·mh
+	VPADDQ(b, h, h)
+	VPSLLQ(U8(32), h, h)
+	VPADDQ(h, a, z)
+}
+
+// dropXorShift emits z = src ^ (src >> s) in each 64-bit lane.
+func dropXorShift(z, src VecVirtual, s int) {
+	t := YMM()
+	VPSRLQ(U8(s), src, t)
+	VPXOR(t, src, z)
+}
+
+// dropMix emits z = package rng's SplitMix64 finaliser of src in each
+// 64-bit lane (c: the rows of dropconst).
+func dropMix(c func(int) Mem, z, src VecVirtual) {
+	dropXorShift(z, src, 30)
+	dropMul(c, z, 2)
+	dropXorShift(z, z, 27)
+	dropMul(c, z, 4)
+	dropXorShift(z, z, 31)
+}
+
+// dropChunks returns the sixteen 16-bit chunks of z's four hashes,
+// zero-extended, as two vectors of eight 32-bit lanes (elements 0–7 and
+// 8–15 of the four groups).
+func dropChunks(z VecVirtual) []VecVirtual {
+	f := []VecVirtual{YMM(), YMM()}
+	VPMOVZXWD(z.AsX(), f[0])
+	VEXTRACTI128(U8(1), z, f[1].AsX())
+	VPMOVZXWD(f[1].AsX(), f[1])
+	return f
+}
+
 // dropout emits dropoutSet (y = x·f) or, with add, dropoutAdd
 // (y = float32(x·f) + y) over n groups of four elements. Group g hashes
 // index first+g with the stream's key; element 4g+j takes f = scale when the
@@ -604,62 +675,17 @@ func dropout(add bool, masks, consts Mem) {
 	py := Load(Param("y"), GP64())
 	c := constRows(consts)
 
-	// idx holds first+g+offset for the four groups at hand
-	g := Load(Param("first"), GP64())
-	off := GP64()
-	MOVQ(U64(dropIndexOffset), off)
-	ADDQ(off, g)
-	idx := YMM()
-	VMOVQ(g, idx.AsX())
-	VPBROADCASTQ(idx.AsX(), idx)
-	VPADDQ(c(0), idx, idx)
-	key := YMM()
-	VMOVQ(Load(Param("key"), GP64()), key.AsX())
-	VPBROADCASTQ(key.AsX(), key)
-	// kept ⇔ chunk > thr−1, a signed 32-bit comparison of values in [−1, 65535]
-	thr := Load(Param("thr"), GP32())
-	DECL(thr)
-	th := YMM()
-	VMOVD(thr, th.AsX())
-	VPBROADCASTD(th.AsX(), th)
-	sc := broadcastParam("scale")
-
-	// mul sets z = z·c(m) mod 2⁶⁴, c(m+1) holding the multiplier's high half.
-	mul := func(z VecVirtual, m int) {
-		a, b, h := YMM(), YMM(), YMM()
-		VPMULUDQ(c(m), z, a) // zl·ml
-		VPSRLQ(U8(32), z, h)
-		VPMULUDQ(c(m), h, h)   // zh·ml
-		VPMULUDQ(c(m+1), z, b) // zl·mh
-		VPADDQ(b, h, h)
-		VPSLLQ(U8(32), h, h)
-		VPADDQ(h, a, z)
-	}
-	// xorShift sets z = src ^ (src >> s).
-	xorShift := func(z, src VecVirtual, s int) {
-		t := YMM()
-		VPSRLQ(U8(s), src, t)
-		VPXOR(t, src, z)
-	}
-	mix := func(z, src VecVirtual) {
-		xorShift(z, src, 30)
-		mul(z, 2)
-		xorShift(z, z, 27)
-		mul(z, 4)
-		xorShift(z, z, 31)
-	}
+	idx := dropFirstIndex(c)
+	key, th, sc := dropKeyThrScale()
 
 	// body handles the four groups at px/py; with masks, only the lanes
 	// that the two masks (elements 0–7 and 8–15) select are read and written.
 	body := func(mask []VecVirtual) {
 		z := YMM()
-		mix(z, idx)
+		dropMix(c, z, idx)
 		VPADDQ(key, z, z)
-		mix(z, z)
-		f := []VecVirtual{YMM(), YMM()}
-		VPMOVZXWD(z.AsX(), f[0])
-		VEXTRACTI128(U8(1), z, f[1].AsX())
-		VPMOVZXWD(f[1].AsX(), f[1])
+		dropMix(c, z, z)
+		f := dropChunks(z)
 		for v := range f {
 			VPCMPGTD(th, f[v], f[v]) // all ones where kept
 			VPAND(sc, f[v], f[v])    // scale or +0

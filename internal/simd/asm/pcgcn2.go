@@ -52,47 +52,9 @@ func dropoutSetBits(table bool) {
 	if table {
 		pi = Load(Param("inner"), GP64())
 	} else {
-		g := Load(Param("first"), GP64())
-		off := GP64()
-		MOVQ(U64(dropIndexOffset), off)
-		ADDQ(off, g)
-		idx = YMM()
-		VMOVQ(g, idx.AsX())
-		VPBROADCASTQ(idx.AsX(), idx)
-		VPADDQ(c(0), idx, idx)
+		idx = dropFirstIndex(c)
 	}
-	key := YMM()
-	VMOVQ(Load(Param("key"), GP64()), key.AsX())
-	VPBROADCASTQ(key.AsX(), key)
-	thr := Load(Param("thr"), GP32())
-	DECL(thr)
-	th := YMM()
-	VMOVD(thr, th.AsX())
-	VPBROADCASTD(th.AsX(), th)
-	sc := broadcastParam("scale")
-
-	mul := func(z VecVirtual, m int) {
-		a, b, h := YMM(), YMM(), YMM()
-		VPMULUDQ(c(m), z, a)
-		VPSRLQ(U8(32), z, h)
-		VPMULUDQ(c(m), h, h)
-		VPMULUDQ(c(m+1), z, b)
-		VPADDQ(b, h, h)
-		VPSLLQ(U8(32), h, h)
-		VPADDQ(h, a, z)
-	}
-	xorShift := func(z, src VecVirtual, s int) {
-		t := YMM()
-		VPSRLQ(U8(s), src, t)
-		VPXOR(t, src, z)
-	}
-	mix := func(z, src VecVirtual) {
-		xorShift(z, src, 30)
-		mul(z, 2)
-		xorShift(z, z, 27)
-		mul(z, 4)
-		xorShift(z, z, 31)
-	}
+	key, th, sc := dropKeyThrScale()
 
 	TESTQ(n, n)
 	JZ(LabelRef("done"))
@@ -101,14 +63,11 @@ func dropoutSetBits(table bool) {
 	if table {
 		VPADDQ(Mem{Base: pi}, key, z)
 	} else {
-		mix(z, idx)
+		dropMix(c, z, idx)
 		VPADDQ(key, z, z)
 	}
-	mix(z, z)
-	f := []VecVirtual{YMM(), YMM()}
-	VPMOVZXWD(z.AsX(), f[0])
-	VEXTRACTI128(U8(1), z, f[1].AsX())
-	VPMOVZXWD(f[1].AsX(), f[1])
+	dropMix(c, z, z)
+	f := dropChunks(z)
 	lo, hi := GP32(), GP32()
 	for v := range f {
 		VPCMPGTD(th, f[v], f[v]) // all ones where kept
