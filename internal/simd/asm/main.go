@@ -2032,14 +2032,10 @@ func colSums8() {
 	JZ(LabelRef("plain"))
 	Label("rowm")
 	{
-		v, a, b := YMM(), YMM(), YMM()
+		v := YMM()
 		VMOVUPS(Mem{Base: gr}, v)
 		VMULPS(Mem{Base: mr}, v, v)
-		VCVTPS2PD(v.AsX(), a)
-		VEXTRACTF128(U8(1), v, v.AsX())
-		VCVTPS2PD(v.AsX(), b)
-		VADDPD(lo, a, lo)
-		VADDPD(hi, b, hi)
+		addWidened(v, lo, hi)
 	}
 	ADDQ(ld, gr)
 	ADDQ(ld, mr)
@@ -2071,6 +2067,18 @@ func colSums8() {
 	Label("done")
 	VZEROUPPER()
 	RET()
+}
+
+// addWidened emits lo = float64(v's lanes 0–3) + lo and hi = float64(lanes
+// 4–7) + hi, the converted value the first operand of each add (v's low
+// half is overwritten).
+func addWidened(v, lo, hi VecVirtual) {
+	a, b := YMM(), YMM()
+	VCVTPS2PD(v.AsX(), a)
+	VEXTRACTF128(U8(1), v, v.AsX())
+	VCVTPS2PD(v.AsX(), b)
+	VADDPD(lo, a, lo)
+	VADDPD(hi, b, hi)
 }
 
 // edgeSoftmaxBack1 emits the backward pass of an edge softmax over one row

@@ -185,15 +185,11 @@ func colSumsTail(masks Mem) {
 	JZ(LabelRef("plain"))
 	Label("rowm")
 	{
-		v, w, a, b := YMM(), YMM(), YMM(), YMM()
+		v, w := YMM(), YMM()
 		VMASKMOVPS(Mem{Base: pg}, mask, v)
 		VMASKMOVPS(Mem{Base: pm}, mask, w)
 		VMULPS(w, v, v)
-		VCVTPS2PD(v.AsX(), a)
-		VEXTRACTF128(U8(1), v, v.AsX())
-		VCVTPS2PD(v.AsX(), b)
-		VADDPD(lo, a, lo)
-		VADDPD(hi, b, hi)
+		addWidened(v, lo, hi)
 	}
 	ADDQ(ld, pg)
 	ADDQ(ld, pm)
@@ -202,13 +198,9 @@ func colSumsTail(masks Mem) {
 	JMP(LabelRef("store"))
 	Label("plain")
 	{
-		v, a, b := YMM(), YMM(), YMM()
+		v := YMM()
 		VMASKMOVPS(Mem{Base: pg}, mask, v)
-		VCVTPS2PD(v.AsX(), a)
-		VEXTRACTF128(U8(1), v, v.AsX())
-		VCVTPS2PD(v.AsX(), b)
-		VADDPD(lo, a, lo)
-		VADDPD(hi, b, hi)
+		addWidened(v, lo, hi)
 	}
 	ADDQ(ld, pg)
 	DECQ(rows)
