@@ -251,6 +251,25 @@ const spmmPrefetch = 16
 // whose entries take less time each (PCGCN's 5-wide class scores).
 const spmmPrefetchNarrow = 32
 
+// prefetchRowAhead emits the prefetch of the first lines cache lines of the
+// row of b (at pb, ldb bytes a row) that the entry dist after entry k names
+// (col[k+dist], col at pcol), when k+dist < pfn; otherwise a jump to nopf,
+// which the caller places after any prefetches of its own. It returns the
+// register holding the row's address.
+func prefetchRowAhead(k, pfn, pcol, ldb, pb Register, dist, lines int, nopf string) GPVirtual {
+	ahead := GP64()
+	LEAQ(Mem{Base: k, Disp: dist}, ahead)
+	CMPQ(ahead, pfn)
+	JGE(LabelRef(nopf))
+	MOVLQSX(Mem{Base: pcol, Index: ahead, Scale: 4}, ahead)
+	IMULQ(ldb, ahead)
+	ADDQ(pb, ahead)
+	for line := 0; line < lines; line++ {
+		PREFETCHT0(Mem{Base: ahead, Disp: 64 * line})
+	}
+	return ahead
+}
+
 // spmmRow emits c[j] += alpha·Σ_k val[k]·b[col[k]·ldb+j] for j < n, one
 // sparse row; with perm the value of entry k is val[perm[k]].
 func spmmRow(perm bool, masks Mem) {
@@ -295,20 +314,11 @@ func spmmRow(perm bool, masks Mem) {
 			// entries ahead, the cache lines of this block, while this
 			// entry's multiply-adds run (prefetches never fault, and
 			// only the index load is guarded)
-			ahead := GP64()
 			dist := spmmPrefetch
 			if w < 4 {
 				dist = spmmPrefetchNarrow
 			}
-			LEAQ(Mem{Base: k, Disp: dist}, ahead)
-			CMPQ(ahead, pfn)
-			JGE(LabelRef("nopf" + tag))
-			MOVLQSX(Mem{Base: pcol, Index: ahead, Scale: 4}, ahead)
-			IMULQ(ldb, ahead)
-			ADDQ(pb, ahead)
-			for line := 0; line < max(w/2, 1); line++ {
-				PREFETCHT0(Mem{Base: ahead, Disp: 64 * line})
-			}
+			ahead := prefetchRowAhead(k, pfn, pcol, ldb, pb, dist, max(w/2, 1), "nopf"+tag)
 			// narrow blocks also fetch the line of their last byte: rows
 			// whose width is not a multiple of 16 floats start anywhere
 			// in a line (5 floats: a third of the rows straddle two)
@@ -1375,20 +1385,11 @@ func spmmHeads(nh int, perm bool) {
 	JZ(LabelRef("done"))
 	Label("entry")
 	{
-		ahead := GP64()
 		dist := spmmPrefetch
 		if nh < 4 {
 			dist = spmmPrefetchNarrow
 		}
-		LEAQ(Mem{Base: k, Disp: dist}, ahead)
-		CMPQ(ahead, pfn)
-		JGE(LabelRef("nopf"))
-		MOVLQSX(Mem{Base: pcol, Index: ahead, Scale: 4}, ahead)
-		IMULQ(ldb, ahead)
-		ADDQ(pb, ahead)
-		for line := 0; line < max(nh/2, 1); line++ {
-			PREFETCHT0(Mem{Base: ahead, Disp: 64 * line})
-		}
+		ahead := prefetchRowAhead(k, pfn, pcol, ldb, pb, dist, max(nh/2, 1), "nopf")
 		// through a permutation the value rows are as scattered as the
 		// rows of b: fetch that entry's values too
 		if perm {
@@ -1470,16 +1471,7 @@ func sddmmHeads8(first bool) {
 	{
 		// the rows of b are scattered: fetch the row spmmPrefetch
 		// entries ahead (only the index load is guarded)
-		ahead := GP64()
-		LEAQ(Mem{Base: k, Disp: spmmPrefetch}, ahead)
-		CMPQ(ahead, pfn)
-		JGE(LabelRef("nopf"))
-		MOVLQSX(Mem{Base: pcol, Index: ahead, Scale: 4}, ahead)
-		IMULQ(ldb, ahead)
-		ADDQ(pb, ahead)
-		for line := 0; line < 4; line++ {
-			PREFETCHT0(Mem{Base: ahead, Disp: 64 * line})
-		}
+		prefetchRowAhead(k, pfn, pcol, ldb, pb, spmmPrefetch, 4, "nopf")
 		Label("nopf")
 	}
 	row := GP64()
