@@ -12,6 +12,15 @@
 // recompute package rng's counter-based hash and do the float32 multiply
 // (and add) of autograd's Go loop, element by element, and the Adam kernel
 // does the float32 operations of optim's Go loop, eight elements at a time.
+//
+// A new generator (a file of its own with one call in main) builds on the
+// shared pieces rather than writing them out again: kernel opens a kernel;
+// gpParams and broadcastParam load its parameters; elementLoop and
+// indexLoop (an index register), pointerLoop (advancing pointers), rowLoop
+// (narrow rows, pcgcn3.go) and loop4 (four float64 lanes) are the loop
+// shapes, with loadMask, maskedLoad and maskedStore for the tails;
+// dataRow, floatRows and constRows lay out and address constant tables;
+// tileBody emits every GEMM tile.
 package main
 
 import (
