@@ -211,7 +211,8 @@ func plusZero(d []float32) {
 // kept rows (x's row q is row kept[q]): rows (∂out's non-zero rows, all
 // kept) are found in x by their position in kept, and each block of
 // tensor.GemmBlockK inner indices (of the whole matrix) is multiplied on
-// its own and folded, an empty block folding +0.
+// its own and folded, an empty block folding +0. With kept nil, x holds
+// every row (as g does) and this is gemmTransANonZeroRows itself.
 func (t *Tape) gemmTransAKeptRows(rows, kept []int32, x, g *tensor.Dense, beta float32, c *tensor.Dense) {
 	kb := tensor.GemmBlockK
 	q, p := 0, 0 // position in rows, position in kept
@@ -225,11 +226,16 @@ func (t *Tape) gemmTransAKeptRows(rows, kept []int32, x, g *tensor.Dense, beta f
 		} else {
 			sub := rows[q0:q]
 			xs, gs := t.Alloc(len(sub), x.Cols), t.Alloc(len(sub), g.Cols)
-			for j, r := range sub {
-				for kept[p] != r {
-					p++
+			if kept == nil {
+				t.rowArgs = rowCopy{rows: sub, from: x, to: xs}
+				t.Exec.ForArg(len(sub), len(sub)*x.Cols, &t.rowArgs, gatherRowsInto)
+			} else {
+				for j, r := range sub {
+					for kept[p] != r {
+						p++
+					}
+					copy(xs.Data[j*x.Cols:(j+1)*x.Cols], x.Data[p*x.Cols:(p+1)*x.Cols])
 				}
-				copy(xs.Data[j*x.Cols:(j+1)*x.Cols], x.Data[p*x.Cols:(p+1)*x.Cols])
 			}
 			t.rowArgs = rowCopy{rows: sub, from: g, to: gs}
 			t.Exec.ForArg(len(sub), len(sub)*g.Cols, &t.rowArgs, gatherRowsInto)

@@ -12,6 +12,15 @@
 // recompute package rng's counter-based hash and do the float32 multiply
 // (and add) of autograd's Go loop, element by element, and the Adam kernel
 // does the float32 operations of optim's Go loop, eight elements at a time.
+//
+// A new generator (a file of its own with one call in main) builds on the
+// shared pieces rather than writing them out again: kernel opens a kernel;
+// gpParams and broadcastParam load its parameters; elementLoop and
+// indexLoop (an index register), pointerLoop (advancing pointers), rowLoop
+// (narrow rows, pcgcn3.go) and loop4 (four float64 lanes) are the loop
+// shapes, with loadMask, maskedLoad and maskedStore for the tails;
+// dataRow, floatRows and constRows lay out and address constant tables;
+// tileBody emits every GEMM tile.
 package main
 
 import (
@@ -74,7 +83,7 @@ func main() {
 	leakyReLUFwd(masks, sc)
 	leakyReLUBwd(masks)
 	addScaledFwd(masks)
-	axpy(masks)
+	scaleVec(masks, true) // axpy
 	countNonZero(masks)
 	nonZeroRows(masks)
 	edgeSoftmaxPre8(sc)
@@ -109,10 +118,17 @@ func loadMask(masks Mem, t Register) VecVirtual {
 // cols ≤ 8) tile: c[r][j] = alpha·Σ_p a[r·rsa+p·csa]·b[p·ldb+j] + c[r][j].
 func gemmTile(rows int, kind string, masks Mem) {
 	name := fmt.Sprintf("gemm%d%s", rows, kind)
-	TEXT(name, NOSPLIT, "func(kc int, a *float32, rsa, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)")
-	Pragma("noescape")
-	Doc(fmt.Sprintf("%s computes a %d-row tile of c += alpha·a·b (see GemmTile).", name, rows))
+	kernel(name, "func(kc int, a *float32, rsa, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)",
+		fmt.Sprintf("%s computes a %d-row tile of c += alpha·a·b (see GemmTile).", name, rows))
+	tileBody(rows, kind, masks, false)
+}
 
+// tileBody emits the body of a GEMM tile (see gemmTile and gemmTile2) after
+// its TEXT: the parameters, the zeroed accumulators, the reduction loop
+// over kc values of p from a and, with twoSrc (kind "x16" only), over kc2
+// more from a2 into the same accumulators, then the fold
+// c = fma(alpha, acc, c).
+func tileBody(rows int, kind string, masks Mem, twoSrc bool) {
 	kc := Load(Param("kc"), GP64())
 	pa := Load(Param("a"), GP64())
 	rsa := Load(Param("rsa"), GP64())
@@ -177,28 +193,41 @@ func gemmTile(rows int, kind string, masks Mem) {
 	}
 	bc := YMM()
 
-	Label("loop")
-	for v := 0; v < nv; v++ {
-		src := Mem{Base: pb, Disp: 32 * v}
-		if masked(v) {
-			VMASKMOVPS(src, mask, bv[v])
-		} else {
-			VMOVUPS(src, bv[v])
-		}
-	}
-	for r := 0; r < rows; r++ {
-		VBROADCASTSS(aAddr(r), bc)
+	// loop emits the loop body over kc values of p
+	loop := func(label string) {
+		Label(label)
 		for v := 0; v < nv; v++ {
-			VFMADD231PS(bv[v], bc, acc[r][v])
+			src := Mem{Base: pb, Disp: 32 * v}
+			if masked(v) {
+				VMASKMOVPS(src, mask, bv[v])
+			} else {
+				VMOVUPS(src, bv[v])
+			}
 		}
+		for r := 0; r < rows; r++ {
+			VBROADCASTSS(aAddr(r), bc)
+			for v := 0; v < nv; v++ {
+				VFMADD231PS(bv[v], bc, acc[r][v])
+			}
+		}
+		ADDQ(csa, pa)
+		ADDQ(ldb, pb)
+		DECQ(kc)
+		JNZ(LabelRef(label))
 	}
-	ADDQ(csa, pa)
-	ADDQ(ldb, pb)
-	DECQ(kc)
-	JNZ(LabelRef("loop"))
+	if twoSrc {
+		loop("loop1")
+		Load(Param("kc2"), kc)
+		Load(Param("a2"), pa)
+		TESTQ(kc, kc)
+		JZ(LabelRef("fold"))
+		loop("loop2")
+		Label("fold")
+	} else {
+		loop("loop")
+	}
 
-	al := YMM()
-	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
+	al := broadcastParam("alpha")
 	pc := Load(Param("c"), GP64())
 	ldc := Load(Param("ldc"), GP64())
 	SHLQ(U8(2), ldc)
@@ -231,6 +260,25 @@ const spmmPrefetch = 16
 // whose entries take less time each (PCGCN's 5-wide class scores).
 const spmmPrefetchNarrow = 32
 
+// prefetchRowAhead emits the prefetch of the first lines cache lines of the
+// row of b (at pb, ldb bytes a row) that the entry dist after entry k names
+// (col[k+dist], col at pcol), when k+dist < pfn; otherwise a jump to nopf,
+// which the caller places after any prefetches of its own. It returns the
+// register holding the row's address.
+func prefetchRowAhead(k, pfn, pcol, ldb, pb Register, dist, lines int, nopf string) GPVirtual {
+	ahead := GP64()
+	LEAQ(Mem{Base: k, Disp: dist}, ahead)
+	CMPQ(ahead, pfn)
+	JGE(LabelRef(nopf))
+	MOVLQSX(Mem{Base: pcol, Index: ahead, Scale: 4}, ahead)
+	IMULQ(ldb, ahead)
+	ADDQ(pb, ahead)
+	for line := 0; line < lines; line++ {
+		PREFETCHT0(Mem{Base: ahead, Disp: 64 * line})
+	}
+	return ahead
+}
+
 // spmmRow emits c[j] += alpha·Σ_k val[k]·b[col[k]·ldb+j] for j < n, one
 // sparse row; with perm the value of entry k is val[perm[k]].
 func spmmRow(perm bool, masks Mem) {
@@ -238,9 +286,8 @@ func spmmRow(perm bool, masks Mem) {
 	if perm {
 		name = "spmmRowPerm"
 	}
-	TEXT(name, NOSPLIT, "func(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32, pfn int)")
-	Pragma("noescape")
-	Doc(name + " adds alpha times one sparse row times b to c (see SpMMRow).")
+	kernel(name, "func(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32, pfn int)",
+		name+" adds alpha times one sparse row times b to c (see SpMMRow).")
 
 	nnz := Load(Param("nnz"), GP64())
 	// pfn entries of col are readable (the row's and those after it): the
@@ -257,8 +304,7 @@ func spmmRow(perm bool, masks Mem) {
 	SHLQ(U8(2), ldb)
 	pc := Load(Param("c"), GP64())
 	n := Load(Param("n"), GP64())
-	al := YMM()
-	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
+	al := broadcastParam("alpha")
 
 	// block emits the loop over the row's entries for w vectors of columns
 	// starting at pb/pc, then advances pb, pc and n.
@@ -277,20 +323,11 @@ func spmmRow(perm bool, masks Mem) {
 			// entries ahead, the cache lines of this block, while this
 			// entry's multiply-adds run (prefetches never fault, and
 			// only the index load is guarded)
-			ahead := GP64()
 			dist := spmmPrefetch
 			if w < 4 {
 				dist = spmmPrefetchNarrow
 			}
-			LEAQ(Mem{Base: k, Disp: dist}, ahead)
-			CMPQ(ahead, pfn)
-			JGE(LabelRef("nopf" + tag))
-			MOVLQSX(Mem{Base: pcol, Index: ahead, Scale: 4}, ahead)
-			IMULQ(ldb, ahead)
-			ADDQ(pb, ahead)
-			for line := 0; line < max(w/2, 1); line++ {
-				PREFETCHT0(Mem{Base: ahead, Disp: 64 * line})
-			}
+			ahead := prefetchRowAhead(k, pfn, pcol, ldb, pb, dist, max(w/2, 1), "nopf"+tag)
 			// narrow blocks also fetch the line of their last byte: rows
 			// whose width is not a multiple of 16 floats start anywhere
 			// in a line (5 floats: a third of the rows straddle two)
@@ -364,9 +401,8 @@ func spmmRow(perm bool, masks Mem) {
 
 // sddmmRow emits out[k] = ⟨a, b[col[k]·ldb : +d]⟩ for k < nnz.
 func sddmmRow(masks Mem) {
-	TEXT("sddmmRow", NOSPLIT, "func(nnz int, col *int32, a *float32, b *float32, ldb int, d int, out *float32)")
-	Pragma("noescape")
-	Doc("sddmmRow writes the dot products of a with the rows of b named by col (see SDDMMRow).")
+	kernel("sddmmRow", "func(nnz int, col *int32, a *float32, b *float32, ldb int, d int, out *float32)",
+		"sddmmRow writes the dot products of a with the rows of b named by col (see SDDMMRow).")
 
 	nnz := Load(Param("nnz"), GP64())
 	pcol := Load(Param("col"), GP64())
@@ -474,9 +510,8 @@ var expConsts = []uint32{
 // x = n·ln2 + r, e^r by Cephes' degree-7 expf polynomial, scaled by 2ⁿ
 // through the exponent bits. Inputs below ln(2⁻¹²⁶) give 0, NaN stays NaN.
 func expNonPos(masks Mem) {
-	TEXT("expNonPos", NOSPLIT, "func(n int, x *float32)")
-	Pragma("noescape")
-	Doc("expNonPos sets x[i] = e^x[i] for i < n (see ExpNonPos).")
+	kernel("expNonPos", "func(n int, x *float32)",
+		"expNonPos sets x[i] = e^x[i] for i < n (see ExpNonPos).")
 
 	consts := GLOBL("expconst", RODATA|NOPTR)
 	for i, v := range expConsts {
@@ -486,9 +521,7 @@ func expNonPos(masks Mem) {
 	}
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
-	cb := GP64()
-	LEAQ(consts, cb)
-	c := func(i int) Mem { return Mem{Base: cb, Disp: 32 * i} }
+	c := constRows(consts)
 	lo := YMM()
 	VMOVUPS(c(0), lo)
 
@@ -515,22 +548,17 @@ func expNonPos(masks Mem) {
 		VANDPS(m, y, y)
 	}
 
-	Label("l8")
-	CMPQ(n, U8(8))
-	JL(LabelRef("tail"))
-	VMOVUPS(Mem{Base: px}, x)
-	body()
-	VMOVUPS(y, Mem{Base: px})
-	ADDQ(U8(32), px)
-	SUBQ(U8(8), n)
-	JMP(LabelRef("l8"))
-	Label("tail")
-	TESTQ(n, n)
-	JZ(LabelRef("done"))
-	mask := loadMask(masks, n)
-	VMASKMOVPS(Mem{Base: px}, mask, x)
-	body()
-	VMASKMOVPS(y, mask, Mem{Base: px})
+	pointerLoop(masks, "l8", "done", n, []Register{px}, func(mask VecVirtual) {
+		if mask == nil {
+			VMOVUPS(Mem{Base: px}, x)
+			body()
+			VMOVUPS(y, Mem{Base: px})
+		} else {
+			VMASKMOVPS(Mem{Base: px}, mask, x)
+			body()
+			VMASKMOVPS(y, mask, Mem{Base: px})
+		}
+	})
 	Label("done")
 	VZEROUPPER()
 	RET()
@@ -566,6 +594,77 @@ func dropoutConsts() Mem {
 	return dc
 }
 
+// dropFirstIndex loads the parameter first and returns, in a new register,
+// the hash inputs of the four groups at hand: first + g + dropIndexOffset
+// for g = 0..3 (c: the rows of dropconst).
+func dropFirstIndex(c func(int) Mem) VecVirtual {
+	g := Load(Param("first"), GP64())
+	off := GP64()
+	MOVQ(U64(dropIndexOffset), off)
+	ADDQ(off, g)
+	idx := YMM()
+	VMOVQ(g, idx.AsX())
+	VPBROADCASTQ(idx.AsX(), idx)
+	VPADDQ(c(0), idx, idx)
+	return idx
+}
+
+// dropKeyThrScale loads the parameters key (into four 64-bit lanes), thr
+// (as thr−1 in eight 32-bit lanes: kept ⇔ chunk > thr−1, a signed
+// comparison of values in [−1, 65535]) and scale (eight floats).
+func dropKeyThrScale() (key, th, sc VecVirtual) {
+	key = YMM()
+	VMOVQ(Load(Param("key"), GP64()), key.AsX())
+	VPBROADCASTQ(key.AsX(), key)
+	thr := Load(Param("thr"), GP32())
+	DECL(thr)
+	th = YMM()
+	VMOVD(thr, th.AsX())
+	VPBROADCASTD(th.AsX(), th)
+	return key, th, broadcastParam("scale")
+}
+
+// dropMul emits z = z·c(m) mod 2⁶⁴ in each 64-bit lane, c(m+1) holding the
+// multiplier's high half.
+func dropMul(c func(int) Mem, z VecVirtual, m int) {
+	a, b, h := YMM(), YMM(), YMM()
+	VPMULUDQ(c(m), z, a) // zl·ml
+	VPSRLQ(U8(32), z, h)
+	VPMULUDQ(c(m), h, h)   // zh·ml
+	VPMULUDQ(c(m+1), z, b) // zl·mh
+	VPADDQ(b, h, h)
+	VPSLLQ(U8(32), h, h)
+	VPADDQ(h, a, z)
+}
+
+// dropXorShift emits z = src ^ (src >> s) in each 64-bit lane.
+func dropXorShift(z, src VecVirtual, s int) {
+	t := YMM()
+	VPSRLQ(U8(s), src, t)
+	VPXOR(t, src, z)
+}
+
+// dropMix emits z = package rng's SplitMix64 finaliser of src in each
+// 64-bit lane (c: the rows of dropconst).
+func dropMix(c func(int) Mem, z, src VecVirtual) {
+	dropXorShift(z, src, 30)
+	dropMul(c, z, 2)
+	dropXorShift(z, z, 27)
+	dropMul(c, z, 4)
+	dropXorShift(z, z, 31)
+}
+
+// dropChunks returns the sixteen 16-bit chunks of z's four hashes,
+// zero-extended, as two vectors of eight 32-bit lanes (elements 0–7 and
+// 8–15 of the four groups).
+func dropChunks(z VecVirtual) []VecVirtual {
+	f := []VecVirtual{YMM(), YMM()}
+	VPMOVZXWD(z.AsX(), f[0])
+	VEXTRACTI128(U8(1), z, f[1].AsX())
+	VPMOVZXWD(f[1].AsX(), f[1])
+	return f
+}
+
 // dropout emits dropoutSet (y = x·f) or, with add, dropoutAdd
 // (y = float32(x·f) + y) over n groups of four elements. Group g hashes
 // index first+g with the stream's key; element 4g+j takes f = scale when the
@@ -583,82 +682,29 @@ func dropoutConsts() Mem {
 // source is the product, as the compiler's ADDSS with y as memory operand
 // (so when both are NaN the product's NaN is kept).
 func dropout(add bool, masks, consts Mem) {
-	name := "dropoutSet"
+	name, verb := "dropoutSet", " writes"
 	if add {
-		name = "dropoutAdd"
+		name, verb = "dropoutAdd", " adds"
 	}
-	TEXT(name, NOSPLIT, "func(n int, x *float32, y *float32, key uint64, first uint64, thr uint32, scale float32)")
-	Pragma("noescape")
-	if add {
-		Doc(name + " adds the dropped-out and scaled x to y, n groups of four (see Dropout).")
-	} else {
-		Doc(name + " writes the dropped-out and scaled x to y, n groups of four (see Dropout).")
-	}
+	kernel(name, "func(n int, x *float32, y *float32, key uint64, first uint64, thr uint32, scale float32)",
+		name+verb+" the dropped-out and scaled x to y, n groups of four (see Dropout).")
 
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
 	py := Load(Param("y"), GP64())
-	cb := GP64()
-	LEAQ(consts, cb)
-	c := func(i int) Mem { return Mem{Base: cb, Disp: 32 * i} }
+	c := constRows(consts)
 
-	// idx holds first+g+offset for the four groups at hand
-	g := Load(Param("first"), GP64())
-	off := GP64()
-	MOVQ(U64(dropIndexOffset), off)
-	ADDQ(off, g)
-	idx := YMM()
-	VMOVQ(g, idx.AsX())
-	VPBROADCASTQ(idx.AsX(), idx)
-	VPADDQ(c(0), idx, idx)
-	key := YMM()
-	VMOVQ(Load(Param("key"), GP64()), key.AsX())
-	VPBROADCASTQ(key.AsX(), key)
-	// kept ⇔ chunk > thr−1, a signed 32-bit comparison of values in [−1, 65535]
-	thr := Load(Param("thr"), GP32())
-	DECL(thr)
-	th := YMM()
-	VMOVD(thr, th.AsX())
-	VPBROADCASTD(th.AsX(), th)
-	sc := YMM()
-	VBROADCASTSS(Load(Param("scale"), XMM()), sc)
-
-	// mul sets z = z·c(m) mod 2⁶⁴, c(m+1) holding the multiplier's high half.
-	mul := func(z VecVirtual, m int) {
-		a, b, h := YMM(), YMM(), YMM()
-		VPMULUDQ(c(m), z, a) // zl·ml
-		VPSRLQ(U8(32), z, h)
-		VPMULUDQ(c(m), h, h)   // zh·ml
-		VPMULUDQ(c(m+1), z, b) // zl·mh
-		VPADDQ(b, h, h)
-		VPSLLQ(U8(32), h, h)
-		VPADDQ(h, a, z)
-	}
-	// xorShift sets z = src ^ (src >> s).
-	xorShift := func(z, src VecVirtual, s int) {
-		t := YMM()
-		VPSRLQ(U8(s), src, t)
-		VPXOR(t, src, z)
-	}
-	mix := func(z, src VecVirtual) {
-		xorShift(z, src, 30)
-		mul(z, 2)
-		xorShift(z, z, 27)
-		mul(z, 4)
-		xorShift(z, z, 31)
-	}
+	idx := dropFirstIndex(c)
+	key, th, sc := dropKeyThrScale()
 
 	// body handles the four groups at px/py; with masks, only the lanes
 	// that the two masks (elements 0–7 and 8–15) select are read and written.
 	body := func(mask []VecVirtual) {
 		z := YMM()
-		mix(z, idx)
+		dropMix(c, z, idx)
 		VPADDQ(key, z, z)
-		mix(z, z)
-		f := []VecVirtual{YMM(), YMM()}
-		VPMOVZXWD(z.AsX(), f[0])
-		VEXTRACTI128(U8(1), z, f[1].AsX())
-		VPMOVZXWD(f[1].AsX(), f[1])
+		dropMix(c, z, z)
+		f := dropChunks(z)
 		for v := range f {
 			VPCMPGTD(th, f[v], f[v]) // all ones where kept
 			VPAND(sc, f[v], f[v])    // scale or +0
@@ -729,9 +775,8 @@ func dropout(add bool, masks, consts Mem) {
 // and DIVSS; float32(math.Sqrt(float64(v))) rounds the same. The last n mod 8
 // elements go through the same body with masked loads and stores.
 func adamStep(masks Mem) {
-	TEXT("adamStep", NOSPLIT, "func(n int, param *float32, grad *float32, m1 *float32, m2 *float32, k *[9]float32)")
-	Pragma("noescape")
-	Doc("adamStep applies one Adam update to n parameters (see AdamStep).")
+	kernel("adamStep", "func(n int, param *float32, grad *float32, m1 *float32, m2 *float32, k *[9]float32)",
+		"adamStep applies one Adam update to n parameters (see AdamStep).")
 
 	n := Load(Param("n"), GP64())
 	pp := Load(Param("param"), GP64()) // not "g": Go's assembler reserves it
@@ -789,19 +834,7 @@ func adamStep(masks Mem) {
 		store(p, pp)
 	}
 
-	Label("l8")
-	CMPQ(n, U8(8))
-	JL(LabelRef("tail"))
-	body(nil)
-	for _, r := range []Register{pp, pg, pm, pv} {
-		ADDQ(U8(32), r)
-	}
-	SUBQ(U8(8), n)
-	JMP(LabelRef("l8"))
-	Label("tail")
-	TESTQ(n, n)
-	JZ(LabelRef("done"))
-	body(loadMask(masks, n))
+	pointerLoop(masks, "l8", "done", n, []Register{pp, pg, pm, pv}, body)
 	Label("done")
 	VZEROUPPER()
 	RET()
@@ -825,9 +858,8 @@ func reluConsts() Mem {
 // compiler builds it, −(min(min(−y, −0), −y) | min(−y, −0)) with MINPS, so
 // that zeros and NaNs come out as in Go.
 func reluAddScaledSubFwd(masks, rc Mem) {
-	TEXT("reluAddScaledSubFwd", NOSPLIT, "func(n int, x, a, b, out *float32, c, mi float32)")
-	Pragma("noescape")
-	Doc("reluAddScaledSubFwd sets out = max(x + ((a − b)·mi)·c, 0) for n elements (see ReLUAddScaledSub).")
+	kernel("reluAddScaledSubFwd", "func(n int, x, a, b, out *float32, c, mi float32)",
+		"reluAddScaledSubFwd sets out = max(x + ((a − b)·mi)·c, 0) for n elements (see ReLUAddScaledSub).")
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
 	pa := Load(Param("a"), GP64())
@@ -881,9 +913,8 @@ func reluAddScaledSubFwd(masks, rc Mem) {
 // mi = 1 (no mask) the two extra steps are exact: g1 is a sum with +0, never
 // −0 nor a signalling NaN, so ·1 and + 0 leave its bits.
 func reluAddScaledSubBwd(masks, rc Mem) {
-	TEXT("reluAddScaledSubBwd", NOSPLIT, "func(n int, gy, out, gx, ga, gb *float32, c, mi float32, which int)")
-	Pragma("noescape")
-	Doc("reluAddScaledSubBwd accumulates the gradients of reluAddScaledSubFwd for n elements (see ReLUAddScaledSubBackward).")
+	kernel("reluAddScaledSubBwd", "func(n int, gy, out, gx, ga, gb *float32, c, mi float32, which int)",
+		"reluAddScaledSubBwd accumulates the gradients of reluAddScaledSubFwd for n elements (see ReLUAddScaledSubBackward).")
 	n := Load(Param("n"), GP64())
 	pgy := Load(Param("gy"), GP64())
 	pout := Load(Param("out"), GP64())
@@ -943,10 +974,86 @@ func reluAddScaledSubBwd(masks, rc Mem) {
 	elementLoop(masks, n, i, body)
 }
 
+// kernel opens the kernel name with Go signature sig and doc comment doc:
+// its TEXT (NOSPLIT), the noescape pragma and the doc.
+func kernel(name, sig, doc string) {
+	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
+	Doc(doc)
+}
+
+// gpParams loads the named parameters, in order, each into a new general
+// register.
+func gpParams(names ...string) []Register {
+	ps := make([]Register, len(names))
+	for i, name := range names {
+		ps[i] = Load(Param(name), GP64())
+	}
+	return ps
+}
+
+// broadcastParam broadcasts the float32 parameter name into a new YMM
+// register.
+func broadcastParam(name string) VecVirtual {
+	v := YMM()
+	VBROADCASTSS(Load(Param(name), XMM()), v)
+	return v
+}
+
+// dataRow emits row i of a table of four-lane 64-bit constants (the last
+// GLOBL's): v in each lane, 32 bytes from byte 32·i.
+func dataRow(i int, v uint64) {
+	for lane := 0; lane < 4; lane++ {
+		DATA(32*i+8*lane, U64(v))
+	}
+}
+
+// floatRows emits vs as rows 0, 1, … of a table of four-lane float64
+// constants, by their bits (U64: F64 would print 2.0 as the integer $(2)).
+func floatRows(vs []float64) {
+	for i, v := range vs {
+		dataRow(i, math.Float64bits(v))
+	}
+}
+
+// constRows loads the address of the constant table consts into a new
+// register and returns the addressing of its 32-byte row i.
+func constRows(consts Mem) func(i int) Mem {
+	cb := GP64()
+	LEAQ(consts, cb)
+	return func(i int) Mem { return Mem{Base: cb, Disp: 32 * i} }
+}
+
+// loop4 emits a loop over n float64 lanes, four a round (n a multiple of
+// 4): body, then each pointer of ps advanced by 32 bytes. Its labels are
+// prefix+"loop" and prefix+"done", the latter after the loop.
+func loop4(prefix string, n Register, ps []Register, body func()) {
+	Label(prefix + "loop")
+	CMPQ(n, U8(4))
+	JL(LabelRef(prefix + "done"))
+	body()
+	for _, p := range ps {
+		ADDQ(U8(32), p)
+	}
+	SUBQ(U8(4), n)
+	JMP(LabelRef(prefix + "loop"))
+	Label(prefix + "done")
+}
+
 // elementLoop emits the loop of a kernel over n elements at index register
 // i: body with no mask eight at a time, then once with the mask of the last
-// n mod 8 lanes (sfx tells the two bodies' labels apart).
+// n mod 8 lanes (sfx tells the two bodies' labels apart), then the return.
 func elementLoop(masks Mem, n, i Register, body func(mask VecVirtual, sfx string)) {
+	indexLoop(masks, "done", n, i, body)
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// indexLoop emits elementLoop's loop without the return: labels "l8" and
+// "tail", and a jump to done, which the caller places after, when n is a
+// multiple of 8.
+func indexLoop(masks Mem, done string, n, i Register, body func(mask VecVirtual, sfx string)) {
 	XORQ(i, i)
 	rem := GP64()
 	Label("l8")
@@ -959,11 +1066,29 @@ func elementLoop(masks Mem, n, i Register, body func(mask VecVirtual, sfx string
 	JMP(LabelRef("l8"))
 	Label("tail")
 	TESTQ(rem, rem)
-	JZ(LabelRef("done"))
+	JZ(LabelRef(done))
 	body(loadMask(masks, rem), "t")
-	Label("done")
-	VZEROUPPER()
-	RET()
+}
+
+// pointerLoop emits a loop over the n floats at the pointers ps, eight a
+// round: body(nil), then each pointer advanced by 32 bytes and n lowered by
+// 8; then, for the last n mod 8 when there are any, body with their mask.
+// Its labels are loop and "tail", and a jump to done, which the caller
+// places after, when no element is left for the mask.
+func pointerLoop(masks Mem, loop, done string, n Register, ps []Register, body func(mask VecVirtual)) {
+	Label(loop)
+	CMPQ(n, U8(8))
+	JL(LabelRef("tail"))
+	body(nil)
+	for _, p := range ps {
+		ADDQ(U8(32), p)
+	}
+	SUBQ(U8(8), n)
+	JMP(LabelRef(loop))
+	Label("tail")
+	TESTQ(n, n)
+	JZ(LabelRef(done))
+	body(loadMask(masks, n))
 }
 
 // maskedLoad and maskedStore move eight floats at base+4i, or the lanes of
@@ -992,9 +1117,8 @@ func maskedStore(v VecVirtual, base, i Register, mask VecVirtual) {
 // and 0: −(min(min(−x, −0), −x) | min(−x, −0)), so that NaNs and signed zeros
 // come out as in autograd's reluForward.
 func reluFwd(masks, rc Mem) {
-	TEXT("reluFwd", NOSPLIT, "func(n int, x, y *float32)")
-	Pragma("noescape")
-	Doc("reluFwd sets y = max(x, 0) for n elements (see ReLU).")
+	kernel("reluFwd", "func(n int, x, y *float32)",
+		"reluFwd sets y = max(x, 0) for n elements (see ReLU).")
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
 	py := Load(Param("y"), GP64())
@@ -1016,9 +1140,8 @@ func reluFwd(masks, rc Mem) {
 // reluBwd emits gx = gx + (gy where x > 0 as a signed integer, else +0), in
 // the operand order of autograd's reluBackward.
 func reluBwd(masks Mem) {
-	TEXT("reluBwd", NOSPLIT, "func(n int, gy, x, gx *float32)")
-	Pragma("noescape")
-	Doc("reluBwd adds gy where x > 0 to gx for n elements (see ReLUBackward).")
+	kernel("reluBwd", "func(n int, gy, x, gx *float32)",
+		"reluBwd adds gy where x > 0 to gx for n elements (see ReLUBackward).")
 	n := Load(Param("n"), GP64())
 	pgy := Load(Param("gy"), GP64())
 	px := Load(Param("x"), GP64())
@@ -1040,14 +1163,12 @@ func reluBwd(masks Mem) {
 // multiply-add): Go's max as in reluFwd, Go's min(x, 0) as
 // min(min(x, +0), x) | min(x, +0), the product min·slope, then max + product.
 func leakyReLUFwd(masks, rc Mem) {
-	TEXT("leakyReLUFwd", NOSPLIT, "func(n int, x, y *float32, slope float32)")
-	Pragma("noescape")
-	Doc("leakyReLUFwd sets y = max(x, 0) + slope·min(x, 0) for n elements (see LeakyReLU).")
+	kernel("leakyReLUFwd", "func(n int, x, y *float32, slope float32)",
+		"leakyReLUFwd sets y = max(x, 0) + slope·min(x, 0) for n elements (see LeakyReLU).")
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
 	py := Load(Param("y"), GP64())
-	sl := YMM()
-	VBROADCASTSS(Load(Param("slope"), XMM()), sl)
+	sl := broadcastParam("slope")
 	sign, zero := YMM(), YMM()
 	VMOVUPS(rc, sign)
 	VXORPS(zero, zero, zero)
@@ -1074,15 +1195,13 @@ func leakyReLUFwd(masks, rc Mem) {
 // integer, autograd's positiveMask) and slope elsewhere, in the operand
 // order of autograd's leakyReLUBackward at the default GOAMD64 level.
 func leakyReLUBwd(masks Mem) {
-	TEXT("leakyReLUBwd", NOSPLIT, "func(n int, gy, x, gx *float32, slope float32)")
-	Pragma("noescape")
-	Doc("leakyReLUBwd adds f·gy to gx, f = 1 where x > 0 and slope elsewhere, for n elements (see LeakyReLUBackward).")
+	kernel("leakyReLUBwd", "func(n int, gy, x, gx *float32, slope float32)",
+		"leakyReLUBwd adds f·gy to gx, f = 1 where x > 0 and slope elsewhere, for n elements (see LeakyReLUBackward).")
 	n := Load(Param("n"), GP64())
 	pgy := Load(Param("gy"), GP64())
 	px := Load(Param("x"), GP64())
 	pgx := Load(Param("gx"), GP64())
-	sl := YMM()
-	VBROADCASTSS(Load(Param("slope"), XMM()), sl)
+	sl := broadcastParam("slope")
 	one, zero := YMM(), YMM()
 	VXORPS(zero, zero, zero)
 	c := GP32()
@@ -1106,9 +1225,8 @@ func leakyReLUBwd(masks Mem) {
 // addScaledFwd emits out = (ca·a) + (cb·b), each product rounded, in the
 // operand order of autograd's addScaledForward.
 func addScaledFwd(masks Mem) {
-	TEXT("addScaledFwd", NOSPLIT, "func(n int, a, b, out *float32, ca, cb float32)")
-	Pragma("noescape")
-	Doc("addScaledFwd sets out = ca·a + cb·b for n elements (see AddScaled).")
+	kernel("addScaledFwd", "func(n int, a, b, out *float32, ca, cb float32)",
+		"addScaledFwd sets out = ca·a + cb·b for n elements (see AddScaled).")
 	n := Load(Param("n"), GP64())
 	pa := Load(Param("a"), GP64())
 	pb := Load(Param("b"), GP64())
@@ -1126,22 +1244,30 @@ func addScaledFwd(masks Mem) {
 	})
 }
 
-// axpy emits y = (x·c) + y, the product rounded, in the operand order the
-// compiler gives `y[i] += c * x[i]` at the default GOAMD64 level.
-func axpy(masks Mem) {
-	TEXT("axpy", NOSPLIT, "func(n int, x, y *float32, c float32)")
-	Pragma("noescape")
-	Doc("axpy sets y = x·c + y for n elements, without fusing (see AXPY).")
-	n := Load(Param("n"), GP64())
-	px := Load(Param("x"), GP64())
-	py := Load(Param("y"), GP64())
-	c := YMM()
-	VBROADCASTSS(Load(Param("c"), XMM()), c)
+// scaleVec emits scaleVec, y = x·c, or with acc axpy, y = (x·c) + y, the
+// product rounded, eight at a time: the operand orders of Go's loop
+// `y[j] = v * c` (x first: a NaN x is the NaN kept) and of `y[i] += c * x[i]`
+// as the compiler gives it at the default GOAMD64 level.
+func scaleVec(masks Mem, acc bool) {
+	name, doc := "scaleVec", "scaleVec sets y = x·c for n elements (see ScaleVec)."
+	if acc {
+		name, doc = "axpy", "axpy sets y = x·c + y for n elements, without fusing (see AXPY)."
+	}
+	kernel(name, "func(n int, x, y *float32, c float32)", doc)
+	ps := gpParams("n", "x", "y")
+	n, px, py := ps[0], ps[1], ps[2]
+	c := broadcastParam("c")
 	i := GP64()
 	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
-		x, y := maskedLoad(px, i, mask), maskedLoad(py, i, mask)
+		x := maskedLoad(px, i, mask)
+		var y VecVirtual
+		if acc {
+			y = maskedLoad(py, i, mask)
+		}
 		VMULPS(c, x, x) // x·c
-		VADDPS(y, x, x) // + y
+		if acc {
+			VADDPS(y, x, x) // + y
+		}
 		maskedStore(x, py, i, mask)
 	})
 }
@@ -1151,9 +1277,8 @@ func axpy(masks Mem) {
 // n/8, so n < 2³⁴ is safe), summed at the end. The tail's masked-off lanes
 // read as +0 and so count nothing.
 func countNonZero(masks Mem) {
-	TEXT("countNonZero", NOSPLIT, "func(n int, x *float32) int")
-	Pragma("noescape")
-	Doc("countNonZero returns how many of the n floats at x are not ±0 (see CountNonZero).")
+	kernel("countNonZero", "func(n int, x *float32) int",
+		"countNonZero returns how many of the n floats at x are not ±0 (see CountNonZero).")
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
 	acc, zero, ones := YMM(), YMM(), YMM()
@@ -1161,27 +1286,13 @@ func countNonZero(masks Mem) {
 	VPXOR(zero, zero, zero)
 	VPCMPEQD(ones, ones, ones)
 	i := GP64()
-	XORQ(i, i)
-	rem := GP64()
-	body := func(mask VecVirtual) {
+	indexLoop(masks, "sum", n, i, func(mask VecVirtual, _ string) {
 		v := maskedLoad(px, i, mask)
 		VPSLLD(U8(1), v, v)  // drop the sign
 		VPCMPEQD(zero, v, v) // all ones where ±0
 		VPXOR(ones, v, v)    // all ones (−1) where not
 		VPSUBD(v, acc, acc)  // +1 where not
-	}
-	Label("l8")
-	MOVQ(n, rem)
-	SUBQ(i, rem)
-	CMPQ(rem, U8(8))
-	JL(LabelRef("tail"))
-	body(nil)
-	ADDQ(U8(8), i)
-	JMP(LabelRef("l8"))
-	Label("tail")
-	TESTQ(rem, rem)
-	JZ(LabelRef("sum"))
-	body(loadMask(masks, rem))
+	})
 	Label("sum")
 	hi := XMM()
 	VEXTRACTI128(U8(1), acc, hi)
@@ -1204,9 +1315,8 @@ func countNonZero(masks Mem) {
 // 0..8), the sign dropped and the rest compared with zero as integers, as
 // countNonZero does.
 func nonZeroRows(masks Mem) {
-	TEXT("nonZeroRows", NOSPLIT, "func(rows int, x *float32, ld int, w0 int, w1 int, out *uint16)")
-	Pragma("noescape")
-	Doc("nonZeroRows writes one 16-bit mask of the non-zeros per row (see NonZeroRows).")
+	kernel("nonZeroRows", "func(rows int, x *float32, ld int, w0 int, w1 int, out *uint16)",
+		"nonZeroRows writes one 16-bit mask of the non-zeros per row (see NonZeroRows).")
 	rows := Load(Param("rows"), GP64())
 	px := Load(Param("x"), GP64())
 	ld := Load(Param("ld"), GP64())
@@ -1256,9 +1366,8 @@ func spmmHeads(nh int, perm bool) {
 	if perm {
 		name += "Perm"
 	}
-	TEXT(name, NOSPLIT, "func(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)")
-	Pragma("noescape")
-	Doc(name + " adds alpha times one sparse row times b to c for " + fmt.Sprint(nh) + " heads of 8 columns (see SpMMHeadsRow).")
+	kernel(name, "func(nnz int, col *int32, val *float32, perm *int32, stride int, b *float32, ldb int, c *float32, alpha float32, pfn int)",
+		name+" adds alpha times one sparse row times b to c for "+fmt.Sprint(nh)+" heads of 8 columns (see SpMMHeadsRow).")
 
 	nnz := Load(Param("nnz"), GP64())
 	pfn := Load(Param("pfn"), GP64())
@@ -1285,20 +1394,11 @@ func spmmHeads(nh int, perm bool) {
 	JZ(LabelRef("done"))
 	Label("entry")
 	{
-		ahead := GP64()
 		dist := spmmPrefetch
 		if nh < 4 {
 			dist = spmmPrefetchNarrow
 		}
-		LEAQ(Mem{Base: k, Disp: dist}, ahead)
-		CMPQ(ahead, pfn)
-		JGE(LabelRef("nopf"))
-		MOVLQSX(Mem{Base: pcol, Index: ahead, Scale: 4}, ahead)
-		IMULQ(ldb, ahead)
-		ADDQ(pb, ahead)
-		for line := 0; line < max(nh/2, 1); line++ {
-			PREFETCHT0(Mem{Base: ahead, Disp: 64 * line})
-		}
+		ahead := prefetchRowAhead(k, pfn, pcol, ldb, pb, dist, max(nh/2, 1), "nopf")
 		// through a permutation the value rows are as scattered as the
 		// rows of b: fetch that entry's values too
 		if perm {
@@ -1332,8 +1432,7 @@ func spmmHeads(nh int, perm bool) {
 	JL(LabelRef("entry"))
 
 	pc := Load(Param("c"), GP64())
-	al := YMM()
-	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
+	al := broadcastParam("alpha")
 	for v := 0; v < nh; v++ {
 		t := YMM()
 		dst := Mem{Base: pc, Disp: 32 * v}
@@ -1361,9 +1460,8 @@ func sddmmHeads8(first bool) {
 	if first {
 		name = "sddmmHeads8First"
 	}
-	TEXT(name, NOSPLIT, "func(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32, pfn int)")
-	Pragma("noescape")
-	Doc(name + " adds the per-head dot products of a with the rows of b named by col to out, 8 heads of 8 (see SDDMMHeads8).")
+	kernel(name, "func(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32, pfn int)",
+		name+" adds the per-head dot products of a with the rows of b named by col to out, 8 heads of 8 (see SDDMMHeads8).")
 	nnz := Load(Param("nnz"), GP64())
 	pcol := Load(Param("col"), GP64())
 	pa := Load(Param("a"), GP64())
@@ -1382,16 +1480,7 @@ func sddmmHeads8(first bool) {
 	{
 		// the rows of b are scattered: fetch the row spmmPrefetch
 		// entries ahead (only the index load is guarded)
-		ahead := GP64()
-		LEAQ(Mem{Base: k, Disp: spmmPrefetch}, ahead)
-		CMPQ(ahead, pfn)
-		JGE(LabelRef("nopf"))
-		MOVLQSX(Mem{Base: pcol, Index: ahead, Scale: 4}, ahead)
-		IMULQ(ldb, ahead)
-		ADDQ(pb, ahead)
-		for line := 0; line < 4; line++ {
-			PREFETCHT0(Mem{Base: ahead, Disp: 64 * line})
-		}
+		prefetchRowAhead(k, pfn, pcol, ldb, pb, spmmPrefetch, 4, "nopf")
 		Label("nopf")
 	}
 	row := GP64()
@@ -1461,9 +1550,8 @@ func edgeSoftmaxBack8(first bool) {
 	if first {
 		name = "edgeSoftmaxBack8First"
 	}
-	TEXT(name, NOSPLIT, "func(n int, out, grad, sgrad *float32)")
-	Pragma("noescape")
-	Doc(name + " adds one row's edge softmax gradient for 8 heads (see EdgeSoftmaxBack8).")
+	kernel(name, "func(n int, out, grad, sgrad *float32)",
+		name+" adds one row's edge softmax gradient for 8 heads (see EdgeSoftmaxBack8).")
 	n := Load(Param("n"), GP64())
 	po := Load(Param("out"), GP64())
 	pg := Load(Param("grad"), GP64()) // g is the goroutine register to the assembler
@@ -1519,9 +1607,7 @@ func addRows8(withIdx bool) {
 		name = "addRows8Idx"
 		sig = "func(n int, idx *int32, src, dst *float32)"
 	}
-	TEXT(name, NOSPLIT, sig)
-	Pragma("noescape")
-	Doc(name + " adds n rows of 8 floats of src to dst in order (see AddRows8).")
+	kernel(name, sig, name+" adds n rows of 8 floats of src to dst in order (see AddRows8).")
 	n := Load(Param("n"), GP64())
 	var pidx Register
 	if withIdx {
@@ -1558,9 +1644,8 @@ func addRows8(withIdx bool) {
 // edge scores of autograd's EdgeGatherAdd, eight heads in one vector, a as
 // the first operand).
 func gatherAdd8() {
-	TEXT("gatherAdd8", NOSPLIT, "func(n int, col *int32, a, b, out *float32)")
-	Pragma("noescape")
-	Doc("gatherAdd8 writes a plus the rows of b named by col, 8 floats each (see GatherAdd8).")
+	kernel("gatherAdd8", "func(n int, col *int32, a, b, out *float32)",
+		"gatherAdd8 writes a plus the rows of b named by col, 8 floats each (see GatherAdd8).")
 	n := Load(Param("n"), GP64())
 	pcol := Load(Param("col"), GP64())
 	pa := Load(Param("a"), GP64())
@@ -1594,9 +1679,8 @@ func gatherAdd8() {
 // max of two float32 (−(min(min(−m, −s), −m) | min(−m, −s))), and out_k =
 // s_k − m.
 func edgeSoftmaxPre8(rc Mem) {
-	TEXT("edgeSoftmaxPre8", NOSPLIT, "func(n int, s, out *float32)")
-	Pragma("noescape")
-	Doc("edgeSoftmaxPre8 writes one row's scores minus their per-head maxima, 8 heads (see EdgeSoftmaxPre8).")
+	kernel("edgeSoftmaxPre8", "func(n int, s, out *float32)",
+		"edgeSoftmaxPre8 writes one row's scores minus their per-head maxima, 8 heads (see EdgeSoftmaxPre8).")
 	n := Load(Param("n"), GP64())
 	ps := Load(Param("s"), GP64())
 	pout := Load(Param("out"), GP64())
@@ -1640,9 +1724,8 @@ func edgeSoftmaxPre8(rc Mem) {
 // ≥ 1 entries of 8 heads: the per-head sums in float64 (sum =
 // float64(e_k) + sum from +0), inv = float32(1/sum), then out_k = out_k·inv.
 func edgeSoftmaxPost8() {
-	TEXT("edgeSoftmaxPost8", NOSPLIT, "func(n int, out *float32)")
-	Pragma("noescape")
-	Doc("edgeSoftmaxPost8 divides one row's exponentials by their per-head float64 sums, 8 heads (see EdgeSoftmaxPost8).")
+	kernel("edgeSoftmaxPost8", "func(n int, out *float32)",
+		"edgeSoftmaxPost8 divides one row's exponentials by their per-head float64 sums, 8 heads (see EdgeSoftmaxPost8).")
 	n := Load(Param("n"), GP64())
 	pout := Load(Param("out"), GP64())
 	SHLQ(U8(5), n)
@@ -1694,9 +1777,8 @@ func edgeSoftmaxPost8() {
 // where x > 0 (an ordered compare: NaN is not), ((y + alpha)·gy) + gx
 // elsewhere, each with the scalar code's first operands.
 func eluBwd(masks Mem) {
-	TEXT("eluBwd", NOSPLIT, "func(n int, gy, x, y, gx *float32, alpha float32)")
-	Pragma("noescape")
-	Doc("eluBwd adds the ELU gradient to gx for n elements (see ELUBackward).")
+	kernel("eluBwd", "func(n int, gy, x, y, gx *float32, alpha float32)",
+		"eluBwd adds the ELU gradient to gx for n elements (see ELUBackward).")
 	n := Load(Param("n"), GP64())
 	pgy := Load(Param("gy"), GP64())
 	px := Load(Param("x"), GP64())
@@ -1756,21 +1838,15 @@ var expm1Consts = []uint64{
 func eluFwd(masks Mem) {
 	tbl := GLOBL("expm1const", RODATA|NOPTR)
 	for i, c := range expm1Consts {
-		for lane := 0; lane < 4; lane++ {
-			DATA(32*i+8*lane, U64(c))
-		}
+		dataRow(i, c)
 	}
-	TEXT("eluFwd", NOSPLIT, "func(n int, x, y *float32, alpha float32)")
-	Pragma("noescape")
-	Doc("eluFwd sets y = x where x > 0 and alpha·expm1(x) (Go's, in float64) elsewhere, for n elements (see ELU).")
+	kernel("eluFwd", "func(n int, x, y *float32, alpha float32)",
+		"eluFwd sets y = x where x > 0 and alpha·expm1(x) (Go's, in float64) elsewhere, for n elements (see ELU).")
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
 	py := Load(Param("y"), GP64())
-	al := YMM()
-	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
-	pt := GP64()
-	LEAQ(tbl, pt)
-	c := func(i int) Mem { return Mem{Base: pt, Disp: 32 * i} }
+	al := broadcastParam("alpha")
+	c := constRows(tbl)
 	// half returns expm1 of the four doubles of x (a YMM register). Its
 	// values are computed in an order that keeps few of them live (the
 	// masks and k are recomputed from x where they are needed), so that
@@ -1908,9 +1984,8 @@ func mulVec(masks Mem, acc bool) {
 	if acc {
 		name = "mulVecAcc"
 	}
-	TEXT(name, NOSPLIT, "func(n int, x, b, y *float32)")
-	Pragma("noescape")
-	Doc(name + " multiplies x by b element-wise into y (see MulVec).")
+	kernel(name, "func(n int, x, b, y *float32)",
+		name+" multiplies x by b element-wise into y (see MulVec).")
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
 	pb := Load(Param("b"), GP64())
@@ -1933,9 +2008,8 @@ func mulVec(masks Mem, acc bool) {
 // order: autograd's reduceRowBlocks, 8 columns a pass with their 8 float64
 // sums in two registers.
 func colSums8() {
-	TEXT("colSums8", NOSPLIT, "func(rows, cols, ld int, gd, mul *float32, sums *float64)")
-	Pragma("noescape")
-	Doc("colSums8 adds the float64 column sums of g (⊙ mul) over rows to sums, 8 columns at a time (see ColSums).")
+	kernel("colSums8", "func(rows, cols, ld int, gd, mul *float32, sums *float64)",
+		"colSums8 adds the float64 column sums of g (⊙ mul) over rows to sums, 8 columns at a time (see ColSums).")
 	rows := Load(Param("rows"), GP64())
 	cols := Load(Param("cols"), GP64())
 	ld := Load(Param("ld"), GP64())
@@ -1959,14 +2033,10 @@ func colSums8() {
 	JZ(LabelRef("plain"))
 	Label("rowm")
 	{
-		v, a, b := YMM(), YMM(), YMM()
+		v := YMM()
 		VMOVUPS(Mem{Base: gr}, v)
 		VMULPS(Mem{Base: mr}, v, v)
-		VCVTPS2PD(v.AsX(), a)
-		VEXTRACTF128(U8(1), v, v.AsX())
-		VCVTPS2PD(v.AsX(), b)
-		VADDPD(lo, a, lo)
-		VADDPD(hi, b, hi)
+		addWidened(v, lo, hi)
 	}
 	ADDQ(ld, gr)
 	ADDQ(ld, mr)
@@ -2000,14 +2070,25 @@ func colSums8() {
 	RET()
 }
 
+// addWidened emits lo = float64(v's lanes 0–3) + lo and hi = float64(lanes
+// 4–7) + hi, the converted value the first operand of each add (v's low
+// half is overwritten).
+func addWidened(v, lo, hi VecVirtual) {
+	a, b := YMM(), YMM()
+	VCVTPS2PD(v.AsX(), a)
+	VEXTRACTF128(U8(1), v, v.AsX())
+	VCVTPS2PD(v.AsX(), b)
+	VADDPD(lo, a, lo)
+	VADDPD(hi, b, hi)
+}
+
 // edgeSoftmaxBack1 emits the backward pass of an edge softmax over one row
 // of n entries of one head: dot = Σ_k o_k·g_k from +0 as (o·g) + dot, one
 // entry after another, then s_k = ((g_k − dot)·o_k) + s_k eight entries at a
 // time, each operation with autograd's Go loop's first operand.
 func edgeSoftmaxBack1(masks Mem) {
-	TEXT("edgeSoftmaxBack1", NOSPLIT, "func(n int, out, grad, sgrad *float32)")
-	Pragma("noescape")
-	Doc("edgeSoftmaxBack1 adds one row's edge softmax gradient for one head (see EdgeSoftmaxBack1).")
+	kernel("edgeSoftmaxBack1", "func(n int, out, grad, sgrad *float32)",
+		"edgeSoftmaxBack1 adds one row's edge softmax gradient for one head (see EdgeSoftmaxBack1).")
 	n := Load(Param("n"), GP64())
 	po := Load(Param("out"), GP64())
 	pg := Load(Param("grad"), GP64())
@@ -2068,57 +2149,43 @@ var exp64Consts = []float64{
 // exponent n = round(x·log₂e) needs none of math.Exp's special cases
 // (non-finite input, overflow, subnormal result).
 func exp64() {
-	TEXT("exp64", NOSPLIT, "func(n int, x *float64)")
-	Pragma("noescape")
-	Doc("exp64 sets x[i] = math.Exp(x[i]) for i < n, n a multiple of 4 (see Exp64).")
+	kernel("exp64", "func(n int, x *float64)",
+		"exp64 sets x[i] = math.Exp(x[i]) for i < n, n a multiple of 4 (see Exp64).")
 	consts := GLOBL("exp64const", RODATA|NOPTR)
-	for i, v := range exp64Consts {
-		for lane := 0; lane < 4; lane++ {
-			DATA(32*i+8*lane, U64(math.Float64bits(v))) // F64 would print 2.0 as the integer $(2)
-		}
-	}
+	floatRows(exp64Consts)
 	bias := len(exp64Consts)
-	for lane := 0; lane < 4; lane++ {
-		DATA(32*bias+8*lane, U64(0x3FF))
-	}
+	dataRow(bias, 0x3FF)
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
-	cb := GP64()
-	LEAQ(consts, cb)
-	c := func(i int) Mem { return Mem{Base: cb, Disp: 32 * i} }
+	c := constRows(consts)
 	x, t, k, y := YMM(), YMM(), YMM(), YMM()
 	e := XMM()
-	Label("exp64loop")
-	CMPQ(n, U8(4))
-	JL(LabelRef("exp64done"))
-	VMOVUPD(Mem{Base: px}, x)
-	VMULPD(c(0), x, t)       // MULSD: x·LOG2E
-	VCVTPD2DQY(t, e)         // CVTSD2SL: n, rounded to nearest
-	VCVTDQ2PD(e, k)          // CVTSL2SD
-	VFNMADD231PD(c(1), k, x) // x − n·LN2U, fused
-	VFNMADD231PD(c(2), k, x) // − n·LN2L, fused
-	VMULPD(c(3), x, x)       // ·0.0625
-	VMOVUPD(c(4), y)
-	for i := 5; i <= 11; i++ {
-		VFMADD213PD(c(i), x, y) // y = y·x + c_i
-	}
-	VMULPD(y, x, x) // x·y
-	for i := 0; i < 3; i++ {
-		VADDPD(c(12), x, y) // y = x + 2
-		VMULPD(y, x, x)     // x·y
-	}
-	VADDPD(c(12), x, y)
-	VFMADD213PD(c(11), y, x) // x·y + 1
-	// ·2ⁿ: (n + 0x3FF) << 52 as a float64
-	VPMOVSXDQ(e, k)
-	VPADDQ(c(bias), k, k)
-	VPSLLQ(U8(52), k, k)
-	VMULPD(k, x, x)
-	VMOVUPD(x, Mem{Base: px})
-	ADDQ(U8(32), px)
-	SUBQ(U8(4), n)
-	JMP(LabelRef("exp64loop"))
-	Label("exp64done")
+	loop4("exp64", n, []Register{px}, func() {
+		VMOVUPD(Mem{Base: px}, x)
+		VMULPD(c(0), x, t)       // MULSD: x·LOG2E
+		VCVTPD2DQY(t, e)         // CVTSD2SL: n, rounded to nearest
+		VCVTDQ2PD(e, k)          // CVTSL2SD
+		VFNMADD231PD(c(1), k, x) // x − n·LN2U, fused
+		VFNMADD231PD(c(2), k, x) // − n·LN2L, fused
+		VMULPD(c(3), x, x)       // ·0.0625
+		VMOVUPD(c(4), y)
+		for i := 5; i <= 11; i++ {
+			VFMADD213PD(c(i), x, y) // y = y·x + c_i
+		}
+		VMULPD(y, x, x) // x·y
+		for i := 0; i < 3; i++ {
+			VADDPD(c(12), x, y) // y = x + 2
+			VMULPD(y, x, x)     // x·y
+		}
+		VADDPD(c(12), x, y)
+		VFMADD213PD(c(11), y, x) // x·y + 1
+		// ·2ⁿ: (n + 0x3FF) << 52 as a float64
+		VPMOVSXDQ(e, k)
+		VPADDQ(c(bias), k, k)
+		VPSLLQ(U8(52), k, k)
+		VMULPD(k, x, x)
+		VMOVUPD(x, Mem{Base: px})
+	})
 	VZEROUPPER()
 	RET()
 }
@@ -2150,85 +2217,68 @@ var log64Consts = []float64{
 // on its own (no fused operations: archLog has none). The exponent field
 // becomes a float64 through 2⁵² (exactly the integer CVTSL2SD gives).
 func log64() {
-	TEXT("log64", NOSPLIT, "func(n int, x *float64)")
-	Pragma("noescape")
-	Doc("log64 sets x[i] = math.Log(x[i]) for i < n, n a multiple of 4 (see Log64).")
+	kernel("log64", "func(n int, x *float64)",
+		"log64 sets x[i] = math.Log(x[i]) for i < n, n a multiple of 4 (see Log64).")
 	consts := GLOBL("log64const", RODATA|NOPTR)
-	for i, v := range log64Consts {
-		for lane := 0; lane < 4; lane++ {
-			DATA(32*i+8*lane, U64(math.Float64bits(v)))
-		}
-	}
-	bits := func(i int, v uint64) {
-		for lane := 0; lane < 4; lane++ {
-			DATA(32*i+8*lane, U64(v))
-		}
-	}
+	floatRows(log64Consts)
 	nc := len(log64Consts)
-	bits(nc, 0x000FFFFFFFFFFFFF)   // the mantissa field
-	bits(nc+1, 0x4330000000000000) // 2⁵² as bits, to OR the exponent field into
+	dataRow(nc, 0x000FFFFFFFFFFFFF)   // the mantissa field
+	dataRow(nc+1, 0x4330000000000000) // 2⁵² as bits, to OR the exponent field into
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
-	cb := GP64()
-	LEAQ(consts, cb)
-	c := func(i int) Mem { return Mem{Base: cb, Disp: 32 * i} }
+	c := constRows(consts)
 	x, f, k, m, t, s, s2, s4, u := YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM()
-	Label("log64loop")
-	CMPQ(n, U8(4))
-	JL(LabelRef("log64done"))
-	VMOVUPD(Mem{Base: px}, x)
-	// f1, ki := Frexp(x): f1 = mantissa | 0.5's bits; k = exponent field − 0x3FE
-	VANDPD(c(nc), x, f)
-	VORPD(c(10), f, f)
-	VPSRLQ(U8(52), x, k)
-	VPOR(c(nc+1), k, k)
-	VSUBPD(c(14), k, k) // the exponent field, exactly
-	VSUBPD(c(13), k, k) // k
-	// if !(HSqrt2 < f1) { k -= 1; f1 *= 2 } as CMPSD NLT, AND, SUB, ADD, MUL
-	VMOVUPD(c(0), m)
-	VCMPPD(U8(5), f, m, m) // HSqrt2 NLT f1
-	VANDPD(c(11), m, m)    // 0 or 1
-	VSUBPD(m, k, k)        // k − (0 or 1)
-	VADDPD(c(11), m, m)    // 1 or 2
-	VMULPD(m, f, f)        // f1·(1 or 2)
-	VSUBPD(c(11), f, f)    // f = f1 − 1
-	// s := f / (2 + f)
-	VADDPD(c(12), f, t) // 2 + f
-	VDIVPD(t, f, s)     // f / (2 + f)
-	VMULPD(s, s, s2)
-	VMULPD(s2, s2, s4)
-	// t1 := s2·(L1 + s4·(L3 + s4·(L5 + s4·L7)))
-	VMULPD(c(9), s4, t) // L7·s4
-	VADDPD(c(7), t, t)
-	VMULPD(s4, t, t)
-	VADDPD(c(5), t, t)
-	VMULPD(s4, t, t)
-	VADDPD(c(3), t, t)
-	VMULPD(t, s2, s2) // t1
-	// t2 := s4·(L2 + s4·(L4 + s4·L6))
-	VMULPD(c(8), s4, t)
-	VADDPD(c(6), t, t)
-	VMULPD(s4, t, t)
-	VADDPD(c(4), t, t)
-	VMULPD(t, s4, s4)  // t2
-	VADDPD(s4, s2, s2) // R = t1 + t2
-	// hfsq := 0.5·f·f
-	VMULPD(c(10), f, u)
-	VMULPD(f, u, u)
-	// k·Ln2Hi − ((hfsq − (s·(hfsq + R) + k·Ln2Lo)) − f)
-	VADDPD(u, s2, s2)  // R + hfsq
-	VMULPD(s2, s, s)   // s·(R + hfsq)
-	VMULPD(c(2), k, t) // k·Ln2Lo
-	VADDPD(t, s, s)    // + k·Ln2Lo
-	VSUBPD(s, u, u)    // hfsq − (…)
-	VSUBPD(f, u, u)    // − f
-	VMULPD(c(1), k, k) // k·Ln2Hi
-	VSUBPD(u, k, k)    // k·Ln2Hi − (…)
-	VMOVUPD(k, Mem{Base: px})
-	ADDQ(U8(32), px)
-	SUBQ(U8(4), n)
-	JMP(LabelRef("log64loop"))
-	Label("log64done")
+	loop4("log64", n, []Register{px}, func() {
+		VMOVUPD(Mem{Base: px}, x)
+		// f1, ki := Frexp(x): f1 = mantissa | 0.5's bits; k = exponent field − 0x3FE
+		VANDPD(c(nc), x, f)
+		VORPD(c(10), f, f)
+		VPSRLQ(U8(52), x, k)
+		VPOR(c(nc+1), k, k)
+		VSUBPD(c(14), k, k) // the exponent field, exactly
+		VSUBPD(c(13), k, k) // k
+		// if !(HSqrt2 < f1) { k -= 1; f1 *= 2 } as CMPSD NLT, AND, SUB, ADD, MUL
+		VMOVUPD(c(0), m)
+		VCMPPD(U8(5), f, m, m) // HSqrt2 NLT f1
+		VANDPD(c(11), m, m)    // 0 or 1
+		VSUBPD(m, k, k)        // k − (0 or 1)
+		VADDPD(c(11), m, m)    // 1 or 2
+		VMULPD(m, f, f)        // f1·(1 or 2)
+		VSUBPD(c(11), f, f)    // f = f1 − 1
+		// s := f / (2 + f)
+		VADDPD(c(12), f, t) // 2 + f
+		VDIVPD(t, f, s)     // f / (2 + f)
+		VMULPD(s, s, s2)
+		VMULPD(s2, s2, s4)
+		// t1 := s2·(L1 + s4·(L3 + s4·(L5 + s4·L7)))
+		VMULPD(c(9), s4, t) // L7·s4
+		VADDPD(c(7), t, t)
+		VMULPD(s4, t, t)
+		VADDPD(c(5), t, t)
+		VMULPD(s4, t, t)
+		VADDPD(c(3), t, t)
+		VMULPD(t, s2, s2) // t1
+		// t2 := s4·(L2 + s4·(L4 + s4·L6))
+		VMULPD(c(8), s4, t)
+		VADDPD(c(6), t, t)
+		VMULPD(s4, t, t)
+		VADDPD(c(4), t, t)
+		VMULPD(t, s4, s4)  // t2
+		VADDPD(s4, s2, s2) // R = t1 + t2
+		// hfsq := 0.5·f·f
+		VMULPD(c(10), f, u)
+		VMULPD(f, u, u)
+		// k·Ln2Hi − ((hfsq − (s·(hfsq + R) + k·Ln2Lo)) − f)
+		VADDPD(u, s2, s2)  // R + hfsq
+		VMULPD(s2, s, s)   // s·(R + hfsq)
+		VMULPD(c(2), k, t) // k·Ln2Lo
+		VADDPD(t, s, s)    // + k·Ln2Lo
+		VSUBPD(s, u, u)    // hfsq − (…)
+		VSUBPD(f, u, u)    // − f
+		VMULPD(c(1), k, k) // k·Ln2Hi
+		VSUBPD(u, k, k)    // k·Ln2Hi − (…)
+		VMOVUPD(k, Mem{Base: px})
+	})
 	VZEROUPPER()
 	RET()
 }

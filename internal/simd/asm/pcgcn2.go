@@ -38,65 +38,23 @@ func dropoutSetBits(table bool) {
 	if table {
 		name, sig = "dropoutSetBitsTable", "func(n int, x *float32, y *float32, bits *uint16, inner *uint64, key uint64, thr uint32, scale float32)"
 	}
-	TEXT(name, NOSPLIT, sig)
-	Pragma("noescape")
-	Doc(name + " writes the dropped-out and scaled x to y and the kept bits, n blocks of sixteen (see DropoutSetBits).")
+	kernel(name, sig,
+		name+" writes the dropped-out and scaled x to y and the kept bits, n blocks of sixteen (see DropoutSetBits).")
 
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
 	py := Load(Param("y"), GP64())
 	pm := Load(Param("bits"), GP64())
-	cb := GP64()
-	LEAQ(NewDataAddr(NewStaticSymbol("dropconst"), 0), cb)
-	c := func(i int) Mem { return Mem{Base: cb, Disp: 32 * i} }
+	c := constRows(NewDataAddr(NewStaticSymbol("dropconst"), 0))
 
 	var idx VecVirtual
 	var pi Register
 	if table {
 		pi = Load(Param("inner"), GP64())
 	} else {
-		g := Load(Param("first"), GP64())
-		off := GP64()
-		MOVQ(U64(dropIndexOffset), off)
-		ADDQ(off, g)
-		idx = YMM()
-		VMOVQ(g, idx.AsX())
-		VPBROADCASTQ(idx.AsX(), idx)
-		VPADDQ(c(0), idx, idx)
+		idx = dropFirstIndex(c)
 	}
-	key := YMM()
-	VMOVQ(Load(Param("key"), GP64()), key.AsX())
-	VPBROADCASTQ(key.AsX(), key)
-	thr := Load(Param("thr"), GP32())
-	DECL(thr)
-	th := YMM()
-	VMOVD(thr, th.AsX())
-	VPBROADCASTD(th.AsX(), th)
-	sc := YMM()
-	VBROADCASTSS(Load(Param("scale"), XMM()), sc)
-
-	mul := func(z VecVirtual, m int) {
-		a, b, h := YMM(), YMM(), YMM()
-		VPMULUDQ(c(m), z, a)
-		VPSRLQ(U8(32), z, h)
-		VPMULUDQ(c(m), h, h)
-		VPMULUDQ(c(m+1), z, b)
-		VPADDQ(b, h, h)
-		VPSLLQ(U8(32), h, h)
-		VPADDQ(h, a, z)
-	}
-	xorShift := func(z, src VecVirtual, s int) {
-		t := YMM()
-		VPSRLQ(U8(s), src, t)
-		VPXOR(t, src, z)
-	}
-	mix := func(z, src VecVirtual) {
-		xorShift(z, src, 30)
-		mul(z, 2)
-		xorShift(z, z, 27)
-		mul(z, 4)
-		xorShift(z, z, 31)
-	}
+	key, th, sc := dropKeyThrScale()
 
 	TESTQ(n, n)
 	JZ(LabelRef("done"))
@@ -105,14 +63,11 @@ func dropoutSetBits(table bool) {
 	if table {
 		VPADDQ(Mem{Base: pi}, key, z)
 	} else {
-		mix(z, idx)
+		dropMix(c, z, idx)
 		VPADDQ(key, z, z)
 	}
-	mix(z, z)
-	f := []VecVirtual{YMM(), YMM()}
-	VPMOVZXWD(z.AsX(), f[0])
-	VEXTRACTI128(U8(1), z, f[1].AsX())
-	VPMOVZXWD(f[1].AsX(), f[1])
+	dropMix(c, z, z)
+	f := dropChunks(z)
 	lo, hi := GP32(), GP32()
 	for v := range f {
 		VPCMPGTD(th, f[v], f[v]) // all ones where kept
@@ -149,23 +104,17 @@ func dropoutSetBits(table bool) {
 // for n blocks of sixteen elements, f = scale where the element's bit in
 // bits is set and +0 where it is clear.
 func dropoutBits(lanes Mem, first bool) {
-	name := "dropoutBitsAdd"
+	name, what := "dropoutBitsAdd", " adds the masked and scaled x"
 	if first {
-		name = "dropoutBitsFirst"
+		name, what = "dropoutBitsFirst", " writes the masked and scaled x, plus +0,"
 	}
-	TEXT(name, NOSPLIT, "func(n int, x *float32, y *float32, bits *uint16, scale float32)")
-	Pragma("noescape")
-	if first {
-		Doc(name + " writes the masked and scaled x, plus +0, to y, n blocks of sixteen (see DropoutBits).")
-	} else {
-		Doc(name + " adds the masked and scaled x to y, n blocks of sixteen (see DropoutBits).")
-	}
+	kernel(name, "func(n int, x *float32, y *float32, bits *uint16, scale float32)",
+		name+what+" to y, n blocks of sixteen (see DropoutBits).")
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
 	py := Load(Param("y"), GP64())
 	pm := Load(Param("bits"), GP64())
-	sc := YMM()
-	VBROADCASTSS(Load(Param("scale"), XMM()), sc)
+	sc := broadcastParam("scale")
 	lb := GP64()
 	LEAQ(lanes, lb)
 	ln := []VecVirtual{YMM(), YMM()}
@@ -213,9 +162,8 @@ func dropoutBits(lanes Mem, first bool) {
 // i = 0..rows−1 in order, with colSums8's operations and first operands,
 // the row and the sums read and written through masks of cols lanes.
 func colSumsTail(masks Mem) {
-	TEXT("colSumsTail", NOSPLIT, "func(rows, cols, ld int, gd, mul *float32, sums *float64)")
-	Pragma("noescape")
-	Doc("colSumsTail adds the float64 column sums of g (⊙ mul) over rows to sums for cols < 8 columns (see ColSumsTail).")
+	kernel("colSumsTail", "func(rows, cols, ld int, gd, mul *float32, sums *float64)",
+		"colSumsTail adds the float64 column sums of g (⊙ mul) over rows to sums for cols < 8 columns (see ColSumsTail).")
 	rows := Load(Param("rows"), GP64())
 	cols := Load(Param("cols"), GP64())
 	ld := Load(Param("ld"), GP64())
@@ -237,15 +185,11 @@ func colSumsTail(masks Mem) {
 	JZ(LabelRef("plain"))
 	Label("rowm")
 	{
-		v, w, a, b := YMM(), YMM(), YMM(), YMM()
+		v, w := YMM(), YMM()
 		VMASKMOVPS(Mem{Base: pg}, mask, v)
 		VMASKMOVPS(Mem{Base: pm}, mask, w)
 		VMULPS(w, v, v)
-		VCVTPS2PD(v.AsX(), a)
-		VEXTRACTF128(U8(1), v, v.AsX())
-		VCVTPS2PD(v.AsX(), b)
-		VADDPD(lo, a, lo)
-		VADDPD(hi, b, hi)
+		addWidened(v, lo, hi)
 	}
 	ADDQ(ld, pg)
 	ADDQ(ld, pm)
@@ -254,13 +198,9 @@ func colSumsTail(masks Mem) {
 	JMP(LabelRef("store"))
 	Label("plain")
 	{
-		v, a, b := YMM(), YMM(), YMM()
+		v := YMM()
 		VMASKMOVPS(Mem{Base: pg}, mask, v)
-		VCVTPS2PD(v.AsX(), a)
-		VEXTRACTF128(U8(1), v, v.AsX())
-		VCVTPS2PD(v.AsX(), b)
-		VADDPD(lo, a, lo)
-		VADDPD(hi, b, hi)
+		addWidened(v, lo, hi)
 	}
 	ADDQ(ld, pg)
 	DECQ(rows)

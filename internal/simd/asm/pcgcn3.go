@@ -32,7 +32,7 @@ func pcgcn3Kernels() {
 	softmaxBackRowsK(masks)
 	ceGradRows(masks)
 	spmmNarrowGroups(masks)
-	scaleVec(masks)
+	scaleVec(masks, false)
 }
 
 // nonZeroRowList emits the row scan of NonZeroRowList: for each row of k
@@ -41,53 +41,39 @@ func pcgcn3Kernels() {
 // for any set bit; the first non-zero vector ends the row's scan and appends
 // its index to out. When a row would be the (most+1)-th, it returns −1.
 func nonZeroRowList(masks Mem) {
-	TEXT("nonZeroRowList", NOSPLIT, "func(rows int, x *float32, k int, most int, out *int32) int")
-	Pragma("noescape")
-	Doc("nonZeroRowList lists the rows of x holding an element that is not ±0 (see NonZeroRowList).")
-	rows := Load(Param("rows"), GP64())
-	px := Load(Param("x"), GP64())
-	k := Load(Param("k"), GP64())
-	most := Load(Param("most"), GP64())
-	pout := Load(Param("out"), GP64())
-	cnt, r, p, rem := GP64(), GP64(), GP64(), GP64()
+	kernel("nonZeroRowList", "func(rows int, x *float32, k int, most int, out *int32) int",
+		"nonZeroRowList lists the rows of x holding an element that is not ±0 (see NonZeroRowList).")
+	ps := gpParams("rows", "x", "k", "most", "out")
+	rows, px, k, most, pout := ps[0], ps[1], ps[2], ps[3], ps[4]
+	cnt := GP64()
 	XORQ(cnt, cnt)
-	XORQ(r, r)
-	CMPQ(r, rows)
-	JGE(LabelRef("end"))
-	Label("row")
-	MOVQ(px, p)
-	MOVQ(k, rem)
-	Label("v8")
-	CMPQ(rem, U8(8))
-	JL(LabelRef("tail"))
-	v := YMM()
-	VMOVUPS(Mem{Base: p}, v)
-	VPSLLD(U8(1), v, v) // drop the sign
-	VPTEST(v, v)
-	JNZ(LabelRef("found"))
-	ADDQ(U8(32), p)
-	SUBQ(U8(8), rem)
-	JMP(LabelRef("v8"))
-	Label("tail")
-	TESTQ(rem, rem)
-	JZ(LabelRef("next"))
-	m := loadMask(masks, rem)
-	t := YMM()
-	VMASKMOVPS(Mem{Base: p}, m, t)
-	VPSLLD(U8(1), t, t)
-	VPTEST(t, t)
-	JZ(LabelRef("next"))
-	Label("found")
-	CMPQ(cnt, most)
-	JGE(LabelRef("over"))
-	MOVL(r.As32(), Mem{Base: pout, Index: cnt, Scale: 4})
-	INCQ(cnt)
-	Label("next")
-	LEAQ(Mem{Base: px, Index: k, Scale: 4}, px)
-	INCQ(r)
-	CMPQ(r, rows)
-	JL(LabelRef("row"))
-	Label("end")
+	rowLoop("", rows, func(r GPVirtual) {
+		p, rem := GP64(), GP64()
+		MOVQ(px, p)
+		MOVQ(k, rem)
+		pointerLoop(masks, "v8", "next", rem, []Register{p}, func(m VecVirtual) {
+			v := YMM()
+			if m == nil {
+				VMOVUPS(Mem{Base: p}, v)
+			} else {
+				VMASKMOVPS(Mem{Base: p}, m, v)
+			}
+			VPSLLD(U8(1), v, v) // drop the sign
+			VPTEST(v, v)
+			if m == nil {
+				JNZ(LabelRef("found")) // the row is not zero
+			} else {
+				JZ(LabelRef("next"))
+			}
+		})
+		Label("found")
+		CMPQ(cnt, most)
+		JGE(LabelRef("over"))
+		MOVL(r.As32(), Mem{Base: pout, Index: cnt, Scale: 4})
+		INCQ(cnt)
+		Label("next")
+		LEAQ(Mem{Base: px, Index: k, Scale: 4}, px)
+	})
 	Store(cnt, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
@@ -114,23 +100,16 @@ func argmaxRows(masks, ac Mem, oneHot bool) {
 	if oneHot {
 		name, sig = "oneHotArgmaxRows", "func(rows int, x *float32, cols int, idx *int32, oh *float32)"
 	}
-	TEXT(name, NOSPLIT, sig)
-	Pragma("noescape")
-	Doc(name + " writes each narrow row's first maximum's index (see ArgmaxRows).")
-	rows := Load(Param("rows"), GP64())
-	px := Load(Param("x"), GP64())
-	cols := Load(Param("cols"), GP64())
-	pidx := Load(Param("idx"), GP64())
+	kernel(name, sig, name+" writes each narrow row's first maximum's index (see ArgmaxRows).")
+	ps := gpParams("rows", "x", "cols", "idx")
+	rows, px, cols, pidx := ps[0], ps[1], ps[2], ps[3]
 	var poh Register
 	var lanes, one VecVirtual
 	if oneHot {
 		poh = Load(Param("oh"), GP64())
 	}
 	m := loadMask(masks, cols)
-	cb := GP64()
-	LEAQ(ac, cb)
-	ninf := YMM()
-	VBROADCASTSS(Mem{Base: cb, Disp: 36}, ninf)
+	cb, ninf := negInfConst(ac)
 	if oneHot {
 		lanes, one = YMM(), YMM()
 		VMOVUPS(Mem{Base: cb}, lanes)
@@ -139,43 +118,23 @@ func argmaxRows(masks, ac Mem, oneHot bool) {
 	SHLQ(U8(2), cols) // bytes a row
 	neg := GP32()
 	MOVL(I32(-1), neg)
-	r := GP64()
-	XORQ(r, r)
-	CMPQ(r, rows)
-	JGE(LabelRef(name + "_end"))
-	Label(name + "_row")
-	v, valid, w, t := YMM(), YMM(), YMM(), YMM()
-	VMASKMOVPS(Mem{Base: px}, m, v)
-	VCMPPS(U8(7), v, v, valid) // ORD_Q: not NaN
-	VANDPS(m, valid, valid)
-	VBLENDVPS(valid, v, ninf, w) // w = valid ? v : −Inf
-	VPERM2F128(U8(1), w, w, t)
-	VMAXPS(t, w, t)
-	VPERMILPS(U8(0x4e), t, w)
-	VMAXPS(w, t, t)
-	VPERMILPS(U8(0xb1), t, w)
-	VMAXPS(w, t, t)        // every lane: the maximum
-	VCMPPS(U8(0), v, t, t) // EQ_OQ: v == max, false for NaN
-	VANDPS(valid, t, t)
-	bits, best := GP32(), GP32()
-	VMOVMSKPS(t, bits)
-	BSFL(bits, best)
-	CMOVLEQ(neg, best) // no bit set: −1
-	MOVL(best, Mem{Base: pidx, Index: r, Scale: 4})
-	if oneHot {
-		b := YMM()
-		VMOVD(best, b.AsX())
-		VPBROADCASTD(b.AsX(), b)
-		VPCMPEQD(lanes, b, b)
-		VANDPS(one, b, b)
-		VMASKMOVPS(b, m, Mem{Base: poh})
-		ADDQ(cols, poh)
-	}
-	ADDQ(cols, px)
-	INCQ(r)
-	CMPQ(r, rows)
-	JL(LabelRef(name + "_row"))
-	Label(name + "_end")
+	rowLoop(name+"_", rows, func(r GPVirtual) {
+		_, bits := firstMaxBits(px, m, ninf)
+		best := GP32()
+		BSFL(bits, best)
+		CMOVLEQ(neg, best) // no bit set: −1
+		MOVL(best, Mem{Base: pidx, Index: r, Scale: 4})
+		if oneHot {
+			b := YMM()
+			VMOVD(best, b.AsX())
+			VPBROADCASTD(b.AsX(), b)
+			VPCMPEQD(lanes, b, b)
+			VANDPS(one, b, b)
+			VMASKMOVPS(b, m, Mem{Base: poh})
+			ADDQ(cols, poh)
+		}
+		ADDQ(cols, px)
+	})
 	VZEROUPPER()
 	RET()
 }
@@ -192,9 +151,8 @@ func argmaxRows(masks, ac Mem, oneHot bool) {
 // least one entry (spmmRow leaves the c of an empty row untouched, which the
 // fold would not).
 func spmmNarrowGroups(masks Mem) {
-	TEXT("spmmNarrowGroups", NOSPLIT, "func(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32, set int)")
-	Pragma("noescape")
-	Doc("spmmNarrowGroups adds (or, with set, writes) alpha times groups of four sparse rows times a narrow b into c (see SpMMNarrowGroups).")
+	kernel("spmmNarrowGroups", "func(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, n int, alpha float32, set int)",
+		"spmmNarrowGroups adds (or, with set, writes) alpha times groups of four sparse rows times a narrow b into c (see SpMMNarrowGroups).")
 	end := AllocLocal(8)
 	prow := Load(Param("rows"), GP64())
 	g := Load(Param("groups"), GP64())
@@ -210,8 +168,7 @@ func spmmNarrowGroups(masks Mem) {
 	n := Load(Param("n"), GP64())
 	mask := loadMask(masks, n)
 	SHLQ(U8(2), n) // bytes per row of b and c
-	al := YMM()
-	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
+	al := broadcastParam("alpha")
 
 	Label("ng_group")
 	s := make([]Register, 4)
@@ -290,85 +247,40 @@ func spmmNarrowGroups(masks Mem) {
 	RET()
 }
 
-// scaleVec emits y = x·c, eight at a time (x the first operand of the
-// product: a NaN x is the NaN kept, as in Go's loop `y[j] = v * c`).
-func scaleVec(masks Mem) {
-	TEXT("scaleVec", NOSPLIT, "func(n int, x, y *float32, c float32)")
-	Pragma("noescape")
-	Doc("scaleVec sets y = x·c for n elements (see ScaleVec).")
-	n := Load(Param("n"), GP64())
-	px := Load(Param("x"), GP64())
-	py := Load(Param("y"), GP64())
-	c := YMM()
-	VBROADCASTSS(Load(Param("c"), XMM()), c)
-	i := GP64()
-	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
-		x := maskedLoad(px, i, mask)
-		VMULPS(c, x, x) // x·c
-		maskedStore(x, py, i, mask)
-	})
-}
-
 // softmaxShiftRows emits SoftmaxShiftRows: argmaxRows's first maximum m of
 // each row of cols ≤ 8 (taken as x[0] when x[0] is a NaN: softmaxInto's
 // loop m = x[0], then m = v for each later v > m, never leaves a NaN x[0]),
 // and y = x − m written over the row's lanes (VSUBPS with x first, as Go's
 // v − m).
 func softmaxShiftRows(masks, ac Mem) {
-	TEXT("softmaxShiftRows", NOSPLIT, "func(rows int, x *float32, cols int, y *float32)")
-	Pragma("noescape")
-	Doc("softmaxShiftRows writes each narrow row minus softmaxInto's row maximum (see SoftmaxShiftRows).")
-	rows := Load(Param("rows"), GP64())
-	px := Load(Param("x"), GP64())
-	cols := Load(Param("cols"), GP64())
-	py := Load(Param("y"), GP64())
+	kernel("softmaxShiftRows", "func(rows int, x *float32, cols int, y *float32)",
+		"softmaxShiftRows writes each narrow row minus softmaxInto's row maximum (see SoftmaxShiftRows).")
+	ps := gpParams("rows", "x", "cols", "y")
+	rows, px, cols, py := ps[0], ps[1], ps[2], ps[3]
 	m := loadMask(masks, cols)
-	cb := GP64()
-	LEAQ(ac, cb)
-	ninf := YMM()
-	VBROADCASTSS(Mem{Base: cb, Disp: 36}, ninf)
+	_, ninf := negInfConst(ac)
 	SHLQ(U8(2), cols)
-	r := GP64()
-	XORQ(r, r)
-	CMPQ(r, rows)
-	JGE(LabelRef("ss_end"))
-	Label("ss_row")
-	v, valid, w, t := YMM(), YMM(), YMM(), YMM()
-	VMASKMOVPS(Mem{Base: px}, m, v)
-	VCMPPS(U8(7), v, v, valid)
-	VANDPS(m, valid, valid)
-	VBLENDVPS(valid, v, ninf, w)
-	VPERM2F128(U8(1), w, w, t)
-	VMAXPS(t, w, t)
-	VPERMILPS(U8(0x4e), t, w)
-	VMAXPS(w, t, t)
-	VPERMILPS(U8(0xb1), t, w)
-	VMAXPS(w, t, t)
-	VCMPPS(U8(0), v, t, t)
-	VANDPS(valid, t, t)
-	bits, best := GP32(), GP32()
-	VMOVMSKPS(t, bits)
-	XORL(best, best)
-	BSFL(bits, best) // no bit: x[0] is a NaN, and m is x[0] below anyway
-	CMOVLEQ(bits, best)
-	b := YMM()
-	VMOVD(best, b.AsX())
-	VPBROADCASTD(b.AsX(), b)
-	mx := YMM()
-	VPERMPS(v, b, mx) // every lane: x[best]
-	x0 := YMM()
-	VBROADCASTSS(v.AsX(), x0)
-	nan0 := YMM()
-	VCMPPS(U8(3), x0, x0, nan0) // UNORD_Q: x[0] is a NaN
-	VBLENDVPS(nan0, x0, mx, mx)
-	VSUBPS(mx, v, v) // x − m
-	VMASKMOVPS(v, m, Mem{Base: py})
-	ADDQ(cols, px)
-	ADDQ(cols, py)
-	INCQ(r)
-	CMPQ(r, rows)
-	JL(LabelRef("ss_row"))
-	Label("ss_end")
+	rowLoop("ss_", rows, func(GPVirtual) {
+		v, bits := firstMaxBits(px, m, ninf)
+		best := GP32()
+		XORL(best, best)
+		BSFL(bits, best) // no bit: x[0] is a NaN, and m is x[0] below anyway
+		CMOVLEQ(bits, best)
+		b := YMM()
+		VMOVD(best, b.AsX())
+		VPBROADCASTD(b.AsX(), b)
+		mx := YMM()
+		VPERMPS(v, b, mx) // every lane: x[best]
+		x0 := YMM()
+		VBROADCASTSS(v.AsX(), x0)
+		nan0 := YMM()
+		VCMPPS(U8(3), x0, x0, nan0) // UNORD_Q: x[0] is a NaN
+		VBLENDVPS(nan0, x0, mx, mx)
+		VSUBPS(mx, v, v) // x − m
+		VMASKMOVPS(v, m, Mem{Base: py})
+		ADDQ(cols, px)
+		ADDQ(cols, py)
+	})
 	VZEROUPPER()
 	RET()
 }
@@ -378,46 +290,37 @@ func softmaxShiftRows(masks, ac Mem) {
 // ADDSD with s first, as Go's s += float64(ev)), inv = float32(1/s), and
 // e_j = e_j·inv (e first).
 func softmaxNormRows(masks Mem) {
-	TEXT("softmaxNormRows", NOSPLIT, "func(rows int, y *float32, cols int)")
-	Pragma("noescape")
-	Doc("softmaxNormRows divides each narrow row by its float64 sum as softmaxInto does (see SoftmaxNormRows).")
-	rows := Load(Param("rows"), GP64())
-	py := Load(Param("y"), GP64())
-	cols := Load(Param("cols"), GP64())
+	kernel("softmaxNormRows", "func(rows int, y *float32, cols int)",
+		"softmaxNormRows divides each narrow row by its float64 sum as softmaxInto does (see SoftmaxNormRows).")
+	ps := gpParams("rows", "y", "cols")
+	rows, py, cols := ps[0], ps[1], ps[2]
 	m := loadMask(masks, cols)
 	one := XMM()
 	onev := GP64()
 	MOVQ(U64(math.Float64bits(1)), onev)
 	MOVQ(onev, one)
-	r := GP64()
-	XORQ(r, r)
-	CMPQ(r, rows)
-	JGE(LabelRef("sn_end"))
-	Label("sn_row")
-	s, e := XMM(), XMM()
-	VXORPD(s, s, s)
-	j := GP64()
-	XORQ(j, j)
-	Label("sn_col")
-	VCVTSS2SD(Mem{Base: py, Index: j, Scale: 4}, e, e)
-	VADDSD(e, s, s) // s + e
-	INCQ(j)
-	CMPQ(j, cols)
-	JL(LabelRef("sn_col"))
-	inv := XMM()
-	VDIVSD(s, one, inv) // 1/s
-	VCVTSD2SS(inv, inv, inv)
-	iv := YMM()
-	VBROADCASTSS(inv, iv)
-	y := YMM()
-	VMASKMOVPS(Mem{Base: py}, m, y)
-	VMULPS(iv, y, y) // e·inv
-	VMASKMOVPS(y, m, Mem{Base: py})
-	LEAQ(Mem{Base: py, Index: cols, Scale: 4}, py)
-	INCQ(r)
-	CMPQ(r, rows)
-	JL(LabelRef("sn_row"))
-	Label("sn_end")
+	rowLoop("sn_", rows, func(GPVirtual) {
+		s, e := XMM(), XMM()
+		VXORPD(s, s, s)
+		j := GP64()
+		XORQ(j, j)
+		Label("sn_col")
+		VCVTSS2SD(Mem{Base: py, Index: j, Scale: 4}, e, e)
+		VADDSD(e, s, s) // s + e
+		INCQ(j)
+		CMPQ(j, cols)
+		JL(LabelRef("sn_col"))
+		inv := XMM()
+		VDIVSD(s, one, inv) // 1/s
+		VCVTSD2SS(inv, inv, inv)
+		iv := YMM()
+		VBROADCASTSS(inv, iv)
+		y := YMM()
+		VMASKMOVPS(Mem{Base: py}, m, y)
+		VMULPS(iv, y, y) // e·inv
+		VMASKMOVPS(y, m, Mem{Base: py})
+		LEAQ(Mem{Base: py, Index: cols, Scale: 4}, py)
+	})
 	VZEROUPPER()
 	RET()
 }
@@ -438,115 +341,84 @@ func ceShiftRows(masks, ac Mem, given bool) {
 	if given {
 		name, sig = "ceShiftRowsBy", "func(rows int, idx *int32, x *float32, cols int, buf *float64, s *float32, lim float64) int"
 	}
-	TEXT(name, NOSPLIT, sig)
-	Pragma("noescape")
-	Doc(name + " writes the shifted rows of a cross-entropy block as float64 (see CEShiftRows).")
-	rows := Load(Param("rows"), GP64())
-	pidx := Load(Param("idx"), GP64())
-	px := Load(Param("x"), GP64())
-	cols := Load(Param("cols"), GP64())
-	pbuf := Load(Param("buf"), GP64())
-	var pm Register
+	kernel(name, sig,
+		name+" writes the shifted rows of a cross-entropy block as float64 (see CEShiftRows).")
+	mname := "mx"
 	if given {
-		pm = Load(Param("s"), GP64())
-	} else {
-		pm = Load(Param("mx"), GP64())
+		mname = "s"
 	}
+	ps := gpParams("rows", "idx", "x", "cols", "buf", mname)
+	rows, pidx, px, cols, pbuf, pm := ps[0], ps[1], ps[2], ps[3], ps[4], ps[5]
 	m := loadMask(masks, cols)
-	mlo, mhi := YMM(), YMM()
-	VPMOVSXDQ(m.AsX(), mlo)
-	t128 := XMM()
-	VEXTRACTI128(U8(1), m, t128)
-	VPMOVSXDQ(t128, mhi)
+	mlo, mhi := maskHalves64(m)
 	hiv, lov := YMM(), YMM()
 	VBROADCASTSD(Load(Param("lim"), XMM()), hiv)
 	VXORPD(lov, lov, lov)
 	VSUBPD(hiv, lov, lov) // −lim
 	var ninf, zero VecVirtual
 	if !given {
-		cb := GP64()
-		LEAQ(ac, cb)
-		ninf, zero = YMM(), YMM()
-		VBROADCASTSS(Mem{Base: cb, Disp: 36}, ninf)
+		_, ninf = negInfConst(ac)
+		zero = YMM()
 		VXORPS(zero, zero, zero)
 	}
-	flags := YMM() // lanes: NaN rows (bit 0), out of range (bit 1)
-	nanAcc, outAcc := YMM(), YMM()
+	nanAcc, outAcc := YMM(), YMM() // lanes: NaN rows (bit 0), out of range (bit 1)
 	VXORPS(nanAcc, nanAcc, nanAcc)
 	VXORPS(outAcc, outAcc, outAcc)
-	_ = flags
-	rowBytes := GP64()
-	MOVQ(cols, rowBytes)
-	SHLQ(U8(2), rowBytes)
-	bufStep := GP64()
-	MOVQ(cols, bufStep)
-	SHLQ(U8(3), bufStep)
-	q := GP64()
-	XORQ(q, q)
-	CMPQ(q, rows)
-	JGE(LabelRef(name + "_end"))
-	Label(name + "_row")
-	i := GP64()
-	MOVLQSX(Mem{Base: pidx, Index: q, Scale: 4}, i)
-	IMULQ(rowBytes, i)
-	v := YMM()
-	VMASKMOVPS(Mem{Base: px, Index: i, Scale: 1}, m, v)
-	sv := YMM()
-	if given {
-		VBROADCASTSS(Mem{Base: pm, Index: q, Scale: 4}, sv)
-	} else {
-		un := YMM()
-		VCMPPS(U8(3), v, v, un) // UNORD_Q: NaN lanes
-		VANDPS(m, un, un)
-		VORPS(un, nanAcc, nanAcc)
-		w, t := YMM(), YMM()
-		VBLENDVPS(m, v, ninf, w) // masked-off lanes −Inf
-		VPERM2F128(U8(1), w, w, t)
-		VMAXPS(t, w, t)
-		VPERMILPS(U8(0x4e), t, w)
-		VMAXPS(w, t, t)
-		VPERMILPS(U8(0xb1), t, w)
-		VMAXPS(w, t, t) // every lane: the maximum (a zero's sign aside)
-		// the zeros' AND: all ones outside the row's zeros
-		z, a, u := YMM(), YMM(), YMM()
-		VCMPPS(U8(0), zero, v, z) // v == 0 (±0)
-		VANDPS(m, z, z)
-		VPCMPEQD(a, a, a)
-		VBLENDVPS(z, v, a, a)
-		VPERM2F128(U8(1), a, a, u)
-		VPAND(u, a, a)
-		VPERMILPS(U8(0x4e), a, u)
-		VPAND(u, a, a)
-		VPERMILPS(U8(0xb1), a, u)
-		VPAND(u, a, a)
-		mz := YMM()
-		VCMPPS(U8(0), zero, t, mz) // the maximum is a zero
-		VBLENDVPS(mz, a, t, sv)
-		VMOVSS(sv.AsX(), Mem{Base: pm, Index: q, Scale: 4})
-	}
-	d := YMM()
-	VSUBPS(sv, v, d) // v − s
-	dl, dh := YMM(), YMM()
-	VCVTPS2PD(d.AsX(), dl)
-	dx := XMM()
-	VEXTRACTF128(U8(1), d, dx)
-	VCVTPS2PD(dx, dh)
-	VMASKMOVPD(dl, mlo, Mem{Base: pbuf})
-	VMASKMOVPD(dh, mhi, Mem{Base: pbuf, Disp: 32})
-	for k, dv := range []VecVirtual{dl, dh} {
-		mk := []VecVirtual{mlo, mhi}[k]
-		lo, hi := YMM(), YMM()
-		VCMPPD(U8(0x11), lov, dv, lo) // a < −lim (LT_OQ)
-		VCMPPD(U8(0x16), hiv, dv, hi) // !(a <= lim) (NLE_UQ)
-		VORPD(lo, hi, hi)
-		VANDPD(mk, hi, hi)
-		VORPD(hi, outAcc, outAcc)
-	}
-	ADDQ(bufStep, pbuf)
-	INCQ(q)
-	CMPQ(q, rows)
-	JL(LabelRef(name + "_row"))
-	Label(name + "_end")
+	rowBytes, bufStep := rowSteps(cols)
+	rowLoop(name+"_", rows, func(q GPVirtual) {
+		i := GP64()
+		MOVLQSX(Mem{Base: pidx, Index: q, Scale: 4}, i)
+		IMULQ(rowBytes, i)
+		v := YMM()
+		VMASKMOVPS(Mem{Base: px, Index: i, Scale: 1}, m, v)
+		sv := YMM()
+		if given {
+			VBROADCASTSS(Mem{Base: pm, Index: q, Scale: 4}, sv)
+		} else {
+			un := YMM()
+			VCMPPS(U8(3), v, v, un) // UNORD_Q: NaN lanes
+			VANDPS(m, un, un)
+			VORPS(un, nanAcc, nanAcc)
+			w, t := YMM(), YMM()
+			VBLENDVPS(m, v, ninf, w) // masked-off lanes −Inf
+			laneMax(w, t)            // every lane: the maximum (a zero's sign aside)
+			// the zeros' AND: all ones outside the row's zeros
+			z, a, u := YMM(), YMM(), YMM()
+			VCMPPS(U8(0), zero, v, z) // v == 0 (±0)
+			VANDPS(m, z, z)
+			VPCMPEQD(a, a, a)
+			VBLENDVPS(z, v, a, a)
+			VPERM2F128(U8(1), a, a, u)
+			VPAND(u, a, a)
+			VPERMILPS(U8(0x4e), a, u)
+			VPAND(u, a, a)
+			VPERMILPS(U8(0xb1), a, u)
+			VPAND(u, a, a)
+			mz := YMM()
+			VCMPPS(U8(0), zero, t, mz) // the maximum is a zero
+			VBLENDVPS(mz, a, t, sv)
+			VMOVSS(sv.AsX(), Mem{Base: pm, Index: q, Scale: 4})
+		}
+		d := YMM()
+		VSUBPS(sv, v, d) // v − s
+		dl, dh := YMM(), YMM()
+		VCVTPS2PD(d.AsX(), dl)
+		dx := XMM()
+		VEXTRACTF128(U8(1), d, dx)
+		VCVTPS2PD(dx, dh)
+		VMASKMOVPD(dl, mlo, Mem{Base: pbuf})
+		VMASKMOVPD(dh, mhi, Mem{Base: pbuf, Disp: 32})
+		for k, dv := range []VecVirtual{dl, dh} {
+			mk := []VecVirtual{mlo, mhi}[k]
+			lo, hi := YMM(), YMM()
+			VCMPPD(U8(0x11), lov, dv, lo) // a < −lim (LT_OQ)
+			VCMPPD(U8(0x16), hiv, dv, hi) // !(a <= lim) (NLE_UQ)
+			VORPD(lo, hi, hi)
+			VANDPD(mk, hi, hi)
+			VORPD(hi, outAcc, outAcc)
+		}
+		ADDQ(bufStep, pbuf)
+	})
 	res, b := GP64(), GP64()
 	XORQ(res, res)
 	VMOVMSKPS(nanAcc, b.As32())
@@ -570,54 +442,43 @@ func ceShiftRows(masks, ac Mem, given bool) {
 // that decide which of two NaNs is kept, of autograd's softmax backward
 // loop as the default build compiles it.
 func softmaxBackRowsK(masks Mem) {
-	TEXT("softmaxBackRows", NOSPLIT, "func(rows int, y *float32, gy *float32, gx *float32, cols int)")
-	Pragma("noescape")
-	Doc("softmaxBackRows adds the softmax's input gradient of narrow rows to gx (see SoftmaxBackRows).")
-	rows := Load(Param("rows"), GP64())
-	py := Load(Param("y"), GP64())
-	pg := Load(Param("gy"), GP64())
-	pgx := Load(Param("gx"), GP64())
-	cols := Load(Param("cols"), GP64())
+	kernel("softmaxBackRows", "func(rows int, y *float32, gy *float32, gx *float32, cols int)",
+		"softmaxBackRows adds the softmax's input gradient of narrow rows to gx (see SoftmaxBackRows).")
+	ps := gpParams("rows", "y", "gy", "gx", "cols")
+	rows, py, pg, pgx, cols := ps[0], ps[1], ps[2], ps[3], ps[4]
 	m := loadMask(masks, cols)
 	tmp := AllocLocal(32)
-	r := GP64()
-	XORQ(r, r)
-	CMPQ(r, rows)
-	JGE(LabelRef("sb_end"))
-	Label("sb_row")
-	y, g, p := YMM(), YMM(), YMM()
-	VMASKMOVPS(Mem{Base: py}, m, y)
-	VMASKMOVPS(Mem{Base: pg}, m, g)
-	VMULPS(g, y, p) // y·g, y first (the NaN kept), as compiled
-	VMOVUPS(p, tmp)
-	pt := GP64()
-	LEAQ(tmp, pt)
-	dot := XMM()
-	VXORPS(dot, dot, dot)
-	j := GP64()
-	XORQ(j, j)
-	Label("sb_col")
-	e := XMM()
-	VMOVSS(Mem{Base: pt, Index: j, Scale: 4}, e)
-	VADDSS(e, dot, dot) // dot + y_j·g_j
-	INCQ(j)
-	CMPQ(j, cols)
-	JL(LabelRef("sb_col"))
-	db := YMM()
-	VBROADCASTSS(dot, db)
-	VSUBPS(db, g, g) // g − dot
-	VMULPS(y, g, y)  // (g − dot)·y, the difference first, as compiled
-	gx := YMM()
-	VMASKMOVPS(Mem{Base: pgx}, m, gx)
-	VADDPS(gx, y, y) // the product + gx
-	VMASKMOVPS(y, m, Mem{Base: pgx})
-	LEAQ(Mem{Base: py, Index: cols, Scale: 4}, py)
-	LEAQ(Mem{Base: pg, Index: cols, Scale: 4}, pg)
-	LEAQ(Mem{Base: pgx, Index: cols, Scale: 4}, pgx)
-	INCQ(r)
-	CMPQ(r, rows)
-	JL(LabelRef("sb_row"))
-	Label("sb_end")
+	rowLoop("sb_", rows, func(GPVirtual) {
+		y, g, p := YMM(), YMM(), YMM()
+		VMASKMOVPS(Mem{Base: py}, m, y)
+		VMASKMOVPS(Mem{Base: pg}, m, g)
+		VMULPS(g, y, p) // y·g, y first (the NaN kept), as compiled
+		VMOVUPS(p, tmp)
+		pt := GP64()
+		LEAQ(tmp, pt)
+		dot := XMM()
+		VXORPS(dot, dot, dot)
+		j := GP64()
+		XORQ(j, j)
+		Label("sb_col")
+		e := XMM()
+		VMOVSS(Mem{Base: pt, Index: j, Scale: 4}, e)
+		VADDSS(e, dot, dot) // dot + y_j·g_j
+		INCQ(j)
+		CMPQ(j, cols)
+		JL(LabelRef("sb_col"))
+		db := YMM()
+		VBROADCASTSS(dot, db)
+		VSUBPS(db, g, g) // g − dot
+		VMULPS(y, g, y)  // (g − dot)·y, the difference first, as compiled
+		gx := YMM()
+		VMASKMOVPS(Mem{Base: pgx}, m, gx)
+		VADDPS(gx, y, y) // the product + gx
+		VMASKMOVPS(y, m, Mem{Base: pgx})
+		LEAQ(Mem{Base: py, Index: cols, Scale: 4}, py)
+		LEAQ(Mem{Base: pg, Index: cols, Scale: 4}, pg)
+		LEAQ(Mem{Base: pgx, Index: cols, Scale: 4}, pgx)
+	})
 	VZEROUPPER()
 	RET()
 }
@@ -628,65 +489,125 @@ func softmaxBackRowsK(masks Mem) {
 // backward's loop, with its operands first as compiled (the converted
 // exponential in the product, the product in the add, gx in the subtract).
 func ceGradRows(masks Mem) {
-	TEXT("ceGradRows", NOSPLIT, "func(rows int, idx *int32, buf *float64, gx *float32, cols int, gv float32, lab *int32)")
-	Pragma("noescape")
-	Doc("ceGradRows adds a cross-entropy block's gradient rows to gx (see CEGradRows).")
-	rows := Load(Param("rows"), GP64())
-	pidx := Load(Param("idx"), GP64())
-	pbuf := Load(Param("buf"), GP64())
-	pgx := Load(Param("gx"), GP64())
-	cols := Load(Param("cols"), GP64())
-	plab := Load(Param("lab"), GP64())
+	kernel("ceGradRows", "func(rows int, idx *int32, buf *float64, gx *float32, cols int, gv float32, lab *int32)",
+		"ceGradRows adds a cross-entropy block's gradient rows to gx (see CEGradRows).")
+	ps := gpParams("rows", "idx", "buf", "gx", "cols", "lab")
+	rows, pidx, pbuf, pgx, cols, plab := ps[0], ps[1], ps[2], ps[3], ps[4], ps[5]
 	m := loadMask(masks, cols)
-	mlo, mhi := YMM(), YMM()
-	VPMOVSXDQ(m.AsX(), mlo)
-	t128 := XMM()
-	VEXTRACTI128(U8(1), m, t128)
-	VPMOVSXDQ(t128, mhi)
+	mlo, mhi := maskHalves64(m)
 	gs := Load(Param("gv"), XMM())
 	gb := YMM()
 	VBROADCASTSS(gs, gb)
-	rowBytes := GP64()
-	MOVQ(cols, rowBytes)
-	SHLQ(U8(2), rowBytes)
-	bufStep := GP64()
-	MOVQ(cols, bufStep)
-	SHLQ(U8(3), bufStep)
-	q := GP64()
-	XORQ(q, q)
-	CMPQ(q, rows)
-	JGE(LabelRef("cg_end"))
-	Label("cg_row")
-	i := GP64()
-	MOVLQSX(Mem{Base: pidx, Index: q, Scale: 4}, i)
-	pr := GP64()
-	MOVQ(i, pr)
-	IMULQ(rowBytes, pr)
-	ADDQ(pgx, pr) // the row of gx
-	el, eh := YMM(), YMM()
-	VMASKMOVPD(Mem{Base: pbuf}, mlo, el)
-	VMASKMOVPD(Mem{Base: pbuf, Disp: 32}, mhi, eh)
-	fl, fh := XMM(), XMM()
-	VCVTPD2PSY(el, fl)
-	VCVTPD2PSY(eh, fh)
-	e := YMM()
-	VINSERTF128(U8(1), fh, fl.AsY(), e)
-	VMULPS(gb, e, e) // float32(e)·g
-	gr := YMM()
-	VMASKMOVPS(Mem{Base: pr}, m, gr)
-	VADDPS(gr, e, e) // the product + gx
-	VMASKMOVPS(e, m, Mem{Base: pr})
-	l := GP64()
-	MOVLQSX(Mem{Base: plab, Index: i, Scale: 4}, l)
-	x := XMM()
-	VMOVSS(Mem{Base: pr, Index: l, Scale: 4}, x)
-	VSUBSS(gs, x, x) // gx − g
-	VMOVSS(x, Mem{Base: pr, Index: l, Scale: 4})
-	ADDQ(bufStep, pbuf)
-	INCQ(q)
-	CMPQ(q, rows)
-	JL(LabelRef("cg_row"))
-	Label("cg_end")
+	rowBytes, bufStep := rowSteps(cols)
+	rowLoop("cg_", rows, func(q GPVirtual) {
+		i := GP64()
+		MOVLQSX(Mem{Base: pidx, Index: q, Scale: 4}, i)
+		pr := GP64()
+		MOVQ(i, pr)
+		IMULQ(rowBytes, pr)
+		ADDQ(pgx, pr) // the row of gx
+		el, eh := YMM(), YMM()
+		VMASKMOVPD(Mem{Base: pbuf}, mlo, el)
+		VMASKMOVPD(Mem{Base: pbuf, Disp: 32}, mhi, eh)
+		fl, fh := XMM(), XMM()
+		VCVTPD2PSY(el, fl)
+		VCVTPD2PSY(eh, fh)
+		e := YMM()
+		VINSERTF128(U8(1), fh, fl.AsY(), e)
+		VMULPS(gb, e, e) // float32(e)·g
+		gr := YMM()
+		VMASKMOVPS(Mem{Base: pr}, m, gr)
+		VADDPS(gr, e, e) // the product + gx
+		VMASKMOVPS(e, m, Mem{Base: pr})
+		l := GP64()
+		MOVLQSX(Mem{Base: plab, Index: i, Scale: 4}, l)
+		x := XMM()
+		VMOVSS(Mem{Base: pr, Index: l, Scale: 4}, x)
+		VSUBSS(gs, x, x) // gx − g
+		VMOVSS(x, Mem{Base: pr, Index: l, Scale: 4})
+		ADDQ(bufStep, pbuf)
+	})
 	VZEROUPPER()
 	RET()
+}
+
+// rowLoop emits a loop of body over r = 0 … rows−1, r a new register: the
+// label prefix+"row" opens body, and prefix+"end", where a kernel with no
+// rows jumps, follows the loop.
+func rowLoop(prefix string, rows Register, body func(r GPVirtual)) {
+	r := GP64()
+	XORQ(r, r)
+	CMPQ(r, rows)
+	JGE(LabelRef(prefix + "end"))
+	Label(prefix + "row")
+	body(r)
+	INCQ(r)
+	CMPQ(r, rows)
+	JL(LabelRef(prefix + "row"))
+	Label(prefix + "end")
+}
+
+// negInfConst loads the address of argmaxconst (ac) into a new register cb
+// and broadcasts its −Inf into a new YMM register.
+func negInfConst(ac Mem) (cb GPVirtual, ninf VecVirtual) {
+	cb = GP64()
+	LEAQ(ac, cb)
+	ninf = YMM()
+	VBROADCASTSS(Mem{Base: cb, Disp: 36}, ninf)
+	return cb, ninf
+}
+
+// laneMax emits t = the maximum of w's eight lanes, in every lane: VMAXPS
+// of the halves, then of the pairs, then of the neighbours (w is
+// overwritten). Without NaNs in w, the pairs' order matters only for which
+// of +0 and −0 comes out.
+func laneMax(w, t VecVirtual) {
+	VPERM2F128(U8(1), w, w, t)
+	VMAXPS(t, w, t)
+	VPERMILPS(U8(0x4e), t, w)
+	VMAXPS(w, t, t)
+	VPERMILPS(U8(0xb1), t, w)
+	VMAXPS(w, t, t)
+}
+
+// firstMaxBits emits the comparison argmaxRows and softmaxShiftRows share
+// for the narrow row at px (the lanes of mask m): it returns the row v and
+// bits, whose bit j is set where lane j is not a NaN and equals the maximum
+// of the row's non-NaN lanes (taken with the NaNs and masked-off lanes set
+// to ninf, −Inf).
+func firstMaxBits(px Register, m, ninf VecVirtual) (v VecVirtual, bits GPVirtual) {
+	v, valid, w, t := YMM(), YMM(), YMM(), YMM()
+	VMASKMOVPS(Mem{Base: px}, m, v)
+	VCMPPS(U8(7), v, v, valid) // ORD_Q: not NaN
+	VANDPS(m, valid, valid)
+	VBLENDVPS(valid, v, ninf, w) // w = valid ? v : −Inf
+	laneMax(w, t)                // every lane: the maximum
+	VCMPPS(U8(0), v, t, t)       // EQ_OQ: v == max, false for NaN
+	VANDPS(valid, t, t)
+	bits = GP32()
+	VMOVMSKPS(t, bits)
+	return v, bits
+}
+
+// maskHalves64 widens the eight 32-bit lanes of mask m to two masks of four
+// 64-bit lanes, lo for lanes 0–3 and hi for 4–7 (for float64 rows).
+func maskHalves64(m VecVirtual) (lo, hi VecVirtual) {
+	lo, hi = YMM(), YMM()
+	VPMOVSXDQ(m.AsX(), lo)
+	t128 := XMM()
+	VEXTRACTI128(U8(1), m, t128)
+	VPMOVSXDQ(t128, hi)
+	return lo, hi
+}
+
+// rowSteps returns, in new registers, the bytes of a row of cols float32
+// (rowBytes) and of cols float64 (bufStep).
+func rowSteps(cols Register) (rowBytes, bufStep GPVirtual) {
+	rowBytes = GP64()
+	MOVQ(cols, rowBytes)
+	SHLQ(U8(2), rowBytes)
+	bufStep = GP64()
+	MOVQ(cols, bufStep)
+	SHLQ(U8(3), bufStep)
+	return rowBytes, bufStep
 }
