@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/paper"
 	"github.com/pcgcn/pcgcn/testkit"
 )
@@ -395,6 +396,34 @@ func TestVerdictTellsAGapTheSpreadCoversFromOneTuningClosed(t *testing.T) {
 		"On wisconsin the preset was already within one standard deviation of the paper's row."} {
 		if !strings.Contains(v, want) {
 			t.Errorf("verdict %q lacks %q", v, want)
+		}
+	}
+}
+
+// TestFairTunesEveryModelWithASearchSpace: the fair study's models are every
+// registered model that declares a search space (the issue's "every model
+// with a search space"), each once, the ten it names first.
+func TestFairTunesEveryModelWithASearchSpace(t *testing.T) {
+	reg := models.NewRegistry()
+	in := map[string]int{}
+	for _, m := range fairModels() {
+		in[m]++
+		if in[m] > 1 {
+			t.Errorf("%s listed twice", m)
+		}
+		if _, err := reg.Get(m); err != nil {
+			t.Errorf("%s is not a registered model", m)
+		}
+	}
+	for _, name := range reg.Names() {
+		if spec, _ := reg.Get(name); len(spec.Space.Dims) > 0 && in[name] == 0 {
+			t.Errorf("%s has a search space but the fair study does not tune it", name)
+		}
+	}
+	named := []string{"pcgcn", "gcn", "sage", "gat", "mlp", "ggcn", "glognn", "linkx", "gprgnn", "h2gcn-1"}
+	for i, m := range named {
+		if fairModels()[i] != m {
+			t.Errorf("model %d is %s, want the issue's %s first", i, fairModels()[i], m)
 		}
 	}
 }
