@@ -3375,216 +3375,284 @@ DATA erfconst<>+2096(SB)/8, $0xffffffff00000000
 DATA erfconst<>+2104(SB)/8, $0xffffffff00000000
 GLOBL erfconst<>(SB), RODATA|NOPTR, $2112
 
-// func erf64Prep(n int, x *float64, res *float64, a1 *float64, a2 *float64)
-// Requires: AVX
-TEXT ·erf64Prep(SB), NOSPLIT, $0-40
+// func erf64Small(n int, x *float64) int
+// Requires: AVX, POPCNT
+TEXT ·erf64Small(SB), NOSPLIT, $0-24
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
-	MOVQ res+16(FP), DX
-	MOVQ a1+24(FP), BX
-	MOVQ a2+32(FP), SI
-	LEAQ erfconst<>+0(SB), DI
+	LEAQ erfconst<>+0(SB), DX
+	XORQ BX, BX
 
-erfpreploop:
+erfsmallloop:
 	CMPQ      AX, $0x04
-	JL        erfprepdone
+	JL        erfsmalldone
 	VMOVUPD   (CX), Y0
-	VANDPD    2048(DI), Y0, Y1
-	VANDPD    2016(DI), Y0, Y0
-	VMULPD    Y0, Y0, Y2
-	VMULPD    (DI), Y2, Y4
-	VADDPD    32(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    64(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    96(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    128(DI), Y4, Y4
-	VMULPD    160(DI), Y2, Y5
-	VADDPD    192(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    224(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    256(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    288(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    1696(DI), Y5, Y5
+	VANDPD    2048(DX), Y0, Y2
+	VANDPD    2016(DX), Y0, Y1
+	VMULPD    Y1, Y1, Y3
+	VMULPD    (DX), Y3, Y4
+	VADDPD    32(DX), Y4, Y4
+	VMULPD    Y4, Y3, Y4
+	VADDPD    64(DX), Y4, Y4
+	VMULPD    Y4, Y3, Y4
+	VADDPD    96(DX), Y4, Y4
+	VMULPD    Y4, Y3, Y4
+	VADDPD    128(DX), Y4, Y4
+	VMULPD    160(DX), Y3, Y5
+	VADDPD    192(DX), Y5, Y5
+	VMULPD    Y5, Y3, Y5
+	VADDPD    224(DX), Y5, Y5
+	VMULPD    Y5, Y3, Y5
+	VADDPD    256(DX), Y5, Y5
+	VMULPD    Y5, Y3, Y5
+	VADDPD    288(DX), Y5, Y5
+	VMULPD    Y5, Y3, Y5
+	VADDPD    1696(DX), Y5, Y5
 	VDIVPD    Y5, Y4, Y4
-	VMULPD    Y4, Y0, Y4
-	VADDPD    Y4, Y0, Y3
-	VSUBPD    1696(DI), Y0, Y2
-	VMULPD    320(DI), Y2, Y4
-	VADDPD    352(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    384(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    416(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    448(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    480(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    512(DI), Y4, Y4
-	VMULPD    544(DI), Y2, Y5
-	VADDPD    576(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    608(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    640(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    672(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    704(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    1696(DI), Y5, Y5
-	VDIVPD    Y5, Y4, Y4
-	VADDPD    1728(DI), Y4, Y4
-	VCMPPD    $0x11, 1792(DI), Y0, Y2
-	VBLENDVPD Y2, Y3, Y4, Y3
-	VMULPD    1920(DI), Y0, Y4
-	VADDPD    Y4, Y0, Y4
-	VCMPPD    $0x11, 1952(DI), Y0, Y2
-	VBLENDVPD Y2, Y4, Y3, Y3
-	VCMPPD    $0x1d, 1888(DI), Y0, Y2
-	VBLENDVPD Y2, 1696(DI), Y3, Y3
-	VXORPD    Y1, Y3, Y3
-	VMOVUPD   Y3, (DX)
-	VMULPD    Y0, Y0, Y1
-	VMOVUPD   1696(DI), Y2
-	VDIVPD    Y1, Y2, Y2
-	VMULPD    736(DI), Y2, Y4
-	VADDPD    768(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    800(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    832(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    864(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    896(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    928(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    960(DI), Y4, Y4
-	VMULPD    992(DI), Y2, Y5
-	VADDPD    1024(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    1056(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    1088(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    1120(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    1152(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    1184(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    1216(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    1696(DI), Y5, Y5
-	VMULPD    1248(DI), Y2, Y1
-	VADDPD    1280(DI), Y1, Y1
-	VMULPD    Y1, Y2, Y1
-	VADDPD    1312(DI), Y1, Y1
-	VMULPD    Y1, Y2, Y1
-	VADDPD    1344(DI), Y1, Y1
-	VMULPD    Y1, Y2, Y1
-	VADDPD    1376(DI), Y1, Y1
-	VMULPD    Y1, Y2, Y1
-	VADDPD    1408(DI), Y1, Y1
-	VMULPD    Y1, Y2, Y1
-	VADDPD    1440(DI), Y1, Y1
-	VMULPD    1472(DI), Y2, Y3
-	VADDPD    1504(DI), Y3, Y3
-	VMULPD    Y3, Y2, Y3
-	VADDPD    1536(DI), Y3, Y3
-	VMULPD    Y3, Y2, Y3
-	VADDPD    1568(DI), Y3, Y3
-	VMULPD    Y3, Y2, Y3
-	VADDPD    1600(DI), Y3, Y3
-	VMULPD    Y3, Y2, Y3
-	VADDPD    1632(DI), Y3, Y3
-	VMULPD    Y3, Y2, Y3
-	VADDPD    1664(DI), Y3, Y3
-	VMULPD    Y3, Y2, Y3
-	VADDPD    1696(DI), Y3, Y3
-	VCMPPD    $0x11, 1856(DI), Y0, Y2
-	VBLENDVPD Y2, Y4, Y1, Y4
-	VBLENDVPD Y2, Y5, Y3, Y5
-	VDIVPD    Y5, Y4, Y4
-	VANDPD    2080(DI), Y0, Y2
-	VMULPD    Y2, Y2, Y1
-	VADDPD    1760(DI), Y1, Y1
-	VXORPD    2048(DI), Y1, Y1
-	VSUBPD    Y0, Y2, Y3
-	VADDPD    Y0, Y2, Y5
-	VMULPD    Y5, Y3, Y3
-	VADDPD    Y4, Y3, Y3
-	VCMPPD    $0x1d, 1824(DI), Y0, Y2
-	VCMPPD    $0x11, 1888(DI), Y0, Y5
-	VANDPD    Y5, Y2, Y2
-	VANDPD    Y2, Y1, Y1
-	VANDPD    Y2, Y3, Y3
-	VMOVUPD   Y1, (BX)
-	VMOVUPD   Y3, (SI)
+	VMULPD    Y4, Y1, Y4
+	VADDPD    Y4, Y1, Y3
+	VMULPD    1920(DX), Y1, Y4
+	VADDPD    Y4, Y1, Y4
+	VCMPPD    $0x11, 1952(DX), Y1, Y5
+	VBLENDVPD Y5, Y4, Y3, Y3
+	VCMPPD    $0x1d, 1888(DX), Y1, Y5
+	VBLENDVPD Y5, 1696(DX), Y3, Y3
+	VXORPD    Y2, Y3, Y3
+	VCMPPD    $0x1d, 1984(DX), Y1, Y5
+	VXORPD    Y2, Y2, Y2
+	VCMPPD    $0x00, Y2, Y1, Y2
+	VORPD     Y2, Y5, Y5
+	VBLENDVPD Y5, Y3, Y0, Y3
+	VMOVUPD   Y3, (CX)
+	VMOVMSKPD Y5, SI
+	XORQ      $0x0f, SI
+	POPCNTQ   SI, SI
+	ADDQ      SI, BX
 	ADDQ      $0x20, CX
-	ADDQ      $0x20, DX
-	ADDQ      $0x20, BX
-	ADDQ      $0x20, SI
 	SUBQ      $0x04, AX
-	JMP       erfpreploop
+	JMP       erfsmallloop
 
-erfprepdone:
+erfsmalldone:
+	MOVQ BX, ret+16(FP)
 	VZEROUPPER
 	RET
 
-// func erf64Finish(n int, x *float64, res *float64, e1 *float64, e2 *float64) int
-// Requires: AVX, POPCNT
-TEXT ·erf64Finish(SB), NOSPLIT, $0-48
+// func erf64Mid(n int, x *float64)
+// Requires: AVX
+TEXT ·erf64Mid(SB), NOSPLIT, $0-16
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
-	MOVQ res+16(FP), DX
-	MOVQ e1+24(FP), BX
-	MOVQ e2+32(FP), SI
-	LEAQ erfconst<>+0(SB), DI
-	XORQ R8, R8
+	LEAQ erfconst<>+0(SB), DX
 
-erffinloop:
+erfmidloop:
+	CMPQ    AX, $0x04
+	JL      erfmiddone
+	VMOVUPD (CX), Y0
+	VANDPD  2048(DX), Y0, Y1
+	VANDPD  2016(DX), Y0, Y0
+	VSUBPD  1696(DX), Y0, Y0
+	VMULPD  320(DX), Y0, Y2
+	VADDPD  352(DX), Y2, Y2
+	VMULPD  Y2, Y0, Y2
+	VADDPD  384(DX), Y2, Y2
+	VMULPD  Y2, Y0, Y2
+	VADDPD  416(DX), Y2, Y2
+	VMULPD  Y2, Y0, Y2
+	VADDPD  448(DX), Y2, Y2
+	VMULPD  Y2, Y0, Y2
+	VADDPD  480(DX), Y2, Y2
+	VMULPD  Y2, Y0, Y2
+	VADDPD  512(DX), Y2, Y2
+	VMULPD  544(DX), Y0, Y3
+	VADDPD  576(DX), Y3, Y3
+	VMULPD  Y3, Y0, Y3
+	VADDPD  608(DX), Y3, Y3
+	VMULPD  Y3, Y0, Y3
+	VADDPD  640(DX), Y3, Y3
+	VMULPD  Y3, Y0, Y3
+	VADDPD  672(DX), Y3, Y3
+	VMULPD  Y3, Y0, Y3
+	VADDPD  704(DX), Y3, Y3
+	VMULPD  Y3, Y0, Y3
+	VADDPD  1696(DX), Y3, Y3
+	VDIVPD  Y3, Y2, Y2
+	VADDPD  1728(DX), Y2, Y2
+	VXORPD  Y1, Y2, Y2
+	VMOVUPD Y2, (CX)
+	ADDQ    $0x20, CX
+	SUBQ    $0x04, AX
+	JMP     erfmidloop
+
+erfmiddone:
+	VZEROUPPER
+	RET
+
+// func erf64TailArgs(n int, x *float64, a1 *float64, a2 *float64)
+// Requires: AVX
+TEXT ·erf64TailArgs(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ a1+16(FP), DX
+	MOVQ a2+24(FP), BX
+	LEAQ erfconst<>+0(SB), SI
+
+erftargloop:
 	CMPQ      AX, $0x04
-	JL        erffindone
+	JL        erftargdone
 	VMOVUPD   (CX), Y0
-	VANDPD    2048(DI), Y0, Y1
-	VANDPD    2016(DI), Y0, Y0
-	VMOVUPD   (BX), Y2
-	VMULPD    (SI), Y2, Y2
-	VDIVPD    Y0, Y2, Y2
-	VMOVUPD   1696(DI), Y3
-	VSUBPD    Y2, Y3, Y3
-	VXORPD    Y1, Y3, Y3
-	VCMPPD    $0x1d, 1824(DI), Y0, Y1
-	VCMPPD    $0x11, 1888(DI), Y0, Y2
-	VANDPD    Y2, Y1, Y1
-	VMOVUPD   (DX), Y2
-	VBLENDVPD Y1, Y3, Y2, Y3
-	VMOVUPD   Y3, (DX)
-	VCMPPD    $0x1d, 1984(DI), Y0, Y1
-	VXORPD    Y2, Y2, Y2
-	VCMPPD    $0x00, Y2, Y0, Y2
-	VORPD     Y2, Y1, Y1
-	VMOVMSKPD Y1, R9
-	XORQ      $0x0f, R9
-	POPCNTQ   R9, R9
-	ADDQ      R9, R8
-	ADDQ      $0x20, CX
-	ADDQ      $0x20, DX
-	ADDQ      $0x20, BX
-	ADDQ      $0x20, SI
-	SUBQ      $0x04, AX
-	JMP       erffinloop
+	VANDPD    2016(SI), Y0, Y0
+	VMULPD    Y0, Y0, Y2
+	VMOVUPD   1696(SI), Y1
+	VDIVPD    Y2, Y1, Y1
+	VCMPPD    $0x11, 1856(SI), Y0, Y6
+	VMOVMSKPD Y6, DI
+	CMPL      DI, $0x0f
+	JNE       erftargnota
+	VMULPD    736(SI), Y1, Y4
+	VADDPD    768(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    800(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    832(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    864(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    896(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    928(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    960(SI), Y4, Y4
+	VMULPD    992(SI), Y1, Y5
+	VADDPD    1024(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1056(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1088(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1120(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1152(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1184(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1216(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1696(SI), Y5, Y5
+	JMP       erftargrs
 
-erffindone:
-	MOVQ R8, ret+40(FP)
+erftargnota:
+	VMULPD    1248(SI), Y1, Y4
+	VADDPD    1280(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    1312(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    1344(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    1376(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    1408(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    1440(SI), Y4, Y4
+	VMULPD    1472(SI), Y1, Y5
+	VADDPD    1504(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1536(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1568(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1600(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1632(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1664(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1696(SI), Y5, Y5
+	TESTL     DI, DI
+	JZ        erftargrs
+	VMULPD    736(SI), Y1, Y2
+	VADDPD    768(SI), Y2, Y2
+	VMULPD    Y2, Y1, Y2
+	VADDPD    800(SI), Y2, Y2
+	VMULPD    Y2, Y1, Y2
+	VADDPD    832(SI), Y2, Y2
+	VMULPD    Y2, Y1, Y2
+	VADDPD    864(SI), Y2, Y2
+	VMULPD    Y2, Y1, Y2
+	VADDPD    896(SI), Y2, Y2
+	VMULPD    Y2, Y1, Y2
+	VADDPD    928(SI), Y2, Y2
+	VMULPD    Y2, Y1, Y2
+	VADDPD    960(SI), Y2, Y2
+	VMULPD    992(SI), Y1, Y3
+	VADDPD    1024(SI), Y3, Y3
+	VMULPD    Y3, Y1, Y3
+	VADDPD    1056(SI), Y3, Y3
+	VMULPD    Y3, Y1, Y3
+	VADDPD    1088(SI), Y3, Y3
+	VMULPD    Y3, Y1, Y3
+	VADDPD    1120(SI), Y3, Y3
+	VMULPD    Y3, Y1, Y3
+	VADDPD    1152(SI), Y3, Y3
+	VMULPD    Y3, Y1, Y3
+	VADDPD    1184(SI), Y3, Y3
+	VMULPD    Y3, Y1, Y3
+	VADDPD    1216(SI), Y3, Y3
+	VMULPD    Y3, Y1, Y3
+	VADDPD    1696(SI), Y3, Y3
+	VBLENDVPD Y6, Y2, Y4, Y4
+	VBLENDVPD Y6, Y3, Y5, Y5
+
+erftargrs:
+	VDIVPD  Y5, Y4, Y4
+	VANDPD  2080(SI), Y0, Y1
+	VMULPD  Y1, Y1, Y2
+	VADDPD  1760(SI), Y2, Y2
+	VXORPD  2048(SI), Y2, Y2
+	VSUBPD  Y0, Y1, Y3
+	VADDPD  Y0, Y1, Y5
+	VMULPD  Y5, Y3, Y3
+	VADDPD  Y4, Y3, Y3
+	VMOVUPD Y2, (DX)
+	VMOVUPD Y3, (BX)
+	ADDQ    $0x20, CX
+	ADDQ    $0x20, DX
+	ADDQ    $0x20, BX
+	SUBQ    $0x04, AX
+	JMP     erftargloop
+
+erftargdone:
+	VZEROUPPER
+	RET
+
+// func erf64TailEnd(n int, x *float64, e1 *float64, e2 *float64)
+// Requires: AVX
+TEXT ·erf64TailEnd(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ e1+16(FP), DX
+	MOVQ e2+24(FP), BX
+	LEAQ erfconst<>+0(SB), SI
+
+erftendloop:
+	CMPQ    AX, $0x04
+	JL      erftenddone
+	VMOVUPD (CX), Y0
+	VANDPD  2048(SI), Y0, Y1
+	VANDPD  2016(SI), Y0, Y0
+	VMOVUPD (DX), Y2
+	VMULPD  (BX), Y2, Y2
+	VDIVPD  Y0, Y2, Y2
+	VMOVUPD 1696(SI), Y0
+	VSUBPD  Y2, Y0, Y0
+	VXORPD  Y1, Y0, Y0
+	VMOVUPD Y0, (CX)
+	ADDQ    $0x20, CX
+	ADDQ    $0x20, DX
+	ADDQ    $0x20, BX
+	SUBQ    $0x04, AX
+	JMP     erftendloop
+
+erftenddone:
 	VZEROUPPER
 	RET
 

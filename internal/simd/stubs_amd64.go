@@ -199,15 +199,25 @@ func exp64(n int, x *float64)
 //go:noescape
 func log64(n int, x *float64)
 
-// erf64Prep is the first half of Erf64 over n lanes, n a multiple of 4.
+// erf64Small is Erf64's pass over all n lanes (n a multiple of 4) for |x| < 0.84375 and |x| ≥ 6; it returns how many lanes (NaN, tiny) it left to math.Erf.
 //
 //go:noescape
-func erf64Prep(n int, x *float64, res *float64, a1 *float64, a2 *float64)
+func erf64Small(n int, x *float64) int
 
-// erf64Finish is the second half of Erf64 over n lanes, n a multiple of 4; it returns how many lanes it left to math.Erf.
+// erf64Mid is Erf64 over n gathered lanes of 0.84375 ≤ |x| < 1.25, in place, n a multiple of 4.
 //
 //go:noescape
-func erf64Finish(n int, x *float64, res *float64, e1 *float64, e2 *float64) int
+func erf64Mid(n int, x *float64)
+
+// erf64TailArgs is the first half of Erf64 over n gathered lanes of 1.25 ≤ |x| < 6, n a multiple of 4: the exponentials' arguments.
+//
+//go:noescape
+func erf64TailArgs(n int, x *float64, a1 *float64, a2 *float64)
+
+// erf64TailEnd is the second half of Erf64 over n gathered lanes of 1.25 ≤ |x| < 6, in place, n a multiple of 4.
+//
+//go:noescape
+func erf64TailEnd(n int, x *float64, e1 *float64, e2 *float64)
 
 // dropoutSet writes the dropped-out and scaled x to y, n groups of four (see Dropout).
 //

@@ -1,0 +1,177 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// erfRangeKernels emits Erf64's kernels by range of math.erf: erf64Small
+// over every lane (|x| < 0.84375, the tiny and ±0 lanes, |x| ≥ 6 and the
+// sign), and erf64Mid, erf64TailArgs and erf64TailEnd over the lanes of
+// their own range only, which Erf64 gathers into compact arrays. Each lane
+// runs math.erf's operations in its order, without fused multiply-adds.
+func erfRangeKernels() {
+	erf64Small()
+	erf64Mid()
+	erf64TailArgs()
+	erf64TailEnd()
+}
+
+// erfSignAbs loads four lanes of x from base into ax, as |x|, and their
+// sign bits into sg.
+func erfSignAbs(c func(int) Mem, base Register, ax, sg VecVirtual) {
+	VMOVUPD(Mem{Base: base}, ax)
+	VANDPD(c(ecSign), ax, sg)
+	VANDPD(c(ecAbs), ax, ax)
+}
+
+// erf64Small emits erf64Small(n, x) int: in place, math.erf(x) for the
+// lanes of |x| < 0.84375 (x + x·r/s, or x + efx·x below 2⁻²⁸, ±0 included)
+// and of |x| ≥ 6 (±1); lanes of 0.84375 ≤ |x| < 6 get values the caller
+// overwrites. NaN and 0 < |x| < 2⁻¹⁰¹⁵ (math.erf's other branches) keep x
+// and are counted in the result, for the caller to redo with math.Erf.
+func erf64Small() {
+	kernel("erf64Small", "func(n int, x *float64) int",
+		"erf64Small is Erf64's pass over all n lanes (n a multiple of 4) for |x| < 0.84375 and |x| ≥ 6; it returns how many lanes (NaN, tiny) it left to math.Erf.")
+	n, p, c := erfPointers("x")
+	px := p[0]
+	x, ax, sg, s, r, q, res, m, k := YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM()
+	left, bits := GP64(), GP64()
+	XORQ(left, left)
+	loop4("erfsmall", n, []Register{px}, func() {
+		VMOVUPD(Mem{Base: px}, x)
+		VANDPD(c(ecSign), x, sg)
+		VANDPD(c(ecAbs), x, ax)
+		// z = x·x, r/s, x + x·(r/s)
+		VMULPD(ax, ax, s)
+		erfHorner(c, 0, 4, s, r)
+		erfHornerOne(c, 5, 9, s, q)
+		VDIVPD(q, r, r)    // y = r/s
+		VMULPD(r, ax, r)   // x·y
+		VADDPD(r, ax, res) // x + x·y
+		// 2⁻¹⁰¹⁵ ≤ |x| < 2⁻²⁸ (and ±0): x + efx·x
+		VMULPD(c(ecEfx), ax, r)
+		VADDPD(r, ax, r)
+		VCMPPD(U8(0x11), c(ecSmall), ax, m) // |x| < 2⁻²⁸
+		VBLENDVPD(m, r, res, res)
+		// |x| ≥ 6: 1
+		VCMPPD(U8(0x1d), c(ecSix), ax, m) // |x| ≥ 6
+		VBLENDVPD(m, c(ecOne), res, res)
+		VXORPD(sg, res, res)
+		// x itself in the lanes neither ±0 nor of |x| ≥ 2⁻¹⁰¹⁵ (NaN included)
+		VCMPPD(U8(0x1d), c(ecVeryTiny), ax, m) // |x| ≥ 2⁻¹⁰¹⁵
+		VXORPD(k, k, k)
+		VCMPPD(U8(0x00), k, ax, k) // |x| == 0
+		VORPD(k, m, m)
+		VBLENDVPD(m, res, x, res)
+		VMOVUPD(res, Mem{Base: px})
+		VMOVMSKPD(m, bits.As32())
+		XORQ(U8(15), bits)
+		POPCNTQ(bits, bits)
+		ADDQ(bits, left)
+	})
+	Store(left, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// erf64Mid emits erf64Mid(n, x): in place, math.erf(x) = ±(erx + P/Q) for
+// lanes of 0.84375 ≤ |x| < 1.25 (other finite lanes get junk).
+func erf64Mid() {
+	kernel("erf64Mid", "func(n int, x *float64)",
+		"erf64Mid is Erf64 over n gathered lanes of 0.84375 ≤ |x| < 1.25, in place, n a multiple of 4.")
+	n, p, c := erfPointers("x")
+	px := p[0]
+	ax, sg, s, r, q := YMM(), YMM(), YMM(), YMM(), YMM()
+	loop4("erfmid", n, []Register{px}, func() {
+		erfSignAbs(c, px, ax, sg)
+		VSUBPD(c(ecOne), ax, s) // s = x − 1
+		erfHorner(c, 10, 16, s, r)
+		erfHornerOne(c, 17, 22, s, q)
+		VDIVPD(q, r, r)        // P/Q
+		VADDPD(c(ecErx), r, r) // erx + P/Q
+		VXORPD(sg, r, r)
+		VMOVUPD(r, Mem{Base: px})
+	})
+	VZEROUPPER()
+	RET()
+}
+
+// erf64TailArgs emits erf64TailArgs(n, x, a1, a2): for lanes of
+// 1.25 ≤ |x| < 6, the arguments of math.erf's two exponentials,
+// a1 = −z·z − 0.5625 and a2 = (z−x)(z+x) + R/S, with s = 1/(x·x), z = x
+// with its low 32 bits cleared and R/S the pair of |x| < 1/0.35 or the
+// other. A group of four lanes all on one side of 1/0.35 (nearly every
+// group on GELU's inputs) computes that side's pair only.
+func erf64TailArgs() {
+	kernel("erf64TailArgs", "func(n int, x, a1, a2 *float64)",
+		"erf64TailArgs is the first half of Erf64 over n gathered lanes of 1.25 ≤ |x| < 6, n a multiple of 4: the exponentials' arguments.")
+	n, p, c := erfPointers("x", "a1", "a2")
+	px, p1, p2 := p[0], p[1], p[2]
+	ax, s, t, u, r, q, m := YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM()
+	bits := GP64()
+	loop4("erftarg", n, []Register{px, p1, p2}, func() {
+		VMOVUPD(Mem{Base: px}, ax)
+		VANDPD(c(ecAbs), ax, ax)
+		VMULPD(ax, ax, t)
+		VMOVUPD(c(ecOne), s)
+		VDIVPD(t, s, s)                 // s = 1/(x·x)
+		VCMPPD(U8(0x11), c(ecC), ax, m) // |x| < 1/0.35
+		VMOVMSKPD(m, bits.As32())
+		CMPL(bits.As32(), U8(15))
+		JNE(LabelRef("erftargnota"))
+		// every lane below 1/0.35
+		erfHorner(c, 23, 30, s, r)
+		erfHornerOne(c, 31, 38, s, q)
+		JMP(LabelRef("erftargrs"))
+		Label("erftargnota")
+		erfHorner(c, 39, 45, s, r)
+		erfHornerOne(c, 46, 52, s, q)
+		TESTL(bits.As32(), bits.As32())
+		JZ(LabelRef("erftargrs"))
+		// lanes on both sides
+		erfHorner(c, 23, 30, s, t)
+		erfHornerOne(c, 31, 38, s, u)
+		VBLENDVPD(m, t, r, r)
+		VBLENDVPD(m, u, q, q)
+		Label("erftargrs")
+		VDIVPD(q, r, r) // R/S
+		// z = x with its low 32 bits cleared; a1 = −z·z − 0.5625, a2 = (z−x)(z+x) + R/S
+		VANDPD(c(ecHigh), ax, s)
+		VMULPD(s, s, t)
+		VADDPD(c(ecQuarter), t, t) // z·z + 0.5625, then negated: −z·z − 0.5625 exactly
+		VXORPD(c(ecSign), t, t)
+		VSUBPD(ax, s, u) // z − x
+		VADDPD(ax, s, q) // z + x
+		VMULPD(q, u, u)
+		VADDPD(r, u, u)
+		VMOVUPD(t, Mem{Base: p1})
+		VMOVUPD(u, Mem{Base: p2})
+	})
+	VZEROUPPER()
+	RET()
+}
+
+// erf64TailEnd emits erf64TailEnd(n, x, e1, e2): in place, math.erf's
+// last step for lanes of 1.25 ≤ |x| < 6, ±(1 − e1·e2/|x|), e1 and e2 being
+// its two exponentials.
+func erf64TailEnd() {
+	kernel("erf64TailEnd", "func(n int, x, e1, e2 *float64)",
+		"erf64TailEnd is the second half of Erf64 over n gathered lanes of 1.25 ≤ |x| < 6, in place, n a multiple of 4.")
+	n, p, c := erfPointers("x", "e1", "e2")
+	px, p1, p2 := p[0], p[1], p[2]
+	ax, sg, r, v := YMM(), YMM(), YMM(), YMM()
+	loop4("erftend", n, []Register{px, p1, p2}, func() {
+		erfSignAbs(c, px, ax, sg)
+		VMOVUPD(Mem{Base: p1}, r)
+		VMULPD(Mem{Base: p2}, r, r) // Exp(a1)·Exp(a2)
+		VDIVPD(ax, r, r)            // r/x
+		VMOVUPD(c(ecOne), v)
+		VSUBPD(r, v, v) // 1 − r/x
+		VXORPD(sg, v, v)
+		VMOVUPD(v, Mem{Base: px})
+	})
+	VZEROUPPER()
+	RET()
+}
