@@ -14,17 +14,6 @@ const erfBlock = 256
 // (besides ±0).
 const erfVeryTiny = 2.848094538889218e-306
 
-// The ranges of math.erf that Erf64 gathers, as bounds on the bits of |x|:
-// positive floats order as their bits, so lo ≤ |x| < hi is one unsigned
-// comparison, bits(|x|) − bits(lo) < bits(hi) − bits(lo), false for NaN.
-const (
-	erfMidLo   = 0x3feb000000000000 // 0.84375
-	erfMidSpan = 0x3ff4000000000000 - erfMidLo
-	erfTailLo  = 0x3ff4000000000000 // 1.25
-	erfTailHi  = 0x4018000000000000 // 6
-	erfAbsBits = 1<<63 - 1
-)
-
 // erfScratch holds Erf64's per-block buffers: the gathered lanes of
 // 0.84375 ≤ |x| < 1.25 (mid) and of 1.25 ≤ |x| < 6 (tail), their places in
 // the block, and the tail's two exponentials.
@@ -99,25 +88,13 @@ func erfBlock4(x []float64, s *erfScratch) {
 	}
 }
 
-// erfGather copies the lanes of x in math.erf's middle range into s.mid and
-// those in its tail range into s.tail, with their indices, and returns how
-// many of each; it pads both to a multiple of 4 with lanes of their range
-// (1 and 2), which keep the exponentials' arguments in Exp64's range. Every
-// lane is written to both arrays, and the count of the one it belongs to
-// advanced (without a branch), so that a lane costs the same wherever it
-// falls.
+// erfGather gathers the lanes of x in math.erf's middle range into s.mid
+// and those in its tail range into s.tail, with their indices
+// (erf64Gather), returns how many of each, and pads both to a multiple of
+// 4 with lanes of their range (1 and 2), which keep the exponentials'
+// arguments in Exp64's range.
 func erfGather(x []float64, s *erfScratch) (m, k int) {
-	for i, v := range x {
-		b := math.Float64bits(v) & erfAbsBits
-		s.mid[m], s.midAt[m] = v, uint8(i)
-		s.tail[k], s.tailAt[k] = v, uint8(i)
-		if b-erfMidLo < erfMidSpan {
-			m++
-		}
-		if b-erfTailLo < erfTailHi-erfTailLo {
-			k++
-		}
-	}
+	m, k = erf64Gather(len(x), &x[0], &s.mid[0], &s.tail[0], &s.midAt[0], &s.tailAt[0])
 	for j := m; j < (m+3)&^3; j++ {
 		s.mid[j] = 1
 	}

@@ -3375,6 +3375,262 @@ DATA erfconst<>+2096(SB)/8, $0xffffffff00000000
 DATA erfconst<>+2104(SB)/8, $0xffffffff00000000
 GLOBL erfconst<>(SB), RODATA|NOPTR, $2112
 
+DATA erfperm<>+0(SB)/4, $0x00000000
+DATA erfperm<>+4(SB)/4, $0x00000001
+DATA erfperm<>+8(SB)/4, $0x00000000
+DATA erfperm<>+12(SB)/4, $0x00000001
+DATA erfperm<>+16(SB)/4, $0x00000000
+DATA erfperm<>+20(SB)/4, $0x00000001
+DATA erfperm<>+24(SB)/4, $0x00000000
+DATA erfperm<>+28(SB)/4, $0x00000001
+DATA erfperm<>+32(SB)/4, $0x00000000
+DATA erfperm<>+36(SB)/4, $0x00000001
+DATA erfperm<>+40(SB)/4, $0x00000000
+DATA erfperm<>+44(SB)/4, $0x00000001
+DATA erfperm<>+48(SB)/4, $0x00000000
+DATA erfperm<>+52(SB)/4, $0x00000001
+DATA erfperm<>+56(SB)/4, $0x00000000
+DATA erfperm<>+60(SB)/4, $0x00000001
+DATA erfperm<>+64(SB)/4, $0x00000002
+DATA erfperm<>+68(SB)/4, $0x00000003
+DATA erfperm<>+72(SB)/4, $0x00000000
+DATA erfperm<>+76(SB)/4, $0x00000001
+DATA erfperm<>+80(SB)/4, $0x00000000
+DATA erfperm<>+84(SB)/4, $0x00000001
+DATA erfperm<>+88(SB)/4, $0x00000000
+DATA erfperm<>+92(SB)/4, $0x00000001
+DATA erfperm<>+96(SB)/4, $0x00000000
+DATA erfperm<>+100(SB)/4, $0x00000001
+DATA erfperm<>+104(SB)/4, $0x00000002
+DATA erfperm<>+108(SB)/4, $0x00000003
+DATA erfperm<>+112(SB)/4, $0x00000000
+DATA erfperm<>+116(SB)/4, $0x00000001
+DATA erfperm<>+120(SB)/4, $0x00000000
+DATA erfperm<>+124(SB)/4, $0x00000001
+DATA erfperm<>+128(SB)/4, $0x00000004
+DATA erfperm<>+132(SB)/4, $0x00000005
+DATA erfperm<>+136(SB)/4, $0x00000000
+DATA erfperm<>+140(SB)/4, $0x00000001
+DATA erfperm<>+144(SB)/4, $0x00000000
+DATA erfperm<>+148(SB)/4, $0x00000001
+DATA erfperm<>+152(SB)/4, $0x00000000
+DATA erfperm<>+156(SB)/4, $0x00000001
+DATA erfperm<>+160(SB)/4, $0x00000000
+DATA erfperm<>+164(SB)/4, $0x00000001
+DATA erfperm<>+168(SB)/4, $0x00000004
+DATA erfperm<>+172(SB)/4, $0x00000005
+DATA erfperm<>+176(SB)/4, $0x00000000
+DATA erfperm<>+180(SB)/4, $0x00000001
+DATA erfperm<>+184(SB)/4, $0x00000000
+DATA erfperm<>+188(SB)/4, $0x00000001
+DATA erfperm<>+192(SB)/4, $0x00000002
+DATA erfperm<>+196(SB)/4, $0x00000003
+DATA erfperm<>+200(SB)/4, $0x00000004
+DATA erfperm<>+204(SB)/4, $0x00000005
+DATA erfperm<>+208(SB)/4, $0x00000000
+DATA erfperm<>+212(SB)/4, $0x00000001
+DATA erfperm<>+216(SB)/4, $0x00000000
+DATA erfperm<>+220(SB)/4, $0x00000001
+DATA erfperm<>+224(SB)/4, $0x00000000
+DATA erfperm<>+228(SB)/4, $0x00000001
+DATA erfperm<>+232(SB)/4, $0x00000002
+DATA erfperm<>+236(SB)/4, $0x00000003
+DATA erfperm<>+240(SB)/4, $0x00000004
+DATA erfperm<>+244(SB)/4, $0x00000005
+DATA erfperm<>+248(SB)/4, $0x00000000
+DATA erfperm<>+252(SB)/4, $0x00000001
+DATA erfperm<>+256(SB)/4, $0x00000006
+DATA erfperm<>+260(SB)/4, $0x00000007
+DATA erfperm<>+264(SB)/4, $0x00000000
+DATA erfperm<>+268(SB)/4, $0x00000001
+DATA erfperm<>+272(SB)/4, $0x00000000
+DATA erfperm<>+276(SB)/4, $0x00000001
+DATA erfperm<>+280(SB)/4, $0x00000000
+DATA erfperm<>+284(SB)/4, $0x00000001
+DATA erfperm<>+288(SB)/4, $0x00000000
+DATA erfperm<>+292(SB)/4, $0x00000001
+DATA erfperm<>+296(SB)/4, $0x00000006
+DATA erfperm<>+300(SB)/4, $0x00000007
+DATA erfperm<>+304(SB)/4, $0x00000000
+DATA erfperm<>+308(SB)/4, $0x00000001
+DATA erfperm<>+312(SB)/4, $0x00000000
+DATA erfperm<>+316(SB)/4, $0x00000001
+DATA erfperm<>+320(SB)/4, $0x00000002
+DATA erfperm<>+324(SB)/4, $0x00000003
+DATA erfperm<>+328(SB)/4, $0x00000006
+DATA erfperm<>+332(SB)/4, $0x00000007
+DATA erfperm<>+336(SB)/4, $0x00000000
+DATA erfperm<>+340(SB)/4, $0x00000001
+DATA erfperm<>+344(SB)/4, $0x00000000
+DATA erfperm<>+348(SB)/4, $0x00000001
+DATA erfperm<>+352(SB)/4, $0x00000000
+DATA erfperm<>+356(SB)/4, $0x00000001
+DATA erfperm<>+360(SB)/4, $0x00000002
+DATA erfperm<>+364(SB)/4, $0x00000003
+DATA erfperm<>+368(SB)/4, $0x00000006
+DATA erfperm<>+372(SB)/4, $0x00000007
+DATA erfperm<>+376(SB)/4, $0x00000000
+DATA erfperm<>+380(SB)/4, $0x00000001
+DATA erfperm<>+384(SB)/4, $0x00000004
+DATA erfperm<>+388(SB)/4, $0x00000005
+DATA erfperm<>+392(SB)/4, $0x00000006
+DATA erfperm<>+396(SB)/4, $0x00000007
+DATA erfperm<>+400(SB)/4, $0x00000000
+DATA erfperm<>+404(SB)/4, $0x00000001
+DATA erfperm<>+408(SB)/4, $0x00000000
+DATA erfperm<>+412(SB)/4, $0x00000001
+DATA erfperm<>+416(SB)/4, $0x00000000
+DATA erfperm<>+420(SB)/4, $0x00000001
+DATA erfperm<>+424(SB)/4, $0x00000004
+DATA erfperm<>+428(SB)/4, $0x00000005
+DATA erfperm<>+432(SB)/4, $0x00000006
+DATA erfperm<>+436(SB)/4, $0x00000007
+DATA erfperm<>+440(SB)/4, $0x00000000
+DATA erfperm<>+444(SB)/4, $0x00000001
+DATA erfperm<>+448(SB)/4, $0x00000002
+DATA erfperm<>+452(SB)/4, $0x00000003
+DATA erfperm<>+456(SB)/4, $0x00000004
+DATA erfperm<>+460(SB)/4, $0x00000005
+DATA erfperm<>+464(SB)/4, $0x00000006
+DATA erfperm<>+468(SB)/4, $0x00000007
+DATA erfperm<>+472(SB)/4, $0x00000000
+DATA erfperm<>+476(SB)/4, $0x00000001
+DATA erfperm<>+480(SB)/4, $0x00000000
+DATA erfperm<>+484(SB)/4, $0x00000001
+DATA erfperm<>+488(SB)/4, $0x00000002
+DATA erfperm<>+492(SB)/4, $0x00000003
+DATA erfperm<>+496(SB)/4, $0x00000004
+DATA erfperm<>+500(SB)/4, $0x00000005
+DATA erfperm<>+504(SB)/4, $0x00000006
+DATA erfperm<>+508(SB)/4, $0x00000007
+GLOBL erfperm<>(SB), RODATA|NOPTR, $512
+
+DATA erfpos<>+0(SB)/1, $0x00
+DATA erfpos<>+1(SB)/1, $0x00
+DATA erfpos<>+2(SB)/1, $0x00
+DATA erfpos<>+3(SB)/1, $0x00
+DATA erfpos<>+4(SB)/1, $0x00
+DATA erfpos<>+5(SB)/1, $0x00
+DATA erfpos<>+6(SB)/1, $0x00
+DATA erfpos<>+7(SB)/1, $0x00
+DATA erfpos<>+8(SB)/1, $0x01
+DATA erfpos<>+9(SB)/1, $0x00
+DATA erfpos<>+10(SB)/1, $0x00
+DATA erfpos<>+11(SB)/1, $0x00
+DATA erfpos<>+12(SB)/1, $0x00
+DATA erfpos<>+13(SB)/1, $0x01
+DATA erfpos<>+14(SB)/1, $0x00
+DATA erfpos<>+15(SB)/1, $0x00
+DATA erfpos<>+16(SB)/1, $0x02
+DATA erfpos<>+17(SB)/1, $0x00
+DATA erfpos<>+18(SB)/1, $0x00
+DATA erfpos<>+19(SB)/1, $0x00
+DATA erfpos<>+20(SB)/1, $0x00
+DATA erfpos<>+21(SB)/1, $0x02
+DATA erfpos<>+22(SB)/1, $0x00
+DATA erfpos<>+23(SB)/1, $0x00
+DATA erfpos<>+24(SB)/1, $0x01
+DATA erfpos<>+25(SB)/1, $0x02
+DATA erfpos<>+26(SB)/1, $0x00
+DATA erfpos<>+27(SB)/1, $0x00
+DATA erfpos<>+28(SB)/1, $0x00
+DATA erfpos<>+29(SB)/1, $0x01
+DATA erfpos<>+30(SB)/1, $0x02
+DATA erfpos<>+31(SB)/1, $0x00
+DATA erfpos<>+32(SB)/1, $0x03
+DATA erfpos<>+33(SB)/1, $0x00
+DATA erfpos<>+34(SB)/1, $0x00
+DATA erfpos<>+35(SB)/1, $0x00
+DATA erfpos<>+36(SB)/1, $0x00
+DATA erfpos<>+37(SB)/1, $0x03
+DATA erfpos<>+38(SB)/1, $0x00
+DATA erfpos<>+39(SB)/1, $0x00
+DATA erfpos<>+40(SB)/1, $0x01
+DATA erfpos<>+41(SB)/1, $0x03
+DATA erfpos<>+42(SB)/1, $0x00
+DATA erfpos<>+43(SB)/1, $0x00
+DATA erfpos<>+44(SB)/1, $0x00
+DATA erfpos<>+45(SB)/1, $0x01
+DATA erfpos<>+46(SB)/1, $0x03
+DATA erfpos<>+47(SB)/1, $0x00
+DATA erfpos<>+48(SB)/1, $0x02
+DATA erfpos<>+49(SB)/1, $0x03
+DATA erfpos<>+50(SB)/1, $0x00
+DATA erfpos<>+51(SB)/1, $0x00
+DATA erfpos<>+52(SB)/1, $0x00
+DATA erfpos<>+53(SB)/1, $0x02
+DATA erfpos<>+54(SB)/1, $0x03
+DATA erfpos<>+55(SB)/1, $0x00
+DATA erfpos<>+56(SB)/1, $0x01
+DATA erfpos<>+57(SB)/1, $0x02
+DATA erfpos<>+58(SB)/1, $0x03
+DATA erfpos<>+59(SB)/1, $0x00
+DATA erfpos<>+60(SB)/1, $0x00
+DATA erfpos<>+61(SB)/1, $0x01
+DATA erfpos<>+62(SB)/1, $0x02
+DATA erfpos<>+63(SB)/1, $0x03
+GLOBL erfpos<>(SB), RODATA|NOPTR, $64
+
+// func erf64Gather(n int, x *float64, mid *float64, tail *float64, midAt *uint8, tailAt *uint8) (int, int)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·erf64Gather(SB), NOSPLIT, $0-64
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ mid+16(FP), DX
+	MOVQ tail+24(FP), BX
+	MOVQ midAt+32(FP), SI
+	MOVQ tailAt+40(FP), DI
+	LEAQ erfconst<>+0(SB), R8
+	LEAQ erfperm<>+0(SB), R9
+	LEAQ erfpos<>+0(SB), R10
+	XORQ R11, R11
+	XORQ R12, R12
+	XORQ R13, R13
+
+erfgathloop:
+	CMPQ      AX, $0x04
+	JL        erfgathdone
+	VMOVUPD   (CX), Y0
+	VANDPD    2016(R8), Y0, Y1
+	VCMPPD    $0x1d, 1792(R8), Y1, Y2
+	VCMPPD    $0x11, 1824(R8), Y1, Y3
+	VANDPD    Y3, Y2, Y2
+	VMOVMSKPD Y2, R14
+	MOVQ      R14, R15
+	SHLQ      $0x05, R15
+	VMOVDQU   (R9)(R15*1), Y2
+	VPERMD    Y0, Y2, Y2
+	VMOVUPD   Y2, (DX)(R11*8)
+	MOVL      (R10)(R14*4), R15
+	ADDL      R13, R15
+	MOVL      R15, (SI)(R11*1)
+	POPCNTL   R14, R14
+	ADDQ      R14, R11
+	VCMPPD    $0x1d, 1824(R8), Y1, Y2
+	VCMPPD    $0x11, 1888(R8), Y1, Y3
+	VANDPD    Y3, Y2, Y2
+	VMOVMSKPD Y2, R14
+	MOVQ      R14, R15
+	SHLQ      $0x05, R15
+	VMOVDQU   (R9)(R15*1), Y2
+	VPERMD    Y0, Y2, Y2
+	VMOVUPD   Y2, (BX)(R12*8)
+	MOVL      (R10)(R14*4), R15
+	ADDL      R13, R15
+	MOVL      R15, (DI)(R12*1)
+	POPCNTL   R14, R14
+	ADDQ      R14, R12
+	ADDL      $0x04040404, R13
+	ADDQ      $0x20, CX
+	SUBQ      $0x04, AX
+	JMP       erfgathloop
+
+erfgathdone:
+	MOVQ R11, ret+48(FP)
+	MOVQ R12, ret1+56(FP)
+	VZEROUPPER
+	RET
+
 // func erf64Small(n int, x *float64) int
 // Requires: AVX, POPCNT
 TEXT ·erf64Small(SB), NOSPLIT, $0-24

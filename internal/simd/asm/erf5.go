@@ -1,6 +1,8 @@
 package main
 
 import (
+	"math/bits"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -12,6 +14,8 @@ import (
 // their own range only, which Erf64 gathers into compact arrays. Each lane
 // runs math.erf's operations in its order, without fused multiply-adds.
 func erfRangeKernels() {
+	erfCompactTables()
+	erf64Gather()
 	erf64Small()
 	erf64Mid()
 	erf64TailArgs()
@@ -172,6 +176,89 @@ func erf64TailEnd() {
 		VXORPD(sg, v, v)
 		VMOVUPD(v, Mem{Base: px})
 	})
+	VZEROUPPER()
+	RET()
+}
+
+// erfCompactTables emits the tables with which erf64Gather packs the lanes
+// of a group of four that are in a range to the front, by the group's
+// 4-bit mask: erfperm, row mask, the VPERMD indices (two dwords a lane) of
+// the set lanes in order; erfpos, entry mask, their positions 0–3 as bytes.
+// Slots past the set lanes take lane 0 (junk the caller never reads).
+func erfCompactTables() {
+	GLOBL("erfperm", RODATA|NOPTR)
+	for mask := 0; mask < 16; mask++ {
+		for j, lane := range erfSetLanes(mask) {
+			DATA(32*mask+8*j, U32(2*lane))
+			DATA(32*mask+8*j+4, U32(2*lane+1))
+		}
+	}
+	GLOBL("erfpos", RODATA|NOPTR)
+	for mask := 0; mask < 16; mask++ {
+		for j, lane := range erfSetLanes(mask) {
+			DATA(4*mask+j, U8(lane))
+		}
+	}
+}
+
+// erfSetLanes returns the lanes set in the 4-bit mask, in order, followed
+// by zeros up to four.
+func erfSetLanes(mask int) [4]int {
+	var lanes [4]int
+	j := 0
+	for b := uint(mask); b != 0; b &= b - 1 {
+		lanes[j] = bits.TrailingZeros(b)
+		j++
+	}
+	return lanes
+}
+
+// erf64Gather emits erf64Gather(n, x, mid, tail, midAt, tailAt) (m, k): it
+// copies the lanes of x with 0.84375 ≤ |x| < 1.25 to mid[0:m] and their
+// indices to midAt[0:m], and those with 1.25 ≤ |x| < 6 to tail[0:k] and
+// tailAt[0:k] (NaN in neither), four lanes a round without a branch: the
+// round's mask of a range picks a VPERMD pattern that packs its lanes to the
+// front, stored whole at the range's count, which then advances by the
+// mask's popcount. n ≤ 256 is a multiple of 4; the arrays hold n entries,
+// of which those past m (or k) are junk.
+func erf64Gather() {
+	kernel("erf64Gather", "func(n int, x, mid, tail *float64, midAt, tailAt *uint8) (int, int)",
+		"erf64Gather gathers the lanes of x (n ≤ 256, a multiple of 4) in math.erf's middle and tail ranges, with their indices, and returns how many of each.")
+	n, p, c := erfPointers("x", "mid", "tail", "midAt", "tailAt")
+	px, pm, pt, pma, pta := p[0], p[1], p[2], p[3], p[4]
+	perm, pos := GP64(), GP64()
+	LEAQ(NewDataAddr(NewStaticSymbol("erfperm"), 0), perm)
+	LEAQ(NewDataAddr(NewStaticSymbol("erfpos"), 0), pos)
+	m, k, base, bits, t := GP64(), GP64(), GP64(), GP64(), GP64()
+	XORQ(m, m)
+	XORQ(k, k)
+	XORQ(base, base)
+	x, ax, g, l, idx := YMM(), YMM(), YMM(), YMM(), YMM()
+	compact := func(lo, hi int, cnt, pv, pa Register) {
+		VCMPPD(U8(0x1d), c(lo), ax, g) // |x| ≥ lo
+		VCMPPD(U8(0x11), c(hi), ax, l) // |x| < hi
+		VANDPD(l, g, g)
+		VMOVMSKPD(g, bits.As32())
+		MOVQ(bits, t)
+		SHLQ(U8(5), t)
+		VMOVDQU(Mem{Base: perm, Index: t, Scale: 1}, idx)
+		VPERMD(x, idx, g)
+		VMOVUPD(g, Mem{Base: pv, Index: cnt, Scale: 8})
+		MOVL(Mem{Base: pos, Index: bits, Scale: 4}, t.As32())
+		ADDL(base.As32(), t.As32())
+		MOVL(t.As32(), Mem{Base: pa, Index: cnt, Scale: 1})
+		POPCNTL(bits.As32(), bits.As32())
+		ADDQ(bits, cnt)
+	}
+	loop4("erfgath", n, []Register{px}, func() {
+		VMOVUPD(Mem{Base: px}, x)
+		VANDPD(c(ecAbs), x, ax)
+		compact(ecA, ecB, m, pm, pma)
+		compact(ecB, ecSix, k, pt, pta)
+		ADDL(U32(0x04040404), base.As32())
+	})
+	Store(m, ReturnIndex(0))
+	Store(k, ReturnIndex(1))
 	VZEROUPPER()
 	RET()
 }
