@@ -3912,6 +3912,159 @@ erftenddone:
 	VZEROUPPER
 	RET
 
+DATA geluconst<>+0(SB)/8, $0x3ff6a09e667f3bcd
+DATA geluconst<>+8(SB)/8, $0x3ff6a09e667f3bcd
+DATA geluconst<>+16(SB)/8, $0x3ff6a09e667f3bcd
+DATA geluconst<>+24(SB)/8, $0x3ff6a09e667f3bcd
+DATA geluconst<>+32(SB)/8, $0x3fe0000000000000
+DATA geluconst<>+40(SB)/8, $0x3fe0000000000000
+DATA geluconst<>+48(SB)/8, $0x3fe0000000000000
+DATA geluconst<>+56(SB)/8, $0x3fe0000000000000
+DATA geluconst<>+64(SB)/8, $0xbfe0000000000000
+DATA geluconst<>+72(SB)/8, $0xbfe0000000000000
+DATA geluconst<>+80(SB)/8, $0xbfe0000000000000
+DATA geluconst<>+88(SB)/8, $0xbfe0000000000000
+DATA geluconst<>+96(SB)/8, $0x3ff0000000000000
+DATA geluconst<>+104(SB)/8, $0x3ff0000000000000
+DATA geluconst<>+112(SB)/8, $0x3ff0000000000000
+DATA geluconst<>+120(SB)/8, $0x3ff0000000000000
+DATA geluconst<>+128(SB)/8, $0x3fd9884533d43651
+DATA geluconst<>+136(SB)/8, $0x3fd9884533d43651
+DATA geluconst<>+144(SB)/8, $0x3fd9884533d43651
+DATA geluconst<>+152(SB)/8, $0x3fd9884533d43651
+DATA geluconst<>+160(SB)/8, $0xc085e00000000000
+DATA geluconst<>+168(SB)/8, $0xc085e00000000000
+DATA geluconst<>+176(SB)/8, $0xc085e00000000000
+DATA geluconst<>+184(SB)/8, $0xc085e00000000000
+GLOBL geluconst<>(SB), RODATA|NOPTR, $192
+
+// func geluArgs(n int, x *float32, e *float64)
+// Requires: AVX
+TEXT ·geluArgs(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ e+16(FP), DX
+	LEAQ geluconst<>+0(SB), BX
+	XORQ SI, SI
+
+geluargsloop:
+	CMPQ      AX, $0x04
+	JL        geluargsdone
+	VCVTPS2PD (CX), Y0
+	VDIVPD    (BX), Y0, Y0
+	VMOVUPD   Y0, (DX)
+	ADDQ      $0x10, CX
+	ADDQ      $0x20, DX
+	SUBQ      $0x04, AX
+	JMP       geluargsloop
+
+geluargsdone:
+	VZEROUPPER
+	RET
+
+// func geluBackArgs(n int, x *float32, e *float64, p *float64) int
+// Requires: AVX, POPCNT
+TEXT ·geluBackArgs(SB), NOSPLIT, $0-40
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ e+16(FP), DX
+	MOVQ p+24(FP), BX
+	LEAQ geluconst<>+0(SB), SI
+	XORQ DI, DI
+
+gelubargsloop:
+	CMPQ      AX, $0x04
+	JL        gelubargsdone
+	VCVTPS2PD (CX), Y0
+	VDIVPD    (SI), Y0, Y1
+	VMOVUPD   Y1, (DX)
+	VMULPD    64(SI), Y0, Y1
+	VMULPD    Y0, Y1, Y1
+	VMOVUPD   Y1, (BX)
+	VCMPPD    $0x1d, 160(SI), Y1, Y0
+	VMOVMSKPD Y0, R8
+	XORQ      $0x0f, R8
+	POPCNTQ   R8, R8
+	ADDQ      R8, DI
+	ADDQ      $0x20, BX
+	ADDQ      $0x10, CX
+	ADDQ      $0x20, DX
+	SUBQ      $0x04, AX
+	JMP       gelubargsloop
+
+gelubargsdone:
+	MOVQ DI, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func geluOut(n int, x *float32, e *float64, y *float32)
+// Requires: AVX
+TEXT ·geluOut(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ e+16(FP), DX
+	MOVQ y+24(FP), BX
+	LEAQ geluconst<>+0(SB), SI
+
+geluoutloop:
+	CMPQ       AX, $0x04
+	JL         geluoutdone
+	VCVTPS2PD  (CX), Y0
+	VMULPD     32(SI), Y0, Y0
+	VMOVUPD    (DX), Y1
+	VADDPD     96(SI), Y1, Y1
+	VMULPD     Y1, Y0, Y0
+	VCVTPD2PSY Y0, X0
+	VMOVUPS    X0, (BX)
+	ADDQ       $0x10, CX
+	ADDQ       $0x20, DX
+	ADDQ       $0x10, BX
+	SUBQ       $0x04, AX
+	JMP        geluoutloop
+
+geluoutdone:
+	VZEROUPPER
+	RET
+
+// func geluBackOut(n int, x *float32, gy *float32, e *float64, p *float64, gx *float32)
+// Requires: AVX
+TEXT ·geluBackOut(SB), NOSPLIT, $0-48
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ gy+16(FP), DX
+	MOVQ e+24(FP), BX
+	MOVQ p+32(FP), SI
+	MOVQ gx+40(FP), DI
+	LEAQ geluconst<>+0(SB), R8
+
+gelubackloop:
+	CMPQ       AX, $0x04
+	JL         gelubackdone
+	VCVTPS2PD  (CX), Y0
+	VMOVUPD    (BX), Y1
+	VADDPD     96(R8), Y1, Y1
+	VMULPD     32(R8), Y1, Y1
+	VMOVUPD    (SI), Y2
+	VMULPD     128(R8), Y2, Y2
+	VMULPD     Y2, Y0, Y0
+	VADDPD     Y0, Y1, Y1
+	VCVTPS2PD  (DX), Y0
+	VMULPD     Y0, Y1, Y1
+	VCVTPD2PSY Y1, X1
+	VADDPS     (DI), X1, X1
+	VMOVUPS    X1, (DI)
+	ADDQ       $0x10, CX
+	ADDQ       $0x10, DX
+	ADDQ       $0x10, DI
+	ADDQ       $0x20, BX
+	ADDQ       $0x20, SI
+	SUBQ       $0x04, AX
+	JMP        gelubackloop
+
+gelubackdone:
+	VZEROUPPER
+	RET
+
 DATA dropconst<>+0(SB)/8, $0x0000000000000000
 DATA dropconst<>+8(SB)/8, $0x0000000000000001
 DATA dropconst<>+16(SB)/8, $0x0000000000000002

@@ -224,6 +224,26 @@ func erf64TailArgs(n int, x *float64, a1 *float64, a2 *float64)
 //go:noescape
 func erf64TailEnd(n int, x *float64, e1 *float64, e2 *float64)
 
+// geluArgs sets e = float64(x)/√2 over n lanes, a multiple of 4.
+//
+//go:noescape
+func geluArgs(n int, x *float32, e *float64)
+
+// geluBackArgs sets e = float64(x)/√2 and p = (−0.5·z)·z over n lanes (a multiple of 4) and returns how many p are not ≥ −Exp64MaxArg.
+//
+//go:noescape
+func geluBackArgs(n int, x *float32, e *float64, p *float64) int
+
+// geluOut sets y = float32(0.5·z·(1+e)), z = float64(x), over n lanes, a multiple of 4.
+//
+//go:noescape
+func geluOut(n int, x *float32, e *float64, y *float32)
+
+// geluBackOut adds float32((0.5·(1+e) + z·(invSqrt2Pi·p))·float64(gy)) to gx, z = float64(x), over n lanes, a multiple of 4.
+//
+//go:noescape
+func geluBackOut(n int, x *float32, gy *float32, e *float64, p *float64, gx *float32)
+
 // dropoutSet writes the dropped-out and scaled x to y, n groups of four (see Dropout).
 //
 //go:noescape

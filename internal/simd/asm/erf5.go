@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"math/bits"
 
 	. "github.com/mmcloughlin/avo/build"
@@ -20,6 +21,7 @@ func erfRangeKernels() {
 	erf64Mid()
 	erf64TailArgs()
 	erf64TailEnd()
+	geluKernels()
 }
 
 // erfSignAbs loads four lanes of x from base into ax, as |x|, and their
@@ -259,6 +261,157 @@ func erf64Gather() {
 	})
 	Store(m, ReturnIndex(0))
 	Store(k, ReturnIndex(1))
+	VZEROUPPER()
+	RET()
+}
+
+// geluKernels emits the element loops of package autograd's GELU around
+// Erf64 (float32 in, float64 lanes, float32 out), four lanes a round, each
+// with the operations of the Go loop it stands for, in its order and
+// without fused multiply-adds: geluArgs, geluBackArgs, geluOut, geluBackOut.
+func geluKernels() {
+	GLOBL("geluconst", RODATA|NOPTR)
+	floatRows([]float64{math.Sqrt2, 0.5, -0.5, 1, gInvSqrt2Pi, -gExp64MaxArg})
+	geluArgs(false)
+	geluArgs(true)
+	geluOut()
+	geluBackOut()
+}
+
+// Rows of geluconst.
+const (
+	gcSqrt2 = iota
+	gcHalf
+	gcMinusHalf
+	gcOne
+	gcInvSqrt2Pi
+	gcMinArg
+)
+
+// gInvSqrt2Pi is package autograd's invSqrt2Pi, 1/√(2π); gExp64MaxArg is
+// package simd's Exp64MaxArg.
+const gInvSqrt2Pi, gExp64MaxArg = 0.3989422804014327, 700
+
+// geluPointers loads n, the named pointer parameters and geluconst's base.
+func geluPointers(names ...string) (Register, []Register, func(int) Mem) {
+	n := Load(Param("n"), GP64())
+	ps := gpParams(names...)
+	return n, ps, constRows(NewDataAddr(NewStaticSymbol("geluconst"), 0))
+}
+
+// geluArgs emits geluArgs(n, x, e), e = float64(x)/√2, or with back
+// geluBackArgs(n, x, e, p) int, which also sets p = (−0.5·z)·z, z =
+// float64(x), and returns how many lanes have p < −Exp64MaxArg or NaN.
+func geluArgs(back bool) {
+	if back {
+		kernel("geluBackArgs", "func(n int, x *float32, e, p *float64) int",
+			"geluBackArgs sets e = float64(x)/√2 and p = (−0.5·z)·z over n lanes (a multiple of 4) and returns how many p are not ≥ −Exp64MaxArg.")
+	} else {
+		kernel("geluArgs", "func(n int, x *float32, e *float64)",
+			"geluArgs sets e = float64(x)/√2 over n lanes, a multiple of 4.")
+	}
+	names := []string{"x", "e"}
+	if back {
+		names = append(names, "p")
+	}
+	n, ps, c := geluPointers(names...)
+	z, v, m := YMM(), YMM(), YMM()
+	left, bits := GP64(), GP64()
+	XORQ(left, left)
+	prefix := "geluargs"
+	if back {
+		prefix = "gelubargs"
+	}
+	Label(prefix + "loop")
+	CMPQ(n, U8(4))
+	JL(LabelRef(prefix + "done"))
+	VCVTPS2PD(Mem{Base: ps[0]}, z)
+	VDIVPD(c(gcSqrt2), z, v)
+	VMOVUPD(v, Mem{Base: ps[1]})
+	if back {
+		VMULPD(c(gcMinusHalf), z, v)
+		VMULPD(z, v, v)
+		VMOVUPD(v, Mem{Base: ps[2]})
+		VCMPPD(U8(0x1d), c(gcMinArg), v, m) // p ≥ −700
+		VMOVMSKPD(m, bits.As32())
+		XORQ(U8(15), bits)
+		POPCNTQ(bits, bits)
+		ADDQ(bits, left)
+		ADDQ(U8(32), ps[2])
+	}
+	ADDQ(U8(16), ps[0])
+	ADDQ(U8(32), ps[1])
+	SUBQ(U8(4), n)
+	JMP(LabelRef(prefix + "loop"))
+	Label(prefix + "done")
+	if back {
+		Store(left, ReturnIndex(0))
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// geluOut emits geluOut(n, x, e, y): y = float32((0.5·z)·(1 + e)), z =
+// float64(x), GELU's forward output from e = erf(z/√2).
+func geluOut() {
+	kernel("geluOut", "func(n int, x *float32, e *float64, y *float32)",
+		"geluOut sets y = float32(0.5·z·(1+e)), z = float64(x), over n lanes, a multiple of 4.")
+	n, ps, c := geluPointers("x", "e", "y")
+	px, pe, py := ps[0], ps[1], ps[2]
+	z, v := YMM(), YMM()
+	Label("geluoutloop")
+	CMPQ(n, U8(4))
+	JL(LabelRef("geluoutdone"))
+	VCVTPS2PD(Mem{Base: px}, z)
+	VMULPD(c(gcHalf), z, z) // 0.5·z
+	VMOVUPD(Mem{Base: pe}, v)
+	VADDPD(c(gcOne), v, v) // 1 + e
+	VMULPD(v, z, z)
+	VCVTPD2PSY(z, z.AsX())
+	VMOVUPS(z.AsX(), Mem{Base: py})
+	ADDQ(U8(16), px)
+	ADDQ(U8(32), pe)
+	ADDQ(U8(16), py)
+	SUBQ(U8(4), n)
+	JMP(LabelRef("geluoutloop"))
+	Label("geluoutdone")
+	VZEROUPPER()
+	RET()
+}
+
+// geluBackOut emits geluBackOut(n, x, gy, e, p, gx): gx += float32((cdf +
+// z·pdf)·float64(gy)), cdf = 0.5·(1 + e), pdf = invSqrt2Pi·p, z =
+// float64(x), GELU's backward from e = erf(z/√2) and p = exp(−z²/2).
+func geluBackOut() {
+	kernel("geluBackOut", "func(n int, x, gy *float32, e, p *float64, gx *float32)",
+		"geluBackOut adds float32((0.5·(1+e) + z·(invSqrt2Pi·p))·float64(gy)) to gx, z = float64(x), over n lanes, a multiple of 4.")
+	n, ps, c := geluPointers("x", "gy", "e", "p", "gx")
+	px, pg, pe, pp, pgx := ps[0], ps[1], ps[2], ps[3], ps[4]
+	z, cdf, pdf, g := YMM(), YMM(), YMM(), YMM()
+	Label("gelubackloop")
+	CMPQ(n, U8(4))
+	JL(LabelRef("gelubackdone"))
+	VCVTPS2PD(Mem{Base: px}, z)
+	VMOVUPD(Mem{Base: pe}, cdf)
+	VADDPD(c(gcOne), cdf, cdf)  // 1 + e
+	VMULPD(c(gcHalf), cdf, cdf) // 0.5·(1 + e)
+	VMOVUPD(Mem{Base: pp}, pdf)
+	VMULPD(c(gcInvSqrt2Pi), pdf, pdf) // invSqrt2Pi·p
+	VMULPD(pdf, z, z)                 // z·pdf
+	VADDPD(z, cdf, cdf)               // cdf + z·pdf
+	VCVTPS2PD(Mem{Base: pg}, g)
+	VMULPD(g, cdf, cdf)
+	VCVTPD2PSY(cdf, cdf.AsX())
+	VADDPS(Mem{Base: pgx}, cdf.AsX(), cdf.AsX()) // gx + …
+	VMOVUPS(cdf.AsX(), Mem{Base: pgx})
+	for _, r := range []Register{px, pg, pgx} {
+		ADDQ(U8(16), r)
+	}
+	ADDQ(U8(32), pe)
+	ADDQ(U8(32), pp)
+	SUBQ(U8(4), n)
+	JMP(LabelRef("gelubackloop"))
+	Label("gelubackdone")
 	VZEROUPPER()
 	RET()
 }
