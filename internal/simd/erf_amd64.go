@@ -26,10 +26,11 @@ type erfScratch struct {
 // compiler does not fuse a multiply and an add (amd64 below GOAMD64=v3, the
 // default), it runs math.erf's operations four lanes at a time, each range
 // over its own lanes only: erf64Small over all of them (|x| < 0.84375, the
-// tiny ones, ±0, |x| ≥ 6 and the sign), erf64Mid over the lanes of
+// tiny ones, ±0, |x| ≥ 6 and the sign; it also gathers the other ranges'
+// lanes into compact arrays, four at a time), erf64Mid over the lanes of
 // 0.84375 ≤ |x| < 1.25 and the tail's kernels (erf64TailArgs, Exp64's
-// twice, erf64TailEnd) over those of 1.25 ≤ |x| < 6, both gathered into
-// compact arrays and their results put back. On GELU's inputs (x/√2, x
+// twice, erf64TailEnd) over those of 1.25 ≤ |x| < 6, their results put
+// back. On GELU's inputs (x/√2, x
 // about unit normal) 77% of lanes are in the first range, so most lanes
 // cost one division instead of the four of computing every range. NaN and
 // the non-zero |x| below erfVeryTiny, which take math.erf's other branches,
@@ -61,8 +62,8 @@ func Erf64(x []float64) {
 
 // erfBlock4 is Erf64 over x, len(x) ≤ erfBlock a multiple of 4.
 func erfBlock4(x []float64, s *erfScratch) {
-	m, k := erfGather(x, s)
-	left := erf64Small(len(x), &x[0])
+	m, k, left := erf64Small(len(x), &x[0], &s.mid[0], &s.tail[0], &s.midAt[0], &s.tailAt[0])
+	erfPad(m, k, s)
 	if m > 0 {
 		erf64Mid((m+3)&^3, &s.mid[0])
 		for j, v := range s.mid[:m] {
@@ -88,18 +89,14 @@ func erfBlock4(x []float64, s *erfScratch) {
 	}
 }
 
-// erfGather gathers the lanes of x in math.erf's middle range into s.mid
-// and those in its tail range into s.tail, with their indices
-// (erf64Gather), returns how many of each, and pads both to a multiple of
-// 4 with lanes of their range (1 and 2), which keep the exponentials'
-// arguments in Exp64's range.
-func erfGather(x []float64, s *erfScratch) (m, k int) {
-	m, k = erf64Gather(len(x), &x[0], &s.mid[0], &s.tail[0], &s.midAt[0], &s.tailAt[0])
+// erfPad pads s.mid[:m] and s.tail[:k] to a multiple of 4 with lanes of
+// their range (1 and 2), which keep the exponentials' arguments in Exp64's
+// range.
+func erfPad(m, k int, s *erfScratch) {
 	for j := m; j < (m+3)&^3; j++ {
 		s.mid[j] = 1
 	}
 	for j := k; j < (k+3)&^3; j++ {
 		s.tail[j] = 2
 	}
-	return m, k
 }

@@ -3503,77 +3503,75 @@ DATA erfperm<>+496(SB)/4, $0x00000004
 DATA erfperm<>+500(SB)/4, $0x00000005
 DATA erfperm<>+504(SB)/4, $0x00000006
 DATA erfperm<>+508(SB)/4, $0x00000007
-GLOBL erfperm<>(SB), RODATA|NOPTR, $512
+DATA erfperm<>+512(SB)/1, $0x00
+DATA erfperm<>+513(SB)/1, $0x00
+DATA erfperm<>+514(SB)/1, $0x00
+DATA erfperm<>+515(SB)/1, $0x00
+DATA erfperm<>+516(SB)/1, $0x00
+DATA erfperm<>+517(SB)/1, $0x00
+DATA erfperm<>+518(SB)/1, $0x00
+DATA erfperm<>+519(SB)/1, $0x00
+DATA erfperm<>+520(SB)/1, $0x01
+DATA erfperm<>+521(SB)/1, $0x00
+DATA erfperm<>+522(SB)/1, $0x00
+DATA erfperm<>+523(SB)/1, $0x00
+DATA erfperm<>+524(SB)/1, $0x00
+DATA erfperm<>+525(SB)/1, $0x01
+DATA erfperm<>+526(SB)/1, $0x00
+DATA erfperm<>+527(SB)/1, $0x00
+DATA erfperm<>+528(SB)/1, $0x02
+DATA erfperm<>+529(SB)/1, $0x00
+DATA erfperm<>+530(SB)/1, $0x00
+DATA erfperm<>+531(SB)/1, $0x00
+DATA erfperm<>+532(SB)/1, $0x00
+DATA erfperm<>+533(SB)/1, $0x02
+DATA erfperm<>+534(SB)/1, $0x00
+DATA erfperm<>+535(SB)/1, $0x00
+DATA erfperm<>+536(SB)/1, $0x01
+DATA erfperm<>+537(SB)/1, $0x02
+DATA erfperm<>+538(SB)/1, $0x00
+DATA erfperm<>+539(SB)/1, $0x00
+DATA erfperm<>+540(SB)/1, $0x00
+DATA erfperm<>+541(SB)/1, $0x01
+DATA erfperm<>+542(SB)/1, $0x02
+DATA erfperm<>+543(SB)/1, $0x00
+DATA erfperm<>+544(SB)/1, $0x03
+DATA erfperm<>+545(SB)/1, $0x00
+DATA erfperm<>+546(SB)/1, $0x00
+DATA erfperm<>+547(SB)/1, $0x00
+DATA erfperm<>+548(SB)/1, $0x00
+DATA erfperm<>+549(SB)/1, $0x03
+DATA erfperm<>+550(SB)/1, $0x00
+DATA erfperm<>+551(SB)/1, $0x00
+DATA erfperm<>+552(SB)/1, $0x01
+DATA erfperm<>+553(SB)/1, $0x03
+DATA erfperm<>+554(SB)/1, $0x00
+DATA erfperm<>+555(SB)/1, $0x00
+DATA erfperm<>+556(SB)/1, $0x00
+DATA erfperm<>+557(SB)/1, $0x01
+DATA erfperm<>+558(SB)/1, $0x03
+DATA erfperm<>+559(SB)/1, $0x00
+DATA erfperm<>+560(SB)/1, $0x02
+DATA erfperm<>+561(SB)/1, $0x03
+DATA erfperm<>+562(SB)/1, $0x00
+DATA erfperm<>+563(SB)/1, $0x00
+DATA erfperm<>+564(SB)/1, $0x00
+DATA erfperm<>+565(SB)/1, $0x02
+DATA erfperm<>+566(SB)/1, $0x03
+DATA erfperm<>+567(SB)/1, $0x00
+DATA erfperm<>+568(SB)/1, $0x01
+DATA erfperm<>+569(SB)/1, $0x02
+DATA erfperm<>+570(SB)/1, $0x03
+DATA erfperm<>+571(SB)/1, $0x00
+DATA erfperm<>+572(SB)/1, $0x00
+DATA erfperm<>+573(SB)/1, $0x01
+DATA erfperm<>+574(SB)/1, $0x02
+DATA erfperm<>+575(SB)/1, $0x03
+GLOBL erfperm<>(SB), RODATA|NOPTR, $576
 
-DATA erfpos<>+0(SB)/1, $0x00
-DATA erfpos<>+1(SB)/1, $0x00
-DATA erfpos<>+2(SB)/1, $0x00
-DATA erfpos<>+3(SB)/1, $0x00
-DATA erfpos<>+4(SB)/1, $0x00
-DATA erfpos<>+5(SB)/1, $0x00
-DATA erfpos<>+6(SB)/1, $0x00
-DATA erfpos<>+7(SB)/1, $0x00
-DATA erfpos<>+8(SB)/1, $0x01
-DATA erfpos<>+9(SB)/1, $0x00
-DATA erfpos<>+10(SB)/1, $0x00
-DATA erfpos<>+11(SB)/1, $0x00
-DATA erfpos<>+12(SB)/1, $0x00
-DATA erfpos<>+13(SB)/1, $0x01
-DATA erfpos<>+14(SB)/1, $0x00
-DATA erfpos<>+15(SB)/1, $0x00
-DATA erfpos<>+16(SB)/1, $0x02
-DATA erfpos<>+17(SB)/1, $0x00
-DATA erfpos<>+18(SB)/1, $0x00
-DATA erfpos<>+19(SB)/1, $0x00
-DATA erfpos<>+20(SB)/1, $0x00
-DATA erfpos<>+21(SB)/1, $0x02
-DATA erfpos<>+22(SB)/1, $0x00
-DATA erfpos<>+23(SB)/1, $0x00
-DATA erfpos<>+24(SB)/1, $0x01
-DATA erfpos<>+25(SB)/1, $0x02
-DATA erfpos<>+26(SB)/1, $0x00
-DATA erfpos<>+27(SB)/1, $0x00
-DATA erfpos<>+28(SB)/1, $0x00
-DATA erfpos<>+29(SB)/1, $0x01
-DATA erfpos<>+30(SB)/1, $0x02
-DATA erfpos<>+31(SB)/1, $0x00
-DATA erfpos<>+32(SB)/1, $0x03
-DATA erfpos<>+33(SB)/1, $0x00
-DATA erfpos<>+34(SB)/1, $0x00
-DATA erfpos<>+35(SB)/1, $0x00
-DATA erfpos<>+36(SB)/1, $0x00
-DATA erfpos<>+37(SB)/1, $0x03
-DATA erfpos<>+38(SB)/1, $0x00
-DATA erfpos<>+39(SB)/1, $0x00
-DATA erfpos<>+40(SB)/1, $0x01
-DATA erfpos<>+41(SB)/1, $0x03
-DATA erfpos<>+42(SB)/1, $0x00
-DATA erfpos<>+43(SB)/1, $0x00
-DATA erfpos<>+44(SB)/1, $0x00
-DATA erfpos<>+45(SB)/1, $0x01
-DATA erfpos<>+46(SB)/1, $0x03
-DATA erfpos<>+47(SB)/1, $0x00
-DATA erfpos<>+48(SB)/1, $0x02
-DATA erfpos<>+49(SB)/1, $0x03
-DATA erfpos<>+50(SB)/1, $0x00
-DATA erfpos<>+51(SB)/1, $0x00
-DATA erfpos<>+52(SB)/1, $0x00
-DATA erfpos<>+53(SB)/1, $0x02
-DATA erfpos<>+54(SB)/1, $0x03
-DATA erfpos<>+55(SB)/1, $0x00
-DATA erfpos<>+56(SB)/1, $0x01
-DATA erfpos<>+57(SB)/1, $0x02
-DATA erfpos<>+58(SB)/1, $0x03
-DATA erfpos<>+59(SB)/1, $0x00
-DATA erfpos<>+60(SB)/1, $0x00
-DATA erfpos<>+61(SB)/1, $0x01
-DATA erfpos<>+62(SB)/1, $0x02
-DATA erfpos<>+63(SB)/1, $0x03
-GLOBL erfpos<>(SB), RODATA|NOPTR, $64
-
-// func erf64Gather(n int, x *float64, mid *float64, tail *float64, midAt *uint8, tailAt *uint8) (int, int)
+// func erf64Small(n int, x *float64, mid *float64, tail *float64, midAt *uint8, tailAt *uint8) (int, int, int)
 // Requires: AVX, AVX2, POPCNT
-TEXT ·erf64Gather(SB), NOSPLIT, $0-64
+TEXT ·erf64Small(SB), NOSPLIT, $0-72
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
 	MOVQ mid+16(FP), DX
@@ -3582,114 +3580,93 @@ TEXT ·erf64Gather(SB), NOSPLIT, $0-64
 	MOVQ tailAt+40(FP), DI
 	LEAQ erfconst<>+0(SB), R8
 	LEAQ erfperm<>+0(SB), R9
-	LEAQ erfpos<>+0(SB), R10
+	XORQ R10, R10
 	XORQ R11, R11
 	XORQ R12, R12
 	XORQ R13, R13
-
-erfgathloop:
-	CMPQ      AX, $0x04
-	JL        erfgathdone
-	VMOVUPD   (CX), Y0
-	VANDPD    2016(R8), Y0, Y1
-	VCMPPD    $0x1d, 1792(R8), Y1, Y2
-	VCMPPD    $0x11, 1824(R8), Y1, Y3
-	VANDPD    Y3, Y2, Y2
-	VMOVMSKPD Y2, R14
-	MOVQ      R14, R15
-	SHLQ      $0x05, R15
-	VMOVDQU   (R9)(R15*1), Y2
-	VPERMD    Y0, Y2, Y2
-	VMOVUPD   Y2, (DX)(R11*8)
-	MOVL      (R10)(R14*4), R15
-	ADDL      R13, R15
-	MOVL      R15, (SI)(R11*1)
-	POPCNTL   R14, R14
-	ADDQ      R14, R11
-	VCMPPD    $0x1d, 1824(R8), Y1, Y2
-	VCMPPD    $0x11, 1888(R8), Y1, Y3
-	VANDPD    Y3, Y2, Y2
-	VMOVMSKPD Y2, R14
-	MOVQ      R14, R15
-	SHLQ      $0x05, R15
-	VMOVDQU   (R9)(R15*1), Y2
-	VPERMD    Y0, Y2, Y2
-	VMOVUPD   Y2, (BX)(R12*8)
-	MOVL      (R10)(R14*4), R15
-	ADDL      R13, R15
-	MOVL      R15, (DI)(R12*1)
-	POPCNTL   R14, R14
-	ADDQ      R14, R12
-	ADDL      $0x04040404, R13
-	ADDQ      $0x20, CX
-	SUBQ      $0x04, AX
-	JMP       erfgathloop
-
-erfgathdone:
-	MOVQ R11, ret+48(FP)
-	MOVQ R12, ret1+56(FP)
-	VZEROUPPER
-	RET
-
-// func erf64Small(n int, x *float64) int
-// Requires: AVX, POPCNT
-TEXT ·erf64Small(SB), NOSPLIT, $0-24
-	MOVQ n+0(FP), AX
-	MOVQ x+8(FP), CX
-	LEAQ erfconst<>+0(SB), DX
-	XORQ BX, BX
 
 erfsmallloop:
 	CMPQ      AX, $0x04
 	JL        erfsmalldone
 	VMOVUPD   (CX), Y0
-	VANDPD    2048(DX), Y0, Y2
-	VANDPD    2016(DX), Y0, Y1
+	VANDPD    2048(R8), Y0, Y2
+	VANDPD    2016(R8), Y0, Y1
+	VCMPPD    $0x1d, 1792(R8), Y1, Y3
+	VCMPPD    $0x11, 1824(R8), Y1, Y4
+	VANDPD    Y4, Y3, Y3
+	VMOVMSKPD Y3, R14
+	MOVQ      R14, R15
+	SHLQ      $0x05, R15
+	VMOVDQU   (R9)(R15*1), Y3
+	VPERMD    Y0, Y3, Y3
+	VMOVUPD   Y3, (DX)(R10*8)
+	MOVL      512(R9)(R14*4), R15
+	ADDL      R12, R15
+	MOVL      R15, (SI)(R10*1)
+	POPCNTL   R14, R14
+	ADDQ      R14, R10
+	VCMPPD    $0x1d, 1824(R8), Y1, Y3
+	VCMPPD    $0x11, 1888(R8), Y1, Y4
+	VANDPD    Y4, Y3, Y3
+	VMOVMSKPD Y3, R14
+	MOVQ      R14, R15
+	SHLQ      $0x05, R15
+	VMOVDQU   (R9)(R15*1), Y3
+	VPERMD    Y0, Y3, Y3
+	VMOVUPD   Y3, (BX)(R11*8)
+	MOVL      512(R9)(R14*4), R15
+	ADDL      R12, R15
+	MOVL      R15, (DI)(R11*1)
+	POPCNTL   R14, R14
+	ADDQ      R14, R11
+	ADDL      $0x04040404, R12
 	VMULPD    Y1, Y1, Y3
-	VMULPD    (DX), Y3, Y4
-	VADDPD    32(DX), Y4, Y4
+	VMULPD    (R8), Y3, Y4
+	VADDPD    32(R8), Y4, Y4
 	VMULPD    Y4, Y3, Y4
-	VADDPD    64(DX), Y4, Y4
+	VADDPD    64(R8), Y4, Y4
 	VMULPD    Y4, Y3, Y4
-	VADDPD    96(DX), Y4, Y4
+	VADDPD    96(R8), Y4, Y4
 	VMULPD    Y4, Y3, Y4
-	VADDPD    128(DX), Y4, Y4
-	VMULPD    160(DX), Y3, Y5
-	VADDPD    192(DX), Y5, Y5
+	VADDPD    128(R8), Y4, Y4
+	VMULPD    160(R8), Y3, Y5
+	VADDPD    192(R8), Y5, Y5
 	VMULPD    Y5, Y3, Y5
-	VADDPD    224(DX), Y5, Y5
+	VADDPD    224(R8), Y5, Y5
 	VMULPD    Y5, Y3, Y5
-	VADDPD    256(DX), Y5, Y5
+	VADDPD    256(R8), Y5, Y5
 	VMULPD    Y5, Y3, Y5
-	VADDPD    288(DX), Y5, Y5
+	VADDPD    288(R8), Y5, Y5
 	VMULPD    Y5, Y3, Y5
-	VADDPD    1696(DX), Y5, Y5
+	VADDPD    1696(R8), Y5, Y5
 	VDIVPD    Y5, Y4, Y4
 	VMULPD    Y4, Y1, Y4
 	VADDPD    Y4, Y1, Y3
-	VMULPD    1920(DX), Y1, Y4
+	VMULPD    1920(R8), Y1, Y4
 	VADDPD    Y4, Y1, Y4
-	VCMPPD    $0x11, 1952(DX), Y1, Y5
+	VCMPPD    $0x11, 1952(R8), Y1, Y5
 	VBLENDVPD Y5, Y4, Y3, Y3
-	VCMPPD    $0x1d, 1888(DX), Y1, Y5
-	VBLENDVPD Y5, 1696(DX), Y3, Y3
+	VCMPPD    $0x1d, 1888(R8), Y1, Y5
+	VBLENDVPD Y5, 1696(R8), Y3, Y3
 	VXORPD    Y2, Y3, Y3
-	VCMPPD    $0x1d, 1984(DX), Y1, Y5
+	VCMPPD    $0x1d, 1984(R8), Y1, Y5
 	VXORPD    Y2, Y2, Y2
 	VCMPPD    $0x00, Y2, Y1, Y2
 	VORPD     Y2, Y5, Y5
 	VBLENDVPD Y5, Y3, Y0, Y3
 	VMOVUPD   Y3, (CX)
-	VMOVMSKPD Y5, SI
-	XORQ      $0x0f, SI
-	POPCNTQ   SI, SI
-	ADDQ      SI, BX
+	VMOVMSKPD Y5, R14
+	XORQ      $0x0f, R14
+	POPCNTQ   R14, R14
+	ADDQ      R14, R13
 	ADDQ      $0x20, CX
 	SUBQ      $0x04, AX
 	JMP       erfsmallloop
 
 erfsmalldone:
-	MOVQ BX, ret+16(FP)
+	MOVQ R10, ret+48(FP)
+	MOVQ R11, ret1+56(FP)
+	MOVQ R13, ret2+64(FP)
 	VZEROUPPER
 	RET
 

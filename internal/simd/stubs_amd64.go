@@ -199,15 +199,10 @@ func exp64(n int, x *float64)
 //go:noescape
 func log64(n int, x *float64)
 
-// erf64Gather gathers the lanes of x (n ≤ 256, a multiple of 4) in math.erf's middle and tail ranges, with their indices, and returns how many of each.
+// erf64Small is Erf64's pass over all n lanes (n ≤ 256, a multiple of 4): it gathers the middle and tail ranges' lanes with their indices and computes |x| < 0.84375 and |x| ≥ 6 in place; it returns the two counts and how many lanes (NaN, tiny) it left to math.Erf.
 //
 //go:noescape
-func erf64Gather(n int, x *float64, mid *float64, tail *float64, midAt *uint8, tailAt *uint8) (int, int)
-
-// erf64Small is Erf64's pass over all n lanes (n a multiple of 4) for |x| < 0.84375 and |x| ≥ 6; it returns how many lanes (NaN, tiny) it left to math.Erf.
-//
-//go:noescape
-func erf64Small(n int, x *float64) int
+func erf64Small(n int, x *float64, mid *float64, tail *float64, midAt *uint8, tailAt *uint8) (int, int, int)
 
 // erf64Mid is Erf64 over n gathered lanes of 0.84375 ≤ |x| < 1.25, in place, n a multiple of 4.
 //

@@ -11,12 +11,11 @@ import (
 
 // erfRangeKernels emits Erf64's kernels by range of math.erf: erf64Small
 // over every lane (|x| < 0.84375, the tiny and ±0 lanes, |x| ≥ 6 and the
-// sign), and erf64Mid, erf64TailArgs and erf64TailEnd over the lanes of
-// their own range only, which Erf64 gathers into compact arrays. Each lane
-// runs math.erf's operations in its order, without fused multiply-adds.
+// sign), which also gathers the other ranges' lanes into compact arrays,
+// and erf64Mid, erf64TailArgs and erf64TailEnd over those arrays only. Each
+// lane runs math.erf's operations in its order, without fused multiply-adds.
 func erfRangeKernels() {
 	erfCompactTables()
-	erf64Gather()
 	erf64Small()
 	erf64Mid()
 	erf64TailArgs()
@@ -32,23 +31,39 @@ func erfSignAbs(c func(int) Mem, base Register, ax, sg VecVirtual) {
 	VANDPD(c(ecAbs), ax, ax)
 }
 
-// erf64Small emits erf64Small(n, x) int: in place, math.erf(x) for the
-// lanes of |x| < 0.84375 (x + x·r/s, or x + efx·x below 2⁻²⁸, ±0 included)
-// and of |x| ≥ 6 (±1); lanes of 0.84375 ≤ |x| < 6 get values the caller
-// overwrites. NaN and 0 < |x| < 2⁻¹⁰¹⁵ (math.erf's other branches) keep x
-// and are counted in the result, for the caller to redo with math.Erf.
+// erf64Small emits erf64Small(n, x, mid, tail, midAt, tailAt) (m, k,
+// left), Erf64's one pass over all lanes, four a round. First, without a
+// branch, it gathers the group's lanes of 0.84375 ≤ |x| < 1.25 into mid,
+// their indices into midAt, and those of 1.25 ≤ |x| < 6 into tail and
+// tailAt (erfCompact: the group's 4-bit mask of a range picks a VPERMD
+// pattern that packs its lanes to the front, stored whole at the range's
+// count, which then advances by the mask's popcount; NaN is in neither).
+// Then, in place, math.erf(x) for the lanes of |x| < 0.84375 (x + x·r/s,
+// or x + efx·x below 2⁻²⁸, ±0 included) and of |x| ≥ 6 (±1); lanes of
+// 0.84375 ≤ |x| < 6 get values the caller overwrites. NaN and
+// 0 < |x| < 2⁻¹⁰¹⁵ (math.erf's other branches) keep x and are counted in
+// left, for the caller to redo with math.Erf. n ≤ 256 is a multiple of 4;
+// the arrays hold n entries, of which those past m (or k) are junk.
 func erf64Small() {
-	kernel("erf64Small", "func(n int, x *float64) int",
-		"erf64Small is Erf64's pass over all n lanes (n a multiple of 4) for |x| < 0.84375 and |x| ≥ 6; it returns how many lanes (NaN, tiny) it left to math.Erf.")
-	n, p, c := erfPointers("x")
-	px := p[0]
-	x, ax, sg, s, r, q, res, m, k := YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM()
-	left, bits := GP64(), GP64()
-	XORQ(left, left)
+	kernel("erf64Small", "func(n int, x, mid, tail *float64, midAt, tailAt *uint8) (int, int, int)",
+		"erf64Small is Erf64's pass over all n lanes (n ≤ 256, a multiple of 4): it gathers the middle and tail ranges' lanes with their indices and computes |x| < 0.84375 and |x| ≥ 6 in place; it returns the two counts and how many lanes (NaN, tiny) it left to math.Erf.")
+	n, p, c := erfPointers("x", "mid", "tail", "midAt", "tailAt")
+	px, pm, pt, pma, pta := p[0], p[1], p[2], p[3], p[4]
+	perm := GP64()
+	LEAQ(NewDataAddr(NewStaticSymbol("erfperm"), 0), perm)
+	m, k, base, left, bits := GP64(), GP64(), GP64(), GP64(), GP64()
+	for _, r := range []GPVirtual{m, k, base, left} {
+		XORQ(r, r)
+	}
+	x, ax, sg, s, r, q, res, mk, kz := YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM()
+	g, l, idx := YMM(), YMM(), YMM()
 	loop4("erfsmall", n, []Register{px}, func() {
 		VMOVUPD(Mem{Base: px}, x)
 		VANDPD(c(ecSign), x, sg)
 		VANDPD(c(ecAbs), x, ax)
+		erfCompact(c, perm, base, bits, x, ax, g, l, idx, ecA, ecB, m, pm, pma)
+		erfCompact(c, perm, base, bits, x, ax, g, l, idx, ecB, ecSix, k, pt, pta)
+		ADDL(U32(0x04040404), base.As32())
 		// z = x·x, r/s, x + x·(r/s)
 		VMULPD(ax, ax, s)
 		erfHorner(c, 0, 4, s, r)
@@ -59,25 +74,27 @@ func erf64Small() {
 		// 2⁻¹⁰¹⁵ ≤ |x| < 2⁻²⁸ (and ±0): x + efx·x
 		VMULPD(c(ecEfx), ax, r)
 		VADDPD(r, ax, r)
-		VCMPPD(U8(0x11), c(ecSmall), ax, m) // |x| < 2⁻²⁸
-		VBLENDVPD(m, r, res, res)
+		VCMPPD(U8(0x11), c(ecSmall), ax, mk) // |x| < 2⁻²⁸
+		VBLENDVPD(mk, r, res, res)
 		// |x| ≥ 6: 1
-		VCMPPD(U8(0x1d), c(ecSix), ax, m) // |x| ≥ 6
-		VBLENDVPD(m, c(ecOne), res, res)
+		VCMPPD(U8(0x1d), c(ecSix), ax, mk) // |x| ≥ 6
+		VBLENDVPD(mk, c(ecOne), res, res)
 		VXORPD(sg, res, res)
 		// x itself in the lanes neither ±0 nor of |x| ≥ 2⁻¹⁰¹⁵ (NaN included)
-		VCMPPD(U8(0x1d), c(ecVeryTiny), ax, m) // |x| ≥ 2⁻¹⁰¹⁵
-		VXORPD(k, k, k)
-		VCMPPD(U8(0x00), k, ax, k) // |x| == 0
-		VORPD(k, m, m)
-		VBLENDVPD(m, res, x, res)
+		VCMPPD(U8(0x1d), c(ecVeryTiny), ax, mk) // |x| ≥ 2⁻¹⁰¹⁵
+		VXORPD(kz, kz, kz)
+		VCMPPD(U8(0x00), kz, ax, kz) // |x| == 0
+		VORPD(kz, mk, mk)
+		VBLENDVPD(mk, res, x, res)
 		VMOVUPD(res, Mem{Base: px})
-		VMOVMSKPD(m, bits.As32())
+		VMOVMSKPD(mk, bits.As32())
 		XORQ(U8(15), bits)
 		POPCNTQ(bits, bits)
 		ADDQ(bits, left)
 	})
-	Store(left, ReturnIndex(0))
+	Store(m, ReturnIndex(0))
+	Store(k, ReturnIndex(1))
+	Store(left, ReturnIndex(2))
 	VZEROUPPER()
 	RET()
 }
@@ -182,10 +199,11 @@ func erf64TailEnd() {
 	RET()
 }
 
-// erfCompactTables emits the tables with which erf64Gather packs the lanes
+// erfCompactTables emits the tables with which erf64Small packs the lanes
 // of a group of four that are in a range to the front, by the group's
-// 4-bit mask: erfperm, row mask, the VPERMD indices (two dwords a lane) of
-// the set lanes in order; erfpos, entry mask, their positions 0–3 as bytes.
+// 4-bit mask: erfperm's row mask, the VPERMD indices (two dwords a lane) of
+// the set lanes in order, and from erfPosOffset its entry mask, their
+// positions 0–3 as bytes.
 // Slots past the set lanes take lane 0 (junk the caller never reads).
 func erfCompactTables() {
 	GLOBL("erfperm", RODATA|NOPTR)
@@ -195,13 +213,16 @@ func erfCompactTables() {
 			DATA(32*mask+8*j+4, U32(2*lane+1))
 		}
 	}
-	GLOBL("erfpos", RODATA|NOPTR)
 	for mask := 0; mask < 16; mask++ {
 		for j, lane := range erfSetLanes(mask) {
-			DATA(4*mask+j, U8(lane))
+			DATA(erfPosOffset+4*mask+j, U8(lane))
 		}
 	}
 }
+
+// erfPosOffset is where erfperm's byte positions start, after its 16 rows
+// of VPERMD indices.
+const erfPosOffset = 16 * 32
 
 // erfSetLanes returns the lanes set in the 4-bit mask, in order, followed
 // by zeros up to four.
@@ -213,56 +234,6 @@ func erfSetLanes(mask int) [4]int {
 		j++
 	}
 	return lanes
-}
-
-// erf64Gather emits erf64Gather(n, x, mid, tail, midAt, tailAt) (m, k): it
-// copies the lanes of x with 0.84375 ≤ |x| < 1.25 to mid[0:m] and their
-// indices to midAt[0:m], and those with 1.25 ≤ |x| < 6 to tail[0:k] and
-// tailAt[0:k] (NaN in neither), four lanes a round without a branch: the
-// round's mask of a range picks a VPERMD pattern that packs its lanes to the
-// front, stored whole at the range's count, which then advances by the
-// mask's popcount. n ≤ 256 is a multiple of 4; the arrays hold n entries,
-// of which those past m (or k) are junk.
-func erf64Gather() {
-	kernel("erf64Gather", "func(n int, x, mid, tail *float64, midAt, tailAt *uint8) (int, int)",
-		"erf64Gather gathers the lanes of x (n ≤ 256, a multiple of 4) in math.erf's middle and tail ranges, with their indices, and returns how many of each.")
-	n, p, c := erfPointers("x", "mid", "tail", "midAt", "tailAt")
-	px, pm, pt, pma, pta := p[0], p[1], p[2], p[3], p[4]
-	perm, pos := GP64(), GP64()
-	LEAQ(NewDataAddr(NewStaticSymbol("erfperm"), 0), perm)
-	LEAQ(NewDataAddr(NewStaticSymbol("erfpos"), 0), pos)
-	m, k, base, bits, t := GP64(), GP64(), GP64(), GP64(), GP64()
-	XORQ(m, m)
-	XORQ(k, k)
-	XORQ(base, base)
-	x, ax, g, l, idx := YMM(), YMM(), YMM(), YMM(), YMM()
-	compact := func(lo, hi int, cnt, pv, pa Register) {
-		VCMPPD(U8(0x1d), c(lo), ax, g) // |x| ≥ lo
-		VCMPPD(U8(0x11), c(hi), ax, l) // |x| < hi
-		VANDPD(l, g, g)
-		VMOVMSKPD(g, bits.As32())
-		MOVQ(bits, t)
-		SHLQ(U8(5), t)
-		VMOVDQU(Mem{Base: perm, Index: t, Scale: 1}, idx)
-		VPERMD(x, idx, g)
-		VMOVUPD(g, Mem{Base: pv, Index: cnt, Scale: 8})
-		MOVL(Mem{Base: pos, Index: bits, Scale: 4}, t.As32())
-		ADDL(base.As32(), t.As32())
-		MOVL(t.As32(), Mem{Base: pa, Index: cnt, Scale: 1})
-		POPCNTL(bits.As32(), bits.As32())
-		ADDQ(bits, cnt)
-	}
-	loop4("erfgath", n, []Register{px}, func() {
-		VMOVUPD(Mem{Base: px}, x)
-		VANDPD(c(ecAbs), x, ax)
-		compact(ecA, ecB, m, pm, pma)
-		compact(ecB, ecSix, k, pt, pta)
-		ADDL(U32(0x04040404), base.As32())
-	})
-	Store(m, ReturnIndex(0))
-	Store(k, ReturnIndex(1))
-	VZEROUPPER()
-	RET()
 }
 
 // geluKernels emits the element loops of package autograd's GELU around
@@ -414,4 +385,27 @@ func geluBackOut() {
 	Label("gelubackdone")
 	VZEROUPPER()
 	RET()
+}
+
+// erfCompact emits one range's gathering step of erf64Small for the group
+// of four lanes x (|x| in ax): the lanes with lo ≤ |x| < hi (erfconst rows)
+// packed to the front and stored at pv[cnt], their indices (base's bytes plus
+// their positions) at pa[cnt], cnt advanced by their number; g, l, idx and
+// bits are scratch, as is a general register of its own.
+func erfCompact(c func(int) Mem, perm Register, base, bits GPVirtual, x, ax, g, l, idx VecVirtual, lo, hi int, cnt, pv, pa Register) {
+	VCMPPD(U8(0x1d), c(lo), ax, g) // |x| ≥ lo
+	VCMPPD(U8(0x11), c(hi), ax, l) // |x| < hi
+	VANDPD(l, g, g)
+	VMOVMSKPD(g, bits.As32())
+	t := GP64()
+	MOVQ(bits, t)
+	SHLQ(U8(5), t)
+	VMOVDQU(Mem{Base: perm, Index: t, Scale: 1}, idx)
+	VPERMD(x, idx, g)
+	VMOVUPD(g, Mem{Base: pv, Index: cnt, Scale: 8})
+	MOVL(Mem{Base: perm, Index: bits, Scale: 4, Disp: erfPosOffset}, t.As32())
+	ADDL(base.As32(), t.As32())
+	MOVL(t.As32(), Mem{Base: pa, Index: cnt, Scale: 1})
+	POPCNTL(bits.As32(), bits.As32())
+	ADDQ(bits, cnt)
 }
