@@ -15,8 +15,10 @@ import (
 //
 // With the vector kernels, erf and the density's exponential run four
 // lanes at a time through simd.Erf64 and simd.Exp64, which give math.Erf's
-// and math.Exp's bits: the same numbers as the scalar loops, at a fraction
-// of their time (they took half of a Platonov GCN's epoch).
+// and math.Exp's bits, and the loops around them through simd.GELUArgs,
+// GELUOut, GELUBackArgs and GELUBackOut, which give the Go loops' bits: the
+// same numbers as the scalar loops, at a fraction of their time (they took
+// half of a Platonov GCN's epoch).
 func (t *Tape) GELU(x *Var) *Var {
 	return t.elementwise(x, 20, 0, geluForward, geluBackward)
 }
@@ -37,15 +39,9 @@ func geluForward(_ float32, y, x []float32) {
 	for len(x) > 0 {
 		xb := x[:min(len(x), geluBlock)]
 		eb := e[:len(xb)]
-		for i, v := range xb {
-			eb[i] = float64(v) / math.Sqrt2
-		}
+		simd.GELUArgs(xb, eb)
 		simd.Erf64(eb)
-		yb := y[:len(xb)]
-		for i, v := range xb {
-			z := float64(v)
-			yb[i] = float32(0.5 * z * (1 + eb[i]))
-		}
+		simd.GELUOut(y, xb, eb)
 		x, y = x[len(xb):], y[len(xb):]
 	}
 }
@@ -67,13 +63,7 @@ func geluBackward(_ float32, gx, gy, x, _ []float32) {
 	for len(x) > 0 {
 		xb := x[:min(len(x), geluBlock)]
 		eb, pb := e[:len(xb)], p[:len(xb)]
-		inRange := true
-		for i, v := range xb {
-			z := float64(v)
-			eb[i] = z / math.Sqrt2
-			pb[i] = -0.5 * z * z
-			inRange = inRange && pb[i] >= -simd.Exp64MaxArg
-		}
+		inRange := simd.GELUBackArgs(xb, eb, pb)
 		simd.Erf64(eb)
 		if inRange {
 			simd.Exp64(pb)
@@ -82,13 +72,7 @@ func geluBackward(_ float32, gx, gy, x, _ []float32) {
 				pb[i] = math.Exp(v)
 			}
 		}
-		gb := gx[:len(xb)]
-		for i, g := range gy[:len(xb)] {
-			z := float64(xb[i])
-			cdf := 0.5 * (1 + eb[i])
-			pdf := invSqrt2Pi * pb[i]
-			gb[i] += float32((cdf + z*pdf) * float64(g))
-		}
+		simd.GELUBackOut(gx, gy, xb, eb, pb)
 		x, gx, gy = x[len(xb):], gx[len(xb):], gy[len(xb):]
 	}
 }

@@ -3,6 +3,7 @@
 package simd
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -59,6 +60,98 @@ func TestErf64Dense(t *testing.T) {
 	for i, v := range x {
 		if want := math.Erf(v); math.Float64bits(got[i]) != math.Float64bits(want) {
 			t.Fatalf("Erf64(%v) = %v, math.Erf %v", v, got[i], want)
+		}
+	}
+}
+
+// erfCheckBits fails t unless Erf64 of a copy of x gives math.Erf's bits
+// for every element, NaN's included.
+func erfCheckBits(t *testing.T, name string, x []float64) {
+	t.Helper()
+	got := append([]float64(nil), x...)
+	Erf64(got)
+	for i, v := range x {
+		want := math.Erf(v)
+		if math.Float64bits(got[i]) != math.Float64bits(want) {
+			t.Fatalf("%s, len %d, x[%d] = %v (%#x): Erf64 %v (%#x), math.Erf %v (%#x)", name, len(x), i, v,
+				math.Float64bits(v), got[i], math.Float64bits(got[i]), want, math.Float64bits(want))
+		}
+	}
+}
+
+// erfRangeDraw draws a value from one of math.erf's ranges as Erf64
+// splits them: 0 below 0.84375 (ordinary), 1 in [0.84375, 1.25), 2 in
+// [1.25, 1/0.35), 3 in [1/0.35, 6), 4 at or above 6; random signs.
+func erfRangeDraw(rng *rand.Rand, r int) float64 {
+	bounds := [...]float64{0, 0.84375, 1.25, 1 / 0.35, 6, 40}
+	v := bounds[r] + rng.Float64()*(bounds[r+1]-bounds[r])
+	if rng.IntN(2) == 0 {
+		v = -v
+	}
+	return v
+}
+
+// TestErf64RangeBlocks checks Erf64's gathering by range on blocks where
+// all lanes fall in one range, where one range is empty, and where the
+// ranges alternate lane by lane, at lengths 0–3 past a multiple of 4 and
+// past a whole block of 256.
+func TestErf64RangeBlocks(t *testing.T) {
+	requireVector(t)
+	rng := rand.New(rand.NewPCG(3, 5))
+	lengths := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 60, 61, 62, 63, 252, 253, 254, 255, 256, 257, 258, 259, 511, 516}
+	patterns := map[string]func(i int) int{
+		"all small":  func(int) int { return 0 },
+		"all middle": func(int) int { return 1 },
+		"all tail a": func(int) int { return 2 },
+		"all tail b": func(int) int { return 3 },
+		"all ≥ 6":    func(int) int { return 4 },
+		"all tail":   func(i int) int { return 2 + i%2 },
+		"no small":   func(i int) int { return 1 + rng.IntN(4) },
+		"no middle":  func(int) int { return [...]int{0, 2, 3, 4}[rng.IntN(4)] },
+		"no tail":    func(int) int { return [...]int{0, 1, 4}[rng.IntN(3)] },
+		"alternate":  func(i int) int { return i % 5 },
+		"random":     func(int) int { return rng.IntN(5) },
+	}
+	for name, pick := range patterns {
+		for _, n := range lengths {
+			x := make([]float64, n)
+			for i := range x {
+				x[i] = erfRangeDraw(rng, pick(i))
+			}
+			erfCheckBits(t, name, x)
+		}
+	}
+}
+
+// TestErf64SpecialsInEveryPosition puts each special value (NaN, ±Inf, ±0,
+// subnormals, the tiny range below 2⁻¹⁰¹⁵, the range boundaries) at every
+// position of blocks otherwise filled from one range or from all, so that
+// it lands in every lane of a group of four, first and last of a block, and
+// in the scalar remainder.
+func TestErf64SpecialsInEveryPosition(t *testing.T) {
+	requireVector(t)
+	rng := rand.New(rand.NewPCG(9, 13))
+	specials := []float64{math.NaN(), math.Float64frombits(0x7ff0000000000123), math.Float64frombits(0xfff8000000000042),
+		math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 5e-324, -5e-324, 2.2250738585072009e-308, -1e-310,
+		1e-306, -2.848094538889218e-306, math.Nextafter(2.848094538889218e-306, 0), 1e-300,
+		0.84375, -1.25, 1 / 0.35, -6, math.Nextafter(6, 0), math.Nextafter(1.25, 0)}
+	for _, n := range []int{1, 3, 4, 7, 8, 13, 256, 259} {
+		for fill := -1; fill < 5; fill++ {
+			base := make([]float64, n)
+			for i := range base {
+				r := fill
+				if r < 0 {
+					r = rng.IntN(5)
+				}
+				base[i] = erfRangeDraw(rng, r)
+			}
+			for _, sp := range specials {
+				for pos := range n {
+					x := append([]float64(nil), base...)
+					x[pos] = sp
+					erfCheckBits(t, fmt.Sprintf("special %v, fill %d", sp, fill), x)
+				}
+			}
 		}
 	}
 }

@@ -5,7 +5,8 @@ package simd
 import "math"
 
 // erfBlock is how many elements Erf64 takes at a time: its buffers live on
-// the stack (3 × 2 KiB) and stay in L1 between the passes.
+// the stack and stay in L1 between the passes. It must stay ≤ 256, the
+// range of the uint8 lane indices.
 const erfBlock = 256
 
 // erfVeryTiny is the bound of math.erf's branch for the smallest arguments
@@ -13,50 +14,31 @@ const erfBlock = 256
 // (besides ±0).
 const erfVeryTiny = 2.848094538889218e-306
 
-// erfTailLo and erfTailHi bound the range in which math.erf takes its two
-// exponentials, erfTailLo ≤ |x| < erfTailHi; erf64Finish blends them in
-// there and nowhere else.
-const erfTailLo, erfTailHi = 1.25, 6
-
-// erfTailExp sets a1[i] and a2[i] to their exponentials (Exp64's bits) for
-// the lanes i whose |x[i]| is in math.erf's tail range, which erf64Finish
-// alone reads: on GELU's inputs (x/√2, x about unit normal) 1 lane in 12,
-// so the two exponential passes run over those lanes gathered to the front
-// (in place, then put back in reverse order, which overwrites only slots
-// already put back) instead of over all n. The other lanes keep junk that
-// erf64Finish blends away. n = len(x) is a multiple of 4; so is the gathered
-// count, rounded up over lanes that hold prepared (finite or NaN) values.
-func erfTailExp(x, a1, a2 []float64) {
-	var idx [erfBlock]uint8
-	m := 0
-	for i, v := range x {
-		a1[m], a2[m], idx[m] = a1[i], a2[i], uint8(i)
-		if a := math.Abs(v); a >= erfTailLo && a < erfTailHi {
-			m++
-		}
-	}
-	if m == 0 {
-		return
-	}
-	m4 := (m + 3) &^ 3
-	exp64(m4, &a1[0])
-	exp64(m4, &a2[0])
-	for j := m - 1; j >= 0; j-- {
-		k := idx[j]
-		a1[k], a2[k] = a1[j], a2[j]
-	}
+// erfScratch holds Erf64's per-block buffers: the gathered lanes of
+// 0.84375 ≤ |x| < 1.25 (mid) and of 1.25 ≤ |x| < 6 (tail), their places in
+// the block, and the tail's two exponentials.
+type erfScratch struct {
+	mid, tail, e1, e2 [erfBlock]float64
+	midAt, tailAt     [erfBlock]uint8
 }
 
 // Erf64 sets x[i] = math.Erf(x[i]) in place, bit for bit. Where the Go
 // compiler does not fuse a multiply and an add (amd64 below GOAMD64=v3, the
-// default), it runs math.erf's operations four lanes at a time: the
-// polynomials of every range and a blend (erf64Prep), both exponentials
-// through Exp64's kernel, and the last step (erf64Finish); NaN and the
-// non-zero |x| below erfVeryTiny, which take math.erf's other branches, go
-// through math.Erf itself, as do the last len(x)%4 elements. With GOAMD64=v3 the
-// compiler fuses math.erf's multiply-adds, which these kernels do not, so
-// every element goes through math.Erf. Package autograd's GELU, whose
-// exact erf took half of a Platonov-style GCN's epoch, calls it.
+// default), it runs math.erf's operations four lanes at a time, each range
+// over its own lanes only: erf64Small over all of them (|x| < 0.84375, the
+// tiny ones, ±0, |x| ≥ 6 and the sign; it also gathers the other ranges'
+// lanes into compact arrays, four at a time), erf64Mid over the lanes of
+// 0.84375 ≤ |x| < 1.25 and the tail's kernels (erf64TailArgs, Exp64's
+// twice, erf64TailEnd) over those of 1.25 ≤ |x| < 6, their results put
+// back. On GELU's inputs (x/√2, x
+// about unit normal) 77% of lanes are in the first range, so most lanes
+// cost one division instead of the four of computing every range. NaN and
+// the non-zero |x| below erfVeryTiny, which take math.erf's other branches,
+// go through math.Erf itself, as do the last len(x)%4 elements. With
+// GOAMD64=v3 the compiler fuses math.erf's multiply-adds, which these
+// kernels do not, so every element goes through math.Erf. Package
+// autograd's GELU, whose exact erf took half of a Platonov-style GCN's
+// epoch, calls it.
 func Erf64(x []float64) {
 	if !erfVector {
 		for i, v := range x {
@@ -64,28 +46,57 @@ func Erf64(x []float64) {
 		}
 		return
 	}
-	var res, a1, a2 [erfBlock]float64
+	var s erfScratch
 	for len(x) > 0 {
 		blk := x[:min(len(x), erfBlock)]
 		x = x[len(blk):]
 		n := len(blk) &^ 3
 		if n > 0 {
-			erf64Prep(n, &blk[0], &res[0], &a1[0], &a2[0])
-			erfTailExp(blk[:n], a1[:n], a2[:n])
-			if erf64Finish(n, &blk[0], &res[0], &a1[0], &a2[0]) == 0 {
-				copy(blk[:n], res[:n])
-			} else {
-				for i, v := range blk[:n] {
-					if a := math.Abs(v); a >= erfVeryTiny || a == 0 {
-						blk[i] = res[i]
-					} else {
-						blk[i] = math.Erf(v)
-					}
-				}
-			}
+			erfBlock4(blk[:n], &s)
 		}
 		for i := n; i < len(blk); i++ {
 			blk[i] = math.Erf(blk[i])
 		}
+	}
+}
+
+// erfBlock4 is Erf64 over x, len(x) ≤ erfBlock a multiple of 4.
+func erfBlock4(x []float64, s *erfScratch) {
+	m, k, left := erf64Small(len(x), &x[0], &s.mid[0], &s.tail[0], &s.midAt[0], &s.tailAt[0])
+	erfPad(m, k, s)
+	if m > 0 {
+		erf64Mid((m+3)&^3, &s.mid[0])
+		for j, v := range s.mid[:m] {
+			x[s.midAt[j]] = v
+		}
+	}
+	if k > 0 {
+		k4 := (k + 3) &^ 3
+		erf64TailArgs(k4, &s.tail[0], &s.e1[0], &s.e2[0])
+		exp64(k4, &s.e1[0])
+		exp64(k4, &s.e2[0])
+		erf64TailEnd(k4, &s.tail[0], &s.e1[0], &s.e2[0])
+		for j, v := range s.tail[:k] {
+			x[s.tailAt[j]] = v
+		}
+	}
+	if left > 0 { // NaN or 0 < |x| < erfVeryTiny somewhere: erf64Small kept x there
+		for i, v := range x {
+			if a := math.Abs(v); !(a >= erfVeryTiny || a == 0) {
+				x[i] = math.Erf(v)
+			}
+		}
+	}
+}
+
+// erfPad pads s.mid[:m] and s.tail[:k] to a multiple of 4 with lanes of
+// their range (1 and 2), which keep the exponentials' arguments in Exp64's
+// range.
+func erfPad(m, k int, s *erfScratch) {
+	for j := m; j < (m+3)&^3; j++ {
+		s.mid[j] = 1
+	}
+	for j := k; j < (k+3)&^3; j++ {
+		s.tail[j] = 2
 	}
 }

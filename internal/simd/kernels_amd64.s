@@ -3375,216 +3375,670 @@ DATA erfconst<>+2096(SB)/8, $0xffffffff00000000
 DATA erfconst<>+2104(SB)/8, $0xffffffff00000000
 GLOBL erfconst<>(SB), RODATA|NOPTR, $2112
 
-// func erf64Prep(n int, x *float64, res *float64, a1 *float64, a2 *float64)
-// Requires: AVX
-TEXT ·erf64Prep(SB), NOSPLIT, $0-40
+DATA erfperm<>+0(SB)/4, $0x00000000
+DATA erfperm<>+4(SB)/4, $0x00000001
+DATA erfperm<>+8(SB)/4, $0x00000000
+DATA erfperm<>+12(SB)/4, $0x00000001
+DATA erfperm<>+16(SB)/4, $0x00000000
+DATA erfperm<>+20(SB)/4, $0x00000001
+DATA erfperm<>+24(SB)/4, $0x00000000
+DATA erfperm<>+28(SB)/4, $0x00000001
+DATA erfperm<>+32(SB)/4, $0x00000000
+DATA erfperm<>+36(SB)/4, $0x00000001
+DATA erfperm<>+40(SB)/4, $0x00000000
+DATA erfperm<>+44(SB)/4, $0x00000001
+DATA erfperm<>+48(SB)/4, $0x00000000
+DATA erfperm<>+52(SB)/4, $0x00000001
+DATA erfperm<>+56(SB)/4, $0x00000000
+DATA erfperm<>+60(SB)/4, $0x00000001
+DATA erfperm<>+64(SB)/4, $0x00000002
+DATA erfperm<>+68(SB)/4, $0x00000003
+DATA erfperm<>+72(SB)/4, $0x00000000
+DATA erfperm<>+76(SB)/4, $0x00000001
+DATA erfperm<>+80(SB)/4, $0x00000000
+DATA erfperm<>+84(SB)/4, $0x00000001
+DATA erfperm<>+88(SB)/4, $0x00000000
+DATA erfperm<>+92(SB)/4, $0x00000001
+DATA erfperm<>+96(SB)/4, $0x00000000
+DATA erfperm<>+100(SB)/4, $0x00000001
+DATA erfperm<>+104(SB)/4, $0x00000002
+DATA erfperm<>+108(SB)/4, $0x00000003
+DATA erfperm<>+112(SB)/4, $0x00000000
+DATA erfperm<>+116(SB)/4, $0x00000001
+DATA erfperm<>+120(SB)/4, $0x00000000
+DATA erfperm<>+124(SB)/4, $0x00000001
+DATA erfperm<>+128(SB)/4, $0x00000004
+DATA erfperm<>+132(SB)/4, $0x00000005
+DATA erfperm<>+136(SB)/4, $0x00000000
+DATA erfperm<>+140(SB)/4, $0x00000001
+DATA erfperm<>+144(SB)/4, $0x00000000
+DATA erfperm<>+148(SB)/4, $0x00000001
+DATA erfperm<>+152(SB)/4, $0x00000000
+DATA erfperm<>+156(SB)/4, $0x00000001
+DATA erfperm<>+160(SB)/4, $0x00000000
+DATA erfperm<>+164(SB)/4, $0x00000001
+DATA erfperm<>+168(SB)/4, $0x00000004
+DATA erfperm<>+172(SB)/4, $0x00000005
+DATA erfperm<>+176(SB)/4, $0x00000000
+DATA erfperm<>+180(SB)/4, $0x00000001
+DATA erfperm<>+184(SB)/4, $0x00000000
+DATA erfperm<>+188(SB)/4, $0x00000001
+DATA erfperm<>+192(SB)/4, $0x00000002
+DATA erfperm<>+196(SB)/4, $0x00000003
+DATA erfperm<>+200(SB)/4, $0x00000004
+DATA erfperm<>+204(SB)/4, $0x00000005
+DATA erfperm<>+208(SB)/4, $0x00000000
+DATA erfperm<>+212(SB)/4, $0x00000001
+DATA erfperm<>+216(SB)/4, $0x00000000
+DATA erfperm<>+220(SB)/4, $0x00000001
+DATA erfperm<>+224(SB)/4, $0x00000000
+DATA erfperm<>+228(SB)/4, $0x00000001
+DATA erfperm<>+232(SB)/4, $0x00000002
+DATA erfperm<>+236(SB)/4, $0x00000003
+DATA erfperm<>+240(SB)/4, $0x00000004
+DATA erfperm<>+244(SB)/4, $0x00000005
+DATA erfperm<>+248(SB)/4, $0x00000000
+DATA erfperm<>+252(SB)/4, $0x00000001
+DATA erfperm<>+256(SB)/4, $0x00000006
+DATA erfperm<>+260(SB)/4, $0x00000007
+DATA erfperm<>+264(SB)/4, $0x00000000
+DATA erfperm<>+268(SB)/4, $0x00000001
+DATA erfperm<>+272(SB)/4, $0x00000000
+DATA erfperm<>+276(SB)/4, $0x00000001
+DATA erfperm<>+280(SB)/4, $0x00000000
+DATA erfperm<>+284(SB)/4, $0x00000001
+DATA erfperm<>+288(SB)/4, $0x00000000
+DATA erfperm<>+292(SB)/4, $0x00000001
+DATA erfperm<>+296(SB)/4, $0x00000006
+DATA erfperm<>+300(SB)/4, $0x00000007
+DATA erfperm<>+304(SB)/4, $0x00000000
+DATA erfperm<>+308(SB)/4, $0x00000001
+DATA erfperm<>+312(SB)/4, $0x00000000
+DATA erfperm<>+316(SB)/4, $0x00000001
+DATA erfperm<>+320(SB)/4, $0x00000002
+DATA erfperm<>+324(SB)/4, $0x00000003
+DATA erfperm<>+328(SB)/4, $0x00000006
+DATA erfperm<>+332(SB)/4, $0x00000007
+DATA erfperm<>+336(SB)/4, $0x00000000
+DATA erfperm<>+340(SB)/4, $0x00000001
+DATA erfperm<>+344(SB)/4, $0x00000000
+DATA erfperm<>+348(SB)/4, $0x00000001
+DATA erfperm<>+352(SB)/4, $0x00000000
+DATA erfperm<>+356(SB)/4, $0x00000001
+DATA erfperm<>+360(SB)/4, $0x00000002
+DATA erfperm<>+364(SB)/4, $0x00000003
+DATA erfperm<>+368(SB)/4, $0x00000006
+DATA erfperm<>+372(SB)/4, $0x00000007
+DATA erfperm<>+376(SB)/4, $0x00000000
+DATA erfperm<>+380(SB)/4, $0x00000001
+DATA erfperm<>+384(SB)/4, $0x00000004
+DATA erfperm<>+388(SB)/4, $0x00000005
+DATA erfperm<>+392(SB)/4, $0x00000006
+DATA erfperm<>+396(SB)/4, $0x00000007
+DATA erfperm<>+400(SB)/4, $0x00000000
+DATA erfperm<>+404(SB)/4, $0x00000001
+DATA erfperm<>+408(SB)/4, $0x00000000
+DATA erfperm<>+412(SB)/4, $0x00000001
+DATA erfperm<>+416(SB)/4, $0x00000000
+DATA erfperm<>+420(SB)/4, $0x00000001
+DATA erfperm<>+424(SB)/4, $0x00000004
+DATA erfperm<>+428(SB)/4, $0x00000005
+DATA erfperm<>+432(SB)/4, $0x00000006
+DATA erfperm<>+436(SB)/4, $0x00000007
+DATA erfperm<>+440(SB)/4, $0x00000000
+DATA erfperm<>+444(SB)/4, $0x00000001
+DATA erfperm<>+448(SB)/4, $0x00000002
+DATA erfperm<>+452(SB)/4, $0x00000003
+DATA erfperm<>+456(SB)/4, $0x00000004
+DATA erfperm<>+460(SB)/4, $0x00000005
+DATA erfperm<>+464(SB)/4, $0x00000006
+DATA erfperm<>+468(SB)/4, $0x00000007
+DATA erfperm<>+472(SB)/4, $0x00000000
+DATA erfperm<>+476(SB)/4, $0x00000001
+DATA erfperm<>+480(SB)/4, $0x00000000
+DATA erfperm<>+484(SB)/4, $0x00000001
+DATA erfperm<>+488(SB)/4, $0x00000002
+DATA erfperm<>+492(SB)/4, $0x00000003
+DATA erfperm<>+496(SB)/4, $0x00000004
+DATA erfperm<>+500(SB)/4, $0x00000005
+DATA erfperm<>+504(SB)/4, $0x00000006
+DATA erfperm<>+508(SB)/4, $0x00000007
+DATA erfperm<>+512(SB)/1, $0x00
+DATA erfperm<>+513(SB)/1, $0x00
+DATA erfperm<>+514(SB)/1, $0x00
+DATA erfperm<>+515(SB)/1, $0x00
+DATA erfperm<>+516(SB)/1, $0x00
+DATA erfperm<>+517(SB)/1, $0x00
+DATA erfperm<>+518(SB)/1, $0x00
+DATA erfperm<>+519(SB)/1, $0x00
+DATA erfperm<>+520(SB)/1, $0x01
+DATA erfperm<>+521(SB)/1, $0x00
+DATA erfperm<>+522(SB)/1, $0x00
+DATA erfperm<>+523(SB)/1, $0x00
+DATA erfperm<>+524(SB)/1, $0x00
+DATA erfperm<>+525(SB)/1, $0x01
+DATA erfperm<>+526(SB)/1, $0x00
+DATA erfperm<>+527(SB)/1, $0x00
+DATA erfperm<>+528(SB)/1, $0x02
+DATA erfperm<>+529(SB)/1, $0x00
+DATA erfperm<>+530(SB)/1, $0x00
+DATA erfperm<>+531(SB)/1, $0x00
+DATA erfperm<>+532(SB)/1, $0x00
+DATA erfperm<>+533(SB)/1, $0x02
+DATA erfperm<>+534(SB)/1, $0x00
+DATA erfperm<>+535(SB)/1, $0x00
+DATA erfperm<>+536(SB)/1, $0x01
+DATA erfperm<>+537(SB)/1, $0x02
+DATA erfperm<>+538(SB)/1, $0x00
+DATA erfperm<>+539(SB)/1, $0x00
+DATA erfperm<>+540(SB)/1, $0x00
+DATA erfperm<>+541(SB)/1, $0x01
+DATA erfperm<>+542(SB)/1, $0x02
+DATA erfperm<>+543(SB)/1, $0x00
+DATA erfperm<>+544(SB)/1, $0x03
+DATA erfperm<>+545(SB)/1, $0x00
+DATA erfperm<>+546(SB)/1, $0x00
+DATA erfperm<>+547(SB)/1, $0x00
+DATA erfperm<>+548(SB)/1, $0x00
+DATA erfperm<>+549(SB)/1, $0x03
+DATA erfperm<>+550(SB)/1, $0x00
+DATA erfperm<>+551(SB)/1, $0x00
+DATA erfperm<>+552(SB)/1, $0x01
+DATA erfperm<>+553(SB)/1, $0x03
+DATA erfperm<>+554(SB)/1, $0x00
+DATA erfperm<>+555(SB)/1, $0x00
+DATA erfperm<>+556(SB)/1, $0x00
+DATA erfperm<>+557(SB)/1, $0x01
+DATA erfperm<>+558(SB)/1, $0x03
+DATA erfperm<>+559(SB)/1, $0x00
+DATA erfperm<>+560(SB)/1, $0x02
+DATA erfperm<>+561(SB)/1, $0x03
+DATA erfperm<>+562(SB)/1, $0x00
+DATA erfperm<>+563(SB)/1, $0x00
+DATA erfperm<>+564(SB)/1, $0x00
+DATA erfperm<>+565(SB)/1, $0x02
+DATA erfperm<>+566(SB)/1, $0x03
+DATA erfperm<>+567(SB)/1, $0x00
+DATA erfperm<>+568(SB)/1, $0x01
+DATA erfperm<>+569(SB)/1, $0x02
+DATA erfperm<>+570(SB)/1, $0x03
+DATA erfperm<>+571(SB)/1, $0x00
+DATA erfperm<>+572(SB)/1, $0x00
+DATA erfperm<>+573(SB)/1, $0x01
+DATA erfperm<>+574(SB)/1, $0x02
+DATA erfperm<>+575(SB)/1, $0x03
+GLOBL erfperm<>(SB), RODATA|NOPTR, $576
+
+// func erf64Small(n int, x *float64, mid *float64, tail *float64, midAt *uint8, tailAt *uint8) (int, int, int)
+// Requires: AVX, AVX2, POPCNT
+TEXT ·erf64Small(SB), NOSPLIT, $0-72
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
-	MOVQ res+16(FP), DX
-	MOVQ a1+24(FP), BX
-	MOVQ a2+32(FP), SI
-	LEAQ erfconst<>+0(SB), DI
+	MOVQ mid+16(FP), DX
+	MOVQ tail+24(FP), BX
+	MOVQ midAt+32(FP), SI
+	MOVQ tailAt+40(FP), DI
+	LEAQ erfconst<>+0(SB), R8
+	LEAQ erfperm<>+0(SB), R9
+	XORQ R10, R10
+	XORQ R11, R11
+	XORQ R12, R12
+	XORQ R13, R13
 
-erfpreploop:
+erfsmallloop:
 	CMPQ      AX, $0x04
-	JL        erfprepdone
+	JL        erfsmalldone
 	VMOVUPD   (CX), Y0
-	VANDPD    2048(DI), Y0, Y1
-	VANDPD    2016(DI), Y0, Y0
-	VMULPD    Y0, Y0, Y2
-	VMULPD    (DI), Y2, Y4
-	VADDPD    32(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    64(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    96(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    128(DI), Y4, Y4
-	VMULPD    160(DI), Y2, Y5
-	VADDPD    192(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    224(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    256(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    288(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    1696(DI), Y5, Y5
+	VANDPD    2048(R8), Y0, Y2
+	VANDPD    2016(R8), Y0, Y1
+	VCMPPD    $0x1d, 1792(R8), Y1, Y3
+	VCMPPD    $0x11, 1824(R8), Y1, Y4
+	VANDPD    Y4, Y3, Y3
+	VMOVMSKPD Y3, R14
+	MOVQ      R14, R15
+	SHLQ      $0x05, R15
+	VMOVDQU   (R9)(R15*1), Y3
+	VPERMD    Y0, Y3, Y3
+	VMOVUPD   Y3, (DX)(R10*8)
+	MOVL      512(R9)(R14*4), R15
+	ADDL      R12, R15
+	MOVL      R15, (SI)(R10*1)
+	POPCNTL   R14, R14
+	ADDQ      R14, R10
+	VCMPPD    $0x1d, 1824(R8), Y1, Y3
+	VCMPPD    $0x11, 1888(R8), Y1, Y4
+	VANDPD    Y4, Y3, Y3
+	VMOVMSKPD Y3, R14
+	MOVQ      R14, R15
+	SHLQ      $0x05, R15
+	VMOVDQU   (R9)(R15*1), Y3
+	VPERMD    Y0, Y3, Y3
+	VMOVUPD   Y3, (BX)(R11*8)
+	MOVL      512(R9)(R14*4), R15
+	ADDL      R12, R15
+	MOVL      R15, (DI)(R11*1)
+	POPCNTL   R14, R14
+	ADDQ      R14, R11
+	ADDL      $0x04040404, R12
+	VMULPD    Y1, Y1, Y3
+	VMULPD    (R8), Y3, Y4
+	VADDPD    32(R8), Y4, Y4
+	VMULPD    Y4, Y3, Y4
+	VADDPD    64(R8), Y4, Y4
+	VMULPD    Y4, Y3, Y4
+	VADDPD    96(R8), Y4, Y4
+	VMULPD    Y4, Y3, Y4
+	VADDPD    128(R8), Y4, Y4
+	VMULPD    160(R8), Y3, Y5
+	VADDPD    192(R8), Y5, Y5
+	VMULPD    Y5, Y3, Y5
+	VADDPD    224(R8), Y5, Y5
+	VMULPD    Y5, Y3, Y5
+	VADDPD    256(R8), Y5, Y5
+	VMULPD    Y5, Y3, Y5
+	VADDPD    288(R8), Y5, Y5
+	VMULPD    Y5, Y3, Y5
+	VADDPD    1696(R8), Y5, Y5
 	VDIVPD    Y5, Y4, Y4
-	VMULPD    Y4, Y0, Y4
-	VADDPD    Y4, Y0, Y3
-	VSUBPD    1696(DI), Y0, Y2
-	VMULPD    320(DI), Y2, Y4
-	VADDPD    352(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    384(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    416(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    448(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    480(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    512(DI), Y4, Y4
-	VMULPD    544(DI), Y2, Y5
-	VADDPD    576(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    608(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    640(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    672(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    704(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    1696(DI), Y5, Y5
-	VDIVPD    Y5, Y4, Y4
-	VADDPD    1728(DI), Y4, Y4
-	VCMPPD    $0x11, 1792(DI), Y0, Y2
-	VBLENDVPD Y2, Y3, Y4, Y3
-	VMULPD    1920(DI), Y0, Y4
-	VADDPD    Y4, Y0, Y4
-	VCMPPD    $0x11, 1952(DI), Y0, Y2
-	VBLENDVPD Y2, Y4, Y3, Y3
-	VCMPPD    $0x1d, 1888(DI), Y0, Y2
-	VBLENDVPD Y2, 1696(DI), Y3, Y3
-	VXORPD    Y1, Y3, Y3
-	VMOVUPD   Y3, (DX)
-	VMULPD    Y0, Y0, Y1
-	VMOVUPD   1696(DI), Y2
-	VDIVPD    Y1, Y2, Y2
-	VMULPD    736(DI), Y2, Y4
-	VADDPD    768(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    800(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    832(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    864(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    896(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    928(DI), Y4, Y4
-	VMULPD    Y4, Y2, Y4
-	VADDPD    960(DI), Y4, Y4
-	VMULPD    992(DI), Y2, Y5
-	VADDPD    1024(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    1056(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    1088(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    1120(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    1152(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    1184(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    1216(DI), Y5, Y5
-	VMULPD    Y5, Y2, Y5
-	VADDPD    1696(DI), Y5, Y5
-	VMULPD    1248(DI), Y2, Y1
-	VADDPD    1280(DI), Y1, Y1
-	VMULPD    Y1, Y2, Y1
-	VADDPD    1312(DI), Y1, Y1
-	VMULPD    Y1, Y2, Y1
-	VADDPD    1344(DI), Y1, Y1
-	VMULPD    Y1, Y2, Y1
-	VADDPD    1376(DI), Y1, Y1
-	VMULPD    Y1, Y2, Y1
-	VADDPD    1408(DI), Y1, Y1
-	VMULPD    Y1, Y2, Y1
-	VADDPD    1440(DI), Y1, Y1
-	VMULPD    1472(DI), Y2, Y3
-	VADDPD    1504(DI), Y3, Y3
-	VMULPD    Y3, Y2, Y3
-	VADDPD    1536(DI), Y3, Y3
-	VMULPD    Y3, Y2, Y3
-	VADDPD    1568(DI), Y3, Y3
-	VMULPD    Y3, Y2, Y3
-	VADDPD    1600(DI), Y3, Y3
-	VMULPD    Y3, Y2, Y3
-	VADDPD    1632(DI), Y3, Y3
-	VMULPD    Y3, Y2, Y3
-	VADDPD    1664(DI), Y3, Y3
-	VMULPD    Y3, Y2, Y3
-	VADDPD    1696(DI), Y3, Y3
-	VCMPPD    $0x11, 1856(DI), Y0, Y2
-	VBLENDVPD Y2, Y4, Y1, Y4
-	VBLENDVPD Y2, Y5, Y3, Y5
-	VDIVPD    Y5, Y4, Y4
-	VANDPD    2080(DI), Y0, Y2
-	VMULPD    Y2, Y2, Y1
-	VADDPD    1760(DI), Y1, Y1
-	VXORPD    2048(DI), Y1, Y1
-	VSUBPD    Y0, Y2, Y3
-	VADDPD    Y0, Y2, Y5
-	VMULPD    Y5, Y3, Y3
-	VADDPD    Y4, Y3, Y3
-	VCMPPD    $0x1d, 1824(DI), Y0, Y2
-	VCMPPD    $0x11, 1888(DI), Y0, Y5
-	VANDPD    Y5, Y2, Y2
-	VANDPD    Y2, Y1, Y1
-	VANDPD    Y2, Y3, Y3
-	VMOVUPD   Y1, (BX)
-	VMOVUPD   Y3, (SI)
+	VMULPD    Y4, Y1, Y4
+	VADDPD    Y4, Y1, Y3
+	VMULPD    1920(R8), Y1, Y4
+	VADDPD    Y4, Y1, Y4
+	VCMPPD    $0x11, 1952(R8), Y1, Y5
+	VBLENDVPD Y5, Y4, Y3, Y3
+	VCMPPD    $0x1d, 1888(R8), Y1, Y5
+	VBLENDVPD Y5, 1696(R8), Y3, Y3
+	VXORPD    Y2, Y3, Y3
+	VCMPPD    $0x1d, 1984(R8), Y1, Y5
+	VXORPD    Y2, Y2, Y2
+	VCMPPD    $0x00, Y2, Y1, Y2
+	VORPD     Y2, Y5, Y5
+	VBLENDVPD Y5, Y3, Y0, Y3
+	VMOVUPD   Y3, (CX)
+	VMOVMSKPD Y5, R14
+	XORQ      $0x0f, R14
+	POPCNTQ   R14, R14
+	ADDQ      R14, R13
 	ADDQ      $0x20, CX
-	ADDQ      $0x20, DX
-	ADDQ      $0x20, BX
-	ADDQ      $0x20, SI
 	SUBQ      $0x04, AX
-	JMP       erfpreploop
+	JMP       erfsmallloop
 
-erfprepdone:
+erfsmalldone:
+	MOVQ R10, ret+48(FP)
+	MOVQ R11, ret1+56(FP)
+	MOVQ R13, ret2+64(FP)
 	VZEROUPPER
 	RET
 
-// func erf64Finish(n int, x *float64, res *float64, e1 *float64, e2 *float64) int
-// Requires: AVX, POPCNT
-TEXT ·erf64Finish(SB), NOSPLIT, $0-48
+// func erf64Mid(n int, x *float64)
+// Requires: AVX
+TEXT ·erf64Mid(SB), NOSPLIT, $0-16
 	MOVQ n+0(FP), AX
 	MOVQ x+8(FP), CX
-	MOVQ res+16(FP), DX
-	MOVQ e1+24(FP), BX
-	MOVQ e2+32(FP), SI
-	LEAQ erfconst<>+0(SB), DI
-	XORQ R8, R8
+	LEAQ erfconst<>+0(SB), DX
 
-erffinloop:
+erfmidloop:
+	CMPQ    AX, $0x04
+	JL      erfmiddone
+	VMOVUPD (CX), Y0
+	VANDPD  2048(DX), Y0, Y1
+	VANDPD  2016(DX), Y0, Y0
+	VSUBPD  1696(DX), Y0, Y0
+	VMULPD  320(DX), Y0, Y2
+	VADDPD  352(DX), Y2, Y2
+	VMULPD  Y2, Y0, Y2
+	VADDPD  384(DX), Y2, Y2
+	VMULPD  Y2, Y0, Y2
+	VADDPD  416(DX), Y2, Y2
+	VMULPD  Y2, Y0, Y2
+	VADDPD  448(DX), Y2, Y2
+	VMULPD  Y2, Y0, Y2
+	VADDPD  480(DX), Y2, Y2
+	VMULPD  Y2, Y0, Y2
+	VADDPD  512(DX), Y2, Y2
+	VMULPD  544(DX), Y0, Y3
+	VADDPD  576(DX), Y3, Y3
+	VMULPD  Y3, Y0, Y3
+	VADDPD  608(DX), Y3, Y3
+	VMULPD  Y3, Y0, Y3
+	VADDPD  640(DX), Y3, Y3
+	VMULPD  Y3, Y0, Y3
+	VADDPD  672(DX), Y3, Y3
+	VMULPD  Y3, Y0, Y3
+	VADDPD  704(DX), Y3, Y3
+	VMULPD  Y3, Y0, Y3
+	VADDPD  1696(DX), Y3, Y3
+	VDIVPD  Y3, Y2, Y2
+	VADDPD  1728(DX), Y2, Y2
+	VXORPD  Y1, Y2, Y2
+	VMOVUPD Y2, (CX)
+	ADDQ    $0x20, CX
+	SUBQ    $0x04, AX
+	JMP     erfmidloop
+
+erfmiddone:
+	VZEROUPPER
+	RET
+
+// func erf64TailArgs(n int, x *float64, a1 *float64, a2 *float64)
+// Requires: AVX
+TEXT ·erf64TailArgs(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ a1+16(FP), DX
+	MOVQ a2+24(FP), BX
+	LEAQ erfconst<>+0(SB), SI
+
+erftargloop:
 	CMPQ      AX, $0x04
-	JL        erffindone
+	JL        erftargdone
 	VMOVUPD   (CX), Y0
-	VANDPD    2048(DI), Y0, Y1
-	VANDPD    2016(DI), Y0, Y0
-	VMOVUPD   (BX), Y2
-	VMULPD    (SI), Y2, Y2
-	VDIVPD    Y0, Y2, Y2
-	VMOVUPD   1696(DI), Y3
-	VSUBPD    Y2, Y3, Y3
-	VXORPD    Y1, Y3, Y3
-	VCMPPD    $0x1d, 1824(DI), Y0, Y1
-	VCMPPD    $0x11, 1888(DI), Y0, Y2
-	VANDPD    Y2, Y1, Y1
-	VMOVUPD   (DX), Y2
-	VBLENDVPD Y1, Y3, Y2, Y3
-	VMOVUPD   Y3, (DX)
-	VCMPPD    $0x1d, 1984(DI), Y0, Y1
-	VXORPD    Y2, Y2, Y2
-	VCMPPD    $0x00, Y2, Y0, Y2
-	VORPD     Y2, Y1, Y1
-	VMOVMSKPD Y1, R9
-	XORQ      $0x0f, R9
-	POPCNTQ   R9, R9
-	ADDQ      R9, R8
-	ADDQ      $0x20, CX
-	ADDQ      $0x20, DX
-	ADDQ      $0x20, BX
-	ADDQ      $0x20, SI
-	SUBQ      $0x04, AX
-	JMP       erffinloop
+	VANDPD    2016(SI), Y0, Y0
+	VMULPD    Y0, Y0, Y2
+	VMOVUPD   1696(SI), Y1
+	VDIVPD    Y2, Y1, Y1
+	VCMPPD    $0x11, 1856(SI), Y0, Y6
+	VMOVMSKPD Y6, DI
+	CMPL      DI, $0x0f
+	JNE       erftargnota
+	VMULPD    736(SI), Y1, Y4
+	VADDPD    768(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    800(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    832(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    864(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    896(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    928(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    960(SI), Y4, Y4
+	VMULPD    992(SI), Y1, Y5
+	VADDPD    1024(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1056(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1088(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1120(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1152(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1184(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1216(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1696(SI), Y5, Y5
+	JMP       erftargrs
 
-erffindone:
-	MOVQ R8, ret+40(FP)
+erftargnota:
+	VMULPD    1248(SI), Y1, Y4
+	VADDPD    1280(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    1312(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    1344(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    1376(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    1408(SI), Y4, Y4
+	VMULPD    Y4, Y1, Y4
+	VADDPD    1440(SI), Y4, Y4
+	VMULPD    1472(SI), Y1, Y5
+	VADDPD    1504(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1536(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1568(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1600(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1632(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1664(SI), Y5, Y5
+	VMULPD    Y5, Y1, Y5
+	VADDPD    1696(SI), Y5, Y5
+	TESTL     DI, DI
+	JZ        erftargrs
+	VMULPD    736(SI), Y1, Y2
+	VADDPD    768(SI), Y2, Y2
+	VMULPD    Y2, Y1, Y2
+	VADDPD    800(SI), Y2, Y2
+	VMULPD    Y2, Y1, Y2
+	VADDPD    832(SI), Y2, Y2
+	VMULPD    Y2, Y1, Y2
+	VADDPD    864(SI), Y2, Y2
+	VMULPD    Y2, Y1, Y2
+	VADDPD    896(SI), Y2, Y2
+	VMULPD    Y2, Y1, Y2
+	VADDPD    928(SI), Y2, Y2
+	VMULPD    Y2, Y1, Y2
+	VADDPD    960(SI), Y2, Y2
+	VMULPD    992(SI), Y1, Y3
+	VADDPD    1024(SI), Y3, Y3
+	VMULPD    Y3, Y1, Y3
+	VADDPD    1056(SI), Y3, Y3
+	VMULPD    Y3, Y1, Y3
+	VADDPD    1088(SI), Y3, Y3
+	VMULPD    Y3, Y1, Y3
+	VADDPD    1120(SI), Y3, Y3
+	VMULPD    Y3, Y1, Y3
+	VADDPD    1152(SI), Y3, Y3
+	VMULPD    Y3, Y1, Y3
+	VADDPD    1184(SI), Y3, Y3
+	VMULPD    Y3, Y1, Y3
+	VADDPD    1216(SI), Y3, Y3
+	VMULPD    Y3, Y1, Y3
+	VADDPD    1696(SI), Y3, Y3
+	VBLENDVPD Y6, Y2, Y4, Y4
+	VBLENDVPD Y6, Y3, Y5, Y5
+
+erftargrs:
+	VDIVPD  Y5, Y4, Y4
+	VANDPD  2080(SI), Y0, Y1
+	VMULPD  Y1, Y1, Y2
+	VADDPD  1760(SI), Y2, Y2
+	VXORPD  2048(SI), Y2, Y2
+	VSUBPD  Y0, Y1, Y3
+	VADDPD  Y0, Y1, Y5
+	VMULPD  Y5, Y3, Y3
+	VADDPD  Y4, Y3, Y3
+	VMOVUPD Y2, (DX)
+	VMOVUPD Y3, (BX)
+	ADDQ    $0x20, CX
+	ADDQ    $0x20, DX
+	ADDQ    $0x20, BX
+	SUBQ    $0x04, AX
+	JMP     erftargloop
+
+erftargdone:
+	VZEROUPPER
+	RET
+
+// func erf64TailEnd(n int, x *float64, e1 *float64, e2 *float64)
+// Requires: AVX
+TEXT ·erf64TailEnd(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ e1+16(FP), DX
+	MOVQ e2+24(FP), BX
+	LEAQ erfconst<>+0(SB), SI
+
+erftendloop:
+	CMPQ    AX, $0x04
+	JL      erftenddone
+	VMOVUPD (CX), Y0
+	VANDPD  2048(SI), Y0, Y1
+	VANDPD  2016(SI), Y0, Y0
+	VMOVUPD (DX), Y2
+	VMULPD  (BX), Y2, Y2
+	VDIVPD  Y0, Y2, Y2
+	VMOVUPD 1696(SI), Y0
+	VSUBPD  Y2, Y0, Y0
+	VXORPD  Y1, Y0, Y0
+	VMOVUPD Y0, (CX)
+	ADDQ    $0x20, CX
+	ADDQ    $0x20, DX
+	ADDQ    $0x20, BX
+	SUBQ    $0x04, AX
+	JMP     erftendloop
+
+erftenddone:
+	VZEROUPPER
+	RET
+
+DATA geluconst<>+0(SB)/8, $0x3ff6a09e667f3bcd
+DATA geluconst<>+8(SB)/8, $0x3ff6a09e667f3bcd
+DATA geluconst<>+16(SB)/8, $0x3ff6a09e667f3bcd
+DATA geluconst<>+24(SB)/8, $0x3ff6a09e667f3bcd
+DATA geluconst<>+32(SB)/8, $0x3fe0000000000000
+DATA geluconst<>+40(SB)/8, $0x3fe0000000000000
+DATA geluconst<>+48(SB)/8, $0x3fe0000000000000
+DATA geluconst<>+56(SB)/8, $0x3fe0000000000000
+DATA geluconst<>+64(SB)/8, $0xbfe0000000000000
+DATA geluconst<>+72(SB)/8, $0xbfe0000000000000
+DATA geluconst<>+80(SB)/8, $0xbfe0000000000000
+DATA geluconst<>+88(SB)/8, $0xbfe0000000000000
+DATA geluconst<>+96(SB)/8, $0x3ff0000000000000
+DATA geluconst<>+104(SB)/8, $0x3ff0000000000000
+DATA geluconst<>+112(SB)/8, $0x3ff0000000000000
+DATA geluconst<>+120(SB)/8, $0x3ff0000000000000
+DATA geluconst<>+128(SB)/8, $0x3fd9884533d43651
+DATA geluconst<>+136(SB)/8, $0x3fd9884533d43651
+DATA geluconst<>+144(SB)/8, $0x3fd9884533d43651
+DATA geluconst<>+152(SB)/8, $0x3fd9884533d43651
+DATA geluconst<>+160(SB)/8, $0xc085e00000000000
+DATA geluconst<>+168(SB)/8, $0xc085e00000000000
+DATA geluconst<>+176(SB)/8, $0xc085e00000000000
+DATA geluconst<>+184(SB)/8, $0xc085e00000000000
+GLOBL geluconst<>(SB), RODATA|NOPTR, $192
+
+// func geluArgs(n int, x *float32, e *float64)
+// Requires: AVX
+TEXT ·geluArgs(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ e+16(FP), DX
+	LEAQ geluconst<>+0(SB), BX
+	XORQ SI, SI
+
+geluargsloop:
+	CMPQ      AX, $0x04
+	JL        geluargsdone
+	VCVTPS2PD (CX), Y0
+	VDIVPD    (BX), Y0, Y0
+	VMOVUPD   Y0, (DX)
+	ADDQ      $0x10, CX
+	ADDQ      $0x20, DX
+	SUBQ      $0x04, AX
+	JMP       geluargsloop
+
+geluargsdone:
+	VZEROUPPER
+	RET
+
+// func geluBackArgs(n int, x *float32, e *float64, p *float64) int
+// Requires: AVX, POPCNT
+TEXT ·geluBackArgs(SB), NOSPLIT, $0-40
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ e+16(FP), DX
+	MOVQ p+24(FP), BX
+	LEAQ geluconst<>+0(SB), SI
+	XORQ DI, DI
+
+gelubargsloop:
+	CMPQ      AX, $0x04
+	JL        gelubargsdone
+	VCVTPS2PD (CX), Y0
+	VDIVPD    (SI), Y0, Y1
+	VMOVUPD   Y1, (DX)
+	VMULPD    64(SI), Y0, Y1
+	VMULPD    Y0, Y1, Y1
+	VMOVUPD   Y1, (BX)
+	VCMPPD    $0x1d, 160(SI), Y1, Y0
+	VMOVMSKPD Y0, R8
+	XORQ      $0x0f, R8
+	POPCNTQ   R8, R8
+	ADDQ      R8, DI
+	ADDQ      $0x20, BX
+	ADDQ      $0x10, CX
+	ADDQ      $0x20, DX
+	SUBQ      $0x04, AX
+	JMP       gelubargsloop
+
+gelubargsdone:
+	MOVQ DI, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func geluOut(n int, x *float32, e *float64, y *float32)
+// Requires: AVX
+TEXT ·geluOut(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ e+16(FP), DX
+	MOVQ y+24(FP), BX
+	LEAQ geluconst<>+0(SB), SI
+
+geluoutloop:
+	CMPQ       AX, $0x04
+	JL         geluoutdone
+	VCVTPS2PD  (CX), Y0
+	VMULPD     32(SI), Y0, Y0
+	VMOVUPD    (DX), Y1
+	VADDPD     96(SI), Y1, Y1
+	VMULPD     Y1, Y0, Y0
+	VCVTPD2PSY Y0, X0
+	VMOVUPS    X0, (BX)
+	ADDQ       $0x10, CX
+	ADDQ       $0x20, DX
+	ADDQ       $0x10, BX
+	SUBQ       $0x04, AX
+	JMP        geluoutloop
+
+geluoutdone:
+	VZEROUPPER
+	RET
+
+// func geluBackOut(n int, x *float32, gy *float32, e *float64, p *float64, gx *float32)
+// Requires: AVX
+TEXT ·geluBackOut(SB), NOSPLIT, $0-48
+	MOVQ n+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ gy+16(FP), DX
+	MOVQ e+24(FP), BX
+	MOVQ p+32(FP), SI
+	MOVQ gx+40(FP), DI
+	LEAQ geluconst<>+0(SB), R8
+
+gelubackloop:
+	CMPQ       AX, $0x04
+	JL         gelubackdone
+	VCVTPS2PD  (CX), Y0
+	VMOVUPD    (BX), Y1
+	VADDPD     96(R8), Y1, Y1
+	VMULPD     32(R8), Y1, Y1
+	VMOVUPD    (SI), Y2
+	VMULPD     128(R8), Y2, Y2
+	VMULPD     Y2, Y0, Y0
+	VADDPD     Y0, Y1, Y1
+	VCVTPS2PD  (DX), Y0
+	VMULPD     Y0, Y1, Y1
+	VCVTPD2PSY Y1, X1
+	VADDPS     (DI), X1, X1
+	VMOVUPS    X1, (DI)
+	ADDQ       $0x10, CX
+	ADDQ       $0x10, DX
+	ADDQ       $0x10, DI
+	ADDQ       $0x20, BX
+	ADDQ       $0x20, SI
+	SUBQ       $0x04, AX
+	JMP        gelubackloop
+
+gelubackdone:
 	VZEROUPPER
 	RET
 

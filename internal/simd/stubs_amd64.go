@@ -199,15 +199,45 @@ func exp64(n int, x *float64)
 //go:noescape
 func log64(n int, x *float64)
 
-// erf64Prep is the first half of Erf64 over n lanes, n a multiple of 4.
+// erf64Small is Erf64's pass over all n lanes (n ≤ 256, a multiple of 4): it gathers the middle and tail ranges' lanes with their indices and computes |x| < 0.84375 and |x| ≥ 6 in place; it returns the two counts and how many lanes (NaN, tiny) it left to math.Erf.
 //
 //go:noescape
-func erf64Prep(n int, x *float64, res *float64, a1 *float64, a2 *float64)
+func erf64Small(n int, x *float64, mid *float64, tail *float64, midAt *uint8, tailAt *uint8) (int, int, int)
 
-// erf64Finish is the second half of Erf64 over n lanes, n a multiple of 4; it returns how many lanes it left to math.Erf.
+// erf64Mid is Erf64 over n gathered lanes of 0.84375 ≤ |x| < 1.25, in place, n a multiple of 4.
 //
 //go:noescape
-func erf64Finish(n int, x *float64, res *float64, e1 *float64, e2 *float64) int
+func erf64Mid(n int, x *float64)
+
+// erf64TailArgs is the first half of Erf64 over n gathered lanes of 1.25 ≤ |x| < 6, n a multiple of 4: the exponentials' arguments.
+//
+//go:noescape
+func erf64TailArgs(n int, x *float64, a1 *float64, a2 *float64)
+
+// erf64TailEnd is the second half of Erf64 over n gathered lanes of 1.25 ≤ |x| < 6, in place, n a multiple of 4.
+//
+//go:noescape
+func erf64TailEnd(n int, x *float64, e1 *float64, e2 *float64)
+
+// geluArgs sets e = float64(x)/√2 over n lanes, a multiple of 4.
+//
+//go:noescape
+func geluArgs(n int, x *float32, e *float64)
+
+// geluBackArgs sets e = float64(x)/√2 and p = (−0.5·z)·z over n lanes (a multiple of 4) and returns how many p are not ≥ −Exp64MaxArg.
+//
+//go:noescape
+func geluBackArgs(n int, x *float32, e *float64, p *float64) int
+
+// geluOut sets y = float32(0.5·z·(1+e)), z = float64(x), over n lanes, a multiple of 4.
+//
+//go:noescape
+func geluOut(n int, x *float32, e *float64, y *float32)
+
+// geluBackOut adds float32((0.5·(1+e) + z·(invSqrt2Pi·p))·float64(gy)) to gx, z = float64(x), over n lanes, a multiple of 4.
+//
+//go:noescape
+func geluBackOut(n int, x *float32, gy *float32, e *float64, p *float64, gx *float32)
 
 // dropoutSet writes the dropped-out and scaled x to y, n groups of four (see Dropout).
 //

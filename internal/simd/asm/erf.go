@@ -68,7 +68,7 @@ const (
 	erfC = 1 / 0.35 // the boundary of math.erf's last two ranges, rounded as Go rounds it
 )
 
-// erfConsts are the constants erf64Prep and erf64Finish read, four lanes
+// erfConsts are the constants the Erf64 kernels read, four lanes
 // each, by their index (see erfConst): every polynomial's coefficients,
 // highest first, then the range boundaries and the masks.
 var erfConsts = []float64{
@@ -107,25 +107,18 @@ const (
 	ecHigh // 0xffffffff00000000: math.erf's pseudo-single z
 )
 
-// erfKernels emits the two vector halves of Go's math.erf in the builds
-// where the Go compiler does not fuse a multiply and an add (amd64 below
-// GOAMD64=v3: package simd calls them only there), four float64 lanes at a
-// time, each lane with math.erf's operations in its order, every range
-// computed and the lane's own chosen by a blend. erf64Prep finishes the
-// lanes of |x| < 1.25 and |x| ≥ 6 and writes, for 1.25 ≤ |x| < 6, the two
-// arguments of math.erf's exponentials (0 in the other lanes, so that
-// Exp64 sees only arguments in its range); after Exp64 of both, erf64Finish
-// combines them for those lanes. NaN and 0 < |x| < 2⁻¹⁰¹⁵ (math.erf's
-// other branches, the second also scaled by 8 against underflow) are not
-// handled: Erf64 recomputes such lanes with math.Erf.
+// erfKernels emits the constant table of Go's math.erf and the kernels of
+// Erf64 (erfRangeKernels, in erf5.go), for the builds where the Go compiler
+// does not fuse a multiply and an add (amd64 below GOAMD64=v3: package simd
+// calls them only there), four float64 lanes at a time, each lane with
+// math.erf's operations in its order.
 func erfKernels() {
 	GLOBL("erfconst", RODATA|NOPTR)
 	floatRows(erfConsts)
 	for i, v := range []uint64{0x7fffffffffffffff, 0x8000000000000000, 0xffffffff00000000} {
 		dataRow(ecAbs+i, v)
 	}
-	erf64Prep()
-	erf64Finish()
+	erfRangeKernels()
 }
 
 // erfHorner emits t = c[hi] and then, for i = hi+1 … lo, t = c[i] + s·t:
@@ -155,121 +148,4 @@ func erfPointers(names ...string) (Register, []Register, func(int) Mem) {
 	n := Load(Param("n"), GP64())
 	ps := gpParams(names...)
 	return n, ps, constRows(NewDataAddr(NewStaticSymbol("erfconst"), 0))
-}
-
-// erf64Prep emits erf64Prep(n, x, res, a1, a2): for each lane, res is
-// math.erf(x) where |x| < 1.25 or |x| ≥ 6 (sign applied), and a1, a2 the
-// arguments of the two exponentials of 1.25 ≤ |x| < 6 (else 0).
-func erf64Prep() {
-	kernel("erf64Prep", "func(n int, x, res, a1, a2 *float64)",
-		"erf64Prep is the first half of Erf64 over n lanes, n a multiple of 4.")
-	n, p, c := erfPointers("x", "res", "a1", "a2")
-	px, pr, p1, p2 := p[0], p[1], p[2], p[3]
-	ax, sg, s, t, u, res, m, r, q := YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM(), YMM()
-	loop4("erfprep", n, []Register{px, pr, p1, p2}, func() {
-		VMOVUPD(Mem{Base: px}, ax)
-		VANDPD(c(ecSign), ax, sg)
-		VANDPD(c(ecAbs), ax, ax)
-
-		// |x| < 0.84375: z = x·x, r/s, x + x·(r/s)
-		VMULPD(ax, ax, s)
-		erfHorner(c, 0, 4, s, r)
-		erfHornerOne(c, 5, 9, s, q)
-		VDIVPD(q, r, r)    // y = r/s
-		VMULPD(r, ax, r)   // x·y
-		VADDPD(r, ax, res) // x + x·y
-		// 0.84375 ≤ |x| < 1.25: s = x − 1, erx + P/Q
-		VSUBPD(c(ecOne), ax, s)
-		erfHorner(c, 10, 16, s, r)
-		erfHornerOne(c, 17, 22, s, q)
-		VDIVPD(q, r, r)                 // P/Q
-		VADDPD(c(ecErx), r, r)          // erx + P/Q
-		VCMPPD(U8(0x11), c(ecA), ax, m) // |x| < 0.84375
-		VBLENDVPD(m, res, r, res)
-		// 2⁻¹⁰¹⁵ ≤ |x| < 2⁻²⁸ (and ±0): x + efx·x
-		VMULPD(c(ecEfx), ax, r)
-		VADDPD(r, ax, r)
-		VCMPPD(U8(0x11), c(ecSmall), ax, m) // |x| < 2⁻²⁸
-		VBLENDVPD(m, r, res, res)
-		// |x| ≥ 6: 1
-		VCMPPD(U8(0x1d), c(ecSix), ax, m) // |x| ≥ 6
-		VBLENDVPD(m, c(ecOne), res, res)
-		VXORPD(sg, res, res)
-		VMOVUPD(res, Mem{Base: pr})
-
-		// 1.25 ≤ |x| < 6: s = 1/(x·x), R/S by the range of |x|
-		VMULPD(ax, ax, t)
-		VMOVUPD(c(ecOne), s)
-		VDIVPD(t, s, s)
-		erfHorner(c, 23, 30, s, r)
-		erfHornerOne(c, 31, 38, s, q)
-		erfHorner(c, 39, 45, s, t)
-		erfHornerOne(c, 46, 52, s, u)
-		VCMPPD(U8(0x11), c(ecC), ax, m) // |x| < 1/0.35
-		VBLENDVPD(m, r, t, r)
-		VBLENDVPD(m, q, u, q)
-		VDIVPD(q, r, r) // R/S
-		// z = x with its low 32 bits cleared; a1 = −z·z − 0.5625, a2 = (z−x)(z+x) + R/S
-		VANDPD(c(ecHigh), ax, s)
-		VMULPD(s, s, t)
-		VADDPD(c(ecQuarter), t, t) // z·z + 0.5625, then negated: −z·z − 0.5625 exactly
-		VXORPD(c(ecSign), t, t)
-		VSUBPD(ax, s, u) // z − x
-		VADDPD(ax, s, q) // z + x
-		VMULPD(q, u, u)
-		VADDPD(r, u, u)
-		// 0 outside 1.25 ≤ |x| < 6 (NaN lanes included)
-		VCMPPD(U8(0x1d), c(ecB), ax, m)   // |x| ≥ 1.25
-		VCMPPD(U8(0x11), c(ecSix), ax, q) // |x| < 6
-		VANDPD(q, m, m)
-		VANDPD(m, t, t)
-		VANDPD(m, u, u)
-		VMOVUPD(t, Mem{Base: p1})
-		VMOVUPD(u, Mem{Base: p2})
-
-	})
-	VZEROUPPER()
-	RET()
-}
-
-// erf64Finish emits erf64Finish(n, x, res, e1, e2): for the lanes of
-// 1.25 ≤ |x| < 6, res = 1 − e1·e2/|x| (sign applied), math.erf's last
-// step, e1 and e2 being its two exponentials.
-func erf64Finish() {
-	kernel("erf64Finish", "func(n int, x, res, e1, e2 *float64) int",
-		"erf64Finish is the second half of Erf64 over n lanes, n a multiple of 4; it returns how many lanes it left to math.Erf.")
-	n, p, c := erfPointers("x", "res", "e1", "e2")
-	px, pr, p1, p2 := p[0], p[1], p[2], p[3]
-	ax, sg, r, v, m, q := YMM(), YMM(), YMM(), YMM(), YMM(), YMM()
-	left, bits := GP64(), GP64()
-	XORQ(left, left)
-	loop4("erffin", n, []Register{px, pr, p1, p2}, func() {
-		VMOVUPD(Mem{Base: px}, ax)
-		VANDPD(c(ecSign), ax, sg)
-		VANDPD(c(ecAbs), ax, ax)
-		VMOVUPD(Mem{Base: p1}, r)
-		VMULPD(Mem{Base: p2}, r, r) // Exp(a1)·Exp(a2)
-		VDIVPD(ax, r, r)            // r/x
-		VMOVUPD(c(ecOne), v)
-		VSUBPD(r, v, v) // 1 − r/x
-		VXORPD(sg, v, v)
-		VCMPPD(U8(0x1d), c(ecB), ax, m)   // |x| ≥ 1.25
-		VCMPPD(U8(0x11), c(ecSix), ax, q) // |x| < 6
-		VANDPD(q, m, m)
-		VMOVUPD(Mem{Base: pr}, r)
-		VBLENDVPD(m, v, r, v)
-		VMOVUPD(v, Mem{Base: pr})
-		// count the lanes neither ±0 nor of |x| ≥ erfVeryTiny (NaN included)
-		VCMPPD(U8(0x1d), c(ecVeryTiny), ax, m) // |x| ≥ 2⁻¹⁰¹⁵
-		VXORPD(q, q, q)
-		VCMPPD(U8(0x00), q, ax, q) // |x| == 0
-		VORPD(q, m, m)
-		VMOVMSKPD(m, bits.As32())
-		XORQ(U8(15), bits)
-		POPCNTQ(bits, bits)
-		ADDQ(bits, left)
-	})
-	Store(left, ReturnIndex(0))
-	VZEROUPPER()
-	RET()
 }
