@@ -6973,3 +6973,1691 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+// func spmmNarrowGroups1(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, alpha float32, set int)
+// Requires: AVX, AVX2, CMOV, FMA3, SSE
+TEXT ·spmmNarrowGroups1(SB), NOSPLIT, $8-72
+	MOVQ         rows+0(FP), AX
+	MOVQ         groups+8(FP), CX
+	TESTQ        CX, CX
+	JZ           spmmNarrowGroups1_done
+	SHLQ         $0x04, CX
+	ADDQ         AX, CX
+	MOVQ         CX, (SP)
+	MOVQ         rowPtr+16(FP), CX
+	MOVQ         col+24(FP), DX
+	MOVQ         val+32(FP), BX
+	MOVQ         b+40(FP), SI
+	MOVQ         c+48(FP), DI
+	MOVQ         $0x00000001, R8
+	LEAQ         tailmask<>+0(SB), R9
+	NEGQ         R8
+	VMOVUPS      32(R9)(R8*4), Y0
+	MOVSS        alpha+56(FP), X1
+	VBROADCASTSS X1, Y1
+	MOVQ         set+64(FP), R8
+
+spmmNarrowGroups1_group:
+	MOVLQSX (AX), R10
+	MOVLQSX (CX)(R10*4), R11
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R11, R10
+	MOVQ    R10, R9
+	MOVLQSX 4(AX), R10
+	MOVLQSX (CX)(R10*4), R12
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R12, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	MOVLQSX 8(AX), R10
+	MOVLQSX (CX)(R10*4), R13
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R13, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	MOVLQSX 12(AX), R10
+	MOVLQSX (CX)(R10*4), R14
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R14, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	TESTQ   R9, R9
+	JZ      spmmNarrowGroups1_tails
+
+spmmNarrowGroups1_common:
+	MOVLQSX      (DX)(R11*4), R10
+	IMUL3Q       $0x00000004, R10, R10
+	VBROADCASTSS (BX)(R11*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R11
+	MOVLQSX      (DX)(R12*4), R10
+	IMUL3Q       $0x00000004, R10, R10
+	VBROADCASTSS (BX)(R12*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y3
+	INCQ         R12
+	MOVLQSX      (DX)(R13*4), R10
+	IMUL3Q       $0x00000004, R10, R10
+	VBROADCASTSS (BX)(R13*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y4
+	INCQ         R13
+	MOVLQSX      (DX)(R14*4), R10
+	IMUL3Q       $0x00000004, R10, R10
+	VBROADCASTSS (BX)(R14*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y5
+	INCQ         R14
+	DECQ         R9
+	JNZ          spmmNarrowGroups1_common
+
+spmmNarrowGroups1_tails:
+	MOVLQSX (AX), R9
+	MOVLQSX 4(CX)(R9*4), R9
+
+spmmNarrowGroups1_0_tail:
+	CMPQ         R11, R9
+	JGE          spmmNarrowGroups1_0_fold
+	MOVLQSX      (DX)(R11*4), R10
+	IMUL3Q       $0x00000004, R10, R10
+	VBROADCASTSS (BX)(R11*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R11
+	JMP          spmmNarrowGroups1_0_tail
+
+spmmNarrowGroups1_0_fold:
+	MOVLQSX    (AX), R9
+	IMUL3Q     $0x00000004, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups1_0_zero
+	VMASKMOVPS (R9), Y0, Y6
+	JMP        spmmNarrowGroups1_0_fma
+
+spmmNarrowGroups1_0_zero:
+	VXORPS Y6, Y6, Y6
+
+spmmNarrowGroups1_0_fma:
+	VFMADD231PS Y2, Y1, Y6
+	VMOVSS      X6, (R9)
+	MOVLQSX     4(AX), R9
+	MOVLQSX     4(CX)(R9*4), R9
+
+spmmNarrowGroups1_1_tail:
+	CMPQ         R12, R9
+	JGE          spmmNarrowGroups1_1_fold
+	MOVLQSX      (DX)(R12*4), R10
+	IMUL3Q       $0x00000004, R10, R10
+	VBROADCASTSS (BX)(R12*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y6
+	VFMADD231PS  Y6, Y2, Y3
+	INCQ         R12
+	JMP          spmmNarrowGroups1_1_tail
+
+spmmNarrowGroups1_1_fold:
+	MOVLQSX    4(AX), R9
+	IMUL3Q     $0x00000004, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups1_1_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups1_1_fma
+
+spmmNarrowGroups1_1_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups1_1_fma:
+	VFMADD231PS Y3, Y1, Y2
+	VMOVSS      X2, (R9)
+	MOVLQSX     8(AX), R9
+	MOVLQSX     4(CX)(R9*4), R9
+
+spmmNarrowGroups1_2_tail:
+	CMPQ         R13, R9
+	JGE          spmmNarrowGroups1_2_fold
+	MOVLQSX      (DX)(R13*4), R10
+	IMUL3Q       $0x00000004, R10, R10
+	VBROADCASTSS (BX)(R13*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y4
+	INCQ         R13
+	JMP          spmmNarrowGroups1_2_tail
+
+spmmNarrowGroups1_2_fold:
+	MOVLQSX    8(AX), R9
+	IMUL3Q     $0x00000004, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups1_2_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups1_2_fma
+
+spmmNarrowGroups1_2_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups1_2_fma:
+	VFMADD231PS Y4, Y1, Y2
+	VMOVSS      X2, (R9)
+	MOVLQSX     12(AX), R9
+	MOVLQSX     4(CX)(R9*4), R9
+
+spmmNarrowGroups1_3_tail:
+	CMPQ         R14, R9
+	JGE          spmmNarrowGroups1_3_fold
+	MOVLQSX      (DX)(R14*4), R10
+	IMUL3Q       $0x00000004, R10, R10
+	VBROADCASTSS (BX)(R14*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y5
+	INCQ         R14
+	JMP          spmmNarrowGroups1_3_tail
+
+spmmNarrowGroups1_3_fold:
+	MOVLQSX    12(AX), R9
+	IMUL3Q     $0x00000004, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups1_3_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups1_3_fma
+
+spmmNarrowGroups1_3_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups1_3_fma:
+	VFMADD231PS Y5, Y1, Y2
+	VMOVSS      X2, (R9)
+	ADDQ        $0x10, AX
+	CMPQ        AX, (SP)
+	JB          spmmNarrowGroups1_group
+
+spmmNarrowGroups1_done:
+	VZEROUPPER
+	RET
+
+// func spmmNarrowGroups2(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, alpha float32, set int)
+// Requires: AVX, AVX2, CMOV, FMA3, SSE
+TEXT ·spmmNarrowGroups2(SB), NOSPLIT, $8-72
+	MOVQ         rows+0(FP), AX
+	MOVQ         groups+8(FP), CX
+	TESTQ        CX, CX
+	JZ           spmmNarrowGroups2_done
+	SHLQ         $0x04, CX
+	ADDQ         AX, CX
+	MOVQ         CX, (SP)
+	MOVQ         rowPtr+16(FP), CX
+	MOVQ         col+24(FP), DX
+	MOVQ         val+32(FP), BX
+	MOVQ         b+40(FP), SI
+	MOVQ         c+48(FP), DI
+	MOVQ         $0x00000002, R8
+	LEAQ         tailmask<>+0(SB), R9
+	NEGQ         R8
+	VMOVUPS      32(R9)(R8*4), Y0
+	MOVSS        alpha+56(FP), X1
+	VBROADCASTSS X1, Y1
+	MOVQ         set+64(FP), R8
+
+spmmNarrowGroups2_group:
+	MOVLQSX (AX), R10
+	MOVLQSX (CX)(R10*4), R11
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R11, R10
+	MOVQ    R10, R9
+	MOVLQSX 4(AX), R10
+	MOVLQSX (CX)(R10*4), R12
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R12, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	MOVLQSX 8(AX), R10
+	MOVLQSX (CX)(R10*4), R13
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R13, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	MOVLQSX 12(AX), R10
+	MOVLQSX (CX)(R10*4), R14
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R14, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	TESTQ   R9, R9
+	JZ      spmmNarrowGroups2_tails
+
+spmmNarrowGroups2_common:
+	MOVLQSX      (DX)(R11*4), R10
+	IMUL3Q       $0x00000008, R10, R10
+	VBROADCASTSS (BX)(R11*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R11
+	MOVLQSX      (DX)(R12*4), R10
+	IMUL3Q       $0x00000008, R10, R10
+	VBROADCASTSS (BX)(R12*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y3
+	INCQ         R12
+	MOVLQSX      (DX)(R13*4), R10
+	IMUL3Q       $0x00000008, R10, R10
+	VBROADCASTSS (BX)(R13*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y4
+	INCQ         R13
+	MOVLQSX      (DX)(R14*4), R10
+	IMUL3Q       $0x00000008, R10, R10
+	VBROADCASTSS (BX)(R14*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y5
+	INCQ         R14
+	DECQ         R9
+	JNZ          spmmNarrowGroups2_common
+
+spmmNarrowGroups2_tails:
+	MOVLQSX (AX), R9
+	MOVLQSX 4(CX)(R9*4), R9
+
+spmmNarrowGroups2_0_tail:
+	CMPQ         R11, R9
+	JGE          spmmNarrowGroups2_0_fold
+	MOVLQSX      (DX)(R11*4), R10
+	IMUL3Q       $0x00000008, R10, R10
+	VBROADCASTSS (BX)(R11*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R11
+	JMP          spmmNarrowGroups2_0_tail
+
+spmmNarrowGroups2_0_fold:
+	MOVLQSX    (AX), R9
+	IMUL3Q     $0x00000008, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups2_0_zero
+	VMASKMOVPS (R9), Y0, Y6
+	JMP        spmmNarrowGroups2_0_fma
+
+spmmNarrowGroups2_0_zero:
+	VXORPS Y6, Y6, Y6
+
+spmmNarrowGroups2_0_fma:
+	VFMADD231PS Y2, Y1, Y6
+	VMOVLPS     X6, (R9)
+	MOVLQSX     4(AX), R9
+	MOVLQSX     4(CX)(R9*4), R9
+
+spmmNarrowGroups2_1_tail:
+	CMPQ         R12, R9
+	JGE          spmmNarrowGroups2_1_fold
+	MOVLQSX      (DX)(R12*4), R10
+	IMUL3Q       $0x00000008, R10, R10
+	VBROADCASTSS (BX)(R12*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y6
+	VFMADD231PS  Y6, Y2, Y3
+	INCQ         R12
+	JMP          spmmNarrowGroups2_1_tail
+
+spmmNarrowGroups2_1_fold:
+	MOVLQSX    4(AX), R9
+	IMUL3Q     $0x00000008, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups2_1_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups2_1_fma
+
+spmmNarrowGroups2_1_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups2_1_fma:
+	VFMADD231PS Y3, Y1, Y2
+	VMOVLPS     X2, (R9)
+	MOVLQSX     8(AX), R9
+	MOVLQSX     4(CX)(R9*4), R9
+
+spmmNarrowGroups2_2_tail:
+	CMPQ         R13, R9
+	JGE          spmmNarrowGroups2_2_fold
+	MOVLQSX      (DX)(R13*4), R10
+	IMUL3Q       $0x00000008, R10, R10
+	VBROADCASTSS (BX)(R13*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y4
+	INCQ         R13
+	JMP          spmmNarrowGroups2_2_tail
+
+spmmNarrowGroups2_2_fold:
+	MOVLQSX    8(AX), R9
+	IMUL3Q     $0x00000008, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups2_2_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups2_2_fma
+
+spmmNarrowGroups2_2_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups2_2_fma:
+	VFMADD231PS Y4, Y1, Y2
+	VMOVLPS     X2, (R9)
+	MOVLQSX     12(AX), R9
+	MOVLQSX     4(CX)(R9*4), R9
+
+spmmNarrowGroups2_3_tail:
+	CMPQ         R14, R9
+	JGE          spmmNarrowGroups2_3_fold
+	MOVLQSX      (DX)(R14*4), R10
+	IMUL3Q       $0x00000008, R10, R10
+	VBROADCASTSS (BX)(R14*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y5
+	INCQ         R14
+	JMP          spmmNarrowGroups2_3_tail
+
+spmmNarrowGroups2_3_fold:
+	MOVLQSX    12(AX), R9
+	IMUL3Q     $0x00000008, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups2_3_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups2_3_fma
+
+spmmNarrowGroups2_3_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups2_3_fma:
+	VFMADD231PS Y5, Y1, Y2
+	VMOVLPS     X2, (R9)
+	ADDQ        $0x10, AX
+	CMPQ        AX, (SP)
+	JB          spmmNarrowGroups2_group
+
+spmmNarrowGroups2_done:
+	VZEROUPPER
+	RET
+
+// func spmmNarrowGroups3(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, alpha float32, set int)
+// Requires: AVX, AVX2, CMOV, FMA3, SSE
+TEXT ·spmmNarrowGroups3(SB), NOSPLIT, $8-72
+	MOVQ         rows+0(FP), AX
+	MOVQ         groups+8(FP), CX
+	TESTQ        CX, CX
+	JZ           spmmNarrowGroups3_done
+	SHLQ         $0x04, CX
+	ADDQ         AX, CX
+	MOVQ         CX, (SP)
+	MOVQ         rowPtr+16(FP), CX
+	MOVQ         col+24(FP), DX
+	MOVQ         val+32(FP), BX
+	MOVQ         b+40(FP), SI
+	MOVQ         c+48(FP), DI
+	MOVQ         $0x00000003, R8
+	LEAQ         tailmask<>+0(SB), R9
+	NEGQ         R8
+	VMOVUPS      32(R9)(R8*4), Y0
+	MOVSS        alpha+56(FP), X1
+	VBROADCASTSS X1, Y1
+	MOVQ         set+64(FP), R8
+
+spmmNarrowGroups3_group:
+	MOVLQSX (AX), R10
+	MOVLQSX (CX)(R10*4), R11
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R11, R10
+	MOVQ    R10, R9
+	MOVLQSX 4(AX), R10
+	MOVLQSX (CX)(R10*4), R12
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R12, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	MOVLQSX 8(AX), R10
+	MOVLQSX (CX)(R10*4), R13
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R13, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	MOVLQSX 12(AX), R10
+	MOVLQSX (CX)(R10*4), R14
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R14, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	TESTQ   R9, R9
+	JZ      spmmNarrowGroups3_tails
+
+spmmNarrowGroups3_common:
+	MOVLQSX      (DX)(R11*4), R10
+	IMUL3Q       $0x0000000c, R10, R10
+	VBROADCASTSS (BX)(R11*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R11
+	MOVLQSX      (DX)(R12*4), R10
+	IMUL3Q       $0x0000000c, R10, R10
+	VBROADCASTSS (BX)(R12*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y3
+	INCQ         R12
+	MOVLQSX      (DX)(R13*4), R10
+	IMUL3Q       $0x0000000c, R10, R10
+	VBROADCASTSS (BX)(R13*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y4
+	INCQ         R13
+	MOVLQSX      (DX)(R14*4), R10
+	IMUL3Q       $0x0000000c, R10, R10
+	VBROADCASTSS (BX)(R14*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y5
+	INCQ         R14
+	DECQ         R9
+	JNZ          spmmNarrowGroups3_common
+
+spmmNarrowGroups3_tails:
+	MOVLQSX (AX), R9
+	MOVLQSX 4(CX)(R9*4), R9
+
+spmmNarrowGroups3_0_tail:
+	CMPQ         R11, R9
+	JGE          spmmNarrowGroups3_0_fold
+	MOVLQSX      (DX)(R11*4), R10
+	IMUL3Q       $0x0000000c, R10, R10
+	VBROADCASTSS (BX)(R11*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R11
+	JMP          spmmNarrowGroups3_0_tail
+
+spmmNarrowGroups3_0_fold:
+	MOVLQSX    (AX), R9
+	IMUL3Q     $0x0000000c, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups3_0_zero
+	VMASKMOVPS (R9), Y0, Y6
+	JMP        spmmNarrowGroups3_0_fma
+
+spmmNarrowGroups3_0_zero:
+	VXORPS Y6, Y6, Y6
+
+spmmNarrowGroups3_0_fma:
+	VFMADD231PS Y2, Y1, Y6
+	VMOVLPS     X6, (R9)
+	VEXTRACTPS  $0x02, X6, 8(R9)
+	MOVLQSX     4(AX), R9
+	MOVLQSX     4(CX)(R9*4), R9
+
+spmmNarrowGroups3_1_tail:
+	CMPQ         R12, R9
+	JGE          spmmNarrowGroups3_1_fold
+	MOVLQSX      (DX)(R12*4), R10
+	IMUL3Q       $0x0000000c, R10, R10
+	VBROADCASTSS (BX)(R12*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y6
+	VFMADD231PS  Y6, Y2, Y3
+	INCQ         R12
+	JMP          spmmNarrowGroups3_1_tail
+
+spmmNarrowGroups3_1_fold:
+	MOVLQSX    4(AX), R9
+	IMUL3Q     $0x0000000c, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups3_1_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups3_1_fma
+
+spmmNarrowGroups3_1_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups3_1_fma:
+	VFMADD231PS Y3, Y1, Y2
+	VMOVLPS     X2, (R9)
+	VEXTRACTPS  $0x02, X2, 8(R9)
+	MOVLQSX     8(AX), R9
+	MOVLQSX     4(CX)(R9*4), R9
+
+spmmNarrowGroups3_2_tail:
+	CMPQ         R13, R9
+	JGE          spmmNarrowGroups3_2_fold
+	MOVLQSX      (DX)(R13*4), R10
+	IMUL3Q       $0x0000000c, R10, R10
+	VBROADCASTSS (BX)(R13*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y4
+	INCQ         R13
+	JMP          spmmNarrowGroups3_2_tail
+
+spmmNarrowGroups3_2_fold:
+	MOVLQSX    8(AX), R9
+	IMUL3Q     $0x0000000c, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups3_2_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups3_2_fma
+
+spmmNarrowGroups3_2_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups3_2_fma:
+	VFMADD231PS Y4, Y1, Y2
+	VMOVLPS     X2, (R9)
+	VEXTRACTPS  $0x02, X2, 8(R9)
+	MOVLQSX     12(AX), R9
+	MOVLQSX     4(CX)(R9*4), R9
+
+spmmNarrowGroups3_3_tail:
+	CMPQ         R14, R9
+	JGE          spmmNarrowGroups3_3_fold
+	MOVLQSX      (DX)(R14*4), R10
+	IMUL3Q       $0x0000000c, R10, R10
+	VBROADCASTSS (BX)(R14*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y5
+	INCQ         R14
+	JMP          spmmNarrowGroups3_3_tail
+
+spmmNarrowGroups3_3_fold:
+	MOVLQSX    12(AX), R9
+	IMUL3Q     $0x0000000c, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups3_3_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups3_3_fma
+
+spmmNarrowGroups3_3_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups3_3_fma:
+	VFMADD231PS Y5, Y1, Y2
+	VMOVLPS     X2, (R9)
+	VEXTRACTPS  $0x02, X2, 8(R9)
+	ADDQ        $0x10, AX
+	CMPQ        AX, (SP)
+	JB          spmmNarrowGroups3_group
+
+spmmNarrowGroups3_done:
+	VZEROUPPER
+	RET
+
+// func spmmNarrowGroups4(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, alpha float32, set int)
+// Requires: AVX, AVX2, CMOV, FMA3, SSE
+TEXT ·spmmNarrowGroups4(SB), NOSPLIT, $8-72
+	MOVQ         rows+0(FP), AX
+	MOVQ         groups+8(FP), CX
+	TESTQ        CX, CX
+	JZ           spmmNarrowGroups4_done
+	SHLQ         $0x04, CX
+	ADDQ         AX, CX
+	MOVQ         CX, (SP)
+	MOVQ         rowPtr+16(FP), CX
+	MOVQ         col+24(FP), DX
+	MOVQ         val+32(FP), BX
+	MOVQ         b+40(FP), SI
+	MOVQ         c+48(FP), DI
+	MOVQ         $0x00000004, R8
+	LEAQ         tailmask<>+0(SB), R9
+	NEGQ         R8
+	VMOVUPS      32(R9)(R8*4), Y0
+	MOVSS        alpha+56(FP), X1
+	VBROADCASTSS X1, Y1
+	MOVQ         set+64(FP), R8
+
+spmmNarrowGroups4_group:
+	MOVLQSX (AX), R10
+	MOVLQSX (CX)(R10*4), R11
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R11, R10
+	MOVQ    R10, R9
+	MOVLQSX 4(AX), R10
+	MOVLQSX (CX)(R10*4), R12
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R12, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	MOVLQSX 8(AX), R10
+	MOVLQSX (CX)(R10*4), R13
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R13, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	MOVLQSX 12(AX), R10
+	MOVLQSX (CX)(R10*4), R14
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R14, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	TESTQ   R9, R9
+	JZ      spmmNarrowGroups4_tails
+
+spmmNarrowGroups4_common:
+	MOVLQSX      (DX)(R11*4), R10
+	IMUL3Q       $0x00000010, R10, R10
+	VBROADCASTSS (BX)(R11*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R11
+	MOVLQSX      (DX)(R12*4), R10
+	IMUL3Q       $0x00000010, R10, R10
+	VBROADCASTSS (BX)(R12*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y3
+	INCQ         R12
+	MOVLQSX      (DX)(R13*4), R10
+	IMUL3Q       $0x00000010, R10, R10
+	VBROADCASTSS (BX)(R13*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y4
+	INCQ         R13
+	MOVLQSX      (DX)(R14*4), R10
+	IMUL3Q       $0x00000010, R10, R10
+	VBROADCASTSS (BX)(R14*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y5
+	INCQ         R14
+	DECQ         R9
+	JNZ          spmmNarrowGroups4_common
+
+spmmNarrowGroups4_tails:
+	MOVLQSX (AX), R9
+	MOVLQSX 4(CX)(R9*4), R9
+
+spmmNarrowGroups4_0_tail:
+	CMPQ         R11, R9
+	JGE          spmmNarrowGroups4_0_fold
+	MOVLQSX      (DX)(R11*4), R10
+	IMUL3Q       $0x00000010, R10, R10
+	VBROADCASTSS (BX)(R11*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R11
+	JMP          spmmNarrowGroups4_0_tail
+
+spmmNarrowGroups4_0_fold:
+	MOVLQSX    (AX), R9
+	IMUL3Q     $0x00000010, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups4_0_zero
+	VMASKMOVPS (R9), Y0, Y6
+	JMP        spmmNarrowGroups4_0_fma
+
+spmmNarrowGroups4_0_zero:
+	VXORPS Y6, Y6, Y6
+
+spmmNarrowGroups4_0_fma:
+	VFMADD231PS Y2, Y1, Y6
+	VMOVUPS     X6, (R9)
+	MOVLQSX     4(AX), R9
+	MOVLQSX     4(CX)(R9*4), R9
+
+spmmNarrowGroups4_1_tail:
+	CMPQ         R12, R9
+	JGE          spmmNarrowGroups4_1_fold
+	MOVLQSX      (DX)(R12*4), R10
+	IMUL3Q       $0x00000010, R10, R10
+	VBROADCASTSS (BX)(R12*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y6
+	VFMADD231PS  Y6, Y2, Y3
+	INCQ         R12
+	JMP          spmmNarrowGroups4_1_tail
+
+spmmNarrowGroups4_1_fold:
+	MOVLQSX    4(AX), R9
+	IMUL3Q     $0x00000010, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups4_1_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups4_1_fma
+
+spmmNarrowGroups4_1_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups4_1_fma:
+	VFMADD231PS Y3, Y1, Y2
+	VMOVUPS     X2, (R9)
+	MOVLQSX     8(AX), R9
+	MOVLQSX     4(CX)(R9*4), R9
+
+spmmNarrowGroups4_2_tail:
+	CMPQ         R13, R9
+	JGE          spmmNarrowGroups4_2_fold
+	MOVLQSX      (DX)(R13*4), R10
+	IMUL3Q       $0x00000010, R10, R10
+	VBROADCASTSS (BX)(R13*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y4
+	INCQ         R13
+	JMP          spmmNarrowGroups4_2_tail
+
+spmmNarrowGroups4_2_fold:
+	MOVLQSX    8(AX), R9
+	IMUL3Q     $0x00000010, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups4_2_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups4_2_fma
+
+spmmNarrowGroups4_2_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups4_2_fma:
+	VFMADD231PS Y4, Y1, Y2
+	VMOVUPS     X2, (R9)
+	MOVLQSX     12(AX), R9
+	MOVLQSX     4(CX)(R9*4), R9
+
+spmmNarrowGroups4_3_tail:
+	CMPQ         R14, R9
+	JGE          spmmNarrowGroups4_3_fold
+	MOVLQSX      (DX)(R14*4), R10
+	IMUL3Q       $0x00000010, R10, R10
+	VBROADCASTSS (BX)(R14*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y5
+	INCQ         R14
+	JMP          spmmNarrowGroups4_3_tail
+
+spmmNarrowGroups4_3_fold:
+	MOVLQSX    12(AX), R9
+	IMUL3Q     $0x00000010, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups4_3_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups4_3_fma
+
+spmmNarrowGroups4_3_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups4_3_fma:
+	VFMADD231PS Y5, Y1, Y2
+	VMOVUPS     X2, (R9)
+	ADDQ        $0x10, AX
+	CMPQ        AX, (SP)
+	JB          spmmNarrowGroups4_group
+
+spmmNarrowGroups4_done:
+	VZEROUPPER
+	RET
+
+// func spmmNarrowGroups5(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, alpha float32, set int)
+// Requires: AVX, AVX2, CMOV, FMA3, SSE
+TEXT ·spmmNarrowGroups5(SB), NOSPLIT, $8-72
+	MOVQ         rows+0(FP), AX
+	MOVQ         groups+8(FP), CX
+	TESTQ        CX, CX
+	JZ           spmmNarrowGroups5_done
+	SHLQ         $0x04, CX
+	ADDQ         AX, CX
+	MOVQ         CX, (SP)
+	MOVQ         rowPtr+16(FP), CX
+	MOVQ         col+24(FP), DX
+	MOVQ         val+32(FP), BX
+	MOVQ         b+40(FP), SI
+	MOVQ         c+48(FP), DI
+	MOVQ         $0x00000005, R8
+	LEAQ         tailmask<>+0(SB), R9
+	NEGQ         R8
+	VMOVUPS      32(R9)(R8*4), Y0
+	MOVSS        alpha+56(FP), X1
+	VBROADCASTSS X1, Y1
+	MOVQ         set+64(FP), R8
+
+spmmNarrowGroups5_group:
+	MOVLQSX (AX), R10
+	MOVLQSX (CX)(R10*4), R11
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R11, R10
+	MOVQ    R10, R9
+	MOVLQSX 4(AX), R10
+	MOVLQSX (CX)(R10*4), R12
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R12, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	MOVLQSX 8(AX), R10
+	MOVLQSX (CX)(R10*4), R13
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R13, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	MOVLQSX 12(AX), R10
+	MOVLQSX (CX)(R10*4), R14
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R14, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	TESTQ   R9, R9
+	JZ      spmmNarrowGroups5_tails
+
+spmmNarrowGroups5_common:
+	MOVLQSX      (DX)(R11*4), R10
+	IMUL3Q       $0x00000014, R10, R10
+	VBROADCASTSS (BX)(R11*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R11
+	MOVLQSX      (DX)(R12*4), R10
+	IMUL3Q       $0x00000014, R10, R10
+	VBROADCASTSS (BX)(R12*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y3
+	INCQ         R12
+	MOVLQSX      (DX)(R13*4), R10
+	IMUL3Q       $0x00000014, R10, R10
+	VBROADCASTSS (BX)(R13*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y4
+	INCQ         R13
+	MOVLQSX      (DX)(R14*4), R10
+	IMUL3Q       $0x00000014, R10, R10
+	VBROADCASTSS (BX)(R14*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y5
+	INCQ         R14
+	DECQ         R9
+	JNZ          spmmNarrowGroups5_common
+
+spmmNarrowGroups5_tails:
+	MOVLQSX (AX), R9
+	MOVLQSX 4(CX)(R9*4), R9
+
+spmmNarrowGroups5_0_tail:
+	CMPQ         R11, R9
+	JGE          spmmNarrowGroups5_0_fold
+	MOVLQSX      (DX)(R11*4), R10
+	IMUL3Q       $0x00000014, R10, R10
+	VBROADCASTSS (BX)(R11*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R11
+	JMP          spmmNarrowGroups5_0_tail
+
+spmmNarrowGroups5_0_fold:
+	MOVLQSX    (AX), R9
+	IMUL3Q     $0x00000014, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups5_0_zero
+	VMASKMOVPS (R9), Y0, Y6
+	JMP        spmmNarrowGroups5_0_fma
+
+spmmNarrowGroups5_0_zero:
+	VXORPS Y6, Y6, Y6
+
+spmmNarrowGroups5_0_fma:
+	VFMADD231PS  Y2, Y1, Y6
+	VMOVUPS      X6, (R9)
+	VEXTRACTF128 $0x01, Y6, X2
+	VMOVSS       X2, 16(R9)
+	MOVLQSX      4(AX), R9
+	MOVLQSX      4(CX)(R9*4), R9
+
+spmmNarrowGroups5_1_tail:
+	CMPQ         R12, R9
+	JGE          spmmNarrowGroups5_1_fold
+	MOVLQSX      (DX)(R12*4), R10
+	IMUL3Q       $0x00000014, R10, R10
+	VBROADCASTSS (BX)(R12*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y6
+	VFMADD231PS  Y6, Y2, Y3
+	INCQ         R12
+	JMP          spmmNarrowGroups5_1_tail
+
+spmmNarrowGroups5_1_fold:
+	MOVLQSX    4(AX), R9
+	IMUL3Q     $0x00000014, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups5_1_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups5_1_fma
+
+spmmNarrowGroups5_1_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups5_1_fma:
+	VFMADD231PS  Y3, Y1, Y2
+	VMOVUPS      X2, (R9)
+	VEXTRACTF128 $0x01, Y2, X2
+	VMOVSS       X2, 16(R9)
+	MOVLQSX      8(AX), R9
+	MOVLQSX      4(CX)(R9*4), R9
+
+spmmNarrowGroups5_2_tail:
+	CMPQ         R13, R9
+	JGE          spmmNarrowGroups5_2_fold
+	MOVLQSX      (DX)(R13*4), R10
+	IMUL3Q       $0x00000014, R10, R10
+	VBROADCASTSS (BX)(R13*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y4
+	INCQ         R13
+	JMP          spmmNarrowGroups5_2_tail
+
+spmmNarrowGroups5_2_fold:
+	MOVLQSX    8(AX), R9
+	IMUL3Q     $0x00000014, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups5_2_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups5_2_fma
+
+spmmNarrowGroups5_2_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups5_2_fma:
+	VFMADD231PS  Y4, Y1, Y2
+	VMOVUPS      X2, (R9)
+	VEXTRACTF128 $0x01, Y2, X2
+	VMOVSS       X2, 16(R9)
+	MOVLQSX      12(AX), R9
+	MOVLQSX      4(CX)(R9*4), R9
+
+spmmNarrowGroups5_3_tail:
+	CMPQ         R14, R9
+	JGE          spmmNarrowGroups5_3_fold
+	MOVLQSX      (DX)(R14*4), R10
+	IMUL3Q       $0x00000014, R10, R10
+	VBROADCASTSS (BX)(R14*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y5
+	INCQ         R14
+	JMP          spmmNarrowGroups5_3_tail
+
+spmmNarrowGroups5_3_fold:
+	MOVLQSX    12(AX), R9
+	IMUL3Q     $0x00000014, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups5_3_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups5_3_fma
+
+spmmNarrowGroups5_3_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups5_3_fma:
+	VFMADD231PS  Y5, Y1, Y2
+	VMOVUPS      X2, (R9)
+	VEXTRACTF128 $0x01, Y2, X2
+	VMOVSS       X2, 16(R9)
+	ADDQ         $0x10, AX
+	CMPQ         AX, (SP)
+	JB           spmmNarrowGroups5_group
+
+spmmNarrowGroups5_done:
+	VZEROUPPER
+	RET
+
+// func spmmNarrowGroups6(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, alpha float32, set int)
+// Requires: AVX, AVX2, CMOV, FMA3, SSE
+TEXT ·spmmNarrowGroups6(SB), NOSPLIT, $8-72
+	MOVQ         rows+0(FP), AX
+	MOVQ         groups+8(FP), CX
+	TESTQ        CX, CX
+	JZ           spmmNarrowGroups6_done
+	SHLQ         $0x04, CX
+	ADDQ         AX, CX
+	MOVQ         CX, (SP)
+	MOVQ         rowPtr+16(FP), CX
+	MOVQ         col+24(FP), DX
+	MOVQ         val+32(FP), BX
+	MOVQ         b+40(FP), SI
+	MOVQ         c+48(FP), DI
+	MOVQ         $0x00000006, R8
+	LEAQ         tailmask<>+0(SB), R9
+	NEGQ         R8
+	VMOVUPS      32(R9)(R8*4), Y0
+	MOVSS        alpha+56(FP), X1
+	VBROADCASTSS X1, Y1
+	MOVQ         set+64(FP), R8
+
+spmmNarrowGroups6_group:
+	MOVLQSX (AX), R10
+	MOVLQSX (CX)(R10*4), R11
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R11, R10
+	MOVQ    R10, R9
+	MOVLQSX 4(AX), R10
+	MOVLQSX (CX)(R10*4), R12
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R12, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	MOVLQSX 8(AX), R10
+	MOVLQSX (CX)(R10*4), R13
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R13, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	MOVLQSX 12(AX), R10
+	MOVLQSX (CX)(R10*4), R14
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R14, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	TESTQ   R9, R9
+	JZ      spmmNarrowGroups6_tails
+
+spmmNarrowGroups6_common:
+	MOVLQSX      (DX)(R11*4), R10
+	IMUL3Q       $0x00000018, R10, R10
+	VBROADCASTSS (BX)(R11*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R11
+	MOVLQSX      (DX)(R12*4), R10
+	IMUL3Q       $0x00000018, R10, R10
+	VBROADCASTSS (BX)(R12*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y3
+	INCQ         R12
+	MOVLQSX      (DX)(R13*4), R10
+	IMUL3Q       $0x00000018, R10, R10
+	VBROADCASTSS (BX)(R13*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y4
+	INCQ         R13
+	MOVLQSX      (DX)(R14*4), R10
+	IMUL3Q       $0x00000018, R10, R10
+	VBROADCASTSS (BX)(R14*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y5
+	INCQ         R14
+	DECQ         R9
+	JNZ          spmmNarrowGroups6_common
+
+spmmNarrowGroups6_tails:
+	MOVLQSX (AX), R9
+	MOVLQSX 4(CX)(R9*4), R9
+
+spmmNarrowGroups6_0_tail:
+	CMPQ         R11, R9
+	JGE          spmmNarrowGroups6_0_fold
+	MOVLQSX      (DX)(R11*4), R10
+	IMUL3Q       $0x00000018, R10, R10
+	VBROADCASTSS (BX)(R11*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R11
+	JMP          spmmNarrowGroups6_0_tail
+
+spmmNarrowGroups6_0_fold:
+	MOVLQSX    (AX), R9
+	IMUL3Q     $0x00000018, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups6_0_zero
+	VMASKMOVPS (R9), Y0, Y6
+	JMP        spmmNarrowGroups6_0_fma
+
+spmmNarrowGroups6_0_zero:
+	VXORPS Y6, Y6, Y6
+
+spmmNarrowGroups6_0_fma:
+	VFMADD231PS  Y2, Y1, Y6
+	VMOVUPS      X6, (R9)
+	VEXTRACTF128 $0x01, Y6, X2
+	VMOVLPS      X2, 16(R9)
+	MOVLQSX      4(AX), R9
+	MOVLQSX      4(CX)(R9*4), R9
+
+spmmNarrowGroups6_1_tail:
+	CMPQ         R12, R9
+	JGE          spmmNarrowGroups6_1_fold
+	MOVLQSX      (DX)(R12*4), R10
+	IMUL3Q       $0x00000018, R10, R10
+	VBROADCASTSS (BX)(R12*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y6
+	VFMADD231PS  Y6, Y2, Y3
+	INCQ         R12
+	JMP          spmmNarrowGroups6_1_tail
+
+spmmNarrowGroups6_1_fold:
+	MOVLQSX    4(AX), R9
+	IMUL3Q     $0x00000018, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups6_1_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups6_1_fma
+
+spmmNarrowGroups6_1_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups6_1_fma:
+	VFMADD231PS  Y3, Y1, Y2
+	VMOVUPS      X2, (R9)
+	VEXTRACTF128 $0x01, Y2, X2
+	VMOVLPS      X2, 16(R9)
+	MOVLQSX      8(AX), R9
+	MOVLQSX      4(CX)(R9*4), R9
+
+spmmNarrowGroups6_2_tail:
+	CMPQ         R13, R9
+	JGE          spmmNarrowGroups6_2_fold
+	MOVLQSX      (DX)(R13*4), R10
+	IMUL3Q       $0x00000018, R10, R10
+	VBROADCASTSS (BX)(R13*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y4
+	INCQ         R13
+	JMP          spmmNarrowGroups6_2_tail
+
+spmmNarrowGroups6_2_fold:
+	MOVLQSX    8(AX), R9
+	IMUL3Q     $0x00000018, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups6_2_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups6_2_fma
+
+spmmNarrowGroups6_2_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups6_2_fma:
+	VFMADD231PS  Y4, Y1, Y2
+	VMOVUPS      X2, (R9)
+	VEXTRACTF128 $0x01, Y2, X2
+	VMOVLPS      X2, 16(R9)
+	MOVLQSX      12(AX), R9
+	MOVLQSX      4(CX)(R9*4), R9
+
+spmmNarrowGroups6_3_tail:
+	CMPQ         R14, R9
+	JGE          spmmNarrowGroups6_3_fold
+	MOVLQSX      (DX)(R14*4), R10
+	IMUL3Q       $0x00000018, R10, R10
+	VBROADCASTSS (BX)(R14*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y5
+	INCQ         R14
+	JMP          spmmNarrowGroups6_3_tail
+
+spmmNarrowGroups6_3_fold:
+	MOVLQSX    12(AX), R9
+	IMUL3Q     $0x00000018, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups6_3_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups6_3_fma
+
+spmmNarrowGroups6_3_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups6_3_fma:
+	VFMADD231PS  Y5, Y1, Y2
+	VMOVUPS      X2, (R9)
+	VEXTRACTF128 $0x01, Y2, X2
+	VMOVLPS      X2, 16(R9)
+	ADDQ         $0x10, AX
+	CMPQ         AX, (SP)
+	JB           spmmNarrowGroups6_group
+
+spmmNarrowGroups6_done:
+	VZEROUPPER
+	RET
+
+// func spmmNarrowGroups7(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, alpha float32, set int)
+// Requires: AVX, AVX2, CMOV, FMA3, SSE
+TEXT ·spmmNarrowGroups7(SB), NOSPLIT, $8-72
+	MOVQ         rows+0(FP), AX
+	MOVQ         groups+8(FP), CX
+	TESTQ        CX, CX
+	JZ           spmmNarrowGroups7_done
+	SHLQ         $0x04, CX
+	ADDQ         AX, CX
+	MOVQ         CX, (SP)
+	MOVQ         rowPtr+16(FP), CX
+	MOVQ         col+24(FP), DX
+	MOVQ         val+32(FP), BX
+	MOVQ         b+40(FP), SI
+	MOVQ         c+48(FP), DI
+	MOVQ         $0x00000007, R8
+	LEAQ         tailmask<>+0(SB), R9
+	NEGQ         R8
+	VMOVUPS      32(R9)(R8*4), Y0
+	MOVSS        alpha+56(FP), X1
+	VBROADCASTSS X1, Y1
+	MOVQ         set+64(FP), R8
+
+spmmNarrowGroups7_group:
+	MOVLQSX (AX), R10
+	MOVLQSX (CX)(R10*4), R11
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R11, R10
+	MOVQ    R10, R9
+	MOVLQSX 4(AX), R10
+	MOVLQSX (CX)(R10*4), R12
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R12, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	MOVLQSX 8(AX), R10
+	MOVLQSX (CX)(R10*4), R13
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R13, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	MOVLQSX 12(AX), R10
+	MOVLQSX (CX)(R10*4), R14
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R14, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	TESTQ   R9, R9
+	JZ      spmmNarrowGroups7_tails
+
+spmmNarrowGroups7_common:
+	MOVLQSX      (DX)(R11*4), R10
+	IMUL3Q       $0x0000001c, R10, R10
+	VBROADCASTSS (BX)(R11*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R11
+	MOVLQSX      (DX)(R12*4), R10
+	IMUL3Q       $0x0000001c, R10, R10
+	VBROADCASTSS (BX)(R12*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y3
+	INCQ         R12
+	MOVLQSX      (DX)(R13*4), R10
+	IMUL3Q       $0x0000001c, R10, R10
+	VBROADCASTSS (BX)(R13*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y4
+	INCQ         R13
+	MOVLQSX      (DX)(R14*4), R10
+	IMUL3Q       $0x0000001c, R10, R10
+	VBROADCASTSS (BX)(R14*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y5
+	INCQ         R14
+	DECQ         R9
+	JNZ          spmmNarrowGroups7_common
+
+spmmNarrowGroups7_tails:
+	MOVLQSX (AX), R9
+	MOVLQSX 4(CX)(R9*4), R9
+
+spmmNarrowGroups7_0_tail:
+	CMPQ         R11, R9
+	JGE          spmmNarrowGroups7_0_fold
+	MOVLQSX      (DX)(R11*4), R10
+	IMUL3Q       $0x0000001c, R10, R10
+	VBROADCASTSS (BX)(R11*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R11
+	JMP          spmmNarrowGroups7_0_tail
+
+spmmNarrowGroups7_0_fold:
+	MOVLQSX    (AX), R9
+	IMUL3Q     $0x0000001c, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups7_0_zero
+	VMASKMOVPS (R9), Y0, Y6
+	JMP        spmmNarrowGroups7_0_fma
+
+spmmNarrowGroups7_0_zero:
+	VXORPS Y6, Y6, Y6
+
+spmmNarrowGroups7_0_fma:
+	VFMADD231PS  Y2, Y1, Y6
+	VMOVUPS      X6, (R9)
+	VEXTRACTF128 $0x01, Y6, X2
+	VMOVLPS      X2, 16(R9)
+	VEXTRACTPS   $0x02, X2, 24(R9)
+	MOVLQSX      4(AX), R9
+	MOVLQSX      4(CX)(R9*4), R9
+
+spmmNarrowGroups7_1_tail:
+	CMPQ         R12, R9
+	JGE          spmmNarrowGroups7_1_fold
+	MOVLQSX      (DX)(R12*4), R10
+	IMUL3Q       $0x0000001c, R10, R10
+	VBROADCASTSS (BX)(R12*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y6
+	VFMADD231PS  Y6, Y2, Y3
+	INCQ         R12
+	JMP          spmmNarrowGroups7_1_tail
+
+spmmNarrowGroups7_1_fold:
+	MOVLQSX    4(AX), R9
+	IMUL3Q     $0x0000001c, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups7_1_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups7_1_fma
+
+spmmNarrowGroups7_1_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups7_1_fma:
+	VFMADD231PS  Y3, Y1, Y2
+	VMOVUPS      X2, (R9)
+	VEXTRACTF128 $0x01, Y2, X2
+	VMOVLPS      X2, 16(R9)
+	VEXTRACTPS   $0x02, X2, 24(R9)
+	MOVLQSX      8(AX), R9
+	MOVLQSX      4(CX)(R9*4), R9
+
+spmmNarrowGroups7_2_tail:
+	CMPQ         R13, R9
+	JGE          spmmNarrowGroups7_2_fold
+	MOVLQSX      (DX)(R13*4), R10
+	IMUL3Q       $0x0000001c, R10, R10
+	VBROADCASTSS (BX)(R13*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y4
+	INCQ         R13
+	JMP          spmmNarrowGroups7_2_tail
+
+spmmNarrowGroups7_2_fold:
+	MOVLQSX    8(AX), R9
+	IMUL3Q     $0x0000001c, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups7_2_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups7_2_fma
+
+spmmNarrowGroups7_2_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups7_2_fma:
+	VFMADD231PS  Y4, Y1, Y2
+	VMOVUPS      X2, (R9)
+	VEXTRACTF128 $0x01, Y2, X2
+	VMOVLPS      X2, 16(R9)
+	VEXTRACTPS   $0x02, X2, 24(R9)
+	MOVLQSX      12(AX), R9
+	MOVLQSX      4(CX)(R9*4), R9
+
+spmmNarrowGroups7_3_tail:
+	CMPQ         R14, R9
+	JGE          spmmNarrowGroups7_3_fold
+	MOVLQSX      (DX)(R14*4), R10
+	IMUL3Q       $0x0000001c, R10, R10
+	VBROADCASTSS (BX)(R14*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y5
+	INCQ         R14
+	JMP          spmmNarrowGroups7_3_tail
+
+spmmNarrowGroups7_3_fold:
+	MOVLQSX    12(AX), R9
+	IMUL3Q     $0x0000001c, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups7_3_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups7_3_fma
+
+spmmNarrowGroups7_3_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups7_3_fma:
+	VFMADD231PS  Y5, Y1, Y2
+	VMOVUPS      X2, (R9)
+	VEXTRACTF128 $0x01, Y2, X2
+	VMOVLPS      X2, 16(R9)
+	VEXTRACTPS   $0x02, X2, 24(R9)
+	ADDQ         $0x10, AX
+	CMPQ         AX, (SP)
+	JB           spmmNarrowGroups7_group
+
+spmmNarrowGroups7_done:
+	VZEROUPPER
+	RET
+
+// func spmmNarrowGroups8(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, alpha float32, set int)
+// Requires: AVX, AVX2, CMOV, FMA3, SSE
+TEXT ·spmmNarrowGroups8(SB), NOSPLIT, $8-72
+	MOVQ         rows+0(FP), AX
+	MOVQ         groups+8(FP), CX
+	TESTQ        CX, CX
+	JZ           spmmNarrowGroups8_done
+	SHLQ         $0x04, CX
+	ADDQ         AX, CX
+	MOVQ         CX, (SP)
+	MOVQ         rowPtr+16(FP), CX
+	MOVQ         col+24(FP), DX
+	MOVQ         val+32(FP), BX
+	MOVQ         b+40(FP), SI
+	MOVQ         c+48(FP), DI
+	MOVQ         $0x00000008, R8
+	LEAQ         tailmask<>+0(SB), R9
+	NEGQ         R8
+	VMOVUPS      32(R9)(R8*4), Y0
+	MOVSS        alpha+56(FP), X1
+	VBROADCASTSS X1, Y1
+	MOVQ         set+64(FP), R8
+
+spmmNarrowGroups8_group:
+	MOVLQSX (AX), R10
+	MOVLQSX (CX)(R10*4), R11
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R11, R10
+	MOVQ    R10, R9
+	MOVLQSX 4(AX), R10
+	MOVLQSX (CX)(R10*4), R12
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R12, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	MOVLQSX 8(AX), R10
+	MOVLQSX (CX)(R10*4), R13
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R13, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	MOVLQSX 12(AX), R10
+	MOVLQSX (CX)(R10*4), R14
+	MOVLQSX 4(CX)(R10*4), R10
+	SUBQ    R14, R10
+	CMPQ    R10, R9
+	CMOVQLT R10, R9
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	TESTQ   R9, R9
+	JZ      spmmNarrowGroups8_tails
+
+spmmNarrowGroups8_common:
+	MOVLQSX      (DX)(R11*4), R10
+	IMUL3Q       $0x00000020, R10, R10
+	VBROADCASTSS (BX)(R11*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R11
+	MOVLQSX      (DX)(R12*4), R10
+	IMUL3Q       $0x00000020, R10, R10
+	VBROADCASTSS (BX)(R12*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y3
+	INCQ         R12
+	MOVLQSX      (DX)(R13*4), R10
+	IMUL3Q       $0x00000020, R10, R10
+	VBROADCASTSS (BX)(R13*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y4
+	INCQ         R13
+	MOVLQSX      (DX)(R14*4), R10
+	IMUL3Q       $0x00000020, R10, R10
+	VBROADCASTSS (BX)(R14*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y5
+	INCQ         R14
+	DECQ         R9
+	JNZ          spmmNarrowGroups8_common
+
+spmmNarrowGroups8_tails:
+	MOVLQSX (AX), R9
+	MOVLQSX 4(CX)(R9*4), R9
+
+spmmNarrowGroups8_0_tail:
+	CMPQ         R11, R9
+	JGE          spmmNarrowGroups8_0_fold
+	MOVLQSX      (DX)(R11*4), R10
+	IMUL3Q       $0x00000020, R10, R10
+	VBROADCASTSS (BX)(R11*4), Y6
+	VMASKMOVPS   (SI)(R10*1), Y0, Y7
+	VFMADD231PS  Y7, Y6, Y2
+	INCQ         R11
+	JMP          spmmNarrowGroups8_0_tail
+
+spmmNarrowGroups8_0_fold:
+	MOVLQSX    (AX), R9
+	IMUL3Q     $0x00000020, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups8_0_zero
+	VMASKMOVPS (R9), Y0, Y6
+	JMP        spmmNarrowGroups8_0_fma
+
+spmmNarrowGroups8_0_zero:
+	VXORPS Y6, Y6, Y6
+
+spmmNarrowGroups8_0_fma:
+	VFMADD231PS Y2, Y1, Y6
+	VMOVUPS     Y6, (R9)
+	MOVLQSX     4(AX), R9
+	MOVLQSX     4(CX)(R9*4), R9
+
+spmmNarrowGroups8_1_tail:
+	CMPQ         R12, R9
+	JGE          spmmNarrowGroups8_1_fold
+	MOVLQSX      (DX)(R12*4), R10
+	IMUL3Q       $0x00000020, R10, R10
+	VBROADCASTSS (BX)(R12*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y6
+	VFMADD231PS  Y6, Y2, Y3
+	INCQ         R12
+	JMP          spmmNarrowGroups8_1_tail
+
+spmmNarrowGroups8_1_fold:
+	MOVLQSX    4(AX), R9
+	IMUL3Q     $0x00000020, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups8_1_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups8_1_fma
+
+spmmNarrowGroups8_1_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups8_1_fma:
+	VFMADD231PS Y3, Y1, Y2
+	VMOVUPS     Y2, (R9)
+	MOVLQSX     8(AX), R9
+	MOVLQSX     4(CX)(R9*4), R9
+
+spmmNarrowGroups8_2_tail:
+	CMPQ         R13, R9
+	JGE          spmmNarrowGroups8_2_fold
+	MOVLQSX      (DX)(R13*4), R10
+	IMUL3Q       $0x00000020, R10, R10
+	VBROADCASTSS (BX)(R13*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y4
+	INCQ         R13
+	JMP          spmmNarrowGroups8_2_tail
+
+spmmNarrowGroups8_2_fold:
+	MOVLQSX    8(AX), R9
+	IMUL3Q     $0x00000020, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups8_2_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups8_2_fma
+
+spmmNarrowGroups8_2_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups8_2_fma:
+	VFMADD231PS Y4, Y1, Y2
+	VMOVUPS     Y2, (R9)
+	MOVLQSX     12(AX), R9
+	MOVLQSX     4(CX)(R9*4), R9
+
+spmmNarrowGroups8_3_tail:
+	CMPQ         R14, R9
+	JGE          spmmNarrowGroups8_3_fold
+	MOVLQSX      (DX)(R14*4), R10
+	IMUL3Q       $0x00000020, R10, R10
+	VBROADCASTSS (BX)(R14*4), Y2
+	VMASKMOVPS   (SI)(R10*1), Y0, Y3
+	VFMADD231PS  Y3, Y2, Y5
+	INCQ         R14
+	JMP          spmmNarrowGroups8_3_tail
+
+spmmNarrowGroups8_3_fold:
+	MOVLQSX    12(AX), R9
+	IMUL3Q     $0x00000020, R9, R9
+	ADDQ       DI, R9
+	TESTQ      R8, R8
+	JNZ        spmmNarrowGroups8_3_zero
+	VMASKMOVPS (R9), Y0, Y2
+	JMP        spmmNarrowGroups8_3_fma
+
+spmmNarrowGroups8_3_zero:
+	VXORPS Y2, Y2, Y2
+
+spmmNarrowGroups8_3_fma:
+	VFMADD231PS Y5, Y1, Y2
+	VMOVUPS     Y2, (R9)
+	ADDQ        $0x10, AX
+	CMPQ        AX, (SP)
+	JB          spmmNarrowGroups8_group
+
+spmmNarrowGroups8_done:
+	VZEROUPPER
+	RET

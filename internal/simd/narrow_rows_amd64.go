@@ -84,7 +84,7 @@ func SpMMNarrowGroups(rows, rowPtr, col []int32, val, b, c []float32, n int, alp
 	if set {
 		s = 1
 	}
-	spmmNarrowGroups(&rows[0], len(rows)/4, &rowPtr[0], &col[0], &val[0], &b[0], &c[0], n, alpha, s)
+	spmmNarrowGroupsWidth(n)(&rows[0], len(rows)/4, &rowPtr[0], &col[0], &val[0], &b[0], &c[0], alpha, s)
 }
 
 // ScaleVec sets y = x·c element by element (y as long as x; x may be y):

@@ -267,3 +267,63 @@ func TestSoftmaxNormRowsMatchesGo(t *testing.T) {
 		}
 	}
 }
+
+// TestSpMMNarrowGroupsWidthMatchesMasked: each fixed-width kernel
+// spmmNarrowGroups1..8 (plain stores of a row's n floats) leaves c with the
+// bits of the generic kernel spmmNarrowGroups (masked stores), in the rows
+// it writes and in those it must not touch, the last row of c included and
+// the floats just past c's end (a guard that a wider store would overwrite),
+// adding into c and with set, on NaN, ±Inf, −0 and subnormal values.
+func TestSpMMNarrowGroupsWidthMatchesMasked(t *testing.T) {
+	requireVector(t)
+	r := rand.New(rand.NewPCG(45, 5))
+	specials := []float32{float32(math.Copysign(0, -1)), 0, float32(math.Inf(-1)), math.Float32frombits(0x7fc01234), 1e-40}
+	for n := 1; n <= 8; n++ {
+		for trial := range 40 {
+			const rowsA, rowsB = 37, 23
+			rowPtr := make([]int32, rowsA+1)
+			for i := range rowsA {
+				rowPtr[i+1] = rowPtr[i] + int32(1+r.IntN(12))
+			}
+			nnz := int(rowPtr[rowsA])
+			col := make([]int32, nnz)
+			for k := range col {
+				col[k] = int32(r.IntN(rowsB))
+			}
+			val := randSlice(r, nnz)
+			b := randSlice(r, rowsB*n)
+			for range 3 {
+				b[r.IntN(len(b))] = specials[r.IntN(len(specials))]
+			}
+			const guard = 8
+			c := randSlice(r, rowsA*n+guard)
+			for range 5 {
+				c[r.IntN(len(c))] = specials[r.IntN(len(specials))]
+			}
+			want := append([]float32(nil), c...)
+			// the last row of c always in a group, the others at random
+			perm := r.Perm(rowsA - 1)
+			groups := 1 + r.IntN(9)
+			rows := make([]int32, 4*groups)
+			rows[0] = rowsA - 1
+			for k := 1; k < len(rows); k++ {
+				rows[k] = int32(perm[k])
+			}
+			alpha := float32(1)
+			if trial%2 == 1 {
+				alpha = -0.75
+			}
+			set := 0
+			if trial%3 == 2 {
+				set = 1
+			}
+			spmmNarrowGroups(&rows[0], groups, &rowPtr[0], &col[0], &val[0], &b[0], &want[0], n, alpha, set)
+			spmmNarrowGroupsWidth(n)(&rows[0], groups, &rowPtr[0], &col[0], &val[0], &b[0], &c[0], alpha, set)
+			for j := range c {
+				if math.Float32bits(c[j]) != math.Float32bits(want[j]) {
+					t.Fatalf("n=%d trial %d set %d: c[%d] = %v (%#x), the masked kernel gives %v (%#x)", n, trial, set, j, c[j], math.Float32bits(c[j]), want[j], math.Float32bits(want[j]))
+				}
+			}
+		}
+	}
+}
