@@ -53,7 +53,7 @@ func OneHotArgmaxRows(x []float32, cols int, idx []int32, oh []float32) {
 		panic(fmt.Sprintf("simd: OneHotArgmaxRows into %d floats of %d", len(oh), len(x)))
 	}
 	if rows > 0 {
-		oneHotArgmaxRows(rows, &x[0], cols, &idx[0], &oh[0])
+		oneHotArgmaxRowsS(rows, &x[0], cols, &idx[0], &oh[0])
 	}
 }
 
@@ -84,7 +84,7 @@ func SpMMNarrowGroups(rows, rowPtr, col []int32, val, b, c []float32, n int, alp
 	if set {
 		s = 1
 	}
-	spmmNarrowGroupsWidth(n)(&rows[0], len(rows)/4, &rowPtr[0], &col[0], &val[0], &b[0], &c[0], alpha, s)
+	spmmNarrowGroupsWidth(n, &rows[0], len(rows)/4, &rowPtr[0], &col[0], &val[0], &b[0], &c[0], alpha, s)
 }
 
 // ScaleVec sets y = x·c element by element (y as long as x; x may be y):
@@ -109,7 +109,7 @@ func SoftmaxShiftRows(x []float32, cols int, y []float32) {
 		panic(fmt.Sprintf("simd: SoftmaxShiftRows of %d floats in rows of %d into %d", len(x), cols, len(y)))
 	}
 	if len(x) > 0 {
-		softmaxShiftRows(len(x)/cols, &x[0], cols, &y[0])
+		softmaxShiftRowsS(len(x)/cols, &x[0], cols, &y[0])
 	}
 }
 
@@ -121,7 +121,7 @@ func SoftmaxNormRows(y []float32, cols int) {
 		panic(fmt.Sprintf("simd: SoftmaxNormRows of %d floats in rows of %d", len(y), cols))
 	}
 	if len(y) > 0 {
-		softmaxNormRows(len(y)/cols, &y[0], cols)
+		softmaxNormRowsS(len(y)/cols, &y[0], cols)
 	}
 }
 
@@ -164,7 +164,7 @@ func SoftmaxBackRows(y, g, gx []float32, cols int) {
 		panic(fmt.Sprintf("simd: SoftmaxBackRows of %d floats in rows of %d (g %d, gx %d)", len(y), cols, len(g), len(gx)))
 	}
 	if len(y) > 0 {
-		softmaxBackRows(len(y)/cols, &y[0], &g[0], &gx[0], cols)
+		softmaxBackRowsS(len(y)/cols, &y[0], &g[0], &gx[0], cols)
 	}
 }
 
@@ -181,5 +181,5 @@ func CEGradRows(idx []int32, buf []float64, gx []float32, cols int, g float32, l
 	if len(idx) == 0 {
 		return
 	}
-	ceGradRows(len(idx), &idx[0], &buf[0], &gx[0], cols, g, &lab[0])
+	ceGradRowsS(len(idx), &idx[0], &buf[0], &gx[0], cols, g, &lab[0])
 }

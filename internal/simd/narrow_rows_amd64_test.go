@@ -318,7 +318,7 @@ func TestSpMMNarrowGroupsWidthMatchesMasked(t *testing.T) {
 				set = 1
 			}
 			spmmNarrowGroups(&rows[0], groups, &rowPtr[0], &col[0], &val[0], &b[0], &want[0], n, alpha, set)
-			spmmNarrowGroupsWidth(n)(&rows[0], groups, &rowPtr[0], &col[0], &val[0], &b[0], &c[0], alpha, set)
+			spmmNarrowGroupsWidth(n, &rows[0], groups, &rowPtr[0], &col[0], &val[0], &b[0], &c[0], alpha, set)
 			for j := range c {
 				if math.Float32bits(c[j]) != math.Float32bits(want[j]) {
 					t.Fatalf("n=%d trial %d set %d: c[%d] = %v (%#x), the masked kernel gives %v (%#x)", n, trial, set, j, c[j], math.Float32bits(c[j]), want[j], math.Float32bits(want[j]))

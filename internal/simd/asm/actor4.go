@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -19,6 +20,49 @@ func actor4Kernels() {
 	for n := 1; n <= 8; n++ {
 		spmmNarrowGroupsW(n, masks)
 	}
+	ac := NewDataAddr(NewStaticSymbol("argmaxconst"), 0)
+	oneHotArgmaxRowsS(masks, ac)
+	softmaxShiftRowsS(masks, ac)
+	softmaxNormRowsS(masks)
+	softmaxBackRowsS(masks)
+	ceGradRowsS(masks)
+	for rows := 1; rows <= maxRows; rows++ {
+		gemmTileS(rows, masks)
+	}
+}
+
+// storeN writes the first n lanes of v (n in 1..8, in a register) to the
+// floats at base with plain stores, as VMASKMOVPS with the mask of n lanes
+// would: all eight as one vector, otherwise four (XMM), two (VMOVLPS) and
+// one (VMOVSS) as n's bits say, low lanes first. The branches go the same
+// way for every row of a call, so they cost next to nothing, where a
+// masked store is microcoded on AMD's cores.
+func storeN(v VecVirtual, base, n Register, tag string) {
+	CMPQ(n, U8(8))
+	JNE(LabelRef(tag + "_part"))
+	VMOVUPS(v, Mem{Base: base})
+	JMP(LabelRef(tag + "_stored"))
+	Label(tag + "_part")
+	q := GP64()
+	MOVQ(base, q)
+	t := XMM()
+	VMOVAPS(v.AsX(), t)
+	TESTQ(U32(4), n)
+	JZ(LabelRef(tag + "_two"))
+	VMOVUPS(t, Mem{Base: q})
+	VEXTRACTF128(U8(1), v, t)
+	ADDQ(U8(16), q)
+	Label(tag + "_two")
+	TESTQ(U32(2), n)
+	JZ(LabelRef(tag + "_one"))
+	VMOVLPS(t, Mem{Base: q})
+	VMOVHLPS(t, t, t)
+	ADDQ(U8(8), q)
+	Label(tag + "_one")
+	TESTQ(U32(1), n)
+	JZ(LabelRef(tag + "_stored"))
+	VMOVSS(t, Mem{Base: q})
+	Label(tag + "_stored")
 }
 
 // storeLanes writes the first n lanes of v to m with plain stores: a
@@ -156,6 +200,385 @@ func spmmNarrowGroupsW(w int, masks Mem) {
 	CMPQ(prow, end)
 	JB(LabelRef(name + "_group"))
 	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// oneHotArgmaxRowsS is argmaxRows(masks, ac, true) (pcgcn3.go) with the
+// one-hot row written by storeN.
+func oneHotArgmaxRowsS(masks, ac Mem) {
+	name := "oneHotArgmaxRowsS"
+	TEXT(name, NOSPLIT, "func(rows int, x *float32, cols int, idx *int32, oh *float32)")
+	Pragma("noescape")
+	Doc(name + " is oneHotArgmaxRows with the one-hot rows written by plain stores (see OneHotArgmaxRows).")
+	rows := Load(Param("rows"), GP64())
+	px := Load(Param("x"), GP64())
+	cols := Load(Param("cols"), GP64())
+	pidx := Load(Param("idx"), GP64())
+	poh := Load(Param("oh"), GP64())
+	m := loadMask(masks, cols)
+	cb := GP64()
+	LEAQ(ac, cb)
+	ninf := YMM()
+	VBROADCASTSS(Mem{Base: cb, Disp: 36}, ninf)
+	lanes, one := YMM(), YMM()
+	VMOVUPS(Mem{Base: cb}, lanes)
+	VBROADCASTSS(Mem{Base: cb, Disp: 32}, one)
+	n := GP64()
+	MOVQ(cols, n)
+	SHLQ(U8(2), cols) // bytes a row
+	neg := GP32()
+	MOVL(I32(-1), neg)
+	r := GP64()
+	XORQ(r, r)
+	CMPQ(r, rows)
+	JGE(LabelRef(name + "_end"))
+	Label(name + "_row")
+	v, valid, w, t := YMM(), YMM(), YMM(), YMM()
+	VMASKMOVPS(Mem{Base: px}, m, v)
+	VCMPPS(U8(7), v, v, valid) // ORD_Q: not NaN
+	VANDPS(m, valid, valid)
+	VBLENDVPS(valid, v, ninf, w) // w = valid ? v : −Inf
+	VPERM2F128(U8(1), w, w, t)
+	VMAXPS(t, w, t)
+	VPERMILPS(U8(0x4e), t, w)
+	VMAXPS(w, t, t)
+	VPERMILPS(U8(0xb1), t, w)
+	VMAXPS(w, t, t)        // every lane: the maximum
+	VCMPPS(U8(0), v, t, t) // EQ_OQ: v == max, false for NaN
+	VANDPS(valid, t, t)
+	bits, best := GP32(), GP32()
+	VMOVMSKPS(t, bits)
+	BSFL(bits, best)
+	CMOVLEQ(neg, best) // no bit set: −1
+	MOVL(best, Mem{Base: pidx, Index: r, Scale: 4})
+	b := YMM()
+	VMOVD(best, b.AsX())
+	VPBROADCASTD(b.AsX(), b)
+	VPCMPEQD(lanes, b, b)
+	VANDPS(one, b, b)
+	storeN(b, poh, n, name)
+	ADDQ(cols, poh)
+	ADDQ(cols, px)
+	INCQ(r)
+	CMPQ(r, rows)
+	JL(LabelRef(name + "_row"))
+	Label(name + "_end")
+	VZEROUPPER()
+	RET()
+}
+
+// softmaxShiftRowsS is softmaxShiftRows (pcgcn3.go) with y's rows written
+// by storeN.
+func softmaxShiftRowsS(masks, ac Mem) {
+	name := "softmaxShiftRowsS"
+	TEXT(name, NOSPLIT, "func(rows int, x *float32, cols int, y *float32)")
+	Pragma("noescape")
+	Doc(name + " is softmaxShiftRows with y's rows written by plain stores (see SoftmaxShiftRows).")
+	rows := Load(Param("rows"), GP64())
+	px := Load(Param("x"), GP64())
+	cols := Load(Param("cols"), GP64())
+	py := Load(Param("y"), GP64())
+	m := loadMask(masks, cols)
+	cb := GP64()
+	LEAQ(ac, cb)
+	ninf := YMM()
+	VBROADCASTSS(Mem{Base: cb, Disp: 36}, ninf)
+	n := GP64()
+	MOVQ(cols, n)
+	SHLQ(U8(2), cols)
+	r := GP64()
+	XORQ(r, r)
+	CMPQ(r, rows)
+	JGE(LabelRef(name + "_end"))
+	Label(name + "_row")
+	v, valid, w, t := YMM(), YMM(), YMM(), YMM()
+	VMASKMOVPS(Mem{Base: px}, m, v)
+	VCMPPS(U8(7), v, v, valid)
+	VANDPS(m, valid, valid)
+	VBLENDVPS(valid, v, ninf, w)
+	VPERM2F128(U8(1), w, w, t)
+	VMAXPS(t, w, t)
+	VPERMILPS(U8(0x4e), t, w)
+	VMAXPS(w, t, t)
+	VPERMILPS(U8(0xb1), t, w)
+	VMAXPS(w, t, t)
+	VCMPPS(U8(0), v, t, t)
+	VANDPS(valid, t, t)
+	bits, best := GP32(), GP32()
+	VMOVMSKPS(t, bits)
+	XORL(best, best)
+	BSFL(bits, best) // no bit: x[0] is a NaN, and m is x[0] below anyway
+	CMOVLEQ(bits, best)
+	b := YMM()
+	VMOVD(best, b.AsX())
+	VPBROADCASTD(b.AsX(), b)
+	mx := YMM()
+	VPERMPS(v, b, mx) // every lane: x[best]
+	x0 := YMM()
+	VBROADCASTSS(v.AsX(), x0)
+	nan0 := YMM()
+	VCMPPS(U8(3), x0, x0, nan0) // UNORD_Q: x[0] is a NaN
+	VBLENDVPS(nan0, x0, mx, mx)
+	VSUBPS(mx, v, v) // x − m
+	storeN(v, py, n, name)
+	ADDQ(cols, px)
+	ADDQ(cols, py)
+	INCQ(r)
+	CMPQ(r, rows)
+	JL(LabelRef(name + "_row"))
+	Label(name + "_end")
+	VZEROUPPER()
+	RET()
+}
+
+// softmaxNormRowsS is softmaxNormRows (pcgcn3.go) with the rows written by
+// storeN.
+func softmaxNormRowsS(masks Mem) {
+	name := "softmaxNormRowsS"
+	TEXT(name, NOSPLIT, "func(rows int, y *float32, cols int)")
+	Pragma("noescape")
+	Doc(name + " is softmaxNormRows with the rows written by plain stores (see SoftmaxNormRows).")
+	rows := Load(Param("rows"), GP64())
+	py := Load(Param("y"), GP64())
+	cols := Load(Param("cols"), GP64())
+	m := loadMask(masks, cols)
+	one := XMM()
+	onev := GP64()
+	MOVQ(U64(math.Float64bits(1)), onev)
+	MOVQ(onev, one)
+	r := GP64()
+	XORQ(r, r)
+	CMPQ(r, rows)
+	JGE(LabelRef(name + "_end"))
+	Label(name + "_row")
+	s, e := XMM(), XMM()
+	VXORPD(s, s, s)
+	j := GP64()
+	XORQ(j, j)
+	Label(name + "_col")
+	VCVTSS2SD(Mem{Base: py, Index: j, Scale: 4}, e, e)
+	VADDSD(e, s, s) // s + e
+	INCQ(j)
+	CMPQ(j, cols)
+	JL(LabelRef(name + "_col"))
+	inv := XMM()
+	VDIVSD(s, one, inv) // 1/s
+	VCVTSD2SS(inv, inv, inv)
+	iv := YMM()
+	VBROADCASTSS(inv, iv)
+	y := YMM()
+	VMASKMOVPS(Mem{Base: py}, m, y)
+	VMULPS(iv, y, y) // e·inv
+	storeN(y, py, cols, name)
+	LEAQ(Mem{Base: py, Index: cols, Scale: 4}, py)
+	INCQ(r)
+	CMPQ(r, rows)
+	JL(LabelRef(name + "_row"))
+	Label(name + "_end")
+	VZEROUPPER()
+	RET()
+}
+
+// softmaxBackRowsS is softmaxBackRowsK (pcgcn3.go) with gx's rows written
+// by storeN.
+func softmaxBackRowsS(masks Mem) {
+	name := "softmaxBackRowsS"
+	TEXT(name, NOSPLIT, "func(rows int, y *float32, gy *float32, gx *float32, cols int)")
+	Pragma("noescape")
+	Doc(name + " is softmaxBackRows with gx's rows written by plain stores (see SoftmaxBackRows).")
+	rows := Load(Param("rows"), GP64())
+	py := Load(Param("y"), GP64())
+	pg := Load(Param("gy"), GP64())
+	pgx := Load(Param("gx"), GP64())
+	cols := Load(Param("cols"), GP64())
+	m := loadMask(masks, cols)
+	tmp := AllocLocal(32)
+	r := GP64()
+	XORQ(r, r)
+	CMPQ(r, rows)
+	JGE(LabelRef(name + "_end"))
+	Label(name + "_row")
+	y, g, p := YMM(), YMM(), YMM()
+	VMASKMOVPS(Mem{Base: py}, m, y)
+	VMASKMOVPS(Mem{Base: pg}, m, g)
+	VMULPS(g, y, p) // y·g, y first (the NaN kept), as compiled
+	VMOVUPS(p, tmp)
+	pt := GP64()
+	LEAQ(tmp, pt)
+	dot := XMM()
+	VXORPS(dot, dot, dot)
+	j := GP64()
+	XORQ(j, j)
+	Label(name + "_col")
+	e := XMM()
+	VMOVSS(Mem{Base: pt, Index: j, Scale: 4}, e)
+	VADDSS(e, dot, dot) // dot + y_j·g_j
+	INCQ(j)
+	CMPQ(j, cols)
+	JL(LabelRef(name + "_col"))
+	db := YMM()
+	VBROADCASTSS(dot, db)
+	VSUBPS(db, g, g) // g − dot
+	VMULPS(y, g, y)  // (g − dot)·y, the difference first, as compiled
+	gx := YMM()
+	VMASKMOVPS(Mem{Base: pgx}, m, gx)
+	VADDPS(gx, y, y) // the product + gx
+	storeN(y, pgx, cols, name)
+	LEAQ(Mem{Base: py, Index: cols, Scale: 4}, py)
+	LEAQ(Mem{Base: pg, Index: cols, Scale: 4}, pg)
+	LEAQ(Mem{Base: pgx, Index: cols, Scale: 4}, pgx)
+	INCQ(r)
+	CMPQ(r, rows)
+	JL(LabelRef(name + "_row"))
+	Label(name + "_end")
+	VZEROUPPER()
+	RET()
+}
+
+// ceGradRowsS is ceGradRows (pcgcn3.go) with gx's rows written by storeN.
+func ceGradRowsS(masks Mem) {
+	name := "ceGradRowsS"
+	TEXT(name, NOSPLIT, "func(rows int, idx *int32, buf *float64, gx *float32, cols int, gv float32, lab *int32)")
+	Pragma("noescape")
+	Doc(name + " is ceGradRows with gx's rows written by plain stores (see CEGradRows).")
+	rows := Load(Param("rows"), GP64())
+	pidx := Load(Param("idx"), GP64())
+	pbuf := Load(Param("buf"), GP64())
+	pgx := Load(Param("gx"), GP64())
+	cols := Load(Param("cols"), GP64())
+	plab := Load(Param("lab"), GP64())
+	m := loadMask(masks, cols)
+	mlo, mhi := YMM(), YMM()
+	VPMOVSXDQ(m.AsX(), mlo)
+	t128 := XMM()
+	VEXTRACTI128(U8(1), m, t128)
+	VPMOVSXDQ(t128, mhi)
+	gs := Load(Param("gv"), XMM())
+	gb := YMM()
+	VBROADCASTSS(gs, gb)
+	rowBytes := GP64()
+	MOVQ(cols, rowBytes)
+	SHLQ(U8(2), rowBytes)
+	bufStep := GP64()
+	MOVQ(cols, bufStep)
+	SHLQ(U8(3), bufStep)
+	q := GP64()
+	XORQ(q, q)
+	CMPQ(q, rows)
+	JGE(LabelRef(name + "_end"))
+	Label(name + "_row")
+	i := GP64()
+	MOVLQSX(Mem{Base: pidx, Index: q, Scale: 4}, i)
+	pr := GP64()
+	MOVQ(i, pr)
+	IMULQ(rowBytes, pr)
+	ADDQ(pgx, pr) // the row of gx
+	el, eh := YMM(), YMM()
+	VMASKMOVPD(Mem{Base: pbuf}, mlo, el)
+	VMASKMOVPD(Mem{Base: pbuf, Disp: 32}, mhi, eh)
+	fl, fh := XMM(), XMM()
+	VCVTPD2PSY(el, fl)
+	VCVTPD2PSY(eh, fh)
+	e := YMM()
+	VINSERTF128(U8(1), fh, fl.AsY(), e)
+	VMULPS(gb, e, e) // float32(e)·g
+	gr := YMM()
+	VMASKMOVPS(Mem{Base: pr}, m, gr)
+	VADDPS(gr, e, e) // the product + gx
+	storeN(e, pr, cols, name)
+	l := GP64()
+	MOVLQSX(Mem{Base: plab, Index: i, Scale: 4}, l)
+	x := XMM()
+	VMOVSS(Mem{Base: pr, Index: l, Scale: 4}, x)
+	VSUBSS(gs, x, x) // gx − g
+	VMOVSS(x, Mem{Base: pr, Index: l, Scale: 4})
+	ADDQ(bufStep, pbuf)
+	INCQ(q)
+	CMPQ(q, rows)
+	JL(LabelRef(name + "_row"))
+	Label(name + "_end")
+	VZEROUPPER()
+	RET()
+}
+
+// gemmTileS is gemmTile(rows, "x8m", masks) (main.go) with the tile's rows
+// of c written by storeN: a rows×cols tile, cols ≤ 8, c[r][j] =
+// alpha·Σ_p a[r·rsa+p·csa]·b[p·ldb+j] + c[r][j], the same chains.
+func gemmTileS(rows int, masks Mem) {
+	name := fmt.Sprintf("gemm%dx8s", rows)
+	TEXT(name, NOSPLIT, "func(kc int, a *float32, rsa, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s computes a %d-row tile of c += alpha·a·b, at most 8 columns, without masked stores (see GemmTile).", name, rows))
+
+	kc := Load(Param("kc"), GP64())
+	pa := Load(Param("a"), GP64())
+	rsa := Load(Param("rsa"), GP64())
+	SHLQ(U8(2), rsa)
+	csa := Load(Param("csa"), GP64())
+	SHLQ(U8(2), csa)
+	pb := Load(Param("b"), GP64())
+	ldb := Load(Param("ldb"), GP64())
+	SHLQ(U8(2), ldb)
+	cols := Load(Param("cols"), GP64())
+	mask := loadMask(masks, cols)
+
+	var rs3, rs5 Register
+	if rows > 3 {
+		rs3 = GP64()
+		LEAQ(Mem{Base: rsa, Index: rsa, Scale: 2}, rs3)
+	}
+	if rows > 5 {
+		rs5 = GP64()
+		LEAQ(Mem{Base: rsa, Index: rsa, Scale: 4}, rs5)
+	}
+	aAddr := func(r int) Mem {
+		switch r {
+		case 0:
+			return Mem{Base: pa}
+		case 1:
+			return Mem{Base: pa, Index: rsa, Scale: 1}
+		case 2:
+			return Mem{Base: pa, Index: rsa, Scale: 2}
+		case 3:
+			return Mem{Base: pa, Index: rs3, Scale: 1}
+		case 4:
+			return Mem{Base: pa, Index: rsa, Scale: 4}
+		default:
+			return Mem{Base: pa, Index: rs5, Scale: 1}
+		}
+	}
+	acc := make([]VecVirtual, rows)
+	for r := range acc {
+		acc[r] = YMM()
+		VXORPS(acc[r], acc[r], acc[r])
+	}
+	bv, bc := YMM(), YMM()
+	Label(name + "_loop")
+	VMASKMOVPS(Mem{Base: pb}, mask, bv)
+	for r := 0; r < rows; r++ {
+		VBROADCASTSS(aAddr(r), bc)
+		VFMADD231PS(bv, bc, acc[r])
+	}
+	ADDQ(csa, pa)
+	ADDQ(ldb, pb)
+	DECQ(kc)
+	JNZ(LabelRef(name + "_loop"))
+
+	al := YMM()
+	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
+	pc := Load(Param("c"), GP64())
+	ldc := Load(Param("ldc"), GP64())
+	SHLQ(U8(2), ldc)
+	t := YMM()
+	for r := 0; r < rows; r++ {
+		VMASKMOVPS(Mem{Base: pc}, mask, t)
+		VFMADD231PS(acc[r], al, t)
+		storeN(t, pc, cols, fmt.Sprint(name, "_", r))
+		if r+1 < rows {
+			ADDQ(ldc, pc)
+		}
+	}
 	VZEROUPPER()
 	RET()
 }
