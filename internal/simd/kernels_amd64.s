@@ -9043,6 +9043,223 @@ ceGradRowsS_end:
 	VZEROUPPER
 	RET
 
+// func ceShiftRowsS(rows int, idx *int32, x *float32, cols int, buf *float64, mx *float32, lim float64) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·ceShiftRowsS(SB), NOSPLIT, $0-64
+	MOVQ         rows+0(FP), AX
+	MOVQ         idx+8(FP), CX
+	MOVQ         x+16(FP), DX
+	MOVQ         cols+24(FP), BX
+	MOVQ         buf+32(FP), SI
+	MOVQ         mx+40(FP), DI
+	LEAQ         tailmask<>+0(SB), R8
+	MOVQ         BX, R9
+	NEGQ         R9
+	VMOVUPS      32(R8)(R9*4), Y0
+	VPMOVSXDQ    X0, Y1
+	VEXTRACTI128 $0x01, Y0, X2
+	VPMOVSXDQ    X2, Y2
+	MOVSD        lim+48(FP), X3
+	VBROADCASTSD X3, Y3
+	VXORPD       Y4, Y4, Y4
+	VSUBPD       Y3, Y4, Y4
+	LEAQ         argmaxconst<>+0(SB), R8
+	VBROADCASTSS 36(R8), Y5
+	VXORPS       Y6, Y6, Y6
+	VXORPS       Y7, Y7, Y7
+	VXORPS       Y8, Y8, Y8
+	MOVQ         BX, R8
+	SHLQ         $0x02, R8
+	MOVQ         BX, R9
+	SHLQ         $0x03, R9
+	XORQ         R10, R10
+	CMPQ         R10, AX
+	JGE          ceShiftRowsS_end
+
+ceShiftRowsS_row:
+	MOVLQSX      (CX)(R10*4), R11
+	IMULQ        R8, R11
+	VMASKMOVPS   (DX)(R11*1), Y0, Y9
+	VCMPPS       $0x03, Y9, Y9, Y10
+	VANDPS       Y0, Y10, Y10
+	VORPS        Y10, Y7, Y7
+	VBLENDVPS    Y0, Y9, Y5, Y10
+	VPERM2F128   $0x01, Y10, Y10, Y11
+	VMAXPS       Y11, Y10, Y11
+	VPERMILPS    $0x4e, Y11, Y10
+	VMAXPS       Y10, Y11, Y11
+	VPERMILPS    $0xb1, Y11, Y10
+	VMAXPS       Y10, Y11, Y11
+	VCMPPS       $0x00, Y6, Y9, Y10
+	VANDPS       Y0, Y10, Y10
+	VPCMPEQD     Y12, Y12, Y12
+	VBLENDVPS    Y10, Y9, Y12, Y12
+	VPERM2F128   $0x01, Y12, Y12, Y10
+	VPAND        Y10, Y12, Y12
+	VPERMILPS    $0x4e, Y12, Y10
+	VPAND        Y10, Y12, Y12
+	VPERMILPS    $0xb1, Y12, Y10
+	VPAND        Y10, Y12, Y12
+	VCMPPS       $0x00, Y6, Y11, Y10
+	VBLENDVPS    Y10, Y12, Y11, Y10
+	VMOVSS       X10, (DI)(R10*4)
+	VSUBPS       Y10, Y9, Y9
+	VCVTPS2PD    X9, Y10
+	VEXTRACTF128 $0x01, Y9, X9
+	VCVTPS2PD    X9, Y9
+	MOVQ         SI, R11
+	MOVQ         BX, R12
+	VMOVAPD      Y10, Y11
+	CMPQ         R12, $0x04
+	JL           ceShiftRowsS_pd_two
+	VMOVUPD      Y10, (R11)
+	VMOVAPD      Y9, Y11
+	ADDQ         $0x20, R11
+	SUBQ         $0x04, R12
+	CMPQ         R12, $0x04
+	JL           ceShiftRowsS_pd_two
+	VMOVUPD      Y9, (R11)
+	JMP          ceShiftRowsS_pd_stored
+
+ceShiftRowsS_pd_two:
+	TESTQ        $0x00000002, R12
+	JZ           ceShiftRowsS_pd_one
+	VMOVUPD      X11, (R11)
+	VEXTRACTF128 $0x01, Y11, X11
+	ADDQ         $0x10, R11
+
+ceShiftRowsS_pd_one:
+	TESTQ  $0x00000001, R12
+	JZ     ceShiftRowsS_pd_stored
+	VMOVSD X11, (R11)
+
+ceShiftRowsS_pd_stored:
+	VCMPPD $0x11, Y4, Y10, Y11
+	VCMPPD $0x16, Y3, Y10, Y10
+	VORPD  Y11, Y10, Y10
+	VANDPD Y1, Y10, Y10
+	VORPD  Y10, Y8, Y8
+	VCMPPD $0x11, Y4, Y9, Y10
+	VCMPPD $0x16, Y3, Y9, Y9
+	VORPD  Y10, Y9, Y9
+	VANDPD Y2, Y9, Y9
+	VORPD  Y9, Y8, Y8
+	ADDQ   R9, SI
+	INCQ   R10
+	CMPQ   R10, AX
+	JL     ceShiftRowsS_row
+
+ceShiftRowsS_end:
+	XORQ      AX, AX
+	VMOVMSKPS Y7, CX
+	TESTL     CX, CX
+	SETNE     AL
+	VMOVMSKPD Y8, CX
+	TESTL     CX, CX
+	SETNE     CL
+	MOVBQZX   CL, CX
+	SHLQ      $0x01, CX
+	ORQ       CX, AX
+	MOVQ      AX, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func ceShiftRowsByS(rows int, idx *int32, x *float32, cols int, buf *float64, s *float32, lim float64) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·ceShiftRowsByS(SB), NOSPLIT, $0-64
+	MOVQ         rows+0(FP), AX
+	MOVQ         idx+8(FP), CX
+	MOVQ         x+16(FP), DX
+	MOVQ         cols+24(FP), BX
+	MOVQ         buf+32(FP), SI
+	MOVQ         s+40(FP), DI
+	LEAQ         tailmask<>+0(SB), R8
+	MOVQ         BX, R9
+	NEGQ         R9
+	VMOVUPS      32(R8)(R9*4), Y0
+	VPMOVSXDQ    X0, Y1
+	VEXTRACTI128 $0x01, Y0, X2
+	VPMOVSXDQ    X2, Y2
+	MOVSD        lim+48(FP), X3
+	VBROADCASTSD X3, Y3
+	VXORPD       Y4, Y4, Y4
+	VSUBPD       Y3, Y4, Y4
+	VXORPS       Y5, Y5, Y5
+	VXORPS       Y6, Y6, Y6
+	MOVQ         BX, R8
+	SHLQ         $0x02, R8
+	MOVQ         BX, R9
+	SHLQ         $0x03, R9
+	XORQ         R10, R10
+	CMPQ         R10, AX
+	JGE          ceShiftRowsByS_end
+
+ceShiftRowsByS_row:
+	MOVLQSX      (CX)(R10*4), R11
+	IMULQ        R8, R11
+	VMASKMOVPS   (DX)(R11*1), Y0, Y7
+	VBROADCASTSS (DI)(R10*4), Y8
+	VSUBPS       Y8, Y7, Y7
+	VCVTPS2PD    X7, Y8
+	VEXTRACTF128 $0x01, Y7, X7
+	VCVTPS2PD    X7, Y7
+	MOVQ         SI, R11
+	MOVQ         BX, R12
+	VMOVAPD      Y8, Y9
+	CMPQ         R12, $0x04
+	JL           ceShiftRowsByS_pd_two
+	VMOVUPD      Y8, (R11)
+	VMOVAPD      Y7, Y9
+	ADDQ         $0x20, R11
+	SUBQ         $0x04, R12
+	CMPQ         R12, $0x04
+	JL           ceShiftRowsByS_pd_two
+	VMOVUPD      Y7, (R11)
+	JMP          ceShiftRowsByS_pd_stored
+
+ceShiftRowsByS_pd_two:
+	TESTQ        $0x00000002, R12
+	JZ           ceShiftRowsByS_pd_one
+	VMOVUPD      X9, (R11)
+	VEXTRACTF128 $0x01, Y9, X9
+	ADDQ         $0x10, R11
+
+ceShiftRowsByS_pd_one:
+	TESTQ  $0x00000001, R12
+	JZ     ceShiftRowsByS_pd_stored
+	VMOVSD X9, (R11)
+
+ceShiftRowsByS_pd_stored:
+	VCMPPD $0x11, Y4, Y8, Y9
+	VCMPPD $0x16, Y3, Y8, Y8
+	VORPD  Y9, Y8, Y8
+	VANDPD Y1, Y8, Y8
+	VORPD  Y8, Y6, Y6
+	VCMPPD $0x11, Y4, Y7, Y8
+	VCMPPD $0x16, Y3, Y7, Y7
+	VORPD  Y8, Y7, Y7
+	VANDPD Y2, Y7, Y7
+	VORPD  Y7, Y6, Y6
+	ADDQ   R9, SI
+	INCQ   R10
+	CMPQ   R10, AX
+	JL     ceShiftRowsByS_row
+
+ceShiftRowsByS_end:
+	XORQ      AX, AX
+	VMOVMSKPS Y5, CX
+	TESTL     CX, CX
+	SETNE     AL
+	VMOVMSKPD Y6, CX
+	TESTL     CX, CX
+	SETNE     CL
+	MOVBQZX   CL, CX
+	SHLQ      $0x01, CX
+	ORQ       CX, AX
+	MOVQ      AX, ret+56(FP)
+	VZEROUPPER
+	RET
+
 // func gemm1x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)
 // Requires: AVX, AVX2, FMA3, SSE
 TEXT ·gemm1x8s(SB), NOSPLIT, $0-80

@@ -136,7 +136,7 @@ func CEShiftRows(idx []int32, x []float32, cols int, buf []float64, mx []float32
 	if len(idx) == 0 {
 		return 0
 	}
-	return ceShiftRows(len(idx), &idx[0], &x[0], cols, &buf[0], &mx[0], lim)
+	return ceShiftRowsS(len(idx), &idx[0], &x[0], cols, &buf[0], &mx[0], lim)
 }
 
 // CEShiftRowsBy is CEShiftRows with each row's shift given, s[q], instead of
@@ -146,7 +146,7 @@ func CEShiftRowsBy(idx []int32, x []float32, cols int, buf []float64, s []float3
 	if len(idx) == 0 {
 		return 0
 	}
-	return ceShiftRowsBy(len(idx), &idx[0], &x[0], cols, &buf[0], &s[0], lim)
+	return ceShiftRowsByS(len(idx), &idx[0], &x[0], cols, &buf[0], &s[0], lim)
 }
 
 func checkCEShift(idx []int32, cols int, buf []float64, per []float32) {

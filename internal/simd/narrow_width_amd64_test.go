@@ -34,9 +34,19 @@ func sameAsMasked(t *testing.T, what string, got, want []float32) {
 	}
 }
 
+// sameAsMasked64 is sameAsMasked for float64s.
+func sameAsMasked64(t *testing.T, what string, got, want []float64) {
+	t.Helper()
+	for j := range want {
+		if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+			t.Fatalf("%s: [%d] = %v (%#x), the masked kernel gives %v (%#x)", what, j, got[j], math.Float64bits(got[j]), want[j], math.Float64bits(want[j]))
+		}
+	}
+}
+
 // TestPlainStoreRowKernelsMatchMasked: each narrow-row kernel written with
 // plain stores (oneHotArgmaxRowsS, softmaxShiftRowsS, softmaxNormRowsS,
-// softmaxBackRowsS, ceGradRowsS) leaves its output with the bits of the
+// softmaxBackRowsS, ceShiftRowsS, ceShiftRowsByS, ceGradRowsS) leaves its output with the bits of the
 // masked kernel it replaces, for widths 1–8, 0–40 rows, NaN payloads, ±0,
 // ±Inf and subnormals, in place where the kernel allows it, and leaves the
 // floats past the last row (a guard a wider store would overwrite) alone.
@@ -96,6 +106,38 @@ func TestPlainStoreRowKernelsMatchMasked(t *testing.T) {
 				softmaxBackRows(rows, &y[0], &g[0], &gx0[0], cols)
 				softmaxBackRowsS(rows, &y[0], &g[0], &gx1[0], cols)
 				sameAsMasked(t, name+" softmax backward", gx1, gx0)
+			}
+			{ // cross-entropy shifts: a selection of rows, repeats too, the
+				// float64 rows written to buf with a guard past the last
+				q := 1 + r.IntN(rows+3)
+				idx := make([]int32, q)
+				for k := range idx {
+					idx[k] = int32(r.IntN(rows))
+				}
+				lim := 700.0
+				if trial%4 == 3 {
+					lim = 0.5
+				}
+				b0 := make([]float64, q*cols+guard)
+				for k := range b0 {
+					b0[k] = r.Float64()
+				}
+				b1 := append([]float64(nil), b0...)
+				m0, m1 := make([]float32, q), make([]float32, q)
+				f0 := ceShiftRows(q, &idx[0], &x[0], cols, &b0[0], &m0[0], lim)
+				f1 := ceShiftRowsS(q, &idx[0], &x[0], cols, &b1[0], &m1[0], lim)
+				if f0 != f1 {
+					t.Fatalf("%s: ceShiftRowsS flags %d, masked %d", name, f1, f0)
+				}
+				sameAsMasked(t, name+" shift maxima", m1, m0)
+				sameAsMasked64(t, name+" shifted rows", b1, b0)
+				s := fillSpecial(r, q)
+				f0 = ceShiftRowsBy(q, &idx[0], &x[0], cols, &b0[0], &s[0], lim)
+				f1 = ceShiftRowsByS(q, &idx[0], &x[0], cols, &b1[0], &s[0], lim)
+				if f0 != f1 {
+					t.Fatalf("%s: ceShiftRowsByS flags %d, masked %d", name, f1, f0)
+				}
+				sameAsMasked64(t, name+" rows shifted by s", b1, b0)
 			}
 			{ // cross-entropy gradient rows: a selection of rows, repeats too
 				q := 1 + r.IntN(rows+3)

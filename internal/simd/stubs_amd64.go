@@ -489,6 +489,16 @@ func softmaxBackRowsS(rows int, y *float32, gy *float32, gx *float32, cols int)
 //go:noescape
 func ceGradRowsS(rows int, idx *int32, buf *float64, gx *float32, cols int, gv float32, lab *int32)
 
+// ceShiftRowsS is ceShiftRows with buf's rows written by plain stores (see CEShiftRows).
+//
+//go:noescape
+func ceShiftRowsS(rows int, idx *int32, x *float32, cols int, buf *float64, mx *float32, lim float64) int
+
+// ceShiftRowsByS is ceShiftRowsBy with buf's rows written by plain stores (see CEShiftRows).
+//
+//go:noescape
+func ceShiftRowsByS(rows int, idx *int32, x *float32, cols int, buf *float64, s *float32, lim float64) int
+
 // gemm1x8s computes a 1-row tile of c += alpha·a·b, at most 8 columns, without masked stores (see GemmTile).
 //
 //go:noescape

@@ -26,6 +26,8 @@ func actor4Kernels() {
 	softmaxNormRowsS(masks)
 	softmaxBackRowsS(masks)
 	ceGradRowsS(masks)
+	ceShiftRowsS(masks, ac, false)
+	ceShiftRowsS(masks, ac, true)
 	for rows := 1; rows <= maxRows; rows++ {
 		gemmTileS(rows, masks)
 	}
@@ -579,6 +581,168 @@ func gemmTileS(rows int, masks Mem) {
 			ADDQ(ldc, pc)
 		}
 	}
+	VZEROUPPER()
+	RET()
+}
+
+// storeNPD writes the first n (1..8, in a register) float64 lanes of lo
+// (lanes 0–3) and hi (4–7) to base with plain stores, as two VMASKMOVPDs
+// with the masks of n lanes would: lo whole when n ≥ 4, then two lanes
+// (XMM) and one (VMOVSD) as the rest's bits say.
+func storeNPD(lo, hi VecVirtual, base, n Register, tag string) {
+	q, r := GP64(), GP64()
+	MOVQ(base, q)
+	MOVQ(n, r)
+	t := YMM()
+	VMOVAPD(lo, t)
+	CMPQ(r, U8(4))
+	JL(LabelRef(tag + "_pd_two"))
+	VMOVUPD(lo, Mem{Base: q})
+	VMOVAPD(hi, t)
+	ADDQ(U8(32), q)
+	SUBQ(U8(4), r)
+	CMPQ(r, U8(4))
+	JL(LabelRef(tag + "_pd_two"))
+	VMOVUPD(hi, Mem{Base: q})
+	JMP(LabelRef(tag + "_pd_stored"))
+	Label(tag + "_pd_two")
+	TESTQ(U32(2), r)
+	JZ(LabelRef(tag + "_pd_one"))
+	VMOVUPD(t.AsX(), Mem{Base: q})
+	VEXTRACTF128(U8(1), t, t.AsX())
+	ADDQ(U8(16), q)
+	Label(tag + "_pd_one")
+	TESTQ(U32(1), r)
+	JZ(LabelRef(tag + "_pd_stored"))
+	VMOVSD(t.AsX(), Mem{Base: q})
+	Label(tag + "_pd_stored")
+}
+
+// ceShiftRowsS is ceShiftRows (pcgcn3.go) with buf's float64 rows written
+// by storeNPD instead of two VMASKMOVPDs a row.
+func ceShiftRowsS(masks, ac Mem, given bool) {
+	name, sig := "ceShiftRowsS", "func(rows int, idx *int32, x *float32, cols int, buf *float64, mx *float32, lim float64) int"
+	if given {
+		name, sig = "ceShiftRowsByS", "func(rows int, idx *int32, x *float32, cols int, buf *float64, s *float32, lim float64) int"
+	}
+	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
+	Doc(name + " is " + name[:len(name)-1] + " with buf's rows written by plain stores (see CEShiftRows).")
+	rows := Load(Param("rows"), GP64())
+	pidx := Load(Param("idx"), GP64())
+	px := Load(Param("x"), GP64())
+	cols := Load(Param("cols"), GP64())
+	pbuf := Load(Param("buf"), GP64())
+	var pm Register
+	if given {
+		pm = Load(Param("s"), GP64())
+	} else {
+		pm = Load(Param("mx"), GP64())
+	}
+	m := loadMask(masks, cols)
+	mlo, mhi := YMM(), YMM()
+	VPMOVSXDQ(m.AsX(), mlo)
+	t128 := XMM()
+	VEXTRACTI128(U8(1), m, t128)
+	VPMOVSXDQ(t128, mhi)
+	hiv, lov := YMM(), YMM()
+	VBROADCASTSD(Load(Param("lim"), XMM()), hiv)
+	VXORPD(lov, lov, lov)
+	VSUBPD(hiv, lov, lov) // −lim
+	var ninf, zero VecVirtual
+	if !given {
+		cb := GP64()
+		LEAQ(ac, cb)
+		ninf, zero = YMM(), YMM()
+		VBROADCASTSS(Mem{Base: cb, Disp: 36}, ninf)
+		VXORPS(zero, zero, zero)
+	}
+	nanAcc, outAcc := YMM(), YMM()
+	VXORPS(nanAcc, nanAcc, nanAcc)
+	VXORPS(outAcc, outAcc, outAcc)
+	rowBytes := GP64()
+	MOVQ(cols, rowBytes)
+	SHLQ(U8(2), rowBytes)
+	bufStep := GP64()
+	MOVQ(cols, bufStep)
+	SHLQ(U8(3), bufStep)
+	q := GP64()
+	XORQ(q, q)
+	CMPQ(q, rows)
+	JGE(LabelRef(name + "_end"))
+	Label(name + "_row")
+	i := GP64()
+	MOVLQSX(Mem{Base: pidx, Index: q, Scale: 4}, i)
+	IMULQ(rowBytes, i)
+	v := YMM()
+	VMASKMOVPS(Mem{Base: px, Index: i, Scale: 1}, m, v)
+	sv := YMM()
+	if given {
+		VBROADCASTSS(Mem{Base: pm, Index: q, Scale: 4}, sv)
+	} else {
+		un := YMM()
+		VCMPPS(U8(3), v, v, un) // UNORD_Q: NaN lanes
+		VANDPS(m, un, un)
+		VORPS(un, nanAcc, nanAcc)
+		w, t := YMM(), YMM()
+		VBLENDVPS(m, v, ninf, w) // masked-off lanes −Inf
+		VPERM2F128(U8(1), w, w, t)
+		VMAXPS(t, w, t)
+		VPERMILPS(U8(0x4e), t, w)
+		VMAXPS(w, t, t)
+		VPERMILPS(U8(0xb1), t, w)
+		VMAXPS(w, t, t) // every lane: the maximum (a zero's sign aside)
+		// the zeros' AND: all ones outside the row's zeros
+		z, a, u := YMM(), YMM(), YMM()
+		VCMPPS(U8(0), zero, v, z) // v == 0 (±0)
+		VANDPS(m, z, z)
+		VPCMPEQD(a, a, a)
+		VBLENDVPS(z, v, a, a)
+		VPERM2F128(U8(1), a, a, u)
+		VPAND(u, a, a)
+		VPERMILPS(U8(0x4e), a, u)
+		VPAND(u, a, a)
+		VPERMILPS(U8(0xb1), a, u)
+		VPAND(u, a, a)
+		mz := YMM()
+		VCMPPS(U8(0), zero, t, mz) // the maximum is a zero
+		VBLENDVPS(mz, a, t, sv)
+		VMOVSS(sv.AsX(), Mem{Base: pm, Index: q, Scale: 4})
+	}
+	d := YMM()
+	VSUBPS(sv, v, d) // v − s
+	dl, dh := YMM(), YMM()
+	VCVTPS2PD(d.AsX(), dl)
+	dx := XMM()
+	VEXTRACTF128(U8(1), d, dx)
+	VCVTPS2PD(dx, dh)
+	storeNPD(dl, dh, pbuf, cols, name)
+	for k, dv := range []VecVirtual{dl, dh} {
+		mk := []VecVirtual{mlo, mhi}[k]
+		lo, hi := YMM(), YMM()
+		VCMPPD(U8(0x11), lov, dv, lo) // a < −lim (LT_OQ)
+		VCMPPD(U8(0x16), hiv, dv, hi) // !(a <= lim) (NLE_UQ)
+		VORPD(lo, hi, hi)
+		VANDPD(mk, hi, hi)
+		VORPD(hi, outAcc, outAcc)
+	}
+	ADDQ(bufStep, pbuf)
+	INCQ(q)
+	CMPQ(q, rows)
+	JL(LabelRef(name + "_row"))
+	Label(name + "_end")
+	res, b := GP64(), GP64()
+	XORQ(res, res)
+	VMOVMSKPS(nanAcc, b.As32())
+	TESTL(b.As32(), b.As32())
+	SETNE(res.As8())
+	VMOVMSKPD(outAcc, b.As32())
+	TESTL(b.As32(), b.As32())
+	SETNE(b.As8())
+	MOVBQZX(b.As8(), b)
+	SHLQ(U8(1), b)
+	ORQ(b, res)
+	Store(res, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
 }
