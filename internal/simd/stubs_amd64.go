@@ -424,51 +424,6 @@ func spmmNarrowGroups(rows *int32, groups int, rowPtr *int32, col *int32, val *f
 //go:noescape
 func scaleVec(n int, x *float32, y *float32, c float32)
 
-// spmmNarrowGroups1 is spmmNarrowGroups for b and c of 1 columns, c's rows written without masked stores (see SpMMNarrowGroups).
-//
-//go:noescape
-func spmmNarrowGroups1(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, alpha float32, set int)
-
-// spmmNarrowGroups2 is spmmNarrowGroups for b and c of 2 columns, c's rows written without masked stores (see SpMMNarrowGroups).
-//
-//go:noescape
-func spmmNarrowGroups2(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, alpha float32, set int)
-
-// spmmNarrowGroups3 is spmmNarrowGroups for b and c of 3 columns, c's rows written without masked stores (see SpMMNarrowGroups).
-//
-//go:noescape
-func spmmNarrowGroups3(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, alpha float32, set int)
-
-// spmmNarrowGroups4 is spmmNarrowGroups for b and c of 4 columns, c's rows written without masked stores (see SpMMNarrowGroups).
-//
-//go:noescape
-func spmmNarrowGroups4(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, alpha float32, set int)
-
-// spmmNarrowGroups5 is spmmNarrowGroups for b and c of 5 columns, c's rows written without masked stores (see SpMMNarrowGroups).
-//
-//go:noescape
-func spmmNarrowGroups5(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, alpha float32, set int)
-
-// spmmNarrowGroups6 is spmmNarrowGroups for b and c of 6 columns, c's rows written without masked stores (see SpMMNarrowGroups).
-//
-//go:noescape
-func spmmNarrowGroups6(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, alpha float32, set int)
-
-// spmmNarrowGroups7 is spmmNarrowGroups for b and c of 7 columns, c's rows written without masked stores (see SpMMNarrowGroups).
-//
-//go:noescape
-func spmmNarrowGroups7(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, alpha float32, set int)
-
-// spmmNarrowGroups8 is spmmNarrowGroups for b and c of 8 columns, c's rows written without masked stores (see SpMMNarrowGroups).
-//
-//go:noescape
-func spmmNarrowGroups8(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, alpha float32, set int)
-
-// oneHotArgmaxRowsS is oneHotArgmaxRows with the one-hot rows written by plain stores (see OneHotArgmaxRows).
-//
-//go:noescape
-func oneHotArgmaxRowsS(rows int, x *float32, cols int, idx *int32, oh *float32)
-
 // softmaxShiftRowsS is softmaxShiftRows with y's rows written by plain stores (see SoftmaxShiftRows).
 //
 //go:noescape

@@ -9,19 +9,22 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// actor4Kernels emits the narrow SpMM with a fixed width: the groups of
-// spmmNarrowGroups for each width 1..8 of b and c, whose rows of c are
-// written by plain stores of the width's lanes instead of VMASKMOVPS. A
-// masked store is microcoded on AMD's cores (tens of cycles where a store
-// takes one), and PCGCN's class scores on a graph of short rows (Actor:
-// 7,600 rows of 8 entries on average) pay one for every row.
+// actor4Kernels emits plain-store versions of the narrow-row kernels whose
+// rows are read back soon after they are written: a load that overlaps a
+// VMASKMOVPS store cannot take its data from the store (no forwarding from
+// a masked store on this AMD core), and waits until the store has left the
+// core, about 30 ns. The softmax's shift (in place), its normalisation (in
+// place: each row's masked load overlaps the row stored just before), its
+// backward and the cross-entropy's gradient rows (read-modify-write of
+// neighbouring rows, then a reload of the label's element) paid that wait
+// on every row; BenchmarkPlainVsMaskedStores has them 2–8× faster with
+// plain stores. The GEMM tiles of at most 8 columns and the cross-entropy's
+// float64 shifts gained 0–10%. Kernels whose rows are not read back (the
+// one-hot argmax, a shift into another buffer, the narrow SpMM) measured
+// the same or slower with plain stores and keep their masked ones.
 func actor4Kernels() {
 	masks := NewDataAddr(NewStaticSymbol("tailmask"), 0)
-	for n := 1; n <= 8; n++ {
-		spmmNarrowGroupsW(n, masks)
-	}
 	ac := NewDataAddr(NewStaticSymbol("argmaxconst"), 0)
-	oneHotArgmaxRowsS(masks, ac)
 	softmaxShiftRowsS(masks, ac)
 	softmaxNormRowsS(masks)
 	softmaxBackRowsS(masks)
@@ -37,8 +40,8 @@ func actor4Kernels() {
 // floats at base with plain stores, as VMASKMOVPS with the mask of n lanes
 // would: all eight as one vector, otherwise four (XMM), two (VMOVLPS) and
 // one (VMOVSS) as n's bits say, low lanes first. The branches go the same
-// way for every row of a call, so they cost next to nothing, where a
-// masked store is microcoded on AMD's cores.
+// way for every row of a call, so they cost next to nothing, and a later
+// load of the row can take its data from these stores.
 func storeN(v VecVirtual, base, n Register, tag string) {
 	CMPQ(n, U8(8))
 	JNE(LabelRef(tag + "_part"))
@@ -65,209 +68,6 @@ func storeN(v VecVirtual, base, n Register, tag string) {
 	JZ(LabelRef(tag + "_stored"))
 	VMOVSS(t, Mem{Base: q})
 	Label(tag + "_stored")
-}
-
-// storeLanes writes the first n lanes of v to m with plain stores: a
-// whole vector for 8; otherwise the low four through one XMM store when
-// n ≥ 4, then the rest (of the high half when n > 4) as one, two or three
-// floats. The lanes written and their bits are those of VMASKMOVPS with the
-// mask of n lanes.
-func storeLanes(v VecVirtual, m Mem, n int) {
-	if n == 8 {
-		VMOVUPS(v, m)
-		return
-	}
-	src := v.AsX()
-	rest, off := n, 0
-	if n >= 4 {
-		VMOVUPS(src, m)
-		rest, off = n-4, 16
-		if rest > 0 {
-			hi := XMM()
-			VEXTRACTF128(U8(1), v, hi)
-			src = hi
-		}
-	}
-	at := m.Offset(off)
-	switch rest {
-	case 1:
-		VMOVSS(src, at)
-	case 2:
-		VMOVLPS(src, at)
-	case 3:
-		VMOVLPS(src, at)
-		VEXTRACTPS(U8(2), src, m.Offset(off+8))
-	}
-}
-
-// spmmNarrowGroupsW emits spmmNarrowGroups<w>: spmmNarrowGroups (see
-// pcgcn3.go) for b and c of exactly w columns, each row's chain the same
-// (from zero, one VFMADD231PS per entry in order, one fold c = acc·alpha +
-// c, or + a zero register with set), each group's four chains interleaved
-// over the entries all four rows have; only the store of c's row differs
-// (storeLanes).
-func spmmNarrowGroupsW(w int, masks Mem) {
-	name := fmt.Sprintf("spmmNarrowGroups%d", w)
-	TEXT(name, NOSPLIT, "func(rows *int32, groups int, rowPtr *int32, col *int32, val *float32, b *float32, c *float32, alpha float32, set int)")
-	Pragma("noescape")
-	Doc(name + " is spmmNarrowGroups for b and c of " + fmt.Sprint(w) + " columns, c's rows written without masked stores (see SpMMNarrowGroups).")
-	end := AllocLocal(8)
-	prow := Load(Param("rows"), GP64())
-	g := Load(Param("groups"), GP64())
-	TESTQ(g, g)
-	JZ(LabelRef(name + "_done"))
-	SHLQ(U8(4), g)
-	ADDQ(prow, g)
-	MOVQ(g, end) // rows + 4·groups
-	prp := Load(Param("rowPtr"), GP64())
-	pcol := Load(Param("col"), GP64())
-	pval := Load(Param("val"), GP64())
-	pb := Load(Param("b"), GP64())
-	pc := Load(Param("c"), GP64())
-	wn := GP64()
-	MOVQ(U32(w), wn)
-	mask := loadMask(masks, wn)
-	al := YMM()
-	VBROADCASTSS(Load(Param("alpha"), XMM()), al)
-	set := Load(Param("set"), GP64())
-
-	Label(name + "_group")
-	s := make([]Register, 4)
-	m := GP64()
-	t := GP64()
-	for i := range s {
-		s[i] = GP64()
-		MOVLQSX(Mem{Base: prow, Disp: 4 * i}, t)
-		MOVLQSX(Mem{Base: prp, Index: t, Scale: 4}, s[i])
-		MOVLQSX(Mem{Base: prp, Index: t, Scale: 4, Disp: 4}, t)
-		SUBQ(s[i], t)
-		if i == 0 {
-			MOVQ(t, m)
-		} else {
-			CMPQ(t, m)
-			CMOVQLT(t, m)
-		}
-	}
-	acc := make([]VecVirtual, 4)
-	for i := range acc {
-		acc[i] = YMM()
-		VXORPS(acc[i], acc[i], acc[i])
-	}
-	entry := func(i int) {
-		idx := GP64()
-		MOVLQSX(Mem{Base: pcol, Index: s[i], Scale: 4}, idx)
-		IMUL3Q(U32(4*w), idx, idx)
-		x, bt := YMM(), YMM()
-		VBROADCASTSS(Mem{Base: pval, Index: s[i], Scale: 4}, x)
-		VMASKMOVPS(Mem{Base: pb, Index: idx, Scale: 1}, mask, bt)
-		VFMADD231PS(bt, x, acc[i])
-		INCQ(s[i])
-	}
-	TESTQ(m, m)
-	JZ(LabelRef(name + "_tails"))
-	Label(name + "_common")
-	for i := range s {
-		entry(i)
-	}
-	DECQ(m)
-	JNZ(LabelRef(name + "_common"))
-	Label(name + "_tails")
-	for i := range s {
-		tag := fmt.Sprint(name, "_", i)
-		e := GP64()
-		MOVLQSX(Mem{Base: prow, Disp: 4 * i}, e)
-		MOVLQSX(Mem{Base: prp, Index: e, Scale: 4, Disp: 4}, e)
-		Label(tag + "_tail")
-		CMPQ(s[i], e)
-		JGE(LabelRef(tag + "_fold"))
-		entry(i)
-		JMP(LabelRef(tag + "_tail"))
-		Label(tag + "_fold")
-		r := GP64()
-		MOVLQSX(Mem{Base: prow, Disp: 4 * i}, r)
-		IMUL3Q(U32(4*w), r, r)
-		ADDQ(pc, r)
-		ct := YMM()
-		TESTQ(set, set)
-		JNZ(LabelRef(tag + "_zero"))
-		VMASKMOVPS(Mem{Base: r}, mask, ct)
-		JMP(LabelRef(tag + "_fma"))
-		Label(tag + "_zero")
-		VXORPS(ct, ct, ct)
-		Label(tag + "_fma")
-		VFMADD231PS(acc[i], al, ct)
-		storeLanes(ct, Mem{Base: r}, w)
-	}
-	ADDQ(U8(16), prow)
-	CMPQ(prow, end)
-	JB(LabelRef(name + "_group"))
-	Label(name + "_done")
-	VZEROUPPER()
-	RET()
-}
-
-// oneHotArgmaxRowsS is argmaxRows(masks, ac, true) (pcgcn3.go) with the
-// one-hot row written by storeN.
-func oneHotArgmaxRowsS(masks, ac Mem) {
-	name := "oneHotArgmaxRowsS"
-	TEXT(name, NOSPLIT, "func(rows int, x *float32, cols int, idx *int32, oh *float32)")
-	Pragma("noescape")
-	Doc(name + " is oneHotArgmaxRows with the one-hot rows written by plain stores (see OneHotArgmaxRows).")
-	rows := Load(Param("rows"), GP64())
-	px := Load(Param("x"), GP64())
-	cols := Load(Param("cols"), GP64())
-	pidx := Load(Param("idx"), GP64())
-	poh := Load(Param("oh"), GP64())
-	m := loadMask(masks, cols)
-	cb := GP64()
-	LEAQ(ac, cb)
-	ninf := YMM()
-	VBROADCASTSS(Mem{Base: cb, Disp: 36}, ninf)
-	lanes, one := YMM(), YMM()
-	VMOVUPS(Mem{Base: cb}, lanes)
-	VBROADCASTSS(Mem{Base: cb, Disp: 32}, one)
-	n := GP64()
-	MOVQ(cols, n)
-	SHLQ(U8(2), cols) // bytes a row
-	neg := GP32()
-	MOVL(I32(-1), neg)
-	r := GP64()
-	XORQ(r, r)
-	CMPQ(r, rows)
-	JGE(LabelRef(name + "_end"))
-	Label(name + "_row")
-	v, valid, w, t := YMM(), YMM(), YMM(), YMM()
-	VMASKMOVPS(Mem{Base: px}, m, v)
-	VCMPPS(U8(7), v, v, valid) // ORD_Q: not NaN
-	VANDPS(m, valid, valid)
-	VBLENDVPS(valid, v, ninf, w) // w = valid ? v : −Inf
-	VPERM2F128(U8(1), w, w, t)
-	VMAXPS(t, w, t)
-	VPERMILPS(U8(0x4e), t, w)
-	VMAXPS(w, t, t)
-	VPERMILPS(U8(0xb1), t, w)
-	VMAXPS(w, t, t)        // every lane: the maximum
-	VCMPPS(U8(0), v, t, t) // EQ_OQ: v == max, false for NaN
-	VANDPS(valid, t, t)
-	bits, best := GP32(), GP32()
-	VMOVMSKPS(t, bits)
-	BSFL(bits, best)
-	CMOVLEQ(neg, best) // no bit set: −1
-	MOVL(best, Mem{Base: pidx, Index: r, Scale: 4})
-	b := YMM()
-	VMOVD(best, b.AsX())
-	VPBROADCASTD(b.AsX(), b)
-	VPCMPEQD(lanes, b, b)
-	VANDPS(one, b, b)
-	storeN(b, poh, n, name)
-	ADDQ(cols, poh)
-	ADDQ(cols, px)
-	INCQ(r)
-	CMPQ(r, rows)
-	JL(LabelRef(name + "_row"))
-	Label(name + "_end")
-	VZEROUPPER()
-	RET()
 }
 
 // softmaxShiftRowsS is softmaxShiftRows (pcgcn3.go) with y's rows written
