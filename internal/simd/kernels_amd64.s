@@ -8367,3 +8367,42 @@ gemm6x8s_5_one:
 gemm6x8s_5_stored:
 	VZEROUPPER
 	RET
+
+// func packPanels16(dst *float32, src *float32, ld int, kc int, nq int, stride int)
+// Requires: AVX
+TEXT ·packPanels16(SB), NOSPLIT, $0-48
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	SHLQ  $0x02, DX
+	MOVQ  kc+24(FP), BX
+	MOVQ  nq+32(FP), SI
+	MOVQ  stride+40(FP), DI
+	SHLQ  $0x02, DI
+	TESTQ BX, BX
+	JZ    pp_done
+	TESTQ SI, SI
+	JZ    pp_done
+
+pp_row:
+	MOVQ CX, R8
+	MOVQ AX, R9
+	MOVQ SI, R10
+
+pp_panel:
+	VMOVUPS (R8), Y0
+	VMOVUPS 32(R8), Y1
+	VMOVUPS Y0, (R9)
+	VMOVUPS Y1, 32(R9)
+	ADDQ    $0x40, R8
+	ADDQ    DI, R9
+	DECQ    R10
+	JNZ     pp_panel
+	ADDQ    DX, CX
+	ADDQ    $0x40, AX
+	DECQ    BX
+	JNZ     pp_row
+
+pp_done:
+	VZEROUPPER
+	RET

@@ -483,3 +483,8 @@ func gemm5x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *floa
 //
 //go:noescape
 func gemm6x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)
+
+// packPanels16 copies kc rows of nq whole 16-float panels of src into packB's panel layout (see PackPanels16).
+//
+//go:noescape
+func packPanels16(dst *float32, src *float32, ld int, kc int, nq int, stride int)

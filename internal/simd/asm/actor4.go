@@ -34,6 +34,7 @@ func actor4Kernels() {
 	for rows := 1; rows <= maxRows; rows++ {
 		gemmTileS(rows, masks)
 	}
+	packPanels16()
 }
 
 // storeN writes the first n lanes of v (n in 1..8, in a register) to the
@@ -543,6 +544,50 @@ func ceShiftRowsS(masks, ac Mem, given bool) {
 	SHLQ(U8(1), b)
 	ORQ(b, res)
 	Store(res, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// packPanels16 emits packPanels16: for p < kc and q < nq, the 16 floats at
+// src + p·ld + 16q to dst + q·stride + 16p (a block of op(b) rows into
+// packB's 16-column panels), two vector loads and stores each: a copy,
+// without the call to memmove of every 64 bytes.
+func packPanels16() {
+	TEXT("packPanels16", NOSPLIT, "func(dst *float32, src *float32, ld int, kc int, nq int, stride int)")
+	Pragma("noescape")
+	Doc("packPanels16 copies kc rows of nq whole 16-float panels of src into packB's panel layout (see PackPanels16).")
+	pdst := Load(Param("dst"), GP64())
+	psrc := Load(Param("src"), GP64())
+	ld := Load(Param("ld"), GP64())
+	SHLQ(U8(2), ld)
+	kc := Load(Param("kc"), GP64())
+	nq := Load(Param("nq"), GP64())
+	stride := Load(Param("stride"), GP64())
+	SHLQ(U8(2), stride)
+	TESTQ(kc, kc)
+	JZ(LabelRef("pp_done"))
+	TESTQ(nq, nq)
+	JZ(LabelRef("pp_done"))
+	Label("pp_row")
+	s, d, q := GP64(), GP64(), GP64()
+	MOVQ(psrc, s)
+	MOVQ(pdst, d)
+	MOVQ(nq, q)
+	Label("pp_panel")
+	a, b := YMM(), YMM()
+	VMOVUPS(Mem{Base: s}, a)
+	VMOVUPS(Mem{Base: s, Disp: 32}, b)
+	VMOVUPS(a, Mem{Base: d})
+	VMOVUPS(b, Mem{Base: d, Disp: 32})
+	ADDQ(U8(64), s)
+	ADDQ(stride, d)
+	DECQ(q)
+	JNZ(LabelRef("pp_panel"))
+	ADDQ(ld, psrc)
+	ADDQ(U8(64), pdst)
+	DECQ(kc)
+	JNZ(LabelRef("pp_row"))
+	Label("pp_done")
 	VZEROUPPER()
 	RET()
 }
