@@ -87,22 +87,59 @@ func reluAddScaledSubForwardGo(o *Var, lo, hi int) {
 	}
 }
 
+// reluAddScaledSubBack takes the three gradient buffers and runs the
+// backward over the rows. A gradient that is first here (PCGCN's ÂHW, HW
+// and BPW all are) is not zeroed by the tape in a pass of its own: its bit
+// in o.i0 (1: x, 2: a, 4: b) has each goroutine clear its rows just before
+// adding into them, a block of rows at a time, so the buffer is still in
+// L1 when the kernel reads it. The kernel then adds into +0 as into the
+// zeroed buffer of Tape.grad, so the bits are the same; what is saved is a
+// pass over up to three rows×cols buffers and its hand-off.
 func reluAddScaledSubBack(o *Var) {
 	t := o.tape
-	for _, v := range []*Var{o.xs[0], o.in[0], o.in[1]} {
-		if v.requiresGrad {
-			t.grad(v)
+	o.i0 = 0
+	for i, v := range []*Var{o.xs[0], o.in[0], o.in[1]} {
+		if !v.requiresGrad {
+			continue
+		}
+		if _, beta := t.gradFor(v); beta == 0 {
+			o.i0 |= 1 << i
 		}
 	}
 	t.Exec.ForArg(o.Value.Rows, 4*o.Value.Len(), o, reluAddScaledSubBackward)
 }
 
-// reluAddScaledSubBackward mirrors the chain's backward steps for rows
+// reluAddScaledSubClearRows is how many rows reluAddScaledSubBackward
+// clears in its fresh gradients before adding into them (16 rows of 64
+// floats: 4 KiB a buffer).
+const reluAddScaledSubClearRows = 16
+
+// reluAddScaledSubBackward runs the backward of rows [lo, hi) a block at a
+// time, the block's rows of the fresh gradients (o.i0) cleared first.
+func reluAddScaledSubBackward(arg any, lo, hi int) {
+	o := arg.(*Var)
+	if o.i0 == 0 {
+		reluAddScaledSubBackwardRows(o, lo, hi)
+		return
+	}
+	cols := o.Value.Cols
+	vs := [3]*Var{o.xs[0], o.in[0], o.in[1]}
+	for r0 := lo; r0 < hi; r0 += reluAddScaledSubClearRows {
+		r1 := min(r0+reluAddScaledSubClearRows, hi)
+		for i, v := range vs {
+			if o.i0&(1<<i) != 0 {
+				clear(v.Grad.Data[r0*cols : r1*cols])
+			}
+		}
+		reluAddScaledSubBackwardRows(o, r0, r1)
+	}
+}
+
+// reluAddScaledSubBackwardRows mirrors the chain's backward steps for rows
 // [lo, hi): ReLU's masked gradient, Add's and Scale's, Mul's and Sub's, each
 // accumulated into a zeroed buffer as the chain's intermediate gradients
 // were.
-func reluAddScaledSubBackward(arg any, lo, hi int) {
-	o := arg.(*Var)
+func reluAddScaledSubBackwardRows(o *Var, lo, hi int) {
 	if !simd.Enabled() {
 		reluAddScaledSubBackwardGo(o, lo, hi)
 		return

@@ -86,3 +86,85 @@ func TestReLUAddScaledSubMatchesChain(t *testing.T) {
 		}
 	}
 }
+
+// TestReLUAddScaledSubFreshGradients: when ReLUAddScaledSub's backward is
+// the first to reach x, a and b (intermediate values, as PCGCN's ÂHW, HW and
+// BPW are), it clears their rows itself instead of the tape's zeroing pass;
+// the gradients must keep the bits of the same operation adding into
+// buffers the tape zeroed (another operation's +0 gradient reaching x, a
+// and b first), NaN payloads included, on recycled buffers
+// holding NaNs or the previous step's numbers (two steps on one tape), for
+// 1–3 goroutines, with x and a the same variable too, and with 64 columns
+// and a row count that leaves a partial block of cleared rows.
+func TestReLUAddScaledSubFreshGradients(t *testing.T) {
+	for _, shape := range [][2]int{{131, 9}, {203, 64}} {
+		rows, cols := shape[0], shape[1]
+		x, a, b, w := testkit.RandDense(rows, cols, 61), testkit.RandDense(rows, cols, 62), testkit.RandDense(rows, cols, 63), testkit.RandDense(rows, cols, 64)
+		negZero := float32(math.Copysign(0, -1))
+		for i := 1; i < len(x.Data); i += 7 {
+			x.Data[i], a.Data[i], b.Data[i] = 0, negZero, 0
+		}
+		for i := 3; i < len(w.Data); i += 13 {
+			w.Data[i] = negZero
+		}
+		w.Data[5] = float32(math.NaN())
+		mask := tensor.NewDense(rows, 1)
+		for i := range mask.Data {
+			mask.Data[i] = float32(i % 3 % 2)
+		}
+		for _, threads := range []int{1, 2, 3} {
+			for _, m := range []*tensor.Dense{nil, mask} {
+				for _, alias := range []bool{false, true} {
+					name := fmt.Sprintf("%dx%d/threads=%d/mask=%v/x=a:%v", rows, cols, threads, m != nil, alias)
+					t.Run(name, func(t *testing.T) {
+						run := func(fresh bool) [][]float32 {
+							tp := NewTape(tensor.Exec{Threads: threads})
+							px, pa, pb := NewParam("x", x.Clone()), NewParam("a", a.Clone()), NewParam("b", b.Clone())
+							// the tape's free buffers hold NaNs: a row left
+							// uncleared shows in the gradients
+							for range 16 {
+								d := tp.Alloc(rows, cols)
+								for i := range d.Data {
+									d.Data[i] = float32(math.NaN())
+								}
+							}
+							var out [][]float32
+							for step := 0; step < 2; step++ {
+								tp.Reset()
+								for _, p := range []*Var{px, pa, pb} {
+									p.ZeroGrad()
+								}
+								// intermediate inputs whose gradients start here
+								vx, va, vb := tp.Scale(px, 1.5), tp.Scale(pa, -0.5), tp.Scale(pb, 2)
+								if alias {
+									va = vx
+								}
+								y := tp.ReLUAddScaledSub(vx, va, vb, m, 0.7)
+								loss := tp.Sum(tp.Mul(y, tp.Const(w)))
+								if !fresh {
+									// +0 gradients reach x, a and b before y's
+									// backward: their buffers are zeroed by the tape
+									zero := tp.Sum(tp.Scale(tp.Add(tp.Add(vx, va), vb), 0))
+									loss = tp.Add(loss, zero)
+								}
+								tp.Backward(loss)
+								out = [][]float32{px.Grad.Clone().Data, pa.Grad.Clone().Data, pb.Grad.Clone().Data}
+								w.Data[7] += 1 // the second step's gradients differ from the first's
+							}
+							w.Data[7] -= 2
+							return out
+						}
+						f, u := run(true), run(false)
+						for k, name := range []string{"∂x", "∂a", "∂b"} {
+							for i := range f[k] {
+								if math.Float32bits(f[k][i]) != math.Float32bits(u[k][i]) {
+									t.Fatalf("%s[%d]: fresh %v (%#x), zeroed %v (%#x)", name, i, f[k][i], math.Float32bits(f[k][i]), u[k][i], math.Float32bits(u[k][i]))
+								}
+							}
+						}
+					})
+				}
+			}
+		}
+	}
+}

@@ -44,6 +44,9 @@ func Gemm(e Exec, transA, transB bool, alpha float32, a, b *Dense, beta float32,
 		gemmSplitK(e, kd)
 		return
 	}
+	if useSplitKShort(e, &kd) && gemmSplitKShort(e, kd) {
+		return
+	}
 	if smallK(&kd) {
 		gemmSmallK(e, kd)
 		return

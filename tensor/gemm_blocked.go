@@ -117,9 +117,18 @@ func packB(dst []float32, b *Dense, transB bool, k0, kc, jb, nb int) {
 		return
 	}
 	ld := b.Cols
+	q0 := 0
+	if simd.Enabled() && w == 16 && nb >= w {
+		// the whole panels in one call (copy called memmove for each)
+		q0 = nb / w
+		simd.PackPanels16(dst, b.Data[k0*ld+jb:], ld, kc, q0, kc*w)
+		if q0*w == nb {
+			return
+		}
+	}
 	for p := 0; p < kc; p++ {
 		src := b.Data[(k0+p)*ld+jb : (k0+p)*ld+jb+nb]
-		for q := 0; q*w < nb; q++ {
+		for q := q0; q*w < nb; q++ {
 			copy(dst[q*kc*w+p*w:q*kc*w+p*w+w], src[q*w:min(q*w+w, nb)])
 		}
 	}

@@ -33,20 +33,62 @@ func useSplitK(e Exec, kd *kernel) bool {
 	return simd.Enabled() && e.N() > 1 && kd.k >= splitKMinK && kd.m*kd.n <= splitKMaxMN
 }
 
+// splitKShortMinK is the inner length from which Gemm also tries
+// gemmSplitK for a c of too few row panels to share (fewer than
+// gemmMinPanels: gemmBlocked would run it on one goroutine), when the
+// Workers' own partial buffer is free (splitKShort). A weight gradient
+// over a graph of a few thousand nodes is such a product: Actor's H̄ᵀ·∂,
+// 64×64 over 7,600 nodes (30 blocks, 11 row panels), ran on one of the two
+// threads while the other waited.
+const splitKShortMinK = 8 * gemmKC
+
+// useSplitKShort reports whether Gemm tries gemmSplitKShort for kd: as
+// useSplitK, for an inner index of splitKShortMinK up to splitKMinK and a c
+// of fewer than gemmMinPanels row panels, with Workers to share it.
+func useSplitKShort(e Exec, kd *kernel) bool {
+	return simd.Enabled() && e.N() > 1 && e.Workers != nil && kd.k >= splitKShortMinK && kd.k < splitKMinK &&
+		kd.m*kd.n <= splitKMaxMN && (kd.m+simd.TileRows-1)/simd.TileRows < gemmMinPanels
+}
+
+// gemmSplitKShort runs gemmSplitK with the Workers' partial buffer when no
+// other product holds it, and reports whether it did: it never allocates
+// one (Workers.scratch would, for a busy buffer), so a training step stays
+// allocation-free; when it declines, Gemm takes the row panels, which give
+// the same bits.
+func gemmSplitKShort(e Exec, kd kernel) bool {
+	w := e.Workers
+	if !w.scratchMu.TryLock() {
+		return false
+	}
+	defer w.scratchMu.Unlock()
+	n := splitKGroup * kd.m * kd.n
+	if cap(w.scratchBuf) < n {
+		w.scratchBuf = make([]float32, n) // the first time, as Workers.scratch
+	}
+	splitKInto(e, kd, w.scratchBuf[:n])
+	return true
+}
+
 // gemmSplitK computes c = alpha·op(a)·op(b) + beta·c for useSplitK's
 // products: groups of splitKGroup blocks have their partials computed in
 // parallel (splitKBlocks), then folded into c in order on the calling
 // goroutine.
 func gemmSplitK(e Exec, kd kernel) {
+	buf, held := e.Workers.scratch(splitKGroup * kd.m * kd.n)
+	if held {
+		defer e.Workers.scratchMu.Unlock()
+	}
+	splitKInto(e, kd, buf)
+}
+
+// splitKInto is gemmSplitK with buf (splitKGroup·m·n floats) for the
+// partials.
+func splitKInto(e Exec, kd kernel, buf []float32) {
 	m, n, k := kd.m, kd.n, kd.k
 	mn := m * n
 	c := kd.c.Data[:mn]
 	scaleRow(c, kd.beta)
 	blocks := (k + gemmKC - 1) / gemmKC
-	buf, held := e.Workers.scratch(splitKGroup * mn)
-	if held {
-		defer e.Workers.scratchMu.Unlock()
-	}
 	kd.out = buf
 	col, one := [1]int32{0}, [1]float32{1}
 	for g0 := 0; g0 < blocks; g0 += splitKGroup {

@@ -74,3 +74,88 @@ func TestGemmTakesSplitK(t *testing.T) {
 		t.Error("one thread: split-K taken, want the tiles (they pack op(b) once)")
 	}
 }
+
+// TestGemmSplitKShort: a weight gradient over a few thousand rows (too few
+// row panels of c to share, an inner index of 8 to 63 blocks) splits its
+// inner index when Gemm has Workers and their partial buffer is free, and
+// takes the row panels otherwise; both give the tiles' bits, at 2 and 3
+// threads, for transposed and plain operands, beta 0 and 1.
+func TestGemmSplitKShort(t *testing.T) {
+	if !simd.Enabled() {
+		t.Skip("no vector kernels: Gemm never splits the inner index")
+	}
+	for _, c := range []struct {
+		m, n, k int
+		want    bool
+	}{
+		{64, 64, 7600, true},
+		{5, 64, splitKShortMinK, true},
+		{64, 64, splitKShortMinK - 1, false},
+		{6 * gemmMinPanels, 64, 7600, false}, // enough row panels to share
+	} {
+		kd := kernel{transA: true, m: c.m, n: c.n, k: c.k}
+		w := NewWorkers(2)
+		if got := useSplitKShort(Exec{Threads: 2, Workers: w}, &kd); got != c.want {
+			t.Errorf("%d×%d over %d: short split-K %v, want %v", c.m, c.n, c.k, got, c.want)
+		}
+		if useSplitKShort(Exec{Threads: 2}, &kd) {
+			t.Errorf("%d×%d over %d: short split-K without Workers", c.m, c.n, c.k)
+		}
+		w.Close()
+	}
+	r := newRand(23)
+	for _, threads := range []int{2, 3} {
+		w := NewWorkers(threads - 1)
+		e := Exec{Threads: threads, Workers: w}
+		for _, sh := range [][3]int{{64, 9*gemmKC + 13, 64}, {5, 30 * gemmKC, 64}, {64, 7600, 5}} {
+			m, k, n := sh[0], sh[1], sh[2]
+			for _, tr := range [][2]bool{{true, false}, {false, false}} {
+				a, b := randOperands(r, m, k, n, tr[0], tr[1])
+				for _, beta := range []float32{0, 1} {
+					c0 := randDense(r, m, n)
+					want := c0.Clone()
+					kd := kernel{transA: tr[0], transB: tr[1], alpha: 1, a: a, b: b, beta: beta, c: want, m: m, n: n, k: k}
+					gemmPanelRange(&kd, 0, (m+simd.TileRows-1)/simd.TileRows)
+					for _, busy := range []bool{false, true} {
+						got := c0.Clone()
+						if busy { // another product holds the partial buffer
+							w.scratchMu.Lock()
+						}
+						Gemm(e, tr[0], tr[1], 1, a, b, beta, got)
+						if busy {
+							w.scratchMu.Unlock()
+						}
+						for i := range want.Data {
+							if math.Float32bits(got.Data[i]) != math.Float32bits(want.Data[i]) {
+								t.Fatalf("%dx%dx%d threads %d busy %v: element %d: Gemm %v, tiles %v", m, k, n, threads, busy, i, got.Data[i], want.Data[i])
+							}
+						}
+					}
+				}
+			}
+		}
+		w.Close()
+	}
+}
+
+// BenchmarkWeightGradientSplit is an Actor layer's weight gradient H̄ᵀ·∂
+// (64×64 over 7,600 nodes) at two threads with Workers, through the row
+// panels of gemmBlocked (11 panels: one piece, one goroutine) and through
+// the split inner index (30 blocks dealt to both), side by side.
+func BenchmarkWeightGradientSplit(b *testing.B) {
+	r := newRand(3)
+	h, g, c := randDense(r, 7600, 64), randDense(r, 7600, 64), NewDense(64, 64)
+	e, stop := StartExec(2)
+	defer stop()
+	kd := kernel{transA: true, alpha: 1, a: h, b: g, beta: 0, c: c, m: 64, n: 64, k: 7600}
+	b.Run("panels", func(b *testing.B) {
+		for b.Loop() {
+			gemmBlocked(e, kd)
+		}
+	})
+	b.Run("splitK", func(b *testing.B) {
+		for b.Loop() {
+			gemmSplitKShort(e, kd)
+		}
+	})
+}

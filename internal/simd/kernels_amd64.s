@@ -7427,3 +7427,1436 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+// func softmaxShiftRowsS(rows int, x *float32, cols int, y *float32)
+// Requires: AVX, AVX2, CMOV
+TEXT ·softmaxShiftRowsS(SB), NOSPLIT, $0-32
+	MOVQ         rows+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         cols+16(FP), DX
+	MOVQ         y+24(FP), BX
+	LEAQ         tailmask<>+0(SB), SI
+	MOVQ         DX, DI
+	NEGQ         DI
+	VMOVUPS      32(SI)(DI*4), Y0
+	LEAQ         argmaxconst<>+0(SB), SI
+	VBROADCASTSS 36(SI), Y1
+	MOVQ         DX, SI
+	SHLQ         $0x02, DX
+	XORQ         DI, DI
+	CMPQ         DI, AX
+	JGE          softmaxShiftRowsS_end
+
+softmaxShiftRowsS_row:
+	VMASKMOVPS   (CX), Y0, Y2
+	VCMPPS       $0x07, Y2, Y2, Y3
+	VANDPS       Y0, Y3, Y3
+	VBLENDVPS    Y3, Y2, Y1, Y4
+	VPERM2F128   $0x01, Y4, Y4, Y5
+	VMAXPS       Y5, Y4, Y5
+	VPERMILPS    $0x4e, Y5, Y4
+	VMAXPS       Y4, Y5, Y5
+	VPERMILPS    $0xb1, Y5, Y4
+	VMAXPS       Y4, Y5, Y5
+	VCMPPS       $0x00, Y2, Y5, Y5
+	VANDPS       Y3, Y5, Y5
+	VMOVMSKPS    Y5, R8
+	XORL         R9, R9
+	BSFL         R8, R9
+	CMOVLEQ      R8, R9
+	VMOVD        R9, X3
+	VPBROADCASTD X3, Y3
+	VPERMPS      Y2, Y3, Y3
+	VBROADCASTSS X2, Y4
+	VCMPPS       $0x03, Y4, Y4, Y5
+	VBLENDVPS    Y5, Y4, Y3, Y3
+	VSUBPS       Y3, Y2, Y2
+	CMPQ         SI, $0x08
+	JNE          softmaxShiftRowsS_part
+	VMOVUPS      Y2, (BX)
+	JMP          softmaxShiftRowsS_stored
+
+softmaxShiftRowsS_part:
+	MOVQ         BX, R8
+	VMOVAPS      X2, X3
+	TESTQ        $0x00000004, SI
+	JZ           softmaxShiftRowsS_two
+	VMOVUPS      X3, (R8)
+	VEXTRACTF128 $0x01, Y2, X3
+	ADDQ         $0x10, R8
+
+softmaxShiftRowsS_two:
+	TESTQ    $0x00000002, SI
+	JZ       softmaxShiftRowsS_one
+	VMOVLPS  X3, (R8)
+	VMOVHLPS X3, X3, X3
+	ADDQ     $0x08, R8
+
+softmaxShiftRowsS_one:
+	TESTQ  $0x00000001, SI
+	JZ     softmaxShiftRowsS_stored
+	VMOVSS X3, (R8)
+
+softmaxShiftRowsS_stored:
+	ADDQ DX, CX
+	ADDQ DX, BX
+	INCQ DI
+	CMPQ DI, AX
+	JL   softmaxShiftRowsS_row
+
+softmaxShiftRowsS_end:
+	VZEROUPPER
+	RET
+
+// func softmaxNormRowsS(rows int, y *float32, cols int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·softmaxNormRowsS(SB), NOSPLIT, $0-24
+	MOVQ    rows+0(FP), AX
+	MOVQ    y+8(FP), CX
+	MOVQ    cols+16(FP), DX
+	LEAQ    tailmask<>+0(SB), BX
+	MOVQ    DX, SI
+	NEGQ    SI
+	VMOVUPS 32(BX)(SI*4), Y0
+	MOVQ    $0x3ff0000000000000, BX
+	MOVQ    BX, X1
+	XORQ    BX, BX
+	CMPQ    BX, AX
+	JGE     softmaxNormRowsS_end
+
+softmaxNormRowsS_row:
+	VXORPD X2, X2, X2
+	XORQ   SI, SI
+
+softmaxNormRowsS_col:
+	VCVTSS2SD    (CX)(SI*4), X3, X3
+	VADDSD       X3, X2, X2
+	INCQ         SI
+	CMPQ         SI, DX
+	JL           softmaxNormRowsS_col
+	VDIVSD       X2, X1, X2
+	VCVTSD2SS    X2, X2, X2
+	VBROADCASTSS X2, Y2
+	VMASKMOVPS   (CX), Y0, Y4
+	VMULPS       Y2, Y4, Y4
+	CMPQ         DX, $0x08
+	JNE          softmaxNormRowsS_part
+	VMOVUPS      Y4, (CX)
+	JMP          softmaxNormRowsS_stored
+
+softmaxNormRowsS_part:
+	MOVQ         CX, SI
+	VMOVAPS      X4, X2
+	TESTQ        $0x00000004, DX
+	JZ           softmaxNormRowsS_two
+	VMOVUPS      X2, (SI)
+	VEXTRACTF128 $0x01, Y4, X2
+	ADDQ         $0x10, SI
+
+softmaxNormRowsS_two:
+	TESTQ    $0x00000002, DX
+	JZ       softmaxNormRowsS_one
+	VMOVLPS  X2, (SI)
+	VMOVHLPS X2, X2, X2
+	ADDQ     $0x08, SI
+
+softmaxNormRowsS_one:
+	TESTQ  $0x00000001, DX
+	JZ     softmaxNormRowsS_stored
+	VMOVSS X2, (SI)
+
+softmaxNormRowsS_stored:
+	LEAQ (CX)(DX*4), CX
+	INCQ BX
+	CMPQ BX, AX
+	JL   softmaxNormRowsS_row
+
+softmaxNormRowsS_end:
+	VZEROUPPER
+	RET
+
+// func softmaxBackRowsS(rows int, y *float32, gy *float32, gx *float32, cols int)
+// Requires: AVX, AVX2
+TEXT ·softmaxBackRowsS(SB), NOSPLIT, $32-40
+	MOVQ    rows+0(FP), AX
+	MOVQ    y+8(FP), CX
+	MOVQ    gy+16(FP), DX
+	MOVQ    gx+24(FP), BX
+	MOVQ    cols+32(FP), SI
+	LEAQ    tailmask<>+0(SB), DI
+	MOVQ    SI, R8
+	NEGQ    R8
+	VMOVUPS 32(DI)(R8*4), Y0
+	XORQ    DI, DI
+	CMPQ    DI, AX
+	JGE     softmaxBackRowsS_end
+
+softmaxBackRowsS_row:
+	VMASKMOVPS (CX), Y0, Y1
+	VMASKMOVPS (DX), Y0, Y2
+	VMULPS     Y2, Y1, Y3
+	VMOVUPS    Y3, (SP)
+	LEAQ       (SP), R8
+	VXORPS     X3, X3, X3
+	XORQ       R9, R9
+
+softmaxBackRowsS_col:
+	VMOVSS       (R8)(R9*4), X4
+	VADDSS       X4, X3, X3
+	INCQ         R9
+	CMPQ         R9, SI
+	JL           softmaxBackRowsS_col
+	VBROADCASTSS X3, Y3
+	VSUBPS       Y3, Y2, Y2
+	VMULPS       Y1, Y2, Y1
+	VMASKMOVPS   (BX), Y0, Y2
+	VADDPS       Y2, Y1, Y1
+	CMPQ         SI, $0x08
+	JNE          softmaxBackRowsS_part
+	VMOVUPS      Y1, (BX)
+	JMP          softmaxBackRowsS_stored
+
+softmaxBackRowsS_part:
+	MOVQ         BX, R8
+	VMOVAPS      X1, X2
+	TESTQ        $0x00000004, SI
+	JZ           softmaxBackRowsS_two
+	VMOVUPS      X2, (R8)
+	VEXTRACTF128 $0x01, Y1, X2
+	ADDQ         $0x10, R8
+
+softmaxBackRowsS_two:
+	TESTQ    $0x00000002, SI
+	JZ       softmaxBackRowsS_one
+	VMOVLPS  X2, (R8)
+	VMOVHLPS X2, X2, X2
+	ADDQ     $0x08, R8
+
+softmaxBackRowsS_one:
+	TESTQ  $0x00000001, SI
+	JZ     softmaxBackRowsS_stored
+	VMOVSS X2, (R8)
+
+softmaxBackRowsS_stored:
+	LEAQ (CX)(SI*4), CX
+	LEAQ (DX)(SI*4), DX
+	LEAQ (BX)(SI*4), BX
+	INCQ DI
+	CMPQ DI, AX
+	JL   softmaxBackRowsS_row
+
+softmaxBackRowsS_end:
+	VZEROUPPER
+	RET
+
+// func ceGradRowsS(rows int, idx *int32, buf *float64, gx *float32, cols int, gv float32, lab *int32)
+// Requires: AVX, AVX2, SSE
+TEXT ·ceGradRowsS(SB), NOSPLIT, $0-56
+	MOVQ         rows+0(FP), AX
+	MOVQ         idx+8(FP), CX
+	MOVQ         buf+16(FP), DX
+	MOVQ         gx+24(FP), BX
+	MOVQ         cols+32(FP), SI
+	MOVQ         lab+48(FP), DI
+	LEAQ         tailmask<>+0(SB), R8
+	MOVQ         SI, R9
+	NEGQ         R9
+	VMOVUPS      32(R8)(R9*4), Y0
+	VPMOVSXDQ    X0, Y1
+	VEXTRACTI128 $0x01, Y0, X2
+	VPMOVSXDQ    X2, Y2
+	MOVSS        gv+40(FP), X3
+	VBROADCASTSS X3, Y4
+	MOVQ         SI, R8
+	SHLQ         $0x02, R8
+	MOVQ         SI, R9
+	SHLQ         $0x03, R9
+	XORQ         R10, R10
+	CMPQ         R10, AX
+	JGE          ceGradRowsS_end
+
+ceGradRowsS_row:
+	MOVLQSX     (CX)(R10*4), R11
+	MOVQ        R11, R12
+	IMULQ       R8, R12
+	ADDQ        BX, R12
+	VMASKMOVPD  (DX), Y1, Y5
+	VMASKMOVPD  32(DX), Y2, Y6
+	VCVTPD2PSY  Y5, X7
+	VCVTPD2PSY  Y6, X5
+	VINSERTF128 $0x01, X5, Y7, Y5
+	VMULPS      Y4, Y5, Y5
+	VMASKMOVPS  (R12), Y0, Y6
+	VADDPS      Y6, Y5, Y5
+	CMPQ        SI, $0x08
+	JNE         ceGradRowsS_part
+	VMOVUPS     Y5, (R12)
+	JMP         ceGradRowsS_stored
+
+ceGradRowsS_part:
+	MOVQ         R12, R13
+	VMOVAPS      X5, X6
+	TESTQ        $0x00000004, SI
+	JZ           ceGradRowsS_two
+	VMOVUPS      X6, (R13)
+	VEXTRACTF128 $0x01, Y5, X6
+	ADDQ         $0x10, R13
+
+ceGradRowsS_two:
+	TESTQ    $0x00000002, SI
+	JZ       ceGradRowsS_one
+	VMOVLPS  X6, (R13)
+	VMOVHLPS X6, X6, X6
+	ADDQ     $0x08, R13
+
+ceGradRowsS_one:
+	TESTQ  $0x00000001, SI
+	JZ     ceGradRowsS_stored
+	VMOVSS X6, (R13)
+
+ceGradRowsS_stored:
+	MOVLQSX (DI)(R11*4), R11
+	VMOVSS  (R12)(R11*4), X5
+	VSUBSS  X3, X5, X5
+	VMOVSS  X5, (R12)(R11*4)
+	ADDQ    R9, DX
+	INCQ    R10
+	CMPQ    R10, AX
+	JL      ceGradRowsS_row
+
+ceGradRowsS_end:
+	VZEROUPPER
+	RET
+
+// func ceShiftRowsS(rows int, idx *int32, x *float32, cols int, buf *float64, mx *float32, lim float64) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·ceShiftRowsS(SB), NOSPLIT, $0-64
+	MOVQ         rows+0(FP), AX
+	MOVQ         idx+8(FP), CX
+	MOVQ         x+16(FP), DX
+	MOVQ         cols+24(FP), BX
+	MOVQ         buf+32(FP), SI
+	MOVQ         mx+40(FP), DI
+	LEAQ         tailmask<>+0(SB), R8
+	MOVQ         BX, R9
+	NEGQ         R9
+	VMOVUPS      32(R8)(R9*4), Y0
+	VPMOVSXDQ    X0, Y1
+	VEXTRACTI128 $0x01, Y0, X2
+	VPMOVSXDQ    X2, Y2
+	MOVSD        lim+48(FP), X3
+	VBROADCASTSD X3, Y3
+	VXORPD       Y4, Y4, Y4
+	VSUBPD       Y3, Y4, Y4
+	LEAQ         argmaxconst<>+0(SB), R8
+	VBROADCASTSS 36(R8), Y5
+	VXORPS       Y6, Y6, Y6
+	VXORPS       Y7, Y7, Y7
+	VXORPS       Y8, Y8, Y8
+	MOVQ         BX, R8
+	SHLQ         $0x02, R8
+	MOVQ         BX, R9
+	SHLQ         $0x03, R9
+	XORQ         R10, R10
+	CMPQ         R10, AX
+	JGE          ceShiftRowsS_end
+
+ceShiftRowsS_row:
+	MOVLQSX      (CX)(R10*4), R11
+	IMULQ        R8, R11
+	VMASKMOVPS   (DX)(R11*1), Y0, Y9
+	VCMPPS       $0x03, Y9, Y9, Y10
+	VANDPS       Y0, Y10, Y10
+	VORPS        Y10, Y7, Y7
+	VBLENDVPS    Y0, Y9, Y5, Y10
+	VPERM2F128   $0x01, Y10, Y10, Y11
+	VMAXPS       Y11, Y10, Y11
+	VPERMILPS    $0x4e, Y11, Y10
+	VMAXPS       Y10, Y11, Y11
+	VPERMILPS    $0xb1, Y11, Y10
+	VMAXPS       Y10, Y11, Y11
+	VCMPPS       $0x00, Y6, Y9, Y10
+	VANDPS       Y0, Y10, Y10
+	VPCMPEQD     Y12, Y12, Y12
+	VBLENDVPS    Y10, Y9, Y12, Y12
+	VPERM2F128   $0x01, Y12, Y12, Y10
+	VPAND        Y10, Y12, Y12
+	VPERMILPS    $0x4e, Y12, Y10
+	VPAND        Y10, Y12, Y12
+	VPERMILPS    $0xb1, Y12, Y10
+	VPAND        Y10, Y12, Y12
+	VCMPPS       $0x00, Y6, Y11, Y10
+	VBLENDVPS    Y10, Y12, Y11, Y10
+	VMOVSS       X10, (DI)(R10*4)
+	VSUBPS       Y10, Y9, Y9
+	VCVTPS2PD    X9, Y10
+	VEXTRACTF128 $0x01, Y9, X9
+	VCVTPS2PD    X9, Y9
+	MOVQ         SI, R11
+	MOVQ         BX, R12
+	VMOVAPD      Y10, Y11
+	CMPQ         R12, $0x04
+	JL           ceShiftRowsS_pd_two
+	VMOVUPD      Y10, (R11)
+	VMOVAPD      Y9, Y11
+	ADDQ         $0x20, R11
+	SUBQ         $0x04, R12
+	CMPQ         R12, $0x04
+	JL           ceShiftRowsS_pd_two
+	VMOVUPD      Y9, (R11)
+	JMP          ceShiftRowsS_pd_stored
+
+ceShiftRowsS_pd_two:
+	TESTQ        $0x00000002, R12
+	JZ           ceShiftRowsS_pd_one
+	VMOVUPD      X11, (R11)
+	VEXTRACTF128 $0x01, Y11, X11
+	ADDQ         $0x10, R11
+
+ceShiftRowsS_pd_one:
+	TESTQ  $0x00000001, R12
+	JZ     ceShiftRowsS_pd_stored
+	VMOVSD X11, (R11)
+
+ceShiftRowsS_pd_stored:
+	VCMPPD $0x11, Y4, Y10, Y11
+	VCMPPD $0x16, Y3, Y10, Y10
+	VORPD  Y11, Y10, Y10
+	VANDPD Y1, Y10, Y10
+	VORPD  Y10, Y8, Y8
+	VCMPPD $0x11, Y4, Y9, Y10
+	VCMPPD $0x16, Y3, Y9, Y9
+	VORPD  Y10, Y9, Y9
+	VANDPD Y2, Y9, Y9
+	VORPD  Y9, Y8, Y8
+	ADDQ   R9, SI
+	INCQ   R10
+	CMPQ   R10, AX
+	JL     ceShiftRowsS_row
+
+ceShiftRowsS_end:
+	XORQ      AX, AX
+	VMOVMSKPS Y7, CX
+	TESTL     CX, CX
+	SETNE     AL
+	VMOVMSKPD Y8, CX
+	TESTL     CX, CX
+	SETNE     CL
+	MOVBQZX   CL, CX
+	SHLQ      $0x01, CX
+	ORQ       CX, AX
+	MOVQ      AX, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func ceShiftRowsByS(rows int, idx *int32, x *float32, cols int, buf *float64, s *float32, lim float64) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·ceShiftRowsByS(SB), NOSPLIT, $0-64
+	MOVQ         rows+0(FP), AX
+	MOVQ         idx+8(FP), CX
+	MOVQ         x+16(FP), DX
+	MOVQ         cols+24(FP), BX
+	MOVQ         buf+32(FP), SI
+	MOVQ         s+40(FP), DI
+	LEAQ         tailmask<>+0(SB), R8
+	MOVQ         BX, R9
+	NEGQ         R9
+	VMOVUPS      32(R8)(R9*4), Y0
+	VPMOVSXDQ    X0, Y1
+	VEXTRACTI128 $0x01, Y0, X2
+	VPMOVSXDQ    X2, Y2
+	MOVSD        lim+48(FP), X3
+	VBROADCASTSD X3, Y3
+	VXORPD       Y4, Y4, Y4
+	VSUBPD       Y3, Y4, Y4
+	VXORPS       Y5, Y5, Y5
+	VXORPS       Y6, Y6, Y6
+	MOVQ         BX, R8
+	SHLQ         $0x02, R8
+	MOVQ         BX, R9
+	SHLQ         $0x03, R9
+	XORQ         R10, R10
+	CMPQ         R10, AX
+	JGE          ceShiftRowsByS_end
+
+ceShiftRowsByS_row:
+	MOVLQSX      (CX)(R10*4), R11
+	IMULQ        R8, R11
+	VMASKMOVPS   (DX)(R11*1), Y0, Y7
+	VBROADCASTSS (DI)(R10*4), Y8
+	VSUBPS       Y8, Y7, Y7
+	VCVTPS2PD    X7, Y8
+	VEXTRACTF128 $0x01, Y7, X7
+	VCVTPS2PD    X7, Y7
+	MOVQ         SI, R11
+	MOVQ         BX, R12
+	VMOVAPD      Y8, Y9
+	CMPQ         R12, $0x04
+	JL           ceShiftRowsByS_pd_two
+	VMOVUPD      Y8, (R11)
+	VMOVAPD      Y7, Y9
+	ADDQ         $0x20, R11
+	SUBQ         $0x04, R12
+	CMPQ         R12, $0x04
+	JL           ceShiftRowsByS_pd_two
+	VMOVUPD      Y7, (R11)
+	JMP          ceShiftRowsByS_pd_stored
+
+ceShiftRowsByS_pd_two:
+	TESTQ        $0x00000002, R12
+	JZ           ceShiftRowsByS_pd_one
+	VMOVUPD      X9, (R11)
+	VEXTRACTF128 $0x01, Y9, X9
+	ADDQ         $0x10, R11
+
+ceShiftRowsByS_pd_one:
+	TESTQ  $0x00000001, R12
+	JZ     ceShiftRowsByS_pd_stored
+	VMOVSD X9, (R11)
+
+ceShiftRowsByS_pd_stored:
+	VCMPPD $0x11, Y4, Y8, Y9
+	VCMPPD $0x16, Y3, Y8, Y8
+	VORPD  Y9, Y8, Y8
+	VANDPD Y1, Y8, Y8
+	VORPD  Y8, Y6, Y6
+	VCMPPD $0x11, Y4, Y7, Y8
+	VCMPPD $0x16, Y3, Y7, Y7
+	VORPD  Y8, Y7, Y7
+	VANDPD Y2, Y7, Y7
+	VORPD  Y7, Y6, Y6
+	ADDQ   R9, SI
+	INCQ   R10
+	CMPQ   R10, AX
+	JL     ceShiftRowsByS_row
+
+ceShiftRowsByS_end:
+	XORQ      AX, AX
+	VMOVMSKPS Y5, CX
+	TESTL     CX, CX
+	SETNE     AL
+	VMOVMSKPD Y6, CX
+	TESTL     CX, CX
+	SETNE     CL
+	MOVBQZX   CL, CX
+	SHLQ      $0x01, CX
+	ORQ       CX, AX
+	MOVQ      AX, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func gemm1x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemm1x8s(SB), NOSPLIT, $0-80
+	MOVQ    kc+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    rsa+16(FP), DX
+	SHLQ    $0x02, DX
+	MOVQ    csa+24(FP), DX
+	SHLQ    $0x02, DX
+	MOVQ    b+32(FP), BX
+	MOVQ    ldb+40(FP), SI
+	SHLQ    $0x02, SI
+	MOVQ    cols+72(FP), DI
+	LEAQ    tailmask<>+0(SB), R8
+	MOVQ    DI, R9
+	NEGQ    R9
+	VMOVUPS 32(R8)(R9*4), Y0
+	VXORPS  Y1, Y1, Y1
+
+gemm1x8s_loop:
+	VMASKMOVPS   (BX), Y0, Y2
+	VBROADCASTSS (CX), Y3
+	VFMADD231PS  Y2, Y3, Y1
+	ADDQ         DX, CX
+	ADDQ         SI, BX
+	DECQ         AX
+	JNZ          gemm1x8s_loop
+	MOVSS        alpha+64(FP), X2
+	VBROADCASTSS X2, Y2
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
+	SHLQ         $0x02, CX
+	VMASKMOVPS   (AX), Y0, Y0
+	VFMADD231PS  Y1, Y2, Y0
+	CMPQ         DI, $0x08
+	JNE          gemm1x8s_0_part
+	VMOVUPS      Y0, (AX)
+	JMP          gemm1x8s_0_stored
+
+gemm1x8s_0_part:
+	VMOVAPS      X0, X1
+	TESTQ        $0x00000004, DI
+	JZ           gemm1x8s_0_two
+	VMOVUPS      X1, (AX)
+	VEXTRACTF128 $0x01, Y0, X1
+	ADDQ         $0x10, AX
+
+gemm1x8s_0_two:
+	TESTQ    $0x00000002, DI
+	JZ       gemm1x8s_0_one
+	VMOVLPS  X1, (AX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, AX
+
+gemm1x8s_0_one:
+	TESTQ  $0x00000001, DI
+	JZ     gemm1x8s_0_stored
+	VMOVSS X1, (AX)
+
+gemm1x8s_0_stored:
+	VZEROUPPER
+	RET
+
+// func gemm2x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemm2x8s(SB), NOSPLIT, $0-80
+	MOVQ    kc+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    rsa+16(FP), DX
+	SHLQ    $0x02, DX
+	MOVQ    csa+24(FP), BX
+	SHLQ    $0x02, BX
+	MOVQ    b+32(FP), SI
+	MOVQ    ldb+40(FP), DI
+	SHLQ    $0x02, DI
+	MOVQ    cols+72(FP), R8
+	LEAQ    tailmask<>+0(SB), R9
+	MOVQ    R8, R10
+	NEGQ    R10
+	VMOVUPS 32(R9)(R10*4), Y0
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+
+gemm2x8s_loop:
+	VMASKMOVPS   (SI), Y0, Y3
+	VBROADCASTSS (CX), Y4
+	VFMADD231PS  Y3, Y4, Y1
+	VBROADCASTSS (CX)(DX*1), Y4
+	VFMADD231PS  Y3, Y4, Y2
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          gemm2x8s_loop
+	MOVSS        alpha+64(FP), X3
+	VBROADCASTSS X3, Y3
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
+	SHLQ         $0x02, CX
+	VMASKMOVPS   (AX), Y0, Y4
+	VFMADD231PS  Y1, Y3, Y4
+	CMPQ         R8, $0x08
+	JNE          gemm2x8s_0_part
+	VMOVUPS      Y4, (AX)
+	JMP          gemm2x8s_0_stored
+
+gemm2x8s_0_part:
+	MOVQ         AX, DX
+	VMOVAPS      X4, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm2x8s_0_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y4, X1
+	ADDQ         $0x10, DX
+
+gemm2x8s_0_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm2x8s_0_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm2x8s_0_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm2x8s_0_stored
+	VMOVSS X1, (DX)
+
+gemm2x8s_0_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y4
+	VFMADD231PS Y2, Y3, Y4
+	CMPQ        R8, $0x08
+	JNE         gemm2x8s_1_part
+	VMOVUPS     Y4, (AX)
+	JMP         gemm2x8s_1_stored
+
+gemm2x8s_1_part:
+	VMOVAPS      X4, X0
+	TESTQ        $0x00000004, R8
+	JZ           gemm2x8s_1_two
+	VMOVUPS      X0, (AX)
+	VEXTRACTF128 $0x01, Y4, X0
+	ADDQ         $0x10, AX
+
+gemm2x8s_1_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm2x8s_1_one
+	VMOVLPS  X0, (AX)
+	VMOVHLPS X0, X0, X0
+	ADDQ     $0x08, AX
+
+gemm2x8s_1_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm2x8s_1_stored
+	VMOVSS X0, (AX)
+
+gemm2x8s_1_stored:
+	VZEROUPPER
+	RET
+
+// func gemm3x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemm3x8s(SB), NOSPLIT, $0-80
+	MOVQ    kc+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    rsa+16(FP), DX
+	SHLQ    $0x02, DX
+	MOVQ    csa+24(FP), BX
+	SHLQ    $0x02, BX
+	MOVQ    b+32(FP), SI
+	MOVQ    ldb+40(FP), DI
+	SHLQ    $0x02, DI
+	MOVQ    cols+72(FP), R8
+	LEAQ    tailmask<>+0(SB), R9
+	MOVQ    R8, R10
+	NEGQ    R10
+	VMOVUPS 32(R9)(R10*4), Y0
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+
+gemm3x8s_loop:
+	VMASKMOVPS   (SI), Y0, Y4
+	VBROADCASTSS (CX), Y5
+	VFMADD231PS  Y4, Y5, Y1
+	VBROADCASTSS (CX)(DX*1), Y5
+	VFMADD231PS  Y4, Y5, Y2
+	VBROADCASTSS (CX)(DX*2), Y5
+	VFMADD231PS  Y4, Y5, Y3
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          gemm3x8s_loop
+	MOVSS        alpha+64(FP), X4
+	VBROADCASTSS X4, Y4
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
+	SHLQ         $0x02, CX
+	VMASKMOVPS   (AX), Y0, Y5
+	VFMADD231PS  Y1, Y4, Y5
+	CMPQ         R8, $0x08
+	JNE          gemm3x8s_0_part
+	VMOVUPS      Y5, (AX)
+	JMP          gemm3x8s_0_stored
+
+gemm3x8s_0_part:
+	MOVQ         AX, DX
+	VMOVAPS      X5, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm3x8s_0_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y5, X1
+	ADDQ         $0x10, DX
+
+gemm3x8s_0_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm3x8s_0_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm3x8s_0_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm3x8s_0_stored
+	VMOVSS X1, (DX)
+
+gemm3x8s_0_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y5
+	VFMADD231PS Y2, Y4, Y5
+	CMPQ        R8, $0x08
+	JNE         gemm3x8s_1_part
+	VMOVUPS     Y5, (AX)
+	JMP         gemm3x8s_1_stored
+
+gemm3x8s_1_part:
+	MOVQ         AX, DX
+	VMOVAPS      X5, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm3x8s_1_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y5, X1
+	ADDQ         $0x10, DX
+
+gemm3x8s_1_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm3x8s_1_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm3x8s_1_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm3x8s_1_stored
+	VMOVSS X1, (DX)
+
+gemm3x8s_1_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y5
+	VFMADD231PS Y3, Y4, Y5
+	CMPQ        R8, $0x08
+	JNE         gemm3x8s_2_part
+	VMOVUPS     Y5, (AX)
+	JMP         gemm3x8s_2_stored
+
+gemm3x8s_2_part:
+	VMOVAPS      X5, X0
+	TESTQ        $0x00000004, R8
+	JZ           gemm3x8s_2_two
+	VMOVUPS      X0, (AX)
+	VEXTRACTF128 $0x01, Y5, X0
+	ADDQ         $0x10, AX
+
+gemm3x8s_2_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm3x8s_2_one
+	VMOVLPS  X0, (AX)
+	VMOVHLPS X0, X0, X0
+	ADDQ     $0x08, AX
+
+gemm3x8s_2_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm3x8s_2_stored
+	VMOVSS X0, (AX)
+
+gemm3x8s_2_stored:
+	VZEROUPPER
+	RET
+
+// func gemm4x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemm4x8s(SB), NOSPLIT, $0-80
+	MOVQ    kc+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    rsa+16(FP), DX
+	SHLQ    $0x02, DX
+	MOVQ    csa+24(FP), BX
+	SHLQ    $0x02, BX
+	MOVQ    b+32(FP), SI
+	MOVQ    ldb+40(FP), DI
+	SHLQ    $0x02, DI
+	MOVQ    cols+72(FP), R8
+	LEAQ    tailmask<>+0(SB), R9
+	MOVQ    R8, R10
+	NEGQ    R10
+	VMOVUPS 32(R9)(R10*4), Y0
+	LEAQ    (DX)(DX*2), R9
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+
+gemm4x8s_loop:
+	VMASKMOVPS   (SI), Y0, Y5
+	VBROADCASTSS (CX), Y6
+	VFMADD231PS  Y5, Y6, Y1
+	VBROADCASTSS (CX)(DX*1), Y6
+	VFMADD231PS  Y5, Y6, Y2
+	VBROADCASTSS (CX)(DX*2), Y6
+	VFMADD231PS  Y5, Y6, Y3
+	VBROADCASTSS (CX)(R9*1), Y6
+	VFMADD231PS  Y5, Y6, Y4
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          gemm4x8s_loop
+	MOVSS        alpha+64(FP), X5
+	VBROADCASTSS X5, Y5
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
+	SHLQ         $0x02, CX
+	VMASKMOVPS   (AX), Y0, Y6
+	VFMADD231PS  Y1, Y5, Y6
+	CMPQ         R8, $0x08
+	JNE          gemm4x8s_0_part
+	VMOVUPS      Y6, (AX)
+	JMP          gemm4x8s_0_stored
+
+gemm4x8s_0_part:
+	MOVQ         AX, DX
+	VMOVAPS      X6, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm4x8s_0_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y6, X1
+	ADDQ         $0x10, DX
+
+gemm4x8s_0_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm4x8s_0_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm4x8s_0_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm4x8s_0_stored
+	VMOVSS X1, (DX)
+
+gemm4x8s_0_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y6
+	VFMADD231PS Y2, Y5, Y6
+	CMPQ        R8, $0x08
+	JNE         gemm4x8s_1_part
+	VMOVUPS     Y6, (AX)
+	JMP         gemm4x8s_1_stored
+
+gemm4x8s_1_part:
+	MOVQ         AX, DX
+	VMOVAPS      X6, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm4x8s_1_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y6, X1
+	ADDQ         $0x10, DX
+
+gemm4x8s_1_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm4x8s_1_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm4x8s_1_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm4x8s_1_stored
+	VMOVSS X1, (DX)
+
+gemm4x8s_1_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y6
+	VFMADD231PS Y3, Y5, Y6
+	CMPQ        R8, $0x08
+	JNE         gemm4x8s_2_part
+	VMOVUPS     Y6, (AX)
+	JMP         gemm4x8s_2_stored
+
+gemm4x8s_2_part:
+	MOVQ         AX, DX
+	VMOVAPS      X6, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm4x8s_2_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y6, X1
+	ADDQ         $0x10, DX
+
+gemm4x8s_2_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm4x8s_2_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm4x8s_2_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm4x8s_2_stored
+	VMOVSS X1, (DX)
+
+gemm4x8s_2_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y6
+	VFMADD231PS Y4, Y5, Y6
+	CMPQ        R8, $0x08
+	JNE         gemm4x8s_3_part
+	VMOVUPS     Y6, (AX)
+	JMP         gemm4x8s_3_stored
+
+gemm4x8s_3_part:
+	VMOVAPS      X6, X0
+	TESTQ        $0x00000004, R8
+	JZ           gemm4x8s_3_two
+	VMOVUPS      X0, (AX)
+	VEXTRACTF128 $0x01, Y6, X0
+	ADDQ         $0x10, AX
+
+gemm4x8s_3_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm4x8s_3_one
+	VMOVLPS  X0, (AX)
+	VMOVHLPS X0, X0, X0
+	ADDQ     $0x08, AX
+
+gemm4x8s_3_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm4x8s_3_stored
+	VMOVSS X0, (AX)
+
+gemm4x8s_3_stored:
+	VZEROUPPER
+	RET
+
+// func gemm5x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemm5x8s(SB), NOSPLIT, $0-80
+	MOVQ    kc+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    rsa+16(FP), DX
+	SHLQ    $0x02, DX
+	MOVQ    csa+24(FP), BX
+	SHLQ    $0x02, BX
+	MOVQ    b+32(FP), SI
+	MOVQ    ldb+40(FP), DI
+	SHLQ    $0x02, DI
+	MOVQ    cols+72(FP), R8
+	LEAQ    tailmask<>+0(SB), R9
+	MOVQ    R8, R10
+	NEGQ    R10
+	VMOVUPS 32(R9)(R10*4), Y0
+	LEAQ    (DX)(DX*2), R9
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+
+gemm5x8s_loop:
+	VMASKMOVPS   (SI), Y0, Y6
+	VBROADCASTSS (CX), Y7
+	VFMADD231PS  Y6, Y7, Y1
+	VBROADCASTSS (CX)(DX*1), Y7
+	VFMADD231PS  Y6, Y7, Y2
+	VBROADCASTSS (CX)(DX*2), Y7
+	VFMADD231PS  Y6, Y7, Y3
+	VBROADCASTSS (CX)(R9*1), Y7
+	VFMADD231PS  Y6, Y7, Y4
+	VBROADCASTSS (CX)(DX*4), Y7
+	VFMADD231PS  Y6, Y7, Y5
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          gemm5x8s_loop
+	MOVSS        alpha+64(FP), X6
+	VBROADCASTSS X6, Y6
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
+	SHLQ         $0x02, CX
+	VMASKMOVPS   (AX), Y0, Y7
+	VFMADD231PS  Y1, Y6, Y7
+	CMPQ         R8, $0x08
+	JNE          gemm5x8s_0_part
+	VMOVUPS      Y7, (AX)
+	JMP          gemm5x8s_0_stored
+
+gemm5x8s_0_part:
+	MOVQ         AX, DX
+	VMOVAPS      X7, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm5x8s_0_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y7, X1
+	ADDQ         $0x10, DX
+
+gemm5x8s_0_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm5x8s_0_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm5x8s_0_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm5x8s_0_stored
+	VMOVSS X1, (DX)
+
+gemm5x8s_0_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y7
+	VFMADD231PS Y2, Y6, Y7
+	CMPQ        R8, $0x08
+	JNE         gemm5x8s_1_part
+	VMOVUPS     Y7, (AX)
+	JMP         gemm5x8s_1_stored
+
+gemm5x8s_1_part:
+	MOVQ         AX, DX
+	VMOVAPS      X7, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm5x8s_1_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y7, X1
+	ADDQ         $0x10, DX
+
+gemm5x8s_1_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm5x8s_1_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm5x8s_1_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm5x8s_1_stored
+	VMOVSS X1, (DX)
+
+gemm5x8s_1_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y7
+	VFMADD231PS Y3, Y6, Y7
+	CMPQ        R8, $0x08
+	JNE         gemm5x8s_2_part
+	VMOVUPS     Y7, (AX)
+	JMP         gemm5x8s_2_stored
+
+gemm5x8s_2_part:
+	MOVQ         AX, DX
+	VMOVAPS      X7, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm5x8s_2_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y7, X1
+	ADDQ         $0x10, DX
+
+gemm5x8s_2_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm5x8s_2_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm5x8s_2_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm5x8s_2_stored
+	VMOVSS X1, (DX)
+
+gemm5x8s_2_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y7
+	VFMADD231PS Y4, Y6, Y7
+	CMPQ        R8, $0x08
+	JNE         gemm5x8s_3_part
+	VMOVUPS     Y7, (AX)
+	JMP         gemm5x8s_3_stored
+
+gemm5x8s_3_part:
+	MOVQ         AX, DX
+	VMOVAPS      X7, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm5x8s_3_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y7, X1
+	ADDQ         $0x10, DX
+
+gemm5x8s_3_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm5x8s_3_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm5x8s_3_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm5x8s_3_stored
+	VMOVSS X1, (DX)
+
+gemm5x8s_3_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y7
+	VFMADD231PS Y5, Y6, Y7
+	CMPQ        R8, $0x08
+	JNE         gemm5x8s_4_part
+	VMOVUPS     Y7, (AX)
+	JMP         gemm5x8s_4_stored
+
+gemm5x8s_4_part:
+	VMOVAPS      X7, X0
+	TESTQ        $0x00000004, R8
+	JZ           gemm5x8s_4_two
+	VMOVUPS      X0, (AX)
+	VEXTRACTF128 $0x01, Y7, X0
+	ADDQ         $0x10, AX
+
+gemm5x8s_4_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm5x8s_4_one
+	VMOVLPS  X0, (AX)
+	VMOVHLPS X0, X0, X0
+	ADDQ     $0x08, AX
+
+gemm5x8s_4_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm5x8s_4_stored
+	VMOVSS X0, (AX)
+
+gemm5x8s_4_stored:
+	VZEROUPPER
+	RET
+
+// func gemm6x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemm6x8s(SB), NOSPLIT, $0-80
+	MOVQ    kc+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    rsa+16(FP), DX
+	SHLQ    $0x02, DX
+	MOVQ    csa+24(FP), BX
+	SHLQ    $0x02, BX
+	MOVQ    b+32(FP), SI
+	MOVQ    ldb+40(FP), DI
+	SHLQ    $0x02, DI
+	MOVQ    cols+72(FP), R8
+	LEAQ    tailmask<>+0(SB), R9
+	MOVQ    R8, R10
+	NEGQ    R10
+	VMOVUPS 32(R9)(R10*4), Y0
+	LEAQ    (DX)(DX*2), R9
+	LEAQ    (DX)(DX*4), R10
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y6, Y6, Y6
+
+gemm6x8s_loop:
+	VMASKMOVPS   (SI), Y0, Y7
+	VBROADCASTSS (CX), Y8
+	VFMADD231PS  Y7, Y8, Y1
+	VBROADCASTSS (CX)(DX*1), Y8
+	VFMADD231PS  Y7, Y8, Y2
+	VBROADCASTSS (CX)(DX*2), Y8
+	VFMADD231PS  Y7, Y8, Y3
+	VBROADCASTSS (CX)(R9*1), Y8
+	VFMADD231PS  Y7, Y8, Y4
+	VBROADCASTSS (CX)(DX*4), Y8
+	VFMADD231PS  Y7, Y8, Y5
+	VBROADCASTSS (CX)(R10*1), Y8
+	VFMADD231PS  Y7, Y8, Y6
+	ADDQ         BX, CX
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          gemm6x8s_loop
+	MOVSS        alpha+64(FP), X7
+	VBROADCASTSS X7, Y7
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
+	SHLQ         $0x02, CX
+	VMASKMOVPS   (AX), Y0, Y8
+	VFMADD231PS  Y1, Y7, Y8
+	CMPQ         R8, $0x08
+	JNE          gemm6x8s_0_part
+	VMOVUPS      Y8, (AX)
+	JMP          gemm6x8s_0_stored
+
+gemm6x8s_0_part:
+	MOVQ         AX, DX
+	VMOVAPS      X8, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm6x8s_0_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y8, X1
+	ADDQ         $0x10, DX
+
+gemm6x8s_0_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm6x8s_0_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm6x8s_0_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm6x8s_0_stored
+	VMOVSS X1, (DX)
+
+gemm6x8s_0_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y8
+	VFMADD231PS Y2, Y7, Y8
+	CMPQ        R8, $0x08
+	JNE         gemm6x8s_1_part
+	VMOVUPS     Y8, (AX)
+	JMP         gemm6x8s_1_stored
+
+gemm6x8s_1_part:
+	MOVQ         AX, DX
+	VMOVAPS      X8, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm6x8s_1_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y8, X1
+	ADDQ         $0x10, DX
+
+gemm6x8s_1_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm6x8s_1_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm6x8s_1_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm6x8s_1_stored
+	VMOVSS X1, (DX)
+
+gemm6x8s_1_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y8
+	VFMADD231PS Y3, Y7, Y8
+	CMPQ        R8, $0x08
+	JNE         gemm6x8s_2_part
+	VMOVUPS     Y8, (AX)
+	JMP         gemm6x8s_2_stored
+
+gemm6x8s_2_part:
+	MOVQ         AX, DX
+	VMOVAPS      X8, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm6x8s_2_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y8, X1
+	ADDQ         $0x10, DX
+
+gemm6x8s_2_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm6x8s_2_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm6x8s_2_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm6x8s_2_stored
+	VMOVSS X1, (DX)
+
+gemm6x8s_2_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y8
+	VFMADD231PS Y4, Y7, Y8
+	CMPQ        R8, $0x08
+	JNE         gemm6x8s_3_part
+	VMOVUPS     Y8, (AX)
+	JMP         gemm6x8s_3_stored
+
+gemm6x8s_3_part:
+	MOVQ         AX, DX
+	VMOVAPS      X8, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm6x8s_3_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y8, X1
+	ADDQ         $0x10, DX
+
+gemm6x8s_3_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm6x8s_3_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm6x8s_3_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm6x8s_3_stored
+	VMOVSS X1, (DX)
+
+gemm6x8s_3_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y8
+	VFMADD231PS Y5, Y7, Y8
+	CMPQ        R8, $0x08
+	JNE         gemm6x8s_4_part
+	VMOVUPS     Y8, (AX)
+	JMP         gemm6x8s_4_stored
+
+gemm6x8s_4_part:
+	MOVQ         AX, DX
+	VMOVAPS      X8, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm6x8s_4_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y8, X1
+	ADDQ         $0x10, DX
+
+gemm6x8s_4_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm6x8s_4_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm6x8s_4_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm6x8s_4_stored
+	VMOVSS X1, (DX)
+
+gemm6x8s_4_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y8
+	VFMADD231PS Y6, Y7, Y8
+	CMPQ        R8, $0x08
+	JNE         gemm6x8s_5_part
+	VMOVUPS     Y8, (AX)
+	JMP         gemm6x8s_5_stored
+
+gemm6x8s_5_part:
+	VMOVAPS      X8, X0
+	TESTQ        $0x00000004, R8
+	JZ           gemm6x8s_5_two
+	VMOVUPS      X0, (AX)
+	VEXTRACTF128 $0x01, Y8, X0
+	ADDQ         $0x10, AX
+
+gemm6x8s_5_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm6x8s_5_one
+	VMOVLPS  X0, (AX)
+	VMOVHLPS X0, X0, X0
+	ADDQ     $0x08, AX
+
+gemm6x8s_5_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm6x8s_5_stored
+	VMOVSS X0, (AX)
+
+gemm6x8s_5_stored:
+	VZEROUPPER
+	RET
+
+// func packPanels16(dst *float32, src *float32, ld int, kc int, nq int, stride int)
+// Requires: AVX
+TEXT ·packPanels16(SB), NOSPLIT, $0-48
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	SHLQ  $0x02, DX
+	MOVQ  kc+24(FP), BX
+	MOVQ  nq+32(FP), SI
+	MOVQ  stride+40(FP), DI
+	SHLQ  $0x02, DI
+	TESTQ BX, BX
+	JZ    pp_done
+	TESTQ SI, SI
+	JZ    pp_done
+
+pp_row:
+	MOVQ CX, R8
+	MOVQ AX, R9
+	MOVQ SI, R10
+
+pp_panel:
+	VMOVUPS (R8), Y0
+	VMOVUPS 32(R8), Y1
+	VMOVUPS Y0, (R9)
+	VMOVUPS Y1, 32(R9)
+	ADDQ    $0x40, R8
+	ADDQ    DI, R9
+	DECQ    R10
+	JNZ     pp_panel
+	ADDQ    DX, CX
+	ADDQ    $0x40, AX
+	DECQ    BX
+	JNZ     pp_row
+
+pp_done:
+	VZEROUPPER
+	RET

@@ -58,21 +58,8 @@ func GemmTile(rows, cols, kc int, alpha float32, a []float32, rsa, csa int, b []
 		default:
 			gemm6x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
 		}
-	default:
-		switch rows {
-		case 1:
-			gemm1x8m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
-		case 2:
-			gemm2x8m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
-		case 3:
-			gemm3x8m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
-		case 4:
-			gemm4x8m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
-		case 5:
-			gemm5x8m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
-		default:
-			gemm6x8m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
-		}
+	default: // at most 8 columns: c's rows without masked stores (gemmTile8s)
+		gemmTile8s(rows, kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
 	}
 }
 

@@ -453,3 +453,68 @@ func spmmNarrowGroups(rows *int32, groups int, rowPtr *int32, col *int32, val *f
 //
 //go:noescape
 func scaleVec(n int, x *float32, y *float32, c float32)
+
+// softmaxShiftRowsS is softmaxShiftRows with y's rows written by plain stores (see SoftmaxShiftRows).
+//
+//go:noescape
+func softmaxShiftRowsS(rows int, x *float32, cols int, y *float32)
+
+// softmaxNormRowsS is softmaxNormRows with the rows written by plain stores (see SoftmaxNormRows).
+//
+//go:noescape
+func softmaxNormRowsS(rows int, y *float32, cols int)
+
+// softmaxBackRowsS is softmaxBackRows with gx's rows written by plain stores (see SoftmaxBackRows).
+//
+//go:noescape
+func softmaxBackRowsS(rows int, y *float32, gy *float32, gx *float32, cols int)
+
+// ceGradRowsS is ceGradRows with gx's rows written by plain stores (see CEGradRows).
+//
+//go:noescape
+func ceGradRowsS(rows int, idx *int32, buf *float64, gx *float32, cols int, gv float32, lab *int32)
+
+// ceShiftRowsS is ceShiftRows with buf's rows written by plain stores (see CEShiftRows).
+//
+//go:noescape
+func ceShiftRowsS(rows int, idx *int32, x *float32, cols int, buf *float64, mx *float32, lim float64) int
+
+// ceShiftRowsByS is ceShiftRowsBy with buf's rows written by plain stores (see CEShiftRows).
+//
+//go:noescape
+func ceShiftRowsByS(rows int, idx *int32, x *float32, cols int, buf *float64, s *float32, lim float64) int
+
+// gemm1x8s computes a 1-row tile of c += alpha·a·b, at most 8 columns, without masked stores (see GemmTile).
+//
+//go:noescape
+func gemm1x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)
+
+// gemm2x8s computes a 2-row tile of c += alpha·a·b, at most 8 columns, without masked stores (see GemmTile).
+//
+//go:noescape
+func gemm2x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)
+
+// gemm3x8s computes a 3-row tile of c += alpha·a·b, at most 8 columns, without masked stores (see GemmTile).
+//
+//go:noescape
+func gemm3x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)
+
+// gemm4x8s computes a 4-row tile of c += alpha·a·b, at most 8 columns, without masked stores (see GemmTile).
+//
+//go:noescape
+func gemm4x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)
+
+// gemm5x8s computes a 5-row tile of c += alpha·a·b, at most 8 columns, without masked stores (see GemmTile).
+//
+//go:noescape
+func gemm5x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)
+
+// gemm6x8s computes a 6-row tile of c += alpha·a·b, at most 8 columns, without masked stores (see GemmTile).
+//
+//go:noescape
+func gemm6x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)
+
+// packPanels16 copies kc rows of nq whole 16-float panels of src into packB's panel layout (see PackPanels16).
+//
+//go:noescape
+func packPanels16(dst *float32, src *float32, ld int, kc int, nq int, stride int)

@@ -97,6 +97,7 @@ func main() {
 	dropoutBitsKernels()
 	gemmTile2Kernels()
 	pcgcn3Kernels()
+	actor4Kernels()
 	Generate()
 }
 
