@@ -88,8 +88,8 @@ func clearOutside(rows []int32, c *tensor.Dense) {
 
 func concatMatMulRowsBack(o *Var) {
 	t, w := o.tape, o.in[0]
-	maskRows(o.idx, o.Grad)
-	nz, ok := t.nonZeroRowsOf(o.Grad)
+	t.maskRows(o.idx, o.Grad)
+	nz, ok := t.keptNonZeroRows(o.idx, o.Grad)
 	anyX := false
 	for _, x := range o.xs {
 		anyX = anyX || x.requiresGrad

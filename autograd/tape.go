@@ -50,6 +50,7 @@ type Tape struct {
 	f64         []float64 // scratch of MatInverse
 	i32         []int32   // scratch row list (gemmNonZeroRows)
 	rowArgs     rowCopy   // operands of the row copy in progress (gemmNonZeroRows)
+	scan        rowScan   // operands of maskRows' scan in progress
 	masks       maskArena // dropout's kept bits (dropout_bits.go)
 
 	// operands of ConcatMatMul's products in progress
