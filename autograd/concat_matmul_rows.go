@@ -48,7 +48,7 @@ func (t *Tape) ConcatMatMulRows(rows []int32, w *Var, xs ...*Var) *Var {
 		clear(o.Value.Data)
 	} else {
 		cs := t.Alloc(m, w.Cols())
-		tensor.Gemm(t.Exec, false, false, 1, o.aux, w.Value, 0, cs)
+		tensor.GemmPerThread(t.Exec, false, false, 1, o.aux, w.Value, 0, cs)
 		clearOutside(rows, o.Value)
 		t.rowArgs = rowCopy{rows: rows, from: cs, to: o.Value}
 		t.Exec.ForArg(m, m*cs.Cols, &t.rowArgs, scatterRowsInto)
@@ -106,7 +106,7 @@ func concatMatMulRowsBack(o *Var) {
 				t.rowArgs = rowCopy{rows: nz, from: o.Grad, to: gs}
 				t.Exec.ForArg(len(nz), len(nz)*gs.Cols, &t.rowArgs, gatherRowsInto)
 				t.rowArgs = rowCopy{}
-				tensor.Gemm(t.Exec, false, true, 1, gs, w.Value, 0, dc)
+				tensor.GemmPerThread(t.Exec, false, true, 1, gs, w.Value, 0, dc)
 			}
 		} else {
 			dc = t.Alloc(o.Value.Rows, w.Rows())
@@ -259,7 +259,7 @@ func (t *Tape) gemmTransAKeptRows(rows, kept []int32, x, g, gs *tensor.Dense, be
 			t.Exec.ForArg(len(sub), len(sub)*g.Cols, &t.rowArgs, gatherRowsInto)
 			t.rowArgs = rowCopy{}
 		}
-		tensor.Gemm(t.Exec, true, false, 1, xs, gb, beta, c)
+		tensor.GemmPerThread(t.Exec, true, false, 1, xs, gb, beta, c)
 		if gs == nil {
 			t.giveBack(gb)
 		}

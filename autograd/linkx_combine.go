@@ -48,7 +48,7 @@ func (t *Tape) LINKXCombineRows(rows []int32, w, bias, a, b *Var) *Var {
 	t.Exec.ForArg(m, m*2*h, o, concatRowsGather)
 	o.aux2 = t.Alloc(m, h) // s
 	if m > 0 {
-		tensor.Gemm(t.Exec, false, false, 1, o.aux, w.Value, 0, o.aux2)
+		tensor.GemmPerThread(t.Exec, false, false, 1, o.aux, w.Value, 0, o.aux2)
 	}
 	t.Exec.ForArg(n, m*h*4+n, o, linkxCombineForward)
 	needs := w.requiresGrad || bias.requiresGrad || a.requiresGrad || b.requiresGrad
@@ -149,7 +149,7 @@ func linkxCombineBack(o *Var) {
 	if anyX {
 		c.dc = t.Alloc(cnt, 2*h)
 		if cnt > 0 {
-			tensor.Gemm(t.Exec, false, true, 1, gs, w.Value, 0, c.dc)
+			tensor.GemmPerThread(t.Exec, false, true, 1, gs, w.Value, 0, c.dc)
 		}
 	}
 	if w.requiresGrad {
