@@ -48,7 +48,7 @@ func (t *Tape) ConcatMatMulRows(rows []int32, w *Var, xs ...*Var) *Var {
 		clear(o.Value.Data)
 	} else {
 		cs := t.Alloc(m, w.Cols())
-		tensor.Gemm(t.Exec, false, false, 1, o.aux, w.Value, 0, cs)
+		tensor.GemmPerThread(t.Exec, false, false, 1, o.aux, w.Value, 0, cs)
 		clearOutside(rows, o.Value)
 		t.rowArgs = rowCopy{rows: rows, from: cs, to: o.Value}
 		t.Exec.ForArg(m, m*cs.Cols, &t.rowArgs, scatterRowsInto)
@@ -88,8 +88,8 @@ func clearOutside(rows []int32, c *tensor.Dense) {
 
 func concatMatMulRowsBack(o *Var) {
 	t, w := o.tape, o.in[0]
-	maskRows(o.idx, o.Grad)
-	nz, ok := t.nonZeroRowsOf(o.Grad)
+	t.maskRows(o.idx, o.Grad)
+	nz, ok := t.keptNonZeroRows(o.idx, o.Grad)
 	anyX := false
 	for _, x := range o.xs {
 		anyX = anyX || x.requiresGrad
@@ -97,16 +97,16 @@ func concatMatMulRowsBack(o *Var) {
 	// the order of MatMul's backward: the concatenation's gradient, then ∂w;
 	// then ConcatCols' into each input
 	var dc *tensor.Dense // ∂[x₀ x₁ …] on nz's rows (ok) or on every row
+	var gs *tensor.Dense // ∂out's nz rows gathered (ok, anyX, nz not empty)
 	if anyX {
 		if ok {
 			dc = t.Alloc(len(nz), w.Rows())
 			if len(nz) > 0 {
-				gs := t.Alloc(len(nz), o.Grad.Cols)
+				gs = t.Alloc(len(nz), o.Grad.Cols)
 				t.rowArgs = rowCopy{rows: nz, from: o.Grad, to: gs}
 				t.Exec.ForArg(len(nz), len(nz)*gs.Cols, &t.rowArgs, gatherRowsInto)
 				t.rowArgs = rowCopy{}
-				tensor.Gemm(t.Exec, false, true, 1, gs, w.Value, 0, dc)
-				t.giveBack(gs)
+				tensor.GemmPerThread(t.Exec, false, true, 1, gs, w.Value, 0, dc)
 			}
 		} else {
 			dc = t.Alloc(o.Value.Rows, w.Rows())
@@ -116,7 +116,7 @@ func concatMatMulRowsBack(o *Var) {
 	if w.requiresGrad {
 		g, beta := t.gradFor(w)
 		if ok && simd.Enabled() {
-			t.gemmTransAKeptRows(nz, o.idx, o.aux, o.Grad, beta, g)
+			t.gemmTransAKeptRows(nz, o.idx, o.aux, o.Grad, gs, beta, g)
 		} else {
 			cat := t.Alloc(o.Value.Rows, w.Rows())
 			clearOutside(o.idx, cat)
@@ -126,6 +126,9 @@ func concatMatMulRowsBack(o *Var) {
 			tensor.Gemm(t.Exec, true, false, 1, cat, o.Grad, beta, g)
 			t.giveBack(cat)
 		}
+	}
+	if gs != nil {
+		t.giveBack(gs)
 	}
 	if !anyX {
 		return
@@ -211,9 +214,13 @@ func plusZero(d []float32) {
 // kept rows (x's row q is row kept[q]): rows (∂out's non-zero rows, all
 // kept) are found in x by their position in kept, and each block of
 // tensor.GemmBlockK inner indices (of the whole matrix) is multiplied on
-// its own and folded, an empty block folding +0. With kept nil, x holds
-// every row (as g does) and this is gemmTransANonZeroRows itself.
-func (t *Tape) gemmTransAKeptRows(rows, kept []int32, x, g *tensor.Dense, beta float32, c *tensor.Dense) {
+// its own and folded, an empty block folding +0. gs, when not nil, holds
+// g's rows that rows names, gathered in that order: a block then reads its
+// rows of ∂out from gs in place, and its rows of x in place too when they
+// are consecutive rows of x (every kept row of the block non-zero, the
+// usual case), so that nothing is copied; the products are the same
+// matrices, so the same bits (TestConcatMatMulRowsMatchesTwoOps).
+func (t *Tape) gemmTransAKeptRows(rows, kept []int32, x, g, gs *tensor.Dense, beta float32, c *tensor.Dense) {
 	kb := tensor.GemmBlockK
 	q, p := 0, 0 // position in rows, position in kept
 	for k0 := 0; k0 < g.Rows; k0 += kb {
@@ -223,25 +230,40 @@ func (t *Tape) gemmTransAKeptRows(rows, kept []int32, x, g *tensor.Dense, beta f
 		}
 		if q == q0 {
 			foldEmptyBlock(c, beta)
+			beta = 1
+			continue
+		}
+		sub := rows[q0:q]
+		for kept[p] != sub[0] {
+			p++
+		}
+		var xs, gb *tensor.Dense
+		xView := p+len(sub) <= len(kept) && kept[p+len(sub)-1] == sub[len(sub)-1]
+		if xView {
+			// sub ⊆ kept, both ascending: sub is kept[p : p+len(sub)]
+			xs = t.view(len(sub), x.Cols, x.Data[p*x.Cols:(p+len(sub))*x.Cols])
 		} else {
-			sub := rows[q0:q]
-			xs, gs := t.Alloc(len(sub), x.Cols), t.Alloc(len(sub), g.Cols)
-			if kept == nil {
-				t.rowArgs = rowCopy{rows: sub, from: x, to: xs}
-				t.Exec.ForArg(len(sub), len(sub)*x.Cols, &t.rowArgs, gatherRowsInto)
-			} else {
-				for j, r := range sub {
-					for kept[p] != r {
-						p++
-					}
-					copy(xs.Data[j*x.Cols:(j+1)*x.Cols], x.Data[p*x.Cols:(p+1)*x.Cols])
+			xs = t.Alloc(len(sub), x.Cols)
+			for j, r := range sub {
+				for kept[p] != r {
+					p++
 				}
+				copy(xs.Data[j*x.Cols:(j+1)*x.Cols], x.Data[p*x.Cols:(p+1)*x.Cols])
 			}
-			t.rowArgs = rowCopy{rows: sub, from: g, to: gs}
+		}
+		if gs != nil {
+			gb = t.view(len(sub), gs.Cols, gs.Data[q0*gs.Cols:q*gs.Cols])
+		} else {
+			gb = t.Alloc(len(sub), g.Cols)
+			t.rowArgs = rowCopy{rows: sub, from: g, to: gb}
 			t.Exec.ForArg(len(sub), len(sub)*g.Cols, &t.rowArgs, gatherRowsInto)
 			t.rowArgs = rowCopy{}
-			tensor.Gemm(t.Exec, true, false, 1, xs, gs, beta, c)
-			t.giveBack(gs)
+		}
+		tensor.GemmPerThread(t.Exec, true, false, 1, xs, gb, beta, c)
+		if gs == nil {
+			t.giveBack(gb)
+		}
+		if !xView {
 			t.giveBack(xs)
 		}
 		beta = 1

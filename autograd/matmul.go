@@ -65,10 +65,31 @@ func (t *Tape) nonZeroRowsOf(x *tensor.Dense) ([]int32, bool) {
 // (fma(a, ±0, acc) = acc for finite a, acc not −0), so the bits are the
 // whole product's, but for what Gemm's sparse-left path also gives up: a
 // chain at −0 from an underflow, and infinities or NaNs in x meeting the
-// zeros (TestMatMulZeroRowsMatchesGemm). It is gemmTransAKeptRows with
-// every row kept.
+// zeros (TestMatMulZeroRowsMatchesGemm).
 func (t *Tape) gemmTransANonZeroRows(rows []int32, x, g *tensor.Dense, beta float32, c *tensor.Dense) {
-	t.gemmTransAKeptRows(rows, nil, x, g, beta, c)
+	kb := tensor.GemmBlockK
+	q := 0
+	for k0 := 0; k0 < x.Rows; k0 += kb {
+		q0 := q
+		for q < len(rows) && int(rows[q]) < k0+kb {
+			q++
+		}
+		if q == q0 {
+			foldEmptyBlock(c, beta)
+		} else {
+			sub := rows[q0:q]
+			xs, gs := t.Alloc(len(sub), x.Cols), t.Alloc(len(sub), g.Cols)
+			t.rowArgs = rowCopy{rows: sub, from: x, to: xs}
+			t.Exec.ForArg(len(sub), len(sub)*x.Cols, &t.rowArgs, gatherRowsInto)
+			t.rowArgs = rowCopy{rows: sub, from: g, to: gs}
+			t.Exec.ForArg(len(sub), len(sub)*g.Cols, &t.rowArgs, gatherRowsInto)
+			t.rowArgs = rowCopy{}
+			tensor.Gemm(t.Exec, true, false, 1, xs, gs, beta, c)
+			t.giveBack(gs)
+			t.giveBack(xs)
+		}
+		beta = 1
+	}
 }
 
 // gemmNonZeroRows sets c = x·bᵀ (c's old contents ignored) computing only

@@ -86,7 +86,7 @@ func reluAddRowsForward(arg any, lo, hi int) {
 
 func reluAddRowsBack(o *Var) {
 	t := o.tape
-	maskRows(o.idx, o.Grad)
+	t.maskRows(o.idx, o.Grad)
 	p, bias, a, b := o.in[0], o.in[1], o.xs[0], o.xs[1]
 	// ∂s goes into p's gradient when that is fresh (+0 + ∂s·1 is ∂s: ∂s,
 	// +0 plus ReLU's gradient, is never −0), else into a scratch buffer:
@@ -256,7 +256,7 @@ func addBiasRowsForward(arg any, lo, hi int) {
 
 func addBiasRowsBack(o *Var) {
 	t, p, bias := o.tape, o.in[0], o.in[1]
-	maskRows(o.idx, o.Grad)
+	t.maskRows(o.idx, o.Grad)
 	if p.requiresGrad {
 		o.i0 = 0 // 1: ∂p fresh, its rows left out stay +0
 		if p.Grad == nil {

@@ -2,7 +2,6 @@ package autograd
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/pcgcn/pcgcn/internal/simd"
@@ -34,7 +33,7 @@ func (t *Tape) MatMulRows(a, b *Var, rows []int32) *Var {
 }
 
 func matMulRowsBack(o *Var) {
-	maskRows(o.idx, o.Grad)
+	o.tape.maskRows(o.idx, o.Grad)
 	matMulBack(o)
 }
 
@@ -110,7 +109,7 @@ func (t *Tape) SpMMRows(k *KeptRows, x *Var) *Var {
 }
 
 func spmmRowsBack(o *Var) {
-	maskRows(o.idx, o.Grad)
+	o.tape.maskRows(o.idx, o.Grad)
 	spmmBack(o)
 }
 
@@ -123,38 +122,6 @@ func checkRows(rows []int32, n int) {
 		}
 		prev = i
 	}
-}
-
-// maskRows clears the rows of g that rows does not name when any of them
-// holds a non-zero, so that g becomes M·g; rows of zeros only (of either
-// sign) are left as they are, so that a g already zero there keeps its bits.
-func maskRows(rows []int32, g *tensor.Dense) {
-	n := g.Cols
-	outside := func(lo, hi int) bool { // rows [lo, hi) hold a non-zero
-		if simd.Enabled() {
-			return simd.CountNonZero(g.Data[lo*n:hi*n]) != 0
-		}
-		for _, v := range g.Data[lo*n : hi*n] {
-			if math.Float32bits(v)&0x7fffffff != 0 {
-				return true
-			}
-		}
-		return false
-	}
-	next, dirty := 0, false
-	for _, i := range rows {
-		dirty = dirty || outside(next, int(i))
-		next = int(i) + 1
-	}
-	if !dirty && !outside(next, g.Rows) {
-		return
-	}
-	next = 0
-	for _, i := range rows {
-		clear(g.Data[next*n : int(i)*n])
-		next = int(i) + 1
-	}
-	clear(g.Data[next*n:])
 }
 
 // gemmRows sets c = x·b on the rows of x that rows names and +0 on the
@@ -214,7 +181,7 @@ func concatColsKeptRows(arg any, lo, hi int) {
 
 func concatColsRowsBack(o *Var) {
 	t := o.tape
-	maskRows(o.idx, o.Grad)
+	o.tape.maskRows(o.idx, o.Grad)
 	from := 0
 	for k, x := range o.xs {
 		if x.requiresGrad {

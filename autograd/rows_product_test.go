@@ -270,8 +270,9 @@ func TestConcatMatMulRowsMatchesTwoOps(t *testing.T) {
 					specialFillFinite(r, w.Data)
 					rows := pickRows(r, n, share)
 					lw := outsideZeros(r, specialDense(r, n, h), rows)
-					for _, i := range rows { // some kept rows with a zero gradient
-						if r.IntN(4) == 0 {
+					for _, i := range rows { // some kept rows with a zero gradient (none at 90%:
+						// ∂w's blocks then read x's and ∂out's rows in place)
+						if share != 9 && r.IntN(4) == 0 {
 							clear(lw.Data[int(i)*h : (int(i)+1)*h])
 						}
 					}

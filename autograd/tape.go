@@ -45,12 +45,14 @@ type Tape struct {
 	ncsr        int
 	views       []*tensor.Dense // headers over parts of other buffers (view); the first nview are in use
 	nview       int
-	vlist       []*Var    // backing store of the Var lists operations keep (ConcatCols)
-	edge        edgeArgs  // operands of the edge kernel in progress (spmmTCols)
-	f64         []float64 // scratch of MatInverse
-	i32         []int32   // scratch row list (gemmNonZeroRows)
-	rowArgs     rowCopy   // operands of the row copy in progress (gemmNonZeroRows)
-	masks       maskArena // dropout's kept bits (dropout_bits.go)
+	vlist       []*Var       // backing store of the Var lists operations keep (ConcatCols)
+	edge        edgeArgs     // operands of the edge kernel in progress (spmmTCols)
+	f64         []float64    // scratch of MatInverse
+	i32         []int32      // scratch row list (gemmNonZeroRows)
+	rowArgs     rowCopy      // operands of the row copy in progress (gemmNonZeroRows)
+	scan        rowScan      // operands of maskRows' scan in progress
+	combine     linkxCombine // operands of LINKXCombineRows' backward in progress
+	masks       maskArena    // dropout's kept bits (dropout_bits.go)
 
 	// operands of ConcatMatMul's products in progress
 	concatW  tensor.GemmConcatTransA

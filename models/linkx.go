@@ -139,7 +139,7 @@ func (m *LINKX) Params() []*autograd.Var {
 // gradients recorded, on the whole graph) computes the rows of the training
 // nodes only, the loss's rows, and leaves +0 in the others of Logits and
 // Embedding (autograd.SpMMRows, MatMulRows, ConcatMatMulRows, AddBiasRows,
-// ReLUAddRows): the same bits in every row the loss reads, and gradients
+// ReLUAddRows, LINKXCombineRows, SpMMBiasRows): the same bits in every row the loss reads, and gradients
 // that are the whole graph's bit for bit, since the other rows' gradient
 // is zero (TestLINKXTrainingRowsMatchWholeGraph). Evaluation (t.Training
 // false) and mini-batches compute every row.
@@ -170,21 +170,23 @@ func (m *LINKX) forwardAll(t *autograd.Tape) Output {
 // rows r names only (the operations of nn.Linear's Forward and
 // ForwardInput, without input dropout, as Forward has it).
 func (m *LINKX) forwardRows(t *autograd.Tape, r *trainRows) Output {
-	ha := biasRows(t, r, m.mlpA, t.SpMMRows(r.adj, m.mlpA.W))
+	ha := spmmBiasRows(t, r.adj, m.mlpA)
 	var hx *autograd.Var
 	if r.x != nil {
-		hx = biasRows(t, r, m.mlpX, t.SpMMRows(r.x, m.mlpX.W))
+		hx = spmmBiasRows(t, r.x, m.mlpX)
 	} else {
 		hx = biasRows(t, r, m.mlpX, t.MatMulRows(t.Const(m.data.X.Dense), m.mlpX.W, r.rows))
 	}
-	// [h_A‖h_X]·W: the training rows gathered straight into one compact
-	// matrix (the bits of MatMulRows(ConcatColsRows(...)))
-	p := t.ConcatMatMulRows(r.rows, m.w.W, ha, hx)
 	var h *autograd.Var
 	if m.w.B != nil {
-		// ReLU(p + b + h_A + h_X): the three Adds and the ReLU in one pass
-		h = t.ReLUAddRows(r.rows, p, m.w.B, ha, hx)
+		// ReLU([h_A‖h_X]·W + b + h_A + h_X) in one operation on the training
+		// rows (the bits of ReLUAddRows over ConcatMatMulRows, without their
+		// n-row product and its n-row gradient)
+		h = t.LINKXCombineRows(r.rows, m.w.W, m.w.B, ha, hx)
 	} else {
+		// [h_A‖h_X]·W: the training rows gathered straight into one compact
+		// matrix (the bits of MatMulRows(ConcatColsRows(...)))
+		p := t.ConcatMatMulRows(r.rows, m.w.W, ha, hx)
 		h = t.ReLU(t.Add(t.Add(p, ha), hx))
 	}
 	emb := h
@@ -208,6 +210,16 @@ func biasRows(t *autograd.Tape, r *trainRows, l *nn.Linear, h *autograd.Var) *au
 	out := t.AddBiasRows(r.rows, h, l.B)
 	t.Release(h)
 	return out
+}
+
+// spmmBiasRows is a·W + b on the rows k keeps, l's product of the sparse input k
+// and its bias, in one n-row buffer (autograd.SpMMBiasRows: the bits of
+// SpMMRows and then biasRows).
+func spmmBiasRows(t *autograd.Tape, k *autograd.KeptRows, l *nn.Linear) *autograd.Var {
+	if l.B == nil {
+		return t.SpMMRows(k, l.W)
+	}
+	return t.SpMMBiasRows(k, l.W, l.B)
 }
 
 // trainRows are the rows of a training step: the training nodes in
