@@ -61,19 +61,12 @@ func (t *Tape) LINKXCombineRows(rows []int32, w, bias, a, b *Var) *Var {
 func linkxCombineForward(arg any, lo, hi int) {
 	o := arg.(*Var)
 	h := o.Value.Cols
-	bias, a, b, s, od := o.in[1].Value.Data[:h], o.xs[0].Value.Data, o.xs[1].Value.Data, o.aux2.Data, o.Value.Data
-	q := searchRow(o.idx, lo)
-	for i := lo; i < hi; i++ {
-		out := od[i*h : (i+1)*h]
-		if q == len(o.idx) || int(o.idx[q]) != i {
-			clear(out)
-			continue
-		}
+	bias, a, b, s := o.in[1].Value.Data[:h], o.xs[0].Value.Data, o.xs[1].Value.Data, o.aux2.Data
+	keptRowsIn(o.idx, o.Value.Data, h, lo, hi, func(i, q int, out []float32) {
 		sr, r := s[q*h:(q+1)*h], i*h
 		reluAddRowsSum(sr, bias, a[r:r+h], b[r:r+h], sr)
 		reluForward(0, out, sr)
-		q++
-	}
+	})
 }
 
 // linkxCombine holds the operands of LINKXCombineRows' backward passes.

@@ -69,19 +69,12 @@ func addSpan(x, y, out []float32, k bcast) {
 func reluAddRowsForward(arg any, lo, hi int) {
 	o := arg.(*Var)
 	cols := o.Value.Cols
-	p, bias, a, b, od := o.in[0].Value.Data, o.in[1].Value.Data[:cols], o.xs[0].Value.Data, o.xs[1].Value.Data, o.Value.Data
-	q := searchRow(o.idx, lo)
-	for i := lo; i < hi; i++ {
-		out := od[i*cols : (i+1)*cols]
-		if q == len(o.idx) || int(o.idx[q]) != i {
-			clear(out)
-			continue
-		}
-		q++
+	p, bias, a, b := o.in[0].Value.Data, o.in[1].Value.Data[:cols], o.xs[0].Value.Data, o.xs[1].Value.Data
+	keptRowsIn(o.idx, o.Value.Data, cols, lo, hi, func(i, _ int, out []float32) {
 		r := i * cols
 		reluAddRowsSum(p[r:r+cols], bias, a[r:r+cols], b[r:r+cols], out)
 		reluForward(0, out, out)
-	}
+	})
 }
 
 func reluAddRowsBack(o *Var) {
@@ -283,5 +276,23 @@ func addBiasRowsBackward(arg any, lo, hi int) {
 	for q := searchRow(o.idx, lo); q < len(o.idx) && int(o.idx[q]) < hi; q++ {
 		i := int(o.idx[q])
 		addSameSpan(1, g[i*cols:(i+1)*cols], gp[i*cols:(i+1)*cols])
+	}
+}
+
+// keptRowsIn calls fn(i, q, out) for each kept row i of [lo, hi) (i =
+// rows[q], rows ascending), out being row i of od (cols wide), and clears
+// the other rows of [lo, hi) to +0: the row loop of the ops that compute
+// only the kept rows (fn does not escape, so the closure costs no
+// allocation).
+func keptRowsIn(rows []int32, od []float32, cols, lo, hi int, fn func(i, q int, out []float32)) {
+	q := searchRow(rows, lo)
+	for i := lo; i < hi; i++ {
+		out := od[i*cols : (i+1)*cols]
+		if q == len(rows) || int(rows[q]) != i {
+			clear(out)
+			continue
+		}
+		fn(i, q, out)
+		q++
 	}
 }

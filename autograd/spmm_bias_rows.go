@@ -49,17 +49,10 @@ func (t *Tape) SpMMBiasRows(k *KeptRows, x, bias *Var) *Var {
 func spmmBiasRowsForward(arg any, lo, hi int) {
 	o := arg.(*Var)
 	cols := o.Value.Cols
-	bias, od := o.in[1].Value.Data[:cols], o.Value.Data
-	q := searchRow(o.idx, lo)
-	for i := lo; i < hi; i++ {
-		out := od[i*cols : (i+1)*cols]
-		if q == len(o.idx) || int(o.idx[q]) != i {
-			clear(out)
-			continue
-		}
-		q++
+	bias := o.in[1].Value.Data[:cols]
+	keptRowsIn(o.idx, o.Value.Data, cols, lo, hi, func(_, _ int, out []float32) {
 		addSpan(out, bias, out, bcRow)
-	}
+	})
 }
 
 func spmmBiasRowsBack(o *Var) {

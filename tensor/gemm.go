@@ -6,6 +6,23 @@ import (
 	"github.com/pcgcn/pcgcn/internal/simd"
 )
 
+// gemmKernel returns the kernel of c = alpha·op(a)·op(b) + beta·c, and
+// panics, naming fn and both shapes, when they do not fit.
+func gemmKernel(fn string, transA, transB bool, alpha float32, a, b *Dense, beta float32, c *Dense) kernel {
+	m, k := a.Rows, a.Cols
+	if transA {
+		m, k = k, m
+	}
+	kb, n := b.Rows, b.Cols
+	if transB {
+		kb, n = n, kb
+	}
+	if k != kb || c.Rows != m || c.Cols != n {
+		panic(fmt.Sprintf("tensor: %s shape mismatch: op(a) %d×%d, op(b) %d×%d, c %s", fn, m, k, kb, n, c.Shape()))
+	}
+	return kernel{transA: transA, transB: transB, alpha: alpha, a: a, b: b, beta: beta, c: c, m: m, n: n, k: k}
+}
+
 // Gemm computes c = alpha·op(a)·op(b) + beta·c, where op(x) is x or xᵀ as
 // transA/transB say. It panics with both shapes if they do not fit.
 // beta == 0 overwrites c (NaNs in c are not propagated); alpha == 0 or an
@@ -17,21 +34,11 @@ import (
 // computed by one goroutine with an operation order that depends only on the
 // shapes, so results do not depend on e.Threads.
 func Gemm(e Exec, transA, transB bool, alpha float32, a, b *Dense, beta float32, c *Dense) {
-	m, k := a.Rows, a.Cols
-	if transA {
-		m, k = k, m
-	}
-	kb, n := b.Rows, b.Cols
-	if transB {
-		kb, n = n, kb
-	}
-	if k != kb || c.Rows != m || c.Cols != n {
-		panic(fmt.Sprintf("tensor: Gemm shape mismatch: op(a) %d×%d, op(b) %d×%d, c %s", m, k, kb, n, c.Shape()))
-	}
+	kd := gemmKernel("Gemm", transA, transB, alpha, a, b, beta, c)
+	m, n, k := kd.m, kd.n, kd.k
 	if m == 0 || n == 0 {
 		return
 	}
-	kd := kernel{transA: transA, transB: transB, alpha: alpha, a: a, b: b, beta: beta, c: c, m: m, n: n, k: k}
 	if alpha == 0 || k == 0 {
 		if e.Serial(m, m*n) {
 			scaleRows(&kd, 0, m)

@@ -1,10 +1,6 @@
 package tensor
 
-import (
-	"fmt"
-
-	"github.com/pcgcn/pcgcn/internal/simd"
-)
+import "github.com/pcgcn/pcgcn/internal/simd"
 
 // GemmPerThread is Gemm with the rows of c dealt out, on the vector path,
 // in one piece of row panels per goroutine instead of up to four: every
@@ -13,25 +9,16 @@ import (
 // gradient (a 1,024×512 result over 256 inner indices, 16-panel pieces:
 // eight packings of op(b) per product at two threads), the packing costs as
 // much as a good part of the tiles. Every other path (nothing to add,
-// split-K, small k, a sparse left operand, no vector kernels) is Gemm's, and
+// split-K, short split-K, small k, a sparse left operand, no vector
+// kernels) is Gemm's, and
 // each element's operations depend on the shapes only, so the bits are
 // Gemm's at any thread count (TestGemmPerThreadMatchesGemm). The price is
 // the dynamic dealing's balance when a goroutine is slowed by another
 // process.
 func GemmPerThread(e Exec, transA, transB bool, alpha float32, a, b *Dense, beta float32, c *Dense) {
-	m, k := a.Rows, a.Cols
-	if transA {
-		m, k = k, m
-	}
-	kb, n := b.Rows, b.Cols
-	if transB {
-		kb, n = n, kb
-	}
-	if k != kb || c.Rows != m || c.Cols != n {
-		panic(fmt.Sprintf("tensor: GemmPerThread shape mismatch: op(a) %d×%d, op(b) %d×%d, c %s", m, k, kb, n, c.Shape()))
-	}
-	kd := kernel{transA: transA, transB: transB, alpha: alpha, a: a, b: b, beta: beta, c: c, m: m, n: n, k: k}
-	if m == 0 || n == 0 || alpha == 0 || k == 0 || !simd.Enabled() || useSplitK(e, &kd) || smallK(&kd) || sparseLeft(&kd) {
+	kd := gemmKernel("GemmPerThread", transA, transB, alpha, a, b, beta, c)
+	m, n, k := kd.m, kd.n, kd.k
+	if m == 0 || n == 0 || alpha == 0 || k == 0 || !simd.Enabled() || useSplitK(e, &kd) || useSplitKShort(e, &kd) || smallK(&kd) || sparseLeft(&kd) {
 		Gemm(e, transA, transB, alpha, a, b, beta, c)
 		return
 	}
