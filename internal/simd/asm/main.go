@@ -117,10 +117,15 @@ func loadMask(masks Mem, t Register) VecVirtual {
 // gemmTile emits a rows×16 (kind "x16"), rows×(8+cols-8) ("x16m", the second
 // vector masked to cols-8 lanes) or rows×cols ("x8m", one masked vector,
 // cols ≤ 8) tile: c[r][j] = alpha·Σ_p a[r·rsa+p·csa]·b[p·ldb+j] + c[r][j].
+// Kind "x8s" is "x8m" with the rows of c written by storeN instead of
+// VMASKMOVPS (see actor4Kernels).
 func gemmTile(rows int, kind string, masks Mem) {
 	name := fmt.Sprintf("gemm%d%s", rows, kind)
-	kernel(name, "func(kc int, a *float32, rsa, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)",
-		fmt.Sprintf("%s computes a %d-row tile of c += alpha·a·b (see GemmTile).", name, rows))
+	doc := fmt.Sprintf("%s computes a %d-row tile of c += alpha·a·b (see GemmTile).", name, rows)
+	if kind == "x8s" {
+		doc = fmt.Sprintf("%s computes a %d-row tile of c += alpha·a·b, at most 8 columns, without masked stores (see GemmTile).", name, rows)
+	}
+	kernel(name, "func(kc int, a *float32, rsa, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)", doc)
 	tileBody(rows, kind, masks, false)
 }
 
@@ -128,7 +133,8 @@ func gemmTile(rows int, kind string, masks Mem) {
 // its TEXT: the parameters, the zeroed accumulators, the reduction loop
 // over kc values of p from a and, with twoSrc (kind "x16" only), over kc2
 // more from a2 into the same accumulators, then the fold
-// c = fma(alpha, acc, c).
+// c = fma(alpha, acc, c). Kind "x8s" (gemmTile) stores c's rows with
+// storeN, and its labels carry the kernel's name.
 func tileBody(rows int, kind string, masks Mem, twoSrc bool) {
 	kc := Load(Param("kc"), GP64())
 	pa := Load(Param("a"), GP64())
@@ -140,19 +146,21 @@ func tileBody(rows int, kind string, masks Mem, twoSrc bool) {
 	ldb := Load(Param("ldb"), GP64())
 	SHLQ(U8(2), ldb)
 
+	plain := kind == "x8s"
 	nv := 2
-	if kind == "x8m" {
+	if kind == "x8m" || plain {
 		nv = 1
 	}
 	var mask VecVirtual
+	var cols Register // the column count, for storeN
 	if kind != "x16" {
-		t := Load(Param("cols"), GP64())
+		cols = Load(Param("cols"), GP64())
 		if kind == "x16m" {
-			SUBQ(U8(8), t)
+			SUBQ(U8(8), cols)
 		}
-		mask = loadMask(masks, t)
+		mask = loadMask(masks, cols)
 	}
-	masked := func(v int) bool { return kind == "x8m" || (kind == "x16m" && v == 1) }
+	masked := func(v int) bool { return kind == "x8m" || plain || (kind == "x16m" && v == 1) }
 
 	var rs3, rs5 Register
 	if rows > 3 {
@@ -224,6 +232,8 @@ func tileBody(rows int, kind string, masks Mem, twoSrc bool) {
 		JZ(LabelRef("fold"))
 		loop("loop2")
 		Label("fold")
+	} else if plain {
+		loop(fmt.Sprintf("gemm%d%s_loop", rows, kind))
 	} else {
 		loop("loop")
 	}
@@ -239,7 +249,11 @@ func tileBody(rows int, kind string, masks Mem, twoSrc bool) {
 			if masked(v) {
 				VMASKMOVPS(dst, mask, t)
 				VFMADD231PS(acc[r][v], al, t)
-				VMASKMOVPS(t, mask, dst)
+				if plain {
+					storeN(t, pc, cols, fmt.Sprintf("gemm%d%s_%d", rows, kind, r))
+				} else {
+					VMASKMOVPS(t, mask, dst)
+				}
 			} else {
 				VMOVUPS(dst, t)
 				VFMADD231PS(acc[r][v], al, t)

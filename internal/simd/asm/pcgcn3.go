@@ -25,12 +25,12 @@ func pcgcn3Kernels() {
 	DATA(36, U32(math.Float32bits(float32(math.Inf(-1)))))
 	argmaxRows(masks, ac, false)
 	argmaxRows(masks, ac, true)
-	softmaxShiftRows(masks, ac)
-	softmaxNormRows(masks)
-	ceShiftRows(masks, ac, false)
-	ceShiftRows(masks, ac, true)
-	softmaxBackRowsK(masks)
-	ceGradRows(masks)
+	softmaxShiftRows(masks, ac, false)
+	softmaxNormRows(masks, false)
+	ceShiftRows(masks, ac, false, false)
+	ceShiftRows(masks, ac, true, false)
+	softmaxBackRowsK(masks, false)
+	ceGradRows(masks, false)
 	spmmNarrowGroups(masks)
 	scaleVec(masks, false)
 }
@@ -251,16 +251,23 @@ func spmmNarrowGroups(masks Mem) {
 // each row of cols ≤ 8 (taken as x[0] when x[0] is a NaN: softmaxInto's
 // loop m = x[0], then m = v for each later v > m, never leaves a NaN x[0]),
 // and y = x − m written over the row's lanes (VSUBPS with x first, as Go's
-// v − m).
-func softmaxShiftRows(masks, ac Mem) {
-	kernel("softmaxShiftRows", "func(rows int, x *float32, cols int, y *float32)",
-		"softmaxShiftRows writes each narrow row minus softmaxInto's row maximum (see SoftmaxShiftRows).")
+// v − m). With plain it emits softmaxShiftRowsS, which writes y's rows with
+// storeN (see actor4Kernels).
+func softmaxShiftRows(masks, ac Mem, plain bool) {
+	name, prefix := narrowKernel("softmaxShiftRows", "ss_", "func(rows int, x *float32, cols int, y *float32)",
+		"softmaxShiftRows writes each narrow row minus softmaxInto's row maximum (see SoftmaxShiftRows).",
+		"softmaxShiftRowsS is softmaxShiftRows with y's rows written by plain stores (see SoftmaxShiftRows).", plain)
 	ps := gpParams("rows", "x", "cols", "y")
 	rows, px, cols, py := ps[0], ps[1], ps[2], ps[3]
 	m := loadMask(masks, cols)
 	_, ninf := negInfConst(ac)
+	var n Register // cols before the shift to bytes, for storeN
+	if plain {
+		n = GP64()
+		MOVQ(cols, n)
+	}
 	SHLQ(U8(2), cols)
-	rowLoop("ss_", rows, func(GPVirtual) {
+	rowLoop(prefix, rows, func(GPVirtual) {
 		v, bits := firstMaxBits(px, m, ninf)
 		best := GP32()
 		XORL(best, best)
@@ -277,7 +284,7 @@ func softmaxShiftRows(masks, ac Mem) {
 		VCMPPS(U8(3), x0, x0, nan0) // UNORD_Q: x[0] is a NaN
 		VBLENDVPS(nan0, x0, mx, mx)
 		VSUBPS(mx, v, v) // x − m
-		VMASKMOVPS(v, m, Mem{Base: py})
+		storeRow(plain, v, m, py, n, name)
 		ADDQ(cols, px)
 		ADDQ(cols, py)
 	})
@@ -288,10 +295,12 @@ func softmaxShiftRows(masks, ac Mem) {
 // softmaxNormRows emits SoftmaxNormRows: for each row of cols floats (the
 // exponentials), s = Σ float64(e_j) in column order from +0 (CVTSS2SD, then
 // ADDSD with s first, as Go's s += float64(ev)), inv = float32(1/s), and
-// e_j = e_j·inv (e first).
-func softmaxNormRows(masks Mem) {
-	kernel("softmaxNormRows", "func(rows int, y *float32, cols int)",
-		"softmaxNormRows divides each narrow row by its float64 sum as softmaxInto does (see SoftmaxNormRows).")
+// e_j = e_j·inv (e first). With plain it emits softmaxNormRowsS, which
+// writes the rows with storeN (see actor4Kernels).
+func softmaxNormRows(masks Mem, plain bool) {
+	name, prefix := narrowKernel("softmaxNormRows", "sn_", "func(rows int, y *float32, cols int)",
+		"softmaxNormRows divides each narrow row by its float64 sum as softmaxInto does (see SoftmaxNormRows).",
+		"softmaxNormRowsS is softmaxNormRows with the rows written by plain stores (see SoftmaxNormRows).", plain)
 	ps := gpParams("rows", "y", "cols")
 	rows, py, cols := ps[0], ps[1], ps[2]
 	m := loadMask(masks, cols)
@@ -299,17 +308,17 @@ func softmaxNormRows(masks Mem) {
 	onev := GP64()
 	MOVQ(U64(math.Float64bits(1)), onev)
 	MOVQ(onev, one)
-	rowLoop("sn_", rows, func(GPVirtual) {
+	rowLoop(prefix, rows, func(GPVirtual) {
 		s, e := XMM(), XMM()
 		VXORPD(s, s, s)
 		j := GP64()
 		XORQ(j, j)
-		Label("sn_col")
+		Label(prefix + "col")
 		VCVTSS2SD(Mem{Base: py, Index: j, Scale: 4}, e, e)
 		VADDSD(e, s, s) // s + e
 		INCQ(j)
 		CMPQ(j, cols)
-		JL(LabelRef("sn_col"))
+		JL(LabelRef(prefix + "col"))
 		inv := XMM()
 		VDIVSD(s, one, inv) // 1/s
 		VCVTSD2SS(inv, inv, inv)
@@ -318,7 +327,7 @@ func softmaxNormRows(masks Mem) {
 		y := YMM()
 		VMASKMOVPS(Mem{Base: py}, m, y)
 		VMULPS(iv, y, y) // e·inv
-		VMASKMOVPS(y, m, Mem{Base: py})
+		storeRow(plain, y, m, py, cols, name)
 		LEAQ(Mem{Base: py, Index: cols, Scale: 4}, py)
 	})
 	VZEROUPPER()
@@ -335,14 +344,17 @@ func softmaxNormRows(masks Mem) {
 // The maximum is VMAXPS's over the row with its masked-off lanes at −Inf,
 // whose order does not matter without NaNs but for the sign of a zero
 // maximum, which is then taken as the AND of the row's zeros (−0 only when
-// every zero is −0, as Go's max keeps +0).
-func ceShiftRows(masks, ac Mem, given bool) {
+// every zero is −0, as Go's max keeps +0). With plain it emits
+// ceShiftRowsS or ceShiftRowsByS, which write buf's rows with storeNPD
+// instead of two VMASKMOVPDs a row (see actor4Kernels).
+func ceShiftRows(masks, ac Mem, given, plain bool) {
 	name, sig := "ceShiftRows", "func(rows int, idx *int32, x *float32, cols int, buf *float64, mx *float32, lim float64) int"
 	if given {
 		name, sig = "ceShiftRowsBy", "func(rows int, idx *int32, x *float32, cols int, buf *float64, s *float32, lim float64) int"
 	}
-	kernel(name, sig,
-		name+" writes the shifted rows of a cross-entropy block as float64 (see CEShiftRows).")
+	name, prefix := narrowKernel(name, name+"_", sig,
+		name+" writes the shifted rows of a cross-entropy block as float64 (see CEShiftRows).",
+		name+"S is "+name+" with buf's rows written by plain stores (see CEShiftRows).", plain)
 	mname := "mx"
 	if given {
 		mname = "s"
@@ -365,7 +377,7 @@ func ceShiftRows(masks, ac Mem, given bool) {
 	VXORPS(nanAcc, nanAcc, nanAcc)
 	VXORPS(outAcc, outAcc, outAcc)
 	rowBytes, bufStep := rowSteps(cols)
-	rowLoop(name+"_", rows, func(q GPVirtual) {
+	rowLoop(prefix, rows, func(q GPVirtual) {
 		i := GP64()
 		MOVLQSX(Mem{Base: pidx, Index: q, Scale: 4}, i)
 		IMULQ(rowBytes, i)
@@ -406,8 +418,12 @@ func ceShiftRows(masks, ac Mem, given bool) {
 		dx := XMM()
 		VEXTRACTF128(U8(1), d, dx)
 		VCVTPS2PD(dx, dh)
-		VMASKMOVPD(dl, mlo, Mem{Base: pbuf})
-		VMASKMOVPD(dh, mhi, Mem{Base: pbuf, Disp: 32})
+		if plain {
+			storeNPD(dl, dh, pbuf, cols, name)
+		} else {
+			VMASKMOVPD(dl, mlo, Mem{Base: pbuf})
+			VMASKMOVPD(dh, mhi, Mem{Base: pbuf, Disp: 32})
+		}
 		for k, dv := range []VecVirtual{dl, dh} {
 			mk := []VecVirtual{mlo, mhi}[k]
 			lo, hi := YMM(), YMM()
@@ -440,15 +456,17 @@ func ceShiftRows(masks, ac Mem, given bool) {
 // first in each add), then gx_j += (g_j − dot)·y_j (the difference first,
 // then the product first in the add): the operations, and the operands
 // that decide which of two NaNs is kept, of autograd's softmax backward
-// loop as the default build compiles it.
-func softmaxBackRowsK(masks Mem) {
-	kernel("softmaxBackRows", "func(rows int, y *float32, gy *float32, gx *float32, cols int)",
-		"softmaxBackRows adds the softmax's input gradient of narrow rows to gx (see SoftmaxBackRows).")
+// loop as the default build compiles it. With plain it emits
+// softmaxBackRowsS, which writes gx's rows with storeN (see actor4Kernels).
+func softmaxBackRowsK(masks Mem, plain bool) {
+	name, prefix := narrowKernel("softmaxBackRows", "sb_", "func(rows int, y *float32, gy *float32, gx *float32, cols int)",
+		"softmaxBackRows adds the softmax's input gradient of narrow rows to gx (see SoftmaxBackRows).",
+		"softmaxBackRowsS is softmaxBackRows with gx's rows written by plain stores (see SoftmaxBackRows).", plain)
 	ps := gpParams("rows", "y", "gy", "gx", "cols")
 	rows, py, pg, pgx, cols := ps[0], ps[1], ps[2], ps[3], ps[4]
 	m := loadMask(masks, cols)
 	tmp := AllocLocal(32)
-	rowLoop("sb_", rows, func(GPVirtual) {
+	rowLoop(prefix, rows, func(GPVirtual) {
 		y, g, p := YMM(), YMM(), YMM()
 		VMASKMOVPS(Mem{Base: py}, m, y)
 		VMASKMOVPS(Mem{Base: pg}, m, g)
@@ -460,13 +478,13 @@ func softmaxBackRowsK(masks Mem) {
 		VXORPS(dot, dot, dot)
 		j := GP64()
 		XORQ(j, j)
-		Label("sb_col")
+		Label(prefix + "col")
 		e := XMM()
 		VMOVSS(Mem{Base: pt, Index: j, Scale: 4}, e)
 		VADDSS(e, dot, dot) // dot + y_j·g_j
 		INCQ(j)
 		CMPQ(j, cols)
-		JL(LabelRef("sb_col"))
+		JL(LabelRef(prefix + "col"))
 		db := YMM()
 		VBROADCASTSS(dot, db)
 		VSUBPS(db, g, g) // g − dot
@@ -474,7 +492,7 @@ func softmaxBackRowsK(masks Mem) {
 		gx := YMM()
 		VMASKMOVPS(Mem{Base: pgx}, m, gx)
 		VADDPS(gx, y, y) // the product + gx
-		VMASKMOVPS(y, m, Mem{Base: pgx})
+		storeRow(plain, y, m, pgx, cols, name)
 		LEAQ(Mem{Base: py, Index: cols, Scale: 4}, py)
 		LEAQ(Mem{Base: pg, Index: cols, Scale: 4}, pg)
 		LEAQ(Mem{Base: pgx, Index: cols, Scale: 4}, pgx)
@@ -488,9 +506,12 @@ func softmaxBackRowsK(masks Mem) {
 // e in buf (cols apart), then gx[i·cols+lab[i]] −= g: the cross-entropy
 // backward's loop, with its operands first as compiled (the converted
 // exponential in the product, the product in the add, gx in the subtract).
-func ceGradRows(masks Mem) {
-	kernel("ceGradRows", "func(rows int, idx *int32, buf *float64, gx *float32, cols int, gv float32, lab *int32)",
-		"ceGradRows adds a cross-entropy block's gradient rows to gx (see CEGradRows).")
+// With plain it emits ceGradRowsS, which writes gx's rows with storeN
+// before the label's element is read back (see actor4Kernels).
+func ceGradRows(masks Mem, plain bool) {
+	name, prefix := narrowKernel("ceGradRows", "cg_", "func(rows int, idx *int32, buf *float64, gx *float32, cols int, gv float32, lab *int32)",
+		"ceGradRows adds a cross-entropy block's gradient rows to gx (see CEGradRows).",
+		"ceGradRowsS is ceGradRows with gx's rows written by plain stores (see CEGradRows).", plain)
 	ps := gpParams("rows", "idx", "buf", "gx", "cols", "lab")
 	rows, pidx, pbuf, pgx, cols, plab := ps[0], ps[1], ps[2], ps[3], ps[4], ps[5]
 	m := loadMask(masks, cols)
@@ -499,7 +520,7 @@ func ceGradRows(masks Mem) {
 	gb := YMM()
 	VBROADCASTSS(gs, gb)
 	rowBytes, bufStep := rowSteps(cols)
-	rowLoop("cg_", rows, func(q GPVirtual) {
+	rowLoop(prefix, rows, func(q GPVirtual) {
 		i := GP64()
 		MOVLQSX(Mem{Base: pidx, Index: q, Scale: 4}, i)
 		pr := GP64()
@@ -518,7 +539,7 @@ func ceGradRows(masks Mem) {
 		gr := YMM()
 		VMASKMOVPS(Mem{Base: pr}, m, gr)
 		VADDPS(gr, e, e) // the product + gx
-		VMASKMOVPS(e, m, Mem{Base: pr})
+		storeRow(plain, e, m, pr, cols, name)
 		l := GP64()
 		MOVLQSX(Mem{Base: plab, Index: i, Scale: 4}, l)
 		x := XMM()
