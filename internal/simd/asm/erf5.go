@@ -293,28 +293,22 @@ func geluArgs(back bool) {
 	if back {
 		prefix = "gelubargs"
 	}
-	Label(prefix + "loop")
-	CMPQ(n, U8(4))
-	JL(LabelRef(prefix + "done"))
-	VCVTPS2PD(Mem{Base: ps[0]}, z)
-	VDIVPD(c(gcSqrt2), z, v)
-	VMOVUPD(v, Mem{Base: ps[1]})
-	if back {
-		VMULPD(c(gcMinusHalf), z, v)
-		VMULPD(z, v, v)
-		VMOVUPD(v, Mem{Base: ps[2]})
-		VCMPPD(U8(0x1d), c(gcMinArg), v, m) // p ≥ −700
-		VMOVMSKPD(m, bits.As32())
-		XORQ(U8(15), bits)
-		POPCNTQ(bits, bits)
-		ADDQ(bits, left)
-		ADDQ(U8(32), ps[2])
-	}
-	ADDQ(U8(16), ps[0])
-	ADDQ(U8(32), ps[1])
-	SUBQ(U8(4), n)
-	JMP(LabelRef(prefix + "loop"))
-	Label(prefix + "done")
+	loop4Steps(prefix, n, ps[:2], []int{16, 32}, func() {
+		VCVTPS2PD(Mem{Base: ps[0]}, z)
+		VDIVPD(c(gcSqrt2), z, v)
+		VMOVUPD(v, Mem{Base: ps[1]})
+		if back {
+			VMULPD(c(gcMinusHalf), z, v)
+			VMULPD(z, v, v)
+			VMOVUPD(v, Mem{Base: ps[2]})
+			VCMPPD(U8(0x1d), c(gcMinArg), v, m) // p ≥ −700
+			VMOVMSKPD(m, bits.As32())
+			XORQ(U8(15), bits)
+			POPCNTQ(bits, bits)
+			ADDQ(bits, left)
+			ADDQ(U8(32), ps[2])
+		}
+	})
 	if back {
 		Store(left, ReturnIndex(0))
 	}
@@ -330,22 +324,15 @@ func geluOut() {
 	n, ps, c := geluPointers("x", "e", "y")
 	px, pe, py := ps[0], ps[1], ps[2]
 	z, v := YMM(), YMM()
-	Label("geluoutloop")
-	CMPQ(n, U8(4))
-	JL(LabelRef("geluoutdone"))
-	VCVTPS2PD(Mem{Base: px}, z)
-	VMULPD(c(gcHalf), z, z) // 0.5·z
-	VMOVUPD(Mem{Base: pe}, v)
-	VADDPD(c(gcOne), v, v) // 1 + e
-	VMULPD(v, z, z)
-	VCVTPD2PSY(z, z.AsX())
-	VMOVUPS(z.AsX(), Mem{Base: py})
-	ADDQ(U8(16), px)
-	ADDQ(U8(32), pe)
-	ADDQ(U8(16), py)
-	SUBQ(U8(4), n)
-	JMP(LabelRef("geluoutloop"))
-	Label("geluoutdone")
+	loop4Steps("geluout", n, []Register{px, pe, py}, []int{16, 32, 16}, func() {
+		VCVTPS2PD(Mem{Base: px}, z)
+		VMULPD(c(gcHalf), z, z) // 0.5·z
+		VMOVUPD(Mem{Base: pe}, v)
+		VADDPD(c(gcOne), v, v) // 1 + e
+		VMULPD(v, z, z)
+		VCVTPD2PSY(z, z.AsX())
+		VMOVUPS(z.AsX(), Mem{Base: py})
+	})
 	VZEROUPPER()
 	RET()
 }
@@ -359,30 +346,21 @@ func geluBackOut() {
 	n, ps, c := geluPointers("x", "gy", "e", "p", "gx")
 	px, pg, pe, pp, pgx := ps[0], ps[1], ps[2], ps[3], ps[4]
 	z, cdf, pdf, g := YMM(), YMM(), YMM(), YMM()
-	Label("gelubackloop")
-	CMPQ(n, U8(4))
-	JL(LabelRef("gelubackdone"))
-	VCVTPS2PD(Mem{Base: px}, z)
-	VMOVUPD(Mem{Base: pe}, cdf)
-	VADDPD(c(gcOne), cdf, cdf)  // 1 + e
-	VMULPD(c(gcHalf), cdf, cdf) // 0.5·(1 + e)
-	VMOVUPD(Mem{Base: pp}, pdf)
-	VMULPD(c(gcInvSqrt2Pi), pdf, pdf) // invSqrt2Pi·p
-	VMULPD(pdf, z, z)                 // z·pdf
-	VADDPD(z, cdf, cdf)               // cdf + z·pdf
-	VCVTPS2PD(Mem{Base: pg}, g)
-	VMULPD(g, cdf, cdf)
-	VCVTPD2PSY(cdf, cdf.AsX())
-	VADDPS(Mem{Base: pgx}, cdf.AsX(), cdf.AsX()) // gx + …
-	VMOVUPS(cdf.AsX(), Mem{Base: pgx})
-	for _, r := range []Register{px, pg, pgx} {
-		ADDQ(U8(16), r)
-	}
-	ADDQ(U8(32), pe)
-	ADDQ(U8(32), pp)
-	SUBQ(U8(4), n)
-	JMP(LabelRef("gelubackloop"))
-	Label("gelubackdone")
+	loop4Steps("geluback", n, []Register{px, pg, pgx, pe, pp}, []int{16, 16, 16, 32, 32}, func() {
+		VCVTPS2PD(Mem{Base: px}, z)
+		VMOVUPD(Mem{Base: pe}, cdf)
+		VADDPD(c(gcOne), cdf, cdf)  // 1 + e
+		VMULPD(c(gcHalf), cdf, cdf) // 0.5·(1 + e)
+		VMOVUPD(Mem{Base: pp}, pdf)
+		VMULPD(c(gcInvSqrt2Pi), pdf, pdf) // invSqrt2Pi·p
+		VMULPD(pdf, z, z)                 // z·pdf
+		VADDPD(z, cdf, cdf)               // cdf + z·pdf
+		VCVTPS2PD(Mem{Base: pg}, g)
+		VMULPD(g, cdf, cdf)
+		VCVTPD2PSY(cdf, cdf.AsX())
+		VADDPS(Mem{Base: pgx}, cdf.AsX(), cdf.AsX()) // gx + …
+		VMOVUPS(cdf.AsX(), Mem{Base: pgx})
+	})
 	VZEROUPPER()
 	RET()
 }

@@ -1043,12 +1043,22 @@ func constRows(consts Mem) func(i int) Mem {
 // 4): body, then each pointer of ps advanced by 32 bytes. Its labels are
 // prefix+"loop" and prefix+"done", the latter after the loop.
 func loop4(prefix string, n Register, ps []Register, body func()) {
+	steps := make([]int, len(ps))
+	for i := range steps {
+		steps[i] = 32
+	}
+	loop4Steps(prefix, n, ps, steps, body)
+}
+
+// loop4Steps is loop4 with ps[i] advanced by steps[i] bytes a round, in
+// the order of ps: 16 for a pointer to float32 lanes, 32 for float64.
+func loop4Steps(prefix string, n Register, ps []Register, steps []int, body func()) {
 	Label(prefix + "loop")
 	CMPQ(n, U8(4))
 	JL(LabelRef(prefix + "done"))
 	body()
-	for _, p := range ps {
-		ADDQ(U8(32), p)
+	for i, p := range ps {
+		ADDQ(U8(steps[i]), p)
 	}
 	SUBQ(U8(4), n)
 	JMP(LabelRef(prefix + "loop"))
