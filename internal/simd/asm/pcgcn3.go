@@ -400,12 +400,7 @@ func ceShiftRows(masks, ac Mem, given, plain bool) {
 			VANDPS(m, z, z)
 			VPCMPEQD(a, a, a)
 			VBLENDVPS(z, v, a, a)
-			VPERM2F128(U8(1), a, a, u)
-			VPAND(u, a, a)
-			VPERMILPS(U8(0x4e), a, u)
-			VPAND(u, a, a)
-			VPERMILPS(U8(0xb1), a, u)
-			VPAND(u, a, a)
+			laneFold(VPAND, a, u, a) // every lane: the AND of a's
 			mz := YMM()
 			VCMPPS(U8(0), zero, t, mz) // the maximum is a zero
 			VBLENDVPS(mz, a, t, sv)
@@ -583,12 +578,25 @@ func negInfConst(ac Mem) (cb GPVirtual, ninf VecVirtual) {
 // overwritten). Without NaNs in w, the pairs' order matters only for which
 // of +0 and −0 comes out.
 func laneMax(w, t VecVirtual) {
-	VPERM2F128(U8(1), w, w, t)
-	VMAXPS(t, w, t)
-	VPERMILPS(U8(0x4e), t, w)
-	VMAXPS(w, t, t)
-	VPERMILPS(U8(0xb1), t, w)
-	VMAXPS(w, t, t)
+	laneFold(func(b, a, d Op) { VMAXPS(b, a, d) }, w, t, t)
+}
+
+// laneFold emits acc = op over x's eight lanes, in every lane: p takes x
+// with its halves swapped and acc (p or x) = op(p, x), then acc with its
+// pairs and then its neighbours swapped goes to the other of p and x and
+// is folded into acc the same way. op is an avo instruction of operands
+// (second source, first source, destination).
+func laneFold(op func(b, a, dst Op), x, p, acc VecVirtual) {
+	s := x
+	if acc == x {
+		s = p
+	}
+	VPERM2F128(U8(1), x, x, p)
+	op(p, x, acc)
+	VPERMILPS(U8(0x4e), acc, s)
+	op(s, acc, acc)
+	VPERMILPS(U8(0xb1), acc, s)
+	op(s, acc, acc)
 }
 
 // firstMaxBits emits the comparison argmaxRows and softmaxShiftRows share
