@@ -6,7 +6,7 @@ import "fmt"
 
 // gemmTile8s runs GemmTile's kernel for a tile of rows rows (1..6) and at
 // most 8 columns: gemm<rows>x8m's chains, with c's rows written by plain
-// stores of their cols floats (storeN in asm/actor4.go) instead of
+// stores of their cols floats (storeN in asm/stores.go) instead of
 // VMASKMOVPS, which no later load can forward from (PCGCN's n×c products
 // S = H̄Pᵀ and the classifier: 5–10% faster, BenchmarkPlainVsMaskedStores).
 // The masked kernels gemm<rows>x8m stay as the reference of the tests; the

@@ -17,7 +17,9 @@ import (
 // plain stores. The GEMM tiles of at most 8 columns and the cross-entropy's
 // float64 shifts gained 0–10%. Kernels whose rows are not read back (the
 // one-hot argmax, a shift into another buffer, the narrow SpMM) measured
-// the same or slower with plain stores and keep their masked ones.
+// the same or slower with plain stores and keep their masked ones. Each
+// copy comes from its original's generator (pcgcn3.go, and gemmTile's kind
+// "x8s" in main.go) with the plain-store flag: only the stores differ.
 func actor4Kernels() {
 	masks := NewDataAddr(NewStaticSymbol("tailmask"), 0)
 	ac := NewDataAddr(NewStaticSymbol("argmaxconst"), 0)

@@ -17,8 +17,10 @@
 // shared pieces rather than writing them out again: kernel opens a kernel;
 // gpParams and broadcastParam load its parameters; elementLoop and
 // indexLoop (an index register), pointerLoop (advancing pointers), rowLoop
-// (narrow rows, pcgcn3.go) and loop4 (four float64 lanes) are the loop
-// shapes, with loadMask, maskedLoad and maskedStore for the tails;
+// (narrow rows, pcgcn3.go) and loop4 (four float64 lanes; loop4Steps for
+// float32 ones too) are the loop shapes, with loadMask, maskedLoad and
+// maskedStore for the tails, and storeN/storeNPD (stores.go) where a row
+// must be written with plain stores;
 // dataRow, floatRows and constRows lay out and address constant tables;
 // tileBody emits every GEMM tile.
 package main
