@@ -28,11 +28,7 @@ func TestDropMaskBitsMatchGo(t *testing.T) {
 	values := func(n int) []float32 {
 		s := make([]float32, n)
 		for i := range s {
-			if r.IntN(5) == 0 {
-				s[i] = math.Float32frombits(specials[r.IntN(len(specials))])
-			} else {
-				s[i] = float32(r.NormFloat64())
-			}
+			s[i] = specialOr(r, specials, 5)
 		}
 		return s
 	}

@@ -1,6 +1,8 @@
 package autograd
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/tensor"
@@ -73,4 +75,14 @@ func (t *Tape) needs(inputs ...*Var) bool {
 		}
 	}
 	return false
+}
+
+// specialOr returns, one time in rate, one of specials (float32 bits: ±0,
+// infinities, NaN payloads, subnormals…), else a standard normal draw: the
+// inputs of the tests that compare a kernel with its Go loop bit for bit.
+func specialOr(r *rand.Rand, specials []uint32, rate int) float32 {
+	if r.IntN(rate) == 0 {
+		return math.Float32frombits(specials[r.IntN(len(specials))])
+	}
+	return float32(r.NormFloat64())
 }

@@ -18,12 +18,7 @@ func TestScaleVecMatchesGo(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(44, 9))
 	specials := []uint32{0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc01234, 0x7f812345, 0x00000001, 0x807fffff, 0x3f800000}
-	val := func() float32 {
-		if r.IntN(3) == 0 {
-			return math.Float32frombits(specials[r.IntN(len(specials))])
-		}
-		return float32(r.NormFloat64())
-	}
+	val := func() float32 { return specialOr(r, specials, 3) }
 	for n := 0; n <= 70; n++ {
 		for trial := 0; trial < 20; trial++ {
 			x := make([]float32, n)
@@ -64,12 +59,7 @@ func TestScaleBackwardMatchesGo(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(44, 10))
 	specials := []uint32{0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc01234, 0x7f812345, 0x00000001, 0x807fffff, 0xbf800000}
-	val := func() float32 {
-		if r.IntN(3) == 0 {
-			return math.Float32frombits(specials[r.IntN(len(specials))])
-		}
-		return float32(r.NormFloat64())
-	}
+	val := func() float32 { return specialOr(r, specials, 3) }
 	for n := 0; n <= 70; n++ {
 		for trial := 0; trial < 20; trial++ {
 			gy, gx := make([]float32, n), make([]float32, n+1)

@@ -29,11 +29,7 @@ func TestSegmentMeanRowsMatchesGatherSegmentMean(t *testing.T) {
 	specials := []uint32{0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc01234, 0x00000001, 0x807fffff}
 	fill := func(d *tensor.Dense) {
 		for i := range d.Data {
-			if r.IntN(6) == 0 {
-				d.Data[i] = math.Float32frombits(specials[r.IntN(len(specials))])
-			} else {
-				d.Data[i] = float32(r.NormFloat64())
-			}
+			d.Data[i] = specialOr(r, specials, 6)
 		}
 	}
 	same := func(what string, cols, threads int, got, want []float32) {

@@ -33,11 +33,7 @@ func TestSoftmaxSTEMatchesChain(t *testing.T) {
 	specials := []uint32{0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc01234, 0x7f812345, 0x00000001, 0x807fffff}
 	fill := func(d *tensor.Dense, rate int) {
 		for i := range d.Data {
-			if r.IntN(rate) == 0 {
-				d.Data[i] = math.Float32frombits(specials[r.IntN(len(specials))])
-			} else {
-				d.Data[i] = float32(r.NormFloat64())
-			}
+			d.Data[i] = specialOr(r, specials, rate)
 		}
 	}
 	loose := !simd.Enabled() || raceBuild || goFusesFMA
@@ -105,12 +101,7 @@ func TestSoftmaxBackRowsMatchesGo(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(44, 46))
 	specials := []uint32{0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc01234, 0x7f812345, 0x00000001, 0x807fffff}
-	val := func(rate int) float32 {
-		if r.IntN(rate) == 0 {
-			return math.Float32frombits(specials[r.IntN(len(specials))])
-		}
-		return float32(r.NormFloat64())
-	}
+	val := func(rate int) float32 { return specialOr(r, specials, rate) }
 	for cols := 1; cols <= 8; cols++ {
 		for trial := 0; trial < 40; trial++ {
 			rows := r.IntN(100)
