@@ -34,12 +34,7 @@ func alphaMixChain(tp *Tape, x, b, a *Var) *Var {
 // -race), a NaN plus a NaN may keep either NaN: there both need only be NaN.
 func TestAlphaMixMatchesChain(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
-	specials := []uint32{0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc01234, 0x7f812345, 0x00000001, 0x807fffff}
-	fill := func(d *tensor.Dense, rate int) {
-		for i := range d.Data {
-			d.Data[i] = specialOr(r, specials, rate)
-		}
-	}
+	fill := func(d *tensor.Dense, rate int) { fillSpecialOr(r, d.Data, rate) }
 	loose := !simd.Enabled() || raceBuild || goFusesFMA
 	same := func(what string, rows, cols, threads int, got, want []float32) {
 		t.Helper()

@@ -86,3 +86,18 @@ func specialOr(r *rand.Rand, specials []uint32, rate int) float32 {
 	}
 	return float32(r.NormFloat64())
 }
+
+// floatSpecials are the float32 bit patterns the bit-exact tests mix into
+// their inputs: ±0, ±Inf, a quiet NaN, a NaN with a payload (negative), a
+// signalling-pattern NaN, the smallest subnormal and a negative subnormal.
+func floatSpecials() []uint32 {
+	return []uint32{0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc01234, 0x7f812345, 0x00000001, 0x807fffff}
+}
+
+// fillSpecialOr fills d with specialOr's draws over floatSpecials.
+func fillSpecialOr(r *rand.Rand, d []float32, rate int) {
+	sp := floatSpecials()
+	for i := range d {
+		d[i] = specialOr(r, sp, rate)
+	}
+}

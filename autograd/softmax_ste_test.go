@@ -30,12 +30,7 @@ func TestSoftmaxSTEGrad(t *testing.T) {
 // without a gradient to give it returns hard's value alone.
 func TestSoftmaxSTEMatchesChain(t *testing.T) {
 	r := rand.New(rand.NewPCG(44, 45))
-	specials := []uint32{0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc01234, 0x7f812345, 0x00000001, 0x807fffff}
-	fill := func(d *tensor.Dense, rate int) {
-		for i := range d.Data {
-			d.Data[i] = specialOr(r, specials, rate)
-		}
-	}
+	fill := func(d *tensor.Dense, rate int) { fillSpecialOr(r, d.Data, rate) }
 	loose := !simd.Enabled() || raceBuild || goFusesFMA
 	same := func(what string, got, want []float32) {
 		t.Helper()
@@ -100,8 +95,8 @@ func TestSoftmaxBackRowsMatchesGo(t *testing.T) {
 		t.Skip("the Go loop runs in this build")
 	}
 	r := rand.New(rand.NewPCG(44, 46))
-	specials := []uint32{0, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc01234, 0x7f812345, 0x00000001, 0x807fffff}
-	val := func(rate int) float32 { return specialOr(r, specials, rate) }
+	sp := floatSpecials()
+	val := func(rate int) float32 { return specialOr(r, sp, rate) }
 	for cols := 1; cols <= 8; cols++ {
 		for trial := 0; trial < 40; trial++ {
 			rows := r.IntN(100)
