@@ -1,0 +1,224 @@
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// spmm5Kernels emits the row-range products: spmmRow's loop over a whole
+// range of rows in one call, each row exactly as spmmRow computes it (the
+// same blocks of columns, the same instructions: a chain from zero, one
+// VFMADD231PS per entry in order, the fold fma(alpha, acc, c)), with the
+// rows of b and c at their own strides (a block of columns of wider
+// matrices) and, with set, c's rows taken as +0 instead of read (the bits
+// of clearing them first, as a beta of 0 does; empty rows are written +0).
+// The Go loop of SpMMRowRange paid a call, its argument spills and a
+// clearing pass (memclr, for beta 0) per row, about a third of the 64-wide
+// SpMM's time on Actor's rows of eight entries. gemmSmallKRows is the same
+// loop over dense rows of k ≤ 8 entries (the columns 0..k−1): Gemm's
+// small-k path, which called SpMMRow once a row.
+func spmm5Kernels() {
+	masks := NewDataAddr(NewStaticSymbol("tailmask"), 0)
+	idx := GLOBL("smallkidx", RODATA|NOPTR)
+	for i := 0; i < 8; i++ {
+		DATA(4*i, U32(uint32(i)))
+	}
+	spmmRowsKernel("spmmRows", false, false, masks, idx)
+	spmmRowsKernel("spmmRowsPerm", true, false, masks, idx)
+	spmmRowsKernel("gemmSmallKRowsK", false, true, masks, idx)
+}
+
+// spmmRowsKernel emits one row-range kernel: sparse rows (rowPtr, col, val,
+// and perm when perm is set) or, dense, rows of k entries of a at columns
+// 0..k−1 (the index table idx). The add and set versions of the row loop
+// are emitted one after the other, chosen once per call.
+func spmmRowsKernel(name string, perm, dense bool, masks, idx Mem) {
+	if dense {
+		kernel(name, "func(lo int, hi int, a *float32, k int, b *float32, ldb int, c *float32, ldc int, n int, alpha float32, set int)",
+			name+" computes rows [lo, hi) of alpha·a·b (+ c unless set) for a of k ≤ 8 columns (see GemmSmallKRows).")
+	} else {
+		kernel(name, "func(lo int, hi int, rowPtr *int32, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, ldc int, n int, alpha float32, set int, pfn int)",
+			name+" computes rows [lo, hi) of alpha·a·b (+ c unless set) for a sparse a (see SpMMRows).")
+	}
+	iLoc := AllocLocal(8)
+	lo := Load(Param("lo"), GP64())
+	MOVQ(lo, iLoc)
+	al := broadcastParam("alpha")
+	set := Load(Param("set"), GP64())
+	TESTQ(set, set)
+	JNZ(LabelRef(name + "_set_row"))
+	for _, mode := range []string{"add", "set"} {
+		spmmRowsLoop(name+"_"+mode, mode == "set", perm, dense, masks, idx, iLoc, al)
+	}
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
+
+// spmmRowsLoop emits the loop over the rows of spmmRowsKernel for one mode;
+// it jumps to the kernel's done label when the rows are finished.
+func spmmRowsLoop(p string, set, perm, dense bool, masks, idx, iLoc Mem, al VecVirtual) {
+	done := p[:len(p)-4] + "_done"
+	Label(p + "_row")
+	i := GP64()
+	MOVQ(iLoc, i)
+	hi := Load(Param("hi"), GP64())
+	CMPQ(i, hi)
+	JGE(LabelRef(done))
+
+	// the row's entries: nnz of them at pcol and pval (perm: pperm)
+	var nnz, pcol, pval, pperm, rem Register
+	if dense {
+		nnz = Load(Param("k"), GP64())
+		pval = Load(Param("a"), GP64())
+		t := GP64()
+		MOVQ(i, t)
+		IMULQ(nnz, t)
+		LEAQ(Mem{Base: pval, Index: t, Scale: 4}, pval)
+		pcol = GP64()
+		LEAQ(idx, pcol)
+	} else {
+		rp := Load(Param("rowPtr"), GP64())
+		s := GP64()
+		MOVLQSX(Mem{Base: rp, Index: i, Scale: 4}, s)
+		nnz = GP64()
+		MOVLQSX(Mem{Base: rp, Index: i, Scale: 4, Disp: 4}, nnz)
+		SUBQ(s, nnz)
+		pcol = Load(Param("col"), GP64())
+		LEAQ(Mem{Base: pcol, Index: s, Scale: 4}, pcol)
+		pval = Load(Param("val"), GP64())
+		if perm {
+			pperm = Load(Param("perm"), GP64())
+			LEAQ(Mem{Base: pperm, Index: s, Scale: 4}, pperm)
+		} else {
+			LEAQ(Mem{Base: pval, Index: s, Scale: 4}, pval)
+		}
+		// pfn − s entries of col are readable from the row's first (the
+		// prefetches look ahead into the next rows, as spmmRow's)
+		rem = Load(Param("pfn"), GP64())
+		SUBQ(s, rem)
+	}
+	pb := Load(Param("b"), GP64())
+	ldb := Load(Param("ldb"), GP64())
+	SHLQ(U8(2), ldb)
+	pc := Load(Param("c"), GP64())
+	ldc := Load(Param("ldc"), GP64())
+	IMULQ(i, ldc)
+	LEAQ(Mem{Base: pc, Index: ldc, Scale: 4}, pc)
+	n := Load(Param("n"), GP64())
+	INCQ(i)
+	MOVQ(i, iLoc)
+
+	TESTQ(nnz, nnz)
+	if set {
+		JZ(LabelRef(p + "_zero"))
+	} else {
+		JZ(LabelRef(p + "_row"))
+	}
+
+	// block: spmmRow's loop over the row's entries for w vectors of
+	// columns at pb/pc, then pb, pc and n advanced
+	block := func(tag string, w int, mask VecVirtual) {
+		acc := make([]VecVirtual, w)
+		for v := range acc {
+			acc[v] = YMM()
+			VXORPS(acc[v], acc[v], acc[v])
+		}
+		k := GP64()
+		XORQ(k, k)
+		Label(p + "_k" + tag)
+		if !dense {
+			dist := spmmPrefetch
+			if w < 4 {
+				dist = spmmPrefetchNarrow
+			}
+			ahead := prefetchRowAhead(k, rem, pcol, ldb, pb, dist, max(w/2, 1), p+"_nopf"+tag)
+			if w < 4 {
+				PREFETCHT0(Mem{Base: ahead, Disp: 32*w - 1})
+			}
+			Label(p + "_nopf" + tag)
+		}
+		ix := GP64()
+		MOVLQSX(Mem{Base: pcol, Index: k, Scale: 4}, ix)
+		IMULQ(ldb, ix)
+		ADDQ(pb, ix)
+		x := YMM()
+		if perm {
+			q := GP64()
+			MOVLQSX(Mem{Base: pperm, Index: k, Scale: 4}, q)
+			VBROADCASTSS(Mem{Base: pval, Index: q, Scale: 4}, x)
+		} else {
+			VBROADCASTSS(Mem{Base: pval, Index: k, Scale: 4}, x)
+		}
+		if mask != nil {
+			bt := YMM()
+			VMASKMOVPS(Mem{Base: ix}, mask, bt)
+			VFMADD231PS(bt, x, acc[0])
+		} else {
+			for v := 0; v < w; v++ {
+				VFMADD231PS(Mem{Base: ix, Disp: 32 * v}, x, acc[v])
+			}
+		}
+		INCQ(k)
+		CMPQ(k, nnz)
+		JL(LabelRef(p + "_k" + tag))
+
+		t := YMM()
+		for v := 0; v < w; v++ {
+			dst := Mem{Base: pc, Disp: 32 * v}
+			switch {
+			case set:
+				VXORPS(t, t, t)
+			case mask != nil:
+				VMASKMOVPS(dst, mask, t)
+			default:
+				VMOVUPS(dst, t)
+			}
+			VFMADD231PS(acc[v], al, t)
+			if mask != nil {
+				VMASKMOVPS(t, mask, dst)
+			} else {
+				VMOVUPS(t, dst)
+			}
+		}
+		ADDQ(U32(32*w), pb)
+		ADDQ(U32(32*w), pc)
+		SUBQ(U32(8*w), n)
+	}
+
+	for _, w := range []int{8, 4, 2, 1} {
+		tag := fmt.Sprintf("w%d", w)
+		Label(p + "_test" + tag)
+		CMPQ(n, U32(8*w))
+		JL(LabelRef(p + "_skip" + tag))
+		block(tag, w, nil)
+		JMP(LabelRef(p + "_test" + tag))
+		Label(p + "_skip" + tag)
+	}
+	TESTQ(n, n)
+	JZ(LabelRef(p + "_row"))
+	block("tail", 1, loadMask(masks, n))
+	JMP(LabelRef(p + "_row"))
+
+	if set {
+		// an empty row: +0 in its n columns, as the clearing pass left it
+		Label(p + "_zero")
+		z := YMM()
+		VXORPS(z, z, z)
+		Label(p + "_z8")
+		CMPQ(n, U32(8))
+		JL(LabelRef(p + "_ztail"))
+		VMOVUPS(z, Mem{Base: pc})
+		ADDQ(U32(32), pc)
+		SUBQ(U32(8), n)
+		JMP(LabelRef(p + "_z8"))
+		Label(p + "_ztail")
+		TESTQ(n, n)
+		JZ(LabelRef(p + "_row"))
+		VMASKMOVPS(z, loadMask(masks, n), Mem{Base: pc})
+		JMP(LabelRef(p + "_row"))
+	}
+}

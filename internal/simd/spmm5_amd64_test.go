@@ -1,0 +1,120 @@
+//go:build !purego
+
+package simd
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestSpMMRowsMatchesSpMMRow compares SpMMRows with one SpMMRow call per
+// row (on a row cleared first, for set), bit for bit: widths 1–70 and 128,
+// b and c as a block of columns of wider matrices (strides and offsets),
+// empty rows, with and without a value permutation, ranges starting and
+// ending anywhere, ±0, NaN payloads, infinities and subnormals in the
+// values, in b and in c (which set must not read), and floats of c outside
+// the rows and columns computed, which must stay as they were.
+func TestSpMMRowsMatchesSpMMRow(t *testing.T) {
+	requireVector(t)
+	r := rand.New(rand.NewPCG(5, 46))
+	widths := []int{128}
+	for n := 1; n <= 70; n++ {
+		widths = append(widths, n)
+	}
+	for _, n := range widths {
+		const rows, bRows = 40, 30
+		rowPtr := make([]int32, rows+1)
+		var col []int32
+		for i := 0; i < rows; i++ {
+			deg := r.IntN(12)
+			if r.IntN(5) == 0 {
+				deg = 0
+			}
+			for _, j := range r.Perm(bRows)[:deg] {
+				col = append(col, int32(j))
+			}
+			rowPtr[i+1] = int32(len(col))
+		}
+		val := specialSlice(r, len(col))
+		perm := make([]int32, len(col))
+		for k, p := range r.Perm(len(col)) {
+			perm[k] = int32(p)
+		}
+		for _, usePerm := range []bool{false, true} {
+			for _, set := range []bool{false, true} {
+				ldb, ldc := n+r.IntN(3)*8+r.IntN(2), n+r.IntN(3)*8+r.IntN(2)
+				boff, coff := r.IntN(ldb-n+1), r.IntN(ldc-n+1)
+				b := specialSlice(r, bRows*ldb)
+				c0 := specialSlice(r, rows*ldc)
+				lo, hi := r.IntN(5), rows-r.IntN(5)
+				alpha := []float32{0.75, -1, 3}[r.IntN(3)]
+				want := append([]float32(nil), c0...)
+				got := append([]float32(nil), c0...)
+				var pm []int32
+				if usePerm {
+					pm = perm
+				}
+				for i := lo; i < hi; i++ {
+					s, e := rowPtr[i], rowPtr[i+1]
+					ci := want[i*ldc+coff : i*ldc+coff+n]
+					if set {
+						clear(ci)
+					}
+					if usePerm {
+						SpMMRow(alpha, col[s:e], val, perm[s:e], b[boff:], ldb, ci)
+					} else {
+						SpMMRow(alpha, col[s:e], val[s:e], nil, b[boff:], ldb, ci)
+					}
+				}
+				SpMMRows(alpha, rowPtr, col, val, pm, b[boff:], ldb, got[coff:], ldc, n, lo, hi, set)
+				if k := sameBits(got, want); k >= 0 {
+					t.Fatalf("n %d (ldb %d+%d, ldc %d+%d), perm %v, set %v, rows [%d,%d): c[%d] = %v (%#x), SpMMRow gives %v (%#x)",
+						n, ldb, boff, ldc, coff, usePerm, set, lo, hi, k, got[k], math.Float32bits(got[k]), want[k], math.Float32bits(want[k]))
+				}
+			}
+		}
+	}
+}
+
+// TestGemmSmallKRowsMatchesSpMMRow compares GemmSmallKRows with one
+// SpMMRow per row over the indices 0..k−1 (Gemm's small-k loop), bit for
+// bit, for k = 1–8, widths 1–70 and 128, strides, set and add, and the
+// special values of TestSpMMRowsMatchesSpMMRow in a, b and c.
+func TestGemmSmallKRowsMatchesSpMMRow(t *testing.T) {
+	requireVector(t)
+	r := rand.New(rand.NewPCG(46, 5))
+	idx := []int32{0, 1, 2, 3, 4, 5, 6, 7}
+	widths := []int{128}
+	for n := 1; n <= 70; n++ {
+		widths = append(widths, n)
+	}
+	for _, n := range widths {
+		for k := 1; k <= 8; k++ {
+			const rows = 23
+			for _, set := range []bool{false, true} {
+				ldb, ldc := n+r.IntN(3)*8+r.IntN(2), n+r.IntN(3)*8+r.IntN(2)
+				boff, coff := r.IntN(ldb-n+1), r.IntN(ldc-n+1)
+				a := specialSlice(r, rows*k)
+				b := specialSlice(r, k*ldb)
+				c0 := specialSlice(r, rows*ldc)
+				lo, hi := r.IntN(4), rows-r.IntN(4)
+				alpha := []float32{0.75, -1, 3}[r.IntN(3)]
+				want := append([]float32(nil), c0...)
+				got := append([]float32(nil), c0...)
+				for i := lo; i < hi; i++ {
+					ci := want[i*ldc+coff : i*ldc+coff+n]
+					if set {
+						clear(ci)
+					}
+					SpMMRow(alpha, idx[:k], a[i*k:(i+1)*k], nil, b[boff:], ldb, ci)
+				}
+				GemmSmallKRows(alpha, a, k, b[boff:], ldb, got[coff:], ldc, n, lo, hi, set)
+				if q := sameBits(got, want); q >= 0 {
+					t.Fatalf("k %d, n %d (ldb %d+%d, ldc %d+%d), set %v, rows [%d,%d): c[%d] = %v (%#x), SpMMRow gives %v (%#x)",
+						k, n, ldb, boff, ldc, coff, set, lo, hi, q, got[q], math.Float32bits(got[q]), want[q], math.Float32bits(want[q]))
+				}
+			}
+		}
+	}
+}
