@@ -157,15 +157,15 @@ func gemmSmallK(e Exec, kd kernel) {
 }
 
 // gemmSmallKRows computes rows [lo, hi) of gemmSmallK: each row of c
-// scaled by beta, then one SpMMRow with a's whole row as the entries.
+// scaled by beta, then SpMMRow's operations with a's whole row as the
+// entries (simd.GemmSmallKRows: the range in one call, beta 0 as c taken
+// to be +0, the bits of clearing it first).
 func gemmSmallKRows(kd *kernel, lo, hi int) {
-	idx := [gemmSmallKMax]int32{0, 1, 2, 3, 4, 5, 6, 7}
 	alpha, a, b, c, n, k := kd.alpha, kd.a.Data, kd.b.Data, kd.c.Data, kd.n, kd.k
-	for i := lo; i < hi; i++ {
-		ci := c[i*n : (i+1)*n]
-		scaleRow(ci, kd.beta)
-		simd.SpMMRow(alpha, idx[:k], a[i*k:(i+1)*k], nil, b, n, ci)
+	if kd.beta != 0 && kd.beta != 1 {
+		scaleRow(c[lo*n:hi*n], kd.beta)
 	}
+	simd.GemmSmallKRows(alpha, a, k, b, n, c, n, n, lo, hi, kd.beta == 0)
 }
 
 // gemmSparseCols is the number of columns of a (rows of c) whose non-zeros

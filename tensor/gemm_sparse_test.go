@@ -203,7 +203,7 @@ func TestSparseLeftSampledDecision(t *testing.T) {
 
 // gemmSmallK gives the tiles' bits on products with a short inner index
 // (1 to 8), c from 32 to 100 columns wide, zeros, negative zeros and an
-// infinity in a, any beta, on 1 and 3 goroutines.
+// infinity in a, any beta (0 over a c of NaNs), on 1 and 3 goroutines.
 func TestGemmSmallKMatchesTilesBitForBit(t *testing.T) {
 	if !simd.Enabled() {
 		t.Skip("no vector kernels: Gemm never takes the small-k path")
@@ -217,6 +217,11 @@ func TestGemmSmallKMatchesTilesBitForBit(t *testing.T) {
 			a.Data[3] = float32(math.Inf(1))
 			for _, ab := range [][2]float32{{1, 0}, {-0.5, 1}, {2, 0.3}} {
 				c0 := randDense(r, m, n)
+				if ab[1] == 0 { // beta 0 must not read c
+					for i := range c0.Data {
+						c0.Data[i] = float32(math.NaN())
+					}
+				}
 				want := c0.Clone()
 				kd := kernel{alpha: ab[0], a: a, b: b, beta: ab[1], c: want, m: m, n: n, k: k}
 				if !smallK(&kd) {

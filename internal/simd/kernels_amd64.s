@@ -8924,7 +8924,7 @@ spmmRows_add_testw8:
 	XORQ   AX, AX
 
 spmmRows_add_kw8:
-	LEAQ       16(AX), R11
+	LEAQ       64(AX), R11
 	CMPQ       R11, DI
 	JGE        spmmRows_add_nopfw8
 	MOVLQSX    (BX)(R11*4), R11
@@ -8991,7 +8991,7 @@ spmmRows_add_testw4:
 	XORQ   AX, AX
 
 spmmRows_add_kw4:
-	LEAQ       16(AX), R11
+	LEAQ       64(AX), R11
 	CMPQ       R11, DI
 	JGE        spmmRows_add_nopfw4
 	MOVLQSX    (BX)(R11*4), R11
@@ -9182,7 +9182,7 @@ spmmRows_set_testw8:
 	XORQ   AX, AX
 
 spmmRows_set_kw8:
-	LEAQ       16(AX), R11
+	LEAQ       64(AX), R11
 	CMPQ       R11, DI
 	JGE        spmmRows_set_nopfw8
 	MOVLQSX    (BX)(R11*4), R11
@@ -9249,7 +9249,7 @@ spmmRows_set_testw4:
 	XORQ   AX, AX
 
 spmmRows_set_kw4:
-	LEAQ       16(AX), R11
+	LEAQ       64(AX), R11
 	CMPQ       R11, DI
 	JGE        spmmRows_set_nopfw4
 	MOVLQSX    (BX)(R11*4), R11

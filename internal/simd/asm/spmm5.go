@@ -31,6 +31,18 @@ func spmm5Kernels() {
 	spmmRowsKernel("gemmSmallKRowsK", false, true, masks, idx)
 }
 
+// spmmRowsPrefetch is how many entries ahead the row-range kernels fetch
+// the rows of b for blocks of 4 or more vectors (spmmRow's spmmPrefetch is
+// 16): with b just written by the product before (Â·(H̄W) after H̄W, on
+// Actor's 1.9 MB b, which one core's L2 does not hold), a 64-wide call took
+// 311, 247, 212, 216 and 225 µs at 16, 32, 64, 96 and 128 entries ahead
+// (BenchmarkSpMMActorRows, minima of eight, one thread): the rows come from
+// L3, and sixteen entries did not cover its latency. The permuted kernel
+// (a transposed pattern: Xᵀ·G, whose sorted column indices walk b's rows in
+// order) keeps spmmRow's 16, which measured 175–177 µs a call on Actor's
+// Xᵀ·G against 180–191 at 64.
+const spmmRowsPrefetch = 64
+
 // spmmRowsKernel emits one row-range kernel: sparse rows (rowPtr, col, val,
 // and perm when perm is set) or, dense, rows of k entries of a at columns
 // 0..k−1 (the index table idx). The add and set versions of the row loop
@@ -131,7 +143,10 @@ func spmmRowsLoop(p string, set, perm, dense bool, masks, idx, iLoc Mem, al VecV
 		XORQ(k, k)
 		Label(p + "_k" + tag)
 		if !dense {
-			dist := spmmPrefetch
+			dist := spmmRowsPrefetch
+			if perm {
+				dist = spmmPrefetch
+			}
 			if w < 4 {
 				dist = spmmPrefetchNarrow
 			}
