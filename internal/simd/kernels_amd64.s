@@ -10426,3 +10426,433 @@ gemmSmallKRowsK_set_ztail:
 gemmSmallKRowsK_done:
 	VZEROUPPER
 	RET
+
+// func gemm12x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemm12x8s(SB), NOSPLIT, $0-80
+	MOVQ    kc+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    rsa+16(FP), DX
+	SHLQ    $0x02, DX
+	MOVQ    csa+24(FP), BX
+	SHLQ    $0x02, BX
+	MOVQ    b+32(FP), SI
+	MOVQ    ldb+40(FP), DI
+	SHLQ    $0x02, DI
+	MOVQ    cols+72(FP), R8
+	LEAQ    tailmask<>+0(SB), R9
+	MOVQ    R8, R10
+	NEGQ    R10
+	VMOVUPS 32(R9)(R10*4), Y0
+	LEAQ    (DX)(DX*2), R9
+	LEAQ    (DX)(DX*4), R10
+	LEAQ    (CX)(R9*2), R11
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y7, Y7, Y7
+	VXORPS  Y8, Y8, Y8
+	VXORPS  Y9, Y9, Y9
+	VXORPS  Y10, Y10, Y10
+	VXORPS  Y11, Y11, Y11
+	VXORPS  Y12, Y12, Y12
+
+gemm12x8s_loop:
+	VMASKMOVPS   (SI), Y0, Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS (CX)(DX*1), Y14
+	VFMADD231PS  Y13, Y14, Y2
+	VBROADCASTSS (CX)(DX*2), Y14
+	VFMADD231PS  Y13, Y14, Y3
+	VBROADCASTSS (CX)(R9*1), Y14
+	VFMADD231PS  Y13, Y14, Y4
+	VBROADCASTSS (CX)(DX*4), Y14
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS (CX)(R10*1), Y14
+	VFMADD231PS  Y13, Y14, Y6
+	VBROADCASTSS (R11), Y14
+	VFMADD231PS  Y13, Y14, Y7
+	VBROADCASTSS (R11)(DX*1), Y14
+	VFMADD231PS  Y13, Y14, Y8
+	VBROADCASTSS (R11)(DX*2), Y14
+	VFMADD231PS  Y13, Y14, Y9
+	VBROADCASTSS (R11)(R9*1), Y14
+	VFMADD231PS  Y13, Y14, Y10
+	VBROADCASTSS (R11)(DX*4), Y14
+	VFMADD231PS  Y13, Y14, Y11
+	VBROADCASTSS (R11)(R10*1), Y14
+	VFMADD231PS  Y13, Y14, Y12
+	ADDQ         BX, CX
+	ADDQ         BX, R11
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          gemm12x8s_loop
+	MOVSS        alpha+64(FP), X13
+	VBROADCASTSS X13, Y13
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
+	SHLQ         $0x02, CX
+	VMASKMOVPS   (AX), Y0, Y14
+	VFMADD231PS  Y1, Y13, Y14
+	CMPQ         R8, $0x08
+	JNE          gemm12x8s_0_part
+	VMOVUPS      Y14, (AX)
+	JMP          gemm12x8s_0_stored
+
+gemm12x8s_0_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_0_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_0_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_0_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_0_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_0_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_0_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y2, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_1_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_1_stored
+
+gemm12x8s_1_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_1_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_1_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_1_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_1_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_1_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_1_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y3, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_2_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_2_stored
+
+gemm12x8s_2_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_2_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_2_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_2_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_2_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_2_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_2_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y4, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_3_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_3_stored
+
+gemm12x8s_3_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_3_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_3_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_3_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_3_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_3_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_3_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y5, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_4_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_4_stored
+
+gemm12x8s_4_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_4_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_4_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_4_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_4_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_4_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_4_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y6, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_5_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_5_stored
+
+gemm12x8s_5_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_5_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_5_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_5_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_5_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_5_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_5_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y7, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_6_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_6_stored
+
+gemm12x8s_6_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_6_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_6_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_6_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_6_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_6_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_6_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y8, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_7_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_7_stored
+
+gemm12x8s_7_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_7_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_7_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_7_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_7_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_7_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_7_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y9, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_8_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_8_stored
+
+gemm12x8s_8_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_8_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_8_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_8_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_8_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_8_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_8_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y10, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_9_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_9_stored
+
+gemm12x8s_9_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_9_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_9_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_9_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_9_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_9_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_9_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y11, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_10_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_10_stored
+
+gemm12x8s_10_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_10_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_10_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_10_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_10_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_10_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_10_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y12, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_11_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_11_stored
+
+gemm12x8s_11_part:
+	VMOVAPS      X14, X0
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_11_two
+	VMOVUPS      X0, (AX)
+	VEXTRACTF128 $0x01, Y14, X0
+	ADDQ         $0x10, AX
+
+gemm12x8s_11_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_11_one
+	VMOVLPS  X0, (AX)
+	VMOVHLPS X0, X0, X0
+	ADDQ     $0x08, AX
+
+gemm12x8s_11_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_11_stored
+	VMOVSS X0, (AX)
+
+gemm12x8s_11_stored:
+	VZEROUPPER
+	RET

@@ -65,3 +65,18 @@ func GemmSmallKRows(alpha float32, a []float32, k int, b []float32, ldb int, c [
 	}
 	gemmSmallKRowsK(lo, hi, &a[0], k, &b[0], ldb, &c[0], ldc, n, alpha, s)
 }
+
+// GemmTile12x8s is GemmTile for a tile of 12 rows and cols ≤ 8 columns:
+// c[r·ldc+j] = alpha·Σ_p a[r·rsa+p·csa]·b[p·ldb+j] + c[r·ldc+j], each element
+// with GemmTile's operations (the bits of two 6-row GemmTile calls), twelve
+// chains in flight instead of six. c's rows are written with plain stores
+// of cols floats.
+func GemmTile12x8s(cols, kc int, alpha float32, a []float32, rsa, csa int, b []float32, ldb int, c []float32, ldc int) {
+	const rows = 12
+	if cols < 1 || cols > 8 || kc < 1 || rsa < 0 || csa < 0 || ldb < 0 || ldc < 0 ||
+		len(a) <= (rows-1)*rsa+(kc-1)*csa || len(b) < (kc-1)*ldb+cols || len(c) < (rows-1)*ldc+cols {
+		panic(fmt.Sprintf("simd: GemmTile12x8s 12×%d×%d does not fit slices a %d (strides %d, %d), b %d (ld %d), c %d (ld %d)",
+			kc, cols, len(a), rsa, csa, len(b), ldb, len(c), ldc))
+	}
+	gemm12x8s(kc, &a[0], rsa, csa, &b[0], ldb, &c[0], ldc, alpha, cols)
+}

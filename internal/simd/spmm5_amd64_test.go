@@ -118,3 +118,37 @@ func TestGemmSmallKRowsMatchesSpMMRow(t *testing.T) {
 		}
 	}
 }
+
+// TestGemmTile12x8sMatchesTwoTiles: the 12-row tile gives the bits of two
+// 6-row GemmTile calls, for 1–8 columns, inner lengths 1–70, a read by rows
+// or by columns (a transposed a), c inside a wider matrix (the floats right
+// of the tile and after its last row must stay as they were), and the
+// special values of specialSlice in a, b and c.
+func TestGemmTile12x8sMatchesTwoTiles(t *testing.T) {
+	requireVector(t)
+	r := rand.New(rand.NewPCG(12, 8))
+	for cols := 1; cols <= 8; cols++ {
+		for _, kc := range []int{1, 2, 5, 17, 64, 70} {
+			for _, trans := range []bool{false, true} {
+				const rows, ldc, ldb = 12, 11, 9
+				rsa, csa := kc+3, 1
+				if trans {
+					rsa, csa = 1, rows+2
+				}
+				a := specialSlice(r, (rows-1)*rsa+(kc-1)*csa+1)
+				b := specialSlice(r, (kc-1)*ldb+cols)
+				c0 := specialSlice(r, rows*ldc+5)
+				alpha := []float32{1, -0.75, 2}[r.IntN(3)]
+				want := append([]float32(nil), c0...)
+				got := append([]float32(nil), c0...)
+				GemmTile(6, cols, kc, alpha, a, rsa, csa, b, ldb, want, ldc)
+				GemmTile(6, cols, kc, alpha, a[6*rsa:], rsa, csa, b, ldb, want[6*ldc:], ldc)
+				GemmTile12x8s(cols, kc, alpha, a, rsa, csa, b, ldb, got, ldc)
+				if q := sameBits(got, want); q >= 0 {
+					t.Fatalf("cols %d kc %d trans %v: c[%d] = %v (%#x), two tiles give %v (%#x)",
+						cols, kc, trans, q, got[q], math.Float32bits(got[q]), want[q], math.Float32bits(want[q]))
+				}
+			}
+		}
+	}
+}

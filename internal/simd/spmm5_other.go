@@ -11,3 +11,8 @@ func SpMMRows(alpha float32, rowPtr, col []int32, val []float32, perm []int32, b
 func GemmSmallKRows(alpha float32, a []float32, k int, b []float32, ldb int, c []float32, ldc, n, lo, hi int, set bool) {
 	panic("simd: GemmSmallKRows called without vector support")
 }
+
+// GemmTile12x8s is unavailable in this build; see Enabled.
+func GemmTile12x8s(cols, kc int, alpha float32, a []float32, rsa, csa int, b []float32, ldb int, c []float32, ldc int) {
+	panic("simd: GemmTile12x8s called without vector support")
+}

@@ -533,3 +533,8 @@ func spmmRowsPerm(lo int, hi int, rowPtr *int32, col *int32, val *float32, perm 
 //
 //go:noescape
 func gemmSmallKRowsK(lo int, hi int, a *float32, k int, b *float32, ldb int, c *float32, ldc int, n int, alpha float32, set int)
+
+// gemm12x8s computes a 12-row tile of c += alpha·a·b, at most 8 columns, without masked stores (see GemmTile12x8s).
+//
+//go:noescape
+func gemm12x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)

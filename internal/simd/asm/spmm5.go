@@ -29,6 +29,90 @@ func spmm5Kernels() {
 	spmmRowsKernel("spmmRows", false, false, masks, idx)
 	spmmRowsKernel("spmmRowsPerm", true, false, masks, idx)
 	spmmRowsKernel("gemmSmallKRowsK", false, true, masks, idx)
+	gemmTile12x8s(masks)
+}
+
+// gemmTile12x8s emits gemm12x8s, gemmTile's "x8s" kind (at most 8 columns,
+// rows stored by storeN) twelve rows high: the same loads, broadcasts and
+// VFMADD231PS per row and inner index, the same fold, for twice the rows.
+// A 6-row tile of one vector keeps six chains of fused multiply-adds, and
+// with a 4-cycle latency and two FMA units it waits on them (S = H̄Pᵀ and
+// the classifier's logits, 7,600×5 over k = 64: about 100 µs a product on
+// Actor, a third of the FMA units' rate); twelve chains fill both units.
+// tileBody addresses at most six rows of a, so the second six are read from
+// a second pointer, six rows on.
+func gemmTile12x8s(masks Mem) {
+	const rows = 12
+	kernel("gemm12x8s", "func(kc int, a *float32, rsa, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)",
+		"gemm12x8s computes a 12-row tile of c += alpha·a·b, at most 8 columns, without masked stores (see GemmTile12x8s).")
+	kc := Load(Param("kc"), GP64())
+	pa := Load(Param("a"), GP64())
+	rsa := Load(Param("rsa"), GP64())
+	SHLQ(U8(2), rsa)
+	csa := Load(Param("csa"), GP64())
+	SHLQ(U8(2), csa)
+	pb := Load(Param("b"), GP64())
+	ldb := Load(Param("ldb"), GP64())
+	SHLQ(U8(2), ldb)
+	cols := Load(Param("cols"), GP64())
+	mask := loadMask(masks, cols)
+	rs3, rs5, pa6 := GP64(), GP64(), GP64()
+	LEAQ(Mem{Base: rsa, Index: rsa, Scale: 2}, rs3)
+	LEAQ(Mem{Base: rsa, Index: rsa, Scale: 4}, rs5)
+	LEAQ(Mem{Base: pa, Index: rs3, Scale: 2}, pa6) // a + 6 rows
+	aAddr := func(r int) Mem {
+		base := pa
+		if r >= 6 {
+			base, r = pa6, r-6
+		}
+		switch r {
+		case 0:
+			return Mem{Base: base}
+		case 1:
+			return Mem{Base: base, Index: rsa, Scale: 1}
+		case 2:
+			return Mem{Base: base, Index: rsa, Scale: 2}
+		case 3:
+			return Mem{Base: base, Index: rs3, Scale: 1}
+		case 4:
+			return Mem{Base: base, Index: rsa, Scale: 4}
+		default:
+			return Mem{Base: base, Index: rs5, Scale: 1}
+		}
+	}
+	acc := make([]VecVirtual, rows)
+	for r := range acc {
+		acc[r] = YMM()
+		VXORPS(acc[r], acc[r], acc[r])
+	}
+	bv, bc := YMM(), YMM()
+	Label("gemm12x8s_loop")
+	VMASKMOVPS(Mem{Base: pb}, mask, bv)
+	for r := 0; r < rows; r++ {
+		VBROADCASTSS(aAddr(r), bc)
+		VFMADD231PS(bv, bc, acc[r])
+	}
+	ADDQ(csa, pa)
+	ADDQ(csa, pa6)
+	ADDQ(ldb, pb)
+	DECQ(kc)
+	JNZ(LabelRef("gemm12x8s_loop"))
+
+	al := broadcastParam("alpha")
+	pc := Load(Param("c"), GP64())
+	ldc := Load(Param("ldc"), GP64())
+	SHLQ(U8(2), ldc)
+	t := YMM()
+	for r := 0; r < rows; r++ {
+		VMASKMOVPS(Mem{Base: pc}, mask, t)
+		VFMADD231PS(acc[r], al, t)
+		storeN(t, pc, cols, fmt.Sprintf("gemm12x8s_%d", r))
+		if r+1 < rows {
+			ADDQ(ldc, pc)
+		}
+	}
+	VZEROUPPER()
+	RET()
 }
 
 // spmmRowsPrefetch is how many entries ahead the row-range kernels fetch
