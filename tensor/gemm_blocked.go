@@ -90,42 +90,27 @@ func gemmPanels(plo, phi int, pack []float32, transA, transB bool, alpha float32
 			} else {
 				packB(pack, b, transB, k0, kc, jb, nb)
 			}
-			for i0 := r0; i0 < r1; {
-				rows := tileHeight(nb, r1-i0)
+			for i0 := r0; i0 < r1; i0 += gemmScaleRows {
+				i1 := min(i0+gemmScaleRows, r1)
 				if k0 == 0 && jb == 0 {
-					// scaled just before its first tile, the panel is
-					// still in L1 when the tiles read it (scaling the
-					// whole piece first wrote a million-row c out to
-					// memory and read it back)
-					scaleRow(c.Data[i0*n:(i0+rows)*n], beta)
+					// scaled just before its tiles, the rows are still
+					// in L1 when the tiles read them (scaling the whole
+					// piece first wrote a million-row c out to memory
+					// and read it back)
+					scaleRow(c.Data[i0*n:i1*n], beta)
 				}
-				as := a.Data[i0*rsa+k0*csa:]
-				if rows > simd.TileRows {
-					simd.GemmTile12x8s(nb, kc, alpha, as, rsa, csa, bp, ldb, c.Data[i0*n+jb:], n)
-				} else {
-					for q := 0; q*simd.TileCols < nb; q++ {
-						cols := min(simd.TileCols, nb-q*simd.TileCols)
-						simd.GemmTile(rows, cols, kc, alpha, as, rsa, csa,
-							bp[panelOffset(inPlace, q, kc):], ldb, c.Data[i0*n+jb+q*simd.TileCols:], n)
-					}
-				}
-				i0 += rows
+				simd.GemmRowTiles(i1-i0, nb, kc, alpha, a.Data[i0*rsa+k0*csa:], rsa, csa,
+					bp, ldb, panelOffset(inPlace, 1, kc), c.Data[i0*n+jb:], n)
 			}
 		}
 	}
 }
 
-// tileHeight is how many of the left rows of c the next tile takes for
-// nb columns: two row panels at once (simd.GemmTile12x8s, twelve chains
-// of fused multiply-adds in flight instead of six) when c is at most 8
-// columns wide and both panels are whole, else one. Which tile a row is
-// in changes none of its operations.
-func tileHeight(nb, left int) int {
-	if nb <= 8 && left >= 2*simd.TileRows {
-		return 2 * simd.TileRows
-	}
-	return min(simd.TileRows, left)
-}
+// gemmScaleRows is how many rows of c gemmPanels scales by beta before it
+// runs their tiles in one simd.GemmRowTiles call: eight row panels (12
+// KiB of a 64-wide c, still in L1 when the tiles read it), a multiple of
+// the 12-row tiles of products of at most 8 columns.
+const gemmScaleRows = 8 * simd.TileRows
 
 // readBInPlace reports whether gemmPanels and splitKBlocks read op(b)'s
 // blocks where they are instead of packing them: when op(b) is b itself and

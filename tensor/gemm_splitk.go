@@ -137,20 +137,8 @@ func splitKBlocksInto(kd *kernel, lo, hi int, pack []float32) {
 			} else {
 				packB(pack, kd.b, kd.transB, k0, kc, jb, nb)
 			}
-			for i0 := 0; i0 < m; {
-				rows := tileHeight(nb, m-i0)
-				as := kd.a.Data[i0*rsa+k0*csa:]
-				if rows > simd.TileRows {
-					simd.GemmTile12x8s(nb, kc, 1, as, rsa, csa, bp, ldb, part[i0*n+jb:], n)
-				} else {
-					for p := 0; p*simd.TileCols < nb; p++ {
-						cols := min(simd.TileCols, nb-p*simd.TileCols)
-						simd.GemmTile(rows, cols, kc, 1, as, rsa, csa,
-							bp[panelOffset(inPlace, p, kc):], ldb, part[i0*n+jb+p*simd.TileCols:], n)
-					}
-				}
-				i0 += rows
-			}
+			simd.GemmRowTiles(m, nb, kc, 1, kd.a.Data[k0*csa:], rsa, csa,
+				bp, ldb, panelOffset(inPlace, 1, kc), part[jb:], n)
 		}
 	}
 }

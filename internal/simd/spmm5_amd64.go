@@ -80,3 +80,81 @@ func GemmTile12x8s(cols, kc int, alpha float32, a []float32, rsa, csa int, b []f
 	}
 	gemm12x8s(kc, &a[0], rsa, csa, &b[0], ldb, &c[0], ldc, alpha, cols)
 }
+
+// GemmRowTiles runs the tiles of GemmTile (and GemmTile12x8s) over a block
+// of rows rows × nb columns of c with one check of the slices for all of
+// them: c[r·ldc+j] += alpha·Σ_p a[r·rsa+p·csa]·B(p, j) for r < rows, j < nb,
+// B's 16-column panel q at b[q·bstride:] with row stride ldb (packed panels:
+// bstride kc·16, ldb 16; b read in place: bstride 16, ldb its row length).
+// The tiles are those gemmPanels called one by one — 6 rows (the last
+// fewer), 16 columns (the last fewer), 12 rows where nb ≤ 8 and twelve rows
+// are left — with the same operands, so each element gets GemmTile's
+// operations; what goes is checkTile and the re-slicing per tile (about 40
+// instructions a call, several thousand calls a product).
+func GemmRowTiles(rows, nb, kc int, alpha float32, a []float32, rsa, csa int, b []float32, ldb, bstride int, c []float32, ldc int) {
+	if rows <= 0 || nb <= 0 {
+		return
+	}
+	nq := (nb + TileCols - 1) / TileCols
+	last := nb - (nq-1)*TileCols
+	if kc < 1 || rsa < 0 || csa < 0 || ldb < 0 || bstride < 0 || ldc < nb ||
+		len(a) <= (rows-1)*rsa+(kc-1)*csa || len(b) < (nq-1)*bstride+(kc-1)*ldb+last || len(c) < (rows-1)*ldc+nb {
+		panic(fmt.Sprintf("simd: GemmRowTiles %d×%d×%d does not fit slices a %d (strides %d, %d), b %d (ld %d, panels %d apart), c %d (ld %d)",
+			rows, kc, nb, len(a), rsa, csa, len(b), ldb, bstride, len(c), ldc))
+	}
+	for i0 := 0; i0 < rows; {
+		if nb <= 8 && rows-i0 >= 2*TileRows {
+			gemm12x8s(kc, &a[i0*rsa], rsa, csa, &b[0], ldb, &c[i0*ldc], ldc, alpha, nb)
+			i0 += 2 * TileRows
+			continue
+		}
+		h := min(TileRows, rows-i0)
+		for q := range nq {
+			cols := TileCols
+			if q == nq-1 {
+				cols = last
+			}
+			gemmTileUnchecked(h, cols, kc, alpha, &a[i0*rsa], rsa, csa, &b[q*bstride], ldb, &c[i0*ldc+q*TileCols], ldc)
+		}
+		i0 += h
+	}
+}
+
+// gemmTileUnchecked is GemmTile's choice of kernel, on pointers the caller
+// has checked.
+func gemmTileUnchecked(rows, cols, kc int, alpha float32, pa *float32, rsa, csa int, pb *float32, ldb int, pc *float32, ldc int) {
+	switch {
+	case cols == TileCols:
+		switch rows {
+		case 1:
+			gemm1x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 2:
+			gemm2x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 3:
+			gemm3x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 4:
+			gemm4x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 5:
+			gemm5x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		default:
+			gemm6x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		}
+	case cols > 8:
+		switch rows {
+		case 1:
+			gemm1x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 2:
+			gemm2x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 3:
+			gemm3x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 4:
+			gemm4x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 5:
+			gemm5x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		default:
+			gemm6x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		}
+	default:
+		gemmTile8s(rows, kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+	}
+}

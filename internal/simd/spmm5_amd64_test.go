@@ -152,3 +152,50 @@ func TestGemmTile12x8sMatchesTwoTiles(t *testing.T) {
 		}
 	}
 }
+
+// TestGemmRowTilesMatchesGemmTile: GemmRowTiles gives the bits of GemmTile
+// called tile by tile as gemmPanels did (6-row tiles, 16-column panels)
+// over blocks of 1–40 rows and 1–70 columns, packed panels (bstride
+// kc·16, ldb 16) and b in place (bstride 16, ldb ≥ nb), a by rows and by
+// columns, with specialSlice's values in a, b and c and c inside a wider
+// matrix whose other floats must stay as they were.
+func TestGemmRowTilesMatchesGemmTile(t *testing.T) {
+	requireVector(t)
+	r := rand.New(rand.NewPCG(46, 16))
+	for _, rows := range []int{1, 5, 6, 11, 12, 13, 24, 40} {
+		for _, nb := range []int{1, 5, 8, 9, 16, 17, 33, 64, 70} {
+			for _, kc := range []int{1, 7, 64} {
+				for _, packed := range []bool{false, true} {
+					trans := r.IntN(2) == 0
+					rsa, csa := kc+r.IntN(3), 1
+					if trans {
+						rsa, csa = 1, rows+r.IntN(3)
+					}
+					nq := (nb + TileCols - 1) / TileCols
+					ldb, bstride := nb+r.IntN(5), TileCols
+					if packed {
+						ldb, bstride = TileCols, kc*TileCols
+					}
+					ldc := nb + r.IntN(4)
+					a := specialSlice(r, (rows-1)*rsa+(kc-1)*csa+1)
+					b := specialSlice(r, (nq-1)*bstride+(kc-1)*ldb+TileCols)
+					c0 := specialSlice(r, rows*ldc+3)
+					alpha := []float32{1, -0.5, 3}[r.IntN(3)]
+					want := append([]float32(nil), c0...)
+					got := append([]float32(nil), c0...)
+					for i0 := 0; i0 < rows; i0 += TileRows {
+						h := min(TileRows, rows-i0)
+						for q := 0; q*TileCols < nb; q++ {
+							GemmTile(h, min(TileCols, nb-q*TileCols), kc, alpha, a[i0*rsa:], rsa, csa, b[q*bstride:], ldb, want[i0*ldc+q*TileCols:], ldc)
+						}
+					}
+					GemmRowTiles(rows, nb, kc, alpha, a, rsa, csa, b, ldb, bstride, got, ldc)
+					if q := sameBits(got, want); q >= 0 {
+						t.Fatalf("rows %d nb %d kc %d packed %v trans %v: c[%d] = %v (%#x), GemmTile gives %v (%#x)",
+							rows, nb, kc, packed, trans, q, got[q], math.Float32bits(got[q]), want[q], math.Float32bits(want[q]))
+					}
+				}
+			}
+		}
+	}
+}

@@ -16,3 +16,8 @@ func GemmSmallKRows(alpha float32, a []float32, k int, b []float32, ldb int, c [
 func GemmTile12x8s(cols, kc int, alpha float32, a []float32, rsa, csa int, b []float32, ldb int, c []float32, ldc int) {
 	panic("simd: GemmTile12x8s called without vector support")
 }
+
+// GemmRowTiles is unavailable in this build; see Enabled.
+func GemmRowTiles(rows, nb, kc int, alpha float32, a []float32, rsa, csa int, b []float32, ldb, bstride int, c []float32, ldc int) {
+	panic("simd: GemmRowTiles called without vector support")
+}
