@@ -52,8 +52,11 @@ const gemmMinPanels = 16
 // packing buffer on the goroutine's stack.
 func gemmPanelRange(kd *kernel, plo, phi int) {
 	nbPadded := (min(kd.n, gemmNB) + simd.TileCols - 1) / simd.TileCols * simd.TileCols
-	// Go zeroes the buffer on every call, so small products get a small one.
-	if min(kd.k, gemmKC)*nbPadded <= gemmSmallPack {
+	// Go zeroes the buffer on every call, so small products get a small
+	// one, and those that read op(b) in place none.
+	if readBInPlace(kd.transB, min(phi*simd.TileRows, kd.m)-plo*simd.TileRows) {
+		gemmPanels(plo, phi, nil, kd.transA, kd.transB, kd.alpha, kd.a, kd.b, kd.beta, kd.c, kd.m, kd.n, kd.k)
+	} else if min(kd.k, gemmKC)*nbPadded <= gemmSmallPack {
 		var pack [gemmSmallPack]float32
 		gemmPanels(plo, phi, pack[:], kd.transA, kd.transB, kd.alpha, kd.a, kd.b, kd.beta, kd.c, kd.m, kd.n, kd.k)
 	} else {
@@ -68,36 +71,67 @@ func gemmPanelRange(kd *kernel, plo, phi int) {
 const gemmSmallPack = 64 * 64
 
 // gemmPanels computes the rows of c in panels [plo, phi) for gemmBlocked,
-// packing op(b) into pack.
+// packing op(b) into pack, or with pack nil reading it in place (see
+// readBInPlace; op(b) must then be b).
 func gemmPanels(plo, phi int, pack []float32, transA, transB bool, alpha float32, a, b *Dense, beta float32, c *Dense, m, n, k int) {
 	rsa, csa := k, 1
 	if transA {
 		rsa, csa = 1, m
 	}
 	r0, r1 := plo*simd.TileRows, min(phi*simd.TileRows, m)
+	inPlace := pack == nil
 	for k0 := 0; k0 < k; k0 += gemmKC {
 		kc := min(gemmKC, k-k0)
 		for jb := 0; jb < n; jb += gemmNB {
 			nb := min(gemmNB, n-jb)
-			packB(pack, b, transB, k0, kc, jb, nb)
-			for i0 := r0; i0 < r1; i0 += simd.TileRows {
-				rows := min(simd.TileRows, r1-i0)
+			bp, ldb := pack, simd.TileCols
+			if inPlace {
+				bp, ldb = b.Data[k0*n+jb:], n
+			} else {
+				packB(pack, b, transB, k0, kc, jb, nb)
+			}
+			for i0 := r0; i0 < r1; i0 += gemmScaleRows {
+				i1 := min(i0+gemmScaleRows, r1)
 				if k0 == 0 && jb == 0 {
-					// scaled just before its first tile, the panel is
-					// still in L1 when the tiles read it (scaling the
-					// whole piece first wrote a million-row c out to
-					// memory and read it back)
-					scaleRow(c.Data[i0*n:(i0+rows)*n], beta)
+					// scaled just before its tiles, the rows are still
+					// in L1 when the tiles read them (scaling the whole
+					// piece first wrote a million-row c out to memory
+					// and read it back)
+					scaleRow(c.Data[i0*n:i1*n], beta)
 				}
-				as := a.Data[i0*rsa+k0*csa:]
-				for q := 0; q*simd.TileCols < nb; q++ {
-					cols := min(simd.TileCols, nb-q*simd.TileCols)
-					simd.GemmTile(rows, cols, kc, alpha, as, rsa, csa,
-						pack[q*kc*simd.TileCols:], simd.TileCols, c.Data[i0*n+jb+q*simd.TileCols:], n)
-				}
+				simd.GemmRowTiles(i1-i0, nb, kc, alpha, a.Data[i0*rsa+k0*csa:], rsa, csa,
+					bp, ldb, panelOffset(inPlace, 1, kc), c.Data[i0*n+jb:], n)
 			}
 		}
 	}
+}
+
+// gemmScaleRows is how many rows of c gemmPanels scales by beta before it
+// runs their tiles in one simd.GemmRowTiles call: eight row panels (12
+// KiB of a 64-wide c, still in L1 when the tiles read it), a multiple of
+// the 12-row tiles of products of at most 8 columns.
+const gemmScaleRows = 8 * simd.TileRows
+
+// readBInPlace reports whether gemmPanels and splitKBlocks read op(b)'s
+// blocks where they are instead of packing them: when op(b) is b itself and
+// one row panel (at most simd.TileRows rows of c) meets each block, packing
+// is a copy of the whole operand that nothing reads twice. The weight
+// gradients of a 5-class layer over Actor's 7,600 nodes (Bᵀ·∂(BPW),
+// ∂Sᵀ·H̄: 5×64 results) packed all of their 7,600×64 b for one 5-row tile;
+// b's rows in place are 64 floats apart, a line a row for each 16-column
+// panel, which the tiles read once and in order. The tiles, their inputs
+// and their order are the same: only where they read b from changes.
+func readBInPlace(transB bool, rows int) bool {
+	return !transB && rows <= simd.TileRows
+}
+
+// panelOffset is where the q-th 16-column panel of a block of op(b) starts:
+// in packB's buffer, kc·simd.TileCols floats each; in place, 16 columns on.
+func panelOffset(inPlace bool, q, kc int) int {
+	if inPlace {
+		return q * simd.TileCols
+	}
+	return q * kc * simd.TileCols
 }
 
 // packB copies the kc×nb block of op(b) at (k0, jb) into dst as consecutive

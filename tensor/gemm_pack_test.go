@@ -69,3 +69,132 @@ func BenchmarkPackB(b *testing.B) {
 		})
 	}
 }
+
+// TestGemmInPlaceBMatchesPacked: products of one row panel (c of at most
+// simd.TileRows rows) read b in place (readBInPlace), on one goroutine
+// (gemmPanels) and split by blocks of the inner index (gemmSplitKShort, two
+// and three threads); they give the bits of the packed path, for a and
+// aᵀ, widths 1–70, inner lengths within one block and over several, beta
+// 0 over a c of NaNs, 1 and 0.5, and ±0, infinities and NaNs in a and b.
+func TestGemmInPlaceBMatchesPacked(t *testing.T) {
+	if !simd.Enabled() {
+		t.Skip("no vector kernels")
+	}
+	r := newRand(46)
+	special := []float32{float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.NaN()), 0}
+	for _, m := range []int{1, 2, 5, 6} {
+		for _, n := range []int{1, 5, 16, 17, 33, 64, 70} {
+			for _, k := range []int{7, 300, 2100} {
+				for _, transA := range []bool{false, true} {
+					a := randDense(r, m, k)
+					if transA {
+						a = randDense(r, k, m)
+					}
+					b := randDense(r, k, n)
+					for q := range 6 {
+						a.Data[r.IntN(len(a.Data))] = special[q%len(special)]
+						b.Data[r.IntN(len(b.Data))] = special[q%len(special)]
+					}
+					for _, ab := range [][2]float32{{1, 0}, {-0.5, 1}, {2, 0.5}} {
+						c0 := randDense(r, m, n)
+						if ab[1] == 0 {
+							for i := range c0.Data {
+								c0.Data[i] = float32(math.NaN())
+							}
+						}
+						want := c0.Clone()
+						pack := make([]float32, gemmKC*gemmNB)
+						gemmPanels(0, 1, pack, transA, false, ab[0], a, b, ab[1], want, m, n, k)
+						for _, th := range []int{1, 2, 3} {
+							e, stop := StartExec(th)
+							got := c0.Clone()
+							Gemm(e, transA, false, ab[0], a, b, ab[1], got)
+							stop()
+							for i := range want.Data {
+								if math.Float32bits(got.Data[i]) != math.Float32bits(want.Data[i]) {
+									t.Fatalf("m %d n %d k %d transA %v alpha %v beta %v, %d threads: element %d is %v, packed %v",
+										m, n, k, transA, ab[0], ab[1], th, i, got.Data[i], want.Data[i])
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestGemmNarrowTallTilesMatchRowByRow: products of at most 8 columns take
+// 12-row tiles where two whole row panels are left (tileHeight); every row
+// has the bits of the same product computed for that row alone (1-row
+// tiles), for 1–8 columns, m from 12 to 100, a and aᵀ, b and bᵀ, inner
+// lengths within one block, over several, and long enough for the split
+// by blocks at two and three threads, beta 0 over a c of NaNs, 1 and 0.5,
+// with ±0, infinities and NaNs in a and b.
+func TestGemmNarrowTallTilesMatchRowByRow(t *testing.T) {
+	if !simd.Enabled() {
+		t.Skip("no vector kernels")
+	}
+	r := newRand(12)
+	special := []float32{float32(math.Copysign(0, -1)), float32(math.Inf(-1)), float32(math.NaN()), 0}
+	for _, n := range []int{1, 5, 8} {
+		for _, m := range []int{12, 13, 23, 24, 64, 100} {
+			for _, k := range []int{5, 300, 2100} {
+				for _, tr := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {
+					transA, transB := tr[0], tr[1]
+					opA := randDense(r, m, k)
+					a := opA
+					if transA {
+						a = NewDense(k, m)
+						for i := range m {
+							for p := range k {
+								a.Data[p*m+i] = opA.Data[i*k+p]
+							}
+						}
+					}
+					b := randDense(r, k, n)
+					if transB {
+						b = randDense(r, n, k)
+					}
+					for q := range 8 {
+						opA.Data[r.IntN(len(opA.Data))] = special[q%len(special)]
+					}
+					if transA { // the same specials in a
+						for i := range m {
+							for p := range k {
+								a.Data[p*m+i] = opA.Data[i*k+p]
+							}
+						}
+					}
+					b.Data[r.IntN(len(b.Data))] = float32(math.NaN())
+					for _, ab := range [][2]float32{{1, 0}, {-0.5, 1}, {2, 0.5}} {
+						c0 := randDense(r, m, n)
+						if ab[1] == 0 {
+							for i := range c0.Data {
+								c0.Data[i] = float32(math.NaN())
+							}
+						}
+						want := c0.Clone()
+						for i := range m {
+							ai := &Dense{Rows: 1, Cols: k, Data: opA.Data[i*k : (i+1)*k]}
+							ci := &Dense{Rows: 1, Cols: n, Data: want.Data[i*n : (i+1)*n]}
+							Gemm(Serial, false, transB, ab[0], ai, b, ab[1], ci)
+						}
+						for _, th := range []int{1, 2, 3} {
+							e, stop := StartExec(th)
+							got := c0.Clone()
+							Gemm(e, transA, transB, ab[0], a, b, ab[1], got)
+							stop()
+							for i := range want.Data {
+								if math.Float32bits(got.Data[i]) != math.Float32bits(want.Data[i]) {
+									t.Fatalf("m %d n %d k %d transA %v transB %v alpha %v beta %v, %d threads: element %d is %v, row by row %v",
+										m, n, k, transA, transB, ab[0], ab[1], th, i, got.Data[i], want.Data[i])
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -141,9 +141,15 @@ func gemmSparseRows(kd *kernel, lo, hi int) {
 // one fold), zeros and non-finite values alike, so the bits are theirs.
 const gemmSmallKMax = 8
 
+// gemmSmallKMaxBT is the largest op(b) (k·n floats) that gemmSmallKRows
+// takes transposed: each piece copies it, as rows, onto its stack (a
+// classifier's ∂H = ∂logits·W, 5×64).
+const gemmSmallKMaxBT = 1024
+
 // smallK reports whether Gemm takes gemmSmallKRows for kd.
 func smallK(kd *kernel) bool {
-	return simd.Enabled() && !kd.transA && !kd.transB && kd.k <= gemmSmallKMax && kd.n >= gemmSparseMinCols
+	return simd.Enabled() && !kd.transA && (!kd.transB || kd.k*kd.n <= gemmSmallKMaxBT) &&
+		kd.k <= gemmSmallKMax && kd.n >= gemmSparseMinCols
 }
 
 // gemmSmallK computes c = alpha·a·b + beta·c for smallK's products, rows of
@@ -157,15 +163,27 @@ func gemmSmallK(e Exec, kd kernel) {
 }
 
 // gemmSmallKRows computes rows [lo, hi) of gemmSmallK: each row of c
-// scaled by beta, then one SpMMRow with a's whole row as the entries.
+// scaled by beta, then SpMMRow's operations with a's whole row as the
+// entries (simd.GemmSmallKRows: the range in one call, beta 0 as c taken
+// to be +0, the bits of clearing it first).
+// With op(b) = bᵀ, b's columns are first copied as the rows of op(b) onto
+// the goroutine's stack: the same values in the same operations.
 func gemmSmallKRows(kd *kernel, lo, hi int) {
-	idx := [gemmSmallKMax]int32{0, 1, 2, 3, 4, 5, 6, 7}
 	alpha, a, b, c, n, k := kd.alpha, kd.a.Data, kd.b.Data, kd.c.Data, kd.n, kd.k
-	for i := lo; i < hi; i++ {
-		ci := c[i*n : (i+1)*n]
-		scaleRow(ci, kd.beta)
-		simd.SpMMRow(alpha, idx[:k], a[i*k:(i+1)*k], nil, b, n, ci)
+	if kd.beta != 0 && kd.beta != 1 {
+		scaleRow(c[lo*n:hi*n], kd.beta)
 	}
+	if kd.transB {
+		var bt [gemmSmallKMaxBT]float32
+		for j := range n {
+			for p := range k {
+				bt[p*n+j] = b[j*k+p]
+			}
+		}
+		simd.GemmSmallKRows(alpha, a, k, bt[:k*n], n, c, n, n, lo, hi, kd.beta == 0)
+		return
+	}
+	simd.GemmSmallKRows(alpha, a, k, b, n, c, n, n, lo, hi, kd.beta == 0)
 }
 
 // gemmSparseCols is the number of columns of a (rows of c) whose non-zeros

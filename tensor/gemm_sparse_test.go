@@ -203,7 +203,8 @@ func TestSparseLeftSampledDecision(t *testing.T) {
 
 // gemmSmallK gives the tiles' bits on products with a short inner index
 // (1 to 8), c from 32 to 100 columns wide, zeros, negative zeros and an
-// infinity in a, any beta, on 1 and 3 goroutines.
+// infinity in a, a NaN in b, b transposed or not (up to gemmSmallKMaxBT
+// floats), any beta (0 over a c of NaNs), on 1 and 3 goroutines.
 func TestGemmSmallKMatchesTilesBitForBit(t *testing.T) {
 	if !simd.Enabled() {
 		t.Skip("no vector kernels: Gemm never takes the small-k path")
@@ -211,24 +212,35 @@ func TestGemmSmallKMatchesTilesBitForBit(t *testing.T) {
 	r := newRand(19)
 	for _, k := range []int{1, 5, 8} {
 		for _, n := range []int{32, 64, 100} {
-			m := 37
-			a, b := randDense(r, m, k), randDense(r, k, n)
-			sparsify(a, 0.5, 7)
-			a.Data[3] = float32(math.Inf(1))
-			for _, ab := range [][2]float32{{1, 0}, {-0.5, 1}, {2, 0.3}} {
-				c0 := randDense(r, m, n)
-				want := c0.Clone()
-				kd := kernel{alpha: ab[0], a: a, b: b, beta: ab[1], c: want, m: m, n: n, k: k}
-				if !smallK(&kd) {
-					t.Fatalf("k=%d n=%d: not a small-k product", k, n)
+			for _, transB := range []bool{false, true} {
+				m := 37
+				a, b := randDense(r, m, k), randDense(r, k, n)
+				if transB {
+					b = randDense(r, n, k)
 				}
-				gemmPanelRange(&kd, 0, (m+simd.TileRows-1)/simd.TileRows)
-				for _, e := range []Exec{Serial, {Threads: 3}} {
-					got := c0.Clone()
-					Gemm(e, false, false, ab[0], a, b, ab[1], got)
-					for i := range want.Data {
-						if math.Float32bits(got.Data[i]) != math.Float32bits(want.Data[i]) {
-							t.Fatalf("k=%d n=%d alpha=%v beta=%v threads=%d: element %d is %v, tiles %v", k, n, ab[0], ab[1], e.Threads, i, got.Data[i], want.Data[i])
+				sparsify(a, 0.5, 7)
+				a.Data[3] = float32(math.Inf(1))
+				b.Data[5] = float32(math.NaN())
+				for _, ab := range [][2]float32{{1, 0}, {-0.5, 1}, {2, 0.3}} {
+					c0 := randDense(r, m, n)
+					if ab[1] == 0 { // beta 0 must not read c
+						for i := range c0.Data {
+							c0.Data[i] = float32(math.NaN())
+						}
+					}
+					want := c0.Clone()
+					kd := kernel{alpha: ab[0], a: a, b: b, beta: ab[1], c: want, m: m, n: n, k: k, transB: transB}
+					if !smallK(&kd) {
+						t.Fatalf("k=%d n=%d transB=%v: not a small-k product", k, n, transB)
+					}
+					gemmPanelRange(&kd, 0, (m+simd.TileRows-1)/simd.TileRows)
+					for _, e := range []Exec{Serial, {Threads: 3}} {
+						got := c0.Clone()
+						Gemm(e, false, transB, ab[0], a, b, ab[1], got)
+						for i := range want.Data {
+							if math.Float32bits(got.Data[i]) != math.Float32bits(want.Data[i]) {
+								t.Fatalf("k=%d n=%d transB=%v alpha=%v beta=%v threads=%d: element %d is %v, tiles %v", k, n, transB, ab[0], ab[1], e.Threads, i, got.Data[i], want.Data[i])
+							}
 						}
 					}
 				}

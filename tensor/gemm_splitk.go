@@ -107,12 +107,23 @@ func splitKInto(e Exec, kd kernel, buf []float32) {
 // into zeros and op(b)'s blocks packed on the goroutine's stack as in
 // gemmPanels.
 func splitKBlocks(kd *kernel, lo, hi int) {
+	if readBInPlace(kd.transB, kd.m) {
+		splitKBlocksInto(kd, lo, hi, nil)
+		return
+	}
 	var pack [gemmKC * gemmNB]float32
+	splitKBlocksInto(kd, lo, hi, pack[:])
+}
+
+// splitKBlocksInto is splitKBlocks packing op(b)'s blocks into pack, or with
+// pack nil reading them in place (see readBInPlace).
+func splitKBlocksInto(kd *kernel, lo, hi int, pack []float32) {
 	m, n, k := kd.m, kd.n, kd.k
 	rsa, csa := k, 1
 	if kd.transA {
 		rsa, csa = 1, m
 	}
+	inPlace := pack == nil
 	for q := lo; q < hi; q++ {
 		k0 := kd.k0 + q*gemmKC
 		kc := min(gemmKC, k-k0)
@@ -120,16 +131,14 @@ func splitKBlocks(kd *kernel, lo, hi int) {
 		clear(part)
 		for jb := 0; jb < n; jb += gemmNB {
 			nb := min(gemmNB, n-jb)
-			packB(pack[:], kd.b, kd.transB, k0, kc, jb, nb)
-			for i0 := 0; i0 < m; i0 += simd.TileRows {
-				rows := min(simd.TileRows, m-i0)
-				as := kd.a.Data[i0*rsa+k0*csa:]
-				for p := 0; p*simd.TileCols < nb; p++ {
-					cols := min(simd.TileCols, nb-p*simd.TileCols)
-					simd.GemmTile(rows, cols, kc, 1, as, rsa, csa,
-						pack[p*kc*simd.TileCols:], simd.TileCols, part[i0*n+jb+p*simd.TileCols:], n)
-				}
+			bp, ldb := pack, simd.TileCols
+			if inPlace {
+				bp, ldb = kd.b.Data[k0*n+jb:], n
+			} else {
+				packB(pack, kd.b, kd.transB, k0, kc, jb, nb)
 			}
+			simd.GemmRowTiles(m, nb, kc, 1, kd.a.Data[k0*csa:], rsa, csa,
+				bp, ldb, panelOffset(inPlace, 1, kc), part[jb:], n)
 		}
 	}
 }

@@ -54,8 +54,8 @@ func spmm(e Exec, alpha float32, rowPtr, colIdx []int32, val []float32, perm []i
 }
 
 // spmmRowRangeChunk is how many rows of c spmmRows scales before it
-// multiplies them (16 rows of 64 floats: 4 KiB, still in L1 when the
-// product writes them, as when each row was scaled just before its own).
+// multiplies them when beta is neither 0 nor 1 (16 rows of 64 floats: 4 KiB,
+// still in L1 when the product reads them).
 const spmmRowRangeChunk = 16
 
 // spmmRows computes rows [lo, hi) of spmm.
@@ -64,13 +64,17 @@ func spmmRows(kd *kernel, lo, hi int) {
 	bd, cd := kd.b.Data, kd.c.Data
 	vec := simd.Enabled()
 	if vec && alpha != 0 && n > 0 {
-		// spmmRowRangeChunk rows at a time: scaled (c's rows are contiguous),
-		// then multiplied, each by the kernel call of the loop below, so
-		// the bits are the same; what is saved is the Go work per row
+		// the whole range in one kernel call, each row with SpMMRow's
+		// operations; beta 0 takes c as +0 (set) instead of clearing it,
+		// the bits of the clearing pass
+		if kd.beta == 0 || kd.beta == 1 {
+			simd.SpMMRows(alpha, rowPtr, colIdx, val, perm, bd, n, cd, n, n, lo, hi, kd.beta == 0)
+			return
+		}
 		for i0 := lo; i0 < hi; i0 += spmmRowRangeChunk {
 			i1 := min(i0+spmmRowRangeChunk, hi)
 			scaleRow(cd[i0*n:i1*n], kd.beta)
-			simd.SpMMRowRange(alpha, rowPtr, colIdx, val, perm, bd, n, cd, i0, i1)
+			simd.SpMMRows(alpha, rowPtr, colIdx, val, perm, bd, n, cd, n, n, i0, i1, false)
 		}
 		return
 	}

@@ -8860,3 +8860,1999 @@ pp_panel:
 pp_done:
 	VZEROUPPER
 	RET
+
+DATA smallkidx<>+0(SB)/4, $0x00000000
+DATA smallkidx<>+4(SB)/4, $0x00000001
+DATA smallkidx<>+8(SB)/4, $0x00000002
+DATA smallkidx<>+12(SB)/4, $0x00000003
+DATA smallkidx<>+16(SB)/4, $0x00000004
+DATA smallkidx<>+20(SB)/4, $0x00000005
+DATA smallkidx<>+24(SB)/4, $0x00000006
+DATA smallkidx<>+28(SB)/4, $0x00000007
+GLOBL smallkidx<>(SB), RODATA|NOPTR, $32
+
+// func spmmRows(lo int, hi int, rowPtr *int32, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, ldc int, n int, alpha float32, set int, pfn int)
+// Requires: AVX, AVX2, FMA3, MMX+, SSE
+TEXT ·spmmRows(SB), NOSPLIT, $8-112
+	MOVQ         lo+0(FP), AX
+	MOVQ         AX, (SP)
+	MOVSS        alpha+88(FP), X0
+	VBROADCASTSS X0, Y0
+	MOVQ         set+96(FP), AX
+	TESTQ        AX, AX
+	JNZ          spmmRows_set_row
+
+spmmRows_add_row:
+	MOVQ    (SP), AX
+	MOVQ    hi+8(FP), CX
+	CMPQ    AX, CX
+	JGE     spmmRows_done
+	MOVQ    rowPtr+16(FP), CX
+	MOVLQSX (CX)(AX*4), DX
+	MOVLQSX 4(CX)(AX*4), CX
+	SUBQ    DX, CX
+	MOVQ    col+24(FP), BX
+	LEAQ    (BX)(DX*4), BX
+	MOVQ    val+32(FP), SI
+	LEAQ    (SI)(DX*4), SI
+	MOVQ    pfn+104(FP), DI
+	SUBQ    DX, DI
+	MOVQ    b+48(FP), DX
+	MOVQ    ldb+56(FP), R8
+	SHLQ    $0x02, R8
+	MOVQ    c+64(FP), R9
+	MOVQ    ldc+72(FP), R10
+	IMULQ   AX, R10
+	LEAQ    (R9)(R10*4), R9
+	MOVQ    n+80(FP), R10
+	INCQ    AX
+	MOVQ    AX, (SP)
+	TESTQ   CX, CX
+	JZ      spmmRows_add_row
+
+spmmRows_add_testw8:
+	CMPQ   R10, $0x00000040
+	JL     spmmRows_add_skipw8
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	XORQ   AX, AX
+
+spmmRows_add_kw8:
+	LEAQ       64(AX), R11
+	CMPQ       R11, DI
+	JGE        spmmRows_add_nopfw8
+	MOVLQSX    (BX)(R11*4), R11
+	IMULQ      R8, R11
+	ADDQ       DX, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 64(R11)
+	PREFETCHT0 128(R11)
+	PREFETCHT0 192(R11)
+
+spmmRows_add_nopfw8:
+	MOVLQSX      (BX)(AX*4), R11
+	IMULQ        R8, R11
+	ADDQ         DX, R11
+	VBROADCASTSS (SI)(AX*4), Y9
+	VFMADD231PS  (R11), Y9, Y1
+	VFMADD231PS  32(R11), Y9, Y2
+	VFMADD231PS  64(R11), Y9, Y3
+	VFMADD231PS  96(R11), Y9, Y4
+	VFMADD231PS  128(R11), Y9, Y5
+	VFMADD231PS  160(R11), Y9, Y6
+	VFMADD231PS  192(R11), Y9, Y7
+	VFMADD231PS  224(R11), Y9, Y8
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRows_add_kw8
+	VMOVUPS      (R9), Y9
+	VFMADD231PS  Y1, Y0, Y9
+	VMOVUPS      Y9, (R9)
+	VMOVUPS      32(R9), Y9
+	VFMADD231PS  Y2, Y0, Y9
+	VMOVUPS      Y9, 32(R9)
+	VMOVUPS      64(R9), Y9
+	VFMADD231PS  Y3, Y0, Y9
+	VMOVUPS      Y9, 64(R9)
+	VMOVUPS      96(R9), Y9
+	VFMADD231PS  Y4, Y0, Y9
+	VMOVUPS      Y9, 96(R9)
+	VMOVUPS      128(R9), Y9
+	VFMADD231PS  Y5, Y0, Y9
+	VMOVUPS      Y9, 128(R9)
+	VMOVUPS      160(R9), Y9
+	VFMADD231PS  Y6, Y0, Y9
+	VMOVUPS      Y9, 160(R9)
+	VMOVUPS      192(R9), Y9
+	VFMADD231PS  Y7, Y0, Y9
+	VMOVUPS      Y9, 192(R9)
+	VMOVUPS      224(R9), Y9
+	VFMADD231PS  Y8, Y0, Y9
+	VMOVUPS      Y9, 224(R9)
+	ADDQ         $0x00000100, DX
+	ADDQ         $0x00000100, R9
+	SUBQ         $0x00000040, R10
+	JMP          spmmRows_add_testw8
+
+spmmRows_add_skipw8:
+spmmRows_add_testw4:
+	CMPQ   R10, $0x00000020
+	JL     spmmRows_add_skipw4
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	XORQ   AX, AX
+
+spmmRows_add_kw4:
+	LEAQ       64(AX), R11
+	CMPQ       R11, DI
+	JGE        spmmRows_add_nopfw4
+	MOVLQSX    (BX)(R11*4), R11
+	IMULQ      R8, R11
+	ADDQ       DX, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 64(R11)
+
+spmmRows_add_nopfw4:
+	MOVLQSX      (BX)(AX*4), R11
+	IMULQ        R8, R11
+	ADDQ         DX, R11
+	VBROADCASTSS (SI)(AX*4), Y5
+	VFMADD231PS  (R11), Y5, Y1
+	VFMADD231PS  32(R11), Y5, Y2
+	VFMADD231PS  64(R11), Y5, Y3
+	VFMADD231PS  96(R11), Y5, Y4
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRows_add_kw4
+	VMOVUPS      (R9), Y5
+	VFMADD231PS  Y1, Y0, Y5
+	VMOVUPS      Y5, (R9)
+	VMOVUPS      32(R9), Y5
+	VFMADD231PS  Y2, Y0, Y5
+	VMOVUPS      Y5, 32(R9)
+	VMOVUPS      64(R9), Y5
+	VFMADD231PS  Y3, Y0, Y5
+	VMOVUPS      Y5, 64(R9)
+	VMOVUPS      96(R9), Y5
+	VFMADD231PS  Y4, Y0, Y5
+	VMOVUPS      Y5, 96(R9)
+	ADDQ         $0x00000080, DX
+	ADDQ         $0x00000080, R9
+	SUBQ         $0x00000020, R10
+	JMP          spmmRows_add_testw4
+
+spmmRows_add_skipw4:
+spmmRows_add_testw2:
+	CMPQ   R10, $0x00000010
+	JL     spmmRows_add_skipw2
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	XORQ   AX, AX
+
+spmmRows_add_kw2:
+	LEAQ       32(AX), R11
+	CMPQ       R11, DI
+	JGE        spmmRows_add_nopfw2
+	MOVLQSX    (BX)(R11*4), R11
+	IMULQ      R8, R11
+	ADDQ       DX, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 63(R11)
+
+spmmRows_add_nopfw2:
+	MOVLQSX      (BX)(AX*4), R11
+	IMULQ        R8, R11
+	ADDQ         DX, R11
+	VBROADCASTSS (SI)(AX*4), Y3
+	VFMADD231PS  (R11), Y3, Y1
+	VFMADD231PS  32(R11), Y3, Y2
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRows_add_kw2
+	VMOVUPS      (R9), Y3
+	VFMADD231PS  Y1, Y0, Y3
+	VMOVUPS      Y3, (R9)
+	VMOVUPS      32(R9), Y3
+	VFMADD231PS  Y2, Y0, Y3
+	VMOVUPS      Y3, 32(R9)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, R9
+	SUBQ         $0x00000010, R10
+	JMP          spmmRows_add_testw2
+
+spmmRows_add_skipw2:
+spmmRows_add_testw1:
+	CMPQ   R10, $0x00000008
+	JL     spmmRows_add_skipw1
+	VXORPS Y1, Y1, Y1
+	XORQ   AX, AX
+
+spmmRows_add_kw1:
+	LEAQ       32(AX), R11
+	CMPQ       R11, DI
+	JGE        spmmRows_add_nopfw1
+	MOVLQSX    (BX)(R11*4), R11
+	IMULQ      R8, R11
+	ADDQ       DX, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 31(R11)
+
+spmmRows_add_nopfw1:
+	MOVLQSX      (BX)(AX*4), R11
+	IMULQ        R8, R11
+	ADDQ         DX, R11
+	VBROADCASTSS (SI)(AX*4), Y2
+	VFMADD231PS  (R11), Y2, Y1
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRows_add_kw1
+	VMOVUPS      (R9), Y2
+	VFMADD231PS  Y1, Y0, Y2
+	VMOVUPS      Y2, (R9)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, R9
+	SUBQ         $0x00000008, R10
+	JMP          spmmRows_add_testw1
+
+spmmRows_add_skipw1:
+	TESTQ   R10, R10
+	JZ      spmmRows_add_row
+	LEAQ    tailmask<>+0(SB), AX
+	MOVQ    R10, R11
+	NEGQ    R11
+	VMOVUPS 32(AX)(R11*4), Y1
+	VXORPS  Y2, Y2, Y2
+	XORQ    AX, AX
+
+spmmRows_add_ktail:
+	LEAQ       32(AX), R11
+	CMPQ       R11, DI
+	JGE        spmmRows_add_nopftail
+	MOVLQSX    (BX)(R11*4), R11
+	IMULQ      R8, R11
+	ADDQ       DX, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 31(R11)
+
+spmmRows_add_nopftail:
+	MOVLQSX      (BX)(AX*4), R11
+	IMULQ        R8, R11
+	ADDQ         DX, R11
+	VBROADCASTSS (SI)(AX*4), Y3
+	VMASKMOVPS   (R11), Y1, Y4
+	VFMADD231PS  Y4, Y3, Y2
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRows_add_ktail
+	VMASKMOVPS   (R9), Y1, Y3
+	VFMADD231PS  Y2, Y0, Y3
+	VMASKMOVPS   Y3, Y1, (R9)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, R9
+	SUBQ         $0x00000008, R10
+	JMP          spmmRows_add_row
+
+spmmRows_set_row:
+	MOVQ    (SP), AX
+	MOVQ    hi+8(FP), CX
+	CMPQ    AX, CX
+	JGE     spmmRows_done
+	MOVQ    rowPtr+16(FP), CX
+	MOVLQSX (CX)(AX*4), DX
+	MOVLQSX 4(CX)(AX*4), CX
+	SUBQ    DX, CX
+	MOVQ    col+24(FP), BX
+	LEAQ    (BX)(DX*4), BX
+	MOVQ    val+32(FP), SI
+	LEAQ    (SI)(DX*4), SI
+	MOVQ    pfn+104(FP), DI
+	SUBQ    DX, DI
+	MOVQ    b+48(FP), DX
+	MOVQ    ldb+56(FP), R8
+	SHLQ    $0x02, R8
+	MOVQ    c+64(FP), R9
+	MOVQ    ldc+72(FP), R10
+	IMULQ   AX, R10
+	LEAQ    (R9)(R10*4), R9
+	MOVQ    n+80(FP), R10
+	INCQ    AX
+	MOVQ    AX, (SP)
+	TESTQ   CX, CX
+	JZ      spmmRows_set_zero
+
+spmmRows_set_testw8:
+	CMPQ   R10, $0x00000040
+	JL     spmmRows_set_skipw8
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	XORQ   AX, AX
+
+spmmRows_set_kw8:
+	LEAQ       64(AX), R11
+	CMPQ       R11, DI
+	JGE        spmmRows_set_nopfw8
+	MOVLQSX    (BX)(R11*4), R11
+	IMULQ      R8, R11
+	ADDQ       DX, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 64(R11)
+	PREFETCHT0 128(R11)
+	PREFETCHT0 192(R11)
+
+spmmRows_set_nopfw8:
+	MOVLQSX      (BX)(AX*4), R11
+	IMULQ        R8, R11
+	ADDQ         DX, R11
+	VBROADCASTSS (SI)(AX*4), Y9
+	VFMADD231PS  (R11), Y9, Y1
+	VFMADD231PS  32(R11), Y9, Y2
+	VFMADD231PS  64(R11), Y9, Y3
+	VFMADD231PS  96(R11), Y9, Y4
+	VFMADD231PS  128(R11), Y9, Y5
+	VFMADD231PS  160(R11), Y9, Y6
+	VFMADD231PS  192(R11), Y9, Y7
+	VFMADD231PS  224(R11), Y9, Y8
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRows_set_kw8
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y1, Y0, Y9
+	VMOVUPS      Y9, (R9)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y2, Y0, Y9
+	VMOVUPS      Y9, 32(R9)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y3, Y0, Y9
+	VMOVUPS      Y9, 64(R9)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y4, Y0, Y9
+	VMOVUPS      Y9, 96(R9)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y5, Y0, Y9
+	VMOVUPS      Y9, 128(R9)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y6, Y0, Y9
+	VMOVUPS      Y9, 160(R9)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y7, Y0, Y9
+	VMOVUPS      Y9, 192(R9)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y8, Y0, Y9
+	VMOVUPS      Y9, 224(R9)
+	ADDQ         $0x00000100, DX
+	ADDQ         $0x00000100, R9
+	SUBQ         $0x00000040, R10
+	JMP          spmmRows_set_testw8
+
+spmmRows_set_skipw8:
+spmmRows_set_testw4:
+	CMPQ   R10, $0x00000020
+	JL     spmmRows_set_skipw4
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	XORQ   AX, AX
+
+spmmRows_set_kw4:
+	LEAQ       64(AX), R11
+	CMPQ       R11, DI
+	JGE        spmmRows_set_nopfw4
+	MOVLQSX    (BX)(R11*4), R11
+	IMULQ      R8, R11
+	ADDQ       DX, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 64(R11)
+
+spmmRows_set_nopfw4:
+	MOVLQSX      (BX)(AX*4), R11
+	IMULQ        R8, R11
+	ADDQ         DX, R11
+	VBROADCASTSS (SI)(AX*4), Y5
+	VFMADD231PS  (R11), Y5, Y1
+	VFMADD231PS  32(R11), Y5, Y2
+	VFMADD231PS  64(R11), Y5, Y3
+	VFMADD231PS  96(R11), Y5, Y4
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRows_set_kw4
+	VXORPS       Y5, Y5, Y5
+	VFMADD231PS  Y1, Y0, Y5
+	VMOVUPS      Y5, (R9)
+	VXORPS       Y5, Y5, Y5
+	VFMADD231PS  Y2, Y0, Y5
+	VMOVUPS      Y5, 32(R9)
+	VXORPS       Y5, Y5, Y5
+	VFMADD231PS  Y3, Y0, Y5
+	VMOVUPS      Y5, 64(R9)
+	VXORPS       Y5, Y5, Y5
+	VFMADD231PS  Y4, Y0, Y5
+	VMOVUPS      Y5, 96(R9)
+	ADDQ         $0x00000080, DX
+	ADDQ         $0x00000080, R9
+	SUBQ         $0x00000020, R10
+	JMP          spmmRows_set_testw4
+
+spmmRows_set_skipw4:
+spmmRows_set_testw2:
+	CMPQ   R10, $0x00000010
+	JL     spmmRows_set_skipw2
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	XORQ   AX, AX
+
+spmmRows_set_kw2:
+	LEAQ       32(AX), R11
+	CMPQ       R11, DI
+	JGE        spmmRows_set_nopfw2
+	MOVLQSX    (BX)(R11*4), R11
+	IMULQ      R8, R11
+	ADDQ       DX, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 63(R11)
+
+spmmRows_set_nopfw2:
+	MOVLQSX      (BX)(AX*4), R11
+	IMULQ        R8, R11
+	ADDQ         DX, R11
+	VBROADCASTSS (SI)(AX*4), Y3
+	VFMADD231PS  (R11), Y3, Y1
+	VFMADD231PS  32(R11), Y3, Y2
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRows_set_kw2
+	VXORPS       Y3, Y3, Y3
+	VFMADD231PS  Y1, Y0, Y3
+	VMOVUPS      Y3, (R9)
+	VXORPS       Y3, Y3, Y3
+	VFMADD231PS  Y2, Y0, Y3
+	VMOVUPS      Y3, 32(R9)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, R9
+	SUBQ         $0x00000010, R10
+	JMP          spmmRows_set_testw2
+
+spmmRows_set_skipw2:
+spmmRows_set_testw1:
+	CMPQ   R10, $0x00000008
+	JL     spmmRows_set_skipw1
+	VXORPS Y1, Y1, Y1
+	XORQ   AX, AX
+
+spmmRows_set_kw1:
+	LEAQ       32(AX), R11
+	CMPQ       R11, DI
+	JGE        spmmRows_set_nopfw1
+	MOVLQSX    (BX)(R11*4), R11
+	IMULQ      R8, R11
+	ADDQ       DX, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 31(R11)
+
+spmmRows_set_nopfw1:
+	MOVLQSX      (BX)(AX*4), R11
+	IMULQ        R8, R11
+	ADDQ         DX, R11
+	VBROADCASTSS (SI)(AX*4), Y2
+	VFMADD231PS  (R11), Y2, Y1
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRows_set_kw1
+	VXORPS       Y2, Y2, Y2
+	VFMADD231PS  Y1, Y0, Y2
+	VMOVUPS      Y2, (R9)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, R9
+	SUBQ         $0x00000008, R10
+	JMP          spmmRows_set_testw1
+
+spmmRows_set_skipw1:
+	TESTQ   R10, R10
+	JZ      spmmRows_set_row
+	LEAQ    tailmask<>+0(SB), AX
+	MOVQ    R10, R11
+	NEGQ    R11
+	VMOVUPS 32(AX)(R11*4), Y1
+	VXORPS  Y2, Y2, Y2
+	XORQ    AX, AX
+
+spmmRows_set_ktail:
+	LEAQ       32(AX), R11
+	CMPQ       R11, DI
+	JGE        spmmRows_set_nopftail
+	MOVLQSX    (BX)(R11*4), R11
+	IMULQ      R8, R11
+	ADDQ       DX, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 31(R11)
+
+spmmRows_set_nopftail:
+	MOVLQSX      (BX)(AX*4), R11
+	IMULQ        R8, R11
+	ADDQ         DX, R11
+	VBROADCASTSS (SI)(AX*4), Y3
+	VMASKMOVPS   (R11), Y1, Y4
+	VFMADD231PS  Y4, Y3, Y2
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRows_set_ktail
+	VXORPS       Y3, Y3, Y3
+	VFMADD231PS  Y2, Y0, Y3
+	VMASKMOVPS   Y3, Y1, (R9)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, R9
+	SUBQ         $0x00000008, R10
+	JMP          spmmRows_set_row
+
+spmmRows_set_zero:
+	VXORPS Y1, Y1, Y1
+
+spmmRows_set_z8:
+	CMPQ    R10, $0x00000008
+	JL      spmmRows_set_ztail
+	VMOVUPS Y1, (R9)
+	ADDQ    $0x00000020, R9
+	SUBQ    $0x00000008, R10
+	JMP     spmmRows_set_z8
+
+spmmRows_set_ztail:
+	TESTQ      R10, R10
+	JZ         spmmRows_set_row
+	LEAQ       tailmask<>+0(SB), AX
+	MOVQ       R10, CX
+	NEGQ       CX
+	VMOVUPS    32(AX)(CX*4), Y2
+	VMASKMOVPS Y1, Y2, (R9)
+	JMP        spmmRows_set_row
+
+spmmRows_done:
+	VZEROUPPER
+	RET
+
+// func spmmRowsPerm(lo int, hi int, rowPtr *int32, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, ldc int, n int, alpha float32, set int, pfn int)
+// Requires: AVX, AVX2, FMA3, MMX+, SSE
+TEXT ·spmmRowsPerm(SB), NOSPLIT, $8-112
+	MOVQ         lo+0(FP), AX
+	MOVQ         AX, (SP)
+	MOVSS        alpha+88(FP), X0
+	VBROADCASTSS X0, Y0
+	MOVQ         set+96(FP), AX
+	TESTQ        AX, AX
+	JNZ          spmmRowsPerm_set_row
+
+spmmRowsPerm_add_row:
+	MOVQ    (SP), AX
+	MOVQ    hi+8(FP), CX
+	CMPQ    AX, CX
+	JGE     spmmRowsPerm_done
+	MOVQ    rowPtr+16(FP), CX
+	MOVLQSX (CX)(AX*4), DX
+	MOVLQSX 4(CX)(AX*4), CX
+	SUBQ    DX, CX
+	MOVQ    col+24(FP), BX
+	LEAQ    (BX)(DX*4), BX
+	MOVQ    val+32(FP), SI
+	MOVQ    perm+40(FP), DI
+	LEAQ    (DI)(DX*4), DI
+	MOVQ    pfn+104(FP), R8
+	SUBQ    DX, R8
+	MOVQ    b+48(FP), DX
+	MOVQ    ldb+56(FP), R9
+	SHLQ    $0x02, R9
+	MOVQ    c+64(FP), R10
+	MOVQ    ldc+72(FP), R11
+	IMULQ   AX, R11
+	LEAQ    (R10)(R11*4), R10
+	MOVQ    n+80(FP), R11
+	INCQ    AX
+	MOVQ    AX, (SP)
+	TESTQ   CX, CX
+	JZ      spmmRowsPerm_add_row
+
+spmmRowsPerm_add_testw8:
+	CMPQ   R11, $0x00000040
+	JL     spmmRowsPerm_add_skipw8
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	XORQ   AX, AX
+
+spmmRowsPerm_add_kw8:
+	LEAQ       16(AX), R12
+	CMPQ       R12, R8
+	JGE        spmmRowsPerm_add_nopfw8
+	MOVLQSX    (BX)(R12*4), R12
+	IMULQ      R9, R12
+	ADDQ       DX, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 64(R12)
+	PREFETCHT0 128(R12)
+	PREFETCHT0 192(R12)
+
+spmmRowsPerm_add_nopfw8:
+	MOVLQSX      (BX)(AX*4), R12
+	IMULQ        R9, R12
+	ADDQ         DX, R12
+	MOVLQSX      (DI)(AX*4), R13
+	VBROADCASTSS (SI)(R13*4), Y9
+	VFMADD231PS  (R12), Y9, Y1
+	VFMADD231PS  32(R12), Y9, Y2
+	VFMADD231PS  64(R12), Y9, Y3
+	VFMADD231PS  96(R12), Y9, Y4
+	VFMADD231PS  128(R12), Y9, Y5
+	VFMADD231PS  160(R12), Y9, Y6
+	VFMADD231PS  192(R12), Y9, Y7
+	VFMADD231PS  224(R12), Y9, Y8
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsPerm_add_kw8
+	VMOVUPS      (R10), Y9
+	VFMADD231PS  Y1, Y0, Y9
+	VMOVUPS      Y9, (R10)
+	VMOVUPS      32(R10), Y9
+	VFMADD231PS  Y2, Y0, Y9
+	VMOVUPS      Y9, 32(R10)
+	VMOVUPS      64(R10), Y9
+	VFMADD231PS  Y3, Y0, Y9
+	VMOVUPS      Y9, 64(R10)
+	VMOVUPS      96(R10), Y9
+	VFMADD231PS  Y4, Y0, Y9
+	VMOVUPS      Y9, 96(R10)
+	VMOVUPS      128(R10), Y9
+	VFMADD231PS  Y5, Y0, Y9
+	VMOVUPS      Y9, 128(R10)
+	VMOVUPS      160(R10), Y9
+	VFMADD231PS  Y6, Y0, Y9
+	VMOVUPS      Y9, 160(R10)
+	VMOVUPS      192(R10), Y9
+	VFMADD231PS  Y7, Y0, Y9
+	VMOVUPS      Y9, 192(R10)
+	VMOVUPS      224(R10), Y9
+	VFMADD231PS  Y8, Y0, Y9
+	VMOVUPS      Y9, 224(R10)
+	ADDQ         $0x00000100, DX
+	ADDQ         $0x00000100, R10
+	SUBQ         $0x00000040, R11
+	JMP          spmmRowsPerm_add_testw8
+
+spmmRowsPerm_add_skipw8:
+spmmRowsPerm_add_testw4:
+	CMPQ   R11, $0x00000020
+	JL     spmmRowsPerm_add_skipw4
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	XORQ   AX, AX
+
+spmmRowsPerm_add_kw4:
+	LEAQ       16(AX), R12
+	CMPQ       R12, R8
+	JGE        spmmRowsPerm_add_nopfw4
+	MOVLQSX    (BX)(R12*4), R12
+	IMULQ      R9, R12
+	ADDQ       DX, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 64(R12)
+
+spmmRowsPerm_add_nopfw4:
+	MOVLQSX      (BX)(AX*4), R12
+	IMULQ        R9, R12
+	ADDQ         DX, R12
+	MOVLQSX      (DI)(AX*4), R13
+	VBROADCASTSS (SI)(R13*4), Y5
+	VFMADD231PS  (R12), Y5, Y1
+	VFMADD231PS  32(R12), Y5, Y2
+	VFMADD231PS  64(R12), Y5, Y3
+	VFMADD231PS  96(R12), Y5, Y4
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsPerm_add_kw4
+	VMOVUPS      (R10), Y5
+	VFMADD231PS  Y1, Y0, Y5
+	VMOVUPS      Y5, (R10)
+	VMOVUPS      32(R10), Y5
+	VFMADD231PS  Y2, Y0, Y5
+	VMOVUPS      Y5, 32(R10)
+	VMOVUPS      64(R10), Y5
+	VFMADD231PS  Y3, Y0, Y5
+	VMOVUPS      Y5, 64(R10)
+	VMOVUPS      96(R10), Y5
+	VFMADD231PS  Y4, Y0, Y5
+	VMOVUPS      Y5, 96(R10)
+	ADDQ         $0x00000080, DX
+	ADDQ         $0x00000080, R10
+	SUBQ         $0x00000020, R11
+	JMP          spmmRowsPerm_add_testw4
+
+spmmRowsPerm_add_skipw4:
+spmmRowsPerm_add_testw2:
+	CMPQ   R11, $0x00000010
+	JL     spmmRowsPerm_add_skipw2
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	XORQ   AX, AX
+
+spmmRowsPerm_add_kw2:
+	LEAQ       32(AX), R12
+	CMPQ       R12, R8
+	JGE        spmmRowsPerm_add_nopfw2
+	MOVLQSX    (BX)(R12*4), R12
+	IMULQ      R9, R12
+	ADDQ       DX, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 63(R12)
+
+spmmRowsPerm_add_nopfw2:
+	MOVLQSX      (BX)(AX*4), R12
+	IMULQ        R9, R12
+	ADDQ         DX, R12
+	MOVLQSX      (DI)(AX*4), R13
+	VBROADCASTSS (SI)(R13*4), Y3
+	VFMADD231PS  (R12), Y3, Y1
+	VFMADD231PS  32(R12), Y3, Y2
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsPerm_add_kw2
+	VMOVUPS      (R10), Y3
+	VFMADD231PS  Y1, Y0, Y3
+	VMOVUPS      Y3, (R10)
+	VMOVUPS      32(R10), Y3
+	VFMADD231PS  Y2, Y0, Y3
+	VMOVUPS      Y3, 32(R10)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000010, R11
+	JMP          spmmRowsPerm_add_testw2
+
+spmmRowsPerm_add_skipw2:
+spmmRowsPerm_add_testw1:
+	CMPQ   R11, $0x00000008
+	JL     spmmRowsPerm_add_skipw1
+	VXORPS Y1, Y1, Y1
+	XORQ   AX, AX
+
+spmmRowsPerm_add_kw1:
+	LEAQ       32(AX), R12
+	CMPQ       R12, R8
+	JGE        spmmRowsPerm_add_nopfw1
+	MOVLQSX    (BX)(R12*4), R12
+	IMULQ      R9, R12
+	ADDQ       DX, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 31(R12)
+
+spmmRowsPerm_add_nopfw1:
+	MOVLQSX      (BX)(AX*4), R12
+	IMULQ        R9, R12
+	ADDQ         DX, R12
+	MOVLQSX      (DI)(AX*4), R13
+	VBROADCASTSS (SI)(R13*4), Y2
+	VFMADD231PS  (R12), Y2, Y1
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsPerm_add_kw1
+	VMOVUPS      (R10), Y2
+	VFMADD231PS  Y1, Y0, Y2
+	VMOVUPS      Y2, (R10)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, R10
+	SUBQ         $0x00000008, R11
+	JMP          spmmRowsPerm_add_testw1
+
+spmmRowsPerm_add_skipw1:
+	TESTQ   R11, R11
+	JZ      spmmRowsPerm_add_row
+	LEAQ    tailmask<>+0(SB), AX
+	MOVQ    R11, R12
+	NEGQ    R12
+	VMOVUPS 32(AX)(R12*4), Y1
+	VXORPS  Y2, Y2, Y2
+	XORQ    AX, AX
+
+spmmRowsPerm_add_ktail:
+	LEAQ       32(AX), R12
+	CMPQ       R12, R8
+	JGE        spmmRowsPerm_add_nopftail
+	MOVLQSX    (BX)(R12*4), R12
+	IMULQ      R9, R12
+	ADDQ       DX, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 31(R12)
+
+spmmRowsPerm_add_nopftail:
+	MOVLQSX      (BX)(AX*4), R12
+	IMULQ        R9, R12
+	ADDQ         DX, R12
+	MOVLQSX      (DI)(AX*4), R13
+	VBROADCASTSS (SI)(R13*4), Y3
+	VMASKMOVPS   (R12), Y1, Y4
+	VFMADD231PS  Y4, Y3, Y2
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsPerm_add_ktail
+	VMASKMOVPS   (R10), Y1, Y3
+	VFMADD231PS  Y2, Y0, Y3
+	VMASKMOVPS   Y3, Y1, (R10)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, R10
+	SUBQ         $0x00000008, R11
+	JMP          spmmRowsPerm_add_row
+
+spmmRowsPerm_set_row:
+	MOVQ    (SP), AX
+	MOVQ    hi+8(FP), CX
+	CMPQ    AX, CX
+	JGE     spmmRowsPerm_done
+	MOVQ    rowPtr+16(FP), CX
+	MOVLQSX (CX)(AX*4), DX
+	MOVLQSX 4(CX)(AX*4), CX
+	SUBQ    DX, CX
+	MOVQ    col+24(FP), BX
+	LEAQ    (BX)(DX*4), BX
+	MOVQ    val+32(FP), SI
+	MOVQ    perm+40(FP), DI
+	LEAQ    (DI)(DX*4), DI
+	MOVQ    pfn+104(FP), R8
+	SUBQ    DX, R8
+	MOVQ    b+48(FP), DX
+	MOVQ    ldb+56(FP), R9
+	SHLQ    $0x02, R9
+	MOVQ    c+64(FP), R10
+	MOVQ    ldc+72(FP), R11
+	IMULQ   AX, R11
+	LEAQ    (R10)(R11*4), R10
+	MOVQ    n+80(FP), R11
+	INCQ    AX
+	MOVQ    AX, (SP)
+	TESTQ   CX, CX
+	JZ      spmmRowsPerm_set_zero
+
+spmmRowsPerm_set_testw8:
+	CMPQ   R11, $0x00000040
+	JL     spmmRowsPerm_set_skipw8
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	XORQ   AX, AX
+
+spmmRowsPerm_set_kw8:
+	LEAQ       16(AX), R12
+	CMPQ       R12, R8
+	JGE        spmmRowsPerm_set_nopfw8
+	MOVLQSX    (BX)(R12*4), R12
+	IMULQ      R9, R12
+	ADDQ       DX, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 64(R12)
+	PREFETCHT0 128(R12)
+	PREFETCHT0 192(R12)
+
+spmmRowsPerm_set_nopfw8:
+	MOVLQSX      (BX)(AX*4), R12
+	IMULQ        R9, R12
+	ADDQ         DX, R12
+	MOVLQSX      (DI)(AX*4), R13
+	VBROADCASTSS (SI)(R13*4), Y9
+	VFMADD231PS  (R12), Y9, Y1
+	VFMADD231PS  32(R12), Y9, Y2
+	VFMADD231PS  64(R12), Y9, Y3
+	VFMADD231PS  96(R12), Y9, Y4
+	VFMADD231PS  128(R12), Y9, Y5
+	VFMADD231PS  160(R12), Y9, Y6
+	VFMADD231PS  192(R12), Y9, Y7
+	VFMADD231PS  224(R12), Y9, Y8
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsPerm_set_kw8
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y1, Y0, Y9
+	VMOVUPS      Y9, (R10)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y2, Y0, Y9
+	VMOVUPS      Y9, 32(R10)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y3, Y0, Y9
+	VMOVUPS      Y9, 64(R10)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y4, Y0, Y9
+	VMOVUPS      Y9, 96(R10)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y5, Y0, Y9
+	VMOVUPS      Y9, 128(R10)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y6, Y0, Y9
+	VMOVUPS      Y9, 160(R10)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y7, Y0, Y9
+	VMOVUPS      Y9, 192(R10)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y8, Y0, Y9
+	VMOVUPS      Y9, 224(R10)
+	ADDQ         $0x00000100, DX
+	ADDQ         $0x00000100, R10
+	SUBQ         $0x00000040, R11
+	JMP          spmmRowsPerm_set_testw8
+
+spmmRowsPerm_set_skipw8:
+spmmRowsPerm_set_testw4:
+	CMPQ   R11, $0x00000020
+	JL     spmmRowsPerm_set_skipw4
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	XORQ   AX, AX
+
+spmmRowsPerm_set_kw4:
+	LEAQ       16(AX), R12
+	CMPQ       R12, R8
+	JGE        spmmRowsPerm_set_nopfw4
+	MOVLQSX    (BX)(R12*4), R12
+	IMULQ      R9, R12
+	ADDQ       DX, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 64(R12)
+
+spmmRowsPerm_set_nopfw4:
+	MOVLQSX      (BX)(AX*4), R12
+	IMULQ        R9, R12
+	ADDQ         DX, R12
+	MOVLQSX      (DI)(AX*4), R13
+	VBROADCASTSS (SI)(R13*4), Y5
+	VFMADD231PS  (R12), Y5, Y1
+	VFMADD231PS  32(R12), Y5, Y2
+	VFMADD231PS  64(R12), Y5, Y3
+	VFMADD231PS  96(R12), Y5, Y4
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsPerm_set_kw4
+	VXORPS       Y5, Y5, Y5
+	VFMADD231PS  Y1, Y0, Y5
+	VMOVUPS      Y5, (R10)
+	VXORPS       Y5, Y5, Y5
+	VFMADD231PS  Y2, Y0, Y5
+	VMOVUPS      Y5, 32(R10)
+	VXORPS       Y5, Y5, Y5
+	VFMADD231PS  Y3, Y0, Y5
+	VMOVUPS      Y5, 64(R10)
+	VXORPS       Y5, Y5, Y5
+	VFMADD231PS  Y4, Y0, Y5
+	VMOVUPS      Y5, 96(R10)
+	ADDQ         $0x00000080, DX
+	ADDQ         $0x00000080, R10
+	SUBQ         $0x00000020, R11
+	JMP          spmmRowsPerm_set_testw4
+
+spmmRowsPerm_set_skipw4:
+spmmRowsPerm_set_testw2:
+	CMPQ   R11, $0x00000010
+	JL     spmmRowsPerm_set_skipw2
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	XORQ   AX, AX
+
+spmmRowsPerm_set_kw2:
+	LEAQ       32(AX), R12
+	CMPQ       R12, R8
+	JGE        spmmRowsPerm_set_nopfw2
+	MOVLQSX    (BX)(R12*4), R12
+	IMULQ      R9, R12
+	ADDQ       DX, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 63(R12)
+
+spmmRowsPerm_set_nopfw2:
+	MOVLQSX      (BX)(AX*4), R12
+	IMULQ        R9, R12
+	ADDQ         DX, R12
+	MOVLQSX      (DI)(AX*4), R13
+	VBROADCASTSS (SI)(R13*4), Y3
+	VFMADD231PS  (R12), Y3, Y1
+	VFMADD231PS  32(R12), Y3, Y2
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsPerm_set_kw2
+	VXORPS       Y3, Y3, Y3
+	VFMADD231PS  Y1, Y0, Y3
+	VMOVUPS      Y3, (R10)
+	VXORPS       Y3, Y3, Y3
+	VFMADD231PS  Y2, Y0, Y3
+	VMOVUPS      Y3, 32(R10)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000010, R11
+	JMP          spmmRowsPerm_set_testw2
+
+spmmRowsPerm_set_skipw2:
+spmmRowsPerm_set_testw1:
+	CMPQ   R11, $0x00000008
+	JL     spmmRowsPerm_set_skipw1
+	VXORPS Y1, Y1, Y1
+	XORQ   AX, AX
+
+spmmRowsPerm_set_kw1:
+	LEAQ       32(AX), R12
+	CMPQ       R12, R8
+	JGE        spmmRowsPerm_set_nopfw1
+	MOVLQSX    (BX)(R12*4), R12
+	IMULQ      R9, R12
+	ADDQ       DX, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 31(R12)
+
+spmmRowsPerm_set_nopfw1:
+	MOVLQSX      (BX)(AX*4), R12
+	IMULQ        R9, R12
+	ADDQ         DX, R12
+	MOVLQSX      (DI)(AX*4), R13
+	VBROADCASTSS (SI)(R13*4), Y2
+	VFMADD231PS  (R12), Y2, Y1
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsPerm_set_kw1
+	VXORPS       Y2, Y2, Y2
+	VFMADD231PS  Y1, Y0, Y2
+	VMOVUPS      Y2, (R10)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, R10
+	SUBQ         $0x00000008, R11
+	JMP          spmmRowsPerm_set_testw1
+
+spmmRowsPerm_set_skipw1:
+	TESTQ   R11, R11
+	JZ      spmmRowsPerm_set_row
+	LEAQ    tailmask<>+0(SB), AX
+	MOVQ    R11, R12
+	NEGQ    R12
+	VMOVUPS 32(AX)(R12*4), Y1
+	VXORPS  Y2, Y2, Y2
+	XORQ    AX, AX
+
+spmmRowsPerm_set_ktail:
+	LEAQ       32(AX), R12
+	CMPQ       R12, R8
+	JGE        spmmRowsPerm_set_nopftail
+	MOVLQSX    (BX)(R12*4), R12
+	IMULQ      R9, R12
+	ADDQ       DX, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 31(R12)
+
+spmmRowsPerm_set_nopftail:
+	MOVLQSX      (BX)(AX*4), R12
+	IMULQ        R9, R12
+	ADDQ         DX, R12
+	MOVLQSX      (DI)(AX*4), R13
+	VBROADCASTSS (SI)(R13*4), Y3
+	VMASKMOVPS   (R12), Y1, Y4
+	VFMADD231PS  Y4, Y3, Y2
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsPerm_set_ktail
+	VXORPS       Y3, Y3, Y3
+	VFMADD231PS  Y2, Y0, Y3
+	VMASKMOVPS   Y3, Y1, (R10)
+	ADDQ         $0x00000020, DX
+	ADDQ         $0x00000020, R10
+	SUBQ         $0x00000008, R11
+	JMP          spmmRowsPerm_set_row
+
+spmmRowsPerm_set_zero:
+	VXORPS Y1, Y1, Y1
+
+spmmRowsPerm_set_z8:
+	CMPQ    R11, $0x00000008
+	JL      spmmRowsPerm_set_ztail
+	VMOVUPS Y1, (R10)
+	ADDQ    $0x00000020, R10
+	SUBQ    $0x00000008, R11
+	JMP     spmmRowsPerm_set_z8
+
+spmmRowsPerm_set_ztail:
+	TESTQ      R11, R11
+	JZ         spmmRowsPerm_set_row
+	LEAQ       tailmask<>+0(SB), AX
+	MOVQ       R11, CX
+	NEGQ       CX
+	VMOVUPS    32(AX)(CX*4), Y2
+	VMASKMOVPS Y1, Y2, (R10)
+	JMP        spmmRowsPerm_set_row
+
+spmmRowsPerm_done:
+	VZEROUPPER
+	RET
+
+// func gemmSmallKRowsK(lo int, hi int, a *float32, k int, b *float32, ldb int, c *float32, ldc int, n int, alpha float32, set int)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemmSmallKRowsK(SB), NOSPLIT, $8-88
+	MOVQ         lo+0(FP), AX
+	MOVQ         AX, (SP)
+	MOVSS        alpha+72(FP), X0
+	VBROADCASTSS X0, Y0
+	MOVQ         set+80(FP), AX
+	TESTQ        AX, AX
+	JNZ          gemmSmallKRowsK_set_row
+
+gemmSmallKRowsK_add_row:
+	MOVQ  (SP), AX
+	MOVQ  hi+8(FP), CX
+	CMPQ  AX, CX
+	JGE   gemmSmallKRowsK_done
+	MOVQ  k+24(FP), CX
+	MOVQ  a+16(FP), DX
+	MOVQ  AX, BX
+	IMULQ CX, BX
+	LEAQ  (DX)(BX*4), DX
+	LEAQ  smallkidx<>+0(SB), BX
+	MOVQ  b+32(FP), SI
+	MOVQ  ldb+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  c+48(FP), R8
+	MOVQ  ldc+56(FP), R9
+	IMULQ AX, R9
+	LEAQ  (R8)(R9*4), R8
+	MOVQ  n+64(FP), R9
+	INCQ  AX
+	MOVQ  AX, (SP)
+	TESTQ CX, CX
+	JZ    gemmSmallKRowsK_add_row
+
+gemmSmallKRowsK_add_testw8:
+	CMPQ   R9, $0x00000040
+	JL     gemmSmallKRowsK_add_skipw8
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	XORQ   AX, AX
+
+gemmSmallKRowsK_add_kw8:
+	MOVLQSX      (BX)(AX*4), R10
+	IMULQ        DI, R10
+	ADDQ         SI, R10
+	VBROADCASTSS (DX)(AX*4), Y9
+	VFMADD231PS  (R10), Y9, Y1
+	VFMADD231PS  32(R10), Y9, Y2
+	VFMADD231PS  64(R10), Y9, Y3
+	VFMADD231PS  96(R10), Y9, Y4
+	VFMADD231PS  128(R10), Y9, Y5
+	VFMADD231PS  160(R10), Y9, Y6
+	VFMADD231PS  192(R10), Y9, Y7
+	VFMADD231PS  224(R10), Y9, Y8
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           gemmSmallKRowsK_add_kw8
+	VMOVUPS      (R8), Y9
+	VFMADD231PS  Y1, Y0, Y9
+	VMOVUPS      Y9, (R8)
+	VMOVUPS      32(R8), Y9
+	VFMADD231PS  Y2, Y0, Y9
+	VMOVUPS      Y9, 32(R8)
+	VMOVUPS      64(R8), Y9
+	VFMADD231PS  Y3, Y0, Y9
+	VMOVUPS      Y9, 64(R8)
+	VMOVUPS      96(R8), Y9
+	VFMADD231PS  Y4, Y0, Y9
+	VMOVUPS      Y9, 96(R8)
+	VMOVUPS      128(R8), Y9
+	VFMADD231PS  Y5, Y0, Y9
+	VMOVUPS      Y9, 128(R8)
+	VMOVUPS      160(R8), Y9
+	VFMADD231PS  Y6, Y0, Y9
+	VMOVUPS      Y9, 160(R8)
+	VMOVUPS      192(R8), Y9
+	VFMADD231PS  Y7, Y0, Y9
+	VMOVUPS      Y9, 192(R8)
+	VMOVUPS      224(R8), Y9
+	VFMADD231PS  Y8, Y0, Y9
+	VMOVUPS      Y9, 224(R8)
+	ADDQ         $0x00000100, SI
+	ADDQ         $0x00000100, R8
+	SUBQ         $0x00000040, R9
+	JMP          gemmSmallKRowsK_add_testw8
+
+gemmSmallKRowsK_add_skipw8:
+gemmSmallKRowsK_add_testw4:
+	CMPQ   R9, $0x00000020
+	JL     gemmSmallKRowsK_add_skipw4
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	XORQ   AX, AX
+
+gemmSmallKRowsK_add_kw4:
+	MOVLQSX      (BX)(AX*4), R10
+	IMULQ        DI, R10
+	ADDQ         SI, R10
+	VBROADCASTSS (DX)(AX*4), Y5
+	VFMADD231PS  (R10), Y5, Y1
+	VFMADD231PS  32(R10), Y5, Y2
+	VFMADD231PS  64(R10), Y5, Y3
+	VFMADD231PS  96(R10), Y5, Y4
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           gemmSmallKRowsK_add_kw4
+	VMOVUPS      (R8), Y5
+	VFMADD231PS  Y1, Y0, Y5
+	VMOVUPS      Y5, (R8)
+	VMOVUPS      32(R8), Y5
+	VFMADD231PS  Y2, Y0, Y5
+	VMOVUPS      Y5, 32(R8)
+	VMOVUPS      64(R8), Y5
+	VFMADD231PS  Y3, Y0, Y5
+	VMOVUPS      Y5, 64(R8)
+	VMOVUPS      96(R8), Y5
+	VFMADD231PS  Y4, Y0, Y5
+	VMOVUPS      Y5, 96(R8)
+	ADDQ         $0x00000080, SI
+	ADDQ         $0x00000080, R8
+	SUBQ         $0x00000020, R9
+	JMP          gemmSmallKRowsK_add_testw4
+
+gemmSmallKRowsK_add_skipw4:
+gemmSmallKRowsK_add_testw2:
+	CMPQ   R9, $0x00000010
+	JL     gemmSmallKRowsK_add_skipw2
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	XORQ   AX, AX
+
+gemmSmallKRowsK_add_kw2:
+	MOVLQSX      (BX)(AX*4), R10
+	IMULQ        DI, R10
+	ADDQ         SI, R10
+	VBROADCASTSS (DX)(AX*4), Y3
+	VFMADD231PS  (R10), Y3, Y1
+	VFMADD231PS  32(R10), Y3, Y2
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           gemmSmallKRowsK_add_kw2
+	VMOVUPS      (R8), Y3
+	VFMADD231PS  Y1, Y0, Y3
+	VMOVUPS      Y3, (R8)
+	VMOVUPS      32(R8), Y3
+	VFMADD231PS  Y2, Y0, Y3
+	VMOVUPS      Y3, 32(R8)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000040, R8
+	SUBQ         $0x00000010, R9
+	JMP          gemmSmallKRowsK_add_testw2
+
+gemmSmallKRowsK_add_skipw2:
+gemmSmallKRowsK_add_testw1:
+	CMPQ   R9, $0x00000008
+	JL     gemmSmallKRowsK_add_skipw1
+	VXORPS Y1, Y1, Y1
+	XORQ   AX, AX
+
+gemmSmallKRowsK_add_kw1:
+	MOVLQSX      (BX)(AX*4), R10
+	IMULQ        DI, R10
+	ADDQ         SI, R10
+	VBROADCASTSS (DX)(AX*4), Y2
+	VFMADD231PS  (R10), Y2, Y1
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           gemmSmallKRowsK_add_kw1
+	VMOVUPS      (R8), Y2
+	VFMADD231PS  Y1, Y0, Y2
+	VMOVUPS      Y2, (R8)
+	ADDQ         $0x00000020, SI
+	ADDQ         $0x00000020, R8
+	SUBQ         $0x00000008, R9
+	JMP          gemmSmallKRowsK_add_testw1
+
+gemmSmallKRowsK_add_skipw1:
+	TESTQ   R9, R9
+	JZ      gemmSmallKRowsK_add_row
+	LEAQ    tailmask<>+0(SB), AX
+	MOVQ    R9, R10
+	NEGQ    R10
+	VMOVUPS 32(AX)(R10*4), Y1
+	VXORPS  Y2, Y2, Y2
+	XORQ    AX, AX
+
+gemmSmallKRowsK_add_ktail:
+	MOVLQSX      (BX)(AX*4), R10
+	IMULQ        DI, R10
+	ADDQ         SI, R10
+	VBROADCASTSS (DX)(AX*4), Y3
+	VMASKMOVPS   (R10), Y1, Y4
+	VFMADD231PS  Y4, Y3, Y2
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           gemmSmallKRowsK_add_ktail
+	VMASKMOVPS   (R8), Y1, Y3
+	VFMADD231PS  Y2, Y0, Y3
+	VMASKMOVPS   Y3, Y1, (R8)
+	ADDQ         $0x00000020, SI
+	ADDQ         $0x00000020, R8
+	SUBQ         $0x00000008, R9
+	JMP          gemmSmallKRowsK_add_row
+
+gemmSmallKRowsK_set_row:
+	MOVQ  (SP), AX
+	MOVQ  hi+8(FP), CX
+	CMPQ  AX, CX
+	JGE   gemmSmallKRowsK_done
+	MOVQ  k+24(FP), CX
+	MOVQ  a+16(FP), DX
+	MOVQ  AX, BX
+	IMULQ CX, BX
+	LEAQ  (DX)(BX*4), DX
+	LEAQ  smallkidx<>+0(SB), BX
+	MOVQ  b+32(FP), SI
+	MOVQ  ldb+40(FP), DI
+	SHLQ  $0x02, DI
+	MOVQ  c+48(FP), R8
+	MOVQ  ldc+56(FP), R9
+	IMULQ AX, R9
+	LEAQ  (R8)(R9*4), R8
+	MOVQ  n+64(FP), R9
+	INCQ  AX
+	MOVQ  AX, (SP)
+	TESTQ CX, CX
+	JZ    gemmSmallKRowsK_set_zero
+
+gemmSmallKRowsK_set_testw8:
+	CMPQ   R9, $0x00000040
+	JL     gemmSmallKRowsK_set_skipw8
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	XORQ   AX, AX
+
+gemmSmallKRowsK_set_kw8:
+	MOVLQSX      (BX)(AX*4), R10
+	IMULQ        DI, R10
+	ADDQ         SI, R10
+	VBROADCASTSS (DX)(AX*4), Y9
+	VFMADD231PS  (R10), Y9, Y1
+	VFMADD231PS  32(R10), Y9, Y2
+	VFMADD231PS  64(R10), Y9, Y3
+	VFMADD231PS  96(R10), Y9, Y4
+	VFMADD231PS  128(R10), Y9, Y5
+	VFMADD231PS  160(R10), Y9, Y6
+	VFMADD231PS  192(R10), Y9, Y7
+	VFMADD231PS  224(R10), Y9, Y8
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           gemmSmallKRowsK_set_kw8
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y1, Y0, Y9
+	VMOVUPS      Y9, (R8)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y2, Y0, Y9
+	VMOVUPS      Y9, 32(R8)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y3, Y0, Y9
+	VMOVUPS      Y9, 64(R8)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y4, Y0, Y9
+	VMOVUPS      Y9, 96(R8)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y5, Y0, Y9
+	VMOVUPS      Y9, 128(R8)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y6, Y0, Y9
+	VMOVUPS      Y9, 160(R8)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y7, Y0, Y9
+	VMOVUPS      Y9, 192(R8)
+	VXORPS       Y9, Y9, Y9
+	VFMADD231PS  Y8, Y0, Y9
+	VMOVUPS      Y9, 224(R8)
+	ADDQ         $0x00000100, SI
+	ADDQ         $0x00000100, R8
+	SUBQ         $0x00000040, R9
+	JMP          gemmSmallKRowsK_set_testw8
+
+gemmSmallKRowsK_set_skipw8:
+gemmSmallKRowsK_set_testw4:
+	CMPQ   R9, $0x00000020
+	JL     gemmSmallKRowsK_set_skipw4
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	XORQ   AX, AX
+
+gemmSmallKRowsK_set_kw4:
+	MOVLQSX      (BX)(AX*4), R10
+	IMULQ        DI, R10
+	ADDQ         SI, R10
+	VBROADCASTSS (DX)(AX*4), Y5
+	VFMADD231PS  (R10), Y5, Y1
+	VFMADD231PS  32(R10), Y5, Y2
+	VFMADD231PS  64(R10), Y5, Y3
+	VFMADD231PS  96(R10), Y5, Y4
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           gemmSmallKRowsK_set_kw4
+	VXORPS       Y5, Y5, Y5
+	VFMADD231PS  Y1, Y0, Y5
+	VMOVUPS      Y5, (R8)
+	VXORPS       Y5, Y5, Y5
+	VFMADD231PS  Y2, Y0, Y5
+	VMOVUPS      Y5, 32(R8)
+	VXORPS       Y5, Y5, Y5
+	VFMADD231PS  Y3, Y0, Y5
+	VMOVUPS      Y5, 64(R8)
+	VXORPS       Y5, Y5, Y5
+	VFMADD231PS  Y4, Y0, Y5
+	VMOVUPS      Y5, 96(R8)
+	ADDQ         $0x00000080, SI
+	ADDQ         $0x00000080, R8
+	SUBQ         $0x00000020, R9
+	JMP          gemmSmallKRowsK_set_testw4
+
+gemmSmallKRowsK_set_skipw4:
+gemmSmallKRowsK_set_testw2:
+	CMPQ   R9, $0x00000010
+	JL     gemmSmallKRowsK_set_skipw2
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	XORQ   AX, AX
+
+gemmSmallKRowsK_set_kw2:
+	MOVLQSX      (BX)(AX*4), R10
+	IMULQ        DI, R10
+	ADDQ         SI, R10
+	VBROADCASTSS (DX)(AX*4), Y3
+	VFMADD231PS  (R10), Y3, Y1
+	VFMADD231PS  32(R10), Y3, Y2
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           gemmSmallKRowsK_set_kw2
+	VXORPS       Y3, Y3, Y3
+	VFMADD231PS  Y1, Y0, Y3
+	VMOVUPS      Y3, (R8)
+	VXORPS       Y3, Y3, Y3
+	VFMADD231PS  Y2, Y0, Y3
+	VMOVUPS      Y3, 32(R8)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000040, R8
+	SUBQ         $0x00000010, R9
+	JMP          gemmSmallKRowsK_set_testw2
+
+gemmSmallKRowsK_set_skipw2:
+gemmSmallKRowsK_set_testw1:
+	CMPQ   R9, $0x00000008
+	JL     gemmSmallKRowsK_set_skipw1
+	VXORPS Y1, Y1, Y1
+	XORQ   AX, AX
+
+gemmSmallKRowsK_set_kw1:
+	MOVLQSX      (BX)(AX*4), R10
+	IMULQ        DI, R10
+	ADDQ         SI, R10
+	VBROADCASTSS (DX)(AX*4), Y2
+	VFMADD231PS  (R10), Y2, Y1
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           gemmSmallKRowsK_set_kw1
+	VXORPS       Y2, Y2, Y2
+	VFMADD231PS  Y1, Y0, Y2
+	VMOVUPS      Y2, (R8)
+	ADDQ         $0x00000020, SI
+	ADDQ         $0x00000020, R8
+	SUBQ         $0x00000008, R9
+	JMP          gemmSmallKRowsK_set_testw1
+
+gemmSmallKRowsK_set_skipw1:
+	TESTQ   R9, R9
+	JZ      gemmSmallKRowsK_set_row
+	LEAQ    tailmask<>+0(SB), AX
+	MOVQ    R9, R10
+	NEGQ    R10
+	VMOVUPS 32(AX)(R10*4), Y1
+	VXORPS  Y2, Y2, Y2
+	XORQ    AX, AX
+
+gemmSmallKRowsK_set_ktail:
+	MOVLQSX      (BX)(AX*4), R10
+	IMULQ        DI, R10
+	ADDQ         SI, R10
+	VBROADCASTSS (DX)(AX*4), Y3
+	VMASKMOVPS   (R10), Y1, Y4
+	VFMADD231PS  Y4, Y3, Y2
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           gemmSmallKRowsK_set_ktail
+	VXORPS       Y3, Y3, Y3
+	VFMADD231PS  Y2, Y0, Y3
+	VMASKMOVPS   Y3, Y1, (R8)
+	ADDQ         $0x00000020, SI
+	ADDQ         $0x00000020, R8
+	SUBQ         $0x00000008, R9
+	JMP          gemmSmallKRowsK_set_row
+
+gemmSmallKRowsK_set_zero:
+	VXORPS Y1, Y1, Y1
+
+gemmSmallKRowsK_set_z8:
+	CMPQ    R9, $0x00000008
+	JL      gemmSmallKRowsK_set_ztail
+	VMOVUPS Y1, (R8)
+	ADDQ    $0x00000020, R8
+	SUBQ    $0x00000008, R9
+	JMP     gemmSmallKRowsK_set_z8
+
+gemmSmallKRowsK_set_ztail:
+	TESTQ      R9, R9
+	JZ         gemmSmallKRowsK_set_row
+	LEAQ       tailmask<>+0(SB), AX
+	MOVQ       R9, CX
+	NEGQ       CX
+	VMOVUPS    32(AX)(CX*4), Y2
+	VMASKMOVPS Y1, Y2, (R8)
+	JMP        gemmSmallKRowsK_set_row
+
+gemmSmallKRowsK_done:
+	VZEROUPPER
+	RET
+
+// func gemm12x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·gemm12x8s(SB), NOSPLIT, $0-80
+	MOVQ    kc+0(FP), AX
+	MOVQ    a+8(FP), CX
+	MOVQ    rsa+16(FP), DX
+	SHLQ    $0x02, DX
+	MOVQ    csa+24(FP), BX
+	SHLQ    $0x02, BX
+	MOVQ    b+32(FP), SI
+	MOVQ    ldb+40(FP), DI
+	SHLQ    $0x02, DI
+	MOVQ    cols+72(FP), R8
+	LEAQ    tailmask<>+0(SB), R9
+	MOVQ    R8, R10
+	NEGQ    R10
+	VMOVUPS 32(R9)(R10*4), Y0
+	LEAQ    (DX)(DX*2), R9
+	LEAQ    (DX)(DX*4), R10
+	LEAQ    (CX)(R9*2), R11
+	VXORPS  Y1, Y1, Y1
+	VXORPS  Y2, Y2, Y2
+	VXORPS  Y3, Y3, Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y7, Y7, Y7
+	VXORPS  Y8, Y8, Y8
+	VXORPS  Y9, Y9, Y9
+	VXORPS  Y10, Y10, Y10
+	VXORPS  Y11, Y11, Y11
+	VXORPS  Y12, Y12, Y12
+
+gemm12x8s_loop:
+	VMASKMOVPS   (SI), Y0, Y13
+	VBROADCASTSS (CX), Y14
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS (CX)(DX*1), Y14
+	VFMADD231PS  Y13, Y14, Y2
+	VBROADCASTSS (CX)(DX*2), Y14
+	VFMADD231PS  Y13, Y14, Y3
+	VBROADCASTSS (CX)(R9*1), Y14
+	VFMADD231PS  Y13, Y14, Y4
+	VBROADCASTSS (CX)(DX*4), Y14
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS (CX)(R10*1), Y14
+	VFMADD231PS  Y13, Y14, Y6
+	VBROADCASTSS (R11), Y14
+	VFMADD231PS  Y13, Y14, Y7
+	VBROADCASTSS (R11)(DX*1), Y14
+	VFMADD231PS  Y13, Y14, Y8
+	VBROADCASTSS (R11)(DX*2), Y14
+	VFMADD231PS  Y13, Y14, Y9
+	VBROADCASTSS (R11)(R9*1), Y14
+	VFMADD231PS  Y13, Y14, Y10
+	VBROADCASTSS (R11)(DX*4), Y14
+	VFMADD231PS  Y13, Y14, Y11
+	VBROADCASTSS (R11)(R10*1), Y14
+	VFMADD231PS  Y13, Y14, Y12
+	ADDQ         BX, CX
+	ADDQ         BX, R11
+	ADDQ         DI, SI
+	DECQ         AX
+	JNZ          gemm12x8s_loop
+	MOVSS        alpha+64(FP), X13
+	VBROADCASTSS X13, Y13
+	MOVQ         c+48(FP), AX
+	MOVQ         ldc+56(FP), CX
+	SHLQ         $0x02, CX
+	VMASKMOVPS   (AX), Y0, Y14
+	VFMADD231PS  Y1, Y13, Y14
+	CMPQ         R8, $0x08
+	JNE          gemm12x8s_0_part
+	VMOVUPS      Y14, (AX)
+	JMP          gemm12x8s_0_stored
+
+gemm12x8s_0_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_0_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_0_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_0_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_0_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_0_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_0_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y2, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_1_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_1_stored
+
+gemm12x8s_1_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_1_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_1_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_1_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_1_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_1_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_1_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y3, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_2_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_2_stored
+
+gemm12x8s_2_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_2_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_2_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_2_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_2_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_2_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_2_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y4, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_3_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_3_stored
+
+gemm12x8s_3_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_3_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_3_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_3_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_3_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_3_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_3_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y5, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_4_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_4_stored
+
+gemm12x8s_4_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_4_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_4_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_4_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_4_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_4_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_4_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y6, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_5_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_5_stored
+
+gemm12x8s_5_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_5_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_5_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_5_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_5_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_5_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_5_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y7, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_6_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_6_stored
+
+gemm12x8s_6_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_6_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_6_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_6_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_6_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_6_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_6_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y8, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_7_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_7_stored
+
+gemm12x8s_7_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_7_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_7_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_7_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_7_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_7_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_7_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y9, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_8_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_8_stored
+
+gemm12x8s_8_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_8_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_8_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_8_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_8_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_8_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_8_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y10, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_9_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_9_stored
+
+gemm12x8s_9_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_9_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_9_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_9_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_9_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_9_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_9_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y11, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_10_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_10_stored
+
+gemm12x8s_10_part:
+	MOVQ         AX, DX
+	VMOVAPS      X14, X1
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_10_two
+	VMOVUPS      X1, (DX)
+	VEXTRACTF128 $0x01, Y14, X1
+	ADDQ         $0x10, DX
+
+gemm12x8s_10_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_10_one
+	VMOVLPS  X1, (DX)
+	VMOVHLPS X1, X1, X1
+	ADDQ     $0x08, DX
+
+gemm12x8s_10_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_10_stored
+	VMOVSS X1, (DX)
+
+gemm12x8s_10_stored:
+	ADDQ        CX, AX
+	VMASKMOVPS  (AX), Y0, Y14
+	VFMADD231PS Y12, Y13, Y14
+	CMPQ        R8, $0x08
+	JNE         gemm12x8s_11_part
+	VMOVUPS     Y14, (AX)
+	JMP         gemm12x8s_11_stored
+
+gemm12x8s_11_part:
+	VMOVAPS      X14, X0
+	TESTQ        $0x00000004, R8
+	JZ           gemm12x8s_11_two
+	VMOVUPS      X0, (AX)
+	VEXTRACTF128 $0x01, Y14, X0
+	ADDQ         $0x10, AX
+
+gemm12x8s_11_two:
+	TESTQ    $0x00000002, R8
+	JZ       gemm12x8s_11_one
+	VMOVLPS  X0, (AX)
+	VMOVHLPS X0, X0, X0
+	ADDQ     $0x08, AX
+
+gemm12x8s_11_one:
+	TESTQ  $0x00000001, R8
+	JZ     gemm12x8s_11_stored
+	VMOVSS X0, (AX)
+
+gemm12x8s_11_stored:
+	VZEROUPPER
+	RET

@@ -518,3 +518,23 @@ func gemm6x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *floa
 //
 //go:noescape
 func packPanels16(dst *float32, src *float32, ld int, kc int, nq int, stride int)
+
+// spmmRows computes rows [lo, hi) of alpha·a·b (+ c unless set) for a sparse a (see SpMMRows).
+//
+//go:noescape
+func spmmRows(lo int, hi int, rowPtr *int32, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, ldc int, n int, alpha float32, set int, pfn int)
+
+// spmmRowsPerm computes rows [lo, hi) of alpha·a·b (+ c unless set) for a sparse a (see SpMMRows).
+//
+//go:noescape
+func spmmRowsPerm(lo int, hi int, rowPtr *int32, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, ldc int, n int, alpha float32, set int, pfn int)
+
+// gemmSmallKRowsK computes rows [lo, hi) of alpha·a·b (+ c unless set) for a of k ≤ 8 columns (see GemmSmallKRows).
+//
+//go:noescape
+func gemmSmallKRowsK(lo int, hi int, a *float32, k int, b *float32, ldb int, c *float32, ldc int, n int, alpha float32, set int)
+
+// gemm12x8s computes a 12-row tile of c += alpha·a·b, at most 8 columns, without masked stores (see GemmTile12x8s).
+//
+//go:noescape
+func gemm12x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)
