@@ -8860,3 +8860,142 @@ pp_panel:
 pp_done:
 	VZEROUPPER
 	RET
+
+// func reluAddScaledSubBwdFresh(n int, gy *float32, out *float32, gx *float32, ga *float32, gb *float32, c float32, mi float32, which int, fresh int)
+// Requires: AVX, AVX2, SSE
+TEXT ·reluAddScaledSubBwdFresh(SB), NOSPLIT, $0-72
+	MOVQ         n+0(FP), AX
+	MOVQ         gy+8(FP), CX
+	MOVQ         out+16(FP), DX
+	MOVQ         gx+24(FP), BX
+	MOVQ         ga+32(FP), SI
+	MOVQ         gb+40(FP), DI
+	MOVQ         which+56(FP), R8
+	MOVQ         fresh+64(FP), R9
+	MOVSS        c+48(FP), X0
+	VBROADCASTSS X0, Y0
+	MOVSS        mi+52(FP), X1
+	VBROADCASTSS X1, Y1
+	VMOVUPS      reluconst<>+0(SB), Y2
+	VXORPS       Y3, Y3, Y3
+	XORQ         R10, R10
+
+l8:
+	MOVQ     AX, R11
+	SUBQ     R10, R11
+	CMPQ     R11, $0x08
+	JL       tail
+	VMOVUPS  (CX)(R10*4), Y4
+	VMOVUPS  (DX)(R10*4), Y5
+	VPCMPGTD Y3, Y5, Y5
+	VANDPS   Y5, Y4, Y4
+	VADDPS   Y3, Y4, Y4
+	BTQ      $0x00, R9
+	JCS      newx8
+	BTQ      $0x00, R8
+	JCC      skipx8
+	VMOVUPS  (BX)(R10*4), Y5
+	VADDPS   Y5, Y4, Y5
+	VMOVUPS  Y5, (BX)(R10*4)
+	JMP      skipx8
+
+newx8:
+	VMOVUPS Y4, (BX)(R10*4)
+
+skipx8:
+	VADDPS  Y3, Y4, Y4
+	VMULPS  Y0, Y4, Y4
+	VADDPS  Y3, Y4, Y4
+	VMULPS  Y1, Y4, Y4
+	VADDPS  Y3, Y4, Y4
+	BTQ     $0x01, R9
+	JCS     newa8
+	BTQ     $0x01, R8
+	JCC     skipa8
+	VMOVUPS (SI)(R10*4), Y5
+	VADDPS  Y5, Y4, Y5
+	VMOVUPS Y5, (SI)(R10*4)
+	JMP     skipa8
+
+newa8:
+	VMOVUPS Y4, (SI)(R10*4)
+
+skipa8:
+	VXORPS  Y2, Y4, Y4
+	BTQ     $0x02, R9
+	JCS     newb8
+	BTQ     $0x02, R8
+	JCC     skipb8
+	VMOVUPS (DI)(R10*4), Y5
+	VADDPS  Y5, Y4, Y5
+	VMOVUPS Y5, (DI)(R10*4)
+	JMP     skipb8
+
+newb8:
+	VADDPS  Y3, Y4, Y4
+	VMOVUPS Y4, (DI)(R10*4)
+
+skipb8:
+	ADDQ $0x08, R10
+	JMP  l8
+
+tail:
+	TESTQ      R11, R11
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       R11
+	VMOVUPS    32(AX)(R11*4), Y4
+	VMASKMOVPS (CX)(R10*4), Y4, Y5
+	VMASKMOVPS (DX)(R10*4), Y4, Y6
+	VPCMPGTD   Y3, Y6, Y6
+	VANDPS     Y6, Y5, Y5
+	VADDPS     Y3, Y5, Y5
+	BTQ        $0x00, R9
+	JCS        newxt
+	BTQ        $0x00, R8
+	JCC        skipxt
+	VMASKMOVPS (BX)(R10*4), Y4, Y6
+	VADDPS     Y6, Y5, Y6
+	VMASKMOVPS Y6, Y4, (BX)(R10*4)
+	JMP        skipxt
+
+newxt:
+	VMASKMOVPS Y5, Y4, (BX)(R10*4)
+
+skipxt:
+	VADDPS     Y3, Y5, Y5
+	VMULPS     Y0, Y5, Y5
+	VADDPS     Y3, Y5, Y5
+	VMULPS     Y1, Y5, Y5
+	VADDPS     Y3, Y5, Y5
+	BTQ        $0x01, R9
+	JCS        newat
+	BTQ        $0x01, R8
+	JCC        skipat
+	VMASKMOVPS (SI)(R10*4), Y4, Y0
+	VADDPS     Y0, Y5, Y0
+	VMASKMOVPS Y0, Y4, (SI)(R10*4)
+	JMP        skipat
+
+newat:
+	VMASKMOVPS Y5, Y4, (SI)(R10*4)
+
+skipat:
+	VXORPS     Y2, Y5, Y5
+	BTQ        $0x02, R9
+	JCS        newbt
+	BTQ        $0x02, R8
+	JCC        skipbt
+	VMASKMOVPS (DI)(R10*4), Y4, Y0
+	VADDPS     Y0, Y5, Y0
+	VMASKMOVPS Y0, Y4, (DI)(R10*4)
+	JMP        skipbt
+
+newbt:
+	VADDPS     Y3, Y5, Y0
+	VMASKMOVPS Y0, Y4, (DI)(R10*4)
+
+skipbt:
+done:
+	VZEROUPPER
+	RET

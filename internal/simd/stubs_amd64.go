@@ -518,3 +518,8 @@ func gemm6x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *floa
 //
 //go:noescape
 func packPanels16(dst *float32, src *float32, ld int, kc int, nq int, stride int)
+
+// reluAddScaledSubBwdFresh is reluAddScaledSubBwd writing the gradients whose bit is set in fresh onto +0 instead of adding into them (see ReLUAddScaledSubBackwardFresh).
+//
+//go:noescape
+func reluAddScaledSubBwdFresh(n int, gy *float32, out *float32, gx *float32, ga *float32, gb *float32, c float32, mi float32, which int, fresh int)

@@ -100,6 +100,7 @@ func main() {
 	gemmTile2Kernels()
 	pcgcn3Kernels()
 	actor4Kernels()
+	assign5Kernels()
 	Generate()
 }
 
