@@ -54,17 +54,37 @@ func addSubForward(arg any, lo, hi int) {
 // 1·ar (1·ar is ar exactly, a signalling NaN quieted as the ADDSS quiets
 // it), so the bits are the loop's, NaN payloads included
 // (TestAddSubVectorMatchesGo). A same-shape b is one call over the rows'
-// contiguous span.
+// contiguous span; a row vector b (a bias), tiled on the stack as many
+// times as fit in addRowTile floats, is one call per that many rows, the
+// same operations on each element (a call per row of a narrow n×c bias add
+// cost more than its arithmetic).
 func addSubVector(k bcast, ad, bd, od []float32, cols int, sign float32, lo, hi int) {
 	if k == bcSame {
 		simd.AddScaled(bd[lo*cols:hi*cols], ad[lo*cols:hi*cols], od[lo*cols:hi*cols], sign, 1)
 		return
 	}
 	br := bd[:cols]
-	for i := lo; i < hi; i++ {
-		simd.AddScaled(br, ad[i*cols:(i+1)*cols], od[i*cols:(i+1)*cols], sign, 1)
+	per := addRowTile / max(cols, 1) // rows a call
+	if per < 2 || hi-lo < 2 {
+		for i := lo; i < hi; i++ {
+			simd.AddScaled(br, ad[i*cols:(i+1)*cols], od[i*cols:(i+1)*cols], sign, 1)
+		}
+		return
+	}
+	var tile [addRowTile]float32
+	per = min(per, hi-lo)
+	for r := range per {
+		copy(tile[r*cols:(r+1)*cols], br)
+	}
+	for i := lo; i < hi; i += per {
+		e := min(i+per, hi)
+		simd.AddScaled(tile[:(e-i)*cols], ad[i*cols:e*cols], od[i*cols:e*cols], sign, 1)
 	}
 }
+
+// addRowTile is the length of addSubVector's tiled row vector: 2 KiB on
+// the stack.
+const addRowTile = 512
 
 func addSubBack(o *Var) {
 	t, a, b := o.tape, o.in[0], o.in[1]
