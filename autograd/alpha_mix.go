@@ -133,6 +133,14 @@ func alphaMixBackwardBlocks(arg any, lo, hi int) {
 	for blk := lo; blk < hi; blk++ {
 		r0, r1 := blk*reduceBlock, min((blk+1)*reduceBlock, rows)
 		alphaMixBackward(o, r0, r1)
+		if vec && cols < 8 {
+			// both sums in one pass, ColSumsTail's operations: g, d and b
+			// run on past the block, so that most rows take plain loads
+			s := r0 * cols
+			simd.ColSums2Narrow(r1-r0, cols, o.aux2.Data[s:], o.aux.Data[s:], o.in[1].Value.Data[s:],
+				part[blk*cols:(blk+1)*cols], part[(nb+1+blk)*cols:(nb+2+blk)*cols])
+			continue
+		}
 		het := reduction{g: o.aux2, mul: o.aux.Data, partial: part[:(nb+1)*cols]}
 		reduceRowBlocksVec(&het, blk, blk+1, vec)
 		hom := reduction{g: o.aux2, mul: o.in[1].Value.Data, partial: part[(nb+1)*cols:]}

@@ -35,3 +35,27 @@ func ReLUAddScaledSubBackwardFresh(gy, out, gx, ga, gb []float32, c, mi float32,
 		reluAddScaledSubBwdFresh(n, &gy[0], &out[0], p[0], p[1], p[2], c, mi, which, fresh&which)
 	}
 }
+
+// ColSums2Narrow is ColSumsTail twice over the same rows of g, once with mul
+// m1 into s1 and once with m2 into s2, for rows contiguous rows of cols in
+// 1..7 columns (stride cols): s1[j] = float64(g[i·cols+j]·m1[i·cols+j]) +
+// s1[j] for each row i in order, and likewise s2 with m2, the operations
+// and first operands of ColSumsTail (and of autograd's Go loop). g, m1 and
+// m2 may run on past the rows: the rows from whose start eight floats can
+// be read in all three are read with plain loads, the others masked.
+// AlphaMix's two sums for α's gradient.
+func ColSums2Narrow(rows, cols int, g, m1, m2 []float32, s1, s2 []float64) {
+	if rows <= 0 {
+		return
+	}
+	n := rows * cols
+	if cols < 1 || cols > 7 || len(g) < n || len(m1) < n || len(m2) < n || len(s1) < cols || len(s2) < cols {
+		panic(fmt.Sprintf("simd: ColSums2Narrow of %d×%d over %d, %d and %d floats into %d and %d sums", rows, cols, len(g), len(m1), len(m2), len(s1), len(s2)))
+	}
+	avail := min(len(g), len(m1), len(m2))
+	plain := 0
+	if avail >= 8 {
+		plain = min(rows, (avail-8)/cols+1) // rows i with i·cols + 8 ≤ avail
+	}
+	colSums2Narrow(rows, plain, cols, &g[0], &m1[0], &m2[0], &s1[0], &s2[0])
+}

@@ -6,3 +6,8 @@ package simd
 func ReLUAddScaledSubBackwardFresh(gy, out, gx, ga, gb []float32, c, mi float32, fresh int) {
 	panic("simd: ReLUAddScaledSubBackwardFresh called without vector support")
 }
+
+// ColSums2Narrow is unavailable in this build; see Enabled.
+func ColSums2Narrow(rows, cols int, g, m1, m2 []float32, s1, s2 []float64) {
+	panic("simd: ColSums2Narrow called without vector support")
+}

@@ -8999,3 +8999,90 @@ skipbt:
 done:
 	VZEROUPPER
 	RET
+
+// func colSums2Narrow(rows int, plain int, cols int, gd *float32, m1 *float32, m2 *float32, s1 *float64, s2 *float64)
+// Requires: AVX, AVX2
+TEXT ·colSums2Narrow(SB), NOSPLIT, $0-64
+	MOVQ         rows+0(FP), AX
+	MOVQ         plain+8(FP), CX
+	MOVQ         cols+16(FP), DX
+	MOVQ         gd+24(FP), BX
+	MOVQ         m1+32(FP), SI
+	MOVQ         m2+40(FP), DI
+	MOVQ         s1+48(FP), R8
+	MOVQ         s2+56(FP), R9
+	MOVQ         DX, R10
+	SHLQ         $0x02, R10
+	TESTQ        AX, AX
+	JZ           done
+	LEAQ         tailmask<>+0(SB), R11
+	NEGQ         DX
+	VMOVUPS      32(R11)(DX*4), Y0
+	VPMOVSXDQ    X0, Y1
+	VEXTRACTI128 $0x01, Y0, X2
+	VPMOVSXDQ    X2, Y2
+	VMASKMOVPD   (R8), Y1, Y3
+	VMASKMOVPD   32(R8), Y2, Y4
+	VMASKMOVPD   (R9), Y1, Y5
+	VMASKMOVPD   32(R9), Y2, Y6
+	SUBQ         CX, AX
+	TESTQ        CX, CX
+	JZ           masked
+
+rowp:
+	VMOVUPS      (BX), Y7
+	VMULPS       (SI), Y7, Y8
+	VANDPS       Y0, Y8, Y8
+	VMULPS       (DI), Y7, Y7
+	VANDPS       Y0, Y7, Y7
+	VCVTPS2PD    X8, Y9
+	VEXTRACTF128 $0x01, Y8, X8
+	VCVTPS2PD    X8, Y8
+	VADDPD       Y3, Y9, Y3
+	VADDPD       Y4, Y8, Y4
+	VCVTPS2PD    X7, Y8
+	VEXTRACTF128 $0x01, Y7, X7
+	VCVTPS2PD    X7, Y7
+	VADDPD       Y5, Y8, Y5
+	VADDPD       Y6, Y7, Y6
+	ADDQ         R10, BX
+	ADDQ         R10, SI
+	ADDQ         R10, DI
+	DECQ         CX
+	JNZ          rowp
+
+masked:
+	TESTQ AX, AX
+	JZ    store
+
+rowm:
+	VMASKMOVPS   (BX), Y0, Y7
+	VMASKMOVPS   (SI), Y0, Y8
+	VMASKMOVPS   (DI), Y0, Y9
+	VMULPS       Y8, Y7, Y8
+	VMULPS       Y9, Y7, Y9
+	VCVTPS2PD    X8, Y7
+	VEXTRACTF128 $0x01, Y8, X8
+	VCVTPS2PD    X8, Y8
+	VADDPD       Y3, Y7, Y3
+	VADDPD       Y4, Y8, Y4
+	VCVTPS2PD    X9, Y7
+	VEXTRACTF128 $0x01, Y9, X9
+	VCVTPS2PD    X9, Y8
+	VADDPD       Y5, Y7, Y5
+	VADDPD       Y6, Y8, Y6
+	ADDQ         R10, BX
+	ADDQ         R10, SI
+	ADDQ         R10, DI
+	DECQ         AX
+	JNZ          rowm
+
+store:
+	VMASKMOVPD Y3, Y1, (R8)
+	VMASKMOVPD Y4, Y2, 32(R8)
+	VMASKMOVPD Y5, Y1, (R9)
+	VMASKMOVPD Y6, Y2, 32(R9)
+
+done:
+	VZEROUPPER
+	RET

@@ -523,3 +523,8 @@ func packPanels16(dst *float32, src *float32, ld int, kc int, nq int, stride int
 //
 //go:noescape
 func reluAddScaledSubBwdFresh(n int, gy *float32, out *float32, gx *float32, ga *float32, gb *float32, c float32, mi float32, which int, fresh int)
+
+// colSums2Narrow adds the float64 column sums of g⊙m1 to s1 and of g⊙m2 to s2 over rows contiguous rows of cols < 8 columns (see ColSums2Narrow).
+//
+//go:noescape
+func colSums2Narrow(rows int, plain int, cols int, gd *float32, m1 *float32, m2 *float32, s1 *float64, s2 *float64)

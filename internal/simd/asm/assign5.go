@@ -8,11 +8,13 @@ import (
 
 // assign5Kernels emits the kernels of PCGCN's small per-epoch operations
 // added in session 46: ReLUAddScaledSub's backward writing its first
-// gradients instead of adding into cleared buffers.
+// gradients instead of adding into cleared buffers, and AlphaMix's two
+// column sums of narrow rows at once.
 func assign5Kernels() {
 	masks := NewDataAddr(NewStaticSymbol("tailmask"), 0)
 	rc := NewDataAddr(NewStaticSymbol("reluconst"), 0)
 	reluAddScaledSubBwdFresh(masks, rc)
+	colSums2Narrow(masks)
 }
 
 // reluAddScaledSubBwdFresh emits reluAddScaledSubBwd (main.go) with one more
@@ -97,4 +99,89 @@ func reluAddScaledSubBwdFresh(masks, rc Mem) {
 		put(gy, pgb, 2, "b", true)
 	}
 	elementLoop(masks, n, i, body)
+}
+
+// colSums2Narrow emits colSums2Narrow: two colSumsTail (pcgcn2.go) runs over
+// the same rows of g, one with mul m1 into s1 and one with m2 into s2, in one
+// pass: per row, v·m (g first) rounded to float32, widened to float64 and
+// added into the column's accumulator (the element first, addWidened), rows
+// in order. The first plain rows are read with plain 8-float loads (the
+// caller guarantees that 8 floats from each of their starts are readable in
+// g, m1 and m2), their products ANDed with the columns' mask so that the
+// lanes past the row add +0 to accumulators that are never stored; the
+// rest with masked loads, as colSumsTail. The two sums' chains interleave,
+// where two calls of colSumsTail ran one after the other, each a chain of
+// dependent adds with masked loads.
+func colSums2Narrow(masks Mem) {
+	kernel("colSums2Narrow", "func(rows, plain, cols int, gd, m1, m2 *float32, s1, s2 *float64)",
+		"colSums2Narrow adds the float64 column sums of g⊙m1 to s1 and of g⊙m2 to s2 over rows contiguous rows of cols < 8 columns (see ColSums2Narrow).")
+	rows := Load(Param("rows"), GP64())
+	plain := Load(Param("plain"), GP64())
+	cols := Load(Param("cols"), GP64())
+	pg := Load(Param("gd"), GP64())
+	p1 := Load(Param("m1"), GP64())
+	p2 := Load(Param("m2"), GP64())
+	ps1 := Load(Param("s1"), GP64())
+	ps2 := Load(Param("s2"), GP64())
+	ld := GP64()
+	MOVQ(cols, ld)
+	SHLQ(U8(2), ld)
+	TESTQ(rows, rows)
+	JZ(LabelRef("done"))
+	mask := loadMask(masks, cols)
+	mlo, mhi := YMM(), YMM()
+	VPMOVSXDQ(mask.AsX(), mlo)
+	VEXTRACTI128(U8(1), mask, mhi.AsX())
+	VPMOVSXDQ(mhi.AsX(), mhi)
+	lo1, hi1, lo2, hi2 := YMM(), YMM(), YMM(), YMM()
+	VMASKMOVPD(Mem{Base: ps1}, mlo, lo1)
+	VMASKMOVPD(Mem{Base: ps1, Disp: 32}, mhi, hi1)
+	VMASKMOVPD(Mem{Base: ps2}, mlo, lo2)
+	VMASKMOVPD(Mem{Base: ps2, Disp: 32}, mhi, hi2)
+	SUBQ(plain, rows) // the masked rows after the plain ones
+	TESTQ(plain, plain)
+	JZ(LabelRef("masked"))
+	Label("rowp")
+	{
+		v, w1, w2 := YMM(), YMM(), YMM()
+		VMOVUPS(Mem{Base: pg}, v)
+		VMULPS(Mem{Base: p1}, v, w1) // v·m1, v first
+		VANDPS(mask, w1, w1)
+		VMULPS(Mem{Base: p2}, v, w2)
+		VANDPS(mask, w2, w2)
+		addWidened(w1, lo1, hi1)
+		addWidened(w2, lo2, hi2)
+	}
+	ADDQ(ld, pg)
+	ADDQ(ld, p1)
+	ADDQ(ld, p2)
+	DECQ(plain)
+	JNZ(LabelRef("rowp"))
+	Label("masked")
+	TESTQ(rows, rows)
+	JZ(LabelRef("store"))
+	Label("rowm")
+	{
+		v, w1, w2 := YMM(), YMM(), YMM()
+		VMASKMOVPS(Mem{Base: pg}, mask, v)
+		VMASKMOVPS(Mem{Base: p1}, mask, w1)
+		VMASKMOVPS(Mem{Base: p2}, mask, w2)
+		VMULPS(w1, v, w1)
+		VMULPS(w2, v, w2)
+		addWidened(w1, lo1, hi1)
+		addWidened(w2, lo2, hi2)
+	}
+	ADDQ(ld, pg)
+	ADDQ(ld, p1)
+	ADDQ(ld, p2)
+	DECQ(rows)
+	JNZ(LabelRef("rowm"))
+	Label("store")
+	VMASKMOVPD(lo1, mlo, Mem{Base: ps1})
+	VMASKMOVPD(hi1, mhi, Mem{Base: ps1, Disp: 32})
+	VMASKMOVPD(lo2, mlo, Mem{Base: ps2})
+	VMASKMOVPD(hi2, mhi, Mem{Base: ps2, Disp: 32})
+	Label("done")
+	VZEROUPPER()
+	RET()
 }

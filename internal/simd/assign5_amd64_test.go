@@ -1,0 +1,65 @@
+//go:build !purego
+
+package simd
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestColSums2NarrowMatchesColSumsTail: the two sums in one pass give the
+// bits of two ColSumsTail calls — NaN payloads in g, m1, m2 and the sums
+// (which NaN survives), ±0, infinities, subnormals, products that overflow
+// — for 1–7 columns and 0–40 rows, with the slices ending at the last row
+// (its rows masked) or running on (plain loads; what lies past the rows,
+// NaNs and infinities here, must not reach a stored sum), and float64
+// sums past cols left alone.
+func TestColSums2NarrowMatchesColSumsTail(t *testing.T) {
+	if !Enabled() {
+		t.Skip("no vector kernels here")
+	}
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1e-40, -1e-40, float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.Float32frombits(0xffc00011), math.Float32frombits(0x7fc00022), 3e38, -3e38, 1.5, -0.25}
+	r := rand.New(rand.NewPCG(46, 3))
+	pick := func() float32 {
+		if r.IntN(4) == 0 {
+			return vals[r.IntN(len(vals))]
+		}
+		return 2*r.Float32() - 1
+	}
+	for cols := 1; cols <= 7; cols++ {
+		for rows := 0; rows <= 40; rows++ {
+			for _, extra := range []int{0, 3, 9} {
+				t.Run(fmt.Sprintf("cols=%d/rows=%d/extra=%d", cols, rows, extra), func(t *testing.T) {
+					n := rows*cols + extra
+					g, m1, m2 := make([]float32, n), make([]float32, n), make([]float32, n)
+					for i := range g {
+						g[i], m1[i], m2[i] = pick(), pick(), pick()
+					}
+					for i := rows * cols; i < n; i++ { // past the rows
+						g[i], m1[i], m2[i] = float32(math.NaN()), float32(math.Inf(1)), math.Float32frombits(0x7f800001)
+					}
+					s := make([]float64, 2*8)
+					for i := range s {
+						s[i] = float64(2*r.Float32() - 1)
+					}
+					s[0] = math.Float64frombits(0x7ff8000000000abc)
+					want := append([]float64(nil), s...)
+					if rows > 0 {
+						ColSumsTail(rows, cols, cols, g, m1, want[:8])
+						ColSumsTail(rows, cols, cols, g, m2, want[8:])
+					}
+					got := append([]float64(nil), s...)
+					ColSums2Narrow(rows, cols, g, m1, m2, got[:8], got[8:])
+					for i := range want {
+						if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+							t.Fatalf("sum %d = %v (%#x), ColSumsTail %v (%#x)", i, got[i], math.Float64bits(got[i]), want[i], math.Float64bits(want[i]))
+						}
+					}
+				})
+			}
+		}
+	}
+}
