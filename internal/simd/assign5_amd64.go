@@ -59,3 +59,19 @@ func ColSums2Narrow(rows, cols int, g, m1, m2 []float32, s1, s2 []float64) {
 	}
 	colSums2Narrow(rows, plain, cols, &g[0], &m1[0], &m2[0], &s1[0], &s2[0])
 }
+
+// SoftmaxNormRows4 is SoftmaxNormRows four rows at a time: each row of cols
+// ≤ 8 contiguous floats of y divided as package tensor's softmax loop
+// divides it (s = Σ float64(y_j) in column order from +0, then
+// y_j = y_j·float32(1/s)), the four rows' sums in the lanes of one vector
+// and their four divisions in one instruction, where SoftmaxNormRows is one
+// chain of dependent operations from the first row to the last. The same
+// bits.
+func SoftmaxNormRows4(y []float32, cols int) {
+	if cols < 1 || cols > 8 || len(y)%cols != 0 {
+		panic(fmt.Sprintf("simd: SoftmaxNormRows4 of %d floats in rows of %d", len(y), cols))
+	}
+	if len(y) > 0 {
+		softmaxNormRows4(len(y)/cols, &y[0], cols)
+	}
+}

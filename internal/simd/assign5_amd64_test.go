@@ -63,3 +63,67 @@ func TestColSums2NarrowMatchesColSumsTail(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftmaxNormRows4MatchesSoftmaxNormRows: four rows at a time give the
+// bits of SoftmaxNormRows, for 1–8 columns and 0–13 rows (every remainder
+// of four), on rows with NaN payloads, ±0, infinities, subnormals, sums
+// that overflow float32 and rows of zeros, with a guard past the last row
+// left alone.
+func TestSoftmaxNormRows4MatchesSoftmaxNormRows(t *testing.T) {
+	if !Enabled() {
+		t.Skip("no vector kernels here")
+	}
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1e-40, float32(math.Inf(1)), float32(math.NaN()),
+		math.Float32frombits(0xffc00011), math.Float32frombits(0x7fc00022), 3e38, 1, 0.5}
+	r := rand.New(rand.NewPCG(46, 4))
+	for cols := 1; cols <= 8; cols++ {
+		for rows := 0; rows <= 13; rows++ {
+			for trial := range 20 {
+				n := rows * cols
+				y := make([]float32, n+8)
+				for i := range y {
+					if r.IntN(5) == 0 {
+						y[i] = vals[r.IntN(len(vals))]
+					} else {
+						y[i] = r.Float32()
+					}
+				}
+				if trial == 0 && n > 0 {
+					clear(y[:cols]) // a row of zeros: 1/0
+				}
+				want := append([]float32(nil), y...)
+				SoftmaxNormRows(want[:n], cols)
+				got := append([]float32(nil), y...)
+				SoftmaxNormRows4(got[:n], cols)
+				for i := range want {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("cols %d rows %d trial %d: y[%d] = %v (%#x), SoftmaxNormRows %v (%#x)", cols, rows, trial, i, got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkSoftmaxNormRows4: the softmax's normalisation of Actor's 7,600
+// rows of 5, row by row (SoftmaxNormRows) and four rows at a time.
+func BenchmarkSoftmaxNormRows4(b *testing.B) {
+	if !Enabled() {
+		b.Skip("no vector kernels here")
+	}
+	y := make([]float32, 7600*5)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range y {
+		y[i] = r.Float32() + 0.1
+	}
+	b.Run("rows", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			SoftmaxNormRows(y, 5)
+		}
+	})
+	b.Run("four", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			SoftmaxNormRows4(y, 5)
+		}
+	})
+}

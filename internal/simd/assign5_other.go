@@ -11,3 +11,8 @@ func ReLUAddScaledSubBackwardFresh(gy, out, gx, ga, gb []float32, c, mi float32,
 func ColSums2Narrow(rows, cols int, g, m1, m2 []float32, s1, s2 []float64) {
 	panic("simd: ColSums2Narrow called without vector support")
 }
+
+// SoftmaxNormRows4 is unavailable in this build; see Enabled.
+func SoftmaxNormRows4(y []float32, cols int) {
+	panic("simd: SoftmaxNormRows4 called without vector support")
+}

@@ -9086,3 +9086,217 @@ store:
 done:
 	VZEROUPPER
 	RET
+
+// func softmaxNormRows4(rows int, y *float32, cols int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·softmaxNormRows4(SB), NOSPLIT, $16-24
+	MOVQ         rows+0(FP), AX
+	MOVQ         y+8(FP), CX
+	MOVQ         cols+16(FP), DX
+	LEAQ         tailmask<>+0(SB), BX
+	MOVQ         DX, SI
+	NEGQ         SI
+	VMOVUPS      32(BX)(SI*4), Y0
+	MOVQ         DX, BX
+	SHLQ         $0x02, BX
+	MOVQ         $0x3ff0000000000000, SI
+	MOVQ         SI, X1
+	VBROADCASTSD X1, Y2
+
+n4_loop:
+	CMPQ   AX, $0x04
+	JL     n4_rest
+	LEAQ   (CX)(BX*1), SI
+	LEAQ   (SI)(BX*1), DI
+	LEAQ   (DI)(BX*1), R8
+	VXORPD Y3, Y3, Y3
+	XORQ   R9, R9
+
+n4_col:
+	VMOVSS       (CX)(R9*4), X4
+	VINSERTPS    $0x10, (SI)(R9*4), X4, X4
+	VINSERTPS    $0x20, (DI)(R9*4), X4, X4
+	VINSERTPS    $0x30, (R8)(R9*4), X4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y4, Y3, Y3
+	INCQ         R9
+	CMPQ         R9, DX
+	JL           n4_col
+	VDIVPD       Y3, Y2, Y3
+	VCVTPD2PSY   Y3, X3
+	VMOVUPS      X3, (SP)
+	VBROADCASTSS (SP), Y3
+	VMASKMOVPS   (CX), Y0, Y4
+	VMULPS       Y3, Y4, Y4
+	CMPQ         DX, $0x08
+	JNE          n4_r0_part
+	VMOVUPS      Y4, (CX)
+	JMP          n4_r0_stored
+
+n4_r0_part:
+	VMOVAPS      X4, X3
+	TESTQ        $0x00000004, DX
+	JZ           n4_r0_two
+	VMOVUPS      X3, (CX)
+	VEXTRACTF128 $0x01, Y4, X3
+	ADDQ         $0x10, CX
+
+n4_r0_two:
+	TESTQ    $0x00000002, DX
+	JZ       n4_r0_one
+	VMOVLPS  X3, (CX)
+	VMOVHLPS X3, X3, X3
+	ADDQ     $0x08, CX
+
+n4_r0_one:
+	TESTQ  $0x00000001, DX
+	JZ     n4_r0_stored
+	VMOVSS X3, (CX)
+
+n4_r0_stored:
+	VBROADCASTSS 4(SP), Y3
+	VMASKMOVPS   (SI), Y0, Y4
+	VMULPS       Y3, Y4, Y4
+	CMPQ         DX, $0x08
+	JNE          n4_r1_part
+	VMOVUPS      Y4, (SI)
+	JMP          n4_r1_stored
+
+n4_r1_part:
+	MOVQ         SI, CX
+	VMOVAPS      X4, X3
+	TESTQ        $0x00000004, DX
+	JZ           n4_r1_two
+	VMOVUPS      X3, (CX)
+	VEXTRACTF128 $0x01, Y4, X3
+	ADDQ         $0x10, CX
+
+n4_r1_two:
+	TESTQ    $0x00000002, DX
+	JZ       n4_r1_one
+	VMOVLPS  X3, (CX)
+	VMOVHLPS X3, X3, X3
+	ADDQ     $0x08, CX
+
+n4_r1_one:
+	TESTQ  $0x00000001, DX
+	JZ     n4_r1_stored
+	VMOVSS X3, (CX)
+
+n4_r1_stored:
+	VBROADCASTSS 8(SP), Y3
+	VMASKMOVPS   (DI), Y0, Y4
+	VMULPS       Y3, Y4, Y4
+	CMPQ         DX, $0x08
+	JNE          n4_r2_part
+	VMOVUPS      Y4, (DI)
+	JMP          n4_r2_stored
+
+n4_r2_part:
+	MOVQ         DI, CX
+	VMOVAPS      X4, X3
+	TESTQ        $0x00000004, DX
+	JZ           n4_r2_two
+	VMOVUPS      X3, (CX)
+	VEXTRACTF128 $0x01, Y4, X3
+	ADDQ         $0x10, CX
+
+n4_r2_two:
+	TESTQ    $0x00000002, DX
+	JZ       n4_r2_one
+	VMOVLPS  X3, (CX)
+	VMOVHLPS X3, X3, X3
+	ADDQ     $0x08, CX
+
+n4_r2_one:
+	TESTQ  $0x00000001, DX
+	JZ     n4_r2_stored
+	VMOVSS X3, (CX)
+
+n4_r2_stored:
+	VBROADCASTSS 12(SP), Y3
+	VMASKMOVPS   (R8), Y0, Y4
+	VMULPS       Y3, Y4, Y4
+	CMPQ         DX, $0x08
+	JNE          n4_r3_part
+	VMOVUPS      Y4, (R8)
+	JMP          n4_r3_stored
+
+n4_r3_part:
+	MOVQ         R8, CX
+	VMOVAPS      X4, X3
+	TESTQ        $0x00000004, DX
+	JZ           n4_r3_two
+	VMOVUPS      X3, (CX)
+	VEXTRACTF128 $0x01, Y4, X3
+	ADDQ         $0x10, CX
+
+n4_r3_two:
+	TESTQ    $0x00000002, DX
+	JZ       n4_r3_one
+	VMOVLPS  X3, (CX)
+	VMOVHLPS X3, X3, X3
+	ADDQ     $0x08, CX
+
+n4_r3_one:
+	TESTQ  $0x00000001, DX
+	JZ     n4_r3_stored
+	VMOVSS X3, (CX)
+
+n4_r3_stored:
+	LEAQ (R8)(BX*1), CX
+	SUBQ $0x04, AX
+	JMP  n4_loop
+
+n4_rest:
+	TESTQ  AX, AX
+	JZ     n4_done
+	VXORPD X2, X2, X2
+	XORQ   SI, SI
+
+n1_col:
+	VXORPD       X3, X3, X3
+	VCVTSS2SD    (CX)(SI*4), X3, X3
+	VADDSD       X3, X2, X2
+	INCQ         SI
+	CMPQ         SI, DX
+	JL           n1_col
+	VDIVSD       X2, X1, X2
+	VCVTSD2SS    X2, X2, X2
+	VBROADCASTSS X2, Y2
+	VMASKMOVPS   (CX), Y0, Y3
+	VMULPS       Y2, Y3, Y3
+	CMPQ         DX, $0x08
+	JNE          n1_part
+	VMOVUPS      Y3, (CX)
+	JMP          n1_stored
+
+n1_part:
+	MOVQ         CX, SI
+	VMOVAPS      X3, X2
+	TESTQ        $0x00000004, DX
+	JZ           n1_two
+	VMOVUPS      X2, (SI)
+	VEXTRACTF128 $0x01, Y3, X2
+	ADDQ         $0x10, SI
+
+n1_two:
+	TESTQ    $0x00000002, DX
+	JZ       n1_one
+	VMOVLPS  X2, (SI)
+	VMOVHLPS X2, X2, X2
+	ADDQ     $0x08, SI
+
+n1_one:
+	TESTQ  $0x00000001, DX
+	JZ     n1_stored
+	VMOVSS X2, (SI)
+
+n1_stored:
+	ADDQ BX, CX
+	DECQ AX
+	JMP  n4_rest
+
+n4_done:
+	VZEROUPPER
+	RET

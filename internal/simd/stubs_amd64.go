@@ -528,3 +528,8 @@ func reluAddScaledSubBwdFresh(n int, gy *float32, out *float32, gx *float32, ga 
 //
 //go:noescape
 func colSums2Narrow(rows int, plain int, cols int, gd *float32, m1 *float32, m2 *float32, s1 *float64, s2 *float64)
+
+// softmaxNormRows4 divides each narrow row by its float64 sum, four rows at a time (see SoftmaxNormRows4).
+//
+//go:noescape
+func softmaxNormRows4(rows int, y *float32, cols int)

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"math"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -8,13 +11,15 @@ import (
 
 // assign5Kernels emits the kernels of PCGCN's small per-epoch operations
 // added in session 46: ReLUAddScaledSub's backward writing its first
-// gradients instead of adding into cleared buffers, and AlphaMix's two
-// column sums of narrow rows at once.
+// gradients instead of adding into cleared buffers, AlphaMix's two column
+// sums of narrow rows at once, and the softmax's normalisation of narrow
+// rows four at a time.
 func assign5Kernels() {
 	masks := NewDataAddr(NewStaticSymbol("tailmask"), 0)
 	rc := NewDataAddr(NewStaticSymbol("reluconst"), 0)
 	reluAddScaledSubBwdFresh(masks, rc)
 	colSums2Narrow(masks)
+	softmaxNormRows4(masks)
 }
 
 // reluAddScaledSubBwdFresh emits reluAddScaledSubBwd (main.go) with one more
@@ -182,6 +187,109 @@ func colSums2Narrow(masks Mem) {
 	VMASKMOVPD(lo2, mlo, Mem{Base: ps2})
 	VMASKMOVPD(hi2, mhi, Mem{Base: ps2, Disp: 32})
 	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// softmaxNormRows4 emits softmaxNormRows4: softmaxNormRowsS (pcgcn3.go) four
+// rows at a time. softmaxNormRows's loop is one chain: each row's float64
+// sum (s + e, column by column, from +0), 1/s (VDIVSD), and a VCVTSS2SD
+// whose destination's upper half ties every conversion to the one before.
+// Here four rows' sums are one vector of four float64 lanes, each lane the
+// same sequence — +0, then s + float64(y_j) for j in column order — the
+// column's four floats gathered by VMOVSS and VINSERTPS, widened by
+// VCVTPS2PD; one VDIVPD gives the four 1/s (one first, as VDIVSD), one
+// VCVTPD2PS the four float32(1/s), and each row is multiplied by its own
+// (y first) and written with plain stores. The last rows % 4 rows go one at
+// a time, as softmaxNormRowsS. The same bits, row by row.
+func softmaxNormRows4(masks Mem) {
+	kernel("softmaxNormRows4", "func(rows int, y *float32, cols int)",
+		"softmaxNormRows4 divides each narrow row by its float64 sum, four rows at a time (see SoftmaxNormRows4).")
+	ps := gpParams("rows", "y", "cols")
+	rows, py, cols := ps[0], ps[1], ps[2]
+	m := loadMask(masks, cols)
+	ld := GP64() // bytes a row
+	MOVQ(cols, ld)
+	SHLQ(U8(2), ld)
+	onev := GP64()
+	MOVQ(U64(math.Float64bits(1)), onev)
+	one := XMM()
+	MOVQ(onev, one)
+	one4 := YMM()
+	VBROADCASTSD(one, one4)
+	inv4 := AllocLocal(16)
+
+	Label("n4_loop")
+	CMPQ(rows, U8(4))
+	JL(LabelRef("n4_rest"))
+	{
+		p := [4]Register{py, GP64(), GP64(), GP64()}
+		for r := 1; r < 4; r++ {
+			LEAQ(Mem{Base: p[r-1], Index: ld, Scale: 1}, p[r])
+		}
+		s := YMM()
+		VXORPD(s, s, s)
+		j := GP64()
+		XORQ(j, j)
+		Label("n4_col")
+		c := XMM()
+		VMOVSS(Mem{Base: p[0], Index: j, Scale: 4}, c)
+		for r := 1; r < 4; r++ {
+			VINSERTPS(U8(r<<4), Mem{Base: p[r], Index: j, Scale: 4}, c, c)
+		}
+		cd := YMM()
+		VCVTPS2PD(c, cd)
+		VADDPD(cd, s, s) // s + e, lane by lane
+		INCQ(j)
+		CMPQ(j, cols)
+		JL(LabelRef("n4_col"))
+		iv := YMM()
+		VDIVPD(s, one4, iv) // 1/s
+		ivs := XMM()
+		VCVTPD2PSY(iv, ivs)
+		VMOVUPS(ivs, inv4)
+		for r := 0; r < 4; r++ {
+			b := YMM()
+			VBROADCASTSS(inv4.Offset(4*r), b)
+			y := YMM()
+			VMASKMOVPS(Mem{Base: p[r]}, m, y)
+			VMULPS(b, y, y) // e·inv
+			storeN(y, p[r], cols, fmt.Sprintf("n4_r%d", r))
+		}
+		LEAQ(Mem{Base: p[3], Index: ld, Scale: 1}, py)
+	}
+	SUBQ(U8(4), rows)
+	JMP(LabelRef("n4_loop"))
+
+	Label("n4_rest")
+	TESTQ(rows, rows)
+	JZ(LabelRef("n4_done"))
+	{
+		s, e := XMM(), XMM()
+		VXORPD(s, s, s)
+		j := GP64()
+		XORQ(j, j)
+		Label("n1_col")
+		VXORPD(e, e, e) // no tie to the conversion before
+		VCVTSS2SD(Mem{Base: py, Index: j, Scale: 4}, e, e)
+		VADDSD(e, s, s) // s + e
+		INCQ(j)
+		CMPQ(j, cols)
+		JL(LabelRef("n1_col"))
+		inv := XMM()
+		VDIVSD(s, one, inv) // 1/s
+		VCVTSD2SS(inv, inv, inv)
+		iv := YMM()
+		VBROADCASTSS(inv, iv)
+		y := YMM()
+		VMASKMOVPS(Mem{Base: py}, m, y)
+		VMULPS(iv, y, y) // e·inv
+		storeN(y, py, cols, "n1")
+		ADDQ(ld, py)
+	}
+	DECQ(rows)
+	JMP(LabelRef("n4_rest"))
+	Label("n4_done")
 	VZEROUPPER()
 	RET()
 }
