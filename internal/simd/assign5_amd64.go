@@ -75,3 +75,33 @@ func SoftmaxNormRows4(y []float32, cols int) {
 		softmaxNormRows4(len(y)/cols, &y[0], cols)
 	}
 }
+
+// AXPYRows is AXPY over pairs of rows: for each q in order with yi[q] ≥ 0,
+// the cols floats of row xi[q] of x (row neg when xi[q] < 0) times c added
+// into those of row yi[q] of y — y_j = x_j·c + y_j, the operations and first
+// operands of AXPY — where both matrices have rows ld floats apart (x and y
+// may start at a column offset: cols ≤ ld). One call for what was a call
+// of AXPY per row: SegmentMeanRows' sums and its backward's scatter. The
+// indices are checked.
+func AXPYRows(c float32, xi, yi []int32, x, y []float32, ld, cols, neg int) {
+	n := len(xi)
+	if len(yi) != n || cols < 0 || cols > ld {
+		panic(fmt.Sprintf("simd: AXPYRows of %d and %d row indices, %d columns of rows of %d", n, len(yi), cols, ld))
+	}
+	if n == 0 || cols == 0 {
+		return
+	}
+	for q, yr := range yi {
+		if yr < 0 {
+			continue
+		}
+		xr := int(xi[q])
+		if xr < 0 {
+			xr = neg
+		}
+		if xr < 0 || xr*ld+cols > len(x) || int(yr)*ld+cols > len(y) {
+			panic(fmt.Sprintf("simd: AXPYRows pair %d: rows %d and %d of %d and %d floats (%d columns, stride %d)", q, xr, yr, len(x), len(y), cols, ld))
+		}
+	}
+	axpyRows(n, &xi[0], &yi[0], &x[0], &y[0], ld, cols, neg, c)
+}

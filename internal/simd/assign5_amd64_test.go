@@ -127,3 +127,62 @@ func BenchmarkSoftmaxNormRows4(b *testing.B) {
 		}
 	})
 }
+
+// TestAXPYRowsMatchesAXPY: AXPYRows gives the bits of one AXPY call per row
+// pair, in q order (a row of y named twice takes both in turn), skipping
+// pairs with a negative y row and reading row neg for a negative x row; c
+// of 1, −1 and 0.37; 1–40 columns at column offsets 0–3 of rows of stride
+// cols+offset+2; NaN payloads, ±0, infinities and subnormals on both sides.
+func TestAXPYRowsMatchesAXPY(t *testing.T) {
+	if !Enabled() {
+		t.Skip("no vector kernels here")
+	}
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1e-40, float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.Float32frombits(0xffc00011), math.Float32frombits(0x7f800021), 3e38, -0.5}
+	r := rand.New(rand.NewPCG(46, 6))
+	pick := func() float32 {
+		if r.IntN(5) == 0 {
+			return vals[r.IntN(len(vals))]
+		}
+		return 2*r.Float32() - 1
+	}
+	for _, c := range []float32{1, -1, 0.37} {
+		for cols := 1; cols <= 40; cols++ {
+			for off := 0; off < 4; off++ {
+				ld := cols + off + 2
+				xr, yr, n := 7, 5, 30
+				x, y := make([]float32, xr*ld), make([]float32, yr*ld)
+				for i := range x {
+					x[i] = pick()
+				}
+				for i := range y {
+					y[i] = pick()
+				}
+				xi, yi := make([]int32, n), make([]int32, n)
+				for q := range xi {
+					xi[q] = int32(r.IntN(xr+1)) - 1 // −1: row neg
+					yi[q] = int32(r.IntN(yr+1)) - 1 // −1: skipped
+				}
+				neg := xr - 1
+				want := append([]float32(nil), y...)
+				for q := range xi {
+					if yi[q] < 0 {
+						continue
+					}
+					a := int(xi[q])
+					if a < 0 {
+						a = neg
+					}
+					AXPY(c, x[a*ld+off:a*ld+off+cols], want[int(yi[q])*ld+off:int(yi[q])*ld+off+cols])
+				}
+				got := append([]float32(nil), y...)
+				AXPYRows(c, xi, yi, x[off:], got[off:], ld, cols, neg)
+				for i := range want {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("c %v cols %d offset %d: y[%d] = %v (%#x), AXPY %v (%#x)", c, cols, off, i, got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+					}
+				}
+			}
+		}
+	}
+}

@@ -16,3 +16,8 @@ func ColSums2Narrow(rows, cols int, g, m1, m2 []float32, s1, s2 []float64) {
 func SoftmaxNormRows4(y []float32, cols int) {
 	panic("simd: SoftmaxNormRows4 called without vector support")
 }
+
+// AXPYRows is unavailable in this build; see Enabled.
+func AXPYRows(c float32, xi, yi []int32, x, y []float32, ld, cols, neg int) {
+	panic("simd: AXPYRows called without vector support")
+}

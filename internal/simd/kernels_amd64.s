@@ -9300,3 +9300,72 @@ n1_stored:
 n4_done:
 	VZEROUPPER
 	RET
+
+// func axpyRows(n int, xi *int32, yi *int32, x *float32, y *float32, ld int, cols int, neg int, c float32)
+// Requires: AVX, AVX2, CMOV, SSE
+TEXT ·axpyRows(SB), NOSPLIT, $0-68
+	MOVQ         n+0(FP), AX
+	MOVQ         xi+8(FP), CX
+	MOVQ         yi+16(FP), DX
+	MOVQ         x+24(FP), BX
+	MOVQ         y+32(FP), SI
+	MOVQ         ld+40(FP), DI
+	MOVQ         cols+48(FP), R8
+	MOVQ         neg+56(FP), R9
+	MOVSS        c+64(FP), X0
+	VBROADCASTSS X0, Y0
+	SHLQ         $0x02, DI
+	MOVQ         R8, R10
+	ANDQ         $0x07, R10
+	TESTQ        R10, R10
+	JZ           ar_nomask
+	LEAQ         tailmask<>+0(SB), R11
+	NEGQ         R10
+	VMOVUPS      32(R11)(R10*4), Y1
+
+ar_nomask:
+	XORQ R10, R10
+
+ar_row:
+	CMPQ    R10, AX
+	JGE     ar_done
+	MOVLQSX (DX)(R10*4), R11
+	TESTQ   R11, R11
+	JS      ar_next
+	MOVLQSX (CX)(R10*4), R12
+	TESTQ   R12, R12
+	CMOVQLT R9, R12
+	IMULQ   DI, R12
+	ADDQ    BX, R12
+	IMULQ   DI, R11
+	ADDQ    SI, R11
+	XORQ    R13, R13
+
+ar_col:
+	MOVQ    R8, R14
+	SUBQ    R13, R14
+	CMPQ    R14, $0x08
+	JL      ar_tail
+	VMOVUPS (R12)(R13*4), Y2
+	VMULPS  Y0, Y2, Y2
+	VADDPS  (R11)(R13*4), Y2, Y2
+	VMOVUPS Y2, (R11)(R13*4)
+	ADDQ    $0x08, R13
+	JMP     ar_col
+
+ar_tail:
+	TESTQ      R14, R14
+	JZ         ar_next
+	VMASKMOVPS (R12)(R13*4), Y1, Y2
+	VMASKMOVPS (R11)(R13*4), Y1, Y3
+	VMULPS     Y0, Y2, Y2
+	VADDPS     Y3, Y2, Y2
+	VMASKMOVPS Y2, Y1, (R11)(R13*4)
+
+ar_next:
+	INCQ R10
+	JMP  ar_row
+
+ar_done:
+	VZEROUPPER
+	RET

@@ -533,3 +533,8 @@ func colSums2Narrow(rows int, plain int, cols int, gd *float32, m1 *float32, m2 
 //
 //go:noescape
 func softmaxNormRows4(rows int, y *float32, cols int)
+
+// axpyRows adds c times rows of x to rows of y, the pairs named by xi and yi (see AXPYRows).
+//
+//go:noescape
+func axpyRows(n int, xi *int32, yi *int32, x *float32, y *float32, ld int, cols int, neg int, c float32)

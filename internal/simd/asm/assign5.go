@@ -12,14 +12,15 @@ import (
 // assign5Kernels emits the kernels of PCGCN's small per-epoch operations
 // added in session 46: ReLUAddScaledSub's backward writing its first
 // gradients instead of adding into cleared buffers, AlphaMix's two column
-// sums of narrow rows at once, and the softmax's normalisation of narrow
-// rows four at a time.
+// sums of narrow rows at once, the softmax's normalisation of narrow
+// rows four at a time, and AXPY over indexed rows (the prototypes' sums).
 func assign5Kernels() {
 	masks := NewDataAddr(NewStaticSymbol("tailmask"), 0)
 	rc := NewDataAddr(NewStaticSymbol("reluconst"), 0)
 	reluAddScaledSubBwdFresh(masks, rc)
 	colSums2Narrow(masks)
 	softmaxNormRows4(masks)
+	axpyRows(masks)
 }
 
 // reluAddScaledSubBwdFresh emits reluAddScaledSubBwd (main.go) with one more
@@ -290,6 +291,79 @@ func softmaxNormRows4(masks Mem) {
 	DECQ(rows)
 	JMP(LabelRef("n4_rest"))
 	Label("n4_done")
+	VZEROUPPER()
+	RET()
+}
+
+// axpyRows emits axpyRows: for q < n with yi[q] ≥ 0, the cols floats of row
+// xi[q] of x (row neg when xi[q] < 0) times c plus those of row yi[q] of y,
+// into y's row: axpy's operations (the product x·c, x first, then + y, the
+// product first) over each row pair, eight at a time and a masked tail,
+// rows in q order; both matrices have row stride ld floats.
+func axpyRows(masks Mem) {
+	kernel("axpyRows", "func(n int, xi, yi *int32, x, y *float32, ld, cols, neg int, c float32)",
+		"axpyRows adds c times rows of x to rows of y, the pairs named by xi and yi (see AXPYRows).")
+	ps := gpParams("n", "xi", "yi", "x", "y", "ld", "cols", "neg")
+	n, pxi, pyi, px, py, ld, cols, neg := ps[0], ps[1], ps[2], ps[3], ps[4], ps[5], ps[6], ps[7]
+	c := broadcastParam("c")
+	SHLQ(U8(2), ld) // bytes a row
+	tail := GP64()
+	MOVQ(cols, tail)
+	ANDQ(U8(7), tail)
+	var mask VecVirtual
+	TESTQ(tail, tail)
+	JZ(LabelRef("ar_nomask"))
+	mask = loadMask(masks, tail)
+	Label("ar_nomask")
+	q := GP64()
+	XORQ(q, q)
+	Label("ar_row")
+	CMPQ(q, n)
+	JGE(LabelRef("ar_done"))
+	yr := GP64()
+	MOVLQSX(Mem{Base: pyi, Index: q, Scale: 4}, yr)
+	TESTQ(yr, yr)
+	JS(LabelRef("ar_next"))
+	xr := GP64()
+	MOVLQSX(Mem{Base: pxi, Index: q, Scale: 4}, xr)
+	TESTQ(xr, xr)
+	CMOVQLT(neg, xr)
+	IMULQ(ld, xr)
+	ADDQ(px, xr)
+	IMULQ(ld, yr)
+	ADDQ(py, yr)
+	j := GP64()
+	XORQ(j, j)
+	rem := GP64()
+	Label("ar_col")
+	MOVQ(cols, rem)
+	SUBQ(j, rem)
+	CMPQ(rem, U8(8))
+	JL(LabelRef("ar_tail"))
+	{
+		v := YMM()
+		VMOVUPS(Mem{Base: xr, Index: j, Scale: 4}, v)
+		VMULPS(c, v, v)                                 // x·c
+		VADDPS(Mem{Base: yr, Index: j, Scale: 4}, v, v) // + y
+		VMOVUPS(v, Mem{Base: yr, Index: j, Scale: 4})
+	}
+	ADDQ(U8(8), j)
+	JMP(LabelRef("ar_col"))
+	Label("ar_tail")
+	TESTQ(rem, rem)
+	JZ(LabelRef("ar_next"))
+	{
+		v, w := YMM(), YMM()
+		VMASKMOVPS(Mem{Base: xr, Index: j, Scale: 4}, mask, v)
+		VMASKMOVPS(Mem{Base: yr, Index: j, Scale: 4}, mask, w)
+		VMULPS(c, v, v) // x·c
+		VADDPS(w, v, v) // + y
+		VMASKMOVPS(v, mask, Mem{Base: yr, Index: j, Scale: 4})
+	}
+	Label("ar_next")
+	INCQ(q)
+	JMP(LabelRef("ar_row"))
+	Label("ar_done")
 	VZEROUPPER()
 	RET()
 }
