@@ -88,8 +88,12 @@ func alphaMixBack(o *Var) {
 	if x.requiresGrad {
 		t.grad(x)
 	}
+	o.i0 = 1
 	if b.requiresGrad {
-		t.grad(b)
+		// a first ∂b (PCGCN's ÂS) is not zeroed by the tape: each span
+		// clears its part just before adding into it, while it is in L1
+		_, beta := t.gradFor(b)
+		o.i0 = int(beta)
 	}
 	gc := t.Alloc(rows, cols) // ∂hom = ∂het: ∂out onto +0, for a's sums
 	o.aux2 = gc
@@ -171,6 +175,9 @@ func alphaMixBackward(arg any, lo, hi int) {
 		}
 		if b.requiresGrad {
 			gb := b.Grad.Data[e0:e1]
+			if o.i0 == 0 {
+				clear(gb) // a first ∂b: the zeros Tape.grad would have written
+			}
 			axpySpan(-1, d, gb)
 			mulSpan(a, nil, c, gb, true)
 		}

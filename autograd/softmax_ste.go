@@ -89,7 +89,10 @@ func softmaxSTEScale(arg any, lo, hi int) {
 
 func softmaxSTEBack(o *Var) {
 	t := o.tape
-	t.grad(o.in[0])
+	// a first ∂x (PCGCN's S̃) is not zeroed by the tape: each span clears
+	// its rows just before adding into them, while they are in L1
+	_, beta := t.gradFor(o.in[0])
+	o.i0 = int(beta)
 	rows, cols := o.aux.Rows, o.aux.Cols
 	t.Exec.ForArg(rows, 4*rows*cols, o, softmaxSTEBackward)
 }
@@ -112,6 +115,9 @@ func softmaxSTEBackward(arg any, lo, hi int) {
 		axpySpan(1, g[e0:e1], s)
 		clear(z)
 		softmaxBackSpan(cols, y[e0:e1], s, z)
+		if o.i0 == 0 {
+			clear(gx[e0:e1]) // a first ∂x: the zeros Tape.grad would have written
+		}
 		scaleBackward(o.p, gx[e0:e1], z, nil, nil)
 	}
 }
