@@ -88,7 +88,10 @@ const addRowTile = 512
 
 func addSubBack(o *Var) {
 	t, a, b := o.tape, o.in[0], o.in[1]
-	if o.kind == bcRow && a.requiresGrad && b.requiresGrad && simd.Enabled() && !goFusesFMA {
+	if o.kind == bcRow && a.requiresGrad && b.requiresGrad && simd.Enabled() && !goFusesFMA &&
+		(a.Rows()+reduceBlock-1)/reduceBlock >= t.Exec.N() {
+		// (with fewer blocks than goroutines, a small graph's wide bias
+		// add, the two reductions share ∂a's rows among them instead)
 		addRowBack(o)
 		return
 	}
