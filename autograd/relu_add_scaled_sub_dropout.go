@@ -52,7 +52,10 @@ func (t *Tape) ReLUAddScaledSubDropout(x, a, b *Var, m *tensor.Dense, c float32,
 	o.mask.bits = t.masks.take((n + 15) / 16)
 	t.holdBytes(2 * int64(len(o.mask.bits))) // until Reset rewinds the arena
 	o.mask.inner = t.masks.innerTable(n / 4)
-	t.Exec.ForArg((n+15)/16, 9*n, o, rasdForward)
+	// the work of ReLUAddScaledSub's loop alone (Dropout's is less), so that
+	// a small graph's update stays on one goroutine as the two operations
+	// did, with no hand-off
+	t.Exec.ForArg((n+15)/16, 5*n, o, rasdForward)
 	return t.record1(o, rasdBack, true), t.newVar(hv)
 }
 
@@ -109,7 +112,7 @@ func rasdBack(o *Var) {
 		}
 	}
 	n := o.Value.Len()
-	t.Exec.ForArg((n+15)/16, 6*n, o, rasdBackward)
+	t.Exec.ForArg((n+15)/16, 4*n, o, rasdBackward) // as ReLUAddScaledSub's backward
 }
 
 // rasdBackward runs the backward of the blocks [lo, hi), a span at a time:
