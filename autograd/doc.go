@@ -21,9 +21,8 @@
 //     broadcast.go), AddScaled (ca·a + cb·b), Scale, AddConst, Neg, ReLU,
 //     LeakyReLU, ELU, GELU, Sigmoid, Softplus, Tanh, and the fused PCGCN update
 //     ReLUAddScaledSub (ReLU(x + c·((a − b) ⊙ m)), with the rounding of the
-//     chain it replaces; ReLUAddScaledSubDropout, the update and the next
-//     layer's Dropout as one operation) and its similarity mix AlphaMix
-//     (a·b + (1−a)·(x − b), likewise);
+//     chain it replaces) and its similarity mix AlphaMix (a·b + (1−a)·(x − b),
+//     likewise);
 //   - rows: Softmax, LogSoftmax, L2NormalizeRows, BatchNorm (batch
 //     statistics), LayerNorm (row statistics; both without an affine
 //     part, which nn.Norm adds); losses NLLLoss, CrossEntropy,

@@ -128,49 +128,6 @@ func BenchmarkReduceNarrowColumns(b *testing.B) {
 	}
 }
 
-// BenchmarkReLUAddScaledSubDropoutVsChain: the fused layer update and
-// dropout (rasdForward, rasdBackward) against ReLUAddScaledSub's and
-// Dropout's loops one after the other, over Actor's 7,600×64, the fresh
-// gradients written by the kernels in both.
-func BenchmarkReLUAddScaledSubDropoutVsChain(b *testing.B) {
-	rows, cols := 7600, 64
-	n := rows * cols
-	mk := func(seed uint64) *Var {
-		return &Var{Value: testkit.RandDense(rows, cols, seed), Grad: tensor.NewDense(rows, cols), requiresGrad: true}
-	}
-	x, a, bb := mk(1), mk(2), mk(3)
-	m := dropMask{s: rng.NewStream(7), thr: uint32(math.Round(0.1 * 65536)), scale: 1 / 0.9}
-	m.bits = make([]uint16, (n+15)/16)
-	var arena maskArena
-	m.inner = arena.innerTable(n / 4)
-	upd := &Var{Value: tensor.NewDense(rows, cols), Grad: tensor.NewDense(rows, cols), xs: []*Var{x}, in: [2]*Var{a, bb}, p: -5, i0: 7}
-	drop := &Var{Value: tensor.NewDense(rows, cols), Grad: testkit.RandDense(rows, cols, 4), in: [2]*Var{upd, nil}, mask: m}
-	fused := &Var{Value: drop.Value, Grad: drop.Grad, xs: []*Var{x}, in: [2]*Var{a, bb}, aux2: upd.Value, p: -5, i0: 7, mask: m}
-	nb := (n + 15) / 16
-	b.Run("fwd/chain", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			reluAddScaledSubForward(upd, 0, rows)
-			dropoutForwardBits(drop, 0, nb)
-		}
-	})
-	b.Run("fwd/fused", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			rasdForward(fused, 0, nb)
-		}
-	})
-	b.Run("bwd/chain", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			dropoutBackwardBits(drop, 0, nb) // i0 0: first
-			reluAddScaledSubBackward(upd, 0, rows)
-		}
-	})
-	b.Run("bwd/fused", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			rasdBackward(fused, 0, nb)
-		}
-	})
-}
-
 // BenchmarkBiasAdd: the forward of a bias add (a 1×cols row added to every
 // row) at Actor's classifier (7,600×5) and hidden (7,600×64) widths.
 func BenchmarkBiasAdd(b *testing.B) {

@@ -335,18 +335,11 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 	if m.lastB == nil {
 		m.lastB = make([][]int32, c.Layers)
 	}
-	// next is the next layer's (or the classifier's) dropped-out input when
-	// the layer update made it (fusedDropout)
-	var next *autograd.Var
 	for l, w := range m.ws {
 		// S, the control term and the message passing all use the dropped-out
 		// input hd; the "input" prototypes come from h0, before this dropout
 		prev := h
-		hd := next
-		if hd == nil {
-			hd = t.Dropout(m.norms[l].Forward(t, h), p)
-		}
-		next = nil
+		hd := t.Dropout(m.norms[l].Forward(t, h), p)
 		P := protos
 		if c.Protos == "layer" {
 			P = m.prototypes(t, hd)
@@ -377,14 +370,7 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 		// uncontrolled nodes, in one fused operation with the rounding of
 		// ReLU(mp + β·((hw − BPW) ⊙ control)) step by step
 		bpw := t.MatMul(b, t.MatMul(P, w))
-		if m.fusedDropout(l) {
-			// with the dropout of what reads h next, in one operation (the
-			// same bits): h itself is then a value without a gradient, which
-			// only the Embedding reads
-			next, h = t.ReLUAddScaledSubDropout(mp, hw, bpw, m.control, float32(c.Beta*c.BetaScale), p)
-		} else {
-			h = t.ReLUAddScaledSub(mp, hw, bpw, m.control, float32(c.Beta*c.BetaScale))
-		}
+		h = t.ReLUAddScaledSub(mp, hw, bpw, m.control, float32(c.Beta*c.BetaScale))
 		// HW, ÂHW and BPW are dead now: the backward steps of MatMul, SpMM
 		// and the fused update read none of them, so the next layer reuses
 		// their buffers
@@ -407,28 +393,12 @@ func (m *PCGCN) Forward(t *autograd.Tape) Output {
 		}
 		t.ReleaseDead(s)
 	}
-	if next == nil {
-		next = t.Dropout(h, p)
-	}
-	logits := m.cls.Forward(t, next)
+	logits := m.cls.Forward(t, t.Dropout(h, p))
 	out := Output{Logits: logits, Embedding: h}
 	if consist != nil {
 		out.Aux = t.Scale(consist, float32(c.Lambda))
 	}
 	return out
-}
-
-// fusedDropout reports whether layer l's update and the dropout of what reads
-// its output next (the next layer's input, or the classifier's) are one
-// operation, ReLUAddScaledSubDropout: when nothing but that dropout reads
-// the update with a gradient — no normalisation of the next layer's input,
-// no residual connection (which adds the layer's input to it), no history
-// (whose aggregator reads the undropped input).
-func (m *PCGCN) fusedDropout(l int) bool {
-	if m.cfg.Residual || m.agg != nil {
-		return false
-	}
-	return l+1 == len(m.ws) || m.norms[l+1] == nil
 }
 
 // prototypes returns the c×d class means of h over the training nodes, with
