@@ -106,8 +106,9 @@ func addSubBack(o *Var) {
 // addRowBack is addSubBack for a row vector b (a bias) when both inputs need
 // a gradient, in one parallel loop over reduceInto's blocks of reduceBlock
 // rows: each block's ∂a += ∂out (simd.AXPY, reduceSame's operations; a
-// first ∂a cleared a few rows at a time just before, in L1, instead of by
-// Tape.grad's pass), then the block's float64 column sums of ∂out for ∂b
+// first ∂a written as AXPY onto +0 gives it, simd.AXPYFresh, instead of
+// zeroed by Tape.grad's pass and read), then the block's float64 column
+// sums of ∂out for ∂b
 // (reduceRowBlocksVec), combined as reduceInto combines them. The same
 // bits as the two reductions; one pass and two hand-offs less.
 func addRowBack(o *Var) {
@@ -121,10 +122,6 @@ func addRowBack(o *Var) {
 	finishRowBlocks(bcRow, t.red.partial, nb, cols, t.grad(o.in[1]).Data, o.p)
 }
 
-// addRowClearRows is how many rows addRowBackBlocks clears in a first ∂a
-// before adding into them.
-const addRowClearRows = 16
-
 // addRowBackBlocks runs addRowBack for the blocks [lo, hi).
 func addRowBackBlocks(arg any, lo, hi int) {
 	o := arg.(*Var)
@@ -133,11 +130,9 @@ func addRowBackBlocks(arg any, lo, hi int) {
 	part := o.tape.red.partial
 	for blk := lo; blk < hi; blk++ {
 		r0, r1 := blk*reduceBlock, min((blk+1)*reduceBlock, rows)
-		for i := r0; i < r1; i += addRowClearRows {
-			s, e := i*cols, min(i+addRowClearRows, r1)*cols
-			if o.i0 == 0 {
-				clear(ga[s:e])
-			}
+		if s, e := r0*cols, r1*cols; o.i0 == 0 {
+			simd.AXPYFresh(1, g[s:e], ga[s:e]) // AXPY onto +0, ∂a not read
+		} else {
 			simd.AXPY(1, g[s:e], ga[s:e])
 		}
 		r := reduction{g: o.Grad, partial: part}

@@ -105,3 +105,16 @@ func AXPYRows(c float32, xi, yi []int32, x, y []float32, ld, cols, neg int) {
 	}
 	axpyRows(n, &xi[0], &yi[0], &x[0], &y[0], ld, cols, neg, c)
 }
+
+// AXPYFresh sets y = x·c + 0: what AXPY gives on a y of +0 (a −0 product
+// becomes +0), without reading y, so that a first gradient needs no zeroing.
+// x and y have one length.
+func AXPYFresh(c float32, x, y []float32) {
+	n := len(x)
+	if len(y) != n {
+		panic(fmt.Sprintf("simd: AXPYFresh on x %d, y %d elements (want equal)", n, len(y)))
+	}
+	if n > 0 {
+		axpyFresh(n, &x[0], &y[0], c)
+	}
+}

@@ -186,3 +186,37 @@ func TestAXPYRowsMatchesAXPY(t *testing.T) {
 		}
 	}
 }
+
+// TestAXPYFreshMatchesAXPYOnZeros: AXPYFresh on a y of NaNs gives the bits of
+// AXPY on a y of +0, for every tail length, c of 1, −1 and 0.37, and NaN
+// payloads, ±0, infinities and subnormals in x; a guard past y is left alone.
+func TestAXPYFreshMatchesAXPYOnZeros(t *testing.T) {
+	if !Enabled() {
+		t.Skip("no vector kernels here")
+	}
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1e-40, -1e-40, float32(math.Inf(1)), float32(math.Inf(-1)),
+		float32(math.NaN()), math.Float32frombits(0xffc00011), math.Float32frombits(0x7f800021), 3e38, -0.5, 1.25}
+	r := rand.New(rand.NewPCG(46, 7))
+	for _, c := range []float32{1, -1, 0.37} {
+		for n := 0; n <= 40; n++ {
+			x := make([]float32, n)
+			for i := range x {
+				x[i] = vals[r.IntN(len(vals))]
+			}
+			want := make([]float32, n+1)
+			want[n] = 7
+			AXPY(c, x, want[:n])
+			got := make([]float32, n+1)
+			for i := range got[:n] {
+				got[i] = float32(math.NaN())
+			}
+			got[n] = 7
+			AXPYFresh(c, x, got[:n])
+			for i := range want {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("c %v n %d: y[%d] = %v (%#x), AXPY on +0 %v (%#x)", c, n, i, got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+				}
+			}
+		}
+	}
+}

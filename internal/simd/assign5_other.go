@@ -21,3 +21,8 @@ func SoftmaxNormRows4(y []float32, cols int) {
 func AXPYRows(c float32, xi, yi []int32, x, y []float32, ld, cols, neg int) {
 	panic("simd: AXPYRows called without vector support")
 }
+
+// AXPYFresh is unavailable in this build; see Enabled.
+func AXPYFresh(c float32, x, y []float32) {
+	panic("simd: AXPYFresh called without vector support")
+}

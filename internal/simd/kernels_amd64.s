@@ -9369,3 +9369,41 @@ ar_next:
 ar_done:
 	VZEROUPPER
 	RET
+
+// func axpyFresh(n int, x *float32, y *float32, c float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·axpyFresh(SB), NOSPLIT, $0-28
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	MOVSS        c+24(FP), X0
+	VBROADCASTSS X0, Y0
+	VXORPS       Y1, Y1, Y1
+	XORQ         BX, BX
+
+l8:
+	MOVQ    AX, SI
+	SUBQ    BX, SI
+	CMPQ    SI, $0x08
+	JL      tail
+	VMOVUPS (CX)(BX*4), Y2
+	VMULPS  Y0, Y2, Y2
+	VADDPS  Y1, Y2, Y2
+	VMOVUPS Y2, (DX)(BX*4)
+	ADDQ    $0x08, BX
+	JMP     l8
+
+tail:
+	TESTQ      SI, SI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       SI
+	VMOVUPS    32(AX)(SI*4), Y2
+	VMASKMOVPS (CX)(BX*4), Y2, Y3
+	VMULPS     Y0, Y3, Y3
+	VADDPS     Y1, Y3, Y3
+	VMASKMOVPS Y3, Y2, (DX)(BX*4)
+
+done:
+	VZEROUPPER
+	RET

@@ -538,3 +538,8 @@ func softmaxNormRows4(rows int, y *float32, cols int)
 //
 //go:noescape
 func axpyRows(n int, xi *int32, yi *int32, x *float32, y *float32, ld int, cols int, neg int, c float32)
+
+// axpyFresh sets y = x·c + 0 for n elements, what axpy gives on a y of +0, without reading y (see AXPYFresh).
+//
+//go:noescape
+func axpyFresh(n int, x *float32, y *float32, c float32)

@@ -13,7 +13,8 @@ import (
 // added in session 46: ReLUAddScaledSub's backward writing its first
 // gradients instead of adding into cleared buffers, AlphaMix's two column
 // sums of narrow rows at once, the softmax's normalisation of narrow
-// rows four at a time, and AXPY over indexed rows (the prototypes' sums).
+// rows four at a time, AXPY over indexed rows (the prototypes' sums), and
+// AXPY onto a first gradient without reading it.
 func assign5Kernels() {
 	masks := NewDataAddr(NewStaticSymbol("tailmask"), 0)
 	rc := NewDataAddr(NewStaticSymbol("reluconst"), 0)
@@ -21,6 +22,7 @@ func assign5Kernels() {
 	colSums2Narrow(masks)
 	softmaxNormRows4(masks)
 	axpyRows(masks)
+	axpyFresh(masks)
 }
 
 // reluAddScaledSubBwdFresh emits reluAddScaledSubBwd (main.go) with one more
@@ -366,4 +368,25 @@ func axpyRows(masks Mem) {
 	Label("ar_done")
 	VZEROUPPER()
 	RET()
+}
+
+// axpyFresh emits axpyFresh: axpy (main.go's scaleVec with acc) onto a y of
+// +0 without reading y: y = x·c + 0, the product (x first) and then the
+// add of a zeroed register, so that a −0 product becomes +0 as on the
+// zeroed buffer.
+func axpyFresh(masks Mem) {
+	kernel("axpyFresh", "func(n int, x, y *float32, c float32)",
+		"axpyFresh sets y = x·c + 0 for n elements, what axpy gives on a y of +0, without reading y (see AXPYFresh).")
+	ps := gpParams("n", "x", "y")
+	n, px, py := ps[0], ps[1], ps[2]
+	c := broadcastParam("c")
+	zero := YMM()
+	VXORPS(zero, zero, zero)
+	i := GP64()
+	elementLoop(masks, n, i, func(mask VecVirtual, _ string) {
+		x := maskedLoad(px, i, mask)
+		VMULPS(c, x, x)    // x·c
+		VADDPS(zero, x, x) // + 0
+		maskedStore(x, py, i, mask)
+	})
 }
