@@ -88,25 +88,68 @@ func alphaMixBack(o *Var) {
 	if x.requiresGrad {
 		t.grad(x)
 	}
+	o.i0 = 1
 	if b.requiresGrad {
-		t.grad(b)
+		// a first ∂b (PCGCN's ÂS) is not zeroed by the tape: each span
+		// clears its part just before adding into it, while it is in L1
+		_, beta := t.gradFor(b)
+		o.i0 = int(beta)
 	}
 	gc := t.Alloc(rows, cols) // ∂hom = ∂het: ∂out onto +0, for a's sums
 	o.aux2 = gc
-	t.Exec.ForArg(rows, 4*rows*cols, o, alphaMixBackward)
-	if a.requiresGrad {
-		// ∂(1−a) = Σ ∂het ⊙ d (Mul's backward), ∂a += Σ ∂hom ⊙ b (Mul's),
-		// then ∂(−a) = ∂(1−a) (AddConst's) and ∂a += −1·∂(−a) (Scale's)
-		omg, scg := t.AllocZero(1, 1), t.AllocZero(1, 1)
-		t.reduceInto(bcScalar, gc, omg, o.aux.Data, 1)
-		t.reduceInto(bcScalar, gc, t.grad(a), b.Value.Data, 1)
-		addGrad(0, scg.Data, omg.Data, nil, nil)
-		scaleBackward(-1, a.Grad.Data[:1], scg.Data, nil, nil)
-		t.giveBack(omg)
-		t.giveBack(scg)
+	if !a.requiresGrad {
+		t.Exec.ForArg(rows, 4*rows*cols, o, alphaMixBackward)
+		t.giveBack(gc)
+		o.aux2 = nil
+		return
 	}
+	// ∂(1−a) = Σ ∂het ⊙ d (Mul's backward), ∂a += Σ ∂hom ⊙ b (Mul's),
+	// then ∂(−a) = ∂(1−a) (AddConst's) and ∂a += −1·∂(−a) (Scale's). The
+	// two sums are reduceInto's (bcScalar): float64 column sums of each
+	// block of reduceBlock rows, taken here by the goroutine that has just
+	// written the block's ∂hom, then combined as reduceInto combines them
+	nb := (rows + reduceBlock - 1) / reduceBlock
+	part := t.red.partials(2 * (nb + 1) * cols)
+	o.s = float64(nb) // read by alphaMixBackwardBlocks for the second sums' offset
+	t.Exec.ForArg(nb, 6*rows*cols, o, alphaMixBackwardBlocks)
+	omg, scg := t.AllocZero(1, 1), t.AllocZero(1, 1)
+	finishRowBlocks(bcScalar, part[:(nb+1)*cols], nb, cols, omg.Data, 1)
+	finishRowBlocks(bcScalar, part[(nb+1)*cols:], nb, cols, t.grad(a).Data, 1)
+	addGrad(0, scg.Data, omg.Data, nil, nil)
+	scaleBackward(-1, a.Grad.Data[:1], scg.Data, nil, nil)
+	t.giveBack(omg)
+	t.giveBack(scg)
 	t.giveBack(gc)
 	o.aux2 = nil
+}
+
+// alphaMixBackwardBlocks runs alphaMixBackward on the rows of the blocks
+// [lo, hi) of reduceBlock rows, and after each block its float64 column
+// sums of ∂hom ⊙ d and ∂hom ⊙ b (reduceRowBlocksVec, the additions of
+// reduceInto's) into the tape's partial sums: the first sums' blocks from
+// 0, the second's from nb + 1 blocks on.
+func alphaMixBackwardBlocks(arg any, lo, hi int) {
+	o := arg.(*Var)
+	rows, cols := o.Value.Rows, o.Value.Cols
+	nb := int(o.s)
+	part := o.tape.red.partial
+	vec := simd.Enabled()
+	for blk := lo; blk < hi; blk++ {
+		r0, r1 := blk*reduceBlock, min((blk+1)*reduceBlock, rows)
+		alphaMixBackward(o, r0, r1)
+		if vec && cols < 8 {
+			// both sums in one pass, ColSumsTail's operations: g, d and b
+			// run on past the block, so that most rows take plain loads
+			s := r0 * cols
+			simd.ColSums2Narrow(r1-r0, cols, o.aux2.Data[s:], o.aux.Data[s:], o.in[1].Value.Data[s:],
+				part[blk*cols:(blk+1)*cols], part[(nb+1+blk)*cols:(nb+2+blk)*cols])
+			continue
+		}
+		het := reduction{g: o.aux2, mul: o.aux.Data, partial: part[:(nb+1)*cols]}
+		reduceRowBlocksVec(&het, blk, blk+1, vec)
+		hom := reduction{g: o.aux2, mul: o.in[1].Value.Data, partial: part[(nb+1)*cols:]}
+		reduceRowBlocksVec(&hom, blk, blk+1, vec)
+	}
 }
 
 // alphaMixBackward runs rows [lo, hi) of the chain's element-wise backward
@@ -132,6 +175,9 @@ func alphaMixBackward(arg any, lo, hi int) {
 		}
 		if b.requiresGrad {
 			gb := b.Grad.Data[e0:e1]
+			if o.i0 == 0 {
+				clear(gb) // a first ∂b: the zeros Tape.grad would have written
+			}
 			axpySpan(-1, d, gb)
 			mulSpan(a, nil, c, gb, true)
 		}

@@ -64,6 +64,13 @@ func TestAlphaMixMatchesChain(t *testing.T) {
 				var vals, gx, gb, ga [2][]float32
 				for v, fused := range []bool{false, true} {
 					tp := NewTape(tensor.Exec{Threads: threads})
+					for range 8 { // recycled buffers of NaNs: a first gradient left uncleared shows
+						d := tp.Alloc(rows, cols)
+						for i := range d.Data {
+							d.Data[i] = float32(math.NaN())
+						}
+						tp.giveBack(d)
+					}
 					var x, b, a *Var
 					// x, b: parameters (gradients added to) or tape values
 					// made from parameters (gradients written first)

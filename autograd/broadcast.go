@@ -107,6 +107,45 @@ func (t *Tape) reduceInto(k bcast, g, gb *tensor.Dense, mul []float32, sign floa
 	}
 }
 
+// partials returns r.partial resized to n cleared float64s, reallocated
+// only when its capacity is short.
+func (r *reduction) partials(n int) []float64 {
+	if cap(r.partial) < n {
+		r.partial = make([]float64, n)
+	}
+	r.partial = r.partial[:n]
+	clear(r.partial)
+	return r.partial
+}
+
+// finishRowBlocks combines the column sums of nb blocks of rows (partial,
+// (nb+1)·cols: block b's at b·cols, the last cols cleared for the total) in
+// block order and adds sign times them into bd: per column (bcRow), or,
+// summed over the columns in order, into bd[0] (bcScalar) — reduceInto's
+// combination, with its operands first where the compiled reduceInto has
+// them (which of two NaNs a sum keeps): the block's sum in `v + sums[j]`
+// (written so; `sums[j] += v` compiles here with sums[j] first), the product
+// in the last add (TestFinishRowBlocksMatchesReduceInto).
+func finishRowBlocks(k bcast, partial []float64, nb, cols int, bd []float32, sign float32) {
+	sums := partial[nb*cols : (nb+1)*cols]
+	for b := 0; b < nb; b++ {
+		for j, v := range partial[b*cols : (b+1)*cols] {
+			sums[j] = v + sums[j]
+		}
+	}
+	if k == bcRow {
+		for j, v := range sums {
+			bd[j] += sign * float32(v)
+		}
+		return
+	}
+	var s float64
+	for _, v := range sums {
+		s += v
+	}
+	bd[0] += sign * float32(s)
+}
+
 // reduceSame adds sign·g (⊙ mul) into gb element-wise on [lo, hi). Without
 // mul (the gradient of every Add and Sub's same-shape operand) the loop
 // gb[p] += sign·g[p] goes through simd.AXPY where that gives its bits (see

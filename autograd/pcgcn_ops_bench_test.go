@@ -1,6 +1,7 @@
 package autograd
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -122,6 +123,19 @@ func BenchmarkReduceNarrowColumns(b *testing.B) {
 			red.partial = make([]float64, nb*5)
 			for i := 0; i < b.N; i++ {
 				reduceRowBlocksVec(red, 0, nb, vec)
+			}
+		})
+	}
+}
+
+// BenchmarkBiasAdd: the forward of a bias add (a 1×cols row added to every
+// row) at Actor's classifier (7,600×5) and hidden (7,600×64) widths.
+func BenchmarkBiasAdd(b *testing.B) {
+	for _, cols := range []int{5, 64} {
+		a, bias, out := testkit.RandDense(7600, cols, 1).Data, testkit.RandDense(1, cols, 2).Data, make([]float32, 7600*cols)
+		b.Run(fmt.Sprintf("cols=%d", cols), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				addSubVector(bcRow, a, bias, out, cols, 1, 0, 7600)
 			}
 		})
 	}

@@ -90,11 +90,13 @@ func reluAddScaledSubForwardGo(o *Var, lo, hi int) {
 // reluAddScaledSubBack takes the three gradient buffers and runs the
 // backward over the rows. A gradient that is first here (PCGCN's ÂHW, HW
 // and BPW all are) is not zeroed by the tape in a pass of its own: its bit
-// in o.i0 (1: x, 2: a, 4: b) has each goroutine clear its rows just before
-// adding into them, a block of rows at a time, so the buffer is still in
-// L1 when the kernel reads it. The kernel then adds into +0 as into the
-// zeroed buffer of Tape.grad, so the bits are the same; what is saved is a
-// pass over up to three rows×cols buffers and its hand-off.
+// in o.i0 (1: x, 2: a, 4: b) has the vector kernel write it onto +0
+// without reading it (simd.ReLUAddScaledSubBackwardFresh: v + 0, what the
+// add into the zeroed buffer of Tape.grad gives), and the Go loop clear
+// each goroutine's rows just before adding into them, a block of rows at
+// a time, so the buffer is still in L1. The bits are the same either way;
+// what is saved is a pass over up to three rows×cols buffers and its
+// hand-off (and, in the vector path, the clearing and the reads).
 func reluAddScaledSubBack(o *Var) {
 	t := o.tape
 	o.i0 = 0
@@ -114,11 +116,15 @@ func reluAddScaledSubBack(o *Var) {
 // floats: 4 KiB a buffer).
 const reluAddScaledSubClearRows = 16
 
-// reluAddScaledSubBackward runs the backward of rows [lo, hi) a block at a
-// time, the block's rows of the fresh gradients (o.i0) cleared first.
+// reluAddScaledSubBackward runs the backward of rows [lo, hi): through the
+// vector kernel, which writes the fresh gradients (o.i0) itself, in one
+// piece; in Go a block at a time, the block's rows of the fresh gradients
+// cleared first.
 func reluAddScaledSubBackward(arg any, lo, hi int) {
 	o := arg.(*Var)
-	if o.i0 == 0 {
+	if o.i0 == 0 || simd.Enabled() {
+		// the vector kernel writes the fresh gradients itself, onto +0
+		// (simd.ReLUAddScaledSubBackwardFresh): nothing to clear
 		reluAddScaledSubBackwardRows(o, lo, hi)
 		return
 	}
@@ -138,7 +144,8 @@ func reluAddScaledSubBackward(arg any, lo, hi int) {
 // reluAddScaledSubBackwardRows mirrors the chain's backward steps for rows
 // [lo, hi): ReLU's masked gradient, Add's and Scale's, Mul's and Sub's, each
 // accumulated into a zeroed buffer as the chain's intermediate gradients
-// were.
+// were (the vector kernel writes the fresh ones, o.i0, onto +0 itself; the
+// Go loop finds them cleared).
 func reluAddScaledSubBackwardRows(o *Var, lo, hi int) {
 	if !simd.Enabled() {
 		reluAddScaledSubBackwardGo(o, lo, hi)
@@ -154,12 +161,12 @@ func reluAddScaledSubBackwardRows(o *Var, lo, hi int) {
 	}
 	if o.aux == nil {
 		s, e := lo*cols, hi*cols
-		simd.ReLUAddScaledSubBackward(o.Grad.Data[s:e], o.Value.Data[s:e], grad(x, s, e), grad(a, s, e), grad(b, s, e), c, 1)
+		simd.ReLUAddScaledSubBackwardFresh(o.Grad.Data[s:e], o.Value.Data[s:e], grad(x, s, e), grad(a, s, e), grad(b, s, e), c, 1, o.i0)
 		return
 	}
 	for i := lo; i < hi; i++ {
 		s, e := i*cols, (i+1)*cols
-		simd.ReLUAddScaledSubBackward(o.Grad.Data[s:e], o.Value.Data[s:e], grad(x, s, e), grad(a, s, e), grad(b, s, e), c, o.aux.Data[i])
+		simd.ReLUAddScaledSubBackwardFresh(o.Grad.Data[s:e], o.Value.Data[s:e], grad(x, s, e), grad(a, s, e), grad(b, s, e), c, o.aux.Data[i], o.i0)
 	}
 }
 

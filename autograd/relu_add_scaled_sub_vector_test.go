@@ -221,8 +221,9 @@ func TestReduceSameVectorMatchesGo(t *testing.T) {
 // operand on the vector path against the default build's loop
 // `or[j] = v + sign·br[j]`: the product rounded, then added with the
 // product as first operand, so of two NaNs the product's (b's: sign is ±1)
-// is kept; ±0, subnormals, infinities, NaN payloads, widths 1–40, row
-// ranges that start and end anywhere.
+// is kept; ±0, subnormals, infinities, NaN payloads, widths 1–40, 64, 257
+// and 600, 7 and 150 rows (a row vector's tile of addRowTile floats is
+// several calls over 150 rows), row ranges that start and end anywhere.
 func TestAddSubVectorMatchesGo(t *testing.T) {
 	if !simd.Enabled() || goFusesFMA {
 		t.Skip("no vector kernels in this build: the Go loops are the path")
@@ -232,37 +233,42 @@ func TestAddSubVectorMatchesGo(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 43))
 	for _, sign := range []float32{1, -1} {
 		for _, k := range []bcast{bcSame, bcRow} {
+			widths := []int{64, 257, 600}
 			for cols := 1; cols <= 40; cols++ {
-				rows := 7
-				a := make([]float32, rows*cols)
-				b := make([]float32, rows*cols)
-				if k == bcRow {
-					b = b[:cols]
-				}
-				for i := range a {
-					a[i] = vals[r.IntN(len(vals))]
-				}
-				for i := range b {
-					b[i] = vals[r.IntN(len(vals))]
-				}
-				lo, hi := r.IntN(3), rows-r.IntN(3)
-				got := make([]float32, rows*cols)
-				addSubVector(k, a, b, got, cols, sign, lo, hi)
-				want := make([]float32, rows*cols)
-				for i := lo; i < hi; i++ {
-					br := b[:cols]
-					if k == bcSame {
-						br = b[i*cols : (i+1)*cols]
+				widths = append(widths, cols)
+			}
+			for _, rows := range []int{7, 150} {
+				for _, cols := range widths {
+					a := make([]float32, rows*cols)
+					b := make([]float32, rows*cols)
+					if k == bcRow {
+						b = b[:cols]
 					}
-					for j := 0; j < cols; j++ {
-						if prod := sign * br[j]; prod != prod {
-							want[i*cols+j] = prod
-						} else {
-							want[i*cols+j] = prod + a[i*cols+j]
+					for i := range a {
+						a[i] = vals[r.IntN(len(vals))]
+					}
+					for i := range b {
+						b[i] = vals[r.IntN(len(vals))]
+					}
+					lo, hi := r.IntN(3), rows-r.IntN(3)
+					got := make([]float32, rows*cols)
+					addSubVector(k, a, b, got, cols, sign, lo, hi)
+					want := make([]float32, rows*cols)
+					for i := lo; i < hi; i++ {
+						br := b[:cols]
+						if k == bcSame {
+							br = b[i*cols : (i+1)*cols]
+						}
+						for j := 0; j < cols; j++ {
+							if prod := sign * br[j]; prod != prod {
+								want[i*cols+j] = prod
+							} else {
+								want[i*cols+j] = prod + a[i*cols+j]
+							}
 						}
 					}
+					same(t, fmt.Sprintf("addSub kind %d sign %v cols %d [%d,%d)", k, sign, cols, lo, hi), got, want)
 				}
-				same(t, fmt.Sprintf("addSub kind %d sign %v cols %d [%d,%d)", k, sign, cols, lo, hi), got, want)
 			}
 		}
 	}

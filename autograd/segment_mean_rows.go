@@ -41,26 +41,29 @@ func (t *Tape) SegmentMeanRows(x *Var, rows, seg []int32, numSeg int) *Var {
 
 // segmentMeanRowsSums sums the columns of the blocks [lo, hi) of 16 over
 // the entries in q order and scales them by the segments' inverse counts:
-// SegmentMean's loops (or[j] += v through simd.AXPY with c = 1, then
-// od[j] *= f) on those columns.
+// SegmentMean's loops (or[j] += v through simd.AXPY with c = 1, one
+// simd.AXPYRows call for all the rows, then od[j] *= f) on those columns.
 func segmentMeanRowsSums(arg any, lo, hi int) {
 	o := arg.(*Var)
 	cols := o.Value.Cols
 	c0, c1 := 16*lo, min(16*hi, cols)
 	xd, od, inv := o.in[0].Value.Data, o.Value.Data, o.aux.Data
-	vec := simd.Enabled() && !goFusesFMA // SegmentMean's loop, packed
-	for q, s := range o.lab {
-		if s < 0 {
-			continue
+	if simd.Enabled() && !goFusesFMA { // SegmentMean's loop, packed
+		// simd.AXPY(1, row, sum) for each training row in q order (rows of
+		// a negative segment left out), in one call
+		if c1 > c0 {
+			simd.AXPYRows(1, o.idx, o.lab, xd[c0:], od[c0:], cols, c1-c0, -1)
 		}
-		i := int(o.idx[q])
-		or := od[int(s)*cols+c0 : int(s)*cols+c1]
-		if vec {
-			simd.AXPY(1, xd[i*cols+c0:i*cols+c1], or)
-			continue
-		}
-		for j, v := range xd[i*cols+c0 : i*cols+c1] {
-			or[j] += v
+	} else {
+		for q, s := range o.lab {
+			if s < 0 {
+				continue
+			}
+			i := int(o.idx[q])
+			or := od[int(s)*cols+c0 : int(s)*cols+c1]
+			for j, v := range xd[i*cols+c0 : i*cols+c1] {
+				or[j] += v
+			}
 		}
 	}
 	for s, f := range inv {
@@ -114,7 +117,12 @@ func segmentMeanRowsScatter(arg any, lo, hi int) {
 	o := arg.(*Var)
 	cols, numSeg := o.Value.Cols, o.Value.Rows
 	gx, td := o.in[0].Grad.Data, o.aux2.Data
-	vec := simd.Enabled() && !goFusesFMA
+	if simd.Enabled() && !goFusesFMA {
+		// simd.AXPY(1, segment row, node row) for each q in order, in one
+		// call (simd.AXPYRows); a negative segment reads the zero row numSeg
+		simd.AXPYRows(1, o.lab[lo:hi], o.idx[lo:hi], td, gx, cols, cols, numSeg)
+		return
+	}
 	for q := lo; q < hi; q++ {
 		s := o.lab[q]
 		if s < 0 {
@@ -122,10 +130,6 @@ func segmentMeanRowsScatter(arg any, lo, hi int) {
 		}
 		i := int(o.idx[q])
 		tr, gr := td[int(s)*cols:(int(s)+1)*cols], gx[i*cols:(i+1)*cols]
-		if vec {
-			simd.AXPY(1, tr, gr)
-			continue
-		}
 		for j, g := range tr {
 			gr[j] += g
 		}

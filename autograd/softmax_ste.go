@@ -38,9 +38,40 @@ func (t *Tape) SoftmaxSTE(hard, x *Var, c float32) *Var {
 	o.p = c
 	y := t.Alloc(rows, cols)
 	o.aux = y
+	if cols <= 8 {
+		// Scale and the softmax's narrow-row kernels in one loop
+		t.Exec.ForArg(rows, 9*rows*cols, o, softmaxSTEForward)
+		return t.done(o, softmaxSTEBack)
+	}
 	t.Exec.ForArg(rows, rows*cols, o, softmaxSTEScale)
 	tensor.SoftmaxRows(t.Exec, y, y)
 	return t.done(o, softmaxSTEBack)
+}
+
+// softmaxSTEBlock is how many floats softmaxSTEForward takes at a time, as
+// tensor.SoftmaxRows takes them through one exponential call (8 KiB).
+const softmaxSTEBlock = 2048
+
+// softmaxSTEForward computes rows [lo, hi) of softmax(c·x) (rows of at most
+// 8 columns) a block of rows at a time, while the block is in L1: Scale's
+// loop into the softmax's buffer, then the kernels of tensor.SoftmaxRows
+// in place on narrow rows (simd.SoftmaxShiftRows, tensor.ExpNonPosSlice),
+// its normalisation four rows at a time (simd.SoftmaxNormRows4, the bits
+// of simd.SoftmaxNormRows). Every element's operations are those of Scale
+// then SoftmaxRows (TestSoftmaxSTEMatchesChain).
+func softmaxSTEForward(arg any, lo, hi int) {
+	o := arg.(*Var)
+	cols := o.aux.Cols
+	per := max(1, softmaxSTEBlock/cols)
+	x, y := o.in[0].Value.Data, o.aux.Data
+	for r0 := lo; r0 < hi; r0 += per {
+		r1 := min(r0+per, hi)
+		yb := y[r0*cols : r1*cols]
+		scaleForward(o.p, yb, x[r0*cols:r1*cols])
+		simd.SoftmaxShiftRows(yb, cols, yb)
+		tensor.ExpNonPosSlice(yb)
+		simd.SoftmaxNormRows4(yb, cols)
+	}
 }
 
 // softmaxSTESpan is how many elements softmaxSTEBackward takes at a time
@@ -58,7 +89,10 @@ func softmaxSTEScale(arg any, lo, hi int) {
 
 func softmaxSTEBack(o *Var) {
 	t := o.tape
-	t.grad(o.in[0])
+	// a first ∂x (PCGCN's S̃) is not zeroed by the tape: each span clears
+	// its rows just before adding into them, while they are in L1
+	_, beta := t.gradFor(o.in[0])
+	o.i0 = int(beta)
 	rows, cols := o.aux.Rows, o.aux.Cols
 	t.Exec.ForArg(rows, 4*rows*cols, o, softmaxSTEBackward)
 }
@@ -81,6 +115,9 @@ func softmaxSTEBackward(arg any, lo, hi int) {
 		axpySpan(1, g[e0:e1], s)
 		clear(z)
 		softmaxBackSpan(cols, y[e0:e1], s, z)
+		if o.i0 == 0 {
+			clear(gx[e0:e1]) // a first ∂x: the zeros Tape.grad would have written
+		}
 		scaleBackward(o.p, gx[e0:e1], z, nil, nil)
 	}
 }

@@ -10856,3 +10856,550 @@ gemm12x8s_11_one:
 gemm12x8s_11_stored:
 	VZEROUPPER
 	RET
+
+// func reluAddScaledSubBwdFresh(n int, gy *float32, out *float32, gx *float32, ga *float32, gb *float32, c float32, mi float32, which int, fresh int)
+// Requires: AVX, AVX2, SSE
+TEXT ·reluAddScaledSubBwdFresh(SB), NOSPLIT, $0-72
+	MOVQ         n+0(FP), AX
+	MOVQ         gy+8(FP), CX
+	MOVQ         out+16(FP), DX
+	MOVQ         gx+24(FP), BX
+	MOVQ         ga+32(FP), SI
+	MOVQ         gb+40(FP), DI
+	MOVQ         which+56(FP), R8
+	MOVQ         fresh+64(FP), R9
+	MOVSS        c+48(FP), X0
+	VBROADCASTSS X0, Y0
+	MOVSS        mi+52(FP), X1
+	VBROADCASTSS X1, Y1
+	VMOVUPS      reluconst<>+0(SB), Y2
+	VXORPS       Y3, Y3, Y3
+	XORQ         R10, R10
+
+l8:
+	MOVQ     AX, R11
+	SUBQ     R10, R11
+	CMPQ     R11, $0x08
+	JL       tail
+	VMOVUPS  (CX)(R10*4), Y4
+	VMOVUPS  (DX)(R10*4), Y5
+	VPCMPGTD Y3, Y5, Y5
+	VANDPS   Y5, Y4, Y4
+	VADDPS   Y3, Y4, Y4
+	BTQ      $0x00, R9
+	JCS      newx8
+	BTQ      $0x00, R8
+	JCC      skipx8
+	VMOVUPS  (BX)(R10*4), Y5
+	VADDPS   Y5, Y4, Y5
+	VMOVUPS  Y5, (BX)(R10*4)
+	JMP      skipx8
+
+newx8:
+	VMOVUPS Y4, (BX)(R10*4)
+
+skipx8:
+	VADDPS  Y3, Y4, Y4
+	VMULPS  Y0, Y4, Y4
+	VADDPS  Y3, Y4, Y4
+	VMULPS  Y1, Y4, Y4
+	VADDPS  Y3, Y4, Y4
+	BTQ     $0x01, R9
+	JCS     newa8
+	BTQ     $0x01, R8
+	JCC     skipa8
+	VMOVUPS (SI)(R10*4), Y5
+	VADDPS  Y5, Y4, Y5
+	VMOVUPS Y5, (SI)(R10*4)
+	JMP     skipa8
+
+newa8:
+	VMOVUPS Y4, (SI)(R10*4)
+
+skipa8:
+	VXORPS  Y2, Y4, Y4
+	BTQ     $0x02, R9
+	JCS     newb8
+	BTQ     $0x02, R8
+	JCC     skipb8
+	VMOVUPS (DI)(R10*4), Y5
+	VADDPS  Y5, Y4, Y5
+	VMOVUPS Y5, (DI)(R10*4)
+	JMP     skipb8
+
+newb8:
+	VADDPS  Y3, Y4, Y4
+	VMOVUPS Y4, (DI)(R10*4)
+
+skipb8:
+	ADDQ $0x08, R10
+	JMP  l8
+
+tail:
+	TESTQ      R11, R11
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       R11
+	VMOVUPS    32(AX)(R11*4), Y4
+	VMASKMOVPS (CX)(R10*4), Y4, Y5
+	VMASKMOVPS (DX)(R10*4), Y4, Y6
+	VPCMPGTD   Y3, Y6, Y6
+	VANDPS     Y6, Y5, Y5
+	VADDPS     Y3, Y5, Y5
+	BTQ        $0x00, R9
+	JCS        newxt
+	BTQ        $0x00, R8
+	JCC        skipxt
+	VMASKMOVPS (BX)(R10*4), Y4, Y6
+	VADDPS     Y6, Y5, Y6
+	VMASKMOVPS Y6, Y4, (BX)(R10*4)
+	JMP        skipxt
+
+newxt:
+	VMASKMOVPS Y5, Y4, (BX)(R10*4)
+
+skipxt:
+	VADDPS     Y3, Y5, Y5
+	VMULPS     Y0, Y5, Y5
+	VADDPS     Y3, Y5, Y5
+	VMULPS     Y1, Y5, Y5
+	VADDPS     Y3, Y5, Y5
+	BTQ        $0x01, R9
+	JCS        newat
+	BTQ        $0x01, R8
+	JCC        skipat
+	VMASKMOVPS (SI)(R10*4), Y4, Y0
+	VADDPS     Y0, Y5, Y0
+	VMASKMOVPS Y0, Y4, (SI)(R10*4)
+	JMP        skipat
+
+newat:
+	VMASKMOVPS Y5, Y4, (SI)(R10*4)
+
+skipat:
+	VXORPS     Y2, Y5, Y5
+	BTQ        $0x02, R9
+	JCS        newbt
+	BTQ        $0x02, R8
+	JCC        skipbt
+	VMASKMOVPS (DI)(R10*4), Y4, Y0
+	VADDPS     Y0, Y5, Y0
+	VMASKMOVPS Y0, Y4, (DI)(R10*4)
+	JMP        skipbt
+
+newbt:
+	VADDPS     Y3, Y5, Y0
+	VMASKMOVPS Y0, Y4, (DI)(R10*4)
+
+skipbt:
+done:
+	VZEROUPPER
+	RET
+
+// func colSums2Narrow(rows int, plain int, cols int, gd *float32, m1 *float32, m2 *float32, s1 *float64, s2 *float64)
+// Requires: AVX, AVX2
+TEXT ·colSums2Narrow(SB), NOSPLIT, $0-64
+	MOVQ         rows+0(FP), AX
+	MOVQ         plain+8(FP), CX
+	MOVQ         cols+16(FP), DX
+	MOVQ         gd+24(FP), BX
+	MOVQ         m1+32(FP), SI
+	MOVQ         m2+40(FP), DI
+	MOVQ         s1+48(FP), R8
+	MOVQ         s2+56(FP), R9
+	MOVQ         DX, R10
+	SHLQ         $0x02, R10
+	TESTQ        AX, AX
+	JZ           done
+	LEAQ         tailmask<>+0(SB), R11
+	NEGQ         DX
+	VMOVUPS      32(R11)(DX*4), Y0
+	VPMOVSXDQ    X0, Y1
+	VEXTRACTI128 $0x01, Y0, X2
+	VPMOVSXDQ    X2, Y2
+	VMASKMOVPD   (R8), Y1, Y3
+	VMASKMOVPD   32(R8), Y2, Y4
+	VMASKMOVPD   (R9), Y1, Y5
+	VMASKMOVPD   32(R9), Y2, Y6
+	SUBQ         CX, AX
+	TESTQ        CX, CX
+	JZ           masked
+
+rowp:
+	VMOVUPS      (BX), Y7
+	VMULPS       (SI), Y7, Y8
+	VANDPS       Y0, Y8, Y8
+	VMULPS       (DI), Y7, Y7
+	VANDPS       Y0, Y7, Y7
+	VCVTPS2PD    X8, Y9
+	VEXTRACTF128 $0x01, Y8, X8
+	VCVTPS2PD    X8, Y8
+	VADDPD       Y3, Y9, Y3
+	VADDPD       Y4, Y8, Y4
+	VCVTPS2PD    X7, Y8
+	VEXTRACTF128 $0x01, Y7, X7
+	VCVTPS2PD    X7, Y7
+	VADDPD       Y5, Y8, Y5
+	VADDPD       Y6, Y7, Y6
+	ADDQ         R10, BX
+	ADDQ         R10, SI
+	ADDQ         R10, DI
+	DECQ         CX
+	JNZ          rowp
+
+masked:
+	TESTQ AX, AX
+	JZ    store
+
+rowm:
+	VMASKMOVPS   (BX), Y0, Y7
+	VMASKMOVPS   (SI), Y0, Y8
+	VMASKMOVPS   (DI), Y0, Y9
+	VMULPS       Y8, Y7, Y8
+	VMULPS       Y9, Y7, Y9
+	VCVTPS2PD    X8, Y7
+	VEXTRACTF128 $0x01, Y8, X8
+	VCVTPS2PD    X8, Y8
+	VADDPD       Y3, Y7, Y3
+	VADDPD       Y4, Y8, Y4
+	VCVTPS2PD    X9, Y7
+	VEXTRACTF128 $0x01, Y9, X9
+	VCVTPS2PD    X9, Y8
+	VADDPD       Y5, Y7, Y5
+	VADDPD       Y6, Y8, Y6
+	ADDQ         R10, BX
+	ADDQ         R10, SI
+	ADDQ         R10, DI
+	DECQ         AX
+	JNZ          rowm
+
+store:
+	VMASKMOVPD Y3, Y1, (R8)
+	VMASKMOVPD Y4, Y2, 32(R8)
+	VMASKMOVPD Y5, Y1, (R9)
+	VMASKMOVPD Y6, Y2, 32(R9)
+
+done:
+	VZEROUPPER
+	RET
+
+// func softmaxNormRows4(rows int, y *float32, cols int)
+// Requires: AVX, AVX2, SSE2
+TEXT ·softmaxNormRows4(SB), NOSPLIT, $16-24
+	MOVQ         rows+0(FP), AX
+	MOVQ         y+8(FP), CX
+	MOVQ         cols+16(FP), DX
+	LEAQ         tailmask<>+0(SB), BX
+	MOVQ         DX, SI
+	NEGQ         SI
+	VMOVUPS      32(BX)(SI*4), Y0
+	MOVQ         DX, BX
+	SHLQ         $0x02, BX
+	MOVQ         $0x3ff0000000000000, SI
+	MOVQ         SI, X1
+	VBROADCASTSD X1, Y2
+
+n4_loop:
+	CMPQ   AX, $0x04
+	JL     n4_rest
+	LEAQ   (CX)(BX*1), SI
+	LEAQ   (SI)(BX*1), DI
+	LEAQ   (DI)(BX*1), R8
+	VXORPD Y3, Y3, Y3
+	XORQ   R9, R9
+
+n4_col:
+	VMOVSS       (CX)(R9*4), X4
+	VINSERTPS    $0x10, (SI)(R9*4), X4, X4
+	VINSERTPS    $0x20, (DI)(R9*4), X4, X4
+	VINSERTPS    $0x30, (R8)(R9*4), X4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y4, Y3, Y3
+	INCQ         R9
+	CMPQ         R9, DX
+	JL           n4_col
+	VDIVPD       Y3, Y2, Y3
+	VCVTPD2PSY   Y3, X3
+	VMOVUPS      X3, (SP)
+	VBROADCASTSS (SP), Y3
+	VMASKMOVPS   (CX), Y0, Y4
+	VMULPS       Y3, Y4, Y4
+	CMPQ         DX, $0x08
+	JNE          n4_r0_part
+	VMOVUPS      Y4, (CX)
+	JMP          n4_r0_stored
+
+n4_r0_part:
+	VMOVAPS      X4, X3
+	TESTQ        $0x00000004, DX
+	JZ           n4_r0_two
+	VMOVUPS      X3, (CX)
+	VEXTRACTF128 $0x01, Y4, X3
+	ADDQ         $0x10, CX
+
+n4_r0_two:
+	TESTQ    $0x00000002, DX
+	JZ       n4_r0_one
+	VMOVLPS  X3, (CX)
+	VMOVHLPS X3, X3, X3
+	ADDQ     $0x08, CX
+
+n4_r0_one:
+	TESTQ  $0x00000001, DX
+	JZ     n4_r0_stored
+	VMOVSS X3, (CX)
+
+n4_r0_stored:
+	VBROADCASTSS 4(SP), Y3
+	VMASKMOVPS   (SI), Y0, Y4
+	VMULPS       Y3, Y4, Y4
+	CMPQ         DX, $0x08
+	JNE          n4_r1_part
+	VMOVUPS      Y4, (SI)
+	JMP          n4_r1_stored
+
+n4_r1_part:
+	MOVQ         SI, CX
+	VMOVAPS      X4, X3
+	TESTQ        $0x00000004, DX
+	JZ           n4_r1_two
+	VMOVUPS      X3, (CX)
+	VEXTRACTF128 $0x01, Y4, X3
+	ADDQ         $0x10, CX
+
+n4_r1_two:
+	TESTQ    $0x00000002, DX
+	JZ       n4_r1_one
+	VMOVLPS  X3, (CX)
+	VMOVHLPS X3, X3, X3
+	ADDQ     $0x08, CX
+
+n4_r1_one:
+	TESTQ  $0x00000001, DX
+	JZ     n4_r1_stored
+	VMOVSS X3, (CX)
+
+n4_r1_stored:
+	VBROADCASTSS 8(SP), Y3
+	VMASKMOVPS   (DI), Y0, Y4
+	VMULPS       Y3, Y4, Y4
+	CMPQ         DX, $0x08
+	JNE          n4_r2_part
+	VMOVUPS      Y4, (DI)
+	JMP          n4_r2_stored
+
+n4_r2_part:
+	MOVQ         DI, CX
+	VMOVAPS      X4, X3
+	TESTQ        $0x00000004, DX
+	JZ           n4_r2_two
+	VMOVUPS      X3, (CX)
+	VEXTRACTF128 $0x01, Y4, X3
+	ADDQ         $0x10, CX
+
+n4_r2_two:
+	TESTQ    $0x00000002, DX
+	JZ       n4_r2_one
+	VMOVLPS  X3, (CX)
+	VMOVHLPS X3, X3, X3
+	ADDQ     $0x08, CX
+
+n4_r2_one:
+	TESTQ  $0x00000001, DX
+	JZ     n4_r2_stored
+	VMOVSS X3, (CX)
+
+n4_r2_stored:
+	VBROADCASTSS 12(SP), Y3
+	VMASKMOVPS   (R8), Y0, Y4
+	VMULPS       Y3, Y4, Y4
+	CMPQ         DX, $0x08
+	JNE          n4_r3_part
+	VMOVUPS      Y4, (R8)
+	JMP          n4_r3_stored
+
+n4_r3_part:
+	MOVQ         R8, CX
+	VMOVAPS      X4, X3
+	TESTQ        $0x00000004, DX
+	JZ           n4_r3_two
+	VMOVUPS      X3, (CX)
+	VEXTRACTF128 $0x01, Y4, X3
+	ADDQ         $0x10, CX
+
+n4_r3_two:
+	TESTQ    $0x00000002, DX
+	JZ       n4_r3_one
+	VMOVLPS  X3, (CX)
+	VMOVHLPS X3, X3, X3
+	ADDQ     $0x08, CX
+
+n4_r3_one:
+	TESTQ  $0x00000001, DX
+	JZ     n4_r3_stored
+	VMOVSS X3, (CX)
+
+n4_r3_stored:
+	LEAQ (R8)(BX*1), CX
+	SUBQ $0x04, AX
+	JMP  n4_loop
+
+n4_rest:
+	TESTQ  AX, AX
+	JZ     n4_done
+	VXORPD X2, X2, X2
+	XORQ   SI, SI
+
+n1_col:
+	VXORPD       X3, X3, X3
+	VCVTSS2SD    (CX)(SI*4), X3, X3
+	VADDSD       X3, X2, X2
+	INCQ         SI
+	CMPQ         SI, DX
+	JL           n1_col
+	VDIVSD       X2, X1, X2
+	VCVTSD2SS    X2, X2, X2
+	VBROADCASTSS X2, Y2
+	VMASKMOVPS   (CX), Y0, Y3
+	VMULPS       Y2, Y3, Y3
+	CMPQ         DX, $0x08
+	JNE          n1_part
+	VMOVUPS      Y3, (CX)
+	JMP          n1_stored
+
+n1_part:
+	MOVQ         CX, SI
+	VMOVAPS      X3, X2
+	TESTQ        $0x00000004, DX
+	JZ           n1_two
+	VMOVUPS      X2, (SI)
+	VEXTRACTF128 $0x01, Y3, X2
+	ADDQ         $0x10, SI
+
+n1_two:
+	TESTQ    $0x00000002, DX
+	JZ       n1_one
+	VMOVLPS  X2, (SI)
+	VMOVHLPS X2, X2, X2
+	ADDQ     $0x08, SI
+
+n1_one:
+	TESTQ  $0x00000001, DX
+	JZ     n1_stored
+	VMOVSS X2, (SI)
+
+n1_stored:
+	ADDQ BX, CX
+	DECQ AX
+	JMP  n4_rest
+
+n4_done:
+	VZEROUPPER
+	RET
+
+// func axpyRows(n int, xi *int32, yi *int32, x *float32, y *float32, ld int, cols int, neg int, c float32)
+// Requires: AVX, AVX2, CMOV, SSE
+TEXT ·axpyRows(SB), NOSPLIT, $0-68
+	MOVQ         n+0(FP), AX
+	MOVQ         xi+8(FP), CX
+	MOVQ         yi+16(FP), DX
+	MOVQ         x+24(FP), BX
+	MOVQ         y+32(FP), SI
+	MOVQ         ld+40(FP), DI
+	MOVQ         cols+48(FP), R8
+	MOVQ         neg+56(FP), R9
+	MOVSS        c+64(FP), X0
+	VBROADCASTSS X0, Y0
+	SHLQ         $0x02, DI
+	MOVQ         R8, R10
+	ANDQ         $0x07, R10
+	TESTQ        R10, R10
+	JZ           ar_nomask
+	LEAQ         tailmask<>+0(SB), R11
+	NEGQ         R10
+	VMOVUPS      32(R11)(R10*4), Y1
+
+ar_nomask:
+	XORQ R10, R10
+
+ar_row:
+	CMPQ    R10, AX
+	JGE     ar_done
+	MOVLQSX (DX)(R10*4), R11
+	TESTQ   R11, R11
+	JS      ar_next
+	MOVLQSX (CX)(R10*4), R12
+	TESTQ   R12, R12
+	CMOVQLT R9, R12
+	IMULQ   DI, R12
+	ADDQ    BX, R12
+	IMULQ   DI, R11
+	ADDQ    SI, R11
+	XORQ    R13, R13
+
+ar_col:
+	MOVQ    R8, R14
+	SUBQ    R13, R14
+	CMPQ    R14, $0x08
+	JL      ar_tail
+	VMOVUPS (R12)(R13*4), Y2
+	VMULPS  Y0, Y2, Y2
+	VADDPS  (R11)(R13*4), Y2, Y2
+	VMOVUPS Y2, (R11)(R13*4)
+	ADDQ    $0x08, R13
+	JMP     ar_col
+
+ar_tail:
+	TESTQ      R14, R14
+	JZ         ar_next
+	VMASKMOVPS (R12)(R13*4), Y1, Y2
+	VMASKMOVPS (R11)(R13*4), Y1, Y3
+	VMULPS     Y0, Y2, Y2
+	VADDPS     Y3, Y2, Y2
+	VMASKMOVPS Y2, Y1, (R11)(R13*4)
+
+ar_next:
+	INCQ R10
+	JMP  ar_row
+
+ar_done:
+	VZEROUPPER
+	RET
+
+// func axpyFresh(n int, x *float32, y *float32, c float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·axpyFresh(SB), NOSPLIT, $0-28
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         y+16(FP), DX
+	MOVSS        c+24(FP), X0
+	VBROADCASTSS X0, Y0
+	VXORPS       Y1, Y1, Y1
+	XORQ         BX, BX
+
+l8:
+	MOVQ    AX, SI
+	SUBQ    BX, SI
+	CMPQ    SI, $0x08
+	JL      tail
+	VMOVUPS (CX)(BX*4), Y2
+	VMULPS  Y0, Y2, Y2
+	VADDPS  Y1, Y2, Y2
+	VMOVUPS Y2, (DX)(BX*4)
+	ADDQ    $0x08, BX
+	JMP     l8
+
+tail:
+	TESTQ      SI, SI
+	JZ         done
+	LEAQ       tailmask<>+0(SB), AX
+	NEGQ       SI
+	VMOVUPS    32(AX)(SI*4), Y2
+	VMASKMOVPS (CX)(BX*4), Y2, Y3
+	VMULPS     Y0, Y3, Y3
+	VADDPS     Y1, Y3, Y3
+	VMASKMOVPS Y3, Y2, (DX)(BX*4)
+
+done:
+	VZEROUPPER
+	RET

@@ -538,3 +538,28 @@ func gemmSmallKRowsK(lo int, hi int, a *float32, k int, b *float32, ldb int, c *
 //
 //go:noescape
 func gemm12x8s(kc int, a *float32, rsa int, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)
+
+// reluAddScaledSubBwdFresh is reluAddScaledSubBwd writing the gradients whose bit is set in fresh onto +0 instead of adding into them (see ReLUAddScaledSubBackwardFresh).
+//
+//go:noescape
+func reluAddScaledSubBwdFresh(n int, gy *float32, out *float32, gx *float32, ga *float32, gb *float32, c float32, mi float32, which int, fresh int)
+
+// colSums2Narrow adds the float64 column sums of g⊙m1 to s1 and of g⊙m2 to s2 over rows contiguous rows of cols < 8 columns (see ColSums2Narrow).
+//
+//go:noescape
+func colSums2Narrow(rows int, plain int, cols int, gd *float32, m1 *float32, m2 *float32, s1 *float64, s2 *float64)
+
+// softmaxNormRows4 divides each narrow row by its float64 sum, four rows at a time (see SoftmaxNormRows4).
+//
+//go:noescape
+func softmaxNormRows4(rows int, y *float32, cols int)
+
+// axpyRows adds c times rows of x to rows of y, the pairs named by xi and yi (see AXPYRows).
+//
+//go:noescape
+func axpyRows(n int, xi *int32, yi *int32, x *float32, y *float32, ld int, cols int, neg int, c float32)
+
+// axpyFresh sets y = x·c + 0 for n elements, what axpy gives on a y of +0, without reading y (see AXPYFresh).
+//
+//go:noescape
+func axpyFresh(n int, x *float32, y *float32, c float32)

@@ -101,6 +101,8 @@ func main() {
 	pcgcn3Kernels()
 	actor4Kernels()
 	spmm5Kernels()
+
+	assign5Kernels()
 	Generate()
 }
 
