@@ -8,11 +8,14 @@
 # reference's default, tau 0.5), row-normalised features, sparse X, the paper's hyperparameters.
 #
 # Needs Debian's python3-torch: apt-get install -y python3-torch python3-scipy python3-numpy
-# Usage: scripts/bench_vs_pytorch.sh [THREADS=2] [EPOCHS=50] [DATASETS="cora ..."] [MODELS="pcgcn gcn mlp"]
+# Usage: scripts/bench_vs_pytorch.sh [THREADS=2] [EPOCHS=50] [WARMUP=5] [DATASETS="cora ..."] [MODELS="pcgcn gcn mlp"]
+# A run on some datasets or models replaces only their rows of results/speed.json (same dataset,
+# model and threads) and keeps the others: a subset run never drops saved measurements.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 THREADS=${THREADS:-2}
 EPOCHS=${EPOCHS:-50}
+WARMUP=${WARMUP:-5}
 DATASETS=${DATASETS:-"cora citeseer chameleon squirrel actor cornell texas wisconsin"}
 MODELS=${MODELS:-"pcgcn gcn mlp"}
 export PCGCN_DATA=${PCGCN_DATA:-$(cd .. && pwd)/shared/datasets}
@@ -27,15 +30,15 @@ for model in $MODELS; do
   for ds in $DATASETS; do
     extra=()
     [ "$model" = pcgcn ] && extra=(--set bmode=ste --set tau=0.5)
-    ours=$(bin/pcgcn bench --dataset "$ds" --model "$model" --threads "$THREADS" --epochs "$EPOCHS" --warmup 5 "${extra[@]}" --json)
-    torch=$(cd "$BENCH" && /usr/bin/python3 -W ignore bench_epoch.py --dataset "$ds" --model "$model" --threads "$THREADS" --epochs "$EPOCHS" --warmup 5 --json)
+    ours=$(bin/pcgcn bench --dataset "$ds" --model "$model" --threads "$THREADS" --epochs "$EPOCHS" --warmup "$WARMUP" "${extra[@]}" --json)
+    torch=$(cd "$BENCH" && /usr/bin/python3 -W ignore bench_epoch.py --dataset "$ds" --model "$model" --threads "$THREADS" --epochs "$EPOCHS" --warmup "$WARMUP" --json)
     echo "$ours" >&2
     echo "$torch" >&2
     printf '%s\n%s\n' "$ours" "$torch" >> "$tmp"
   done
 done
-/usr/bin/python3 - "$tmp" <<'PY' > results/speed.json.new
-import json, sys
+/usr/bin/python3 - "$tmp" results/speed.json <<'PY' > results/speed.json.new
+import json, os, sys
 lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 rows = []
 for ours, torch in zip(lines[0::2], lines[1::2]):
@@ -43,6 +46,12 @@ for ours, torch in zip(lines[0::2], lines[1::2]):
                      ours_median_ms=ours["median_ms"], torch_median_ms=torch["median_ms"],
                      ours_peak_rss_mib=ours["peak_rss_mib"], torch_peak_rss_mib=torch["peak_rss_mib"],
                      speedup=torch["median_ms"] / ours["median_ms"], machine=ours.get("machine", "")))
+key = lambda r: (r["dataset"], r["model"], r["threads"])
+new = {key(r): r for r in rows}
+if os.path.exists(sys.argv[2]):
+    old = json.load(open(sys.argv[2]))
+    seen = {key(r) for r in old}
+    rows = [new.get(key(r), r) for r in old] + [r for r in rows if key(r) not in seen]
 print(json.dumps(rows, indent=1))
 PY
 mv results/speed.json.new results/speed.json
