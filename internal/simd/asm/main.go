@@ -79,7 +79,8 @@ func main() {
 	adamStep(masks)
 	sc := reluConsts()
 	reluAddScaledSubFwd(masks, sc)
-	reluAddScaledSubBwd(masks, sc)
+	reluAddScaledSubBwd(masks, sc, false, "reluAddScaledSubBwd", "func(n int, gy, out, gx, ga, gb *float32, c, mi float32, which int)",
+		"reluAddScaledSubBwd accumulates the gradients of reluAddScaledSubFwd for n elements (see ReLUAddScaledSubBackward).")
 	reluFwd(masks, sc)
 	reluBwd(masks)
 	leakyReLUFwd(masks, sc)
@@ -932,9 +933,13 @@ func reluAddScaledSubFwd(masks, rc Mem) {
 // ga and gb are written at all (their pointers are not read otherwise). With
 // mi = 1 (no mask) the two extra steps are exact: g1 is a sum with +0, never
 // −0 nor a signalling NaN, so ·1 and + 0 leave its bits.
-func reluAddScaledSubBwd(masks, rc Mem) {
-	kernel("reluAddScaledSubBwd", "func(n int, gy, out, gx, ga, gb *float32, c, mi float32, which int)",
-		"reluAddScaledSubBwd accumulates the gradients of reluAddScaledSubFwd for n elements (see ReLUAddScaledSubBackward).")
+//
+// With fresh, the kernel (named, typed and documented by name, sig and doc)
+// takes one more int parameter after which, fresh: where bit i of it is set,
+// the gradient is written, not read, with the bits of the accumulation onto a
+// buffer of +0 (see reluAddScaledSubBwdFresh in assign5.go).
+func reluAddScaledSubBwd(masks, rc Mem, fresh bool, name, sig, doc string) {
+	kernel(name, sig, doc)
 	n := Load(Param("n"), GP64())
 	pgy := Load(Param("gy"), GP64())
 	pout := Load(Param("out"), GP64())
@@ -942,6 +947,10 @@ func reluAddScaledSubBwd(masks, rc Mem) {
 	pga := Load(Param("ga"), GP64())
 	pgb := Load(Param("gb"), GP64())
 	which := Load(Param("which"), GP64())
+	var freshBits Register
+	if fresh {
+		freshBits = Load(Param("fresh"), GP64())
+	}
 	cv, mv := YMM(), YMM()
 	VBROADCASTSS(Load(Param("c"), XMM()), cv)
 	VBROADCASTSS(Load(Param("mi"), XMM()), mv)
@@ -968,28 +977,45 @@ func reluAddScaledSubBwd(masks, rc Mem) {
 				VMOVUPS(v, at(base))
 			}
 		}
-		// accumulate sets base[i] = v + base[i] when bit is set in which
-		accumulate := func(v VecVirtual, base Register, bit int, name string) {
+		// put sets base[i] = v + base[i] when bit is set in which; with
+		// fresh, it first writes v + 0 (plus0) or v to base[i] when bit is
+		// set in fresh
+		put := func(v VecVirtual, base Register, bit int, name string, plus0 bool) {
+			if fresh {
+				BTQ(U8(bit), freshBits)
+				JCS(LabelRef("new" + name + sfx))
+			}
 			BTQ(U8(bit), which)
 			JCC(LabelRef("skip" + name + sfx))
 			t := load(base)
 			VADDPS(t, v, t)
 			store(t, base)
+			if fresh {
+				JMP(LabelRef("skip" + name + sfx))
+				Label("new" + name + sfx)
+				if plus0 {
+					u := YMM()
+					VADDPS(zero, v, u)
+					store(u, base)
+				} else {
+					store(v, base)
+				}
+			}
 			Label("skip" + name + sfx)
 		}
 		gy, out := load(pgy), load(pout)
 		VPCMPGTD(zero, out, out) // out > 0 as int32: sign clear, not zero
 		VANDPS(out, gy, gy)
 		VADDPS(zero, gy, gy) // g3
-		accumulate(gy, pgx, 0, "x")
+		put(gy, pgx, 0, "x", false)
 		VADDPS(zero, gy, gy) // g2
 		VMULPS(cv, gy, gy)
 		VADDPS(zero, gy, gy)
 		VMULPS(mv, gy, gy)
 		VADDPS(zero, gy, gy) // g1
-		accumulate(gy, pga, 1, "a")
+		put(gy, pga, 1, "a", false)
 		VXORPS(sign, gy, gy) // −g1
-		accumulate(gy, pgb, 2, "b")
+		put(gy, pgb, 2, "b", true)
 	}
 	elementLoop(masks, n, i, body)
 }
