@@ -22,7 +22,8 @@
 // maskedStore for the tails, and storeN/storeNPD (stores.go) where a row
 // must be written with plain stores;
 // dataRow, floatRows and constRows lay out and address constant tables;
-// tileBody emits every GEMM tile.
+// tileBody emits every GEMM tile; spmmRowBody every sparse row of SpMM
+// (spmmRow and the row-range kernels of spmm5.go).
 package main
 
 import (
@@ -327,97 +328,133 @@ func spmmRow(perm bool, masks Mem) {
 	n := Load(Param("n"), GP64())
 	al := broadcastParam("alpha")
 
-	// block emits the loop over the row's entries for w vectors of columns
-	// starting at pb/pc, then advances pb, pc and n.
-	block := func(tag string, w int, mask VecVirtual) {
-		acc := make([]VecVirtual, w)
-		for v := range acc {
-			acc[v] = YMM()
-			VXORPS(acc[v], acc[v], acc[v])
-		}
-		k := GP64()
-		XORQ(k, k)
-		Label("k" + tag)
-		{
-			// the rows of b named by a random graph's columns are far
-			// apart and no cache holds them: fetch the row spmmPrefetch
-			// entries ahead, the cache lines of this block, while this
-			// entry's multiply-adds run (prefetches never fault, and
-			// only the index load is guarded)
-			dist := spmmPrefetch
-			if w < 4 {
-				dist = spmmPrefetchNarrow
-			}
-			ahead := prefetchRowAhead(k, pfn, pcol, ldb, pb, dist, max(w/2, 1), "nopf"+tag)
-			// narrow blocks also fetch the line of their last byte: rows
-			// whose width is not a multiple of 16 floats start anywhere
-			// in a line (5 floats: a third of the rows straddle two)
-			if w < 4 {
-				PREFETCHT0(Mem{Base: ahead, Disp: 32*w - 1})
-			}
-			Label("nopf" + tag)
-		}
-		idx := GP64()
-		MOVLQSX(Mem{Base: pcol, Index: k, Scale: 4}, idx)
-		IMULQ(ldb, idx)
-		ADDQ(pb, idx)
-		x := YMM()
-		if perm {
-			p := GP64()
-			MOVLQSX(Mem{Base: pperm, Index: k, Scale: 4}, p)
-			VBROADCASTSS(Mem{Base: pval, Index: p, Scale: 4}, x)
-		} else {
-			VBROADCASTSS(Mem{Base: pval, Index: k, Scale: 4}, x)
-		}
-		if mask != nil {
-			bt := YMM()
-			VMASKMOVPS(Mem{Base: idx}, mask, bt)
-			VFMADD231PS(bt, x, acc[0])
-		} else {
-			for v := 0; v < w; v++ {
-				VFMADD231PS(Mem{Base: idx, Disp: 32 * v}, x, acc[v])
-			}
-		}
-		INCQ(k)
-		CMPQ(k, nnz)
-		JL(LabelRef("k" + tag))
-
-		t := YMM()
-		for v := 0; v < w; v++ {
-			dst := Mem{Base: pc, Disp: 32 * v}
-			if mask != nil {
-				VMASKMOVPS(dst, mask, t)
-				VFMADD231PS(acc[v], al, t)
-				VMASKMOVPS(t, mask, dst)
-			} else {
-				VMOVUPS(dst, t)
-				VFMADD231PS(acc[v], al, t)
-				VMOVUPS(t, dst)
-			}
-		}
-		ADDQ(U32(32*w), pb)
-		ADDQ(U32(32*w), pc)
-		SUBQ(U32(8*w), n)
-	}
-
 	TESTQ(nnz, nnz)
 	JZ(LabelRef("done"))
-	for _, w := range []int{8, 4, 2, 1} {
-		tag := fmt.Sprintf("w%d", w)
-		Label("test" + tag)
-		CMPQ(n, U32(8*w))
-		JL(LabelRef("skip" + tag))
-		block(tag, w, nil)
-		JMP(LabelRef("test" + tag))
-		Label("skip" + tag)
+	row := spmmRowBody{
+		nnz: nnz, pcol: pcol, pval: pval, pperm: pperm,
+		pfn: pfn, dist: spmmPrefetch,
+		pb: pb, ldb: ldb, pc: pc, n: n, al: al,
 	}
-	TESTQ(n, n)
-	JZ(LabelRef("done"))
-	mask := loadMask(masks, n)
-	block("tail", 1, mask)
+	row.columns(masks, "done")
 	Label("done")
 	VZEROUPPER()
 	RET()
+}
+
+// spmmRowBody is what spmmRow's loop over one sparse row reads: the row's
+// nnz entries (columns at pcol, values at pval, or at pval[pperm[k]] when
+// pperm is not nil), the rows of b (pb, ldb bytes apart), the row of c (pc,
+// n floats) and alpha broadcast in al. spmmRow and the row-range kernels
+// (spmm5.go) emit the same instructions from it, each row of theirs with
+// its own labels and prefetch distance.
+type spmmRowBody struct {
+	labels                 string // prefix of the labels
+	nnz, pcol, pval, pperm Register
+	// pfn is how many entries of col are readable from the row's first
+	// (the prefetches look ahead into the next rows); nil: no prefetch
+	pfn            Register
+	dist           int // entries ahead for blocks of 4 or more vectors
+	pb, ldb, pc, n Register
+	al             VecVirtual
+	set            bool // c's row taken as +0 instead of read
+}
+
+// columns emits the row's blocks of 8, 4, 2 and 1 vectors of columns while
+// n allows, then a masked block for the last n % 8 columns; it jumps to
+// exit when no columns are left.
+func (r spmmRowBody) columns(masks Mem, exit string) {
+	for _, w := range []int{8, 4, 2, 1} {
+		tag := fmt.Sprintf("w%d", w)
+		Label(r.labels + "test" + tag)
+		CMPQ(r.n, U32(8*w))
+		JL(LabelRef(r.labels + "skip" + tag))
+		r.block(tag, w, nil)
+		JMP(LabelRef(r.labels + "test" + tag))
+		Label(r.labels + "skip" + tag)
+	}
+	TESTQ(r.n, r.n)
+	JZ(LabelRef(exit))
+	r.block("tail", 1, loadMask(masks, r.n))
+}
+
+// block emits the loop over the row's entries for w vectors of columns
+// starting at pb/pc (one masked vector when mask is given): a chain from
+// zero, one VFMADD231PS per entry in order, then the fold fma(alpha, acc,
+// c); then it advances pb, pc and n.
+func (r spmmRowBody) block(tag string, w int, mask VecVirtual) {
+	acc := make([]VecVirtual, w)
+	for v := range acc {
+		acc[v] = YMM()
+		VXORPS(acc[v], acc[v], acc[v])
+	}
+	k := GP64()
+	XORQ(k, k)
+	Label(r.labels + "k" + tag)
+	if r.pfn != nil {
+		// the rows of b named by a random graph's columns are far
+		// apart and no cache holds them: fetch the row dist entries
+		// ahead, the cache lines of this block, while this entry's
+		// multiply-adds run (prefetches never fault, and only the
+		// index load is guarded)
+		dist := r.dist
+		if w < 4 {
+			dist = spmmPrefetchNarrow
+		}
+		ahead := prefetchRowAhead(k, r.pfn, r.pcol, r.ldb, r.pb, dist, max(w/2, 1), r.labels+"nopf"+tag)
+		// narrow blocks also fetch the line of their last byte: rows
+		// whose width is not a multiple of 16 floats start anywhere
+		// in a line (5 floats: a third of the rows straddle two)
+		if w < 4 {
+			PREFETCHT0(Mem{Base: ahead, Disp: 32*w - 1})
+		}
+		Label(r.labels + "nopf" + tag)
+	}
+	idx := GP64()
+	MOVLQSX(Mem{Base: r.pcol, Index: k, Scale: 4}, idx)
+	IMULQ(r.ldb, idx)
+	ADDQ(r.pb, idx)
+	x := YMM()
+	if r.pperm != nil {
+		p := GP64()
+		MOVLQSX(Mem{Base: r.pperm, Index: k, Scale: 4}, p)
+		VBROADCASTSS(Mem{Base: r.pval, Index: p, Scale: 4}, x)
+	} else {
+		VBROADCASTSS(Mem{Base: r.pval, Index: k, Scale: 4}, x)
+	}
+	if mask != nil {
+		bt := YMM()
+		VMASKMOVPS(Mem{Base: idx}, mask, bt)
+		VFMADD231PS(bt, x, acc[0])
+	} else {
+		for v := 0; v < w; v++ {
+			VFMADD231PS(Mem{Base: idx, Disp: 32 * v}, x, acc[v])
+		}
+	}
+	INCQ(k)
+	CMPQ(k, r.nnz)
+	JL(LabelRef(r.labels + "k" + tag))
+
+	t := YMM()
+	for v := 0; v < w; v++ {
+		dst := Mem{Base: r.pc, Disp: 32 * v}
+		switch {
+		case r.set:
+			VXORPS(t, t, t)
+		case mask != nil:
+			VMASKMOVPS(dst, mask, t)
+		default:
+			VMOVUPS(dst, t)
+		}
+		VFMADD231PS(acc[v], r.al, t)
+		if mask != nil {
+			VMASKMOVPS(t, mask, dst)
+		} else {
+			VMOVUPS(t, dst)
+		}
+	}
+	ADDQ(U32(32*w), r.pb)
+	ADDQ(U32(32*w), r.pc)
+	SUBQ(U32(8*w), r.n)
 }
 
 // sddmmRow emits out[k] = ⟨a, b[col[k]·ldb : +d]⟩ for k < nnz.
