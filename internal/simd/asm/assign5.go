@@ -67,10 +67,7 @@ func colSums2Narrow(masks Mem) {
 	TESTQ(rows, rows)
 	JZ(LabelRef("done"))
 	mask := loadMask(masks, cols)
-	mlo, mhi := YMM(), YMM()
-	VPMOVSXDQ(mask.AsX(), mlo)
-	VEXTRACTI128(U8(1), mask, mhi.AsX())
-	VPMOVSXDQ(mhi.AsX(), mhi)
+	mlo, mhi := maskHalves64(mask)
 	lo1, hi1, lo2, hi2 := YMM(), YMM(), YMM(), YMM()
 	VMASKMOVPD(Mem{Base: ps1}, mlo, lo1)
 	VMASKMOVPD(Mem{Base: ps1, Disp: 32}, mhi, hi1)
@@ -198,25 +195,7 @@ func softmaxNormRows4(masks Mem) {
 	TESTQ(rows, rows)
 	JZ(LabelRef("n4_done"))
 	{
-		s, e := XMM(), XMM()
-		VXORPD(s, s, s)
-		j := GP64()
-		XORQ(j, j)
-		Label("n1_col")
-		VXORPD(e, e, e) // no tie to the conversion before
-		VCVTSS2SD(Mem{Base: py, Index: j, Scale: 4}, e, e)
-		VADDSD(e, s, s) // s + e
-		INCQ(j)
-		CMPQ(j, cols)
-		JL(LabelRef("n1_col"))
-		inv := XMM()
-		VDIVSD(s, one, inv) // 1/s
-		VCVTSD2SS(inv, inv, inv)
-		iv := YMM()
-		VBROADCASTSS(inv, iv)
-		y := YMM()
-		VMASKMOVPS(Mem{Base: py}, m, y)
-		VMULPS(iv, y, y) // e·inv
+		y := softmaxNormRow(py, cols, m, one, "n1_col", true)
 		storeN(y, py, cols, "n1")
 		ADDQ(ld, py)
 	}
