@@ -136,6 +136,41 @@ func gemmTile(rows int, kind string, masks Mem) {
 	tileBody(rows, kind, masks, false)
 }
 
+// tileParams loads the parameters every GEMM tile kernel starts with: kc,
+// a with its row and column strides rsa and csa, and b with its row stride
+// ldb, the strides turned into bytes.
+func tileParams() (kc, pa, rsa, csa, pb, ldb Register) {
+	kc = Load(Param("kc"), GP64())
+	pa = Load(Param("a"), GP64())
+	rsa = Load(Param("rsa"), GP64())
+	SHLQ(U8(2), rsa)
+	csa = Load(Param("csa"), GP64())
+	SHLQ(U8(2), csa)
+	pb = Load(Param("b"), GP64())
+	ldb = Load(Param("ldb"), GP64())
+	SHLQ(U8(2), ldb)
+	return kc, pa, rsa, csa, pb, ldb
+}
+
+// tileRow addresses row r (0..5) of a tile's a at base, rows rsa bytes
+// apart: rs3 and rs5 hold 3·rsa and 5·rsa (needed only for rows 3 and 5).
+func tileRow(base, rsa, rs3, rs5 Register, r int) Mem {
+	switch r {
+	case 0:
+		return Mem{Base: base}
+	case 1:
+		return Mem{Base: base, Index: rsa, Scale: 1}
+	case 2:
+		return Mem{Base: base, Index: rsa, Scale: 2}
+	case 3:
+		return Mem{Base: base, Index: rs3, Scale: 1}
+	case 4:
+		return Mem{Base: base, Index: rsa, Scale: 4}
+	default:
+		return Mem{Base: base, Index: rs5, Scale: 1}
+	}
+}
+
 // tileBody emits the body of a GEMM tile (see gemmTile and gemmTile2) after
 // its TEXT: the parameters, the zeroed accumulators, the reduction loop
 // over kc values of p from a and, with twoSrc (kind "x16" only), over kc2
@@ -143,15 +178,7 @@ func gemmTile(rows int, kind string, masks Mem) {
 // c = fma(alpha, acc, c). Kind "x8s" (gemmTile) stores c's rows with
 // storeN, and its labels carry the kernel's name.
 func tileBody(rows int, kind string, masks Mem, twoSrc bool) {
-	kc := Load(Param("kc"), GP64())
-	pa := Load(Param("a"), GP64())
-	rsa := Load(Param("rsa"), GP64())
-	SHLQ(U8(2), rsa)
-	csa := Load(Param("csa"), GP64())
-	SHLQ(U8(2), csa)
-	pb := Load(Param("b"), GP64())
-	ldb := Load(Param("ldb"), GP64())
-	SHLQ(U8(2), ldb)
+	kc, pa, rsa, csa, pb, ldb := tileParams()
 
 	plain := kind == "x8s"
 	nv := 2
@@ -178,22 +205,7 @@ func tileBody(rows int, kind string, masks Mem, twoSrc bool) {
 		rs5 = GP64()
 		LEAQ(Mem{Base: rsa, Index: rsa, Scale: 4}, rs5)
 	}
-	aAddr := func(r int) Mem {
-		switch r {
-		case 0:
-			return Mem{Base: pa}
-		case 1:
-			return Mem{Base: pa, Index: rsa, Scale: 1}
-		case 2:
-			return Mem{Base: pa, Index: rsa, Scale: 2}
-		case 3:
-			return Mem{Base: pa, Index: rs3, Scale: 1}
-		case 4:
-			return Mem{Base: pa, Index: rsa, Scale: 4}
-		default:
-			return Mem{Base: pa, Index: rs5, Scale: 1}
-		}
-	}
+	aAddr := func(r int) Mem { return tileRow(pa, rsa, rs3, rs5, r) }
 
 	acc := make([][]VecVirtual, rows)
 	for r := range acc {

@@ -45,15 +45,7 @@ func gemmTile12x8s(masks Mem) {
 	const rows = 12
 	kernel("gemm12x8s", "func(kc int, a *float32, rsa, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)",
 		"gemm12x8s computes a 12-row tile of c += alpha·a·b, at most 8 columns, without masked stores (see GemmTile12x8s).")
-	kc := Load(Param("kc"), GP64())
-	pa := Load(Param("a"), GP64())
-	rsa := Load(Param("rsa"), GP64())
-	SHLQ(U8(2), rsa)
-	csa := Load(Param("csa"), GP64())
-	SHLQ(U8(2), csa)
-	pb := Load(Param("b"), GP64())
-	ldb := Load(Param("ldb"), GP64())
-	SHLQ(U8(2), ldb)
+	kc, pa, rsa, csa, pb, ldb := tileParams()
 	cols := Load(Param("cols"), GP64())
 	mask := loadMask(masks, cols)
 	rs3, rs5, pa6 := GP64(), GP64(), GP64()
@@ -65,20 +57,7 @@ func gemmTile12x8s(masks Mem) {
 		if r >= 6 {
 			base, r = pa6, r-6
 		}
-		switch r {
-		case 0:
-			return Mem{Base: base}
-		case 1:
-			return Mem{Base: base, Index: rsa, Scale: 1}
-		case 2:
-			return Mem{Base: base, Index: rsa, Scale: 2}
-		case 3:
-			return Mem{Base: base, Index: rs3, Scale: 1}
-		case 4:
-			return Mem{Base: base, Index: rsa, Scale: 4}
-		default:
-			return Mem{Base: base, Index: rs5, Scale: 1}
-		}
+		return tileRow(base, rsa, rs3, rs5, r)
 	}
 	acc := make([]VecVirtual, rows)
 	for r := range acc {
