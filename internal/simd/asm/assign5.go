@@ -53,14 +53,8 @@ func reluAddScaledSubBwdFresh(masks, rc Mem) {
 func colSums2Narrow(masks Mem) {
 	kernel("colSums2Narrow", "func(rows, plain, cols int, gd, m1, m2 *float32, s1, s2 *float64)",
 		"colSums2Narrow adds the float64 column sums of g⊙m1 to s1 and of g⊙m2 to s2 over rows contiguous rows of cols < 8 columns (see ColSums2Narrow).")
-	rows := Load(Param("rows"), GP64())
-	plain := Load(Param("plain"), GP64())
-	cols := Load(Param("cols"), GP64())
-	pg := Load(Param("gd"), GP64())
-	p1 := Load(Param("m1"), GP64())
-	p2 := Load(Param("m2"), GP64())
-	ps1 := Load(Param("s1"), GP64())
-	ps2 := Load(Param("s2"), GP64())
+	ps := gpParams("rows", "plain", "cols", "gd", "m1", "m2", "s1", "s2")
+	rows, plain, cols, pg, p1, p2, ps1, ps2 := ps[0], ps[1], ps[2], ps[3], ps[4], ps[5], ps[6], ps[7]
 	ld := GP64()
 	MOVQ(cols, ld)
 	SHLQ(U8(2), ld)

@@ -989,13 +989,8 @@ func reluAddScaledSubFwd(masks, rc Mem) {
 // buffer of +0 (see reluAddScaledSubBwdFresh in assign5.go).
 func reluAddScaledSubBwd(masks, rc Mem, fresh bool, name, sig, doc string) {
 	kernel(name, sig, doc)
-	n := Load(Param("n"), GP64())
-	pgy := Load(Param("gy"), GP64())
-	pout := Load(Param("out"), GP64())
-	pgx := Load(Param("gx"), GP64())
-	pga := Load(Param("ga"), GP64())
-	pgb := Load(Param("gb"), GP64())
-	which := Load(Param("which"), GP64())
+	ps := gpParams("n", "gy", "out", "gx", "ga", "gb", "which")
+	n, pgy, pout, pgx, pga, pgb, which := ps[0], ps[1], ps[2], ps[3], ps[4], ps[5], ps[6]
 	var freshBits Register
 	if fresh {
 		freshBits = Load(Param("fresh"), GP64())
