@@ -152,6 +152,17 @@ func tileParams() (kc, pa, rsa, csa, pb, ldb Register) {
 	return kc, pa, rsa, csa, pb, ldb
 }
 
+// tileFoldParams loads the parameters of a GEMM tile's fold
+// c = fma(alpha, acc, c): alpha broadcast, c, and c's row stride ldc in
+// bytes.
+func tileFoldParams() (al VecVirtual, pc, ldc Register) {
+	al = broadcastParam("alpha")
+	pc = Load(Param("c"), GP64())
+	ldc = Load(Param("ldc"), GP64())
+	SHLQ(U8(2), ldc)
+	return al, pc, ldc
+}
+
 // tileRow addresses row r (0..5) of a tile's a at base, rows rsa bytes
 // apart: rs3 and rs5 hold 3·rsa and 5·rsa (needed only for rows 3 and 5).
 func tileRow(base, rsa, rs3, rs5 Register, r int) Mem {
@@ -257,10 +268,7 @@ func tileBody(rows int, kind string, masks Mem, twoSrc bool) {
 		loop("loop")
 	}
 
-	al := broadcastParam("alpha")
-	pc := Load(Param("c"), GP64())
-	ldc := Load(Param("ldc"), GP64())
-	SHLQ(U8(2), ldc)
+	al, pc, ldc := tileFoldParams()
 	t := YMM()
 	for r := 0; r < rows; r++ {
 		for v := 0; v < nv; v++ {

@@ -77,10 +77,7 @@ func gemmTile12x8s(masks Mem) {
 	DECQ(kc)
 	JNZ(LabelRef("gemm12x8s_loop"))
 
-	al := broadcastParam("alpha")
-	pc := Load(Param("c"), GP64())
-	ldc := Load(Param("ldc"), GP64())
-	SHLQ(U8(2), ldc)
+	al, pc, ldc := tileFoldParams()
 	t := YMM()
 	for r := 0; r < rows; r++ {
 		VMASKMOVPS(Mem{Base: pc}, mask, t)
