@@ -13,25 +13,8 @@ import "fmt"
 // fresh is ignored). When one buffer is passed twice, the writes go in the
 // order gx, ga, gb, element by element, as the accumulations did.
 func ReLUAddScaledSubBackwardFresh(gy, out, gx, ga, gb []float32, c, mi float32, fresh int) {
-	n := len(gy)
-	which := 0
-	var p [3]*float32
-	for i, g := range [3][]float32{gx, ga, gb} {
-		if g == nil {
-			continue
-		}
-		if len(g) != n {
-			panic(fmt.Sprintf("simd: ReLUAddScaledSubBackwardFresh gradient %d has %d elements, gy %d", i, len(g), n))
-		}
-		which |= 1 << i
-		if n > 0 {
-			p[i] = &g[0]
-		}
-	}
-	if len(out) != n {
-		panic(fmt.Sprintf("simd: ReLUAddScaledSubBackwardFresh on gy %d, out %d elements (want equal)", n, len(out)))
-	}
-	if n > 0 {
+	p, which := reluAddScaledSubGrads("ReLUAddScaledSubBackwardFresh", gy, out, gx, ga, gb)
+	if n := len(gy); n > 0 {
 		reluAddScaledSubBwdFresh(n, &gy[0], &out[0], p[0], p[1], p[2], c, mi, which, fresh&which)
 	}
 }

@@ -26,41 +26,7 @@ func Enabled() bool { return enabled }
 // the fused multiply-add chain over p = 0..kc-1 starting from zero.
 func GemmTile(rows, cols, kc int, alpha float32, a []float32, rsa, csa int, b []float32, ldb int, c []float32, ldc int) {
 	checkTile(rows, cols, kc, a, rsa, csa, b, ldb, c, ldc)
-	pa, pb, pc := &a[0], &b[0], &c[0]
-	switch {
-	case cols == TileCols:
-		switch rows {
-		case 1:
-			gemm1x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
-		case 2:
-			gemm2x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
-		case 3:
-			gemm3x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
-		case 4:
-			gemm4x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
-		case 5:
-			gemm5x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
-		default:
-			gemm6x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
-		}
-	case cols > 8:
-		switch rows {
-		case 1:
-			gemm1x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
-		case 2:
-			gemm2x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
-		case 3:
-			gemm3x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
-		case 4:
-			gemm4x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
-		case 5:
-			gemm5x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
-		default:
-			gemm6x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
-		}
-	default: // at most 8 columns: c's rows without masked stores (gemmTile8s)
-		gemmTile8s(rows, kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
-	}
+	gemmTileUnchecked(rows, cols, kc, alpha, &a[0], rsa, csa, &b[0], ldb, &c[0], ldc)
 }
 
 // SpMMRow adds alpha·Σ_k v_k·b[col[k]·ldb : col[k]·ldb+len(c)] to c, where
@@ -259,15 +225,24 @@ func ReLUAddScaledSub(x, a, b, out []float32, c, mi float32) {
 // autograd's Go loop, whose bits it gives. A nil gx, ga or gb is not
 // written; the others have the length of gy and out.
 func ReLUAddScaledSubBackward(gy, out, gx, ga, gb []float32, c, mi float32) {
+	p, which := reluAddScaledSubGrads("ReLUAddScaledSubBackward", gy, out, gx, ga, gb)
+	if n := len(gy); n > 0 {
+		reluAddScaledSubBwd(n, &gy[0], &out[0], p[0], p[1], p[2], c, mi, which)
+	}
+}
+
+// reluAddScaledSubGrads checks the gradients gx, ga and gb of
+// ReLUAddScaledSubBackward (or of the function fn, named in the panics)
+// and out against gy's length, and returns the kernels' pointers to them
+// (nil for a nil or empty one) and which, bit i set for each one given.
+func reluAddScaledSubGrads(fn string, gy, out, gx, ga, gb []float32) (p [3]*float32, which int) {
 	n := len(gy)
-	which := 0
-	var p [3]*float32
 	for i, g := range [3][]float32{gx, ga, gb} {
 		if g == nil {
 			continue
 		}
 		if len(g) != n {
-			panic(fmt.Sprintf("simd: ReLUAddScaledSubBackward gradient %d has %d elements, gy %d", i, len(g), n))
+			panic(fmt.Sprintf("simd: %s gradient %d has %d elements, gy %d", fn, i, len(g), n))
 		}
 		which |= 1 << i
 		if n > 0 {
@@ -275,11 +250,9 @@ func ReLUAddScaledSubBackward(gy, out, gx, ga, gb []float32, c, mi float32) {
 		}
 	}
 	if len(out) != n {
-		panic(fmt.Sprintf("simd: ReLUAddScaledSubBackward on gy %d, out %d elements (want equal)", n, len(out)))
+		panic(fmt.Sprintf("simd: %s on gy %d, out %d elements (want equal)", fn, n, len(out)))
 	}
-	if n > 0 {
-		reluAddScaledSubBwd(n, &gy[0], &out[0], p[0], p[1], p[2], c, mi, which)
-	}
+	return p, which
 }
 
 // ReLU sets y = max(x, 0), the float32 operations the compiler builds for

@@ -154,7 +154,7 @@ func gemmTileUnchecked(rows, cols, kc int, alpha float32, pa *float32, rsa, csa 
 		default:
 			gemm6x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
 		}
-	default:
+	default: // at most 8 columns: c's rows without masked stores (gemmTile8s)
 		gemmTile8s(rows, kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
 	}
 }

@@ -35,78 +35,8 @@ func assign5Kernels() {
 // visited in the order x, a, b, so a buffer named twice (x = a) is written,
 // then added into, as the cleared buffer was.
 func reluAddScaledSubBwdFresh(masks, rc Mem) {
-	kernel("reluAddScaledSubBwdFresh", "func(n int, gy, out, gx, ga, gb *float32, c, mi float32, which, fresh int)",
+	reluAddScaledSubBwd(masks, rc, true, "reluAddScaledSubBwdFresh", "func(n int, gy, out, gx, ga, gb *float32, c, mi float32, which, fresh int)",
 		"reluAddScaledSubBwdFresh is reluAddScaledSubBwd writing the gradients whose bit is set in fresh onto +0 instead of adding into them (see ReLUAddScaledSubBackwardFresh).")
-	n := Load(Param("n"), GP64())
-	pgy := Load(Param("gy"), GP64())
-	pout := Load(Param("out"), GP64())
-	pgx := Load(Param("gx"), GP64())
-	pga := Load(Param("ga"), GP64())
-	pgb := Load(Param("gb"), GP64())
-	which := Load(Param("which"), GP64())
-	fresh := Load(Param("fresh"), GP64())
-	cv, mv := YMM(), YMM()
-	VBROADCASTSS(Load(Param("c"), XMM()), cv)
-	VBROADCASTSS(Load(Param("mi"), XMM()), mv)
-	sign, zero := YMM(), YMM()
-	VMOVUPS(rc, sign)
-	VXORPS(zero, zero, zero)
-	i := GP64()
-	at := func(base Register) Mem { return Mem{Base: base, Index: i, Scale: 4} }
-
-	body := func(mask VecVirtual, sfx string) {
-		load := func(base Register) VecVirtual {
-			v := YMM()
-			if mask != nil {
-				VMASKMOVPS(at(base), mask, v)
-			} else {
-				VMOVUPS(at(base), v)
-			}
-			return v
-		}
-		store := func(v VecVirtual, base Register) {
-			if mask != nil {
-				VMASKMOVPS(v, mask, at(base))
-			} else {
-				VMOVUPS(v, at(base))
-			}
-		}
-		// put writes v + 0 (plus0) or v to base[i] when bit is set in
-		// fresh, else base[i] = v + base[i] when it is set in which
-		put := func(v VecVirtual, base Register, bit int, name string, plus0 bool) {
-			BTQ(U8(bit), fresh)
-			JCS(LabelRef("new" + name + sfx))
-			BTQ(U8(bit), which)
-			JCC(LabelRef("skip" + name + sfx))
-			t := load(base)
-			VADDPS(t, v, t)
-			store(t, base)
-			JMP(LabelRef("skip" + name + sfx))
-			Label("new" + name + sfx)
-			if plus0 {
-				u := YMM()
-				VADDPS(zero, v, u)
-				store(u, base)
-			} else {
-				store(v, base)
-			}
-			Label("skip" + name + sfx)
-		}
-		gy, out := load(pgy), load(pout)
-		VPCMPGTD(zero, out, out) // out > 0 as int32: sign clear, not zero
-		VANDPS(out, gy, gy)
-		VADDPS(zero, gy, gy) // g3
-		put(gy, pgx, 0, "x", false)
-		VADDPS(zero, gy, gy) // g2
-		VMULPS(cv, gy, gy)
-		VADDPS(zero, gy, gy)
-		VMULPS(mv, gy, gy)
-		VADDPS(zero, gy, gy) // g1
-		put(gy, pga, 1, "a", false)
-		VXORPS(sign, gy, gy) // −g1
-		put(gy, pgb, 2, "b", true)
-	}
-	elementLoop(masks, n, i, body)
 }
 
 // colSums2Narrow emits colSums2Narrow: two colSumsTail (pcgcn2.go) runs over
@@ -123,24 +53,15 @@ func reluAddScaledSubBwdFresh(masks, rc Mem) {
 func colSums2Narrow(masks Mem) {
 	kernel("colSums2Narrow", "func(rows, plain, cols int, gd, m1, m2 *float32, s1, s2 *float64)",
 		"colSums2Narrow adds the float64 column sums of g⊙m1 to s1 and of g⊙m2 to s2 over rows contiguous rows of cols < 8 columns (see ColSums2Narrow).")
-	rows := Load(Param("rows"), GP64())
-	plain := Load(Param("plain"), GP64())
-	cols := Load(Param("cols"), GP64())
-	pg := Load(Param("gd"), GP64())
-	p1 := Load(Param("m1"), GP64())
-	p2 := Load(Param("m2"), GP64())
-	ps1 := Load(Param("s1"), GP64())
-	ps2 := Load(Param("s2"), GP64())
+	ps := gpParams("rows", "plain", "cols", "gd", "m1", "m2", "s1", "s2")
+	rows, plain, cols, pg, p1, p2, ps1, ps2 := ps[0], ps[1], ps[2], ps[3], ps[4], ps[5], ps[6], ps[7]
 	ld := GP64()
 	MOVQ(cols, ld)
 	SHLQ(U8(2), ld)
 	TESTQ(rows, rows)
 	JZ(LabelRef("done"))
 	mask := loadMask(masks, cols)
-	mlo, mhi := YMM(), YMM()
-	VPMOVSXDQ(mask.AsX(), mlo)
-	VEXTRACTI128(U8(1), mask, mhi.AsX())
-	VPMOVSXDQ(mhi.AsX(), mhi)
+	mlo, mhi := maskHalves64(mask)
 	lo1, hi1, lo2, hi2 := YMM(), YMM(), YMM(), YMM()
 	VMASKMOVPD(Mem{Base: ps1}, mlo, lo1)
 	VMASKMOVPD(Mem{Base: ps1, Disp: 32}, mhi, hi1)
@@ -268,25 +189,7 @@ func softmaxNormRows4(masks Mem) {
 	TESTQ(rows, rows)
 	JZ(LabelRef("n4_done"))
 	{
-		s, e := XMM(), XMM()
-		VXORPD(s, s, s)
-		j := GP64()
-		XORQ(j, j)
-		Label("n1_col")
-		VXORPD(e, e, e) // no tie to the conversion before
-		VCVTSS2SD(Mem{Base: py, Index: j, Scale: 4}, e, e)
-		VADDSD(e, s, s) // s + e
-		INCQ(j)
-		CMPQ(j, cols)
-		JL(LabelRef("n1_col"))
-		inv := XMM()
-		VDIVSD(s, one, inv) // 1/s
-		VCVTSD2SS(inv, inv, inv)
-		iv := YMM()
-		VBROADCASTSS(inv, iv)
-		y := YMM()
-		VMASKMOVPS(Mem{Base: py}, m, y)
-		VMULPS(iv, y, y) // e·inv
+		y := softmaxNormRow(py, cols, m, one, "n1_col", true)
 		storeN(y, py, cols, "n1")
 		ADDQ(ld, py)
 	}

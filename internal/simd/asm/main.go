@@ -22,7 +22,8 @@
 // maskedStore for the tails, and storeN/storeNPD (stores.go) where a row
 // must be written with plain stores;
 // dataRow, floatRows and constRows lay out and address constant tables;
-// tileBody emits every GEMM tile.
+// tileBody emits every GEMM tile; spmmRowBody every sparse row of SpMM
+// (spmmRow and the row-range kernels of spmm5.go).
 package main
 
 import (
@@ -79,7 +80,8 @@ func main() {
 	adamStep(masks)
 	sc := reluConsts()
 	reluAddScaledSubFwd(masks, sc)
-	reluAddScaledSubBwd(masks, sc)
+	reluAddScaledSubBwd(masks, sc, false, "reluAddScaledSubBwd", "func(n int, gy, out, gx, ga, gb *float32, c, mi float32, which int)",
+		"reluAddScaledSubBwd accumulates the gradients of reluAddScaledSubFwd for n elements (see ReLUAddScaledSubBackward).")
 	reluFwd(masks, sc)
 	reluBwd(masks)
 	leakyReLUFwd(masks, sc)
@@ -134,6 +136,52 @@ func gemmTile(rows int, kind string, masks Mem) {
 	tileBody(rows, kind, masks, false)
 }
 
+// tileParams loads the parameters every GEMM tile kernel starts with: kc,
+// a with its row and column strides rsa and csa, and b with its row stride
+// ldb, the strides turned into bytes.
+func tileParams() (kc, pa, rsa, csa, pb, ldb Register) {
+	kc = Load(Param("kc"), GP64())
+	pa = Load(Param("a"), GP64())
+	rsa = Load(Param("rsa"), GP64())
+	SHLQ(U8(2), rsa)
+	csa = Load(Param("csa"), GP64())
+	SHLQ(U8(2), csa)
+	pb = Load(Param("b"), GP64())
+	ldb = Load(Param("ldb"), GP64())
+	SHLQ(U8(2), ldb)
+	return kc, pa, rsa, csa, pb, ldb
+}
+
+// tileFoldParams loads the parameters of a GEMM tile's fold
+// c = fma(alpha, acc, c): alpha broadcast, c, and c's row stride ldc in
+// bytes.
+func tileFoldParams() (al VecVirtual, pc, ldc Register) {
+	al = broadcastParam("alpha")
+	pc = Load(Param("c"), GP64())
+	ldc = Load(Param("ldc"), GP64())
+	SHLQ(U8(2), ldc)
+	return al, pc, ldc
+}
+
+// tileRow addresses row r (0..5) of a tile's a at base, rows rsa bytes
+// apart: rs3 and rs5 hold 3·rsa and 5·rsa (needed only for rows 3 and 5).
+func tileRow(base, rsa, rs3, rs5 Register, r int) Mem {
+	switch r {
+	case 0:
+		return Mem{Base: base}
+	case 1:
+		return Mem{Base: base, Index: rsa, Scale: 1}
+	case 2:
+		return Mem{Base: base, Index: rsa, Scale: 2}
+	case 3:
+		return Mem{Base: base, Index: rs3, Scale: 1}
+	case 4:
+		return Mem{Base: base, Index: rsa, Scale: 4}
+	default:
+		return Mem{Base: base, Index: rs5, Scale: 1}
+	}
+}
+
 // tileBody emits the body of a GEMM tile (see gemmTile and gemmTile2) after
 // its TEXT: the parameters, the zeroed accumulators, the reduction loop
 // over kc values of p from a and, with twoSrc (kind "x16" only), over kc2
@@ -141,15 +189,7 @@ func gemmTile(rows int, kind string, masks Mem) {
 // c = fma(alpha, acc, c). Kind "x8s" (gemmTile) stores c's rows with
 // storeN, and its labels carry the kernel's name.
 func tileBody(rows int, kind string, masks Mem, twoSrc bool) {
-	kc := Load(Param("kc"), GP64())
-	pa := Load(Param("a"), GP64())
-	rsa := Load(Param("rsa"), GP64())
-	SHLQ(U8(2), rsa)
-	csa := Load(Param("csa"), GP64())
-	SHLQ(U8(2), csa)
-	pb := Load(Param("b"), GP64())
-	ldb := Load(Param("ldb"), GP64())
-	SHLQ(U8(2), ldb)
+	kc, pa, rsa, csa, pb, ldb := tileParams()
 
 	plain := kind == "x8s"
 	nv := 2
@@ -176,22 +216,7 @@ func tileBody(rows int, kind string, masks Mem, twoSrc bool) {
 		rs5 = GP64()
 		LEAQ(Mem{Base: rsa, Index: rsa, Scale: 4}, rs5)
 	}
-	aAddr := func(r int) Mem {
-		switch r {
-		case 0:
-			return Mem{Base: pa}
-		case 1:
-			return Mem{Base: pa, Index: rsa, Scale: 1}
-		case 2:
-			return Mem{Base: pa, Index: rsa, Scale: 2}
-		case 3:
-			return Mem{Base: pa, Index: rs3, Scale: 1}
-		case 4:
-			return Mem{Base: pa, Index: rsa, Scale: 4}
-		default:
-			return Mem{Base: pa, Index: rs5, Scale: 1}
-		}
-	}
+	aAddr := func(r int) Mem { return tileRow(pa, rsa, rs3, rs5, r) }
 
 	acc := make([][]VecVirtual, rows)
 	for r := range acc {
@@ -243,10 +268,7 @@ func tileBody(rows int, kind string, masks Mem, twoSrc bool) {
 		loop("loop")
 	}
 
-	al := broadcastParam("alpha")
-	pc := Load(Param("c"), GP64())
-	ldc := Load(Param("ldc"), GP64())
-	SHLQ(U8(2), ldc)
+	al, pc, ldc := tileFoldParams()
 	t := YMM()
 	for r := 0; r < rows; r++ {
 		for v := 0; v < nv; v++ {
@@ -326,97 +348,133 @@ func spmmRow(perm bool, masks Mem) {
 	n := Load(Param("n"), GP64())
 	al := broadcastParam("alpha")
 
-	// block emits the loop over the row's entries for w vectors of columns
-	// starting at pb/pc, then advances pb, pc and n.
-	block := func(tag string, w int, mask VecVirtual) {
-		acc := make([]VecVirtual, w)
-		for v := range acc {
-			acc[v] = YMM()
-			VXORPS(acc[v], acc[v], acc[v])
-		}
-		k := GP64()
-		XORQ(k, k)
-		Label("k" + tag)
-		{
-			// the rows of b named by a random graph's columns are far
-			// apart and no cache holds them: fetch the row spmmPrefetch
-			// entries ahead, the cache lines of this block, while this
-			// entry's multiply-adds run (prefetches never fault, and
-			// only the index load is guarded)
-			dist := spmmPrefetch
-			if w < 4 {
-				dist = spmmPrefetchNarrow
-			}
-			ahead := prefetchRowAhead(k, pfn, pcol, ldb, pb, dist, max(w/2, 1), "nopf"+tag)
-			// narrow blocks also fetch the line of their last byte: rows
-			// whose width is not a multiple of 16 floats start anywhere
-			// in a line (5 floats: a third of the rows straddle two)
-			if w < 4 {
-				PREFETCHT0(Mem{Base: ahead, Disp: 32*w - 1})
-			}
-			Label("nopf" + tag)
-		}
-		idx := GP64()
-		MOVLQSX(Mem{Base: pcol, Index: k, Scale: 4}, idx)
-		IMULQ(ldb, idx)
-		ADDQ(pb, idx)
-		x := YMM()
-		if perm {
-			p := GP64()
-			MOVLQSX(Mem{Base: pperm, Index: k, Scale: 4}, p)
-			VBROADCASTSS(Mem{Base: pval, Index: p, Scale: 4}, x)
-		} else {
-			VBROADCASTSS(Mem{Base: pval, Index: k, Scale: 4}, x)
-		}
-		if mask != nil {
-			bt := YMM()
-			VMASKMOVPS(Mem{Base: idx}, mask, bt)
-			VFMADD231PS(bt, x, acc[0])
-		} else {
-			for v := 0; v < w; v++ {
-				VFMADD231PS(Mem{Base: idx, Disp: 32 * v}, x, acc[v])
-			}
-		}
-		INCQ(k)
-		CMPQ(k, nnz)
-		JL(LabelRef("k" + tag))
-
-		t := YMM()
-		for v := 0; v < w; v++ {
-			dst := Mem{Base: pc, Disp: 32 * v}
-			if mask != nil {
-				VMASKMOVPS(dst, mask, t)
-				VFMADD231PS(acc[v], al, t)
-				VMASKMOVPS(t, mask, dst)
-			} else {
-				VMOVUPS(dst, t)
-				VFMADD231PS(acc[v], al, t)
-				VMOVUPS(t, dst)
-			}
-		}
-		ADDQ(U32(32*w), pb)
-		ADDQ(U32(32*w), pc)
-		SUBQ(U32(8*w), n)
-	}
-
 	TESTQ(nnz, nnz)
 	JZ(LabelRef("done"))
-	for _, w := range []int{8, 4, 2, 1} {
-		tag := fmt.Sprintf("w%d", w)
-		Label("test" + tag)
-		CMPQ(n, U32(8*w))
-		JL(LabelRef("skip" + tag))
-		block(tag, w, nil)
-		JMP(LabelRef("test" + tag))
-		Label("skip" + tag)
+	row := spmmRowBody{
+		nnz: nnz, pcol: pcol, pval: pval, pperm: pperm,
+		pfn: pfn, dist: spmmPrefetch,
+		pb: pb, ldb: ldb, pc: pc, n: n, al: al,
 	}
-	TESTQ(n, n)
-	JZ(LabelRef("done"))
-	mask := loadMask(masks, n)
-	block("tail", 1, mask)
+	row.columns(masks, "done")
 	Label("done")
 	VZEROUPPER()
 	RET()
+}
+
+// spmmRowBody is what spmmRow's loop over one sparse row reads: the row's
+// nnz entries (columns at pcol, values at pval, or at pval[pperm[k]] when
+// pperm is not nil), the rows of b (pb, ldb bytes apart), the row of c (pc,
+// n floats) and alpha broadcast in al. spmmRow and the row-range kernels
+// (spmm5.go) emit the same instructions from it, each row of theirs with
+// its own labels and prefetch distance.
+type spmmRowBody struct {
+	labels                 string // prefix of the labels
+	nnz, pcol, pval, pperm Register
+	// pfn is how many entries of col are readable from the row's first
+	// (the prefetches look ahead into the next rows); nil: no prefetch
+	pfn            Register
+	dist           int // entries ahead for blocks of 4 or more vectors
+	pb, ldb, pc, n Register
+	al             VecVirtual
+	set            bool // c's row taken as +0 instead of read
+}
+
+// columns emits the row's blocks of 8, 4, 2 and 1 vectors of columns while
+// n allows, then a masked block for the last n % 8 columns; it jumps to
+// exit when no columns are left.
+func (r spmmRowBody) columns(masks Mem, exit string) {
+	for _, w := range []int{8, 4, 2, 1} {
+		tag := fmt.Sprintf("w%d", w)
+		Label(r.labels + "test" + tag)
+		CMPQ(r.n, U32(8*w))
+		JL(LabelRef(r.labels + "skip" + tag))
+		r.block(tag, w, nil)
+		JMP(LabelRef(r.labels + "test" + tag))
+		Label(r.labels + "skip" + tag)
+	}
+	TESTQ(r.n, r.n)
+	JZ(LabelRef(exit))
+	r.block("tail", 1, loadMask(masks, r.n))
+}
+
+// block emits the loop over the row's entries for w vectors of columns
+// starting at pb/pc (one masked vector when mask is given): a chain from
+// zero, one VFMADD231PS per entry in order, then the fold fma(alpha, acc,
+// c); then it advances pb, pc and n.
+func (r spmmRowBody) block(tag string, w int, mask VecVirtual) {
+	acc := make([]VecVirtual, w)
+	for v := range acc {
+		acc[v] = YMM()
+		VXORPS(acc[v], acc[v], acc[v])
+	}
+	k := GP64()
+	XORQ(k, k)
+	Label(r.labels + "k" + tag)
+	if r.pfn != nil {
+		// the rows of b named by a random graph's columns are far
+		// apart and no cache holds them: fetch the row dist entries
+		// ahead, the cache lines of this block, while this entry's
+		// multiply-adds run (prefetches never fault, and only the
+		// index load is guarded)
+		dist := r.dist
+		if w < 4 {
+			dist = spmmPrefetchNarrow
+		}
+		ahead := prefetchRowAhead(k, r.pfn, r.pcol, r.ldb, r.pb, dist, max(w/2, 1), r.labels+"nopf"+tag)
+		// narrow blocks also fetch the line of their last byte: rows
+		// whose width is not a multiple of 16 floats start anywhere
+		// in a line (5 floats: a third of the rows straddle two)
+		if w < 4 {
+			PREFETCHT0(Mem{Base: ahead, Disp: 32*w - 1})
+		}
+		Label(r.labels + "nopf" + tag)
+	}
+	idx := GP64()
+	MOVLQSX(Mem{Base: r.pcol, Index: k, Scale: 4}, idx)
+	IMULQ(r.ldb, idx)
+	ADDQ(r.pb, idx)
+	x := YMM()
+	if r.pperm != nil {
+		p := GP64()
+		MOVLQSX(Mem{Base: r.pperm, Index: k, Scale: 4}, p)
+		VBROADCASTSS(Mem{Base: r.pval, Index: p, Scale: 4}, x)
+	} else {
+		VBROADCASTSS(Mem{Base: r.pval, Index: k, Scale: 4}, x)
+	}
+	if mask != nil {
+		bt := YMM()
+		VMASKMOVPS(Mem{Base: idx}, mask, bt)
+		VFMADD231PS(bt, x, acc[0])
+	} else {
+		for v := 0; v < w; v++ {
+			VFMADD231PS(Mem{Base: idx, Disp: 32 * v}, x, acc[v])
+		}
+	}
+	INCQ(k)
+	CMPQ(k, r.nnz)
+	JL(LabelRef(r.labels + "k" + tag))
+
+	t := YMM()
+	for v := 0; v < w; v++ {
+		dst := Mem{Base: r.pc, Disp: 32 * v}
+		switch {
+		case r.set:
+			VXORPS(t, t, t)
+		case mask != nil:
+			VMASKMOVPS(dst, mask, t)
+		default:
+			VMOVUPS(dst, t)
+		}
+		VFMADD231PS(acc[v], r.al, t)
+		if mask != nil {
+			VMASKMOVPS(t, mask, dst)
+		} else {
+			VMOVUPS(t, dst)
+		}
+	}
+	ADDQ(U32(32*w), r.pb)
+	ADDQ(U32(32*w), r.pc)
+	SUBQ(U32(8*w), r.n)
 }
 
 // sddmmRow emits out[k] = ⟨a, b[col[k]·ldb : +d]⟩ for k < nnz.
@@ -932,16 +990,19 @@ func reluAddScaledSubFwd(masks, rc Mem) {
 // ga and gb are written at all (their pointers are not read otherwise). With
 // mi = 1 (no mask) the two extra steps are exact: g1 is a sum with +0, never
 // −0 nor a signalling NaN, so ·1 and + 0 leave its bits.
-func reluAddScaledSubBwd(masks, rc Mem) {
-	kernel("reluAddScaledSubBwd", "func(n int, gy, out, gx, ga, gb *float32, c, mi float32, which int)",
-		"reluAddScaledSubBwd accumulates the gradients of reluAddScaledSubFwd for n elements (see ReLUAddScaledSubBackward).")
-	n := Load(Param("n"), GP64())
-	pgy := Load(Param("gy"), GP64())
-	pout := Load(Param("out"), GP64())
-	pgx := Load(Param("gx"), GP64())
-	pga := Load(Param("ga"), GP64())
-	pgb := Load(Param("gb"), GP64())
-	which := Load(Param("which"), GP64())
+//
+// With fresh, the kernel (named, typed and documented by name, sig and doc)
+// takes one more int parameter after which, fresh: where bit i of it is set,
+// the gradient is written, not read, with the bits of the accumulation onto a
+// buffer of +0 (see reluAddScaledSubBwdFresh in assign5.go).
+func reluAddScaledSubBwd(masks, rc Mem, fresh bool, name, sig, doc string) {
+	kernel(name, sig, doc)
+	ps := gpParams("n", "gy", "out", "gx", "ga", "gb", "which")
+	n, pgy, pout, pgx, pga, pgb, which := ps[0], ps[1], ps[2], ps[3], ps[4], ps[5], ps[6]
+	var freshBits Register
+	if fresh {
+		freshBits = Load(Param("fresh"), GP64())
+	}
 	cv, mv := YMM(), YMM()
 	VBROADCASTSS(Load(Param("c"), XMM()), cv)
 	VBROADCASTSS(Load(Param("mi"), XMM()), mv)
@@ -968,28 +1029,45 @@ func reluAddScaledSubBwd(masks, rc Mem) {
 				VMOVUPS(v, at(base))
 			}
 		}
-		// accumulate sets base[i] = v + base[i] when bit is set in which
-		accumulate := func(v VecVirtual, base Register, bit int, name string) {
+		// put sets base[i] = v + base[i] when bit is set in which; with
+		// fresh, it first writes v + 0 (plus0) or v to base[i] when bit is
+		// set in fresh
+		put := func(v VecVirtual, base Register, bit int, name string, plus0 bool) {
+			if fresh {
+				BTQ(U8(bit), freshBits)
+				JCS(LabelRef("new" + name + sfx))
+			}
 			BTQ(U8(bit), which)
 			JCC(LabelRef("skip" + name + sfx))
 			t := load(base)
 			VADDPS(t, v, t)
 			store(t, base)
+			if fresh {
+				JMP(LabelRef("skip" + name + sfx))
+				Label("new" + name + sfx)
+				if plus0 {
+					u := YMM()
+					VADDPS(zero, v, u)
+					store(u, base)
+				} else {
+					store(v, base)
+				}
+			}
 			Label("skip" + name + sfx)
 		}
 		gy, out := load(pgy), load(pout)
 		VPCMPGTD(zero, out, out) // out > 0 as int32: sign clear, not zero
 		VANDPS(out, gy, gy)
 		VADDPS(zero, gy, gy) // g3
-		accumulate(gy, pgx, 0, "x")
+		put(gy, pgx, 0, "x", false)
 		VADDPS(zero, gy, gy) // g2
 		VMULPS(cv, gy, gy)
 		VADDPS(zero, gy, gy)
 		VMULPS(mv, gy, gy)
 		VADDPS(zero, gy, gy) // g1
-		accumulate(gy, pga, 1, "a")
+		put(gy, pga, 1, "a", false)
 		VXORPS(sign, gy, gy) // −g1
-		accumulate(gy, pgb, 2, "b")
+		put(gy, pgb, 2, "b", true)
 	}
 	elementLoop(masks, n, i, body)
 }

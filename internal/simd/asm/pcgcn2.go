@@ -173,11 +173,8 @@ func colSumsTail(masks Mem) {
 	ps := Load(Param("sums"), GP64())
 	TESTQ(rows, rows)
 	JZ(LabelRef("done"))
-	mask := loadMask(masks, cols) // cols float32 lanes
-	mlo, mhi := YMM(), YMM()      // the same lanes as two 4×64-bit masks
-	VPMOVSXDQ(mask.AsX(), mlo)
-	VEXTRACTI128(U8(1), mask, mhi.AsX())
-	VPMOVSXDQ(mhi.AsX(), mhi)
+	mask := loadMask(masks, cols)  // cols float32 lanes
+	mlo, mhi := maskHalves64(mask) // the same lanes as two 4×64-bit masks
 	lo, hi := YMM(), YMM()
 	VMASKMOVPD(Mem{Base: ps}, mlo, lo)
 	VMASKMOVPD(Mem{Base: ps, Disp: 32}, mhi, hi)

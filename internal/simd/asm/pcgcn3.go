@@ -309,29 +309,43 @@ func softmaxNormRows(masks Mem, plain bool) {
 	MOVQ(U64(math.Float64bits(1)), onev)
 	MOVQ(onev, one)
 	rowLoop(prefix, rows, func(GPVirtual) {
-		s, e := XMM(), XMM()
-		VXORPD(s, s, s)
-		j := GP64()
-		XORQ(j, j)
-		Label(prefix + "col")
-		VCVTSS2SD(Mem{Base: py, Index: j, Scale: 4}, e, e)
-		VADDSD(e, s, s) // s + e
-		INCQ(j)
-		CMPQ(j, cols)
-		JL(LabelRef(prefix + "col"))
-		inv := XMM()
-		VDIVSD(s, one, inv) // 1/s
-		VCVTSD2SS(inv, inv, inv)
-		iv := YMM()
-		VBROADCASTSS(inv, iv)
-		y := YMM()
-		VMASKMOVPS(Mem{Base: py}, m, y)
-		VMULPS(iv, y, y) // e·inv
+		y := softmaxNormRow(py, cols, m, one, prefix+"col", false)
 		storeRow(plain, y, m, py, cols, name)
 		LEAQ(Mem{Base: py, Index: cols, Scale: 4}, py)
 	})
 	VZEROUPPER()
 	RET()
+}
+
+// softmaxNormRow emits softmaxNormRows's work on the row of cols floats at
+// py (m: the mask of cols lanes; one: 1.0 in the low float64): s, from +0,
+// plus float64(e_j) column by column (the loop at label col), float32(1/s),
+// and the row times it (e first) in a new register, returned unstored.
+// With untie, e is zeroed before each VCVTSS2SD, whose destination's upper
+// half would otherwise tie every conversion to the one before.
+func softmaxNormRow(py, cols Register, m, one VecVirtual, col string, untie bool) VecVirtual {
+	s, e := XMM(), XMM()
+	VXORPD(s, s, s)
+	j := GP64()
+	XORQ(j, j)
+	Label(col)
+	if untie {
+		VXORPD(e, e, e)
+	}
+	VCVTSS2SD(Mem{Base: py, Index: j, Scale: 4}, e, e)
+	VADDSD(e, s, s) // s + e
+	INCQ(j)
+	CMPQ(j, cols)
+	JL(LabelRef(col))
+	inv := XMM()
+	VDIVSD(s, one, inv) // 1/s
+	VCVTSD2SS(inv, inv, inv)
+	iv := YMM()
+	VBROADCASTSS(inv, iv)
+	y := YMM()
+	VMASKMOVPS(Mem{Base: py}, m, y)
+	VMULPS(iv, y, y) // e·inv
+	return y
 }
 
 // ceShiftRows emits CEShiftRows (given false) and CEShiftRowsBy (true): for

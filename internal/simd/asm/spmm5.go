@@ -45,15 +45,7 @@ func gemmTile12x8s(masks Mem) {
 	const rows = 12
 	kernel("gemm12x8s", "func(kc int, a *float32, rsa, csa int, b *float32, ldb int, c *float32, ldc int, alpha float32, cols int)",
 		"gemm12x8s computes a 12-row tile of c += alpha·a·b, at most 8 columns, without masked stores (see GemmTile12x8s).")
-	kc := Load(Param("kc"), GP64())
-	pa := Load(Param("a"), GP64())
-	rsa := Load(Param("rsa"), GP64())
-	SHLQ(U8(2), rsa)
-	csa := Load(Param("csa"), GP64())
-	SHLQ(U8(2), csa)
-	pb := Load(Param("b"), GP64())
-	ldb := Load(Param("ldb"), GP64())
-	SHLQ(U8(2), ldb)
+	kc, pa, rsa, csa, pb, ldb := tileParams()
 	cols := Load(Param("cols"), GP64())
 	mask := loadMask(masks, cols)
 	rs3, rs5, pa6 := GP64(), GP64(), GP64()
@@ -65,20 +57,7 @@ func gemmTile12x8s(masks Mem) {
 		if r >= 6 {
 			base, r = pa6, r-6
 		}
-		switch r {
-		case 0:
-			return Mem{Base: base}
-		case 1:
-			return Mem{Base: base, Index: rsa, Scale: 1}
-		case 2:
-			return Mem{Base: base, Index: rsa, Scale: 2}
-		case 3:
-			return Mem{Base: base, Index: rs3, Scale: 1}
-		case 4:
-			return Mem{Base: base, Index: rsa, Scale: 4}
-		default:
-			return Mem{Base: base, Index: rs5, Scale: 1}
-		}
+		return tileRow(base, rsa, rs3, rs5, r)
 	}
 	acc := make([]VecVirtual, rows)
 	for r := range acc {
@@ -98,10 +77,7 @@ func gemmTile12x8s(masks Mem) {
 	DECQ(kc)
 	JNZ(LabelRef("gemm12x8s_loop"))
 
-	al := broadcastParam("alpha")
-	pc := Load(Param("c"), GP64())
-	ldc := Load(Param("ldc"), GP64())
-	SHLQ(U8(2), ldc)
+	al, pc, ldc := tileFoldParams()
 	t := YMM()
 	for r := 0; r < rows; r++ {
 		VMASKMOVPS(Mem{Base: pc}, mask, t)
@@ -215,91 +191,18 @@ func spmmRowsLoop(p string, set, perm, dense bool, masks, idx, iLoc Mem, al VecV
 		JZ(LabelRef(p + "_row"))
 	}
 
-	// block: spmmRow's loop over the row's entries for w vectors of
-	// columns at pb/pc, then pb, pc and n advanced
-	block := func(tag string, w int, mask VecVirtual) {
-		acc := make([]VecVirtual, w)
-		for v := range acc {
-			acc[v] = YMM()
-			VXORPS(acc[v], acc[v], acc[v])
-		}
-		k := GP64()
-		XORQ(k, k)
-		Label(p + "_k" + tag)
-		if !dense {
-			dist := spmmRowsPrefetch
-			if perm {
-				dist = spmmPrefetch
-			}
-			if w < 4 {
-				dist = spmmPrefetchNarrow
-			}
-			ahead := prefetchRowAhead(k, rem, pcol, ldb, pb, dist, max(w/2, 1), p+"_nopf"+tag)
-			if w < 4 {
-				PREFETCHT0(Mem{Base: ahead, Disp: 32*w - 1})
-			}
-			Label(p + "_nopf" + tag)
-		}
-		ix := GP64()
-		MOVLQSX(Mem{Base: pcol, Index: k, Scale: 4}, ix)
-		IMULQ(ldb, ix)
-		ADDQ(pb, ix)
-		x := YMM()
+	row := spmmRowBody{
+		labels: p + "_", set: set,
+		nnz: nnz, pcol: pcol, pval: pval, pperm: pperm,
+		pb: pb, ldb: ldb, pc: pc, n: n, al: al,
+	}
+	if !dense {
+		row.pfn, row.dist = rem, spmmRowsPrefetch
 		if perm {
-			q := GP64()
-			MOVLQSX(Mem{Base: pperm, Index: k, Scale: 4}, q)
-			VBROADCASTSS(Mem{Base: pval, Index: q, Scale: 4}, x)
-		} else {
-			VBROADCASTSS(Mem{Base: pval, Index: k, Scale: 4}, x)
+			row.dist = spmmPrefetch
 		}
-		if mask != nil {
-			bt := YMM()
-			VMASKMOVPS(Mem{Base: ix}, mask, bt)
-			VFMADD231PS(bt, x, acc[0])
-		} else {
-			for v := 0; v < w; v++ {
-				VFMADD231PS(Mem{Base: ix, Disp: 32 * v}, x, acc[v])
-			}
-		}
-		INCQ(k)
-		CMPQ(k, nnz)
-		JL(LabelRef(p + "_k" + tag))
-
-		t := YMM()
-		for v := 0; v < w; v++ {
-			dst := Mem{Base: pc, Disp: 32 * v}
-			switch {
-			case set:
-				VXORPS(t, t, t)
-			case mask != nil:
-				VMASKMOVPS(dst, mask, t)
-			default:
-				VMOVUPS(dst, t)
-			}
-			VFMADD231PS(acc[v], al, t)
-			if mask != nil {
-				VMASKMOVPS(t, mask, dst)
-			} else {
-				VMOVUPS(t, dst)
-			}
-		}
-		ADDQ(U32(32*w), pb)
-		ADDQ(U32(32*w), pc)
-		SUBQ(U32(8*w), n)
 	}
-
-	for _, w := range []int{8, 4, 2, 1} {
-		tag := fmt.Sprintf("w%d", w)
-		Label(p + "_test" + tag)
-		CMPQ(n, U32(8*w))
-		JL(LabelRef(p + "_skip" + tag))
-		block(tag, w, nil)
-		JMP(LabelRef(p + "_test" + tag))
-		Label(p + "_skip" + tag)
-	}
-	TESTQ(n, n)
-	JZ(LabelRef(p + "_row"))
-	block("tail", 1, loadMask(masks, n))
+	row.columns(masks, p+"_row")
 	JMP(LabelRef(p + "_row"))
 
 	if set {
