@@ -26,7 +26,41 @@ func Enabled() bool { return enabled }
 // the fused multiply-add chain over p = 0..kc-1 starting from zero.
 func GemmTile(rows, cols, kc int, alpha float32, a []float32, rsa, csa int, b []float32, ldb int, c []float32, ldc int) {
 	checkTile(rows, cols, kc, a, rsa, csa, b, ldb, c, ldc)
-	gemmTileUnchecked(rows, cols, kc, alpha, &a[0], rsa, csa, &b[0], ldb, &c[0], ldc)
+	pa, pb, pc := &a[0], &b[0], &c[0]
+	switch {
+	case cols == TileCols:
+		switch rows {
+		case 1:
+			gemm1x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 2:
+			gemm2x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 3:
+			gemm3x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 4:
+			gemm4x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 5:
+			gemm5x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		default:
+			gemm6x16(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		}
+	case cols > 8:
+		switch rows {
+		case 1:
+			gemm1x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 2:
+			gemm2x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 3:
+			gemm3x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 4:
+			gemm4x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		case 5:
+			gemm5x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		default:
+			gemm6x16m(kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+		}
+	default: // at most 8 columns: c's rows without masked stores (gemmTile8s)
+		gemmTile8s(rows, kc, pa, rsa, csa, pb, ldb, pc, ldc, alpha, cols)
+	}
 }
 
 // SpMMRow adds alpha·Σ_k v_k·b[col[k]·ldb : col[k]·ldb+len(c)] to c, where
