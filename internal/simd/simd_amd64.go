@@ -27,6 +27,8 @@ func Enabled() bool { return enabled }
 func GemmTile(rows, cols, kc int, alpha float32, a []float32, rsa, csa int, b []float32, ldb int, c []float32, ldc int) {
 	checkTile(rows, cols, kc, a, rsa, csa, b, ldb, c, ldc)
 	pa, pb, pc := &a[0], &b[0], &c[0]
+	// gemmTileUnchecked's switch, repeated on purpose: calling it would add
+	// a call to every tile, the hottest call of every model.
 	switch {
 	case cols == TileCols:
 		switch rows {
