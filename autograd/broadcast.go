@@ -86,24 +86,7 @@ func (t *Tape) reduceInto(k bcast, g, gb *tensor.Dense, mul []float32, sign floa
 		r.partial = r.partial[:(nb+1)*cols]
 		clear(r.partial)
 		t.Exec.ForArg(nb, rows*cols, r, reduceRowBlocks)
-		sums := r.partial[nb*cols:]
-		for b := 0; b < nb; b++ {
-			for j, v := range r.partial[b*cols : (b+1)*cols] {
-				sums[j] += v
-			}
-		}
-		bd := gb.Data
-		if k == bcRow {
-			for j, v := range sums {
-				bd[j] += sign * float32(v)
-			}
-			return
-		}
-		var s float64
-		for _, v := range sums {
-			s += v
-		}
-		bd[0] += sign * float32(s)
+		finishRowBlocks(k, r.partial, nb, cols, gb.Data, sign)
 	}
 }
 
@@ -121,11 +104,15 @@ func (r *reduction) partials(n int) []float64 {
 // finishRowBlocks combines the column sums of nb blocks of rows (partial,
 // (nb+1)·cols: block b's at b·cols, the last cols cleared for the total) in
 // block order and adds sign times them into bd: per column (bcRow), or,
-// summed over the columns in order, into bd[0] (bcScalar) — reduceInto's
-// combination, with its operands first where the compiled reduceInto has
-// them (which of two NaNs a sum keeps): the block's sum in `v + sums[j]`
-// (written so; `sums[j] += v` compiles here with sums[j] first), the product
-// in the last add (TestFinishRowBlocksMatchesReduceInto).
+// summed over the columns in order, into bd[0] (bcScalar). It is reduceInto's
+// combination, and the one of the backward passes that take their block sums
+// themselves (AlphaMix, a bias add), so that every reduction over rows keeps
+// the same operands first on every architecture (which of two NaNs a sum
+// keeps): the block's sum in `v + sums[j]` (written so: on amd64 this is
+// what reduceInto's earlier `sums[j] += v` compiled to, the bits it gave
+// before; another architecture's compiler may order them otherwise, and one
+// function keeps the two paths alike there too), the product in the last add
+// (TestFinishRowBlocksMatchesReduceInto).
 func finishRowBlocks(k bcast, partial []float64, nb, cols int, bd []float32, sign float32) {
 	sums := partial[nb*cols : (nb+1)*cols]
 	for b := 0; b < nb; b++ {
