@@ -27,13 +27,17 @@ type benchResult struct {
 	// absent for the other models.
 	Variant string `json:"variant,omitempty"`
 	// Threads is the number of goroutines used (--threads 0: the cores).
-	Threads    int     `json:"threads"`
-	Epochs     int     `json:"epochs"`
-	SparseX    bool    `json:"sparse_x"`
-	MedianMs   float64 `json:"median_ms"`
-	MeanMs     float64 `json:"mean_ms"`
-	MinMs      float64 `json:"min_ms"`
-	PeakRSSMiB float64 `json:"peak_rss_mib"`
+	Threads int `json:"threads"`
+	Epochs  int `json:"epochs"`
+	// WarmupEpochs is the number of untimed epochs run before timing: at
+	// least --warmup, and more until --warmup-time had passed. Give
+	// bench_epoch.py this --warmup so that both sides warm up as long.
+	WarmupEpochs int     `json:"warmup_epochs"`
+	SparseX      bool    `json:"sparse_x"`
+	MedianMs     float64 `json:"median_ms"`
+	MeanMs       float64 `json:"mean_ms"`
+	MinMs        float64 `json:"min_ms"`
+	PeakRSSMiB   float64 `json:"peak_rss_mib"`
 	// Batch is the mini-batch setting timed (absent: full batch); an epoch
 	// is then a pass over every batch.
 	Batch *train.BatchOptions `json:"batch,omitempty"`
@@ -47,6 +51,7 @@ func newBenchCmd() *cobra.Command {
 		data                  dataFlags
 		mf                    modelFlags
 		threads, epochs, warm int
+		warmTime              time.Duration
 		split                 int
 		seed                  uint64
 		quiet                 bool
@@ -58,15 +63,19 @@ func newBenchCmd() *cobra.Command {
 		Use:   "bench NAME|--dataset NAME|--data PATH [--model pcgcn] [--threads N] [--epochs N] [--warmup N] [--json]",
 		Short: "Time training epochs (forward + backward + Adam step, no evaluation)",
 		Long: `bench times training epochs of a model on one split: forward, loss, backward and
-the Adam step, with no evaluation, after --warmup untimed epochs. It reports the
+the Adam step, with no evaluation, after untimed warm-up epochs: at least
+--warmup of them, and more until --warmup-time has passed, since a graph whose
+epoch takes a tenth of a millisecond would otherwise be timed while the cores
+are still coming up to speed. It reports the
 median, mean and minimum milliseconds per epoch and the process's peak resident
 memory, with the same fields and the same measurement as
 ../shared/bench/bench_epoch.py, so the two compare directly (except that
 --json names PCGCN "pcgcn", as every command does, with its assignment mode
-in "variant", where bench_epoch.py writes "pcgcn-ste").`,
+in "variant", where bench_epoch.py writes "pcgcn-ste"). To warm the reference
+up as long, pass it --warmup with the "warmup_epochs" of the --json line.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if epochs < 1 || warm < 0 {
-				return fmt.Errorf("--epochs %d --warmup %d: want --epochs ≥ 1 and --warmup ≥ 0", epochs, warm)
+			if epochs < 1 || warm < 0 || warmTime < 0 {
+				return fmt.Errorf("--epochs %d --warmup %d --warmup-time %v: want --epochs ≥ 1, --warmup ≥ 0 and --warmup-time ≥ 0", epochs, warm, warmTime)
 			}
 			if err := checkThreads("threads", threads); err != nil {
 				return err
@@ -98,13 +107,13 @@ in "variant", where bench_epoch.py writes "pcgcn-ste").`,
 				}
 				defer pprof.StopCPUProfile()
 			}
-			times, err := benchEpochs(g, split, seed, spec, cfg, threads, warm, epochs, batch)
+			times, warmed, err := benchEpochs(g, split, seed, spec, cfg, threads, warmup{epochs: warm, time: warmTime}, epochs, batch)
 			if err != nil {
 				return err
 			}
 			// 0 on a system without a peak-memory call (any but Linux, macOS, Windows)
 			peak, _ := sysmem.PeakRSSMiB()
-			res := benchResult{Dataset: g.Name, Model: spec.Name, Variant: benchVariant(cfg), Threads: usedThreads(threads), Epochs: epochs,
+			res := benchResult{Dataset: g.Name, Model: spec.Name, Variant: benchVariant(cfg), Threads: usedThreads(threads), Epochs: epochs, WarmupEpochs: warmed,
 				SparseX: g.X.Sparse != nil, PeakRSSMiB: peak, Batch: batch, Machine: studies.Machine()}
 			res.MedianMs, res.MeanMs, res.MinMs = summarizeTimes(times)
 			if jsonOut {
@@ -125,7 +134,8 @@ in "variant", where bench_epoch.py writes "pcgcn-ste").`,
 	registerSeed(cmd, &seed)
 	registerQuiet(cmd, &quiet)
 	cmd.Flags().IntVar(&epochs, "epochs", 50, "timed epochs")
-	cmd.Flags().IntVar(&warm, "warmup", 5, "untimed epochs before timing")
+	cmd.Flags().IntVar(&warm, "warmup", 5, "untimed epochs before timing (at least; see --warmup-time)")
+	cmd.Flags().DurationVar(&warmTime, "warmup-time", 200*time.Millisecond, "keep running untimed epochs until this much time has passed since the first (0: exactly --warmup epochs); --json reports the count as warmup_epochs")
 	cmd.Flags().IntVar(&split, "split", 0, splitHelp)
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print one JSON line")
 	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
@@ -142,31 +152,46 @@ func benchVariant(cfg models.Config) string {
 	return ""
 }
 
-// benchEpochs returns the wall time in milliseconds of each timed epoch:
-// one full-batch step, or with batch one pass over the mini-batches.
-func benchEpochs(g *graph.Graph, split int, baseSeed uint64, spec models.Spec, cfg models.Config, threads, warm, epochs int, batch *train.BatchOptions) ([]float64, error) {
+// warmup is how long bench warms up before timing: at least epochs untimed
+// epochs, and more until time has passed since the first.
+type warmup struct {
+	epochs int
+	time   time.Duration
+}
+
+// done reports whether n untimed epochs, the first begun at start, are
+// enough.
+func (w warmup) done(n int, start time.Time) bool {
+	return n >= w.epochs && (w.time <= 0 || time.Since(start) >= w.time)
+}
+
+// benchEpochs returns the wall time in milliseconds of each timed epoch (one
+// full-batch step, or with batch one pass over the mini-batches) and the
+// number of untimed epochs run before them.
+func benchEpochs(g *graph.Graph, split int, baseSeed uint64, spec models.Spec, cfg models.Config, threads int, warm warmup, epochs int, batch *train.BatchOptions) ([]float64, int, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	tr, err := train.NewTrainer(g, g.Splits[split], spec, cfg, train.TrainerOptions{Seed: train.SplitSeed(baseSeed, split), Threads: threads, Batch: batch})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer tr.Close()
-	for range warm {
+	warmed := 0
+	for start := time.Now(); !warm.done(warmed, start); warmed++ {
 		if _, err := tr.Step(); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	times := make([]float64, epochs)
 	for i := range times {
 		t0 := time.Now()
 		if _, err := tr.Step(); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		times[i] = float64(time.Since(t0).Nanoseconds()) / 1e6
 	}
-	return times, nil
+	return times, warmed, nil
 }
 
 func summarizeTimes(ts []float64) (median, mean, minimum float64) {
