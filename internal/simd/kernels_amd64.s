@@ -11403,3 +11403,48 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+// func anyBits(n int, x *float32, mask uint32, want uint32) bool
+// Requires: AVX, AVX2
+TEXT ·anyBits(SB), NOSPLIT, $0-25
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVL         mask+16(FP), DX
+	VMOVD        DX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         want+20(FP), DX
+	VMOVD        DX, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+	VPXOR        Y3, Y3, Y3
+	VPXOR        Y4, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+
+loop:
+	CMPQ     AX, $0x20
+	JL       done
+	VPAND    (CX), Y0, Y6
+	VPCMPEQD Y1, Y6, Y6
+	VPOR     Y6, Y2, Y2
+	VPAND    32(CX), Y0, Y6
+	VPCMPEQD Y1, Y6, Y6
+	VPOR     Y6, Y3, Y3
+	VPAND    64(CX), Y0, Y6
+	VPCMPEQD Y1, Y6, Y6
+	VPOR     Y6, Y4, Y4
+	VPAND    96(CX), Y0, Y6
+	VPCMPEQD Y1, Y6, Y6
+	VPOR     Y6, Y5, Y5
+	ADDQ     $0x80, CX
+	SUBQ     $0x20, AX
+	JMP      loop
+
+done:
+	VPOR   Y3, Y2, Y2
+	VPOR   Y5, Y4, Y4
+	VPOR   Y4, Y2, Y2
+	VPTEST Y2, Y2
+	SETNE  AL
+	MOVB   AL, ret+24(FP)
+	VZEROUPPER
+	RET

@@ -563,3 +563,8 @@ func axpyRows(n int, xi *int32, yi *int32, x *float32, y *float32, ld int, cols 
 //
 //go:noescape
 func axpyFresh(n int, x *float32, y *float32, c float32)
+
+// anyBits reports whether x[i]&mask == want for some i < n, n a multiple of 32 (see AnyBits).
+//
+//go:noescape
+func anyBits(n int, x *float32, mask uint32, want uint32) bool

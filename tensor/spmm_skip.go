@@ -1,0 +1,164 @@
+package tensor
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/pcgcn/pcgcn/internal/simd"
+)
+
+// Zero-skipping sparse products. Dropout on sparse input features keeps
+// the pattern of X and sets the dropped values to +0 (autograd.DropoutCSR):
+// at Texas's rate of 0.7, seven entries in ten of X̄·W_g and of its
+// transposed product X̄ᵀ·G (the gradient of W_g, 1,703×256) are zero terms,
+// and each still reads a 1 KiB row of the dense operand. SpMMSkipZeros and
+// SpMMTSkipZeros run spmm over the entries whose values are not ±0, copied
+// into a ZeroSkip in the order of the product's rows, when that gives the
+// bits of the whole product:
+//
+// Each element of c is acc, a fused multiply-add chain from +0 over its
+// row's entries in order, folded as fma(alpha, acc, c) (c taken as +0 for a
+// beta of 0). A zero value v times a finite element b gives a zero term;
+// adding it to a chain at a non-zero or at +0 changes nothing, and to a
+// chain at −0 (from a product that underflowed) it may give +0. So the
+// chain without the zero terms is the whole chain's, or −0 where the whole
+// one is +0. The fold erases that difference: alpha·(±0) + (+0) is +0 for a
+// beta of 0, and for a beta of 1 alpha·(±0) + c is c unless c is −0. Hence
+// the conditions, each checked (AnyBits over b and, for a beta of 1, c):
+// no infinity or NaN in b (0·∞ is a NaN the skipped term would carry), no
+// −0 in c for a beta of 1, a finite non-zero alpha, a beta of 0 or 1, and
+// the vector kernels (the Go loop's chains differ). The NaN values of a are
+// kept, in their places. Otherwise the products are SpMM and SpMMT.
+
+// zeroSkipMinZeros is the share of ±0 values in a from which the products
+// skip them: below it the scans of b (and c) and the copying of the
+// entries cost about what the skipped entries would (Wisconsin's dropout
+// of 0.2 stays on the whole product).
+const zeroSkipMinZeros = 0.3
+
+// ZeroSkip is the scratch of SpMMSkipZeros and SpMMTSkipZeros: the row
+// pointers, column indices and values (or value positions) of the entries
+// they visit. Its zero value is ready; it grows to the largest matrix it
+// has served and is reused from then on (a training step allocates
+// nothing). One ZeroSkip serves one product at a time.
+type ZeroSkip struct {
+	rowPtr, colIdx, perm []int32
+	val                  []float32
+}
+
+// SpMMSkipZeros computes SpMM(e, alpha, a, b, beta, c), with the same bits,
+// visiting only the entries of a whose values are not ±0 when that is
+// exact and a holds enough of them (see above); z holds their copy.
+func SpMMSkipZeros(e Exec, alpha float32, a *CSR, b *Dense, beta float32, c *Dense, z *ZeroSkip) {
+	if a.Cols != b.Rows || c.Rows != a.Rows || c.Cols != b.Cols {
+		panic(fmt.Sprintf("tensor: SpMMSkipZeros shape mismatch: a %s, b %s, c %s", a.Shape(), b.Shape(), c.Shape()))
+	}
+	if !skipZeros(alpha, a, b, beta, c) {
+		SpMM(e, alpha, a, b, beta, c)
+		return
+	}
+	a.checkIndices()
+	rp, ci, val := z.kept(a.RowPtr, a.ColIdx, a.Val)
+	spmm(e, alpha, rp, ci, val, nil, b, beta, c)
+}
+
+// SpMMTSkipZeros computes SpMMT(e, alpha, a, b, beta, c), with the same
+// bits, visiting only the entries of a whose values are not ±0 in a's
+// transposed pattern when that is exact and a holds enough of them (see
+// above); z holds their positions. A matrix marked symmetric goes to SpMMT.
+func SpMMTSkipZeros(e Exec, alpha float32, a *CSR, b *Dense, beta float32, c *Dense, z *ZeroSkip) {
+	if a.Rows != b.Rows || c.Rows != a.Cols || c.Cols != b.Cols {
+		panic(fmt.Sprintf("tensor: SpMMTSkipZeros shape mismatch: a %s, b %s, c %s", a.Shape(), b.Shape(), c.Shape()))
+	}
+	if a.Symmetric() || !skipZeros(alpha, a, b, beta, c) {
+		SpMMT(e, alpha, a, b, beta, c)
+		return
+	}
+	a.checkIndices()
+	trp, tci, tpm := a.transposed()
+	rp, ci, pm := z.keptPerm(trp, tci, tpm, a.Val)
+	spmm(e, alpha, rp, ci, a.Val, pm, b, beta, c)
+}
+
+// skipZeros reports whether the products may skip a's zero values (see the
+// conditions above), cheapest test first.
+func skipZeros(alpha float32, a *CSR, b *Dense, beta float32, c *Dense) bool {
+	nnz := len(a.Val)
+	if !simd.Enabled() || alpha == 0 || math.IsInf(float64(alpha), 0) || alpha != alpha ||
+		(beta != 0 && beta != 1) || narrowSpMM(alpha, b) || nnz == 0 || len(a.Val) != a.NNZ() {
+		return false
+	}
+	if float64(nnz-simd.CountNonZero(a.Val)) < zeroSkipMinZeros*float64(nnz) {
+		return false
+	}
+	const expBits, negZero = 0x7f800000, 0x80000000
+	if simd.AnyBits(b.Data[:b.Rows*b.Cols], expBits, expBits) {
+		return false
+	}
+	return beta == 0 || !simd.AnyBits(c.Data[:c.Rows*c.Cols], 0xffffffff, negZero)
+}
+
+// kept copies the entries of (rowPtr, colIdx, val) whose values are not ±0
+// into z, each row's in order, and returns them. The loop stores every
+// entry and advances past the kept ones only, without a branch on the
+// value (dropout's zeros fall at random).
+func (z *ZeroSkip) kept(rowPtr, colIdx []int32, val []float32) (rp, ci []int32, v []float32) {
+	rows, nnz := len(rowPtr)-1, len(colIdx)
+	z.rowPtr, z.colIdx, z.val = growInt32(z.rowPtr, rows+1), growInt32(z.colIdx, nnz), growFloat32(z.val, nnz)
+	rp, ci, v = z.rowPtr, z.colIdx[:nnz], z.val[:nnz]
+	m := 0
+	rp[0] = 0
+	for i := range rows {
+		for k := rowPtr[i]; k < rowPtr[i+1]; k++ {
+			x := val[k]
+			ci[m], v[m] = colIdx[k], x
+			keep := 0
+			if x != 0 {
+				keep = 1
+			}
+			m += keep
+		}
+		rp[i+1] = int32(m)
+	}
+	return rp, ci[:m], v[:m]
+}
+
+// keptPerm is kept over a transposed pattern (rowPtr, colIdx, perm), whose
+// entry k has the value val[perm[k]]: it returns the kept entries' row
+// pointers, columns and positions in val.
+func (z *ZeroSkip) keptPerm(rowPtr, colIdx, perm []int32, val []float32) (rp, ci, pm []int32) {
+	rows, nnz := len(rowPtr)-1, len(colIdx)
+	z.rowPtr, z.colIdx, z.perm = growInt32(z.rowPtr, rows+1), growInt32(z.colIdx, nnz), growInt32(z.perm, nnz)
+	rp, ci, pm = z.rowPtr, z.colIdx[:nnz], z.perm[:nnz]
+	m := 0
+	rp[0] = 0
+	for i := range rows {
+		for k := rowPtr[i]; k < rowPtr[i+1]; k++ {
+			p := perm[k]
+			ci[m], pm[m] = colIdx[k], p
+			keep := 0
+			if val[p] != 0 {
+				keep = 1
+			}
+			m += keep
+		}
+		rp[i+1] = int32(m)
+	}
+	return rp, ci[:m], pm[:m]
+}
+
+// growInt32 returns s resliced to n elements, reallocated when too short.
+func growInt32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	return s[:n]
+}
+
+// growFloat32 is growInt32 for float32.
+func growFloat32(s []float32, n int) []float32 {
+	if cap(s) < n {
+		return make([]float32, n)
+	}
+	return s[:n]
+}
