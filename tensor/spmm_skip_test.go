@@ -116,15 +116,103 @@ func TestSkipZerosTakesThePath(t *testing.T) {
 	r := newRand(7)
 	a := dropValues(r, randCSR(r, 40, 50, 0.1, false), 0.7)
 	b, c := randDense(r, 50, 64), NewDense(40, 64)
-	if !skipZeros(1, a, b, 0, c) || !skipZeros(1, a, b, 1, c) {
+	var z ZeroSkip
+	if !z.skipZeros(Serial, 1, a, b, 0, c) || !z.skipZeros(Serial, 1, a, b, 1, c) {
 		t.Fatal("a finite b, no −0 in c, 70% zeros: the products do not skip")
 	}
 	c.Data[3] = float32(math.Copysign(0, -1))
-	if skipZeros(1, a, b, 1, c) || !skipZeros(1, a, b, 0, c) {
+	if z.skipZeros(Serial, 1, a, b, 1, c) || !z.skipZeros(Serial, 1, a, b, 0, c) {
 		t.Fatal("a −0 in c must stop a beta of 1 only")
 	}
 	b.Data[7] = float32(math.Inf(-1))
-	if skipZeros(1, a, b, 0, c) {
+	if z.skipZeros(Serial, 1, a, b, 0, c) {
 		t.Fatal("an infinity in b must stop the skipping")
+	}
+}
+
+// BenchmarkSkipZerosTexas times Texas's two X products (183×1,703 with
+// 15,266 entries, 256 wide, dropout 0.7) whole and zero-skipping, and the
+// skipping's pieces: the scan of b (and of c), the copy of the kept entries.
+func BenchmarkSkipZerosTexas(b *testing.B) {
+	if !simd.Enabled() {
+		b.Skip("no vector kernels")
+	}
+	r := newRand(183)
+	x := randCSR(r, 183, 1703, 15266.0/(183*1703), false)
+	drop := make([]float32, len(x.Val))
+	for k, v := range x.Val {
+		if r.Float64() >= 0.7 {
+			drop[k] = v / 0.3
+		}
+	}
+	xd := x.WithValues(drop)
+	w, g := randDense(r, 1703, 256), randDense(r, 183, 256)
+	h, gw := NewDense(183, 256), NewDense(1703, 256)
+	var z ZeroSkip
+	b.Run("forward/whole", func(b *testing.B) {
+		for range b.N {
+			SpMM(Serial, 1, xd, w, 0, h)
+		}
+	})
+	b.Run("forward/skip", func(b *testing.B) {
+		for range b.N {
+			SpMMSkipZeros(Serial, 1, xd, w, 0, h, &z)
+		}
+	})
+	b.Run("backward/whole", func(b *testing.B) {
+		for range b.N {
+			SpMMT(Serial, 1, xd, g, 1, gw)
+		}
+	})
+	b.Run("backward/skip", func(b *testing.B) {
+		for range b.N {
+			SpMMTSkipZeros(Serial, 1, xd, g, 1, gw, &z)
+		}
+	})
+	b.Run("scan/w", func(b *testing.B) {
+		for range b.N {
+			simd.AnyBits(w.Data, 0x7f800000, 0x7f800000)
+		}
+	})
+	b.Run("kept", func(b *testing.B) {
+		for range b.N {
+			z.kept(xd.RowPtr, xd.ColIdx, xd.Val)
+		}
+	})
+	b.Run("keptPerm", func(b *testing.B) {
+		rp, ci, pm := xd.transposed()
+		for range b.N {
+			z.keptPerm(rp, ci, pm, xd.Val)
+		}
+	})
+}
+
+// TestSkipZerosScansInPieces: the scans of a large b (and c) shared among
+// goroutines, with and without Workers, find a special value wherever it
+// is, in the first, a middle or the last, partial, piece.
+func TestSkipZerosScansInPieces(t *testing.T) {
+	if !simd.Enabled() {
+		t.Skip("no vector kernels")
+	}
+	r := newRand(9)
+	a := dropValues(r, randCSR(r, 40, 1703, 0.02, false), 0.7)
+	b, c := randDense(r, 1703, 77), NewDense(40, 77)
+	for threads := 1; threads <= 3; threads++ {
+		ws := NewWorkers(threads)
+		for _, e := range []Exec{{Threads: threads}, {Threads: threads, Workers: ws}} {
+			var z ZeroSkip
+			if !z.skipZeros(e, 1, a, b, 1, c) {
+				t.Fatalf("%d threads: a finite b does not skip", threads)
+			}
+			for _, pos := range []int{0, scanBlock - 1, scanBlock, 17 * scanBlock, len(b.Data) - 1} {
+				old := b.Data[pos]
+				b.Data[pos] = float32(math.NaN())
+				if z.skipZeros(e, 1, a, b, 1, c) {
+					t.Fatalf("%d threads: the NaN at %d of %d not found", threads, pos, len(b.Data))
+				}
+				b.Data[pos] = old
+			}
+		}
+		ws.Close()
 	}
 }

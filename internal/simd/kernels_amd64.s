@@ -11448,3 +11448,74 @@ done:
 	MOVB   AL, ret+24(FP)
 	VZEROUPPER
 	RET
+
+// func transpose8x8(n8 int, src *float32, lds int, dst *float32, ldd int)
+// Requires: AVX
+TEXT ·transpose8x8(SB), NOSPLIT, $0-40
+	MOVQ n8+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ dst+24(FP), DX
+	MOVQ lds+16(FP), BX
+	SHLQ $0x02, BX
+	LEAQ (BX)(BX*2), SI
+	LEAQ (BX)(BX*4), DI
+	LEAQ (SI)(BX*4), R8
+	MOVQ ldd+32(FP), R9
+	SHLQ $0x02, R9
+	LEAQ (R9)(R9*2), R10
+	LEAQ (R9)(R9*4), R11
+	LEAQ (R10)(R9*4), R12
+	MOVQ R9, R13
+	SHLQ $0x03, R13
+
+block:
+	TESTQ      AX, AX
+	JZ         done
+	VMOVUPS    (CX), Y0
+	VMOVUPS    (CX)(BX*1), Y1
+	VMOVUPS    (CX)(BX*2), Y2
+	VMOVUPS    (CX)(SI*1), Y3
+	VMOVUPS    (CX)(BX*4), Y4
+	VMOVUPS    (CX)(DI*1), Y5
+	VMOVUPS    (CX)(SI*2), Y6
+	VMOVUPS    (CX)(R8*1), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VMOVUPS    Y6, (DX)
+	VPERM2F128 $0x20, Y3, Y1, Y6
+	VMOVUPS    Y6, (DX)(R9*1)
+	VPERM2F128 $0x20, Y5, Y8, Y6
+	VMOVUPS    Y6, (DX)(R9*2)
+	VPERM2F128 $0x20, Y4, Y0, Y6
+	VMOVUPS    Y6, (DX)(R10*1)
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VMOVUPS    Y2, (DX)(R9*4)
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VMOVUPS    Y1, (DX)(R11*1)
+	VPERM2F128 $0x31, Y5, Y8, Y1
+	VMOVUPS    Y1, (DX)(R10*2)
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y0, (DX)(R12*1)
+	ADDQ       $0x20, CX
+	ADDQ       R13, DX
+	DECQ       AX
+	JMP        block
+
+done:
+	VZEROUPPER
+	RET

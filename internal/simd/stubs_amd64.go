@@ -568,3 +568,8 @@ func axpyFresh(n int, x *float32, y *float32, c float32)
 //
 //go:noescape
 func anyBits(n int, x *float32, mask uint32, want uint32) bool
+
+// transpose8x8 writes n8 8×8 blocks of src transposed into dst (see Transpose8).
+//
+//go:noescape
+func transpose8x8(n8 int, src *float32, lds int, dst *float32, ldd int)

@@ -6,13 +6,19 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// tiny6Kernels emits anyBits, the scan behind the zero-skipping sparse
+// tiny6Kernels emits anyBits and transpose8x8. anyBits is the scan behind the zero-skipping sparse
 // products of package tensor: whether any of n floats, ANDed with a mask,
 // equals a pattern (non-finite: mask and pattern 0x7f800000; −0: mask
 // 0xffffffff, pattern 0x80000000). Thirty-two floats a round in four
 // independent compare-and-OR chains, so that the loop runs at two loads a
 // cycle; the last n mod 32 are left to the Go caller.
 func tiny6Kernels() {
+	anyBitsKernel()
+	transpose8()
+}
+
+// anyBitsKernel emits anyBits (see tiny6Kernels).
+func anyBitsKernel() {
 	kernel("anyBits", "func(n int, x *float32, mask, want uint32) bool",
 		"anyBits reports whether x[i]&mask == want for some i < n, n a multiple of 32 (see AnyBits).")
 	n := Load(Param("n"), GP64())
@@ -50,6 +56,91 @@ func tiny6Kernels() {
 	VPTEST(acc[0], acc[0])
 	SETNE(r)
 	Store(r, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// transpose8 emits transpose8x8: n8 blocks of 8×8 floats, block t the
+// columns 8t..8t+7 of eight rows of src (lds floats apart), each written
+// transposed to eight rows of dst (ldd floats apart) from row 8t on:
+// dst[(8t+p)·ldd + r] = src[r·lds + 8t + p]. Pure data movement (unpack,
+// shuffle, 128-bit permute), for Gemm's packing of a transposed b, which
+// moved one float a store with stores 64 bytes apart.
+func transpose8() {
+	kernel("transpose8x8", "func(n8 int, src *float32, lds int, dst *float32, ldd int)",
+		"transpose8x8 writes n8 8×8 blocks of src transposed into dst (see Transpose8).")
+	n8 := Load(Param("n8"), GP64())
+	ps := Load(Param("src"), GP64())
+	pd := Load(Param("dst"), GP64())
+	strides := func(name string) (one, three, five, seven GPVirtual) {
+		one = GP64()
+		Load(Param(name), one)
+		SHLQ(U8(2), one)
+		three, five, seven = GP64(), GP64(), GP64()
+		LEAQ(Mem{Base: one, Index: one, Scale: 2}, three)
+		LEAQ(Mem{Base: one, Index: one, Scale: 4}, five)
+		LEAQ(Mem{Base: three, Index: one, Scale: 4}, seven)
+		return
+	}
+	ls, ls3, ls5, ls7 := strides("lds")
+	ld, ld3, ld5, ld7 := strides("ldd")
+	row := func(base, one, three, five, seven Register, r int) Mem {
+		switch r {
+		case 0:
+			return Mem{Base: base}
+		case 1:
+			return Mem{Base: base, Index: one, Scale: 1}
+		case 2:
+			return Mem{Base: base, Index: one, Scale: 2}
+		case 3:
+			return Mem{Base: base, Index: three, Scale: 1}
+		case 4:
+			return Mem{Base: base, Index: one, Scale: 4}
+		case 5:
+			return Mem{Base: base, Index: five, Scale: 1}
+		case 6:
+			return Mem{Base: base, Index: three, Scale: 2}
+		}
+		return Mem{Base: base, Index: seven, Scale: 1}
+	}
+	dstep := GP64() // 8 rows of dst a block
+	MOVQ(ld, dstep)
+	SHLQ(U8(3), dstep)
+	Label("block")
+	TESTQ(n8, n8)
+	JZ(LabelRef("done"))
+	var r [8]VecVirtual
+	for i := range r {
+		r[i] = YMM()
+		VMOVUPS(row(ps, ls, ls3, ls5, ls7, i), r[i])
+	}
+	var t [8]VecVirtual
+	for i := 0; i < 8; i += 2 {
+		t[i], t[i+1] = YMM(), YMM()
+		VUNPCKLPS(r[i+1], r[i], t[i])   // r_i0 r_{i+1}0 r_i1 r_{i+1}1 | lanes 4,5
+		VUNPCKHPS(r[i+1], r[i], t[i+1]) // r_i2 r_{i+1}2 r_i3 r_{i+1}3 | lanes 6,7
+	}
+	var u [8]VecVirtual
+	for h := 0; h < 8; h += 4 { // rows 0–3, then 4–7
+		for k, pair := range [][2]int{{0, 0x44}, {0, 0xee}, {1, 0x44}, {1, 0xee}} {
+			u[h+k] = YMM()
+			VSHUFPS(U8(pair[1]), t[h+2+pair[0]], t[h+pair[0]], u[h+k])
+		}
+	}
+	for p := 0; p < 8; p++ {
+		o := YMM()
+		imm := 0x20
+		if p >= 4 {
+			imm = 0x31
+		}
+		VPERM2F128(U8(imm), u[4+p%4], u[p%4], o)
+		VMOVUPS(o, row(pd, ld, ld3, ld5, ld7, p))
+	}
+	ADDQ(U8(32), ps)
+	ADDQ(dstep, pd)
+	DECQ(n8)
+	JMP(LabelRef("block"))
+	Label("done")
 	VZEROUPPER()
 	RET()
 }
