@@ -3,6 +3,7 @@ package tensor
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"sync/atomic"
 
 	"github.com/pcgcn/pcgcn/internal/simd"
@@ -29,13 +30,24 @@ import (
 // no infinity or NaN in b (0·∞ is a NaN the skipped term would carry), no
 // −0 in c for a beta of 1, a finite non-zero alpha, a beta of 0 or 1, and
 // the vector kernels (the Go loop's chains differ). The NaN values of a are
-// kept, in their places. Otherwise the products are SpMM and SpMMT.
+// kept, in their places. Otherwise, or when skipping does not pay (below),
+// the products are SpMM and SpMMT.
 
-// zeroSkipMinZeros is the share of ±0 values in a from which the products
-// skip them: below it the scans of b (and c) and the copying of the
-// entries cost about what the skipped entries would (Wisconsin's dropout
-// of 0.2 stays on the whole product).
-const zeroSkipMinZeros = 0.3
+// The skipping pays when the entries' work it saves exceeds what it adds:
+// in tenths of a cycle (one thread, measured on Texas's and Wisconsin's
+// shapes, BenchmarkSkipZerosTexas), a skipped entry saves 6 for each
+// vector of eight columns it would have read and multiplied, the copy of
+// the kept entries costs 5 an entry (15 through the transposed pattern,
+// whose values are gathered first), and the scans 1 a float of b (and c).
+// Texas's X̄·W_g and X̄ᵀ·G (dropout 0.7, 256 wide) skip; of Wisconsin's
+// (0.2, 128 wide) and Cornell's (0.4, 32 wide) only X̄·W_g does: through
+// the transposed pattern the copy and the scan of c cost more than the
+// few or short rows skipped (TestSkipZerosPaysWhereMeasured).
+const (
+	skipSavedPerVector = 6
+	skipCopyPerEntry   = 5
+	skipCopyPerEntryT  = 15
+)
 
 // ZeroSkip is the scratch of SpMMSkipZeros and SpMMTSkipZeros: the row
 // pointers, column indices and values (or value positions) of the entries
@@ -45,6 +57,8 @@ const zeroSkipMinZeros = 0.3
 type ZeroSkip struct {
 	rowPtr, colIdx, perm []int32
 	val                  []float32
+	masks                []uint8 // each round's kept lanes (simd.KeepNonZero)
+	counts               []int32 // the entries kept before each round
 
 	// the scan in progress (anyBits): its floats, pattern and finding
 	scan       []float32
@@ -59,7 +73,13 @@ func SpMMSkipZeros(e Exec, alpha float32, a *CSR, b *Dense, beta float32, c *Den
 	if a.Cols != b.Rows || c.Rows != a.Rows || c.Cols != b.Cols {
 		panic(fmt.Sprintf("tensor: SpMMSkipZeros shape mismatch: a %s, b %s, c %s", a.Shape(), b.Shape(), c.Shape()))
 	}
-	if !z.skipZeros(e, alpha, a, b, beta, c) {
+	z.spmm(e, alpha, a, b, beta, c, skipCopyPerEntry)
+}
+
+// spmm is SpMMSkipZeros with the cost of copying an entry given (the tests
+// give a large negative one, so that the skipping always pays).
+func (z *ZeroSkip) spmm(e Exec, alpha float32, a *CSR, b *Dense, beta float32, c *Dense, copy int) {
+	if !z.skipZeros(e, alpha, a, b, beta, c, copy) {
 		SpMM(e, alpha, a, b, beta, c)
 		return
 	}
@@ -71,12 +91,17 @@ func SpMMSkipZeros(e Exec, alpha float32, a *CSR, b *Dense, beta float32, c *Den
 // SpMMTSkipZeros computes SpMMT(e, alpha, a, b, beta, c), with the same
 // bits, visiting only the entries of a whose values are not ±0 in a's
 // transposed pattern when that is exact and a holds enough of them (see
-// above); z holds their positions. A matrix marked symmetric goes to SpMMT.
+// above) and that pays; z holds their positions. A matrix marked symmetric goes to SpMMT.
 func SpMMTSkipZeros(e Exec, alpha float32, a *CSR, b *Dense, beta float32, c *Dense, z *ZeroSkip) {
 	if a.Rows != b.Rows || c.Rows != a.Cols || c.Cols != b.Cols {
 		panic(fmt.Sprintf("tensor: SpMMTSkipZeros shape mismatch: a %s, b %s, c %s", a.Shape(), b.Shape(), c.Shape()))
 	}
-	if a.Symmetric() || !z.skipZeros(e, alpha, a, b, beta, c) {
+	z.spmmT(e, alpha, a, b, beta, c, skipCopyPerEntryT)
+}
+
+// spmmT is SpMMTSkipZeros with the cost of copying an entry given (see spmm).
+func (z *ZeroSkip) spmmT(e Exec, alpha float32, a *CSR, b *Dense, beta float32, c *Dense, copy int) {
+	if a.Symmetric() || !z.skipZeros(e, alpha, a, b, beta, c, copy) {
 		SpMMT(e, alpha, a, b, beta, c)
 		return
 	}
@@ -87,14 +112,20 @@ func SpMMTSkipZeros(e Exec, alpha float32, a *CSR, b *Dense, beta float32, c *De
 }
 
 // skipZeros reports whether the products may skip a's zero values (see the
-// conditions above), cheapest test first.
-func (z *ZeroSkip) skipZeros(e Exec, alpha float32, a *CSR, b *Dense, beta float32, c *Dense) bool {
+// conditions above) and whether that pays (copy: the cost of copying an
+// entry), cheapest test first.
+func (z *ZeroSkip) skipZeros(e Exec, alpha float32, a *CSR, b *Dense, beta float32, c *Dense, copy int) bool {
 	nnz := len(a.Val)
 	if !simd.Enabled() || alpha == 0 || math.IsInf(float64(alpha), 0) || alpha != alpha ||
 		(beta != 0 && beta != 1) || narrowSpMM(alpha, b) || nnz == 0 || len(a.Val) != a.NNZ() {
 		return false
 	}
-	if float64(nnz-simd.CountNonZero(a.Val)) < zeroSkipMinZeros*float64(nnz) {
+	scanned := b.Rows * b.Cols
+	if beta != 0 {
+		scanned += c.Rows * c.Cols
+	}
+	zeros := nnz - simd.CountNonZero(a.Val)
+	if zeros*(b.Cols+7)/8*skipSavedPerVector <= nnz*copy+scanned {
 		return false
 	}
 	const expBits, negZero = 0x7f800000, 0x80000000
@@ -132,52 +163,51 @@ func scanBlocks(arg any, lo, hi int) {
 }
 
 // kept copies the entries of (rowPtr, colIdx, val) whose values are not ±0
-// into z, each row's in order, and returns them. The loop stores every
-// entry and advances past the kept ones only, without a branch on the
-// value (dropout's zeros fall at random).
+// into z (simd.KeepNonZero, eight entries a round without a branch on the
+// values: dropout's zeros fall at random), each row's in order, and
+// returns them with their row pointers (rowsFromRounds).
 func (z *ZeroSkip) kept(rowPtr, colIdx []int32, val []float32) (rp, ci []int32, v []float32) {
-	rows, nnz := len(rowPtr)-1, len(colIdx)
-	z.rowPtr, z.colIdx, z.val = growInt32(z.rowPtr, rows+1), growInt32(z.colIdx, nnz), growFloat32(z.val, nnz)
-	rp, ci, v = z.rowPtr, z.colIdx[:nnz], z.val[:nnz]
-	m := 0
-	rp[0] = 0
-	for i := range rows {
-		for k := rowPtr[i]; k < rowPtr[i+1]; k++ {
-			x := val[k]
-			ci[m], v[m] = colIdx[k], x
-			keep := 0
-			if x != 0 {
-				keep = 1
-			}
-			m += keep
-		}
-		rp[i+1] = int32(m)
-	}
-	return rp, ci[:m], v[:m]
+	nnz := len(colIdx)
+	z.grow(len(rowPtr), nnz)
+	z.val = growFloat32(z.val, nnz+8)
+	m := simd.KeepNonZero(colIdx, val[:nnz], z.colIdx, z.val, z.masks, z.counts)
+	return z.rowsFromRounds(rowPtr), z.colIdx[:m], z.val[:m]
 }
 
 // keptPerm is kept over a transposed pattern (rowPtr, colIdx, perm), whose
-// entry k has the value val[perm[k]]: it returns the kept entries' row
-// pointers, columns and positions in val.
+// entry k has the value val[perm[k]] (simd.KeepNonZeroPerm): it returns
+// the kept entries' row pointers, columns and positions in val.
 func (z *ZeroSkip) keptPerm(rowPtr, colIdx, perm []int32, val []float32) (rp, ci, pm []int32) {
-	rows, nnz := len(rowPtr)-1, len(colIdx)
-	z.rowPtr, z.colIdx, z.perm = growInt32(z.rowPtr, rows+1), growInt32(z.colIdx, nnz), growInt32(z.perm, nnz)
-	rp, ci, pm = z.rowPtr, z.colIdx[:nnz], z.perm[:nnz]
-	m := 0
-	rp[0] = 0
-	for i := range rows {
-		for k := rowPtr[i]; k < rowPtr[i+1]; k++ {
-			p := perm[k]
-			ci[m], pm[m] = colIdx[k], p
-			keep := 0
-			if val[p] != 0 {
-				keep = 1
-			}
-			m += keep
-		}
-		rp[i+1] = int32(m)
+	nnz := len(colIdx)
+	z.grow(len(rowPtr), nnz)
+	z.perm, z.val = growInt32(z.perm, nnz+8), growFloat32(z.val, nnz+8)
+	m := simd.KeepNonZeroPerm(colIdx, perm[:nnz], val, z.colIdx, z.perm, z.masks, z.counts, z.val)
+	return z.rowsFromRounds(rowPtr), z.colIdx[:m], z.perm[:m]
+}
+
+// grow sizes z's row pointers (rows+1 of them, given as len(rowPtr)), kept
+// columns (room for nnz+8: the kernel stores eight lanes a round) and
+// rounds (nnz/8+1).
+func (z *ZeroSkip) grow(ptrs, nnz int) {
+	z.rowPtr = growInt32(z.rowPtr, ptrs)
+	z.colIdx = growInt32(z.colIdx, nnz+8)
+	z.counts = growInt32(z.counts, nnz/8+1)
+	if cap(z.masks) < nnz/8+1 {
+		z.masks = make([]uint8, nnz/8+1)
 	}
-	return rp, ci[:m], pm[:m]
+	z.masks = z.masks[:nnz/8+1]
+}
+
+// rowsFromRounds returns the kept entries' row pointers: the number kept
+// before the end of each row of rowPtr, from the round holding it (the
+// count before the round and the kept lanes below the end).
+func (z *ZeroSkip) rowsFromRounds(rowPtr []int32) []int32 {
+	rp := z.rowPtr[:len(rowPtr)]
+	for i, e := range rowPtr {
+		r := e >> 3
+		rp[i] = z.counts[r] + int32(bits.OnesCount8(z.masks[r]&(1<<(e&7)-1)))
+	}
+	return rp
 }
 
 // growInt32 returns s resliced to n elements, reallocated when too short.

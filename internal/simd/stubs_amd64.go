@@ -573,3 +573,13 @@ func anyBits(n int, x *float32, mask uint32, want uint32) bool
 //
 //go:noescape
 func transpose8x8(n8 int, src *float32, lds int, dst *float32, ldd int)
+
+// keepNonZero copies the entries of n8 rounds of eight whose values are not ±0 (see KeepNonZero).
+//
+//go:noescape
+func keepNonZero(n8 int, col *int32, val *float32, perm *int32, outCol *int32, outB *float32, masks *uint8, counts *int32) int
+
+// keepNonZeroPerm copies the entries of n8 rounds of eight whose values are not ±0 (see KeepNonZero).
+//
+//go:noescape
+func keepNonZeroPerm(n8 int, col *int32, val *float32, perm *int32, outCol *int32, outB *int32, masks *uint8, counts *int32) int

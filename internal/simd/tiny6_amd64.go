@@ -29,3 +29,37 @@ func Transpose8(n8 int, src []float32, lds int, dst []float32, ldd int) {
 	}
 	transpose8x8(n8, &src[0], lds, &dst[0], ldd)
 }
+
+// KeepNonZero copies the entries k of (col, val) whose values are not ±0
+// (a NaN is kept) to the front of outCol and outVal, in order, and returns
+// how many there are. For each round r of eight entries, masks[r] gets the
+// round's kept lanes (bit j: entry 8r+j) and counts[r] the number kept
+// before it; masks and counts have len(col)/8+1 elements, the last for the
+// partial round (when there is none, mask 0 and the total count). outCol
+// and outVal need room for len(col)+8: each round stores eight lanes.
+func KeepNonZero(col []int32, val []float32, outCol []int32, outVal []float32, masks []uint8, counts []int32) int {
+	n := len(col)
+	checkKeep(n, len(val), len(outCol), len(outVal), len(masks), len(counts))
+	m := 0
+	if n8 := n / 8; n8 > 0 {
+		m = keepNonZero(n8, &col[0], &val[0], nil, &outCol[0], &outVal[0], &masks[0], &counts[0])
+	}
+	return keepTail(n, m, col, func(k int) (bool, int32, float32) { return val[k] != 0, 0, val[k] }, outCol, outVal, nil, masks, counts)
+}
+
+// KeepNonZeroPerm is KeepNonZero over a transposed pattern: entry k has
+// the value val[perm[k]], and outPerm gets the kept entries' perm. gather
+// (room for len(col)) receives the values in the entries' order.
+func KeepNonZeroPerm(col, perm []int32, val []float32, outCol, outPerm []int32, masks []uint8, counts []int32, gather []float32) int {
+	n := len(col)
+	checkKeep(n, len(perm), len(outCol), len(outPerm), len(masks), len(counts))
+	g := gather[:n]
+	for k, p := range perm[:n] {
+		g[k] = val[p]
+	}
+	m := 0
+	if n8 := n / 8; n8 > 0 {
+		m = keepNonZeroPerm(n8, &col[0], &g[0], &perm[0], &outCol[0], &outPerm[0], &masks[0], &counts[0])
+	}
+	return keepTail(n, m, col, func(k int) (bool, int32, float32) { return val[perm[k]] != 0, perm[k], 0 }, outCol, nil, outPerm, masks, counts)
+}

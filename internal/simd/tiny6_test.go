@@ -2,6 +2,7 @@ package simd
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 )
@@ -72,6 +73,81 @@ func TestTranspose8MatchesGo(t *testing.T) {
 					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
 						t.Fatalf("%d blocks, lds %d, ldd %d: dst[%d] = %#x, want %#x", n8, lds, ldd, i, math.Float32bits(got[i]), math.Float32bits(want[i]))
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestKeepNonZeroMatchesGo: the vector copy of the entries whose values are
+// not ±0 keeps the entries a plain loop keeps (NaNs kept, +0 and −0 not),
+// in order, with each round's mask and count before it, for 0–80 entries
+// at zero shares 0–1, directly and through a permutation.
+func TestKeepNonZeroMatchesGo(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 11))
+	negZero := float32(math.Copysign(0, -1))
+	for n := 0; n <= 80; n++ {
+		for _, share := range []float64{0, 0.2, 0.7, 1} {
+			col, perm, val := make([]int32, n), make([]int32, n), make([]float32, n)
+			for k := range n {
+				col[k], perm[k] = r.Int32N(5000), int32(r.IntN(n))
+				switch u := r.Float64(); {
+				case u < share/2:
+					val[k] = 0
+				case u < share:
+					val[k] = negZero
+				case u < share+0.05:
+					val[k] = math.Float32frombits(0x7fc00000 | r.Uint32()&0xffff)
+				default:
+					val[k] = float32(r.NormFloat64())
+				}
+			}
+			for _, permuted := range []bool{false, true} {
+				var wantCol, wantB []int32
+				for k := range n {
+					v, b := val[k], int32(math.Float32bits(val[k]))
+					if permuted {
+						v, b = val[perm[k]], perm[k]
+					}
+					if v != 0 {
+						wantCol, wantB = append(wantCol, col[k]), append(wantB, b)
+					}
+				}
+				oc, ob, ov := make([]int32, n+8), make([]int32, n+8), make([]float32, n+8)
+				masks, counts := make([]uint8, n/8+1), make([]int32, n/8+1)
+				var m int
+				if permuted {
+					m = KeepNonZeroPerm(col, perm, val, oc, ob, masks, counts, make([]float32, n))
+				} else {
+					m = KeepNonZero(col, val, oc, ov, masks, counts)
+					for i := range ob {
+						ob[i] = int32(math.Float32bits(ov[i]))
+					}
+				}
+				if m != len(wantCol) {
+					t.Fatalf("n %d, share %g, permuted %v: %d kept, want %d", n, share, permuted, m, len(wantCol))
+				}
+				for i := range m {
+					if oc[i] != wantCol[i] || ob[i] != wantB[i] {
+						t.Fatalf("n %d, share %g, permuted %v: kept entry %d is (%d, %#x), want (%d, %#x)", n, share, permuted, i, oc[i], ob[i], wantCol[i], wantB[i])
+					}
+				}
+				before := 0
+				for rd := 0; rd <= n/8; rd++ {
+					mask := uint8(0)
+					for k := 8 * rd; k < min(8*rd+8, n); k++ {
+						v := val[k]
+						if permuted {
+							v = val[perm[k]]
+						}
+						if v != 0 {
+							mask |= 1 << (k - 8*rd)
+						}
+					}
+					if masks[rd] != mask || int(counts[rd]) != before {
+						t.Fatalf("n %d, share %g, permuted %v: round %d has mask %#x and count %d, want %#x and %d", n, share, permuted, rd, masks[rd], counts[rd], mask, before)
+					}
+					before += bits.OnesCount8(mask)
 				}
 			}
 		}
