@@ -25,11 +25,14 @@ import (
 // chain at −0 (from a product that underflowed) it may give +0. So the
 // chain without the zero terms is the whole chain's, or −0 where the whole
 // one is +0. The fold erases that difference: alpha·(±0) + (+0) is +0 for a
-// beta of 0, and for a beta of 1 alpha·(±0) + c is c unless c is −0. Hence
-// the conditions, each checked (AnyBits over b and, for a beta of 1, c):
-// no infinity or NaN in b (0·∞ is a NaN the skipped term would carry), no
-// −0 in c for a beta of 1, a finite non-zero alpha, a beta of 0 or 1, and
-// the vector kernels (the Go loop's chains differ). The NaN values of a are
+// beta of 0, and for a beta of 1 alpha·(±0) + c is c unless c is −0. A row
+// all of whose entries are zeros is left alone for a beta of 1, where the
+// fold would have quieted a signalling NaN in c. Hence the conditions,
+// each checked (AnyBits2 over b and, for a beta of 1, c): no infinity or
+// NaN in b (0·∞ is a NaN the skipped term would carry), neither −0 nor a
+// signalling NaN in c for a beta of 1 (nor an infinity: one pattern
+// catches both), a finite non-zero alpha, a beta of 0 or 1, and the vector
+// kernels (the Go loop's chains differ). The NaN values of a are
 // kept, in their places. Otherwise, or when skipping does not pay (below),
 // the products are SpMM and SpMMT.
 
@@ -60,15 +63,15 @@ type ZeroSkip struct {
 	masks                []uint8 // each round's kept lanes (simd.KeepNonZero)
 	counts               []int32 // the entries kept before each round
 
-	// the scan in progress (anyBits): its floats, pattern and finding
-	scan       []float32
-	mask, want uint32
-	found      atomic.Bool
+	// the scan in progress (anyBits): its floats, patterns and finding
+	scan                     []float32
+	mask, want, mask2, want2 uint32
+	found                    atomic.Bool
 }
 
 // SpMMSkipZeros computes SpMM(e, alpha, a, b, beta, c), with the same bits,
 // visiting only the entries of a whose values are not ±0 when that is
-// exact and a holds enough of them (see above); z holds their copy.
+// exact and pays (see above); z holds their copy.
 func SpMMSkipZeros(e Exec, alpha float32, a *CSR, b *Dense, beta float32, c *Dense, z *ZeroSkip) {
 	if a.Cols != b.Rows || c.Rows != a.Rows || c.Cols != b.Cols {
 		panic(fmt.Sprintf("tensor: SpMMSkipZeros shape mismatch: a %s, b %s, c %s", a.Shape(), b.Shape(), c.Shape()))
@@ -90,8 +93,8 @@ func (z *ZeroSkip) spmm(e Exec, alpha float32, a *CSR, b *Dense, beta float32, c
 
 // SpMMTSkipZeros computes SpMMT(e, alpha, a, b, beta, c), with the same
 // bits, visiting only the entries of a whose values are not ±0 in a's
-// transposed pattern when that is exact and a holds enough of them (see
-// above) and that pays; z holds their positions. A matrix marked symmetric goes to SpMMT.
+// transposed pattern when that is exact and pays (see above); z holds
+// their positions. A matrix marked symmetric goes to SpMMT.
 func SpMMTSkipZeros(e Exec, alpha float32, a *CSR, b *Dense, beta float32, c *Dense, z *ZeroSkip) {
 	if a.Rows != b.Rows || c.Rows != a.Cols || c.Cols != b.Cols {
 		panic(fmt.Sprintf("tensor: SpMMTSkipZeros shape mismatch: a %s, b %s, c %s", a.Shape(), b.Shape(), c.Shape()))
@@ -128,26 +131,28 @@ func (z *ZeroSkip) skipZeros(e Exec, alpha float32, a *CSR, b *Dense, beta float
 	if zeros*(b.Cols+7)/8*skipSavedPerVector <= nnz*copy+scanned {
 		return false
 	}
-	const expBits, negZero = 0x7f800000, 0x80000000
-	if z.anyBits(e, b.Data[:b.Rows*b.Cols], expBits, expBits) {
+	// b: an infinity or a NaN; c: a −0, or an infinity or a signalling
+	// NaN (its quiet bit clear), the infinities only sent the whole way
+	const expBits, negZero, quietBit = 0x7f800000, 0x80000000, 0x00400000
+	if z.anyBits(e, b.Data[:b.Rows*b.Cols], expBits, expBits, expBits, expBits) {
 		return false
 	}
-	return beta == 0 || !z.anyBits(e, c.Data[:c.Rows*c.Cols], 0xffffffff, negZero)
+	return beta == 0 || !z.anyBits(e, c.Data[:c.Rows*c.Cols], 0xffffffff, negZero, expBits|quietBit, expBits)
 }
 
 // scanBlock is the number of floats of a piece of anyBits's scan.
 const scanBlock = 4096
 
-// anyBits is simd.AnyBits over x in pieces of scanBlock floats shared among
-// e's goroutines when x is large (W_g of Texas is 436k floats, read from
-// L3: about 16 µs on one core).
-func (z *ZeroSkip) anyBits(e Exec, x []float32, mask, want uint32) bool {
+// anyBits is simd.AnyBits2 over x in pieces of scanBlock floats shared
+// among e's goroutines when x is large (W_g of Texas is 436k floats, read
+// from L3: about 16 µs on one core).
+func (z *ZeroSkip) anyBits(e Exec, x []float32, mask, want, mask2, want2 uint32) bool {
 	blocks := (len(x) + scanBlock - 1) / scanBlock
 	// the scan does about eight floats in the time of a multiply-add
 	if e.Serial(blocks, len(x)/8) {
-		return simd.AnyBits(x, mask, want)
+		return simd.AnyBits2(x, mask, want, mask2, want2)
 	}
-	z.scan, z.mask, z.want = x, mask, want
+	z.scan, z.mask, z.want, z.mask2, z.want2 = x, mask, want, mask2, want2
 	z.found.Store(false)
 	e.ForArg(blocks, len(x)/8, z, scanBlocks)
 	z.scan = nil
@@ -157,7 +162,7 @@ func (z *ZeroSkip) anyBits(e Exec, x []float32, mask, want uint32) bool {
 // scanBlocks scans blocks [lo, hi) of z's scan in progress.
 func scanBlocks(arg any, lo, hi int) {
 	z := arg.(*ZeroSkip)
-	if simd.AnyBits(z.scan[lo*scanBlock:min(hi*scanBlock, len(z.scan))], z.mask, z.want) {
+	if simd.AnyBits2(z.scan[lo*scanBlock:min(hi*scanBlock, len(z.scan))], z.mask, z.want, z.mask2, z.want2) {
 		z.found.Store(true)
 	}
 }

@@ -11404,9 +11404,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func anyBits(n int, x *float32, mask uint32, want uint32) bool
+// func anyBits(n int, x *float32, mask uint32, want uint32, mask2 uint32, want2 uint32) bool
 // Requires: AVX, AVX2
-TEXT ·anyBits(SB), NOSPLIT, $0-25
+TEXT ·anyBits(SB), NOSPLIT, $0-33
 	MOVQ         n+0(FP), AX
 	MOVQ         x+8(FP), CX
 	MOVL         mask+16(FP), DX
@@ -11415,37 +11415,59 @@ TEXT ·anyBits(SB), NOSPLIT, $0-25
 	MOVL         want+20(FP), DX
 	VMOVD        DX, X1
 	VPBROADCASTD X1, Y1
-	VPXOR        Y2, Y2, Y2
-	VPXOR        Y3, Y3, Y3
+	MOVL         mask2+24(FP), DX
+	VMOVD        DX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         want2+28(FP), DX
+	VMOVD        DX, X3
+	VPBROADCASTD X3, Y3
 	VPXOR        Y4, Y4, Y4
 	VPXOR        Y5, Y5, Y5
+	VPXOR        Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
 
 loop:
 	CMPQ     AX, $0x20
 	JL       done
-	VPAND    (CX), Y0, Y6
-	VPCMPEQD Y1, Y6, Y6
-	VPOR     Y6, Y2, Y2
-	VPAND    32(CX), Y0, Y6
-	VPCMPEQD Y1, Y6, Y6
-	VPOR     Y6, Y3, Y3
-	VPAND    64(CX), Y0, Y6
-	VPCMPEQD Y1, Y6, Y6
-	VPOR     Y6, Y4, Y4
-	VPAND    96(CX), Y0, Y6
-	VPCMPEQD Y1, Y6, Y6
-	VPOR     Y6, Y5, Y5
+	VMOVDQU  (CX), Y8
+	VPAND    Y8, Y2, Y9
+	VPAND    Y8, Y0, Y8
+	VPCMPEQD Y1, Y8, Y8
+	VPCMPEQD Y3, Y9, Y9
+	VPOR     Y8, Y4, Y4
+	VPOR     Y9, Y4, Y4
+	VMOVDQU  32(CX), Y8
+	VPAND    Y8, Y2, Y9
+	VPAND    Y8, Y0, Y8
+	VPCMPEQD Y1, Y8, Y8
+	VPCMPEQD Y3, Y9, Y9
+	VPOR     Y8, Y5, Y5
+	VPOR     Y9, Y5, Y5
+	VMOVDQU  64(CX), Y8
+	VPAND    Y8, Y2, Y9
+	VPAND    Y8, Y0, Y8
+	VPCMPEQD Y1, Y8, Y8
+	VPCMPEQD Y3, Y9, Y9
+	VPOR     Y8, Y6, Y6
+	VPOR     Y9, Y6, Y6
+	VMOVDQU  96(CX), Y8
+	VPAND    Y8, Y2, Y9
+	VPAND    Y8, Y0, Y8
+	VPCMPEQD Y1, Y8, Y8
+	VPCMPEQD Y3, Y9, Y9
+	VPOR     Y8, Y7, Y7
+	VPOR     Y9, Y7, Y7
 	ADDQ     $0x80, CX
 	SUBQ     $0x20, AX
 	JMP      loop
 
 done:
-	VPOR   Y3, Y2, Y2
 	VPOR   Y5, Y4, Y4
-	VPOR   Y4, Y2, Y2
-	VPTEST Y2, Y2
+	VPOR   Y7, Y6, Y6
+	VPOR   Y6, Y4, Y4
+	VPTEST Y4, Y4
 	SETNE  AL
-	MOVB   AL, ret+24(FP)
+	MOVB   AL, ret+32(FP)
 	VZEROUPPER
 	RET
 

@@ -6,6 +6,12 @@ package simd
 // the vector build's AnyBits), in Go.
 func AnyBits(x []float32, mask, want uint32) bool { return anyBitsGo(x, mask, want) }
 
+// AnyBits2 reports whether some element v of x has bits(v)&mask == want or
+// bits(v)&mask2 == want2 (see the vector build's AnyBits2), in Go.
+func AnyBits2(x []float32, mask, want, mask2, want2 uint32) bool {
+	return anyBitsGo(x, mask, want) || anyBitsGo(x, mask2, want2)
+}
+
 // Transpose8 writes n8 8×8 blocks of src transposed into dst (see the
 // vector build's Transpose8), in Go.
 func Transpose8(n8 int, src []float32, lds int, dst []float32, ldd int) {

@@ -25,13 +25,19 @@ func TestAnyBitsMatchesGo(t *testing.T) {
 				if pos >= 0 {
 					x[pos] = s
 				}
-				for _, p := range patterns {
+				for i, p := range patterns {
 					want := anyBitsGo(x, p[0], p[1])
 					if got := AnyBits(x, p[0], p[1]); got != want {
 						t.Fatalf("n %d, %v at %d, mask %#x want %#x: %v, the loop %v", n, s, pos, p[0], p[1], got, want)
 					}
 					if ref := refAnyBits(x, p[1]); want != ref {
 						t.Fatalf("n %d, %v at %d, want %#x: the loop says %v, math says %v", n, s, pos, p[1], want, ref)
+					}
+					// both patterns in one pass: either one found
+					other := patterns[1-i]
+					want2 := want || anyBitsGo(x, other[0], other[1])
+					if got := AnyBits2(x, p[0], p[1], other[0], other[1]); got != want2 {
+						t.Fatalf("n %d, %v at %d, patterns %#x and %#x: %v, the loops %v", n, s, pos, p[1], other[1], got, want2)
 					}
 				}
 			}

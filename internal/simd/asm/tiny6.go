@@ -20,20 +20,20 @@ func tiny6Kernels() {
 	keepNonZero(true, lut)
 }
 
-// anyBitsKernel emits anyBits (see tiny6Kernels).
+// anyBitsKernel emits anyBits (see tiny6Kernels): whether some float
+// matches either of two patterns, four independent chains of two
+// compare-and-ORs each, still two loads a cycle.
 func anyBitsKernel() {
-	kernel("anyBits", "func(n int, x *float32, mask, want uint32) bool",
-		"anyBits reports whether x[i]&mask == want for some i < n, n a multiple of 32 (see AnyBits).")
+	kernel("anyBits", "func(n int, x *float32, mask, want, mask2, want2 uint32) bool",
+		"anyBits reports whether x[i]&mask == want or x[i]&mask2 == want2 for some i < n, n a multiple of 32 (see AnyBits2).")
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
-	m, w := YMM(), YMM()
-	for _, p := range []struct {
-		name string
-		v    VecVirtual
-	}{{"mask", m}, {"want", w}} {
+	var pat [4]VecVirtual
+	for i, name := range []string{"mask", "want", "mask2", "want2"} {
+		pat[i] = YMM()
 		x := XMM()
-		VMOVD(Load(Param(p.name), GP32()), x)
-		VPBROADCASTD(x, p.v)
+		VMOVD(Load(Param(name), GP32()), x)
+		VPBROADCASTD(x, pat[i])
 	}
 	acc := [4]VecVirtual{YMM(), YMM(), YMM(), YMM()}
 	for _, a := range acc {
@@ -43,10 +43,14 @@ func anyBitsKernel() {
 	CMPQ(n, U8(32))
 	JL(LabelRef("done"))
 	for j, a := range acc {
-		v := YMM()
-		VPAND(Mem{Base: px, Disp: 32 * j}, m, v)
-		VPCMPEQD(w, v, v)
+		v, w := YMM(), YMM()
+		VMOVDQU(Mem{Base: px, Disp: 32 * j}, v)
+		VPAND(v, pat[2], w)
+		VPAND(v, pat[0], v)
+		VPCMPEQD(pat[1], v, v)
+		VPCMPEQD(pat[3], w, w)
 		VPOR(v, a, a)
+		VPOR(w, a, a)
 	}
 	ADDQ(U8(128), px)
 	SUBQ(U8(32), n)
