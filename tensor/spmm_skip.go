@@ -150,7 +150,7 @@ func (z *ZeroSkip) anyBits(e Exec, x []float32, mask, want, mask2, want2 uint32)
 	blocks := (len(x) + scanBlock - 1) / scanBlock
 	// the scan does about eight floats in the time of a multiply-add
 	if e.Serial(blocks, len(x)/8) {
-		return simd.AnyBits2(x, mask, want, mask2, want2)
+		return anyBits2(x, mask, want, mask2, want2)
 	}
 	z.scan, z.mask, z.want, z.mask2, z.want2 = x, mask, want, mask2, want2
 	z.found.Store(false)
@@ -159,10 +159,19 @@ func (z *ZeroSkip) anyBits(e Exec, x []float32, mask, want, mask2, want2 uint32)
 	return z.found.Load()
 }
 
+// anyBits2 is simd.AnyBits2, or simd.AnyBits when the two patterns are
+// one (a kernel of half the vector operations).
+func anyBits2(x []float32, mask, want, mask2, want2 uint32) bool {
+	if mask == mask2 && want == want2 {
+		return simd.AnyBits(x, mask, want)
+	}
+	return simd.AnyBits2(x, mask, want, mask2, want2)
+}
+
 // scanBlocks scans blocks [lo, hi) of z's scan in progress.
 func scanBlocks(arg any, lo, hi int) {
 	z := arg.(*ZeroSkip)
-	if simd.AnyBits2(z.scan[lo*scanBlock:min(hi*scanBlock, len(z.scan))], z.mask, z.want, z.mask2, z.want2) {
+	if anyBits2(z.scan[lo*scanBlock:min(hi*scanBlock, len(z.scan))], z.mask, z.want, z.mask2, z.want2) {
 		z.found.Store(true)
 	}
 }

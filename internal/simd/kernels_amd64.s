@@ -11404,9 +11404,54 @@ done:
 	VZEROUPPER
 	RET
 
-// func anyBits(n int, x *float32, mask uint32, want uint32, mask2 uint32, want2 uint32) bool
+// func anyBits(n int, x *float32, mask uint32, want uint32) bool
 // Requires: AVX, AVX2
-TEXT ·anyBits(SB), NOSPLIT, $0-33
+TEXT ·anyBits(SB), NOSPLIT, $0-25
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVL         mask+16(FP), DX
+	VMOVD        DX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         want+20(FP), DX
+	VMOVD        DX, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+	VPXOR        Y3, Y3, Y3
+	VPXOR        Y4, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+
+loop:
+	CMPQ     AX, $0x20
+	JL       done
+	VPAND    (CX), Y0, Y6
+	VPCMPEQD Y1, Y6, Y6
+	VPOR     Y6, Y2, Y2
+	VPAND    32(CX), Y0, Y6
+	VPCMPEQD Y1, Y6, Y6
+	VPOR     Y6, Y3, Y3
+	VPAND    64(CX), Y0, Y6
+	VPCMPEQD Y1, Y6, Y6
+	VPOR     Y6, Y4, Y4
+	VPAND    96(CX), Y0, Y6
+	VPCMPEQD Y1, Y6, Y6
+	VPOR     Y6, Y5, Y5
+	ADDQ     $0x80, CX
+	SUBQ     $0x20, AX
+	JMP      loop
+
+done:
+	VPOR   Y3, Y2, Y2
+	VPOR   Y5, Y4, Y4
+	VPOR   Y4, Y2, Y2
+	VPTEST Y2, Y2
+	SETNE  AL
+	MOVB   AL, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func anyBits2(n int, x *float32, mask uint32, want uint32, mask2 uint32, want2 uint32) bool
+// Requires: AVX, AVX2
+TEXT ·anyBits2(SB), NOSPLIT, $0-33
 	MOVQ         n+0(FP), AX
 	MOVQ         x+8(FP), CX
 	MOVL         mask+16(FP), DX
@@ -11431,32 +11476,32 @@ loop:
 	JL       done
 	VMOVDQU  (CX), Y8
 	VPAND    Y8, Y2, Y9
+	VPCMPEQD Y3, Y9, Y9
+	VPOR     Y9, Y4, Y4
 	VPAND    Y8, Y0, Y8
 	VPCMPEQD Y1, Y8, Y8
-	VPCMPEQD Y3, Y9, Y9
 	VPOR     Y8, Y4, Y4
-	VPOR     Y9, Y4, Y4
 	VMOVDQU  32(CX), Y8
 	VPAND    Y8, Y2, Y9
+	VPCMPEQD Y3, Y9, Y9
+	VPOR     Y9, Y5, Y5
 	VPAND    Y8, Y0, Y8
 	VPCMPEQD Y1, Y8, Y8
-	VPCMPEQD Y3, Y9, Y9
 	VPOR     Y8, Y5, Y5
-	VPOR     Y9, Y5, Y5
 	VMOVDQU  64(CX), Y8
 	VPAND    Y8, Y2, Y9
+	VPCMPEQD Y3, Y9, Y9
+	VPOR     Y9, Y6, Y6
 	VPAND    Y8, Y0, Y8
 	VPCMPEQD Y1, Y8, Y8
-	VPCMPEQD Y3, Y9, Y9
 	VPOR     Y8, Y6, Y6
-	VPOR     Y9, Y6, Y6
 	VMOVDQU  96(CX), Y8
 	VPAND    Y8, Y2, Y9
+	VPCMPEQD Y3, Y9, Y9
+	VPOR     Y9, Y7, Y7
 	VPAND    Y8, Y0, Y8
 	VPCMPEQD Y1, Y8, Y8
-	VPCMPEQD Y3, Y9, Y9
 	VPOR     Y8, Y7, Y7
-	VPOR     Y9, Y7, Y7
 	ADDQ     $0x80, CX
 	SUBQ     $0x20, AX
 	JMP      loop

@@ -564,10 +564,15 @@ func axpyRows(n int, xi *int32, yi *int32, x *float32, y *float32, ld int, cols 
 //go:noescape
 func axpyFresh(n int, x *float32, y *float32, c float32)
 
-// anyBits reports whether x[i]&mask == want or x[i]&mask2 == want2 for some i < n, n a multiple of 32 (see AnyBits2).
+// anyBits reports whether x[i]&mask == want for some i < n, n a multiple of 32 (see AnyBits).
 //
 //go:noescape
-func anyBits(n int, x *float32, mask uint32, want uint32, mask2 uint32, want2 uint32) bool
+func anyBits(n int, x *float32, mask uint32, want uint32) bool
+
+// anyBits2 reports whether x[i]&mask == want or x[i]&mask2 == want2 for some i < n, n a multiple of 32 (see AnyBits2).
+//
+//go:noescape
+func anyBits2(n int, x *float32, mask uint32, want uint32, mask2 uint32, want2 uint32) bool
 
 // transpose8x8 writes n8 8×8 blocks of src transposed into dst (see Transpose8).
 //

@@ -13,23 +13,34 @@ import (
 // independent compare-and-OR chains, so that the loop runs at two loads a
 // cycle; the last n mod 32 are left to the Go caller.
 func tiny6Kernels() {
-	anyBitsKernel()
+	anyBitsKernel(false)
+	anyBitsKernel(true)
 	transpose8()
 	lut := keepTable()
 	keepNonZero(false, lut)
 	keepNonZero(true, lut)
 }
 
-// anyBitsKernel emits anyBits (see tiny6Kernels): whether some float
-// matches either of two patterns, four independent chains of two
-// compare-and-ORs each, still two loads a cycle.
-func anyBitsKernel() {
-	kernel("anyBits", "func(n int, x *float32, mask, want, mask2, want2 uint32) bool",
-		"anyBits reports whether x[i]&mask == want or x[i]&mask2 == want2 for some i < n, n a multiple of 32 (see AnyBits2).")
+// anyBitsKernel emits anyBits (one pattern: four independent chains of a
+// compare-and-OR, two loads a cycle) or, with two, anyBits2 (whether some
+// float matches either of two patterns; with six vector operations for
+// eight floats, bound by the vector ALUs: one pattern alone takes anyBits).
+func anyBitsKernel(two bool) {
+	if two {
+		kernel("anyBits2", "func(n int, x *float32, mask, want, mask2, want2 uint32) bool",
+			"anyBits2 reports whether x[i]&mask == want or x[i]&mask2 == want2 for some i < n, n a multiple of 32 (see AnyBits2).")
+	} else {
+		kernel("anyBits", "func(n int, x *float32, mask, want uint32) bool",
+			"anyBits reports whether x[i]&mask == want for some i < n, n a multiple of 32 (see AnyBits).")
+	}
 	n := Load(Param("n"), GP64())
 	px := Load(Param("x"), GP64())
-	var pat [4]VecVirtual
-	for i, name := range []string{"mask", "want", "mask2", "want2"} {
+	names := []string{"mask", "want"}
+	if two {
+		names = append(names, "mask2", "want2")
+	}
+	pat := make([]VecVirtual, len(names))
+	for i, name := range names {
 		pat[i] = YMM()
 		x := XMM()
 		VMOVD(Load(Param(name), GP32()), x)
@@ -43,14 +54,19 @@ func anyBitsKernel() {
 	CMPQ(n, U8(32))
 	JL(LabelRef("done"))
 	for j, a := range acc {
-		v, w := YMM(), YMM()
-		VMOVDQU(Mem{Base: px, Disp: 32 * j}, v)
-		VPAND(v, pat[2], w)
-		VPAND(v, pat[0], v)
+		v := YMM()
+		if two {
+			w := YMM()
+			VMOVDQU(Mem{Base: px, Disp: 32 * j}, v)
+			VPAND(v, pat[2], w)
+			VPCMPEQD(pat[3], w, w)
+			VPOR(w, a, a)
+			VPAND(v, pat[0], v)
+		} else {
+			VPAND(Mem{Base: px, Disp: 32 * j}, pat[0], v)
+		}
 		VPCMPEQD(pat[1], v, v)
-		VPCMPEQD(pat[3], w, w)
 		VPOR(v, a, a)
-		VPOR(w, a, a)
 	}
 	ADDQ(U8(128), px)
 	SUBQ(U8(32), n)
