@@ -43,6 +43,7 @@ type Tape struct {
 	red         reduction                // operands of the reduction in progress
 	csrs        []*tensor.CSR            // CSR headers handed out (DropoutCSR); the first ncsr are in use
 	ncsr        int
+	zskip       tensor.ZeroSkip // the kept entries of a dropped-out sparse product in progress (SpMM)
 	views       []*tensor.Dense // headers over parts of other buffers (view); the first nview are in use
 	nview       int
 	vlist       []*Var       // backing store of the Var lists operations keep (ConcatCols)
@@ -265,6 +266,19 @@ func (t *Tape) csrHeader() *tensor.CSR {
 	}
 	t.ncsr++
 	return t.csrs[t.ncsr-1]
+}
+
+// dropped reports whether a is a CSR header DropoutCSR handed out since
+// Reset: a matrix whose values dropout set to +0 at its rate, which SpMM
+// multiplies visiting only the others when that gives the same bits
+// (tensor.SpMMSkipZeros).
+func (t *Tape) dropped(a *tensor.CSR) bool {
+	for _, h := range t.csrs[:t.ncsr] {
+		if h == a {
+			return true
+		}
+	}
+	return false
 }
 
 // Const wraps d as a variable that needs no gradient. d is not owned by the

@@ -78,3 +78,22 @@ func ExampleStartExec() {
 	// goroutines: 4
 	// identical to the serial product: true
 }
+
+// ExampleSpMMSkipZeros multiplies a sparse matrix whose values dropout has
+// mostly set to zero: the zero entries are skipped where that gives the
+// whole product's bits (here b is finite and c is overwritten), and the
+// result is SpMM's.
+func ExampleSpMMSkipZeros() {
+	a, err := tensor.NewCSR(2, 3, []int32{0, 2, 3}, []int32{0, 2, 1}, []float32{0, 2, 0})
+	if err != nil {
+		panic(err)
+	}
+	b := tensor.NewDense(3, 2)
+	copy(b.Data, []float32{1, 2, 3, 4, 5, 6})
+	c, want := tensor.NewDense(2, 2), tensor.NewDense(2, 2)
+	var z tensor.ZeroSkip // reused from call to call
+	tensor.SpMMSkipZeros(tensor.Serial, 1, a, b, 0, c, &z)
+	tensor.SpMM(tensor.Serial, 1, a, b, 0, want)
+	fmt.Println(c.Data, want.Data)
+	// Output: [10 12 0 0] [10 12 0 0]
+}

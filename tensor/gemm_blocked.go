@@ -141,7 +141,24 @@ func packB(dst []float32, b *Dense, transB bool, k0, kc, jb, nb int) {
 	const w = simd.TileCols
 	if transB {
 		ld := b.Cols
-		for j := 0; j < nb; j++ {
+		j8 := 0
+		if simd.Enabled() && w == 16 && kc >= 8 {
+			// eight rows of b (eight columns of a panel) at a time, 8×8
+			// blocks transposed in registers: the loop below stores one
+			// float at a time, 64 bytes apart
+			n8 := kc / 8
+			for ; j8+8 <= nb; j8 += 8 {
+				simd.Transpose8(n8, b.Data[(jb+j8)*ld+k0:], ld, dst[(j8/w)*kc*w+j8%w:], w)
+				panel := dst[(j8/w)*kc*w+j8%w:]
+				for j := j8; j < j8+8; j++ { // the last kc mod 8 columns of b
+					src := b.Data[(jb+j)*ld+k0 : (jb+j)*ld+k0+kc]
+					for p := 8 * n8; p < kc; p++ {
+						panel[p*w+j-j8] = src[p]
+					}
+				}
+			}
+		}
+		for j := j8; j < nb; j++ {
 			src := b.Data[(jb+j)*ld+k0 : (jb+j)*ld+k0+kc]
 			panel := dst[(j/w)*kc*w+j%w:]
 			for p, v := range src {

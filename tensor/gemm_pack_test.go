@@ -198,3 +198,66 @@ func TestGemmNarrowTallTilesMatchRowByRow(t *testing.T) {
 		}
 	}
 }
+
+// packBTransLoop is packB's loop for a transposed b before Transpose8: one
+// float a store into the panels.
+func packBTransLoop(dst []float32, b *Dense, k0, kc, jb, nb int) {
+	const w = 16
+	ld := b.Cols
+	for j := 0; j < nb; j++ {
+		src := b.Data[(jb+j)*ld+k0 : (jb+j)*ld+k0+kc]
+		panel := dst[(j/w)*kc*w+j%w:]
+		for p, v := range src {
+			panel[p*w] = v
+		}
+	}
+}
+
+// TestPackBTransposedMatchesLoop: packB of a transposed b (8×8 blocks
+// through simd.Transpose8, the rest float by float) writes the panels the
+// float-by-float loop writes, every bit (NaN payloads, −0), for 1–70
+// panel columns, depths 1–256 at any offset, and leaves the buffer's other
+// floats alone.
+func TestPackBTransposedMatchesLoop(t *testing.T) {
+	r := newRand(6)
+	b := randDense(r, 150, 300)
+	for i := 0; i < len(b.Data); i += 97 {
+		b.Data[i] = math.Float32frombits(0x7fc00000 | uint32(i))
+	}
+	b.Data[5] = float32(math.Copysign(0, -1))
+	for nb := 1; nb <= 70; nb++ {
+		for _, kc := range []int{1, 3, 7, 8, 9, 17, 40, 256} {
+			k0, jb := r.IntN(b.Cols-kc+1), r.IntN(b.Rows-nb+1)
+			size := (nb+15)/16*16*kc + 20
+			got, want := make([]float32, size), make([]float32, size)
+			for i := range got {
+				got[i] = float32(math.NaN())
+				want[i] = got[i]
+			}
+			packB(got, b, true, k0, kc, jb, nb)
+			packBTransLoop(want, b, k0, kc, jb, nb)
+			if i := bitsEqual(got, want); i >= 0 {
+				t.Fatalf("nb=%d kc=%d k0=%d jb=%d: [%d] = %#x, the loop gives %#x", nb, kc, k0, jb, i, math.Float32bits(got[i]), math.Float32bits(want[i]))
+			}
+		}
+	}
+}
+
+// BenchmarkPackBTransposed packs the 256×256 transposed weight of Texas's
+// ∂H̄ = ∂·Wᵀ (one block: gemmKC is 256), with the float-by-float loop and
+// with packB.
+func BenchmarkPackBTransposed(b *testing.B) {
+	src := randDense(newRand(1), 256, 256)
+	dst := make([]float32, 256*256)
+	for _, name := range []string{"loop", "packB"} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if name == "loop" {
+					packBTransLoop(dst, src, 0, 256, 0, 256)
+				} else {
+					packB(dst, src, true, 0, 256, 0, 256)
+				}
+			}
+		})
+	}
+}

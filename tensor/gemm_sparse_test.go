@@ -142,9 +142,12 @@ func TestGatherNonZerosMatchesScalarScan(t *testing.T) {
 	}
 	vals := []float32{0, 0, 0, float32(math.Copysign(0, -1)), math.SmallestNonzeroFloat32, float32(math.Inf(1)), float32(math.NaN()), 1.5, -3}
 	r := newRand(5)
-	var nzm [gemmKC / 16]uint16
-	var idx, wantIdx [gemmKC]int32
-	var val, wantVal [gemmKC]float32
+	var nz nonZeroScratch
+	for j := range nz.iota {
+		nz.iota[j] = int32(j)
+	}
+	var wantIdx [gemmKC]int32
+	var wantVal [gemmKC]float32
 	for n := 0; n <= gemmKC; n++ {
 		x := make([]float32, n)
 		for i := range x {
@@ -155,13 +158,13 @@ func TestGatherNonZerosMatchesScalarScan(t *testing.T) {
 			wantIdx[want], wantVal[want] = int32(100+j), v
 			want += nonZero(v)
 		}
-		got := gatherNonZeros(x, 100, &nzm, &idx, &val)
+		got := gatherNonZeros(x, 100, &nz)
 		if got != want {
 			t.Fatalf("n=%d: %d non-zeros, the scalar scan %d", n, got, want)
 		}
 		for q := range got {
-			if idx[q] != wantIdx[q] || math.Float32bits(val[q]) != math.Float32bits(wantVal[q]) {
-				t.Fatalf("n=%d entry %d: (%d, %v), the scalar scan (%d, %v)", n, q, idx[q], val[q], wantIdx[q], wantVal[q])
+			if nz.idx[q] != wantIdx[q] || math.Float32bits(nz.val[q]) != math.Float32bits(wantVal[q]) {
+				t.Fatalf("n=%d entry %d: (%d, %v), the scalar scan (%d, %v)", n, q, nz.idx[q], nz.val[q], wantIdx[q], wantVal[q])
 			}
 		}
 	}

@@ -11403,3 +11403,2326 @@ tail:
 done:
 	VZEROUPPER
 	RET
+
+// func anyBits(n int, x *float32, mask uint32, want uint32) bool
+// Requires: AVX, AVX2
+TEXT ·anyBits(SB), NOSPLIT, $0-25
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVL         mask+16(FP), DX
+	VMOVD        DX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         want+20(FP), DX
+	VMOVD        DX, X1
+	VPBROADCASTD X1, Y1
+	VPXOR        Y2, Y2, Y2
+	VPXOR        Y3, Y3, Y3
+	VPXOR        Y4, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+
+loop:
+	CMPQ     AX, $0x20
+	JL       done
+	VPAND    (CX), Y0, Y6
+	VPCMPEQD Y1, Y6, Y6
+	VPOR     Y6, Y2, Y2
+	VPAND    32(CX), Y0, Y6
+	VPCMPEQD Y1, Y6, Y6
+	VPOR     Y6, Y3, Y3
+	VPAND    64(CX), Y0, Y6
+	VPCMPEQD Y1, Y6, Y6
+	VPOR     Y6, Y4, Y4
+	VPAND    96(CX), Y0, Y6
+	VPCMPEQD Y1, Y6, Y6
+	VPOR     Y6, Y5, Y5
+	ADDQ     $0x80, CX
+	SUBQ     $0x20, AX
+	JMP      loop
+
+done:
+	VPOR   Y3, Y2, Y2
+	VPOR   Y5, Y4, Y4
+	VPOR   Y4, Y2, Y2
+	VPTEST Y2, Y2
+	SETNE  AL
+	MOVB   AL, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func anyBits2(n int, x *float32, mask uint32, want uint32, mask2 uint32, want2 uint32) bool
+// Requires: AVX, AVX2
+TEXT ·anyBits2(SB), NOSPLIT, $0-33
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVL         mask+16(FP), DX
+	VMOVD        DX, X0
+	VPBROADCASTD X0, Y0
+	MOVL         want+20(FP), DX
+	VMOVD        DX, X1
+	VPBROADCASTD X1, Y1
+	MOVL         mask2+24(FP), DX
+	VMOVD        DX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         want2+28(FP), DX
+	VMOVD        DX, X3
+	VPBROADCASTD X3, Y3
+	VPXOR        Y4, Y4, Y4
+	VPXOR        Y5, Y5, Y5
+	VPXOR        Y6, Y6, Y6
+	VPXOR        Y7, Y7, Y7
+
+loop:
+	CMPQ     AX, $0x20
+	JL       done
+	VMOVDQU  (CX), Y8
+	VPAND    Y8, Y2, Y9
+	VPCMPEQD Y3, Y9, Y9
+	VPOR     Y9, Y4, Y4
+	VPAND    Y8, Y0, Y8
+	VPCMPEQD Y1, Y8, Y8
+	VPOR     Y8, Y4, Y4
+	VMOVDQU  32(CX), Y8
+	VPAND    Y8, Y2, Y9
+	VPCMPEQD Y3, Y9, Y9
+	VPOR     Y9, Y5, Y5
+	VPAND    Y8, Y0, Y8
+	VPCMPEQD Y1, Y8, Y8
+	VPOR     Y8, Y5, Y5
+	VMOVDQU  64(CX), Y8
+	VPAND    Y8, Y2, Y9
+	VPCMPEQD Y3, Y9, Y9
+	VPOR     Y9, Y6, Y6
+	VPAND    Y8, Y0, Y8
+	VPCMPEQD Y1, Y8, Y8
+	VPOR     Y8, Y6, Y6
+	VMOVDQU  96(CX), Y8
+	VPAND    Y8, Y2, Y9
+	VPCMPEQD Y3, Y9, Y9
+	VPOR     Y9, Y7, Y7
+	VPAND    Y8, Y0, Y8
+	VPCMPEQD Y1, Y8, Y8
+	VPOR     Y8, Y7, Y7
+	ADDQ     $0x80, CX
+	SUBQ     $0x20, AX
+	JMP      loop
+
+done:
+	VPOR   Y5, Y4, Y4
+	VPOR   Y7, Y6, Y6
+	VPOR   Y6, Y4, Y4
+	VPTEST Y4, Y4
+	SETNE  AL
+	MOVB   AL, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func transpose8x8(n8 int, src *float32, lds int, dst *float32, ldd int)
+// Requires: AVX
+TEXT ·transpose8x8(SB), NOSPLIT, $0-40
+	MOVQ n8+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ dst+24(FP), DX
+	MOVQ lds+16(FP), BX
+	SHLQ $0x02, BX
+	LEAQ (BX)(BX*2), SI
+	LEAQ (BX)(BX*4), DI
+	LEAQ (SI)(BX*4), R8
+	MOVQ ldd+32(FP), R9
+	SHLQ $0x02, R9
+	LEAQ (R9)(R9*2), R10
+	LEAQ (R9)(R9*4), R11
+	LEAQ (R10)(R9*4), R12
+	MOVQ R9, R13
+	SHLQ $0x03, R13
+
+block:
+	TESTQ      AX, AX
+	JZ         done
+	VMOVUPS    (CX), Y0
+	VMOVUPS    (CX)(BX*1), Y1
+	VMOVUPS    (CX)(BX*2), Y2
+	VMOVUPS    (CX)(SI*1), Y3
+	VMOVUPS    (CX)(BX*4), Y4
+	VMOVUPS    (CX)(DI*1), Y5
+	VMOVUPS    (CX)(SI*2), Y6
+	VMOVUPS    (CX)(R8*1), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VMOVUPS    Y6, (DX)
+	VPERM2F128 $0x20, Y3, Y1, Y6
+	VMOVUPS    Y6, (DX)(R9*1)
+	VPERM2F128 $0x20, Y5, Y8, Y6
+	VMOVUPS    Y6, (DX)(R9*2)
+	VPERM2F128 $0x20, Y4, Y0, Y6
+	VMOVUPS    Y6, (DX)(R10*1)
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VMOVUPS    Y2, (DX)(R9*4)
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VMOVUPS    Y1, (DX)(R11*1)
+	VPERM2F128 $0x31, Y5, Y8, Y1
+	VMOVUPS    Y1, (DX)(R10*2)
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y0, (DX)(R12*1)
+	ADDQ       $0x20, CX
+	ADDQ       R13, DX
+	DECQ       AX
+	JMP        block
+
+done:
+	VZEROUPPER
+	RET
+
+DATA keeplanes<>+0(SB)/4, $0x00000000
+DATA keeplanes<>+4(SB)/4, $0x00000000
+DATA keeplanes<>+8(SB)/4, $0x00000000
+DATA keeplanes<>+12(SB)/4, $0x00000000
+DATA keeplanes<>+16(SB)/4, $0x00000000
+DATA keeplanes<>+20(SB)/4, $0x00000000
+DATA keeplanes<>+24(SB)/4, $0x00000000
+DATA keeplanes<>+28(SB)/4, $0x00000000
+DATA keeplanes<>+32(SB)/4, $0x00000000
+DATA keeplanes<>+36(SB)/4, $0x00000000
+DATA keeplanes<>+40(SB)/4, $0x00000000
+DATA keeplanes<>+44(SB)/4, $0x00000000
+DATA keeplanes<>+48(SB)/4, $0x00000000
+DATA keeplanes<>+52(SB)/4, $0x00000000
+DATA keeplanes<>+56(SB)/4, $0x00000000
+DATA keeplanes<>+60(SB)/4, $0x00000000
+DATA keeplanes<>+64(SB)/4, $0x00000001
+DATA keeplanes<>+68(SB)/4, $0x00000000
+DATA keeplanes<>+72(SB)/4, $0x00000000
+DATA keeplanes<>+76(SB)/4, $0x00000000
+DATA keeplanes<>+80(SB)/4, $0x00000000
+DATA keeplanes<>+84(SB)/4, $0x00000000
+DATA keeplanes<>+88(SB)/4, $0x00000000
+DATA keeplanes<>+92(SB)/4, $0x00000000
+DATA keeplanes<>+96(SB)/4, $0x00000000
+DATA keeplanes<>+100(SB)/4, $0x00000001
+DATA keeplanes<>+104(SB)/4, $0x00000000
+DATA keeplanes<>+108(SB)/4, $0x00000000
+DATA keeplanes<>+112(SB)/4, $0x00000000
+DATA keeplanes<>+116(SB)/4, $0x00000000
+DATA keeplanes<>+120(SB)/4, $0x00000000
+DATA keeplanes<>+124(SB)/4, $0x00000000
+DATA keeplanes<>+128(SB)/4, $0x00000002
+DATA keeplanes<>+132(SB)/4, $0x00000000
+DATA keeplanes<>+136(SB)/4, $0x00000000
+DATA keeplanes<>+140(SB)/4, $0x00000000
+DATA keeplanes<>+144(SB)/4, $0x00000000
+DATA keeplanes<>+148(SB)/4, $0x00000000
+DATA keeplanes<>+152(SB)/4, $0x00000000
+DATA keeplanes<>+156(SB)/4, $0x00000000
+DATA keeplanes<>+160(SB)/4, $0x00000000
+DATA keeplanes<>+164(SB)/4, $0x00000002
+DATA keeplanes<>+168(SB)/4, $0x00000000
+DATA keeplanes<>+172(SB)/4, $0x00000000
+DATA keeplanes<>+176(SB)/4, $0x00000000
+DATA keeplanes<>+180(SB)/4, $0x00000000
+DATA keeplanes<>+184(SB)/4, $0x00000000
+DATA keeplanes<>+188(SB)/4, $0x00000000
+DATA keeplanes<>+192(SB)/4, $0x00000001
+DATA keeplanes<>+196(SB)/4, $0x00000002
+DATA keeplanes<>+200(SB)/4, $0x00000000
+DATA keeplanes<>+204(SB)/4, $0x00000000
+DATA keeplanes<>+208(SB)/4, $0x00000000
+DATA keeplanes<>+212(SB)/4, $0x00000000
+DATA keeplanes<>+216(SB)/4, $0x00000000
+DATA keeplanes<>+220(SB)/4, $0x00000000
+DATA keeplanes<>+224(SB)/4, $0x00000000
+DATA keeplanes<>+228(SB)/4, $0x00000001
+DATA keeplanes<>+232(SB)/4, $0x00000002
+DATA keeplanes<>+236(SB)/4, $0x00000000
+DATA keeplanes<>+240(SB)/4, $0x00000000
+DATA keeplanes<>+244(SB)/4, $0x00000000
+DATA keeplanes<>+248(SB)/4, $0x00000000
+DATA keeplanes<>+252(SB)/4, $0x00000000
+DATA keeplanes<>+256(SB)/4, $0x00000003
+DATA keeplanes<>+260(SB)/4, $0x00000000
+DATA keeplanes<>+264(SB)/4, $0x00000000
+DATA keeplanes<>+268(SB)/4, $0x00000000
+DATA keeplanes<>+272(SB)/4, $0x00000000
+DATA keeplanes<>+276(SB)/4, $0x00000000
+DATA keeplanes<>+280(SB)/4, $0x00000000
+DATA keeplanes<>+284(SB)/4, $0x00000000
+DATA keeplanes<>+288(SB)/4, $0x00000000
+DATA keeplanes<>+292(SB)/4, $0x00000003
+DATA keeplanes<>+296(SB)/4, $0x00000000
+DATA keeplanes<>+300(SB)/4, $0x00000000
+DATA keeplanes<>+304(SB)/4, $0x00000000
+DATA keeplanes<>+308(SB)/4, $0x00000000
+DATA keeplanes<>+312(SB)/4, $0x00000000
+DATA keeplanes<>+316(SB)/4, $0x00000000
+DATA keeplanes<>+320(SB)/4, $0x00000001
+DATA keeplanes<>+324(SB)/4, $0x00000003
+DATA keeplanes<>+328(SB)/4, $0x00000000
+DATA keeplanes<>+332(SB)/4, $0x00000000
+DATA keeplanes<>+336(SB)/4, $0x00000000
+DATA keeplanes<>+340(SB)/4, $0x00000000
+DATA keeplanes<>+344(SB)/4, $0x00000000
+DATA keeplanes<>+348(SB)/4, $0x00000000
+DATA keeplanes<>+352(SB)/4, $0x00000000
+DATA keeplanes<>+356(SB)/4, $0x00000001
+DATA keeplanes<>+360(SB)/4, $0x00000003
+DATA keeplanes<>+364(SB)/4, $0x00000000
+DATA keeplanes<>+368(SB)/4, $0x00000000
+DATA keeplanes<>+372(SB)/4, $0x00000000
+DATA keeplanes<>+376(SB)/4, $0x00000000
+DATA keeplanes<>+380(SB)/4, $0x00000000
+DATA keeplanes<>+384(SB)/4, $0x00000002
+DATA keeplanes<>+388(SB)/4, $0x00000003
+DATA keeplanes<>+392(SB)/4, $0x00000000
+DATA keeplanes<>+396(SB)/4, $0x00000000
+DATA keeplanes<>+400(SB)/4, $0x00000000
+DATA keeplanes<>+404(SB)/4, $0x00000000
+DATA keeplanes<>+408(SB)/4, $0x00000000
+DATA keeplanes<>+412(SB)/4, $0x00000000
+DATA keeplanes<>+416(SB)/4, $0x00000000
+DATA keeplanes<>+420(SB)/4, $0x00000002
+DATA keeplanes<>+424(SB)/4, $0x00000003
+DATA keeplanes<>+428(SB)/4, $0x00000000
+DATA keeplanes<>+432(SB)/4, $0x00000000
+DATA keeplanes<>+436(SB)/4, $0x00000000
+DATA keeplanes<>+440(SB)/4, $0x00000000
+DATA keeplanes<>+444(SB)/4, $0x00000000
+DATA keeplanes<>+448(SB)/4, $0x00000001
+DATA keeplanes<>+452(SB)/4, $0x00000002
+DATA keeplanes<>+456(SB)/4, $0x00000003
+DATA keeplanes<>+460(SB)/4, $0x00000000
+DATA keeplanes<>+464(SB)/4, $0x00000000
+DATA keeplanes<>+468(SB)/4, $0x00000000
+DATA keeplanes<>+472(SB)/4, $0x00000000
+DATA keeplanes<>+476(SB)/4, $0x00000000
+DATA keeplanes<>+480(SB)/4, $0x00000000
+DATA keeplanes<>+484(SB)/4, $0x00000001
+DATA keeplanes<>+488(SB)/4, $0x00000002
+DATA keeplanes<>+492(SB)/4, $0x00000003
+DATA keeplanes<>+496(SB)/4, $0x00000000
+DATA keeplanes<>+500(SB)/4, $0x00000000
+DATA keeplanes<>+504(SB)/4, $0x00000000
+DATA keeplanes<>+508(SB)/4, $0x00000000
+DATA keeplanes<>+512(SB)/4, $0x00000004
+DATA keeplanes<>+516(SB)/4, $0x00000000
+DATA keeplanes<>+520(SB)/4, $0x00000000
+DATA keeplanes<>+524(SB)/4, $0x00000000
+DATA keeplanes<>+528(SB)/4, $0x00000000
+DATA keeplanes<>+532(SB)/4, $0x00000000
+DATA keeplanes<>+536(SB)/4, $0x00000000
+DATA keeplanes<>+540(SB)/4, $0x00000000
+DATA keeplanes<>+544(SB)/4, $0x00000000
+DATA keeplanes<>+548(SB)/4, $0x00000004
+DATA keeplanes<>+552(SB)/4, $0x00000000
+DATA keeplanes<>+556(SB)/4, $0x00000000
+DATA keeplanes<>+560(SB)/4, $0x00000000
+DATA keeplanes<>+564(SB)/4, $0x00000000
+DATA keeplanes<>+568(SB)/4, $0x00000000
+DATA keeplanes<>+572(SB)/4, $0x00000000
+DATA keeplanes<>+576(SB)/4, $0x00000001
+DATA keeplanes<>+580(SB)/4, $0x00000004
+DATA keeplanes<>+584(SB)/4, $0x00000000
+DATA keeplanes<>+588(SB)/4, $0x00000000
+DATA keeplanes<>+592(SB)/4, $0x00000000
+DATA keeplanes<>+596(SB)/4, $0x00000000
+DATA keeplanes<>+600(SB)/4, $0x00000000
+DATA keeplanes<>+604(SB)/4, $0x00000000
+DATA keeplanes<>+608(SB)/4, $0x00000000
+DATA keeplanes<>+612(SB)/4, $0x00000001
+DATA keeplanes<>+616(SB)/4, $0x00000004
+DATA keeplanes<>+620(SB)/4, $0x00000000
+DATA keeplanes<>+624(SB)/4, $0x00000000
+DATA keeplanes<>+628(SB)/4, $0x00000000
+DATA keeplanes<>+632(SB)/4, $0x00000000
+DATA keeplanes<>+636(SB)/4, $0x00000000
+DATA keeplanes<>+640(SB)/4, $0x00000002
+DATA keeplanes<>+644(SB)/4, $0x00000004
+DATA keeplanes<>+648(SB)/4, $0x00000000
+DATA keeplanes<>+652(SB)/4, $0x00000000
+DATA keeplanes<>+656(SB)/4, $0x00000000
+DATA keeplanes<>+660(SB)/4, $0x00000000
+DATA keeplanes<>+664(SB)/4, $0x00000000
+DATA keeplanes<>+668(SB)/4, $0x00000000
+DATA keeplanes<>+672(SB)/4, $0x00000000
+DATA keeplanes<>+676(SB)/4, $0x00000002
+DATA keeplanes<>+680(SB)/4, $0x00000004
+DATA keeplanes<>+684(SB)/4, $0x00000000
+DATA keeplanes<>+688(SB)/4, $0x00000000
+DATA keeplanes<>+692(SB)/4, $0x00000000
+DATA keeplanes<>+696(SB)/4, $0x00000000
+DATA keeplanes<>+700(SB)/4, $0x00000000
+DATA keeplanes<>+704(SB)/4, $0x00000001
+DATA keeplanes<>+708(SB)/4, $0x00000002
+DATA keeplanes<>+712(SB)/4, $0x00000004
+DATA keeplanes<>+716(SB)/4, $0x00000000
+DATA keeplanes<>+720(SB)/4, $0x00000000
+DATA keeplanes<>+724(SB)/4, $0x00000000
+DATA keeplanes<>+728(SB)/4, $0x00000000
+DATA keeplanes<>+732(SB)/4, $0x00000000
+DATA keeplanes<>+736(SB)/4, $0x00000000
+DATA keeplanes<>+740(SB)/4, $0x00000001
+DATA keeplanes<>+744(SB)/4, $0x00000002
+DATA keeplanes<>+748(SB)/4, $0x00000004
+DATA keeplanes<>+752(SB)/4, $0x00000000
+DATA keeplanes<>+756(SB)/4, $0x00000000
+DATA keeplanes<>+760(SB)/4, $0x00000000
+DATA keeplanes<>+764(SB)/4, $0x00000000
+DATA keeplanes<>+768(SB)/4, $0x00000003
+DATA keeplanes<>+772(SB)/4, $0x00000004
+DATA keeplanes<>+776(SB)/4, $0x00000000
+DATA keeplanes<>+780(SB)/4, $0x00000000
+DATA keeplanes<>+784(SB)/4, $0x00000000
+DATA keeplanes<>+788(SB)/4, $0x00000000
+DATA keeplanes<>+792(SB)/4, $0x00000000
+DATA keeplanes<>+796(SB)/4, $0x00000000
+DATA keeplanes<>+800(SB)/4, $0x00000000
+DATA keeplanes<>+804(SB)/4, $0x00000003
+DATA keeplanes<>+808(SB)/4, $0x00000004
+DATA keeplanes<>+812(SB)/4, $0x00000000
+DATA keeplanes<>+816(SB)/4, $0x00000000
+DATA keeplanes<>+820(SB)/4, $0x00000000
+DATA keeplanes<>+824(SB)/4, $0x00000000
+DATA keeplanes<>+828(SB)/4, $0x00000000
+DATA keeplanes<>+832(SB)/4, $0x00000001
+DATA keeplanes<>+836(SB)/4, $0x00000003
+DATA keeplanes<>+840(SB)/4, $0x00000004
+DATA keeplanes<>+844(SB)/4, $0x00000000
+DATA keeplanes<>+848(SB)/4, $0x00000000
+DATA keeplanes<>+852(SB)/4, $0x00000000
+DATA keeplanes<>+856(SB)/4, $0x00000000
+DATA keeplanes<>+860(SB)/4, $0x00000000
+DATA keeplanes<>+864(SB)/4, $0x00000000
+DATA keeplanes<>+868(SB)/4, $0x00000001
+DATA keeplanes<>+872(SB)/4, $0x00000003
+DATA keeplanes<>+876(SB)/4, $0x00000004
+DATA keeplanes<>+880(SB)/4, $0x00000000
+DATA keeplanes<>+884(SB)/4, $0x00000000
+DATA keeplanes<>+888(SB)/4, $0x00000000
+DATA keeplanes<>+892(SB)/4, $0x00000000
+DATA keeplanes<>+896(SB)/4, $0x00000002
+DATA keeplanes<>+900(SB)/4, $0x00000003
+DATA keeplanes<>+904(SB)/4, $0x00000004
+DATA keeplanes<>+908(SB)/4, $0x00000000
+DATA keeplanes<>+912(SB)/4, $0x00000000
+DATA keeplanes<>+916(SB)/4, $0x00000000
+DATA keeplanes<>+920(SB)/4, $0x00000000
+DATA keeplanes<>+924(SB)/4, $0x00000000
+DATA keeplanes<>+928(SB)/4, $0x00000000
+DATA keeplanes<>+932(SB)/4, $0x00000002
+DATA keeplanes<>+936(SB)/4, $0x00000003
+DATA keeplanes<>+940(SB)/4, $0x00000004
+DATA keeplanes<>+944(SB)/4, $0x00000000
+DATA keeplanes<>+948(SB)/4, $0x00000000
+DATA keeplanes<>+952(SB)/4, $0x00000000
+DATA keeplanes<>+956(SB)/4, $0x00000000
+DATA keeplanes<>+960(SB)/4, $0x00000001
+DATA keeplanes<>+964(SB)/4, $0x00000002
+DATA keeplanes<>+968(SB)/4, $0x00000003
+DATA keeplanes<>+972(SB)/4, $0x00000004
+DATA keeplanes<>+976(SB)/4, $0x00000000
+DATA keeplanes<>+980(SB)/4, $0x00000000
+DATA keeplanes<>+984(SB)/4, $0x00000000
+DATA keeplanes<>+988(SB)/4, $0x00000000
+DATA keeplanes<>+992(SB)/4, $0x00000000
+DATA keeplanes<>+996(SB)/4, $0x00000001
+DATA keeplanes<>+1000(SB)/4, $0x00000002
+DATA keeplanes<>+1004(SB)/4, $0x00000003
+DATA keeplanes<>+1008(SB)/4, $0x00000004
+DATA keeplanes<>+1012(SB)/4, $0x00000000
+DATA keeplanes<>+1016(SB)/4, $0x00000000
+DATA keeplanes<>+1020(SB)/4, $0x00000000
+DATA keeplanes<>+1024(SB)/4, $0x00000005
+DATA keeplanes<>+1028(SB)/4, $0x00000000
+DATA keeplanes<>+1032(SB)/4, $0x00000000
+DATA keeplanes<>+1036(SB)/4, $0x00000000
+DATA keeplanes<>+1040(SB)/4, $0x00000000
+DATA keeplanes<>+1044(SB)/4, $0x00000000
+DATA keeplanes<>+1048(SB)/4, $0x00000000
+DATA keeplanes<>+1052(SB)/4, $0x00000000
+DATA keeplanes<>+1056(SB)/4, $0x00000000
+DATA keeplanes<>+1060(SB)/4, $0x00000005
+DATA keeplanes<>+1064(SB)/4, $0x00000000
+DATA keeplanes<>+1068(SB)/4, $0x00000000
+DATA keeplanes<>+1072(SB)/4, $0x00000000
+DATA keeplanes<>+1076(SB)/4, $0x00000000
+DATA keeplanes<>+1080(SB)/4, $0x00000000
+DATA keeplanes<>+1084(SB)/4, $0x00000000
+DATA keeplanes<>+1088(SB)/4, $0x00000001
+DATA keeplanes<>+1092(SB)/4, $0x00000005
+DATA keeplanes<>+1096(SB)/4, $0x00000000
+DATA keeplanes<>+1100(SB)/4, $0x00000000
+DATA keeplanes<>+1104(SB)/4, $0x00000000
+DATA keeplanes<>+1108(SB)/4, $0x00000000
+DATA keeplanes<>+1112(SB)/4, $0x00000000
+DATA keeplanes<>+1116(SB)/4, $0x00000000
+DATA keeplanes<>+1120(SB)/4, $0x00000000
+DATA keeplanes<>+1124(SB)/4, $0x00000001
+DATA keeplanes<>+1128(SB)/4, $0x00000005
+DATA keeplanes<>+1132(SB)/4, $0x00000000
+DATA keeplanes<>+1136(SB)/4, $0x00000000
+DATA keeplanes<>+1140(SB)/4, $0x00000000
+DATA keeplanes<>+1144(SB)/4, $0x00000000
+DATA keeplanes<>+1148(SB)/4, $0x00000000
+DATA keeplanes<>+1152(SB)/4, $0x00000002
+DATA keeplanes<>+1156(SB)/4, $0x00000005
+DATA keeplanes<>+1160(SB)/4, $0x00000000
+DATA keeplanes<>+1164(SB)/4, $0x00000000
+DATA keeplanes<>+1168(SB)/4, $0x00000000
+DATA keeplanes<>+1172(SB)/4, $0x00000000
+DATA keeplanes<>+1176(SB)/4, $0x00000000
+DATA keeplanes<>+1180(SB)/4, $0x00000000
+DATA keeplanes<>+1184(SB)/4, $0x00000000
+DATA keeplanes<>+1188(SB)/4, $0x00000002
+DATA keeplanes<>+1192(SB)/4, $0x00000005
+DATA keeplanes<>+1196(SB)/4, $0x00000000
+DATA keeplanes<>+1200(SB)/4, $0x00000000
+DATA keeplanes<>+1204(SB)/4, $0x00000000
+DATA keeplanes<>+1208(SB)/4, $0x00000000
+DATA keeplanes<>+1212(SB)/4, $0x00000000
+DATA keeplanes<>+1216(SB)/4, $0x00000001
+DATA keeplanes<>+1220(SB)/4, $0x00000002
+DATA keeplanes<>+1224(SB)/4, $0x00000005
+DATA keeplanes<>+1228(SB)/4, $0x00000000
+DATA keeplanes<>+1232(SB)/4, $0x00000000
+DATA keeplanes<>+1236(SB)/4, $0x00000000
+DATA keeplanes<>+1240(SB)/4, $0x00000000
+DATA keeplanes<>+1244(SB)/4, $0x00000000
+DATA keeplanes<>+1248(SB)/4, $0x00000000
+DATA keeplanes<>+1252(SB)/4, $0x00000001
+DATA keeplanes<>+1256(SB)/4, $0x00000002
+DATA keeplanes<>+1260(SB)/4, $0x00000005
+DATA keeplanes<>+1264(SB)/4, $0x00000000
+DATA keeplanes<>+1268(SB)/4, $0x00000000
+DATA keeplanes<>+1272(SB)/4, $0x00000000
+DATA keeplanes<>+1276(SB)/4, $0x00000000
+DATA keeplanes<>+1280(SB)/4, $0x00000003
+DATA keeplanes<>+1284(SB)/4, $0x00000005
+DATA keeplanes<>+1288(SB)/4, $0x00000000
+DATA keeplanes<>+1292(SB)/4, $0x00000000
+DATA keeplanes<>+1296(SB)/4, $0x00000000
+DATA keeplanes<>+1300(SB)/4, $0x00000000
+DATA keeplanes<>+1304(SB)/4, $0x00000000
+DATA keeplanes<>+1308(SB)/4, $0x00000000
+DATA keeplanes<>+1312(SB)/4, $0x00000000
+DATA keeplanes<>+1316(SB)/4, $0x00000003
+DATA keeplanes<>+1320(SB)/4, $0x00000005
+DATA keeplanes<>+1324(SB)/4, $0x00000000
+DATA keeplanes<>+1328(SB)/4, $0x00000000
+DATA keeplanes<>+1332(SB)/4, $0x00000000
+DATA keeplanes<>+1336(SB)/4, $0x00000000
+DATA keeplanes<>+1340(SB)/4, $0x00000000
+DATA keeplanes<>+1344(SB)/4, $0x00000001
+DATA keeplanes<>+1348(SB)/4, $0x00000003
+DATA keeplanes<>+1352(SB)/4, $0x00000005
+DATA keeplanes<>+1356(SB)/4, $0x00000000
+DATA keeplanes<>+1360(SB)/4, $0x00000000
+DATA keeplanes<>+1364(SB)/4, $0x00000000
+DATA keeplanes<>+1368(SB)/4, $0x00000000
+DATA keeplanes<>+1372(SB)/4, $0x00000000
+DATA keeplanes<>+1376(SB)/4, $0x00000000
+DATA keeplanes<>+1380(SB)/4, $0x00000001
+DATA keeplanes<>+1384(SB)/4, $0x00000003
+DATA keeplanes<>+1388(SB)/4, $0x00000005
+DATA keeplanes<>+1392(SB)/4, $0x00000000
+DATA keeplanes<>+1396(SB)/4, $0x00000000
+DATA keeplanes<>+1400(SB)/4, $0x00000000
+DATA keeplanes<>+1404(SB)/4, $0x00000000
+DATA keeplanes<>+1408(SB)/4, $0x00000002
+DATA keeplanes<>+1412(SB)/4, $0x00000003
+DATA keeplanes<>+1416(SB)/4, $0x00000005
+DATA keeplanes<>+1420(SB)/4, $0x00000000
+DATA keeplanes<>+1424(SB)/4, $0x00000000
+DATA keeplanes<>+1428(SB)/4, $0x00000000
+DATA keeplanes<>+1432(SB)/4, $0x00000000
+DATA keeplanes<>+1436(SB)/4, $0x00000000
+DATA keeplanes<>+1440(SB)/4, $0x00000000
+DATA keeplanes<>+1444(SB)/4, $0x00000002
+DATA keeplanes<>+1448(SB)/4, $0x00000003
+DATA keeplanes<>+1452(SB)/4, $0x00000005
+DATA keeplanes<>+1456(SB)/4, $0x00000000
+DATA keeplanes<>+1460(SB)/4, $0x00000000
+DATA keeplanes<>+1464(SB)/4, $0x00000000
+DATA keeplanes<>+1468(SB)/4, $0x00000000
+DATA keeplanes<>+1472(SB)/4, $0x00000001
+DATA keeplanes<>+1476(SB)/4, $0x00000002
+DATA keeplanes<>+1480(SB)/4, $0x00000003
+DATA keeplanes<>+1484(SB)/4, $0x00000005
+DATA keeplanes<>+1488(SB)/4, $0x00000000
+DATA keeplanes<>+1492(SB)/4, $0x00000000
+DATA keeplanes<>+1496(SB)/4, $0x00000000
+DATA keeplanes<>+1500(SB)/4, $0x00000000
+DATA keeplanes<>+1504(SB)/4, $0x00000000
+DATA keeplanes<>+1508(SB)/4, $0x00000001
+DATA keeplanes<>+1512(SB)/4, $0x00000002
+DATA keeplanes<>+1516(SB)/4, $0x00000003
+DATA keeplanes<>+1520(SB)/4, $0x00000005
+DATA keeplanes<>+1524(SB)/4, $0x00000000
+DATA keeplanes<>+1528(SB)/4, $0x00000000
+DATA keeplanes<>+1532(SB)/4, $0x00000000
+DATA keeplanes<>+1536(SB)/4, $0x00000004
+DATA keeplanes<>+1540(SB)/4, $0x00000005
+DATA keeplanes<>+1544(SB)/4, $0x00000000
+DATA keeplanes<>+1548(SB)/4, $0x00000000
+DATA keeplanes<>+1552(SB)/4, $0x00000000
+DATA keeplanes<>+1556(SB)/4, $0x00000000
+DATA keeplanes<>+1560(SB)/4, $0x00000000
+DATA keeplanes<>+1564(SB)/4, $0x00000000
+DATA keeplanes<>+1568(SB)/4, $0x00000000
+DATA keeplanes<>+1572(SB)/4, $0x00000004
+DATA keeplanes<>+1576(SB)/4, $0x00000005
+DATA keeplanes<>+1580(SB)/4, $0x00000000
+DATA keeplanes<>+1584(SB)/4, $0x00000000
+DATA keeplanes<>+1588(SB)/4, $0x00000000
+DATA keeplanes<>+1592(SB)/4, $0x00000000
+DATA keeplanes<>+1596(SB)/4, $0x00000000
+DATA keeplanes<>+1600(SB)/4, $0x00000001
+DATA keeplanes<>+1604(SB)/4, $0x00000004
+DATA keeplanes<>+1608(SB)/4, $0x00000005
+DATA keeplanes<>+1612(SB)/4, $0x00000000
+DATA keeplanes<>+1616(SB)/4, $0x00000000
+DATA keeplanes<>+1620(SB)/4, $0x00000000
+DATA keeplanes<>+1624(SB)/4, $0x00000000
+DATA keeplanes<>+1628(SB)/4, $0x00000000
+DATA keeplanes<>+1632(SB)/4, $0x00000000
+DATA keeplanes<>+1636(SB)/4, $0x00000001
+DATA keeplanes<>+1640(SB)/4, $0x00000004
+DATA keeplanes<>+1644(SB)/4, $0x00000005
+DATA keeplanes<>+1648(SB)/4, $0x00000000
+DATA keeplanes<>+1652(SB)/4, $0x00000000
+DATA keeplanes<>+1656(SB)/4, $0x00000000
+DATA keeplanes<>+1660(SB)/4, $0x00000000
+DATA keeplanes<>+1664(SB)/4, $0x00000002
+DATA keeplanes<>+1668(SB)/4, $0x00000004
+DATA keeplanes<>+1672(SB)/4, $0x00000005
+DATA keeplanes<>+1676(SB)/4, $0x00000000
+DATA keeplanes<>+1680(SB)/4, $0x00000000
+DATA keeplanes<>+1684(SB)/4, $0x00000000
+DATA keeplanes<>+1688(SB)/4, $0x00000000
+DATA keeplanes<>+1692(SB)/4, $0x00000000
+DATA keeplanes<>+1696(SB)/4, $0x00000000
+DATA keeplanes<>+1700(SB)/4, $0x00000002
+DATA keeplanes<>+1704(SB)/4, $0x00000004
+DATA keeplanes<>+1708(SB)/4, $0x00000005
+DATA keeplanes<>+1712(SB)/4, $0x00000000
+DATA keeplanes<>+1716(SB)/4, $0x00000000
+DATA keeplanes<>+1720(SB)/4, $0x00000000
+DATA keeplanes<>+1724(SB)/4, $0x00000000
+DATA keeplanes<>+1728(SB)/4, $0x00000001
+DATA keeplanes<>+1732(SB)/4, $0x00000002
+DATA keeplanes<>+1736(SB)/4, $0x00000004
+DATA keeplanes<>+1740(SB)/4, $0x00000005
+DATA keeplanes<>+1744(SB)/4, $0x00000000
+DATA keeplanes<>+1748(SB)/4, $0x00000000
+DATA keeplanes<>+1752(SB)/4, $0x00000000
+DATA keeplanes<>+1756(SB)/4, $0x00000000
+DATA keeplanes<>+1760(SB)/4, $0x00000000
+DATA keeplanes<>+1764(SB)/4, $0x00000001
+DATA keeplanes<>+1768(SB)/4, $0x00000002
+DATA keeplanes<>+1772(SB)/4, $0x00000004
+DATA keeplanes<>+1776(SB)/4, $0x00000005
+DATA keeplanes<>+1780(SB)/4, $0x00000000
+DATA keeplanes<>+1784(SB)/4, $0x00000000
+DATA keeplanes<>+1788(SB)/4, $0x00000000
+DATA keeplanes<>+1792(SB)/4, $0x00000003
+DATA keeplanes<>+1796(SB)/4, $0x00000004
+DATA keeplanes<>+1800(SB)/4, $0x00000005
+DATA keeplanes<>+1804(SB)/4, $0x00000000
+DATA keeplanes<>+1808(SB)/4, $0x00000000
+DATA keeplanes<>+1812(SB)/4, $0x00000000
+DATA keeplanes<>+1816(SB)/4, $0x00000000
+DATA keeplanes<>+1820(SB)/4, $0x00000000
+DATA keeplanes<>+1824(SB)/4, $0x00000000
+DATA keeplanes<>+1828(SB)/4, $0x00000003
+DATA keeplanes<>+1832(SB)/4, $0x00000004
+DATA keeplanes<>+1836(SB)/4, $0x00000005
+DATA keeplanes<>+1840(SB)/4, $0x00000000
+DATA keeplanes<>+1844(SB)/4, $0x00000000
+DATA keeplanes<>+1848(SB)/4, $0x00000000
+DATA keeplanes<>+1852(SB)/4, $0x00000000
+DATA keeplanes<>+1856(SB)/4, $0x00000001
+DATA keeplanes<>+1860(SB)/4, $0x00000003
+DATA keeplanes<>+1864(SB)/4, $0x00000004
+DATA keeplanes<>+1868(SB)/4, $0x00000005
+DATA keeplanes<>+1872(SB)/4, $0x00000000
+DATA keeplanes<>+1876(SB)/4, $0x00000000
+DATA keeplanes<>+1880(SB)/4, $0x00000000
+DATA keeplanes<>+1884(SB)/4, $0x00000000
+DATA keeplanes<>+1888(SB)/4, $0x00000000
+DATA keeplanes<>+1892(SB)/4, $0x00000001
+DATA keeplanes<>+1896(SB)/4, $0x00000003
+DATA keeplanes<>+1900(SB)/4, $0x00000004
+DATA keeplanes<>+1904(SB)/4, $0x00000005
+DATA keeplanes<>+1908(SB)/4, $0x00000000
+DATA keeplanes<>+1912(SB)/4, $0x00000000
+DATA keeplanes<>+1916(SB)/4, $0x00000000
+DATA keeplanes<>+1920(SB)/4, $0x00000002
+DATA keeplanes<>+1924(SB)/4, $0x00000003
+DATA keeplanes<>+1928(SB)/4, $0x00000004
+DATA keeplanes<>+1932(SB)/4, $0x00000005
+DATA keeplanes<>+1936(SB)/4, $0x00000000
+DATA keeplanes<>+1940(SB)/4, $0x00000000
+DATA keeplanes<>+1944(SB)/4, $0x00000000
+DATA keeplanes<>+1948(SB)/4, $0x00000000
+DATA keeplanes<>+1952(SB)/4, $0x00000000
+DATA keeplanes<>+1956(SB)/4, $0x00000002
+DATA keeplanes<>+1960(SB)/4, $0x00000003
+DATA keeplanes<>+1964(SB)/4, $0x00000004
+DATA keeplanes<>+1968(SB)/4, $0x00000005
+DATA keeplanes<>+1972(SB)/4, $0x00000000
+DATA keeplanes<>+1976(SB)/4, $0x00000000
+DATA keeplanes<>+1980(SB)/4, $0x00000000
+DATA keeplanes<>+1984(SB)/4, $0x00000001
+DATA keeplanes<>+1988(SB)/4, $0x00000002
+DATA keeplanes<>+1992(SB)/4, $0x00000003
+DATA keeplanes<>+1996(SB)/4, $0x00000004
+DATA keeplanes<>+2000(SB)/4, $0x00000005
+DATA keeplanes<>+2004(SB)/4, $0x00000000
+DATA keeplanes<>+2008(SB)/4, $0x00000000
+DATA keeplanes<>+2012(SB)/4, $0x00000000
+DATA keeplanes<>+2016(SB)/4, $0x00000000
+DATA keeplanes<>+2020(SB)/4, $0x00000001
+DATA keeplanes<>+2024(SB)/4, $0x00000002
+DATA keeplanes<>+2028(SB)/4, $0x00000003
+DATA keeplanes<>+2032(SB)/4, $0x00000004
+DATA keeplanes<>+2036(SB)/4, $0x00000005
+DATA keeplanes<>+2040(SB)/4, $0x00000000
+DATA keeplanes<>+2044(SB)/4, $0x00000000
+DATA keeplanes<>+2048(SB)/4, $0x00000006
+DATA keeplanes<>+2052(SB)/4, $0x00000000
+DATA keeplanes<>+2056(SB)/4, $0x00000000
+DATA keeplanes<>+2060(SB)/4, $0x00000000
+DATA keeplanes<>+2064(SB)/4, $0x00000000
+DATA keeplanes<>+2068(SB)/4, $0x00000000
+DATA keeplanes<>+2072(SB)/4, $0x00000000
+DATA keeplanes<>+2076(SB)/4, $0x00000000
+DATA keeplanes<>+2080(SB)/4, $0x00000000
+DATA keeplanes<>+2084(SB)/4, $0x00000006
+DATA keeplanes<>+2088(SB)/4, $0x00000000
+DATA keeplanes<>+2092(SB)/4, $0x00000000
+DATA keeplanes<>+2096(SB)/4, $0x00000000
+DATA keeplanes<>+2100(SB)/4, $0x00000000
+DATA keeplanes<>+2104(SB)/4, $0x00000000
+DATA keeplanes<>+2108(SB)/4, $0x00000000
+DATA keeplanes<>+2112(SB)/4, $0x00000001
+DATA keeplanes<>+2116(SB)/4, $0x00000006
+DATA keeplanes<>+2120(SB)/4, $0x00000000
+DATA keeplanes<>+2124(SB)/4, $0x00000000
+DATA keeplanes<>+2128(SB)/4, $0x00000000
+DATA keeplanes<>+2132(SB)/4, $0x00000000
+DATA keeplanes<>+2136(SB)/4, $0x00000000
+DATA keeplanes<>+2140(SB)/4, $0x00000000
+DATA keeplanes<>+2144(SB)/4, $0x00000000
+DATA keeplanes<>+2148(SB)/4, $0x00000001
+DATA keeplanes<>+2152(SB)/4, $0x00000006
+DATA keeplanes<>+2156(SB)/4, $0x00000000
+DATA keeplanes<>+2160(SB)/4, $0x00000000
+DATA keeplanes<>+2164(SB)/4, $0x00000000
+DATA keeplanes<>+2168(SB)/4, $0x00000000
+DATA keeplanes<>+2172(SB)/4, $0x00000000
+DATA keeplanes<>+2176(SB)/4, $0x00000002
+DATA keeplanes<>+2180(SB)/4, $0x00000006
+DATA keeplanes<>+2184(SB)/4, $0x00000000
+DATA keeplanes<>+2188(SB)/4, $0x00000000
+DATA keeplanes<>+2192(SB)/4, $0x00000000
+DATA keeplanes<>+2196(SB)/4, $0x00000000
+DATA keeplanes<>+2200(SB)/4, $0x00000000
+DATA keeplanes<>+2204(SB)/4, $0x00000000
+DATA keeplanes<>+2208(SB)/4, $0x00000000
+DATA keeplanes<>+2212(SB)/4, $0x00000002
+DATA keeplanes<>+2216(SB)/4, $0x00000006
+DATA keeplanes<>+2220(SB)/4, $0x00000000
+DATA keeplanes<>+2224(SB)/4, $0x00000000
+DATA keeplanes<>+2228(SB)/4, $0x00000000
+DATA keeplanes<>+2232(SB)/4, $0x00000000
+DATA keeplanes<>+2236(SB)/4, $0x00000000
+DATA keeplanes<>+2240(SB)/4, $0x00000001
+DATA keeplanes<>+2244(SB)/4, $0x00000002
+DATA keeplanes<>+2248(SB)/4, $0x00000006
+DATA keeplanes<>+2252(SB)/4, $0x00000000
+DATA keeplanes<>+2256(SB)/4, $0x00000000
+DATA keeplanes<>+2260(SB)/4, $0x00000000
+DATA keeplanes<>+2264(SB)/4, $0x00000000
+DATA keeplanes<>+2268(SB)/4, $0x00000000
+DATA keeplanes<>+2272(SB)/4, $0x00000000
+DATA keeplanes<>+2276(SB)/4, $0x00000001
+DATA keeplanes<>+2280(SB)/4, $0x00000002
+DATA keeplanes<>+2284(SB)/4, $0x00000006
+DATA keeplanes<>+2288(SB)/4, $0x00000000
+DATA keeplanes<>+2292(SB)/4, $0x00000000
+DATA keeplanes<>+2296(SB)/4, $0x00000000
+DATA keeplanes<>+2300(SB)/4, $0x00000000
+DATA keeplanes<>+2304(SB)/4, $0x00000003
+DATA keeplanes<>+2308(SB)/4, $0x00000006
+DATA keeplanes<>+2312(SB)/4, $0x00000000
+DATA keeplanes<>+2316(SB)/4, $0x00000000
+DATA keeplanes<>+2320(SB)/4, $0x00000000
+DATA keeplanes<>+2324(SB)/4, $0x00000000
+DATA keeplanes<>+2328(SB)/4, $0x00000000
+DATA keeplanes<>+2332(SB)/4, $0x00000000
+DATA keeplanes<>+2336(SB)/4, $0x00000000
+DATA keeplanes<>+2340(SB)/4, $0x00000003
+DATA keeplanes<>+2344(SB)/4, $0x00000006
+DATA keeplanes<>+2348(SB)/4, $0x00000000
+DATA keeplanes<>+2352(SB)/4, $0x00000000
+DATA keeplanes<>+2356(SB)/4, $0x00000000
+DATA keeplanes<>+2360(SB)/4, $0x00000000
+DATA keeplanes<>+2364(SB)/4, $0x00000000
+DATA keeplanes<>+2368(SB)/4, $0x00000001
+DATA keeplanes<>+2372(SB)/4, $0x00000003
+DATA keeplanes<>+2376(SB)/4, $0x00000006
+DATA keeplanes<>+2380(SB)/4, $0x00000000
+DATA keeplanes<>+2384(SB)/4, $0x00000000
+DATA keeplanes<>+2388(SB)/4, $0x00000000
+DATA keeplanes<>+2392(SB)/4, $0x00000000
+DATA keeplanes<>+2396(SB)/4, $0x00000000
+DATA keeplanes<>+2400(SB)/4, $0x00000000
+DATA keeplanes<>+2404(SB)/4, $0x00000001
+DATA keeplanes<>+2408(SB)/4, $0x00000003
+DATA keeplanes<>+2412(SB)/4, $0x00000006
+DATA keeplanes<>+2416(SB)/4, $0x00000000
+DATA keeplanes<>+2420(SB)/4, $0x00000000
+DATA keeplanes<>+2424(SB)/4, $0x00000000
+DATA keeplanes<>+2428(SB)/4, $0x00000000
+DATA keeplanes<>+2432(SB)/4, $0x00000002
+DATA keeplanes<>+2436(SB)/4, $0x00000003
+DATA keeplanes<>+2440(SB)/4, $0x00000006
+DATA keeplanes<>+2444(SB)/4, $0x00000000
+DATA keeplanes<>+2448(SB)/4, $0x00000000
+DATA keeplanes<>+2452(SB)/4, $0x00000000
+DATA keeplanes<>+2456(SB)/4, $0x00000000
+DATA keeplanes<>+2460(SB)/4, $0x00000000
+DATA keeplanes<>+2464(SB)/4, $0x00000000
+DATA keeplanes<>+2468(SB)/4, $0x00000002
+DATA keeplanes<>+2472(SB)/4, $0x00000003
+DATA keeplanes<>+2476(SB)/4, $0x00000006
+DATA keeplanes<>+2480(SB)/4, $0x00000000
+DATA keeplanes<>+2484(SB)/4, $0x00000000
+DATA keeplanes<>+2488(SB)/4, $0x00000000
+DATA keeplanes<>+2492(SB)/4, $0x00000000
+DATA keeplanes<>+2496(SB)/4, $0x00000001
+DATA keeplanes<>+2500(SB)/4, $0x00000002
+DATA keeplanes<>+2504(SB)/4, $0x00000003
+DATA keeplanes<>+2508(SB)/4, $0x00000006
+DATA keeplanes<>+2512(SB)/4, $0x00000000
+DATA keeplanes<>+2516(SB)/4, $0x00000000
+DATA keeplanes<>+2520(SB)/4, $0x00000000
+DATA keeplanes<>+2524(SB)/4, $0x00000000
+DATA keeplanes<>+2528(SB)/4, $0x00000000
+DATA keeplanes<>+2532(SB)/4, $0x00000001
+DATA keeplanes<>+2536(SB)/4, $0x00000002
+DATA keeplanes<>+2540(SB)/4, $0x00000003
+DATA keeplanes<>+2544(SB)/4, $0x00000006
+DATA keeplanes<>+2548(SB)/4, $0x00000000
+DATA keeplanes<>+2552(SB)/4, $0x00000000
+DATA keeplanes<>+2556(SB)/4, $0x00000000
+DATA keeplanes<>+2560(SB)/4, $0x00000004
+DATA keeplanes<>+2564(SB)/4, $0x00000006
+DATA keeplanes<>+2568(SB)/4, $0x00000000
+DATA keeplanes<>+2572(SB)/4, $0x00000000
+DATA keeplanes<>+2576(SB)/4, $0x00000000
+DATA keeplanes<>+2580(SB)/4, $0x00000000
+DATA keeplanes<>+2584(SB)/4, $0x00000000
+DATA keeplanes<>+2588(SB)/4, $0x00000000
+DATA keeplanes<>+2592(SB)/4, $0x00000000
+DATA keeplanes<>+2596(SB)/4, $0x00000004
+DATA keeplanes<>+2600(SB)/4, $0x00000006
+DATA keeplanes<>+2604(SB)/4, $0x00000000
+DATA keeplanes<>+2608(SB)/4, $0x00000000
+DATA keeplanes<>+2612(SB)/4, $0x00000000
+DATA keeplanes<>+2616(SB)/4, $0x00000000
+DATA keeplanes<>+2620(SB)/4, $0x00000000
+DATA keeplanes<>+2624(SB)/4, $0x00000001
+DATA keeplanes<>+2628(SB)/4, $0x00000004
+DATA keeplanes<>+2632(SB)/4, $0x00000006
+DATA keeplanes<>+2636(SB)/4, $0x00000000
+DATA keeplanes<>+2640(SB)/4, $0x00000000
+DATA keeplanes<>+2644(SB)/4, $0x00000000
+DATA keeplanes<>+2648(SB)/4, $0x00000000
+DATA keeplanes<>+2652(SB)/4, $0x00000000
+DATA keeplanes<>+2656(SB)/4, $0x00000000
+DATA keeplanes<>+2660(SB)/4, $0x00000001
+DATA keeplanes<>+2664(SB)/4, $0x00000004
+DATA keeplanes<>+2668(SB)/4, $0x00000006
+DATA keeplanes<>+2672(SB)/4, $0x00000000
+DATA keeplanes<>+2676(SB)/4, $0x00000000
+DATA keeplanes<>+2680(SB)/4, $0x00000000
+DATA keeplanes<>+2684(SB)/4, $0x00000000
+DATA keeplanes<>+2688(SB)/4, $0x00000002
+DATA keeplanes<>+2692(SB)/4, $0x00000004
+DATA keeplanes<>+2696(SB)/4, $0x00000006
+DATA keeplanes<>+2700(SB)/4, $0x00000000
+DATA keeplanes<>+2704(SB)/4, $0x00000000
+DATA keeplanes<>+2708(SB)/4, $0x00000000
+DATA keeplanes<>+2712(SB)/4, $0x00000000
+DATA keeplanes<>+2716(SB)/4, $0x00000000
+DATA keeplanes<>+2720(SB)/4, $0x00000000
+DATA keeplanes<>+2724(SB)/4, $0x00000002
+DATA keeplanes<>+2728(SB)/4, $0x00000004
+DATA keeplanes<>+2732(SB)/4, $0x00000006
+DATA keeplanes<>+2736(SB)/4, $0x00000000
+DATA keeplanes<>+2740(SB)/4, $0x00000000
+DATA keeplanes<>+2744(SB)/4, $0x00000000
+DATA keeplanes<>+2748(SB)/4, $0x00000000
+DATA keeplanes<>+2752(SB)/4, $0x00000001
+DATA keeplanes<>+2756(SB)/4, $0x00000002
+DATA keeplanes<>+2760(SB)/4, $0x00000004
+DATA keeplanes<>+2764(SB)/4, $0x00000006
+DATA keeplanes<>+2768(SB)/4, $0x00000000
+DATA keeplanes<>+2772(SB)/4, $0x00000000
+DATA keeplanes<>+2776(SB)/4, $0x00000000
+DATA keeplanes<>+2780(SB)/4, $0x00000000
+DATA keeplanes<>+2784(SB)/4, $0x00000000
+DATA keeplanes<>+2788(SB)/4, $0x00000001
+DATA keeplanes<>+2792(SB)/4, $0x00000002
+DATA keeplanes<>+2796(SB)/4, $0x00000004
+DATA keeplanes<>+2800(SB)/4, $0x00000006
+DATA keeplanes<>+2804(SB)/4, $0x00000000
+DATA keeplanes<>+2808(SB)/4, $0x00000000
+DATA keeplanes<>+2812(SB)/4, $0x00000000
+DATA keeplanes<>+2816(SB)/4, $0x00000003
+DATA keeplanes<>+2820(SB)/4, $0x00000004
+DATA keeplanes<>+2824(SB)/4, $0x00000006
+DATA keeplanes<>+2828(SB)/4, $0x00000000
+DATA keeplanes<>+2832(SB)/4, $0x00000000
+DATA keeplanes<>+2836(SB)/4, $0x00000000
+DATA keeplanes<>+2840(SB)/4, $0x00000000
+DATA keeplanes<>+2844(SB)/4, $0x00000000
+DATA keeplanes<>+2848(SB)/4, $0x00000000
+DATA keeplanes<>+2852(SB)/4, $0x00000003
+DATA keeplanes<>+2856(SB)/4, $0x00000004
+DATA keeplanes<>+2860(SB)/4, $0x00000006
+DATA keeplanes<>+2864(SB)/4, $0x00000000
+DATA keeplanes<>+2868(SB)/4, $0x00000000
+DATA keeplanes<>+2872(SB)/4, $0x00000000
+DATA keeplanes<>+2876(SB)/4, $0x00000000
+DATA keeplanes<>+2880(SB)/4, $0x00000001
+DATA keeplanes<>+2884(SB)/4, $0x00000003
+DATA keeplanes<>+2888(SB)/4, $0x00000004
+DATA keeplanes<>+2892(SB)/4, $0x00000006
+DATA keeplanes<>+2896(SB)/4, $0x00000000
+DATA keeplanes<>+2900(SB)/4, $0x00000000
+DATA keeplanes<>+2904(SB)/4, $0x00000000
+DATA keeplanes<>+2908(SB)/4, $0x00000000
+DATA keeplanes<>+2912(SB)/4, $0x00000000
+DATA keeplanes<>+2916(SB)/4, $0x00000001
+DATA keeplanes<>+2920(SB)/4, $0x00000003
+DATA keeplanes<>+2924(SB)/4, $0x00000004
+DATA keeplanes<>+2928(SB)/4, $0x00000006
+DATA keeplanes<>+2932(SB)/4, $0x00000000
+DATA keeplanes<>+2936(SB)/4, $0x00000000
+DATA keeplanes<>+2940(SB)/4, $0x00000000
+DATA keeplanes<>+2944(SB)/4, $0x00000002
+DATA keeplanes<>+2948(SB)/4, $0x00000003
+DATA keeplanes<>+2952(SB)/4, $0x00000004
+DATA keeplanes<>+2956(SB)/4, $0x00000006
+DATA keeplanes<>+2960(SB)/4, $0x00000000
+DATA keeplanes<>+2964(SB)/4, $0x00000000
+DATA keeplanes<>+2968(SB)/4, $0x00000000
+DATA keeplanes<>+2972(SB)/4, $0x00000000
+DATA keeplanes<>+2976(SB)/4, $0x00000000
+DATA keeplanes<>+2980(SB)/4, $0x00000002
+DATA keeplanes<>+2984(SB)/4, $0x00000003
+DATA keeplanes<>+2988(SB)/4, $0x00000004
+DATA keeplanes<>+2992(SB)/4, $0x00000006
+DATA keeplanes<>+2996(SB)/4, $0x00000000
+DATA keeplanes<>+3000(SB)/4, $0x00000000
+DATA keeplanes<>+3004(SB)/4, $0x00000000
+DATA keeplanes<>+3008(SB)/4, $0x00000001
+DATA keeplanes<>+3012(SB)/4, $0x00000002
+DATA keeplanes<>+3016(SB)/4, $0x00000003
+DATA keeplanes<>+3020(SB)/4, $0x00000004
+DATA keeplanes<>+3024(SB)/4, $0x00000006
+DATA keeplanes<>+3028(SB)/4, $0x00000000
+DATA keeplanes<>+3032(SB)/4, $0x00000000
+DATA keeplanes<>+3036(SB)/4, $0x00000000
+DATA keeplanes<>+3040(SB)/4, $0x00000000
+DATA keeplanes<>+3044(SB)/4, $0x00000001
+DATA keeplanes<>+3048(SB)/4, $0x00000002
+DATA keeplanes<>+3052(SB)/4, $0x00000003
+DATA keeplanes<>+3056(SB)/4, $0x00000004
+DATA keeplanes<>+3060(SB)/4, $0x00000006
+DATA keeplanes<>+3064(SB)/4, $0x00000000
+DATA keeplanes<>+3068(SB)/4, $0x00000000
+DATA keeplanes<>+3072(SB)/4, $0x00000005
+DATA keeplanes<>+3076(SB)/4, $0x00000006
+DATA keeplanes<>+3080(SB)/4, $0x00000000
+DATA keeplanes<>+3084(SB)/4, $0x00000000
+DATA keeplanes<>+3088(SB)/4, $0x00000000
+DATA keeplanes<>+3092(SB)/4, $0x00000000
+DATA keeplanes<>+3096(SB)/4, $0x00000000
+DATA keeplanes<>+3100(SB)/4, $0x00000000
+DATA keeplanes<>+3104(SB)/4, $0x00000000
+DATA keeplanes<>+3108(SB)/4, $0x00000005
+DATA keeplanes<>+3112(SB)/4, $0x00000006
+DATA keeplanes<>+3116(SB)/4, $0x00000000
+DATA keeplanes<>+3120(SB)/4, $0x00000000
+DATA keeplanes<>+3124(SB)/4, $0x00000000
+DATA keeplanes<>+3128(SB)/4, $0x00000000
+DATA keeplanes<>+3132(SB)/4, $0x00000000
+DATA keeplanes<>+3136(SB)/4, $0x00000001
+DATA keeplanes<>+3140(SB)/4, $0x00000005
+DATA keeplanes<>+3144(SB)/4, $0x00000006
+DATA keeplanes<>+3148(SB)/4, $0x00000000
+DATA keeplanes<>+3152(SB)/4, $0x00000000
+DATA keeplanes<>+3156(SB)/4, $0x00000000
+DATA keeplanes<>+3160(SB)/4, $0x00000000
+DATA keeplanes<>+3164(SB)/4, $0x00000000
+DATA keeplanes<>+3168(SB)/4, $0x00000000
+DATA keeplanes<>+3172(SB)/4, $0x00000001
+DATA keeplanes<>+3176(SB)/4, $0x00000005
+DATA keeplanes<>+3180(SB)/4, $0x00000006
+DATA keeplanes<>+3184(SB)/4, $0x00000000
+DATA keeplanes<>+3188(SB)/4, $0x00000000
+DATA keeplanes<>+3192(SB)/4, $0x00000000
+DATA keeplanes<>+3196(SB)/4, $0x00000000
+DATA keeplanes<>+3200(SB)/4, $0x00000002
+DATA keeplanes<>+3204(SB)/4, $0x00000005
+DATA keeplanes<>+3208(SB)/4, $0x00000006
+DATA keeplanes<>+3212(SB)/4, $0x00000000
+DATA keeplanes<>+3216(SB)/4, $0x00000000
+DATA keeplanes<>+3220(SB)/4, $0x00000000
+DATA keeplanes<>+3224(SB)/4, $0x00000000
+DATA keeplanes<>+3228(SB)/4, $0x00000000
+DATA keeplanes<>+3232(SB)/4, $0x00000000
+DATA keeplanes<>+3236(SB)/4, $0x00000002
+DATA keeplanes<>+3240(SB)/4, $0x00000005
+DATA keeplanes<>+3244(SB)/4, $0x00000006
+DATA keeplanes<>+3248(SB)/4, $0x00000000
+DATA keeplanes<>+3252(SB)/4, $0x00000000
+DATA keeplanes<>+3256(SB)/4, $0x00000000
+DATA keeplanes<>+3260(SB)/4, $0x00000000
+DATA keeplanes<>+3264(SB)/4, $0x00000001
+DATA keeplanes<>+3268(SB)/4, $0x00000002
+DATA keeplanes<>+3272(SB)/4, $0x00000005
+DATA keeplanes<>+3276(SB)/4, $0x00000006
+DATA keeplanes<>+3280(SB)/4, $0x00000000
+DATA keeplanes<>+3284(SB)/4, $0x00000000
+DATA keeplanes<>+3288(SB)/4, $0x00000000
+DATA keeplanes<>+3292(SB)/4, $0x00000000
+DATA keeplanes<>+3296(SB)/4, $0x00000000
+DATA keeplanes<>+3300(SB)/4, $0x00000001
+DATA keeplanes<>+3304(SB)/4, $0x00000002
+DATA keeplanes<>+3308(SB)/4, $0x00000005
+DATA keeplanes<>+3312(SB)/4, $0x00000006
+DATA keeplanes<>+3316(SB)/4, $0x00000000
+DATA keeplanes<>+3320(SB)/4, $0x00000000
+DATA keeplanes<>+3324(SB)/4, $0x00000000
+DATA keeplanes<>+3328(SB)/4, $0x00000003
+DATA keeplanes<>+3332(SB)/4, $0x00000005
+DATA keeplanes<>+3336(SB)/4, $0x00000006
+DATA keeplanes<>+3340(SB)/4, $0x00000000
+DATA keeplanes<>+3344(SB)/4, $0x00000000
+DATA keeplanes<>+3348(SB)/4, $0x00000000
+DATA keeplanes<>+3352(SB)/4, $0x00000000
+DATA keeplanes<>+3356(SB)/4, $0x00000000
+DATA keeplanes<>+3360(SB)/4, $0x00000000
+DATA keeplanes<>+3364(SB)/4, $0x00000003
+DATA keeplanes<>+3368(SB)/4, $0x00000005
+DATA keeplanes<>+3372(SB)/4, $0x00000006
+DATA keeplanes<>+3376(SB)/4, $0x00000000
+DATA keeplanes<>+3380(SB)/4, $0x00000000
+DATA keeplanes<>+3384(SB)/4, $0x00000000
+DATA keeplanes<>+3388(SB)/4, $0x00000000
+DATA keeplanes<>+3392(SB)/4, $0x00000001
+DATA keeplanes<>+3396(SB)/4, $0x00000003
+DATA keeplanes<>+3400(SB)/4, $0x00000005
+DATA keeplanes<>+3404(SB)/4, $0x00000006
+DATA keeplanes<>+3408(SB)/4, $0x00000000
+DATA keeplanes<>+3412(SB)/4, $0x00000000
+DATA keeplanes<>+3416(SB)/4, $0x00000000
+DATA keeplanes<>+3420(SB)/4, $0x00000000
+DATA keeplanes<>+3424(SB)/4, $0x00000000
+DATA keeplanes<>+3428(SB)/4, $0x00000001
+DATA keeplanes<>+3432(SB)/4, $0x00000003
+DATA keeplanes<>+3436(SB)/4, $0x00000005
+DATA keeplanes<>+3440(SB)/4, $0x00000006
+DATA keeplanes<>+3444(SB)/4, $0x00000000
+DATA keeplanes<>+3448(SB)/4, $0x00000000
+DATA keeplanes<>+3452(SB)/4, $0x00000000
+DATA keeplanes<>+3456(SB)/4, $0x00000002
+DATA keeplanes<>+3460(SB)/4, $0x00000003
+DATA keeplanes<>+3464(SB)/4, $0x00000005
+DATA keeplanes<>+3468(SB)/4, $0x00000006
+DATA keeplanes<>+3472(SB)/4, $0x00000000
+DATA keeplanes<>+3476(SB)/4, $0x00000000
+DATA keeplanes<>+3480(SB)/4, $0x00000000
+DATA keeplanes<>+3484(SB)/4, $0x00000000
+DATA keeplanes<>+3488(SB)/4, $0x00000000
+DATA keeplanes<>+3492(SB)/4, $0x00000002
+DATA keeplanes<>+3496(SB)/4, $0x00000003
+DATA keeplanes<>+3500(SB)/4, $0x00000005
+DATA keeplanes<>+3504(SB)/4, $0x00000006
+DATA keeplanes<>+3508(SB)/4, $0x00000000
+DATA keeplanes<>+3512(SB)/4, $0x00000000
+DATA keeplanes<>+3516(SB)/4, $0x00000000
+DATA keeplanes<>+3520(SB)/4, $0x00000001
+DATA keeplanes<>+3524(SB)/4, $0x00000002
+DATA keeplanes<>+3528(SB)/4, $0x00000003
+DATA keeplanes<>+3532(SB)/4, $0x00000005
+DATA keeplanes<>+3536(SB)/4, $0x00000006
+DATA keeplanes<>+3540(SB)/4, $0x00000000
+DATA keeplanes<>+3544(SB)/4, $0x00000000
+DATA keeplanes<>+3548(SB)/4, $0x00000000
+DATA keeplanes<>+3552(SB)/4, $0x00000000
+DATA keeplanes<>+3556(SB)/4, $0x00000001
+DATA keeplanes<>+3560(SB)/4, $0x00000002
+DATA keeplanes<>+3564(SB)/4, $0x00000003
+DATA keeplanes<>+3568(SB)/4, $0x00000005
+DATA keeplanes<>+3572(SB)/4, $0x00000006
+DATA keeplanes<>+3576(SB)/4, $0x00000000
+DATA keeplanes<>+3580(SB)/4, $0x00000000
+DATA keeplanes<>+3584(SB)/4, $0x00000004
+DATA keeplanes<>+3588(SB)/4, $0x00000005
+DATA keeplanes<>+3592(SB)/4, $0x00000006
+DATA keeplanes<>+3596(SB)/4, $0x00000000
+DATA keeplanes<>+3600(SB)/4, $0x00000000
+DATA keeplanes<>+3604(SB)/4, $0x00000000
+DATA keeplanes<>+3608(SB)/4, $0x00000000
+DATA keeplanes<>+3612(SB)/4, $0x00000000
+DATA keeplanes<>+3616(SB)/4, $0x00000000
+DATA keeplanes<>+3620(SB)/4, $0x00000004
+DATA keeplanes<>+3624(SB)/4, $0x00000005
+DATA keeplanes<>+3628(SB)/4, $0x00000006
+DATA keeplanes<>+3632(SB)/4, $0x00000000
+DATA keeplanes<>+3636(SB)/4, $0x00000000
+DATA keeplanes<>+3640(SB)/4, $0x00000000
+DATA keeplanes<>+3644(SB)/4, $0x00000000
+DATA keeplanes<>+3648(SB)/4, $0x00000001
+DATA keeplanes<>+3652(SB)/4, $0x00000004
+DATA keeplanes<>+3656(SB)/4, $0x00000005
+DATA keeplanes<>+3660(SB)/4, $0x00000006
+DATA keeplanes<>+3664(SB)/4, $0x00000000
+DATA keeplanes<>+3668(SB)/4, $0x00000000
+DATA keeplanes<>+3672(SB)/4, $0x00000000
+DATA keeplanes<>+3676(SB)/4, $0x00000000
+DATA keeplanes<>+3680(SB)/4, $0x00000000
+DATA keeplanes<>+3684(SB)/4, $0x00000001
+DATA keeplanes<>+3688(SB)/4, $0x00000004
+DATA keeplanes<>+3692(SB)/4, $0x00000005
+DATA keeplanes<>+3696(SB)/4, $0x00000006
+DATA keeplanes<>+3700(SB)/4, $0x00000000
+DATA keeplanes<>+3704(SB)/4, $0x00000000
+DATA keeplanes<>+3708(SB)/4, $0x00000000
+DATA keeplanes<>+3712(SB)/4, $0x00000002
+DATA keeplanes<>+3716(SB)/4, $0x00000004
+DATA keeplanes<>+3720(SB)/4, $0x00000005
+DATA keeplanes<>+3724(SB)/4, $0x00000006
+DATA keeplanes<>+3728(SB)/4, $0x00000000
+DATA keeplanes<>+3732(SB)/4, $0x00000000
+DATA keeplanes<>+3736(SB)/4, $0x00000000
+DATA keeplanes<>+3740(SB)/4, $0x00000000
+DATA keeplanes<>+3744(SB)/4, $0x00000000
+DATA keeplanes<>+3748(SB)/4, $0x00000002
+DATA keeplanes<>+3752(SB)/4, $0x00000004
+DATA keeplanes<>+3756(SB)/4, $0x00000005
+DATA keeplanes<>+3760(SB)/4, $0x00000006
+DATA keeplanes<>+3764(SB)/4, $0x00000000
+DATA keeplanes<>+3768(SB)/4, $0x00000000
+DATA keeplanes<>+3772(SB)/4, $0x00000000
+DATA keeplanes<>+3776(SB)/4, $0x00000001
+DATA keeplanes<>+3780(SB)/4, $0x00000002
+DATA keeplanes<>+3784(SB)/4, $0x00000004
+DATA keeplanes<>+3788(SB)/4, $0x00000005
+DATA keeplanes<>+3792(SB)/4, $0x00000006
+DATA keeplanes<>+3796(SB)/4, $0x00000000
+DATA keeplanes<>+3800(SB)/4, $0x00000000
+DATA keeplanes<>+3804(SB)/4, $0x00000000
+DATA keeplanes<>+3808(SB)/4, $0x00000000
+DATA keeplanes<>+3812(SB)/4, $0x00000001
+DATA keeplanes<>+3816(SB)/4, $0x00000002
+DATA keeplanes<>+3820(SB)/4, $0x00000004
+DATA keeplanes<>+3824(SB)/4, $0x00000005
+DATA keeplanes<>+3828(SB)/4, $0x00000006
+DATA keeplanes<>+3832(SB)/4, $0x00000000
+DATA keeplanes<>+3836(SB)/4, $0x00000000
+DATA keeplanes<>+3840(SB)/4, $0x00000003
+DATA keeplanes<>+3844(SB)/4, $0x00000004
+DATA keeplanes<>+3848(SB)/4, $0x00000005
+DATA keeplanes<>+3852(SB)/4, $0x00000006
+DATA keeplanes<>+3856(SB)/4, $0x00000000
+DATA keeplanes<>+3860(SB)/4, $0x00000000
+DATA keeplanes<>+3864(SB)/4, $0x00000000
+DATA keeplanes<>+3868(SB)/4, $0x00000000
+DATA keeplanes<>+3872(SB)/4, $0x00000000
+DATA keeplanes<>+3876(SB)/4, $0x00000003
+DATA keeplanes<>+3880(SB)/4, $0x00000004
+DATA keeplanes<>+3884(SB)/4, $0x00000005
+DATA keeplanes<>+3888(SB)/4, $0x00000006
+DATA keeplanes<>+3892(SB)/4, $0x00000000
+DATA keeplanes<>+3896(SB)/4, $0x00000000
+DATA keeplanes<>+3900(SB)/4, $0x00000000
+DATA keeplanes<>+3904(SB)/4, $0x00000001
+DATA keeplanes<>+3908(SB)/4, $0x00000003
+DATA keeplanes<>+3912(SB)/4, $0x00000004
+DATA keeplanes<>+3916(SB)/4, $0x00000005
+DATA keeplanes<>+3920(SB)/4, $0x00000006
+DATA keeplanes<>+3924(SB)/4, $0x00000000
+DATA keeplanes<>+3928(SB)/4, $0x00000000
+DATA keeplanes<>+3932(SB)/4, $0x00000000
+DATA keeplanes<>+3936(SB)/4, $0x00000000
+DATA keeplanes<>+3940(SB)/4, $0x00000001
+DATA keeplanes<>+3944(SB)/4, $0x00000003
+DATA keeplanes<>+3948(SB)/4, $0x00000004
+DATA keeplanes<>+3952(SB)/4, $0x00000005
+DATA keeplanes<>+3956(SB)/4, $0x00000006
+DATA keeplanes<>+3960(SB)/4, $0x00000000
+DATA keeplanes<>+3964(SB)/4, $0x00000000
+DATA keeplanes<>+3968(SB)/4, $0x00000002
+DATA keeplanes<>+3972(SB)/4, $0x00000003
+DATA keeplanes<>+3976(SB)/4, $0x00000004
+DATA keeplanes<>+3980(SB)/4, $0x00000005
+DATA keeplanes<>+3984(SB)/4, $0x00000006
+DATA keeplanes<>+3988(SB)/4, $0x00000000
+DATA keeplanes<>+3992(SB)/4, $0x00000000
+DATA keeplanes<>+3996(SB)/4, $0x00000000
+DATA keeplanes<>+4000(SB)/4, $0x00000000
+DATA keeplanes<>+4004(SB)/4, $0x00000002
+DATA keeplanes<>+4008(SB)/4, $0x00000003
+DATA keeplanes<>+4012(SB)/4, $0x00000004
+DATA keeplanes<>+4016(SB)/4, $0x00000005
+DATA keeplanes<>+4020(SB)/4, $0x00000006
+DATA keeplanes<>+4024(SB)/4, $0x00000000
+DATA keeplanes<>+4028(SB)/4, $0x00000000
+DATA keeplanes<>+4032(SB)/4, $0x00000001
+DATA keeplanes<>+4036(SB)/4, $0x00000002
+DATA keeplanes<>+4040(SB)/4, $0x00000003
+DATA keeplanes<>+4044(SB)/4, $0x00000004
+DATA keeplanes<>+4048(SB)/4, $0x00000005
+DATA keeplanes<>+4052(SB)/4, $0x00000006
+DATA keeplanes<>+4056(SB)/4, $0x00000000
+DATA keeplanes<>+4060(SB)/4, $0x00000000
+DATA keeplanes<>+4064(SB)/4, $0x00000000
+DATA keeplanes<>+4068(SB)/4, $0x00000001
+DATA keeplanes<>+4072(SB)/4, $0x00000002
+DATA keeplanes<>+4076(SB)/4, $0x00000003
+DATA keeplanes<>+4080(SB)/4, $0x00000004
+DATA keeplanes<>+4084(SB)/4, $0x00000005
+DATA keeplanes<>+4088(SB)/4, $0x00000006
+DATA keeplanes<>+4092(SB)/4, $0x00000000
+DATA keeplanes<>+4096(SB)/4, $0x00000007
+DATA keeplanes<>+4100(SB)/4, $0x00000000
+DATA keeplanes<>+4104(SB)/4, $0x00000000
+DATA keeplanes<>+4108(SB)/4, $0x00000000
+DATA keeplanes<>+4112(SB)/4, $0x00000000
+DATA keeplanes<>+4116(SB)/4, $0x00000000
+DATA keeplanes<>+4120(SB)/4, $0x00000000
+DATA keeplanes<>+4124(SB)/4, $0x00000000
+DATA keeplanes<>+4128(SB)/4, $0x00000000
+DATA keeplanes<>+4132(SB)/4, $0x00000007
+DATA keeplanes<>+4136(SB)/4, $0x00000000
+DATA keeplanes<>+4140(SB)/4, $0x00000000
+DATA keeplanes<>+4144(SB)/4, $0x00000000
+DATA keeplanes<>+4148(SB)/4, $0x00000000
+DATA keeplanes<>+4152(SB)/4, $0x00000000
+DATA keeplanes<>+4156(SB)/4, $0x00000000
+DATA keeplanes<>+4160(SB)/4, $0x00000001
+DATA keeplanes<>+4164(SB)/4, $0x00000007
+DATA keeplanes<>+4168(SB)/4, $0x00000000
+DATA keeplanes<>+4172(SB)/4, $0x00000000
+DATA keeplanes<>+4176(SB)/4, $0x00000000
+DATA keeplanes<>+4180(SB)/4, $0x00000000
+DATA keeplanes<>+4184(SB)/4, $0x00000000
+DATA keeplanes<>+4188(SB)/4, $0x00000000
+DATA keeplanes<>+4192(SB)/4, $0x00000000
+DATA keeplanes<>+4196(SB)/4, $0x00000001
+DATA keeplanes<>+4200(SB)/4, $0x00000007
+DATA keeplanes<>+4204(SB)/4, $0x00000000
+DATA keeplanes<>+4208(SB)/4, $0x00000000
+DATA keeplanes<>+4212(SB)/4, $0x00000000
+DATA keeplanes<>+4216(SB)/4, $0x00000000
+DATA keeplanes<>+4220(SB)/4, $0x00000000
+DATA keeplanes<>+4224(SB)/4, $0x00000002
+DATA keeplanes<>+4228(SB)/4, $0x00000007
+DATA keeplanes<>+4232(SB)/4, $0x00000000
+DATA keeplanes<>+4236(SB)/4, $0x00000000
+DATA keeplanes<>+4240(SB)/4, $0x00000000
+DATA keeplanes<>+4244(SB)/4, $0x00000000
+DATA keeplanes<>+4248(SB)/4, $0x00000000
+DATA keeplanes<>+4252(SB)/4, $0x00000000
+DATA keeplanes<>+4256(SB)/4, $0x00000000
+DATA keeplanes<>+4260(SB)/4, $0x00000002
+DATA keeplanes<>+4264(SB)/4, $0x00000007
+DATA keeplanes<>+4268(SB)/4, $0x00000000
+DATA keeplanes<>+4272(SB)/4, $0x00000000
+DATA keeplanes<>+4276(SB)/4, $0x00000000
+DATA keeplanes<>+4280(SB)/4, $0x00000000
+DATA keeplanes<>+4284(SB)/4, $0x00000000
+DATA keeplanes<>+4288(SB)/4, $0x00000001
+DATA keeplanes<>+4292(SB)/4, $0x00000002
+DATA keeplanes<>+4296(SB)/4, $0x00000007
+DATA keeplanes<>+4300(SB)/4, $0x00000000
+DATA keeplanes<>+4304(SB)/4, $0x00000000
+DATA keeplanes<>+4308(SB)/4, $0x00000000
+DATA keeplanes<>+4312(SB)/4, $0x00000000
+DATA keeplanes<>+4316(SB)/4, $0x00000000
+DATA keeplanes<>+4320(SB)/4, $0x00000000
+DATA keeplanes<>+4324(SB)/4, $0x00000001
+DATA keeplanes<>+4328(SB)/4, $0x00000002
+DATA keeplanes<>+4332(SB)/4, $0x00000007
+DATA keeplanes<>+4336(SB)/4, $0x00000000
+DATA keeplanes<>+4340(SB)/4, $0x00000000
+DATA keeplanes<>+4344(SB)/4, $0x00000000
+DATA keeplanes<>+4348(SB)/4, $0x00000000
+DATA keeplanes<>+4352(SB)/4, $0x00000003
+DATA keeplanes<>+4356(SB)/4, $0x00000007
+DATA keeplanes<>+4360(SB)/4, $0x00000000
+DATA keeplanes<>+4364(SB)/4, $0x00000000
+DATA keeplanes<>+4368(SB)/4, $0x00000000
+DATA keeplanes<>+4372(SB)/4, $0x00000000
+DATA keeplanes<>+4376(SB)/4, $0x00000000
+DATA keeplanes<>+4380(SB)/4, $0x00000000
+DATA keeplanes<>+4384(SB)/4, $0x00000000
+DATA keeplanes<>+4388(SB)/4, $0x00000003
+DATA keeplanes<>+4392(SB)/4, $0x00000007
+DATA keeplanes<>+4396(SB)/4, $0x00000000
+DATA keeplanes<>+4400(SB)/4, $0x00000000
+DATA keeplanes<>+4404(SB)/4, $0x00000000
+DATA keeplanes<>+4408(SB)/4, $0x00000000
+DATA keeplanes<>+4412(SB)/4, $0x00000000
+DATA keeplanes<>+4416(SB)/4, $0x00000001
+DATA keeplanes<>+4420(SB)/4, $0x00000003
+DATA keeplanes<>+4424(SB)/4, $0x00000007
+DATA keeplanes<>+4428(SB)/4, $0x00000000
+DATA keeplanes<>+4432(SB)/4, $0x00000000
+DATA keeplanes<>+4436(SB)/4, $0x00000000
+DATA keeplanes<>+4440(SB)/4, $0x00000000
+DATA keeplanes<>+4444(SB)/4, $0x00000000
+DATA keeplanes<>+4448(SB)/4, $0x00000000
+DATA keeplanes<>+4452(SB)/4, $0x00000001
+DATA keeplanes<>+4456(SB)/4, $0x00000003
+DATA keeplanes<>+4460(SB)/4, $0x00000007
+DATA keeplanes<>+4464(SB)/4, $0x00000000
+DATA keeplanes<>+4468(SB)/4, $0x00000000
+DATA keeplanes<>+4472(SB)/4, $0x00000000
+DATA keeplanes<>+4476(SB)/4, $0x00000000
+DATA keeplanes<>+4480(SB)/4, $0x00000002
+DATA keeplanes<>+4484(SB)/4, $0x00000003
+DATA keeplanes<>+4488(SB)/4, $0x00000007
+DATA keeplanes<>+4492(SB)/4, $0x00000000
+DATA keeplanes<>+4496(SB)/4, $0x00000000
+DATA keeplanes<>+4500(SB)/4, $0x00000000
+DATA keeplanes<>+4504(SB)/4, $0x00000000
+DATA keeplanes<>+4508(SB)/4, $0x00000000
+DATA keeplanes<>+4512(SB)/4, $0x00000000
+DATA keeplanes<>+4516(SB)/4, $0x00000002
+DATA keeplanes<>+4520(SB)/4, $0x00000003
+DATA keeplanes<>+4524(SB)/4, $0x00000007
+DATA keeplanes<>+4528(SB)/4, $0x00000000
+DATA keeplanes<>+4532(SB)/4, $0x00000000
+DATA keeplanes<>+4536(SB)/4, $0x00000000
+DATA keeplanes<>+4540(SB)/4, $0x00000000
+DATA keeplanes<>+4544(SB)/4, $0x00000001
+DATA keeplanes<>+4548(SB)/4, $0x00000002
+DATA keeplanes<>+4552(SB)/4, $0x00000003
+DATA keeplanes<>+4556(SB)/4, $0x00000007
+DATA keeplanes<>+4560(SB)/4, $0x00000000
+DATA keeplanes<>+4564(SB)/4, $0x00000000
+DATA keeplanes<>+4568(SB)/4, $0x00000000
+DATA keeplanes<>+4572(SB)/4, $0x00000000
+DATA keeplanes<>+4576(SB)/4, $0x00000000
+DATA keeplanes<>+4580(SB)/4, $0x00000001
+DATA keeplanes<>+4584(SB)/4, $0x00000002
+DATA keeplanes<>+4588(SB)/4, $0x00000003
+DATA keeplanes<>+4592(SB)/4, $0x00000007
+DATA keeplanes<>+4596(SB)/4, $0x00000000
+DATA keeplanes<>+4600(SB)/4, $0x00000000
+DATA keeplanes<>+4604(SB)/4, $0x00000000
+DATA keeplanes<>+4608(SB)/4, $0x00000004
+DATA keeplanes<>+4612(SB)/4, $0x00000007
+DATA keeplanes<>+4616(SB)/4, $0x00000000
+DATA keeplanes<>+4620(SB)/4, $0x00000000
+DATA keeplanes<>+4624(SB)/4, $0x00000000
+DATA keeplanes<>+4628(SB)/4, $0x00000000
+DATA keeplanes<>+4632(SB)/4, $0x00000000
+DATA keeplanes<>+4636(SB)/4, $0x00000000
+DATA keeplanes<>+4640(SB)/4, $0x00000000
+DATA keeplanes<>+4644(SB)/4, $0x00000004
+DATA keeplanes<>+4648(SB)/4, $0x00000007
+DATA keeplanes<>+4652(SB)/4, $0x00000000
+DATA keeplanes<>+4656(SB)/4, $0x00000000
+DATA keeplanes<>+4660(SB)/4, $0x00000000
+DATA keeplanes<>+4664(SB)/4, $0x00000000
+DATA keeplanes<>+4668(SB)/4, $0x00000000
+DATA keeplanes<>+4672(SB)/4, $0x00000001
+DATA keeplanes<>+4676(SB)/4, $0x00000004
+DATA keeplanes<>+4680(SB)/4, $0x00000007
+DATA keeplanes<>+4684(SB)/4, $0x00000000
+DATA keeplanes<>+4688(SB)/4, $0x00000000
+DATA keeplanes<>+4692(SB)/4, $0x00000000
+DATA keeplanes<>+4696(SB)/4, $0x00000000
+DATA keeplanes<>+4700(SB)/4, $0x00000000
+DATA keeplanes<>+4704(SB)/4, $0x00000000
+DATA keeplanes<>+4708(SB)/4, $0x00000001
+DATA keeplanes<>+4712(SB)/4, $0x00000004
+DATA keeplanes<>+4716(SB)/4, $0x00000007
+DATA keeplanes<>+4720(SB)/4, $0x00000000
+DATA keeplanes<>+4724(SB)/4, $0x00000000
+DATA keeplanes<>+4728(SB)/4, $0x00000000
+DATA keeplanes<>+4732(SB)/4, $0x00000000
+DATA keeplanes<>+4736(SB)/4, $0x00000002
+DATA keeplanes<>+4740(SB)/4, $0x00000004
+DATA keeplanes<>+4744(SB)/4, $0x00000007
+DATA keeplanes<>+4748(SB)/4, $0x00000000
+DATA keeplanes<>+4752(SB)/4, $0x00000000
+DATA keeplanes<>+4756(SB)/4, $0x00000000
+DATA keeplanes<>+4760(SB)/4, $0x00000000
+DATA keeplanes<>+4764(SB)/4, $0x00000000
+DATA keeplanes<>+4768(SB)/4, $0x00000000
+DATA keeplanes<>+4772(SB)/4, $0x00000002
+DATA keeplanes<>+4776(SB)/4, $0x00000004
+DATA keeplanes<>+4780(SB)/4, $0x00000007
+DATA keeplanes<>+4784(SB)/4, $0x00000000
+DATA keeplanes<>+4788(SB)/4, $0x00000000
+DATA keeplanes<>+4792(SB)/4, $0x00000000
+DATA keeplanes<>+4796(SB)/4, $0x00000000
+DATA keeplanes<>+4800(SB)/4, $0x00000001
+DATA keeplanes<>+4804(SB)/4, $0x00000002
+DATA keeplanes<>+4808(SB)/4, $0x00000004
+DATA keeplanes<>+4812(SB)/4, $0x00000007
+DATA keeplanes<>+4816(SB)/4, $0x00000000
+DATA keeplanes<>+4820(SB)/4, $0x00000000
+DATA keeplanes<>+4824(SB)/4, $0x00000000
+DATA keeplanes<>+4828(SB)/4, $0x00000000
+DATA keeplanes<>+4832(SB)/4, $0x00000000
+DATA keeplanes<>+4836(SB)/4, $0x00000001
+DATA keeplanes<>+4840(SB)/4, $0x00000002
+DATA keeplanes<>+4844(SB)/4, $0x00000004
+DATA keeplanes<>+4848(SB)/4, $0x00000007
+DATA keeplanes<>+4852(SB)/4, $0x00000000
+DATA keeplanes<>+4856(SB)/4, $0x00000000
+DATA keeplanes<>+4860(SB)/4, $0x00000000
+DATA keeplanes<>+4864(SB)/4, $0x00000003
+DATA keeplanes<>+4868(SB)/4, $0x00000004
+DATA keeplanes<>+4872(SB)/4, $0x00000007
+DATA keeplanes<>+4876(SB)/4, $0x00000000
+DATA keeplanes<>+4880(SB)/4, $0x00000000
+DATA keeplanes<>+4884(SB)/4, $0x00000000
+DATA keeplanes<>+4888(SB)/4, $0x00000000
+DATA keeplanes<>+4892(SB)/4, $0x00000000
+DATA keeplanes<>+4896(SB)/4, $0x00000000
+DATA keeplanes<>+4900(SB)/4, $0x00000003
+DATA keeplanes<>+4904(SB)/4, $0x00000004
+DATA keeplanes<>+4908(SB)/4, $0x00000007
+DATA keeplanes<>+4912(SB)/4, $0x00000000
+DATA keeplanes<>+4916(SB)/4, $0x00000000
+DATA keeplanes<>+4920(SB)/4, $0x00000000
+DATA keeplanes<>+4924(SB)/4, $0x00000000
+DATA keeplanes<>+4928(SB)/4, $0x00000001
+DATA keeplanes<>+4932(SB)/4, $0x00000003
+DATA keeplanes<>+4936(SB)/4, $0x00000004
+DATA keeplanes<>+4940(SB)/4, $0x00000007
+DATA keeplanes<>+4944(SB)/4, $0x00000000
+DATA keeplanes<>+4948(SB)/4, $0x00000000
+DATA keeplanes<>+4952(SB)/4, $0x00000000
+DATA keeplanes<>+4956(SB)/4, $0x00000000
+DATA keeplanes<>+4960(SB)/4, $0x00000000
+DATA keeplanes<>+4964(SB)/4, $0x00000001
+DATA keeplanes<>+4968(SB)/4, $0x00000003
+DATA keeplanes<>+4972(SB)/4, $0x00000004
+DATA keeplanes<>+4976(SB)/4, $0x00000007
+DATA keeplanes<>+4980(SB)/4, $0x00000000
+DATA keeplanes<>+4984(SB)/4, $0x00000000
+DATA keeplanes<>+4988(SB)/4, $0x00000000
+DATA keeplanes<>+4992(SB)/4, $0x00000002
+DATA keeplanes<>+4996(SB)/4, $0x00000003
+DATA keeplanes<>+5000(SB)/4, $0x00000004
+DATA keeplanes<>+5004(SB)/4, $0x00000007
+DATA keeplanes<>+5008(SB)/4, $0x00000000
+DATA keeplanes<>+5012(SB)/4, $0x00000000
+DATA keeplanes<>+5016(SB)/4, $0x00000000
+DATA keeplanes<>+5020(SB)/4, $0x00000000
+DATA keeplanes<>+5024(SB)/4, $0x00000000
+DATA keeplanes<>+5028(SB)/4, $0x00000002
+DATA keeplanes<>+5032(SB)/4, $0x00000003
+DATA keeplanes<>+5036(SB)/4, $0x00000004
+DATA keeplanes<>+5040(SB)/4, $0x00000007
+DATA keeplanes<>+5044(SB)/4, $0x00000000
+DATA keeplanes<>+5048(SB)/4, $0x00000000
+DATA keeplanes<>+5052(SB)/4, $0x00000000
+DATA keeplanes<>+5056(SB)/4, $0x00000001
+DATA keeplanes<>+5060(SB)/4, $0x00000002
+DATA keeplanes<>+5064(SB)/4, $0x00000003
+DATA keeplanes<>+5068(SB)/4, $0x00000004
+DATA keeplanes<>+5072(SB)/4, $0x00000007
+DATA keeplanes<>+5076(SB)/4, $0x00000000
+DATA keeplanes<>+5080(SB)/4, $0x00000000
+DATA keeplanes<>+5084(SB)/4, $0x00000000
+DATA keeplanes<>+5088(SB)/4, $0x00000000
+DATA keeplanes<>+5092(SB)/4, $0x00000001
+DATA keeplanes<>+5096(SB)/4, $0x00000002
+DATA keeplanes<>+5100(SB)/4, $0x00000003
+DATA keeplanes<>+5104(SB)/4, $0x00000004
+DATA keeplanes<>+5108(SB)/4, $0x00000007
+DATA keeplanes<>+5112(SB)/4, $0x00000000
+DATA keeplanes<>+5116(SB)/4, $0x00000000
+DATA keeplanes<>+5120(SB)/4, $0x00000005
+DATA keeplanes<>+5124(SB)/4, $0x00000007
+DATA keeplanes<>+5128(SB)/4, $0x00000000
+DATA keeplanes<>+5132(SB)/4, $0x00000000
+DATA keeplanes<>+5136(SB)/4, $0x00000000
+DATA keeplanes<>+5140(SB)/4, $0x00000000
+DATA keeplanes<>+5144(SB)/4, $0x00000000
+DATA keeplanes<>+5148(SB)/4, $0x00000000
+DATA keeplanes<>+5152(SB)/4, $0x00000000
+DATA keeplanes<>+5156(SB)/4, $0x00000005
+DATA keeplanes<>+5160(SB)/4, $0x00000007
+DATA keeplanes<>+5164(SB)/4, $0x00000000
+DATA keeplanes<>+5168(SB)/4, $0x00000000
+DATA keeplanes<>+5172(SB)/4, $0x00000000
+DATA keeplanes<>+5176(SB)/4, $0x00000000
+DATA keeplanes<>+5180(SB)/4, $0x00000000
+DATA keeplanes<>+5184(SB)/4, $0x00000001
+DATA keeplanes<>+5188(SB)/4, $0x00000005
+DATA keeplanes<>+5192(SB)/4, $0x00000007
+DATA keeplanes<>+5196(SB)/4, $0x00000000
+DATA keeplanes<>+5200(SB)/4, $0x00000000
+DATA keeplanes<>+5204(SB)/4, $0x00000000
+DATA keeplanes<>+5208(SB)/4, $0x00000000
+DATA keeplanes<>+5212(SB)/4, $0x00000000
+DATA keeplanes<>+5216(SB)/4, $0x00000000
+DATA keeplanes<>+5220(SB)/4, $0x00000001
+DATA keeplanes<>+5224(SB)/4, $0x00000005
+DATA keeplanes<>+5228(SB)/4, $0x00000007
+DATA keeplanes<>+5232(SB)/4, $0x00000000
+DATA keeplanes<>+5236(SB)/4, $0x00000000
+DATA keeplanes<>+5240(SB)/4, $0x00000000
+DATA keeplanes<>+5244(SB)/4, $0x00000000
+DATA keeplanes<>+5248(SB)/4, $0x00000002
+DATA keeplanes<>+5252(SB)/4, $0x00000005
+DATA keeplanes<>+5256(SB)/4, $0x00000007
+DATA keeplanes<>+5260(SB)/4, $0x00000000
+DATA keeplanes<>+5264(SB)/4, $0x00000000
+DATA keeplanes<>+5268(SB)/4, $0x00000000
+DATA keeplanes<>+5272(SB)/4, $0x00000000
+DATA keeplanes<>+5276(SB)/4, $0x00000000
+DATA keeplanes<>+5280(SB)/4, $0x00000000
+DATA keeplanes<>+5284(SB)/4, $0x00000002
+DATA keeplanes<>+5288(SB)/4, $0x00000005
+DATA keeplanes<>+5292(SB)/4, $0x00000007
+DATA keeplanes<>+5296(SB)/4, $0x00000000
+DATA keeplanes<>+5300(SB)/4, $0x00000000
+DATA keeplanes<>+5304(SB)/4, $0x00000000
+DATA keeplanes<>+5308(SB)/4, $0x00000000
+DATA keeplanes<>+5312(SB)/4, $0x00000001
+DATA keeplanes<>+5316(SB)/4, $0x00000002
+DATA keeplanes<>+5320(SB)/4, $0x00000005
+DATA keeplanes<>+5324(SB)/4, $0x00000007
+DATA keeplanes<>+5328(SB)/4, $0x00000000
+DATA keeplanes<>+5332(SB)/4, $0x00000000
+DATA keeplanes<>+5336(SB)/4, $0x00000000
+DATA keeplanes<>+5340(SB)/4, $0x00000000
+DATA keeplanes<>+5344(SB)/4, $0x00000000
+DATA keeplanes<>+5348(SB)/4, $0x00000001
+DATA keeplanes<>+5352(SB)/4, $0x00000002
+DATA keeplanes<>+5356(SB)/4, $0x00000005
+DATA keeplanes<>+5360(SB)/4, $0x00000007
+DATA keeplanes<>+5364(SB)/4, $0x00000000
+DATA keeplanes<>+5368(SB)/4, $0x00000000
+DATA keeplanes<>+5372(SB)/4, $0x00000000
+DATA keeplanes<>+5376(SB)/4, $0x00000003
+DATA keeplanes<>+5380(SB)/4, $0x00000005
+DATA keeplanes<>+5384(SB)/4, $0x00000007
+DATA keeplanes<>+5388(SB)/4, $0x00000000
+DATA keeplanes<>+5392(SB)/4, $0x00000000
+DATA keeplanes<>+5396(SB)/4, $0x00000000
+DATA keeplanes<>+5400(SB)/4, $0x00000000
+DATA keeplanes<>+5404(SB)/4, $0x00000000
+DATA keeplanes<>+5408(SB)/4, $0x00000000
+DATA keeplanes<>+5412(SB)/4, $0x00000003
+DATA keeplanes<>+5416(SB)/4, $0x00000005
+DATA keeplanes<>+5420(SB)/4, $0x00000007
+DATA keeplanes<>+5424(SB)/4, $0x00000000
+DATA keeplanes<>+5428(SB)/4, $0x00000000
+DATA keeplanes<>+5432(SB)/4, $0x00000000
+DATA keeplanes<>+5436(SB)/4, $0x00000000
+DATA keeplanes<>+5440(SB)/4, $0x00000001
+DATA keeplanes<>+5444(SB)/4, $0x00000003
+DATA keeplanes<>+5448(SB)/4, $0x00000005
+DATA keeplanes<>+5452(SB)/4, $0x00000007
+DATA keeplanes<>+5456(SB)/4, $0x00000000
+DATA keeplanes<>+5460(SB)/4, $0x00000000
+DATA keeplanes<>+5464(SB)/4, $0x00000000
+DATA keeplanes<>+5468(SB)/4, $0x00000000
+DATA keeplanes<>+5472(SB)/4, $0x00000000
+DATA keeplanes<>+5476(SB)/4, $0x00000001
+DATA keeplanes<>+5480(SB)/4, $0x00000003
+DATA keeplanes<>+5484(SB)/4, $0x00000005
+DATA keeplanes<>+5488(SB)/4, $0x00000007
+DATA keeplanes<>+5492(SB)/4, $0x00000000
+DATA keeplanes<>+5496(SB)/4, $0x00000000
+DATA keeplanes<>+5500(SB)/4, $0x00000000
+DATA keeplanes<>+5504(SB)/4, $0x00000002
+DATA keeplanes<>+5508(SB)/4, $0x00000003
+DATA keeplanes<>+5512(SB)/4, $0x00000005
+DATA keeplanes<>+5516(SB)/4, $0x00000007
+DATA keeplanes<>+5520(SB)/4, $0x00000000
+DATA keeplanes<>+5524(SB)/4, $0x00000000
+DATA keeplanes<>+5528(SB)/4, $0x00000000
+DATA keeplanes<>+5532(SB)/4, $0x00000000
+DATA keeplanes<>+5536(SB)/4, $0x00000000
+DATA keeplanes<>+5540(SB)/4, $0x00000002
+DATA keeplanes<>+5544(SB)/4, $0x00000003
+DATA keeplanes<>+5548(SB)/4, $0x00000005
+DATA keeplanes<>+5552(SB)/4, $0x00000007
+DATA keeplanes<>+5556(SB)/4, $0x00000000
+DATA keeplanes<>+5560(SB)/4, $0x00000000
+DATA keeplanes<>+5564(SB)/4, $0x00000000
+DATA keeplanes<>+5568(SB)/4, $0x00000001
+DATA keeplanes<>+5572(SB)/4, $0x00000002
+DATA keeplanes<>+5576(SB)/4, $0x00000003
+DATA keeplanes<>+5580(SB)/4, $0x00000005
+DATA keeplanes<>+5584(SB)/4, $0x00000007
+DATA keeplanes<>+5588(SB)/4, $0x00000000
+DATA keeplanes<>+5592(SB)/4, $0x00000000
+DATA keeplanes<>+5596(SB)/4, $0x00000000
+DATA keeplanes<>+5600(SB)/4, $0x00000000
+DATA keeplanes<>+5604(SB)/4, $0x00000001
+DATA keeplanes<>+5608(SB)/4, $0x00000002
+DATA keeplanes<>+5612(SB)/4, $0x00000003
+DATA keeplanes<>+5616(SB)/4, $0x00000005
+DATA keeplanes<>+5620(SB)/4, $0x00000007
+DATA keeplanes<>+5624(SB)/4, $0x00000000
+DATA keeplanes<>+5628(SB)/4, $0x00000000
+DATA keeplanes<>+5632(SB)/4, $0x00000004
+DATA keeplanes<>+5636(SB)/4, $0x00000005
+DATA keeplanes<>+5640(SB)/4, $0x00000007
+DATA keeplanes<>+5644(SB)/4, $0x00000000
+DATA keeplanes<>+5648(SB)/4, $0x00000000
+DATA keeplanes<>+5652(SB)/4, $0x00000000
+DATA keeplanes<>+5656(SB)/4, $0x00000000
+DATA keeplanes<>+5660(SB)/4, $0x00000000
+DATA keeplanes<>+5664(SB)/4, $0x00000000
+DATA keeplanes<>+5668(SB)/4, $0x00000004
+DATA keeplanes<>+5672(SB)/4, $0x00000005
+DATA keeplanes<>+5676(SB)/4, $0x00000007
+DATA keeplanes<>+5680(SB)/4, $0x00000000
+DATA keeplanes<>+5684(SB)/4, $0x00000000
+DATA keeplanes<>+5688(SB)/4, $0x00000000
+DATA keeplanes<>+5692(SB)/4, $0x00000000
+DATA keeplanes<>+5696(SB)/4, $0x00000001
+DATA keeplanes<>+5700(SB)/4, $0x00000004
+DATA keeplanes<>+5704(SB)/4, $0x00000005
+DATA keeplanes<>+5708(SB)/4, $0x00000007
+DATA keeplanes<>+5712(SB)/4, $0x00000000
+DATA keeplanes<>+5716(SB)/4, $0x00000000
+DATA keeplanes<>+5720(SB)/4, $0x00000000
+DATA keeplanes<>+5724(SB)/4, $0x00000000
+DATA keeplanes<>+5728(SB)/4, $0x00000000
+DATA keeplanes<>+5732(SB)/4, $0x00000001
+DATA keeplanes<>+5736(SB)/4, $0x00000004
+DATA keeplanes<>+5740(SB)/4, $0x00000005
+DATA keeplanes<>+5744(SB)/4, $0x00000007
+DATA keeplanes<>+5748(SB)/4, $0x00000000
+DATA keeplanes<>+5752(SB)/4, $0x00000000
+DATA keeplanes<>+5756(SB)/4, $0x00000000
+DATA keeplanes<>+5760(SB)/4, $0x00000002
+DATA keeplanes<>+5764(SB)/4, $0x00000004
+DATA keeplanes<>+5768(SB)/4, $0x00000005
+DATA keeplanes<>+5772(SB)/4, $0x00000007
+DATA keeplanes<>+5776(SB)/4, $0x00000000
+DATA keeplanes<>+5780(SB)/4, $0x00000000
+DATA keeplanes<>+5784(SB)/4, $0x00000000
+DATA keeplanes<>+5788(SB)/4, $0x00000000
+DATA keeplanes<>+5792(SB)/4, $0x00000000
+DATA keeplanes<>+5796(SB)/4, $0x00000002
+DATA keeplanes<>+5800(SB)/4, $0x00000004
+DATA keeplanes<>+5804(SB)/4, $0x00000005
+DATA keeplanes<>+5808(SB)/4, $0x00000007
+DATA keeplanes<>+5812(SB)/4, $0x00000000
+DATA keeplanes<>+5816(SB)/4, $0x00000000
+DATA keeplanes<>+5820(SB)/4, $0x00000000
+DATA keeplanes<>+5824(SB)/4, $0x00000001
+DATA keeplanes<>+5828(SB)/4, $0x00000002
+DATA keeplanes<>+5832(SB)/4, $0x00000004
+DATA keeplanes<>+5836(SB)/4, $0x00000005
+DATA keeplanes<>+5840(SB)/4, $0x00000007
+DATA keeplanes<>+5844(SB)/4, $0x00000000
+DATA keeplanes<>+5848(SB)/4, $0x00000000
+DATA keeplanes<>+5852(SB)/4, $0x00000000
+DATA keeplanes<>+5856(SB)/4, $0x00000000
+DATA keeplanes<>+5860(SB)/4, $0x00000001
+DATA keeplanes<>+5864(SB)/4, $0x00000002
+DATA keeplanes<>+5868(SB)/4, $0x00000004
+DATA keeplanes<>+5872(SB)/4, $0x00000005
+DATA keeplanes<>+5876(SB)/4, $0x00000007
+DATA keeplanes<>+5880(SB)/4, $0x00000000
+DATA keeplanes<>+5884(SB)/4, $0x00000000
+DATA keeplanes<>+5888(SB)/4, $0x00000003
+DATA keeplanes<>+5892(SB)/4, $0x00000004
+DATA keeplanes<>+5896(SB)/4, $0x00000005
+DATA keeplanes<>+5900(SB)/4, $0x00000007
+DATA keeplanes<>+5904(SB)/4, $0x00000000
+DATA keeplanes<>+5908(SB)/4, $0x00000000
+DATA keeplanes<>+5912(SB)/4, $0x00000000
+DATA keeplanes<>+5916(SB)/4, $0x00000000
+DATA keeplanes<>+5920(SB)/4, $0x00000000
+DATA keeplanes<>+5924(SB)/4, $0x00000003
+DATA keeplanes<>+5928(SB)/4, $0x00000004
+DATA keeplanes<>+5932(SB)/4, $0x00000005
+DATA keeplanes<>+5936(SB)/4, $0x00000007
+DATA keeplanes<>+5940(SB)/4, $0x00000000
+DATA keeplanes<>+5944(SB)/4, $0x00000000
+DATA keeplanes<>+5948(SB)/4, $0x00000000
+DATA keeplanes<>+5952(SB)/4, $0x00000001
+DATA keeplanes<>+5956(SB)/4, $0x00000003
+DATA keeplanes<>+5960(SB)/4, $0x00000004
+DATA keeplanes<>+5964(SB)/4, $0x00000005
+DATA keeplanes<>+5968(SB)/4, $0x00000007
+DATA keeplanes<>+5972(SB)/4, $0x00000000
+DATA keeplanes<>+5976(SB)/4, $0x00000000
+DATA keeplanes<>+5980(SB)/4, $0x00000000
+DATA keeplanes<>+5984(SB)/4, $0x00000000
+DATA keeplanes<>+5988(SB)/4, $0x00000001
+DATA keeplanes<>+5992(SB)/4, $0x00000003
+DATA keeplanes<>+5996(SB)/4, $0x00000004
+DATA keeplanes<>+6000(SB)/4, $0x00000005
+DATA keeplanes<>+6004(SB)/4, $0x00000007
+DATA keeplanes<>+6008(SB)/4, $0x00000000
+DATA keeplanes<>+6012(SB)/4, $0x00000000
+DATA keeplanes<>+6016(SB)/4, $0x00000002
+DATA keeplanes<>+6020(SB)/4, $0x00000003
+DATA keeplanes<>+6024(SB)/4, $0x00000004
+DATA keeplanes<>+6028(SB)/4, $0x00000005
+DATA keeplanes<>+6032(SB)/4, $0x00000007
+DATA keeplanes<>+6036(SB)/4, $0x00000000
+DATA keeplanes<>+6040(SB)/4, $0x00000000
+DATA keeplanes<>+6044(SB)/4, $0x00000000
+DATA keeplanes<>+6048(SB)/4, $0x00000000
+DATA keeplanes<>+6052(SB)/4, $0x00000002
+DATA keeplanes<>+6056(SB)/4, $0x00000003
+DATA keeplanes<>+6060(SB)/4, $0x00000004
+DATA keeplanes<>+6064(SB)/4, $0x00000005
+DATA keeplanes<>+6068(SB)/4, $0x00000007
+DATA keeplanes<>+6072(SB)/4, $0x00000000
+DATA keeplanes<>+6076(SB)/4, $0x00000000
+DATA keeplanes<>+6080(SB)/4, $0x00000001
+DATA keeplanes<>+6084(SB)/4, $0x00000002
+DATA keeplanes<>+6088(SB)/4, $0x00000003
+DATA keeplanes<>+6092(SB)/4, $0x00000004
+DATA keeplanes<>+6096(SB)/4, $0x00000005
+DATA keeplanes<>+6100(SB)/4, $0x00000007
+DATA keeplanes<>+6104(SB)/4, $0x00000000
+DATA keeplanes<>+6108(SB)/4, $0x00000000
+DATA keeplanes<>+6112(SB)/4, $0x00000000
+DATA keeplanes<>+6116(SB)/4, $0x00000001
+DATA keeplanes<>+6120(SB)/4, $0x00000002
+DATA keeplanes<>+6124(SB)/4, $0x00000003
+DATA keeplanes<>+6128(SB)/4, $0x00000004
+DATA keeplanes<>+6132(SB)/4, $0x00000005
+DATA keeplanes<>+6136(SB)/4, $0x00000007
+DATA keeplanes<>+6140(SB)/4, $0x00000000
+DATA keeplanes<>+6144(SB)/4, $0x00000006
+DATA keeplanes<>+6148(SB)/4, $0x00000007
+DATA keeplanes<>+6152(SB)/4, $0x00000000
+DATA keeplanes<>+6156(SB)/4, $0x00000000
+DATA keeplanes<>+6160(SB)/4, $0x00000000
+DATA keeplanes<>+6164(SB)/4, $0x00000000
+DATA keeplanes<>+6168(SB)/4, $0x00000000
+DATA keeplanes<>+6172(SB)/4, $0x00000000
+DATA keeplanes<>+6176(SB)/4, $0x00000000
+DATA keeplanes<>+6180(SB)/4, $0x00000006
+DATA keeplanes<>+6184(SB)/4, $0x00000007
+DATA keeplanes<>+6188(SB)/4, $0x00000000
+DATA keeplanes<>+6192(SB)/4, $0x00000000
+DATA keeplanes<>+6196(SB)/4, $0x00000000
+DATA keeplanes<>+6200(SB)/4, $0x00000000
+DATA keeplanes<>+6204(SB)/4, $0x00000000
+DATA keeplanes<>+6208(SB)/4, $0x00000001
+DATA keeplanes<>+6212(SB)/4, $0x00000006
+DATA keeplanes<>+6216(SB)/4, $0x00000007
+DATA keeplanes<>+6220(SB)/4, $0x00000000
+DATA keeplanes<>+6224(SB)/4, $0x00000000
+DATA keeplanes<>+6228(SB)/4, $0x00000000
+DATA keeplanes<>+6232(SB)/4, $0x00000000
+DATA keeplanes<>+6236(SB)/4, $0x00000000
+DATA keeplanes<>+6240(SB)/4, $0x00000000
+DATA keeplanes<>+6244(SB)/4, $0x00000001
+DATA keeplanes<>+6248(SB)/4, $0x00000006
+DATA keeplanes<>+6252(SB)/4, $0x00000007
+DATA keeplanes<>+6256(SB)/4, $0x00000000
+DATA keeplanes<>+6260(SB)/4, $0x00000000
+DATA keeplanes<>+6264(SB)/4, $0x00000000
+DATA keeplanes<>+6268(SB)/4, $0x00000000
+DATA keeplanes<>+6272(SB)/4, $0x00000002
+DATA keeplanes<>+6276(SB)/4, $0x00000006
+DATA keeplanes<>+6280(SB)/4, $0x00000007
+DATA keeplanes<>+6284(SB)/4, $0x00000000
+DATA keeplanes<>+6288(SB)/4, $0x00000000
+DATA keeplanes<>+6292(SB)/4, $0x00000000
+DATA keeplanes<>+6296(SB)/4, $0x00000000
+DATA keeplanes<>+6300(SB)/4, $0x00000000
+DATA keeplanes<>+6304(SB)/4, $0x00000000
+DATA keeplanes<>+6308(SB)/4, $0x00000002
+DATA keeplanes<>+6312(SB)/4, $0x00000006
+DATA keeplanes<>+6316(SB)/4, $0x00000007
+DATA keeplanes<>+6320(SB)/4, $0x00000000
+DATA keeplanes<>+6324(SB)/4, $0x00000000
+DATA keeplanes<>+6328(SB)/4, $0x00000000
+DATA keeplanes<>+6332(SB)/4, $0x00000000
+DATA keeplanes<>+6336(SB)/4, $0x00000001
+DATA keeplanes<>+6340(SB)/4, $0x00000002
+DATA keeplanes<>+6344(SB)/4, $0x00000006
+DATA keeplanes<>+6348(SB)/4, $0x00000007
+DATA keeplanes<>+6352(SB)/4, $0x00000000
+DATA keeplanes<>+6356(SB)/4, $0x00000000
+DATA keeplanes<>+6360(SB)/4, $0x00000000
+DATA keeplanes<>+6364(SB)/4, $0x00000000
+DATA keeplanes<>+6368(SB)/4, $0x00000000
+DATA keeplanes<>+6372(SB)/4, $0x00000001
+DATA keeplanes<>+6376(SB)/4, $0x00000002
+DATA keeplanes<>+6380(SB)/4, $0x00000006
+DATA keeplanes<>+6384(SB)/4, $0x00000007
+DATA keeplanes<>+6388(SB)/4, $0x00000000
+DATA keeplanes<>+6392(SB)/4, $0x00000000
+DATA keeplanes<>+6396(SB)/4, $0x00000000
+DATA keeplanes<>+6400(SB)/4, $0x00000003
+DATA keeplanes<>+6404(SB)/4, $0x00000006
+DATA keeplanes<>+6408(SB)/4, $0x00000007
+DATA keeplanes<>+6412(SB)/4, $0x00000000
+DATA keeplanes<>+6416(SB)/4, $0x00000000
+DATA keeplanes<>+6420(SB)/4, $0x00000000
+DATA keeplanes<>+6424(SB)/4, $0x00000000
+DATA keeplanes<>+6428(SB)/4, $0x00000000
+DATA keeplanes<>+6432(SB)/4, $0x00000000
+DATA keeplanes<>+6436(SB)/4, $0x00000003
+DATA keeplanes<>+6440(SB)/4, $0x00000006
+DATA keeplanes<>+6444(SB)/4, $0x00000007
+DATA keeplanes<>+6448(SB)/4, $0x00000000
+DATA keeplanes<>+6452(SB)/4, $0x00000000
+DATA keeplanes<>+6456(SB)/4, $0x00000000
+DATA keeplanes<>+6460(SB)/4, $0x00000000
+DATA keeplanes<>+6464(SB)/4, $0x00000001
+DATA keeplanes<>+6468(SB)/4, $0x00000003
+DATA keeplanes<>+6472(SB)/4, $0x00000006
+DATA keeplanes<>+6476(SB)/4, $0x00000007
+DATA keeplanes<>+6480(SB)/4, $0x00000000
+DATA keeplanes<>+6484(SB)/4, $0x00000000
+DATA keeplanes<>+6488(SB)/4, $0x00000000
+DATA keeplanes<>+6492(SB)/4, $0x00000000
+DATA keeplanes<>+6496(SB)/4, $0x00000000
+DATA keeplanes<>+6500(SB)/4, $0x00000001
+DATA keeplanes<>+6504(SB)/4, $0x00000003
+DATA keeplanes<>+6508(SB)/4, $0x00000006
+DATA keeplanes<>+6512(SB)/4, $0x00000007
+DATA keeplanes<>+6516(SB)/4, $0x00000000
+DATA keeplanes<>+6520(SB)/4, $0x00000000
+DATA keeplanes<>+6524(SB)/4, $0x00000000
+DATA keeplanes<>+6528(SB)/4, $0x00000002
+DATA keeplanes<>+6532(SB)/4, $0x00000003
+DATA keeplanes<>+6536(SB)/4, $0x00000006
+DATA keeplanes<>+6540(SB)/4, $0x00000007
+DATA keeplanes<>+6544(SB)/4, $0x00000000
+DATA keeplanes<>+6548(SB)/4, $0x00000000
+DATA keeplanes<>+6552(SB)/4, $0x00000000
+DATA keeplanes<>+6556(SB)/4, $0x00000000
+DATA keeplanes<>+6560(SB)/4, $0x00000000
+DATA keeplanes<>+6564(SB)/4, $0x00000002
+DATA keeplanes<>+6568(SB)/4, $0x00000003
+DATA keeplanes<>+6572(SB)/4, $0x00000006
+DATA keeplanes<>+6576(SB)/4, $0x00000007
+DATA keeplanes<>+6580(SB)/4, $0x00000000
+DATA keeplanes<>+6584(SB)/4, $0x00000000
+DATA keeplanes<>+6588(SB)/4, $0x00000000
+DATA keeplanes<>+6592(SB)/4, $0x00000001
+DATA keeplanes<>+6596(SB)/4, $0x00000002
+DATA keeplanes<>+6600(SB)/4, $0x00000003
+DATA keeplanes<>+6604(SB)/4, $0x00000006
+DATA keeplanes<>+6608(SB)/4, $0x00000007
+DATA keeplanes<>+6612(SB)/4, $0x00000000
+DATA keeplanes<>+6616(SB)/4, $0x00000000
+DATA keeplanes<>+6620(SB)/4, $0x00000000
+DATA keeplanes<>+6624(SB)/4, $0x00000000
+DATA keeplanes<>+6628(SB)/4, $0x00000001
+DATA keeplanes<>+6632(SB)/4, $0x00000002
+DATA keeplanes<>+6636(SB)/4, $0x00000003
+DATA keeplanes<>+6640(SB)/4, $0x00000006
+DATA keeplanes<>+6644(SB)/4, $0x00000007
+DATA keeplanes<>+6648(SB)/4, $0x00000000
+DATA keeplanes<>+6652(SB)/4, $0x00000000
+DATA keeplanes<>+6656(SB)/4, $0x00000004
+DATA keeplanes<>+6660(SB)/4, $0x00000006
+DATA keeplanes<>+6664(SB)/4, $0x00000007
+DATA keeplanes<>+6668(SB)/4, $0x00000000
+DATA keeplanes<>+6672(SB)/4, $0x00000000
+DATA keeplanes<>+6676(SB)/4, $0x00000000
+DATA keeplanes<>+6680(SB)/4, $0x00000000
+DATA keeplanes<>+6684(SB)/4, $0x00000000
+DATA keeplanes<>+6688(SB)/4, $0x00000000
+DATA keeplanes<>+6692(SB)/4, $0x00000004
+DATA keeplanes<>+6696(SB)/4, $0x00000006
+DATA keeplanes<>+6700(SB)/4, $0x00000007
+DATA keeplanes<>+6704(SB)/4, $0x00000000
+DATA keeplanes<>+6708(SB)/4, $0x00000000
+DATA keeplanes<>+6712(SB)/4, $0x00000000
+DATA keeplanes<>+6716(SB)/4, $0x00000000
+DATA keeplanes<>+6720(SB)/4, $0x00000001
+DATA keeplanes<>+6724(SB)/4, $0x00000004
+DATA keeplanes<>+6728(SB)/4, $0x00000006
+DATA keeplanes<>+6732(SB)/4, $0x00000007
+DATA keeplanes<>+6736(SB)/4, $0x00000000
+DATA keeplanes<>+6740(SB)/4, $0x00000000
+DATA keeplanes<>+6744(SB)/4, $0x00000000
+DATA keeplanes<>+6748(SB)/4, $0x00000000
+DATA keeplanes<>+6752(SB)/4, $0x00000000
+DATA keeplanes<>+6756(SB)/4, $0x00000001
+DATA keeplanes<>+6760(SB)/4, $0x00000004
+DATA keeplanes<>+6764(SB)/4, $0x00000006
+DATA keeplanes<>+6768(SB)/4, $0x00000007
+DATA keeplanes<>+6772(SB)/4, $0x00000000
+DATA keeplanes<>+6776(SB)/4, $0x00000000
+DATA keeplanes<>+6780(SB)/4, $0x00000000
+DATA keeplanes<>+6784(SB)/4, $0x00000002
+DATA keeplanes<>+6788(SB)/4, $0x00000004
+DATA keeplanes<>+6792(SB)/4, $0x00000006
+DATA keeplanes<>+6796(SB)/4, $0x00000007
+DATA keeplanes<>+6800(SB)/4, $0x00000000
+DATA keeplanes<>+6804(SB)/4, $0x00000000
+DATA keeplanes<>+6808(SB)/4, $0x00000000
+DATA keeplanes<>+6812(SB)/4, $0x00000000
+DATA keeplanes<>+6816(SB)/4, $0x00000000
+DATA keeplanes<>+6820(SB)/4, $0x00000002
+DATA keeplanes<>+6824(SB)/4, $0x00000004
+DATA keeplanes<>+6828(SB)/4, $0x00000006
+DATA keeplanes<>+6832(SB)/4, $0x00000007
+DATA keeplanes<>+6836(SB)/4, $0x00000000
+DATA keeplanes<>+6840(SB)/4, $0x00000000
+DATA keeplanes<>+6844(SB)/4, $0x00000000
+DATA keeplanes<>+6848(SB)/4, $0x00000001
+DATA keeplanes<>+6852(SB)/4, $0x00000002
+DATA keeplanes<>+6856(SB)/4, $0x00000004
+DATA keeplanes<>+6860(SB)/4, $0x00000006
+DATA keeplanes<>+6864(SB)/4, $0x00000007
+DATA keeplanes<>+6868(SB)/4, $0x00000000
+DATA keeplanes<>+6872(SB)/4, $0x00000000
+DATA keeplanes<>+6876(SB)/4, $0x00000000
+DATA keeplanes<>+6880(SB)/4, $0x00000000
+DATA keeplanes<>+6884(SB)/4, $0x00000001
+DATA keeplanes<>+6888(SB)/4, $0x00000002
+DATA keeplanes<>+6892(SB)/4, $0x00000004
+DATA keeplanes<>+6896(SB)/4, $0x00000006
+DATA keeplanes<>+6900(SB)/4, $0x00000007
+DATA keeplanes<>+6904(SB)/4, $0x00000000
+DATA keeplanes<>+6908(SB)/4, $0x00000000
+DATA keeplanes<>+6912(SB)/4, $0x00000003
+DATA keeplanes<>+6916(SB)/4, $0x00000004
+DATA keeplanes<>+6920(SB)/4, $0x00000006
+DATA keeplanes<>+6924(SB)/4, $0x00000007
+DATA keeplanes<>+6928(SB)/4, $0x00000000
+DATA keeplanes<>+6932(SB)/4, $0x00000000
+DATA keeplanes<>+6936(SB)/4, $0x00000000
+DATA keeplanes<>+6940(SB)/4, $0x00000000
+DATA keeplanes<>+6944(SB)/4, $0x00000000
+DATA keeplanes<>+6948(SB)/4, $0x00000003
+DATA keeplanes<>+6952(SB)/4, $0x00000004
+DATA keeplanes<>+6956(SB)/4, $0x00000006
+DATA keeplanes<>+6960(SB)/4, $0x00000007
+DATA keeplanes<>+6964(SB)/4, $0x00000000
+DATA keeplanes<>+6968(SB)/4, $0x00000000
+DATA keeplanes<>+6972(SB)/4, $0x00000000
+DATA keeplanes<>+6976(SB)/4, $0x00000001
+DATA keeplanes<>+6980(SB)/4, $0x00000003
+DATA keeplanes<>+6984(SB)/4, $0x00000004
+DATA keeplanes<>+6988(SB)/4, $0x00000006
+DATA keeplanes<>+6992(SB)/4, $0x00000007
+DATA keeplanes<>+6996(SB)/4, $0x00000000
+DATA keeplanes<>+7000(SB)/4, $0x00000000
+DATA keeplanes<>+7004(SB)/4, $0x00000000
+DATA keeplanes<>+7008(SB)/4, $0x00000000
+DATA keeplanes<>+7012(SB)/4, $0x00000001
+DATA keeplanes<>+7016(SB)/4, $0x00000003
+DATA keeplanes<>+7020(SB)/4, $0x00000004
+DATA keeplanes<>+7024(SB)/4, $0x00000006
+DATA keeplanes<>+7028(SB)/4, $0x00000007
+DATA keeplanes<>+7032(SB)/4, $0x00000000
+DATA keeplanes<>+7036(SB)/4, $0x00000000
+DATA keeplanes<>+7040(SB)/4, $0x00000002
+DATA keeplanes<>+7044(SB)/4, $0x00000003
+DATA keeplanes<>+7048(SB)/4, $0x00000004
+DATA keeplanes<>+7052(SB)/4, $0x00000006
+DATA keeplanes<>+7056(SB)/4, $0x00000007
+DATA keeplanes<>+7060(SB)/4, $0x00000000
+DATA keeplanes<>+7064(SB)/4, $0x00000000
+DATA keeplanes<>+7068(SB)/4, $0x00000000
+DATA keeplanes<>+7072(SB)/4, $0x00000000
+DATA keeplanes<>+7076(SB)/4, $0x00000002
+DATA keeplanes<>+7080(SB)/4, $0x00000003
+DATA keeplanes<>+7084(SB)/4, $0x00000004
+DATA keeplanes<>+7088(SB)/4, $0x00000006
+DATA keeplanes<>+7092(SB)/4, $0x00000007
+DATA keeplanes<>+7096(SB)/4, $0x00000000
+DATA keeplanes<>+7100(SB)/4, $0x00000000
+DATA keeplanes<>+7104(SB)/4, $0x00000001
+DATA keeplanes<>+7108(SB)/4, $0x00000002
+DATA keeplanes<>+7112(SB)/4, $0x00000003
+DATA keeplanes<>+7116(SB)/4, $0x00000004
+DATA keeplanes<>+7120(SB)/4, $0x00000006
+DATA keeplanes<>+7124(SB)/4, $0x00000007
+DATA keeplanes<>+7128(SB)/4, $0x00000000
+DATA keeplanes<>+7132(SB)/4, $0x00000000
+DATA keeplanes<>+7136(SB)/4, $0x00000000
+DATA keeplanes<>+7140(SB)/4, $0x00000001
+DATA keeplanes<>+7144(SB)/4, $0x00000002
+DATA keeplanes<>+7148(SB)/4, $0x00000003
+DATA keeplanes<>+7152(SB)/4, $0x00000004
+DATA keeplanes<>+7156(SB)/4, $0x00000006
+DATA keeplanes<>+7160(SB)/4, $0x00000007
+DATA keeplanes<>+7164(SB)/4, $0x00000000
+DATA keeplanes<>+7168(SB)/4, $0x00000005
+DATA keeplanes<>+7172(SB)/4, $0x00000006
+DATA keeplanes<>+7176(SB)/4, $0x00000007
+DATA keeplanes<>+7180(SB)/4, $0x00000000
+DATA keeplanes<>+7184(SB)/4, $0x00000000
+DATA keeplanes<>+7188(SB)/4, $0x00000000
+DATA keeplanes<>+7192(SB)/4, $0x00000000
+DATA keeplanes<>+7196(SB)/4, $0x00000000
+DATA keeplanes<>+7200(SB)/4, $0x00000000
+DATA keeplanes<>+7204(SB)/4, $0x00000005
+DATA keeplanes<>+7208(SB)/4, $0x00000006
+DATA keeplanes<>+7212(SB)/4, $0x00000007
+DATA keeplanes<>+7216(SB)/4, $0x00000000
+DATA keeplanes<>+7220(SB)/4, $0x00000000
+DATA keeplanes<>+7224(SB)/4, $0x00000000
+DATA keeplanes<>+7228(SB)/4, $0x00000000
+DATA keeplanes<>+7232(SB)/4, $0x00000001
+DATA keeplanes<>+7236(SB)/4, $0x00000005
+DATA keeplanes<>+7240(SB)/4, $0x00000006
+DATA keeplanes<>+7244(SB)/4, $0x00000007
+DATA keeplanes<>+7248(SB)/4, $0x00000000
+DATA keeplanes<>+7252(SB)/4, $0x00000000
+DATA keeplanes<>+7256(SB)/4, $0x00000000
+DATA keeplanes<>+7260(SB)/4, $0x00000000
+DATA keeplanes<>+7264(SB)/4, $0x00000000
+DATA keeplanes<>+7268(SB)/4, $0x00000001
+DATA keeplanes<>+7272(SB)/4, $0x00000005
+DATA keeplanes<>+7276(SB)/4, $0x00000006
+DATA keeplanes<>+7280(SB)/4, $0x00000007
+DATA keeplanes<>+7284(SB)/4, $0x00000000
+DATA keeplanes<>+7288(SB)/4, $0x00000000
+DATA keeplanes<>+7292(SB)/4, $0x00000000
+DATA keeplanes<>+7296(SB)/4, $0x00000002
+DATA keeplanes<>+7300(SB)/4, $0x00000005
+DATA keeplanes<>+7304(SB)/4, $0x00000006
+DATA keeplanes<>+7308(SB)/4, $0x00000007
+DATA keeplanes<>+7312(SB)/4, $0x00000000
+DATA keeplanes<>+7316(SB)/4, $0x00000000
+DATA keeplanes<>+7320(SB)/4, $0x00000000
+DATA keeplanes<>+7324(SB)/4, $0x00000000
+DATA keeplanes<>+7328(SB)/4, $0x00000000
+DATA keeplanes<>+7332(SB)/4, $0x00000002
+DATA keeplanes<>+7336(SB)/4, $0x00000005
+DATA keeplanes<>+7340(SB)/4, $0x00000006
+DATA keeplanes<>+7344(SB)/4, $0x00000007
+DATA keeplanes<>+7348(SB)/4, $0x00000000
+DATA keeplanes<>+7352(SB)/4, $0x00000000
+DATA keeplanes<>+7356(SB)/4, $0x00000000
+DATA keeplanes<>+7360(SB)/4, $0x00000001
+DATA keeplanes<>+7364(SB)/4, $0x00000002
+DATA keeplanes<>+7368(SB)/4, $0x00000005
+DATA keeplanes<>+7372(SB)/4, $0x00000006
+DATA keeplanes<>+7376(SB)/4, $0x00000007
+DATA keeplanes<>+7380(SB)/4, $0x00000000
+DATA keeplanes<>+7384(SB)/4, $0x00000000
+DATA keeplanes<>+7388(SB)/4, $0x00000000
+DATA keeplanes<>+7392(SB)/4, $0x00000000
+DATA keeplanes<>+7396(SB)/4, $0x00000001
+DATA keeplanes<>+7400(SB)/4, $0x00000002
+DATA keeplanes<>+7404(SB)/4, $0x00000005
+DATA keeplanes<>+7408(SB)/4, $0x00000006
+DATA keeplanes<>+7412(SB)/4, $0x00000007
+DATA keeplanes<>+7416(SB)/4, $0x00000000
+DATA keeplanes<>+7420(SB)/4, $0x00000000
+DATA keeplanes<>+7424(SB)/4, $0x00000003
+DATA keeplanes<>+7428(SB)/4, $0x00000005
+DATA keeplanes<>+7432(SB)/4, $0x00000006
+DATA keeplanes<>+7436(SB)/4, $0x00000007
+DATA keeplanes<>+7440(SB)/4, $0x00000000
+DATA keeplanes<>+7444(SB)/4, $0x00000000
+DATA keeplanes<>+7448(SB)/4, $0x00000000
+DATA keeplanes<>+7452(SB)/4, $0x00000000
+DATA keeplanes<>+7456(SB)/4, $0x00000000
+DATA keeplanes<>+7460(SB)/4, $0x00000003
+DATA keeplanes<>+7464(SB)/4, $0x00000005
+DATA keeplanes<>+7468(SB)/4, $0x00000006
+DATA keeplanes<>+7472(SB)/4, $0x00000007
+DATA keeplanes<>+7476(SB)/4, $0x00000000
+DATA keeplanes<>+7480(SB)/4, $0x00000000
+DATA keeplanes<>+7484(SB)/4, $0x00000000
+DATA keeplanes<>+7488(SB)/4, $0x00000001
+DATA keeplanes<>+7492(SB)/4, $0x00000003
+DATA keeplanes<>+7496(SB)/4, $0x00000005
+DATA keeplanes<>+7500(SB)/4, $0x00000006
+DATA keeplanes<>+7504(SB)/4, $0x00000007
+DATA keeplanes<>+7508(SB)/4, $0x00000000
+DATA keeplanes<>+7512(SB)/4, $0x00000000
+DATA keeplanes<>+7516(SB)/4, $0x00000000
+DATA keeplanes<>+7520(SB)/4, $0x00000000
+DATA keeplanes<>+7524(SB)/4, $0x00000001
+DATA keeplanes<>+7528(SB)/4, $0x00000003
+DATA keeplanes<>+7532(SB)/4, $0x00000005
+DATA keeplanes<>+7536(SB)/4, $0x00000006
+DATA keeplanes<>+7540(SB)/4, $0x00000007
+DATA keeplanes<>+7544(SB)/4, $0x00000000
+DATA keeplanes<>+7548(SB)/4, $0x00000000
+DATA keeplanes<>+7552(SB)/4, $0x00000002
+DATA keeplanes<>+7556(SB)/4, $0x00000003
+DATA keeplanes<>+7560(SB)/4, $0x00000005
+DATA keeplanes<>+7564(SB)/4, $0x00000006
+DATA keeplanes<>+7568(SB)/4, $0x00000007
+DATA keeplanes<>+7572(SB)/4, $0x00000000
+DATA keeplanes<>+7576(SB)/4, $0x00000000
+DATA keeplanes<>+7580(SB)/4, $0x00000000
+DATA keeplanes<>+7584(SB)/4, $0x00000000
+DATA keeplanes<>+7588(SB)/4, $0x00000002
+DATA keeplanes<>+7592(SB)/4, $0x00000003
+DATA keeplanes<>+7596(SB)/4, $0x00000005
+DATA keeplanes<>+7600(SB)/4, $0x00000006
+DATA keeplanes<>+7604(SB)/4, $0x00000007
+DATA keeplanes<>+7608(SB)/4, $0x00000000
+DATA keeplanes<>+7612(SB)/4, $0x00000000
+DATA keeplanes<>+7616(SB)/4, $0x00000001
+DATA keeplanes<>+7620(SB)/4, $0x00000002
+DATA keeplanes<>+7624(SB)/4, $0x00000003
+DATA keeplanes<>+7628(SB)/4, $0x00000005
+DATA keeplanes<>+7632(SB)/4, $0x00000006
+DATA keeplanes<>+7636(SB)/4, $0x00000007
+DATA keeplanes<>+7640(SB)/4, $0x00000000
+DATA keeplanes<>+7644(SB)/4, $0x00000000
+DATA keeplanes<>+7648(SB)/4, $0x00000000
+DATA keeplanes<>+7652(SB)/4, $0x00000001
+DATA keeplanes<>+7656(SB)/4, $0x00000002
+DATA keeplanes<>+7660(SB)/4, $0x00000003
+DATA keeplanes<>+7664(SB)/4, $0x00000005
+DATA keeplanes<>+7668(SB)/4, $0x00000006
+DATA keeplanes<>+7672(SB)/4, $0x00000007
+DATA keeplanes<>+7676(SB)/4, $0x00000000
+DATA keeplanes<>+7680(SB)/4, $0x00000004
+DATA keeplanes<>+7684(SB)/4, $0x00000005
+DATA keeplanes<>+7688(SB)/4, $0x00000006
+DATA keeplanes<>+7692(SB)/4, $0x00000007
+DATA keeplanes<>+7696(SB)/4, $0x00000000
+DATA keeplanes<>+7700(SB)/4, $0x00000000
+DATA keeplanes<>+7704(SB)/4, $0x00000000
+DATA keeplanes<>+7708(SB)/4, $0x00000000
+DATA keeplanes<>+7712(SB)/4, $0x00000000
+DATA keeplanes<>+7716(SB)/4, $0x00000004
+DATA keeplanes<>+7720(SB)/4, $0x00000005
+DATA keeplanes<>+7724(SB)/4, $0x00000006
+DATA keeplanes<>+7728(SB)/4, $0x00000007
+DATA keeplanes<>+7732(SB)/4, $0x00000000
+DATA keeplanes<>+7736(SB)/4, $0x00000000
+DATA keeplanes<>+7740(SB)/4, $0x00000000
+DATA keeplanes<>+7744(SB)/4, $0x00000001
+DATA keeplanes<>+7748(SB)/4, $0x00000004
+DATA keeplanes<>+7752(SB)/4, $0x00000005
+DATA keeplanes<>+7756(SB)/4, $0x00000006
+DATA keeplanes<>+7760(SB)/4, $0x00000007
+DATA keeplanes<>+7764(SB)/4, $0x00000000
+DATA keeplanes<>+7768(SB)/4, $0x00000000
+DATA keeplanes<>+7772(SB)/4, $0x00000000
+DATA keeplanes<>+7776(SB)/4, $0x00000000
+DATA keeplanes<>+7780(SB)/4, $0x00000001
+DATA keeplanes<>+7784(SB)/4, $0x00000004
+DATA keeplanes<>+7788(SB)/4, $0x00000005
+DATA keeplanes<>+7792(SB)/4, $0x00000006
+DATA keeplanes<>+7796(SB)/4, $0x00000007
+DATA keeplanes<>+7800(SB)/4, $0x00000000
+DATA keeplanes<>+7804(SB)/4, $0x00000000
+DATA keeplanes<>+7808(SB)/4, $0x00000002
+DATA keeplanes<>+7812(SB)/4, $0x00000004
+DATA keeplanes<>+7816(SB)/4, $0x00000005
+DATA keeplanes<>+7820(SB)/4, $0x00000006
+DATA keeplanes<>+7824(SB)/4, $0x00000007
+DATA keeplanes<>+7828(SB)/4, $0x00000000
+DATA keeplanes<>+7832(SB)/4, $0x00000000
+DATA keeplanes<>+7836(SB)/4, $0x00000000
+DATA keeplanes<>+7840(SB)/4, $0x00000000
+DATA keeplanes<>+7844(SB)/4, $0x00000002
+DATA keeplanes<>+7848(SB)/4, $0x00000004
+DATA keeplanes<>+7852(SB)/4, $0x00000005
+DATA keeplanes<>+7856(SB)/4, $0x00000006
+DATA keeplanes<>+7860(SB)/4, $0x00000007
+DATA keeplanes<>+7864(SB)/4, $0x00000000
+DATA keeplanes<>+7868(SB)/4, $0x00000000
+DATA keeplanes<>+7872(SB)/4, $0x00000001
+DATA keeplanes<>+7876(SB)/4, $0x00000002
+DATA keeplanes<>+7880(SB)/4, $0x00000004
+DATA keeplanes<>+7884(SB)/4, $0x00000005
+DATA keeplanes<>+7888(SB)/4, $0x00000006
+DATA keeplanes<>+7892(SB)/4, $0x00000007
+DATA keeplanes<>+7896(SB)/4, $0x00000000
+DATA keeplanes<>+7900(SB)/4, $0x00000000
+DATA keeplanes<>+7904(SB)/4, $0x00000000
+DATA keeplanes<>+7908(SB)/4, $0x00000001
+DATA keeplanes<>+7912(SB)/4, $0x00000002
+DATA keeplanes<>+7916(SB)/4, $0x00000004
+DATA keeplanes<>+7920(SB)/4, $0x00000005
+DATA keeplanes<>+7924(SB)/4, $0x00000006
+DATA keeplanes<>+7928(SB)/4, $0x00000007
+DATA keeplanes<>+7932(SB)/4, $0x00000000
+DATA keeplanes<>+7936(SB)/4, $0x00000003
+DATA keeplanes<>+7940(SB)/4, $0x00000004
+DATA keeplanes<>+7944(SB)/4, $0x00000005
+DATA keeplanes<>+7948(SB)/4, $0x00000006
+DATA keeplanes<>+7952(SB)/4, $0x00000007
+DATA keeplanes<>+7956(SB)/4, $0x00000000
+DATA keeplanes<>+7960(SB)/4, $0x00000000
+DATA keeplanes<>+7964(SB)/4, $0x00000000
+DATA keeplanes<>+7968(SB)/4, $0x00000000
+DATA keeplanes<>+7972(SB)/4, $0x00000003
+DATA keeplanes<>+7976(SB)/4, $0x00000004
+DATA keeplanes<>+7980(SB)/4, $0x00000005
+DATA keeplanes<>+7984(SB)/4, $0x00000006
+DATA keeplanes<>+7988(SB)/4, $0x00000007
+DATA keeplanes<>+7992(SB)/4, $0x00000000
+DATA keeplanes<>+7996(SB)/4, $0x00000000
+DATA keeplanes<>+8000(SB)/4, $0x00000001
+DATA keeplanes<>+8004(SB)/4, $0x00000003
+DATA keeplanes<>+8008(SB)/4, $0x00000004
+DATA keeplanes<>+8012(SB)/4, $0x00000005
+DATA keeplanes<>+8016(SB)/4, $0x00000006
+DATA keeplanes<>+8020(SB)/4, $0x00000007
+DATA keeplanes<>+8024(SB)/4, $0x00000000
+DATA keeplanes<>+8028(SB)/4, $0x00000000
+DATA keeplanes<>+8032(SB)/4, $0x00000000
+DATA keeplanes<>+8036(SB)/4, $0x00000001
+DATA keeplanes<>+8040(SB)/4, $0x00000003
+DATA keeplanes<>+8044(SB)/4, $0x00000004
+DATA keeplanes<>+8048(SB)/4, $0x00000005
+DATA keeplanes<>+8052(SB)/4, $0x00000006
+DATA keeplanes<>+8056(SB)/4, $0x00000007
+DATA keeplanes<>+8060(SB)/4, $0x00000000
+DATA keeplanes<>+8064(SB)/4, $0x00000002
+DATA keeplanes<>+8068(SB)/4, $0x00000003
+DATA keeplanes<>+8072(SB)/4, $0x00000004
+DATA keeplanes<>+8076(SB)/4, $0x00000005
+DATA keeplanes<>+8080(SB)/4, $0x00000006
+DATA keeplanes<>+8084(SB)/4, $0x00000007
+DATA keeplanes<>+8088(SB)/4, $0x00000000
+DATA keeplanes<>+8092(SB)/4, $0x00000000
+DATA keeplanes<>+8096(SB)/4, $0x00000000
+DATA keeplanes<>+8100(SB)/4, $0x00000002
+DATA keeplanes<>+8104(SB)/4, $0x00000003
+DATA keeplanes<>+8108(SB)/4, $0x00000004
+DATA keeplanes<>+8112(SB)/4, $0x00000005
+DATA keeplanes<>+8116(SB)/4, $0x00000006
+DATA keeplanes<>+8120(SB)/4, $0x00000007
+DATA keeplanes<>+8124(SB)/4, $0x00000000
+DATA keeplanes<>+8128(SB)/4, $0x00000001
+DATA keeplanes<>+8132(SB)/4, $0x00000002
+DATA keeplanes<>+8136(SB)/4, $0x00000003
+DATA keeplanes<>+8140(SB)/4, $0x00000004
+DATA keeplanes<>+8144(SB)/4, $0x00000005
+DATA keeplanes<>+8148(SB)/4, $0x00000006
+DATA keeplanes<>+8152(SB)/4, $0x00000007
+DATA keeplanes<>+8156(SB)/4, $0x00000000
+DATA keeplanes<>+8160(SB)/4, $0x00000000
+DATA keeplanes<>+8164(SB)/4, $0x00000001
+DATA keeplanes<>+8168(SB)/4, $0x00000002
+DATA keeplanes<>+8172(SB)/4, $0x00000003
+DATA keeplanes<>+8176(SB)/4, $0x00000004
+DATA keeplanes<>+8180(SB)/4, $0x00000005
+DATA keeplanes<>+8184(SB)/4, $0x00000006
+DATA keeplanes<>+8188(SB)/4, $0x00000007
+GLOBL keeplanes<>(SB), RODATA|NOPTR, $8192
+
+// func keepNonZero(n8 int, col *int32, val *float32, perm *int32, outCol *int32, outB *float32, masks *uint8, counts *int32) int
+// Requires: AVX, AVX2, POPCNT
+TEXT ·keepNonZero(SB), NOSPLIT, $0-72
+	MOVQ   n8+0(FP), AX
+	MOVQ   col+8(FP), CX
+	MOVQ   val+16(FP), DX
+	MOVQ   outCol+32(FP), BX
+	MOVQ   outB+40(FP), SI
+	MOVQ   masks+48(FP), DI
+	MOVQ   counts+56(FP), R8
+	LEAQ   keeplanes<>+0(SB), R9
+	XORQ   R10, R10
+	VXORPS Y0, Y0, Y0
+
+keepNonZero_loop:
+	TESTQ     AX, AX
+	JZ        keepNonZero_done
+	VMOVUPS   (DX), Y1
+	VMOVAPS   Y1, Y2
+	VCMPPS    $0x04, Y0, Y1, Y1
+	VMOVMSKPS Y1, R11
+	MOVB      R11, (DI)
+	MOVL      R10, (R8)
+	POPCNTL   R11, R12
+	SHLQ      $0x05, R11
+	VMOVDQU   (R9)(R11*1), Y1
+	VPERMD    (CX), Y1, Y3
+	VMOVDQU   Y3, (BX)(R10*4)
+	VPERMD    Y2, Y1, Y2
+	VMOVDQU   Y2, (SI)(R10*4)
+	MOVL      R12, R11
+	ADDQ      R11, R10
+	ADDQ      $0x20, CX
+	ADDQ      $0x20, DX
+	INCQ      DI
+	ADDQ      $0x04, R8
+	DECQ      AX
+	JMP       keepNonZero_loop
+
+keepNonZero_done:
+	MOVQ R10, ret+64(FP)
+	VZEROUPPER
+	RET
+
+// func keepNonZeroPerm(n8 int, col *int32, val *float32, perm *int32, outCol *int32, outB *int32, masks *uint8, counts *int32) int
+// Requires: AVX, AVX2, POPCNT
+TEXT ·keepNonZeroPerm(SB), NOSPLIT, $0-72
+	MOVQ   n8+0(FP), AX
+	MOVQ   col+8(FP), CX
+	MOVQ   val+16(FP), DX
+	MOVQ   perm+24(FP), BX
+	MOVQ   outCol+32(FP), SI
+	MOVQ   outB+40(FP), DI
+	MOVQ   masks+48(FP), R8
+	MOVQ   counts+56(FP), R9
+	LEAQ   keeplanes<>+0(SB), R10
+	XORQ   R11, R11
+	VXORPS Y0, Y0, Y0
+
+keepNonZeroPerm_loop:
+	TESTQ     AX, AX
+	JZ        keepNonZeroPerm_done
+	VMOVUPS   (DX), Y1
+	VMOVDQU   (BX), Y2
+	VCMPPS    $0x04, Y0, Y1, Y1
+	VMOVMSKPS Y1, R12
+	MOVB      R12, (R8)
+	MOVL      R11, (R9)
+	POPCNTL   R12, R13
+	SHLQ      $0x05, R12
+	VMOVDQU   (R10)(R12*1), Y1
+	VPERMD    (CX), Y1, Y3
+	VMOVDQU   Y3, (SI)(R11*4)
+	VPERMD    Y2, Y1, Y2
+	VMOVDQU   Y2, (DI)(R11*4)
+	MOVL      R13, R12
+	ADDQ      R12, R11
+	ADDQ      $0x20, CX
+	ADDQ      $0x20, DX
+	ADDQ      $0x20, BX
+	INCQ      R8
+	ADDQ      $0x04, R9
+	DECQ      AX
+	JMP       keepNonZeroPerm_loop
+
+keepNonZeroPerm_done:
+	MOVQ R11, ret+64(FP)
+	VZEROUPPER
+	RET

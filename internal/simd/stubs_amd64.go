@@ -563,3 +563,28 @@ func axpyRows(n int, xi *int32, yi *int32, x *float32, y *float32, ld int, cols 
 //
 //go:noescape
 func axpyFresh(n int, x *float32, y *float32, c float32)
+
+// anyBits reports whether x[i]&mask == want for some i < n, n a multiple of 32 (see AnyBits).
+//
+//go:noescape
+func anyBits(n int, x *float32, mask uint32, want uint32) bool
+
+// anyBits2 reports whether x[i]&mask == want or x[i]&mask2 == want2 for some i < n, n a multiple of 32 (see AnyBits2).
+//
+//go:noescape
+func anyBits2(n int, x *float32, mask uint32, want uint32, mask2 uint32, want2 uint32) bool
+
+// transpose8x8 writes n8 8×8 blocks of src transposed into dst (see Transpose8).
+//
+//go:noescape
+func transpose8x8(n8 int, src *float32, lds int, dst *float32, ldd int)
+
+// keepNonZero copies the entries of n8 rounds of eight whose values are not ±0 (see KeepNonZero).
+//
+//go:noescape
+func keepNonZero(n8 int, col *int32, val *float32, perm *int32, outCol *int32, outB *float32, masks *uint8, counts *int32) int
+
+// keepNonZeroPerm copies the entries of n8 rounds of eight whose values are not ±0 (see KeepNonZero).
+//
+//go:noescape
+func keepNonZeroPerm(n8 int, col *int32, val *float32, perm *int32, outCol *int32, outB *int32, masks *uint8, counts *int32) int

@@ -105,6 +105,7 @@ func main() {
 	spmm5Kernels()
 
 	assign5Kernels()
+	tiny6Kernels()
 	Generate()
 }
 
