@@ -61,7 +61,7 @@ for ours, torch in zip(lines[0::2], lines[1::2]):
 rows = []
 for (ds, model, threads), ps in pairs.items():
     o, t = median(p[0]["median_ms"] for p in ps), median(p[1]["median_ms"] for p in ps)
-    rows.append(dict(dataset=ds, model=model, threads=threads, ours_median_ms=o, torch_median_ms=t,
+    rows.append(dict(dataset=ds, model=model, threads=threads, epochs=ps[0][0]["epochs"], ours_median_ms=o, torch_median_ms=t,
                      ours_peak_rss_mib=max(p[0]["peak_rss_mib"] for p in ps),
                      torch_peak_rss_mib=max(p[1]["peak_rss_mib"] for p in ps),
                      speedup=t / o, ours_runs_ms=[p[0]["median_ms"] for p in ps],

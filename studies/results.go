@@ -226,7 +226,7 @@ func resultsPage(run pageHeader, rs []*experiments.Result, models, own []string,
 		for i, r := range speed {
 			machines[i] = r.Machine
 		}
-		fmt.Fprintf(&b, "\nMeasured in one run%s by `scripts/bench_vs_pytorch.sh`: `pcgcn bench` and `../shared/bench/bench_epoch.py` on the same model, dataset, split and thread count (median of 50 epochs after 5 warm-up epochs; forward + backward + Adam step, no evaluation).\n\n", measuredOn(machines))
+		fmt.Fprintf(&b, "\nMeasured in one run%s by `scripts/bench_vs_pytorch.sh`: `pcgcn bench` and `../shared/bench/bench_epoch.py` on the same model, dataset, split and thread count (%s; forward + backward + Adam step, no evaluation).\n\n", measuredOn(machines), speedMethod(speed))
 		fmt.Fprintln(&b, speedSection(speed))
 	}
 	if strings.TrimSpace(discussion) != "" {
@@ -257,6 +257,66 @@ type speedPair struct {
 	// Machine is where the pair was measured (`pcgcn bench`'s machine
 	// field); empty in rows written before it was recorded.
 	Machine string `json:"machine,omitempty"`
+	// Epochs is the timed epochs of each reading; 0 in rows written
+	// before it was recorded (the script's default then: 50).
+	Epochs int `json:"epochs,omitempty"`
+	// OursRuns and TorchRuns are the medians of each pair when the row is
+	// the median of several; absent in rows of one pair.
+	OursRuns  []float64 `json:"ours_runs_ms,omitempty"`
+	TorchRuns []float64 `json:"torch_runs_ms,omitempty"`
+	// WarmupEpochs is present when both sides warmed up over the same
+	// number of epochs, at least 200 ms of ours (the script's default);
+	// absent in rows warmed up over 5 epochs each.
+	WarmupEpochs json.RawMessage `json:"warmup_epochs,omitempty"`
+}
+
+// speedMethod says how the rows were measured, from what they record:
+// the timed epochs, the warm-up, and how many pairs each row's medians
+// are the median of.
+func speedMethod(rows []speedPair) string {
+	epochs, pairs, warmed := -1, -1, 0
+	for _, r := range rows {
+		e := r.Epochs
+		if e == 0 {
+			e = 50
+		}
+		if epochs == -1 || epochs == e {
+			epochs = e
+		} else {
+			epochs = 0
+		}
+		p := max(1, len(r.OursRuns))
+		if pairs == -1 || pairs == p {
+			pairs = p
+		} else {
+			pairs = 0
+		}
+		if len(r.WarmupEpochs) > 0 {
+			warmed++
+		}
+	}
+	s := "the median of the timed epochs"
+	if epochs > 0 {
+		s = fmt.Sprintf("the median of %d epochs", epochs)
+	}
+	const equal = "as many for the reference as for ours (at least 5, and as many as ours runs in 200 ms by default; warmup_epochs in results/speed.json)"
+	switch warmed {
+	case len(rows):
+		s += " after warm-up epochs, " + equal
+	case 0:
+		s += " after 5 warm-up epochs"
+	default:
+		s += " after warm-up epochs: 5 in the rows without warmup_epochs in results/speed.json, in the others " + equal
+	}
+	switch {
+	case pairs == 1:
+		s += "; one pair of runs a row"
+	case pairs > 1:
+		s += fmt.Sprintf("; each side's time in a row is the median of %d pairs of runs measured back to back, every reading in results/speed.json", pairs)
+	default:
+		s += "; each side's time in a row is the median of the pairs of runs it lists in results/speed.json"
+	}
+	return s
 }
 
 // pcgcnSection compares PCGCN with the paper's PCGCN row.

@@ -111,6 +111,34 @@ func TestSpeedSection(t *testing.T) {
 	}
 }
 
+// TestSpeedMethod checks that the sentence above the speed table says what
+// the rows record: the epochs, the warm-up and the pairs behind each row,
+// for rows of the old single-pair script, of the current one and mixed.
+func TestSpeedMethod(t *testing.T) {
+	old := speedPair{Dataset: "cora", Model: "gcn"}
+	cur := speedPair{Dataset: "cora", Model: "mlp", Epochs: 40, OursRuns: []float64{1, 2, 3}, TorchRuns: []float64{4, 5, 6}, WarmupEpochs: []byte("[5,7,9]")}
+	for _, c := range []struct {
+		rows      []speedPair
+		want, not []string
+	}{
+		{[]speedPair{old}, []string{"median of 50 epochs after 5 warm-up epochs; one pair of runs a row"}, []string{"as many for the reference"}},
+		{[]speedPair{cur, cur}, []string{"median of 40 epochs after warm-up epochs, as many for the reference as for ours", "median of 3 pairs"}, []string{"after 5 warm-up", "one pair"}},
+		{[]speedPair{old, cur}, []string{"median of the timed epochs", "5 in the rows without warmup_epochs", "median of the pairs of runs it lists"}, []string{"median of 3 pairs", "one pair"}},
+	} {
+		s := speedMethod(c.rows)
+		for _, w := range c.want {
+			if !strings.Contains(s, w) {
+				t.Errorf("%q lacks %q", s, w)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(s, w) {
+				t.Errorf("%q says %q", s, w)
+			}
+		}
+	}
+}
+
 // measuredOn names the machines rows were measured on, and says nothing
 // of those written before bench recorded it.
 func TestMeasuredOn(t *testing.T) {
