@@ -167,20 +167,30 @@ func tileFoldParams() (al VecVirtual, pc, ldc Register) {
 // tileRow addresses row r (0..5) of a tile's a at base, rows rsa bytes
 // apart: rs3 and rs5 hold 3·rsa and 5·rsa (needed only for rows 3 and 5).
 func tileRow(base, rsa, rs3, rs5 Register, r int) Mem {
+	return strideRow(base, rsa, rs3, rs5, nil, r)
+}
+
+// strideRow addresses row r (0..7) at base, rows one bytes apart, with the
+// scaled-index forms x86 has: three, five and seven hold 3, 5 and 7 times
+// one (each needed only for the rows that use it: 3 and 6, 5, 7).
+func strideRow(base, one, three, five, seven Register, r int) Mem {
 	switch r {
 	case 0:
 		return Mem{Base: base}
 	case 1:
-		return Mem{Base: base, Index: rsa, Scale: 1}
+		return Mem{Base: base, Index: one, Scale: 1}
 	case 2:
-		return Mem{Base: base, Index: rsa, Scale: 2}
+		return Mem{Base: base, Index: one, Scale: 2}
 	case 3:
-		return Mem{Base: base, Index: rs3, Scale: 1}
+		return Mem{Base: base, Index: three, Scale: 1}
 	case 4:
-		return Mem{Base: base, Index: rsa, Scale: 4}
-	default:
-		return Mem{Base: base, Index: rs5, Scale: 1}
+		return Mem{Base: base, Index: one, Scale: 4}
+	case 5:
+		return Mem{Base: base, Index: five, Scale: 1}
+	case 6:
+		return Mem{Base: base, Index: three, Scale: 2}
 	}
+	return Mem{Base: base, Index: seven, Scale: 1}
 }
 
 // tileBody emits the body of a GEMM tile (see gemmTile and gemmTile2) after

@@ -107,25 +107,6 @@ func transpose8() {
 	}
 	ls, ls3, ls5, ls7 := strides("lds")
 	ld, ld3, ld5, ld7 := strides("ldd")
-	row := func(base, one, three, five, seven Register, r int) Mem {
-		switch r {
-		case 0:
-			return Mem{Base: base}
-		case 1:
-			return Mem{Base: base, Index: one, Scale: 1}
-		case 2:
-			return Mem{Base: base, Index: one, Scale: 2}
-		case 3:
-			return Mem{Base: base, Index: three, Scale: 1}
-		case 4:
-			return Mem{Base: base, Index: one, Scale: 4}
-		case 5:
-			return Mem{Base: base, Index: five, Scale: 1}
-		case 6:
-			return Mem{Base: base, Index: three, Scale: 2}
-		}
-		return Mem{Base: base, Index: seven, Scale: 1}
-	}
 	dstep := GP64() // 8 rows of dst a block
 	MOVQ(ld, dstep)
 	SHLQ(U8(3), dstep)
@@ -135,7 +116,7 @@ func transpose8() {
 	var r [8]VecVirtual
 	for i := range r {
 		r[i] = YMM()
-		VMOVUPS(row(ps, ls, ls3, ls5, ls7, i), r[i])
+		VMOVUPS(strideRow(ps, ls, ls3, ls5, ls7, i), r[i])
 	}
 	var t [8]VecVirtual
 	for i := 0; i < 8; i += 2 {
@@ -157,7 +138,7 @@ func transpose8() {
 			imm = 0x31
 		}
 		VPERM2F128(U8(imm), u[4+p%4], u[p%4], o)
-		VMOVUPS(o, row(pd, ld, ld3, ld5, ld7, p))
+		VMOVUPS(o, strideRow(pd, ld, ld3, ld5, ld7, p))
 	}
 	ADDQ(U8(32), ps)
 	ADDQ(dstep, pd)
