@@ -1,5 +1,7 @@
 package experiments
 
+import "slices"
+
 // plan is the work pending for a list of cells (see Runner.pending).
 type plan struct {
 	// cells are the cells expanded into their candidates.
@@ -12,6 +14,10 @@ type plan struct {
 	// stale[i] marks a cell whose saved result is stale: other numerics, or
 	// a key (data, seed, budget) other than the runner's, which is never used.
 	stale []bool
+	// unchecked[i] marks a cell with a saved result whose dataset could not
+	// be opened here: its key cannot be checked, so it is neither done nor
+	// stale (see PlanEntry.Unchecked).
+	unchecked []bool
 	// work[i] is what training cells[i] takes for i in todo (see need):
 	// the cell, or the cell with only the splits its saved result lacks, or
 	// with the saved splits too.
@@ -34,7 +40,7 @@ type plan struct {
 func (rn *Runner) pending(cells []Cell) plan {
 	cells = rn.expand(cells)
 	n := len(cells)
-	p := plan{cells: cells, saved: make([]*Result, n), stale: make([]bool, n), work: make([]Cell, n),
+	p := plan{cells: cells, saved: make([]*Result, n), stale: make([]bool, n), unchecked: make([]bool, n), work: make([]Cell, n),
 		reused: make([]bool, n), extended: make([]bool, n)}
 	est := rn.estimator()
 	st := rn.store()
@@ -43,7 +49,11 @@ func (rn *Runner) pending(cells []Cell) plan {
 		if full != nil {
 			est.Add(full)
 			current := st.SameKey(c, full)
-			p.stale[i] = !current || Stale(full)
+			if _, err := st.Graphs.Fingerprint(c.Dataset); err != nil {
+				p.unchecked[i] = true
+			} else {
+				p.stale[i] = !current || Stale(full)
+			}
 			if r := view(full, c); current && r != nil {
 				p.saved[i] = r
 				if !rn.Refresh || !Stale(r) {
@@ -95,6 +105,12 @@ type PlanEntry struct {
 	// with another key (data, seed or budget; see Result.Data), which are
 	// never used and so never done.
 	Stale int `json:"stale"`
+	// Unchecked counts the cells left whose saved result could not be
+	// checked because their dataset could not be opened here (files not in
+	// the data directory or the cache, and no download): neither done nor
+	// stale, they are counted as left. Unopened names those datasets.
+	Unchecked int      `json:"unchecked"`
+	Unopened  []string `json:"unopened_datasets,omitempty"`
 	// Claimed counts the cells left that a live worker holds (see Work).
 	Claimed int `json:"claimed"`
 	// Reused counts the done cells answered by a saved result that holds
@@ -124,6 +140,15 @@ type PlanEntry struct {
 	Shared bool `json:"-"`
 }
 
+// AddUnopened adds a dataset to Unopened, once.
+func (e *PlanEntry) AddUnopened(names ...string) {
+	for _, n := range names {
+		if !slices.Contains(e.Unopened, n) {
+			e.Unopened = append(e.Unopened, n)
+		}
+	}
+}
+
 // Plan reports, per study, how many of cells (with their candidates) are
 // saved and how many splits are left, with an estimate of the time they take
 // from the models' rates in the saved cells (seconds as measured then, at
@@ -147,6 +172,10 @@ func (rn *Runner) Plan(cells []Cell) []PlanEntry {
 		e.Cells++
 		if pl.stale[i] {
 			e.Stale++
+		}
+		if pl.unchecked[i] {
+			e.Unchecked++
+			e.AddUnopened(c.Dataset)
 		}
 		if !run[i] {
 			e.Done++

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"math"
+	"os"
 	"path/filepath"
 	"sort"
 	"testing"
@@ -46,5 +47,33 @@ func TestSearchPlanPricesRungsAtTheirBudget(t *testing.T) {
 	}
 	if f := plan[len(plan)-1]; f.SplitsLeft != 0 || f.EstSeconds != 0 {
 		t.Errorf("final row %+v: the last rung trains the whole final cell, nothing is left beside it", f)
+	}
+}
+
+// TestSearchPlanCountsUncheckedWhenTheDataIsGone: planning a finished
+// search where its graph can no longer be opened counts the first rung's
+// saved cells as unchecked (and left), not as done: their keys cannot be
+// checked against data that is not there.
+func TestSearchPlanCountsUncheckedWhenTheDataIsGone(t *testing.T) {
+	root := t.TempDir()
+	data := searchGraph(t, false)
+	s := toySearch(t, "mlp", data)
+	runSearch(t, s, &Runner{Dir: root, Threads: 1})
+	plan, err := s.Plan(&Runner{Dir: root, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan[0].Done != plan[0].Trials || plan[0].Unchecked != 0 {
+		t.Fatalf("with the data: first rung %+v, want all %d trials done, none unchecked", plan[0], plan[0].Trials)
+	}
+	if err := os.RemoveAll(data); err != nil {
+		t.Fatal(err)
+	}
+	plan, err = s.Plan(&Runner{Dir: root, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := plan[0]; r.Done != 0 || r.Unchecked != r.Trials || r.SplitsLeft != r.Trials*r.Splits {
+		t.Errorf("without the data: first rung %+v, want its %d trials unchecked and left", r, r.Trials)
 	}
 }

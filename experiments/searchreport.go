@@ -193,6 +193,10 @@ type SearchPlanRow struct {
 	// the protocol budget's, scaled by the row's share of its epochs.
 	SplitsLeft int     `json:"splits_left"`
 	EstSeconds float64 `json:"estimated_seconds"`
+	// Unchecked counts the row's cells whose saved result could not be
+	// checked because the dataset could not be opened (see
+	// PlanEntry.Unchecked); they count as left.
+	Unchecked int `json:"unchecked"`
 }
 
 // Plan lists the rungs and the final cell with what is saved and an
@@ -225,6 +229,7 @@ func (s *Search) Plan(base *Runner) ([]SearchPlanRow, error) {
 		measured := rn.pending(cells).measured
 		for _, pe := range rn.Plan(cells) {
 			row.Done += pe.Done
+			row.Unchecked += pe.Unchecked
 			row.SplitsLeft += pe.Splits
 			row.EstSeconds += pe.EstSeconds * budgetShare(measured, epochs, e)
 		}

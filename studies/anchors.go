@@ -51,6 +51,8 @@ func anchorsStudy() study {
 					e.Done += x.Done
 					e.Reused += x.Reused
 					e.Stale += x.Stale
+					e.Unchecked += x.Unchecked
+					e.AddUnopened(x.Unopened...)
 					e.Claimed += x.Claimed
 					e.Extended += x.Extended
 					e.Resumed += x.Resumed

@@ -169,7 +169,9 @@ func fairPlanned(p *plan) experiments.PlanEntry {
 		}
 		left := 0.0
 		done := true
+		unchecked := false
 		for _, r := range rows {
+			unchecked = unchecked || r.Unchecked > 0
 			left += r.EstSeconds
 			e.Splits += r.SplitsLeft
 			if r.SplitsLeft > 0 || !r.Known {
@@ -179,6 +181,10 @@ func fairPlanned(p *plan) experiments.PlanEntry {
 		if done {
 			e.Done++
 			continue
+		}
+		if unchecked {
+			e.Unchecked++
+			e.AddUnopened(s.Dataset)
 		}
 		e.EstSeconds += left
 		e.Costs = append(e.Costs, left)

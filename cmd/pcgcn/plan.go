@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -35,6 +36,8 @@ func planJSON(plan []experiments.PlanEntry, workers int) planOutput {
 		out.Total.Cells += e.Cells
 		out.Total.Done += e.Done
 		out.Total.Stale += e.Stale
+		out.Total.Unchecked += e.Unchecked
+		out.Total.AddUnopened(e.Unopened...)
 		out.Total.Claimed += e.Claimed
 		out.Total.Reused += e.Reused
 		out.Total.Extended += e.Extended
@@ -56,13 +59,25 @@ func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Se
 // with the estimated time, and the totals.
 func printPlan(w io.Writer, plan []experiments.PlanEntry, workers int) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "study\tcells\tsaved\treused\tstale\tclaimed\textended\tresumed\tsplits left\testimated time\t")
 	out := planJSON(plan, workers)
+	unchecked := out.Total.Unchecked > 0
+	head := "study\tcells\tsaved\treused\tstale\tclaimed\textended\tresumed\t"
+	if unchecked {
+		head += "unchecked\t"
+	}
+	fmt.Fprintln(tw, head+"splits left\testimated time\t")
 	for _, e := range slices.Concat(plan, []experiments.PlanEntry{out.Total}) {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", e.Study, e.Cells, e.Done, e.Reused, e.Stale, e.Claimed, e.Extended, e.Resumed, e.Splits,
-			studies.FormatDuration(seconds(e.EstSeconds)))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t", e.Study, e.Cells, e.Done, e.Reused, e.Stale, e.Claimed, e.Extended, e.Resumed)
+		if unchecked {
+			fmt.Fprintf(tw, "%d\t", e.Unchecked)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t\n", e.Splits, studies.FormatDuration(seconds(e.EstSeconds)))
 	}
 	tw.Flush()
+	if unchecked {
+		fmt.Fprintf(w, "(unchecked: cells left whose saved result cannot be checked against its data, because these datasets could not be opened here: %s; they count as left, not as saved: pass --data-dir DIR or set PCGCN_DATA=DIR to a copy laid out like shared/datasets)\n",
+			strings.Join(out.Total.Unopened, ", "))
+	}
 	if workers > 0 {
 		fmt.Fprintf(w, "with %d workers: about %s (the largest share when the cells left are shared out longest first)\n",
 			workers, studies.FormatDuration(seconds(out.WorkersSeconds)))
