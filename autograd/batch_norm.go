@@ -19,25 +19,49 @@ func (t *Tape) BatchNorm(x *Var, eps float32) *Var {
 	return t.done(o, batchNormBack)
 }
 
+// bnBlock is how many columns batchNormCols and batchNormBackCols carry
+// accumulators for while they walk the rows in order: each row gives a
+// contiguous run of bnBlock values, where walking one column at a time read
+// one value per cache line (on a 512-wide matrix that made batch
+// normalisation 37% of a GCN epoch, more than its products' 40% of
+// arithmetic). Each column still accumulates its rows in row order, in
+// float64, with the same expressions: the bits are those of the
+// column-at-a-time loops (TestBatchNormMatchesColumnLoops).
+const bnBlock = 64
+
 func batchNormCols(arg any, lo, hi int) {
 	o := arg.(*Var)
 	cols, xd, od, sd := o.Value.Cols, o.in[0].Value.Data, o.Value.Data, o.aux.Data
 	n := float64(o.Value.Rows)
-	for j := lo; j < hi; j++ {
-		var sum float64
-		for p := j; p < len(xd); p += cols {
-			sum += float64(xd[p])
+	var mus, scales [bnBlock]float64
+	for b := lo; b < hi; b += bnBlock {
+		w := min(bnBlock, hi-b)
+		mu, s := mus[:w], scales[:w]
+		clear(mu)
+		for r := b; r < len(xd); r += cols {
+			for k, v := range xd[r : r+w] {
+				mu[k] += float64(v)
+			}
 		}
-		mu := sum / n
-		var ss float64
-		for p := j; p < len(xd); p += cols {
-			d := float64(xd[p]) - mu
-			ss += d * d
+		for k := range mu {
+			mu[k] /= n
 		}
-		s := 1 / math.Sqrt(ss/n+float64(o.p))
-		sd[j] = float32(s)
-		for p := j; p < len(xd); p += cols {
-			od[p] = float32((float64(xd[p]) - mu) * s)
+		clear(s)
+		for r := b; r < len(xd); r += cols {
+			for k, v := range xd[r : r+w] {
+				d := float64(v) - mu[k]
+				s[k] += d * d
+			}
+		}
+		for k, ss := range s {
+			s[k] = 1 / math.Sqrt(ss/n+float64(o.p))
+			sd[b+k] = float32(s[k])
+		}
+		for r := b; r < len(xd); r += cols {
+			out := od[r : r+w]
+			for k, v := range xd[r : r+w] {
+				out[k] = float32((float64(v) - mu[k]) * s[k])
+			}
 		}
 	}
 }
@@ -51,15 +75,29 @@ func batchNormBackCols(arg any, lo, hi int) {
 	o := arg.(*Var)
 	cols, gx, gy, y, sd := o.Value.Cols, o.in[0].Grad.Data, o.Grad.Data, o.Value.Data, o.aux.Data
 	n := float64(o.Value.Rows)
-	for j := lo; j < hi; j++ {
-		var sg, sgy float64
-		for p := j; p < len(gy); p += cols {
-			sg += float64(gy[p])
-			sgy += float64(gy[p]) * float64(y[p])
+	var sgs, sgys [bnBlock]float64
+	for b := lo; b < hi; b += bnBlock {
+		w := min(bnBlock, hi-b)
+		sg, sgy := sgs[:w], sgys[:w]
+		clear(sg)
+		clear(sgy)
+		for r := b; r < len(gy); r += cols {
+			yr := y[r : r+w]
+			for k, g := range gy[r : r+w] {
+				sg[k] += float64(g)
+				sgy[k] += float64(g) * float64(yr[k])
+			}
 		}
-		mg, mgy, s := sg/n, sgy/n, float64(sd[j])
-		for p := j; p < len(gy); p += cols {
-			gx[p] += float32(s * (float64(gy[p]) - mg - float64(y[p])*mgy))
+		for k := range sg {
+			sg[k] /= n
+			sgy[k] /= n
+		}
+		for r := b; r < len(gy); r += cols {
+			yr, gr := y[r:r+w], gx[r:r+w]
+			for k, g := range gy[r : r+w] {
+				mg, mgy, s := sg[k], sgy[k], float64(sd[b+k])
+				gr[k] += float32(s * (float64(g) - mg - float64(yr[k])*mgy))
+			}
 		}
 	}
 }
