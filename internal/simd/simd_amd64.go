@@ -14,6 +14,12 @@ import (
 // changes afterwards.
 var enabled = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
+// wide is fixed at initialisation like enabled: whether the CPU (and the
+// operating system, for the ZMM state) has AVX-512F, so that GemmRowTiles
+// can run its 12×32 tiles with gemm12x32z (kernels512_amd64.s), whose bits
+// are the AVX2 tiles'.
+var wide = enabled && cpu.X86.HasAVX512F
+
 // Enabled reports whether the vector kernels can run on this CPU. When it is
 // false, calling any other function of this package panics.
 func Enabled() bool { return enabled }

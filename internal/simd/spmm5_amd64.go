@@ -92,6 +92,14 @@ func GemmTile12x8s(cols, kc int, alpha float32, a []float32, rsa, csa int, b []f
 // operations; what goes is checkTile and the re-slicing per tile (about 40
 // instructions a call, several thousand calls a product).
 func GemmRowTiles(rows, nb, kc int, alpha float32, a []float32, rsa, csa int, b []float32, ldb, bstride int, c []float32, ldc int) {
+	gemmRowTiles(wide, rows, nb, kc, alpha, a, rsa, csa, b, ldb, bstride, c, ldc)
+}
+
+// gemmRowTiles is GemmRowTiles, with the AVX-512 tiles where wide is set:
+// twelve rows by each pair of whole 16-column panels at once (gemm12x32z),
+// the same operations on each element as the 6×16 tiles, which take the
+// rest (the rows short of twelve, an odd panel, the last partial one).
+func gemmRowTiles(wide bool, rows, nb, kc int, alpha float32, a []float32, rsa, csa int, b []float32, ldb, bstride int, c []float32, ldc int) {
 	if rows <= 0 || nb <= 0 {
 		return
 	}
@@ -105,6 +113,22 @@ func GemmRowTiles(rows, nb, kc int, alpha float32, a []float32, rsa, csa int, b 
 	for i0 := 0; i0 < rows; {
 		if nb <= 8 && rows-i0 >= 2*TileRows {
 			gemm12x8s(kc, &a[i0*rsa], rsa, csa, &b[0], ldb, &c[i0*ldc], ldc, alpha, nb)
+			i0 += 2 * TileRows
+			continue
+		}
+		if pairs := nb / (2 * TileCols); wide && pairs > 0 && rows-i0 >= 2*TileRows {
+			for q := 0; q < 2*pairs; q += 2 {
+				gemm12x32z(kc, &a[i0*rsa], rsa, csa, &b[q*bstride], ldb, bstride, &c[i0*ldc+q*TileCols], ldc, alpha)
+			}
+			for i := i0; i < i0+2*TileRows; i += TileRows {
+				for q := 2 * pairs; q < nq; q++ {
+					cols := TileCols
+					if q == nq-1 {
+						cols = last
+					}
+					gemmTileUnchecked(TileRows, cols, kc, alpha, &a[i*rsa], rsa, csa, &b[q*bstride], ldb, &c[i*ldc+q*TileCols], ldc)
+				}
+			}
 			i0 += 2 * TileRows
 			continue
 		}

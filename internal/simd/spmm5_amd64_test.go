@@ -159,8 +159,23 @@ func TestGemmTile12x8sMatchesTwoTiles(t *testing.T) {
 // kc·16, ldb 16) and b in place (bstride 16, ldb ≥ nb), a by rows and by
 // columns, with specialSlice's values in a, b and c and c inside a wider
 // matrix whose other floats must stay as they were.
+//
+// Where the CPU has AVX-512F it checks both ways GemmRowTiles runs: with
+// the 12×32 tiles of gemm12x32z and without them.
 func TestGemmRowTilesMatchesGemmTile(t *testing.T) {
 	requireVector(t)
+	ways := []bool{false}
+	if wide {
+		ways = append(ways, true)
+	} else {
+		t.Log("no AVX-512F on this CPU: the 12×32 tiles (gemm12x32z) are not run")
+	}
+	for _, w := range ways {
+		testGemmRowTiles(t, w)
+	}
+}
+
+func testGemmRowTiles(t *testing.T, wide bool) {
 	r := rand.New(rand.NewPCG(46, 16))
 	for _, rows := range []int{1, 5, 6, 11, 12, 13, 24, 40} {
 		for _, nb := range []int{1, 5, 8, 9, 16, 17, 33, 64, 70} {
@@ -189,10 +204,10 @@ func TestGemmRowTilesMatchesGemmTile(t *testing.T) {
 							GemmTile(h, min(TileCols, nb-q*TileCols), kc, alpha, a[i0*rsa:], rsa, csa, b[q*bstride:], ldb, want[i0*ldc+q*TileCols:], ldc)
 						}
 					}
-					GemmRowTiles(rows, nb, kc, alpha, a, rsa, csa, b, ldb, bstride, got, ldc)
+					gemmRowTiles(wide, rows, nb, kc, alpha, a, rsa, csa, b, ldb, bstride, got, ldc)
 					if q := sameBits(got, want); q >= 0 {
-						t.Fatalf("rows %d nb %d kc %d packed %v trans %v: c[%d] = %v (%#x), GemmTile gives %v (%#x)",
-							rows, nb, kc, packed, trans, q, got[q], math.Float32bits(got[q]), want[q], math.Float32bits(want[q]))
+						t.Fatalf("wide %v rows %d nb %d kc %d packed %v trans %v: c[%d] = %v (%#x), GemmTile gives %v (%#x)",
+							wide, rows, nb, kc, packed, trans, q, got[q], math.Float32bits(got[q]), want[q], math.Float32bits(want[q]))
 					}
 				}
 			}

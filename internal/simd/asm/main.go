@@ -27,6 +27,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"math"
 
@@ -41,6 +42,12 @@ const maxRows = 6
 
 func main() {
 	ConstraintExpr("!purego")
+	flag.Parse()
+	if *wideFlag {
+		avx512Kernels()
+		Generate()
+		return
+	}
 
 	masks := GLOBL("tailmask", RODATA|NOPTR)
 	for i := 0; i < 16; i++ {
