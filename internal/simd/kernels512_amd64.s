@@ -179,3 +179,1657 @@ loop:
 	VMOVUPS      Z25, 64(AX)
 	VZEROUPPER
 	RET
+
+// func spmmRowZ(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32, pfn int)
+// Requires: AVX, AVX512F, BMI2, MMX+
+TEXT ·spmmRowZ(SB), NOSPLIT, $0-80
+	MOVQ         nnz+0(FP), AX
+	MOVQ         pfn+72(FP), CX
+	MOVQ         col+8(FP), DX
+	MOVQ         val+16(FP), BX
+	MOVQ         b+32(FP), SI
+	MOVQ         ldb+40(FP), DI
+	SHLQ         $0x02, DI
+	MOVQ         c+48(FP), R8
+	MOVQ         n+56(FP), R9
+	VBROADCASTSS alpha+64(FP), Z0
+	TESTQ        AX, AX
+	JZ           done
+
+testz8:
+	CMPQ   R9, $0x00000080
+	JL     skipz8
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	XORQ   R10, R10
+
+kz8:
+	LEAQ       16(R10), R11
+	CMPQ       R11, CX
+	JGE        nopfz8
+	MOVLQSX    (DX)(R11*4), R11
+	IMULQ      DI, R11
+	ADDQ       SI, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 64(R11)
+	PREFETCHT0 128(R11)
+	PREFETCHT0 192(R11)
+	PREFETCHT0 256(R11)
+	PREFETCHT0 320(R11)
+	PREFETCHT0 384(R11)
+	PREFETCHT0 448(R11)
+
+nopfz8:
+	MOVLQSX      (DX)(R10*4), R11
+	IMULQ        DI, R11
+	ADDQ         SI, R11
+	VBROADCASTSS (BX)(R10*4), Z9
+	VFMADD231PS  (R11), Z9, Z1
+	VFMADD231PS  64(R11), Z9, Z2
+	VFMADD231PS  128(R11), Z9, Z3
+	VFMADD231PS  192(R11), Z9, Z4
+	VFMADD231PS  256(R11), Z9, Z5
+	VFMADD231PS  320(R11), Z9, Z6
+	VFMADD231PS  384(R11), Z9, Z7
+	VFMADD231PS  448(R11), Z9, Z8
+	INCQ         R10
+	CMPQ         R10, AX
+	JL           kz8
+	VMOVUPS      (R8), Z9
+	VFMADD231PS  Z1, Z0, Z9
+	VMOVUPS      Z9, (R8)
+	VMOVUPS      64(R8), Z9
+	VFMADD231PS  Z2, Z0, Z9
+	VMOVUPS      Z9, 64(R8)
+	VMOVUPS      128(R8), Z9
+	VFMADD231PS  Z3, Z0, Z9
+	VMOVUPS      Z9, 128(R8)
+	VMOVUPS      192(R8), Z9
+	VFMADD231PS  Z4, Z0, Z9
+	VMOVUPS      Z9, 192(R8)
+	VMOVUPS      256(R8), Z9
+	VFMADD231PS  Z5, Z0, Z9
+	VMOVUPS      Z9, 256(R8)
+	VMOVUPS      320(R8), Z9
+	VFMADD231PS  Z6, Z0, Z9
+	VMOVUPS      Z9, 320(R8)
+	VMOVUPS      384(R8), Z9
+	VFMADD231PS  Z7, Z0, Z9
+	VMOVUPS      Z9, 384(R8)
+	VMOVUPS      448(R8), Z9
+	VFMADD231PS  Z8, Z0, Z9
+	VMOVUPS      Z9, 448(R8)
+	ADDQ         $0x00000200, SI
+	ADDQ         $0x00000200, R8
+	SUBQ         $0x00000080, R9
+	JMP          testz8
+
+skipz8:
+testz4:
+	CMPQ   R9, $0x00000040
+	JL     skipz4
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	XORQ   R10, R10
+
+kz4:
+	LEAQ       16(R10), R11
+	CMPQ       R11, CX
+	JGE        nopfz4
+	MOVLQSX    (DX)(R11*4), R11
+	IMULQ      DI, R11
+	ADDQ       SI, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 64(R11)
+	PREFETCHT0 128(R11)
+	PREFETCHT0 192(R11)
+
+nopfz4:
+	MOVLQSX      (DX)(R10*4), R11
+	IMULQ        DI, R11
+	ADDQ         SI, R11
+	VBROADCASTSS (BX)(R10*4), Z1
+	VFMADD231PS  (R11), Z1, Z10
+	VFMADD231PS  64(R11), Z1, Z11
+	VFMADD231PS  128(R11), Z1, Z12
+	VFMADD231PS  192(R11), Z1, Z13
+	INCQ         R10
+	CMPQ         R10, AX
+	JL           kz4
+	VMOVUPS      (R8), Z1
+	VFMADD231PS  Z10, Z0, Z1
+	VMOVUPS      Z1, (R8)
+	VMOVUPS      64(R8), Z1
+	VFMADD231PS  Z11, Z0, Z1
+	VMOVUPS      Z1, 64(R8)
+	VMOVUPS      128(R8), Z1
+	VFMADD231PS  Z12, Z0, Z1
+	VMOVUPS      Z1, 128(R8)
+	VMOVUPS      192(R8), Z1
+	VFMADD231PS  Z13, Z0, Z1
+	VMOVUPS      Z1, 192(R8)
+	ADDQ         $0x00000100, SI
+	ADDQ         $0x00000100, R8
+	SUBQ         $0x00000040, R9
+	JMP          testz4
+
+skipz4:
+testz2:
+	CMPQ   R9, $0x00000020
+	JL     skipz2
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+	XORQ   R10, R10
+
+kz2:
+	LEAQ       16(R10), R11
+	CMPQ       R11, CX
+	JGE        nopfz2
+	MOVLQSX    (DX)(R11*4), R11
+	IMULQ      DI, R11
+	ADDQ       SI, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 64(R11)
+
+nopfz2:
+	MOVLQSX      (DX)(R10*4), R11
+	IMULQ        DI, R11
+	ADDQ         SI, R11
+	VBROADCASTSS (BX)(R10*4), Z1
+	VFMADD231PS  (R11), Z1, Z14
+	VFMADD231PS  64(R11), Z1, Z15
+	INCQ         R10
+	CMPQ         R10, AX
+	JL           kz2
+	VMOVUPS      (R8), Z1
+	VFMADD231PS  Z14, Z0, Z1
+	VMOVUPS      Z1, (R8)
+	VMOVUPS      64(R8), Z1
+	VFMADD231PS  Z15, Z0, Z1
+	VMOVUPS      Z1, 64(R8)
+	ADDQ         $0x00000080, SI
+	ADDQ         $0x00000080, R8
+	SUBQ         $0x00000020, R9
+	JMP          testz2
+
+skipz2:
+testz1:
+	CMPQ   R9, $0x00000010
+	JL     skipz1
+	VPXORD Z16, Z16, Z16
+	XORQ   R10, R10
+
+kz1:
+	LEAQ       32(R10), R11
+	CMPQ       R11, CX
+	JGE        nopfz1
+	MOVLQSX    (DX)(R11*4), R11
+	IMULQ      DI, R11
+	ADDQ       SI, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 63(R11)
+
+nopfz1:
+	MOVLQSX      (DX)(R10*4), R11
+	IMULQ        DI, R11
+	ADDQ         SI, R11
+	VBROADCASTSS (BX)(R10*4), Z1
+	VFMADD231PS  (R11), Z1, Z16
+	INCQ         R10
+	CMPQ         R10, AX
+	JL           kz1
+	VMOVUPS      (R8), Z1
+	VFMADD231PS  Z16, Z0, Z1
+	VMOVUPS      Z1, (R8)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000040, R8
+	SUBQ         $0x00000010, R9
+	JMP          testz1
+
+skipz1:
+	TESTQ  R9, R9
+	JZ     done
+	MOVL   $0x00000001, R10
+	SHLXL  R9, R10, R10
+	DECL   R10
+	KMOVW  R10, K1
+	VPXORD Z17, Z17, Z17
+	XORQ   R10, R10
+
+kztail:
+	LEAQ       32(R10), R11
+	CMPQ       R11, CX
+	JGE        nopfztail
+	MOVLQSX    (DX)(R11*4), R11
+	IMULQ      DI, R11
+	ADDQ       SI, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 63(R11)
+
+nopfztail:
+	MOVLQSX      (DX)(R10*4), R11
+	IMULQ        DI, R11
+	ADDQ         SI, R11
+	VBROADCASTSS (BX)(R10*4), Z1
+	VMOVUPS.Z    (R11), K1, Z2
+	VFMADD231PS  Z2, Z1, Z17
+	INCQ         R10
+	CMPQ         R10, AX
+	JL           kztail
+	VMOVUPS.Z    (R8), K1, Z1
+	VFMADD231PS  Z17, Z0, Z1
+	VMOVUPS      Z1, K1, (R8)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000040, R8
+	SUBQ         $0x00000010, R9
+
+done:
+	VZEROUPPER
+	RET
+
+// func spmmRowPermZ(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32, pfn int)
+// Requires: AVX, AVX512F, BMI2, MMX+
+TEXT ·spmmRowPermZ(SB), NOSPLIT, $0-80
+	MOVQ         nnz+0(FP), AX
+	MOVQ         pfn+72(FP), CX
+	MOVQ         col+8(FP), DX
+	MOVQ         val+16(FP), BX
+	MOVQ         perm+24(FP), SI
+	MOVQ         b+32(FP), DI
+	MOVQ         ldb+40(FP), R8
+	SHLQ         $0x02, R8
+	MOVQ         c+48(FP), R9
+	MOVQ         n+56(FP), R10
+	VBROADCASTSS alpha+64(FP), Z0
+	TESTQ        AX, AX
+	JZ           done
+
+testz8:
+	CMPQ   R10, $0x00000080
+	JL     skipz8
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	XORQ   R11, R11
+
+kz8:
+	LEAQ       16(R11), R12
+	CMPQ       R12, CX
+	JGE        nopfz8
+	MOVLQSX    (DX)(R12*4), R12
+	IMULQ      R8, R12
+	ADDQ       DI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 64(R12)
+	PREFETCHT0 128(R12)
+	PREFETCHT0 192(R12)
+	PREFETCHT0 256(R12)
+	PREFETCHT0 320(R12)
+	PREFETCHT0 384(R12)
+	PREFETCHT0 448(R12)
+
+nopfz8:
+	MOVLQSX      (DX)(R11*4), R12
+	IMULQ        R8, R12
+	ADDQ         DI, R12
+	MOVLQSX      (SI)(R11*4), R13
+	VBROADCASTSS (BX)(R13*4), Z9
+	VFMADD231PS  (R12), Z9, Z1
+	VFMADD231PS  64(R12), Z9, Z2
+	VFMADD231PS  128(R12), Z9, Z3
+	VFMADD231PS  192(R12), Z9, Z4
+	VFMADD231PS  256(R12), Z9, Z5
+	VFMADD231PS  320(R12), Z9, Z6
+	VFMADD231PS  384(R12), Z9, Z7
+	VFMADD231PS  448(R12), Z9, Z8
+	INCQ         R11
+	CMPQ         R11, AX
+	JL           kz8
+	VMOVUPS      (R9), Z9
+	VFMADD231PS  Z1, Z0, Z9
+	VMOVUPS      Z9, (R9)
+	VMOVUPS      64(R9), Z9
+	VFMADD231PS  Z2, Z0, Z9
+	VMOVUPS      Z9, 64(R9)
+	VMOVUPS      128(R9), Z9
+	VFMADD231PS  Z3, Z0, Z9
+	VMOVUPS      Z9, 128(R9)
+	VMOVUPS      192(R9), Z9
+	VFMADD231PS  Z4, Z0, Z9
+	VMOVUPS      Z9, 192(R9)
+	VMOVUPS      256(R9), Z9
+	VFMADD231PS  Z5, Z0, Z9
+	VMOVUPS      Z9, 256(R9)
+	VMOVUPS      320(R9), Z9
+	VFMADD231PS  Z6, Z0, Z9
+	VMOVUPS      Z9, 320(R9)
+	VMOVUPS      384(R9), Z9
+	VFMADD231PS  Z7, Z0, Z9
+	VMOVUPS      Z9, 384(R9)
+	VMOVUPS      448(R9), Z9
+	VFMADD231PS  Z8, Z0, Z9
+	VMOVUPS      Z9, 448(R9)
+	ADDQ         $0x00000200, DI
+	ADDQ         $0x00000200, R9
+	SUBQ         $0x00000080, R10
+	JMP          testz8
+
+skipz8:
+testz4:
+	CMPQ   R10, $0x00000040
+	JL     skipz4
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	XORQ   R11, R11
+
+kz4:
+	LEAQ       16(R11), R12
+	CMPQ       R12, CX
+	JGE        nopfz4
+	MOVLQSX    (DX)(R12*4), R12
+	IMULQ      R8, R12
+	ADDQ       DI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 64(R12)
+	PREFETCHT0 128(R12)
+	PREFETCHT0 192(R12)
+
+nopfz4:
+	MOVLQSX      (DX)(R11*4), R12
+	IMULQ        R8, R12
+	ADDQ         DI, R12
+	MOVLQSX      (SI)(R11*4), R13
+	VBROADCASTSS (BX)(R13*4), Z1
+	VFMADD231PS  (R12), Z1, Z10
+	VFMADD231PS  64(R12), Z1, Z11
+	VFMADD231PS  128(R12), Z1, Z12
+	VFMADD231PS  192(R12), Z1, Z13
+	INCQ         R11
+	CMPQ         R11, AX
+	JL           kz4
+	VMOVUPS      (R9), Z1
+	VFMADD231PS  Z10, Z0, Z1
+	VMOVUPS      Z1, (R9)
+	VMOVUPS      64(R9), Z1
+	VFMADD231PS  Z11, Z0, Z1
+	VMOVUPS      Z1, 64(R9)
+	VMOVUPS      128(R9), Z1
+	VFMADD231PS  Z12, Z0, Z1
+	VMOVUPS      Z1, 128(R9)
+	VMOVUPS      192(R9), Z1
+	VFMADD231PS  Z13, Z0, Z1
+	VMOVUPS      Z1, 192(R9)
+	ADDQ         $0x00000100, DI
+	ADDQ         $0x00000100, R9
+	SUBQ         $0x00000040, R10
+	JMP          testz4
+
+skipz4:
+testz2:
+	CMPQ   R10, $0x00000020
+	JL     skipz2
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+	XORQ   R11, R11
+
+kz2:
+	LEAQ       16(R11), R12
+	CMPQ       R12, CX
+	JGE        nopfz2
+	MOVLQSX    (DX)(R12*4), R12
+	IMULQ      R8, R12
+	ADDQ       DI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 64(R12)
+
+nopfz2:
+	MOVLQSX      (DX)(R11*4), R12
+	IMULQ        R8, R12
+	ADDQ         DI, R12
+	MOVLQSX      (SI)(R11*4), R13
+	VBROADCASTSS (BX)(R13*4), Z1
+	VFMADD231PS  (R12), Z1, Z14
+	VFMADD231PS  64(R12), Z1, Z15
+	INCQ         R11
+	CMPQ         R11, AX
+	JL           kz2
+	VMOVUPS      (R9), Z1
+	VFMADD231PS  Z14, Z0, Z1
+	VMOVUPS      Z1, (R9)
+	VMOVUPS      64(R9), Z1
+	VFMADD231PS  Z15, Z0, Z1
+	VMOVUPS      Z1, 64(R9)
+	ADDQ         $0x00000080, DI
+	ADDQ         $0x00000080, R9
+	SUBQ         $0x00000020, R10
+	JMP          testz2
+
+skipz2:
+testz1:
+	CMPQ   R10, $0x00000010
+	JL     skipz1
+	VPXORD Z16, Z16, Z16
+	XORQ   R11, R11
+
+kz1:
+	LEAQ       32(R11), R12
+	CMPQ       R12, CX
+	JGE        nopfz1
+	MOVLQSX    (DX)(R12*4), R12
+	IMULQ      R8, R12
+	ADDQ       DI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 63(R12)
+
+nopfz1:
+	MOVLQSX      (DX)(R11*4), R12
+	IMULQ        R8, R12
+	ADDQ         DI, R12
+	MOVLQSX      (SI)(R11*4), R13
+	VBROADCASTSS (BX)(R13*4), Z1
+	VFMADD231PS  (R12), Z1, Z16
+	INCQ         R11
+	CMPQ         R11, AX
+	JL           kz1
+	VMOVUPS      (R9), Z1
+	VFMADD231PS  Z16, Z0, Z1
+	VMOVUPS      Z1, (R9)
+	ADDQ         $0x00000040, DI
+	ADDQ         $0x00000040, R9
+	SUBQ         $0x00000010, R10
+	JMP          testz1
+
+skipz1:
+	TESTQ  R10, R10
+	JZ     done
+	MOVL   $0x00000001, R11
+	SHLXL  R10, R11, R11
+	DECL   R11
+	KMOVW  R11, K1
+	VPXORD Z17, Z17, Z17
+	XORQ   R11, R11
+
+kztail:
+	LEAQ       32(R11), R12
+	CMPQ       R12, CX
+	JGE        nopfztail
+	MOVLQSX    (DX)(R12*4), R12
+	IMULQ      R8, R12
+	ADDQ       DI, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 63(R12)
+
+nopfztail:
+	MOVLQSX      (DX)(R11*4), R12
+	IMULQ        R8, R12
+	ADDQ         DI, R12
+	MOVLQSX      (SI)(R11*4), R13
+	VBROADCASTSS (BX)(R13*4), Z1
+	VMOVUPS.Z    (R12), K1, Z2
+	VFMADD231PS  Z2, Z1, Z17
+	INCQ         R11
+	CMPQ         R11, AX
+	JL           kztail
+	VMOVUPS.Z    (R9), K1, Z1
+	VFMADD231PS  Z17, Z0, Z1
+	VMOVUPS      Z1, K1, (R9)
+	ADDQ         $0x00000040, DI
+	ADDQ         $0x00000040, R9
+	SUBQ         $0x00000010, R10
+
+done:
+	VZEROUPPER
+	RET
+
+// func spmmRowsZ(lo int, hi int, rowPtr *int32, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, ldc int, n int, alpha float32, set int, pfn int)
+// Requires: AVX, AVX512F, BMI2, MMX+
+TEXT ·spmmRowsZ(SB), NOSPLIT, $8-112
+	MOVQ         lo+0(FP), AX
+	MOVQ         AX, (SP)
+	VBROADCASTSS alpha+88(FP), Z0
+	MOVQ         set+96(FP), AX
+	TESTQ        AX, AX
+	JNZ          spmmRowsZ_set_row
+
+spmmRowsZ_add_row:
+	MOVQ    (SP), AX
+	MOVQ    hi+8(FP), CX
+	CMPQ    AX, CX
+	JGE     spmmRowsZ_done
+	MOVQ    rowPtr+16(FP), CX
+	MOVLQSX (CX)(AX*4), DX
+	MOVLQSX 4(CX)(AX*4), CX
+	SUBQ    DX, CX
+	MOVQ    col+24(FP), BX
+	LEAQ    (BX)(DX*4), BX
+	MOVQ    val+32(FP), SI
+	LEAQ    (SI)(DX*4), SI
+	MOVQ    pfn+104(FP), DI
+	SUBQ    DX, DI
+	MOVQ    b+48(FP), DX
+	MOVQ    ldb+56(FP), R8
+	SHLQ    $0x02, R8
+	MOVQ    c+64(FP), R9
+	MOVQ    ldc+72(FP), R10
+	IMULQ   AX, R10
+	LEAQ    (R9)(R10*4), R9
+	MOVQ    n+80(FP), R10
+	INCQ    AX
+	MOVQ    AX, (SP)
+	TESTQ   CX, CX
+	JZ      spmmRowsZ_add_row
+
+spmmRowsZ_add_testz8:
+	CMPQ   R10, $0x00000080
+	JL     spmmRowsZ_add_skipz8
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	XORQ   AX, AX
+
+spmmRowsZ_add_kz8:
+	LEAQ       64(AX), R11
+	CMPQ       R11, DI
+	JGE        spmmRowsZ_add_nopfz8
+	MOVLQSX    (BX)(R11*4), R11
+	IMULQ      R8, R11
+	ADDQ       DX, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 64(R11)
+	PREFETCHT0 128(R11)
+	PREFETCHT0 192(R11)
+	PREFETCHT0 256(R11)
+	PREFETCHT0 320(R11)
+	PREFETCHT0 384(R11)
+	PREFETCHT0 448(R11)
+
+spmmRowsZ_add_nopfz8:
+	MOVLQSX      (BX)(AX*4), R11
+	IMULQ        R8, R11
+	ADDQ         DX, R11
+	VBROADCASTSS (SI)(AX*4), Z9
+	VFMADD231PS  (R11), Z9, Z1
+	VFMADD231PS  64(R11), Z9, Z2
+	VFMADD231PS  128(R11), Z9, Z3
+	VFMADD231PS  192(R11), Z9, Z4
+	VFMADD231PS  256(R11), Z9, Z5
+	VFMADD231PS  320(R11), Z9, Z6
+	VFMADD231PS  384(R11), Z9, Z7
+	VFMADD231PS  448(R11), Z9, Z8
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsZ_add_kz8
+	VMOVUPS      (R9), Z9
+	VFMADD231PS  Z1, Z0, Z9
+	VMOVUPS      Z9, (R9)
+	VMOVUPS      64(R9), Z9
+	VFMADD231PS  Z2, Z0, Z9
+	VMOVUPS      Z9, 64(R9)
+	VMOVUPS      128(R9), Z9
+	VFMADD231PS  Z3, Z0, Z9
+	VMOVUPS      Z9, 128(R9)
+	VMOVUPS      192(R9), Z9
+	VFMADD231PS  Z4, Z0, Z9
+	VMOVUPS      Z9, 192(R9)
+	VMOVUPS      256(R9), Z9
+	VFMADD231PS  Z5, Z0, Z9
+	VMOVUPS      Z9, 256(R9)
+	VMOVUPS      320(R9), Z9
+	VFMADD231PS  Z6, Z0, Z9
+	VMOVUPS      Z9, 320(R9)
+	VMOVUPS      384(R9), Z9
+	VFMADD231PS  Z7, Z0, Z9
+	VMOVUPS      Z9, 384(R9)
+	VMOVUPS      448(R9), Z9
+	VFMADD231PS  Z8, Z0, Z9
+	VMOVUPS      Z9, 448(R9)
+	ADDQ         $0x00000200, DX
+	ADDQ         $0x00000200, R9
+	SUBQ         $0x00000080, R10
+	JMP          spmmRowsZ_add_testz8
+
+spmmRowsZ_add_skipz8:
+spmmRowsZ_add_testz4:
+	CMPQ   R10, $0x00000040
+	JL     spmmRowsZ_add_skipz4
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	XORQ   AX, AX
+
+spmmRowsZ_add_kz4:
+	LEAQ       64(AX), R11
+	CMPQ       R11, DI
+	JGE        spmmRowsZ_add_nopfz4
+	MOVLQSX    (BX)(R11*4), R11
+	IMULQ      R8, R11
+	ADDQ       DX, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 64(R11)
+	PREFETCHT0 128(R11)
+	PREFETCHT0 192(R11)
+
+spmmRowsZ_add_nopfz4:
+	MOVLQSX      (BX)(AX*4), R11
+	IMULQ        R8, R11
+	ADDQ         DX, R11
+	VBROADCASTSS (SI)(AX*4), Z9
+	VFMADD231PS  (R11), Z9, Z10
+	VFMADD231PS  64(R11), Z9, Z11
+	VFMADD231PS  128(R11), Z9, Z12
+	VFMADD231PS  192(R11), Z9, Z13
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsZ_add_kz4
+	VMOVUPS      (R9), Z9
+	VFMADD231PS  Z10, Z0, Z9
+	VMOVUPS      Z9, (R9)
+	VMOVUPS      64(R9), Z9
+	VFMADD231PS  Z11, Z0, Z9
+	VMOVUPS      Z9, 64(R9)
+	VMOVUPS      128(R9), Z9
+	VFMADD231PS  Z12, Z0, Z9
+	VMOVUPS      Z9, 128(R9)
+	VMOVUPS      192(R9), Z9
+	VFMADD231PS  Z13, Z0, Z9
+	VMOVUPS      Z9, 192(R9)
+	ADDQ         $0x00000100, DX
+	ADDQ         $0x00000100, R9
+	SUBQ         $0x00000040, R10
+	JMP          spmmRowsZ_add_testz4
+
+spmmRowsZ_add_skipz4:
+spmmRowsZ_add_testz2:
+	CMPQ   R10, $0x00000020
+	JL     spmmRowsZ_add_skipz2
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+	XORQ   AX, AX
+
+spmmRowsZ_add_kz2:
+	LEAQ       64(AX), R11
+	CMPQ       R11, DI
+	JGE        spmmRowsZ_add_nopfz2
+	MOVLQSX    (BX)(R11*4), R11
+	IMULQ      R8, R11
+	ADDQ       DX, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 64(R11)
+
+spmmRowsZ_add_nopfz2:
+	MOVLQSX      (BX)(AX*4), R11
+	IMULQ        R8, R11
+	ADDQ         DX, R11
+	VBROADCASTSS (SI)(AX*4), Z9
+	VFMADD231PS  (R11), Z9, Z14
+	VFMADD231PS  64(R11), Z9, Z15
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsZ_add_kz2
+	VMOVUPS      (R9), Z9
+	VFMADD231PS  Z14, Z0, Z9
+	VMOVUPS      Z9, (R9)
+	VMOVUPS      64(R9), Z9
+	VFMADD231PS  Z15, Z0, Z9
+	VMOVUPS      Z9, 64(R9)
+	ADDQ         $0x00000080, DX
+	ADDQ         $0x00000080, R9
+	SUBQ         $0x00000020, R10
+	JMP          spmmRowsZ_add_testz2
+
+spmmRowsZ_add_skipz2:
+spmmRowsZ_add_testz1:
+	CMPQ   R10, $0x00000010
+	JL     spmmRowsZ_add_skipz1
+	VPXORD Z16, Z16, Z16
+	XORQ   AX, AX
+
+spmmRowsZ_add_kz1:
+	LEAQ       32(AX), R11
+	CMPQ       R11, DI
+	JGE        spmmRowsZ_add_nopfz1
+	MOVLQSX    (BX)(R11*4), R11
+	IMULQ      R8, R11
+	ADDQ       DX, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 63(R11)
+
+spmmRowsZ_add_nopfz1:
+	MOVLQSX      (BX)(AX*4), R11
+	IMULQ        R8, R11
+	ADDQ         DX, R11
+	VBROADCASTSS (SI)(AX*4), Z9
+	VFMADD231PS  (R11), Z9, Z16
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsZ_add_kz1
+	VMOVUPS      (R9), Z9
+	VFMADD231PS  Z16, Z0, Z9
+	VMOVUPS      Z9, (R9)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, R9
+	SUBQ         $0x00000010, R10
+	JMP          spmmRowsZ_add_testz1
+
+spmmRowsZ_add_skipz1:
+	TESTQ  R10, R10
+	JZ     spmmRowsZ_add_row
+	MOVL   $0x00000001, AX
+	SHLXL  R10, AX, AX
+	DECL   AX
+	KMOVW  AX, K1
+	VPXORD Z17, Z17, Z17
+	XORQ   AX, AX
+
+spmmRowsZ_add_kztail:
+	LEAQ       32(AX), R11
+	CMPQ       R11, DI
+	JGE        spmmRowsZ_add_nopfztail
+	MOVLQSX    (BX)(R11*4), R11
+	IMULQ      R8, R11
+	ADDQ       DX, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 63(R11)
+
+spmmRowsZ_add_nopfztail:
+	MOVLQSX      (BX)(AX*4), R11
+	IMULQ        R8, R11
+	ADDQ         DX, R11
+	VBROADCASTSS (SI)(AX*4), Z9
+	VMOVUPS.Z    (R11), K1, Z18
+	VFMADD231PS  Z18, Z9, Z17
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsZ_add_kztail
+	VMOVUPS.Z    (R9), K1, Z9
+	VFMADD231PS  Z17, Z0, Z9
+	VMOVUPS      Z9, K1, (R9)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, R9
+	SUBQ         $0x00000010, R10
+	JMP          spmmRowsZ_add_row
+
+spmmRowsZ_set_row:
+	MOVQ    (SP), AX
+	MOVQ    hi+8(FP), CX
+	CMPQ    AX, CX
+	JGE     spmmRowsZ_done
+	MOVQ    rowPtr+16(FP), CX
+	MOVLQSX (CX)(AX*4), DX
+	MOVLQSX 4(CX)(AX*4), CX
+	SUBQ    DX, CX
+	MOVQ    col+24(FP), BX
+	LEAQ    (BX)(DX*4), BX
+	MOVQ    val+32(FP), SI
+	LEAQ    (SI)(DX*4), SI
+	MOVQ    pfn+104(FP), DI
+	SUBQ    DX, DI
+	MOVQ    b+48(FP), DX
+	MOVQ    ldb+56(FP), R8
+	SHLQ    $0x02, R8
+	MOVQ    c+64(FP), R9
+	MOVQ    ldc+72(FP), R10
+	IMULQ   AX, R10
+	LEAQ    (R9)(R10*4), R9
+	MOVQ    n+80(FP), R10
+	INCQ    AX
+	MOVQ    AX, (SP)
+	TESTQ   CX, CX
+	JZ      spmmRowsZ_set_zero
+
+spmmRowsZ_set_testz8:
+	CMPQ   R10, $0x00000080
+	JL     spmmRowsZ_set_skipz8
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	XORQ   AX, AX
+
+spmmRowsZ_set_kz8:
+	LEAQ       64(AX), R11
+	CMPQ       R11, DI
+	JGE        spmmRowsZ_set_nopfz8
+	MOVLQSX    (BX)(R11*4), R11
+	IMULQ      R8, R11
+	ADDQ       DX, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 64(R11)
+	PREFETCHT0 128(R11)
+	PREFETCHT0 192(R11)
+	PREFETCHT0 256(R11)
+	PREFETCHT0 320(R11)
+	PREFETCHT0 384(R11)
+	PREFETCHT0 448(R11)
+
+spmmRowsZ_set_nopfz8:
+	MOVLQSX      (BX)(AX*4), R11
+	IMULQ        R8, R11
+	ADDQ         DX, R11
+	VBROADCASTSS (SI)(AX*4), Z9
+	VFMADD231PS  (R11), Z9, Z1
+	VFMADD231PS  64(R11), Z9, Z2
+	VFMADD231PS  128(R11), Z9, Z3
+	VFMADD231PS  192(R11), Z9, Z4
+	VFMADD231PS  256(R11), Z9, Z5
+	VFMADD231PS  320(R11), Z9, Z6
+	VFMADD231PS  384(R11), Z9, Z7
+	VFMADD231PS  448(R11), Z9, Z8
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsZ_set_kz8
+	VPXORD       Z10, Z10, Z10
+	VFMADD231PS  Z1, Z0, Z10
+	VMOVUPS      Z10, (R9)
+	VPXORD       Z10, Z10, Z10
+	VFMADD231PS  Z2, Z0, Z10
+	VMOVUPS      Z10, 64(R9)
+	VPXORD       Z10, Z10, Z10
+	VFMADD231PS  Z3, Z0, Z10
+	VMOVUPS      Z10, 128(R9)
+	VPXORD       Z10, Z10, Z10
+	VFMADD231PS  Z4, Z0, Z10
+	VMOVUPS      Z10, 192(R9)
+	VPXORD       Z10, Z10, Z10
+	VFMADD231PS  Z5, Z0, Z10
+	VMOVUPS      Z10, 256(R9)
+	VPXORD       Z10, Z10, Z10
+	VFMADD231PS  Z6, Z0, Z10
+	VMOVUPS      Z10, 320(R9)
+	VPXORD       Z10, Z10, Z10
+	VFMADD231PS  Z7, Z0, Z10
+	VMOVUPS      Z10, 384(R9)
+	VPXORD       Z10, Z10, Z10
+	VFMADD231PS  Z8, Z0, Z10
+	VMOVUPS      Z10, 448(R9)
+	ADDQ         $0x00000200, DX
+	ADDQ         $0x00000200, R9
+	SUBQ         $0x00000080, R10
+	JMP          spmmRowsZ_set_testz8
+
+spmmRowsZ_set_skipz8:
+spmmRowsZ_set_testz4:
+	CMPQ   R10, $0x00000040
+	JL     spmmRowsZ_set_skipz4
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	XORQ   AX, AX
+
+spmmRowsZ_set_kz4:
+	LEAQ       64(AX), R11
+	CMPQ       R11, DI
+	JGE        spmmRowsZ_set_nopfz4
+	MOVLQSX    (BX)(R11*4), R11
+	IMULQ      R8, R11
+	ADDQ       DX, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 64(R11)
+	PREFETCHT0 128(R11)
+	PREFETCHT0 192(R11)
+
+spmmRowsZ_set_nopfz4:
+	MOVLQSX      (BX)(AX*4), R11
+	IMULQ        R8, R11
+	ADDQ         DX, R11
+	VBROADCASTSS (SI)(AX*4), Z9
+	VFMADD231PS  (R11), Z9, Z11
+	VFMADD231PS  64(R11), Z9, Z12
+	VFMADD231PS  128(R11), Z9, Z13
+	VFMADD231PS  192(R11), Z9, Z14
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsZ_set_kz4
+	VPXORD       Z15, Z15, Z15
+	VFMADD231PS  Z11, Z0, Z15
+	VMOVUPS      Z15, (R9)
+	VPXORD       Z15, Z15, Z15
+	VFMADD231PS  Z12, Z0, Z15
+	VMOVUPS      Z15, 64(R9)
+	VPXORD       Z15, Z15, Z15
+	VFMADD231PS  Z13, Z0, Z15
+	VMOVUPS      Z15, 128(R9)
+	VPXORD       Z15, Z15, Z15
+	VFMADD231PS  Z14, Z0, Z15
+	VMOVUPS      Z15, 192(R9)
+	ADDQ         $0x00000100, DX
+	ADDQ         $0x00000100, R9
+	SUBQ         $0x00000040, R10
+	JMP          spmmRowsZ_set_testz4
+
+spmmRowsZ_set_skipz4:
+spmmRowsZ_set_testz2:
+	CMPQ   R10, $0x00000020
+	JL     spmmRowsZ_set_skipz2
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	XORQ   AX, AX
+
+spmmRowsZ_set_kz2:
+	LEAQ       64(AX), R11
+	CMPQ       R11, DI
+	JGE        spmmRowsZ_set_nopfz2
+	MOVLQSX    (BX)(R11*4), R11
+	IMULQ      R8, R11
+	ADDQ       DX, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 64(R11)
+
+spmmRowsZ_set_nopfz2:
+	MOVLQSX      (BX)(AX*4), R11
+	IMULQ        R8, R11
+	ADDQ         DX, R11
+	VBROADCASTSS (SI)(AX*4), Z9
+	VFMADD231PS  (R11), Z9, Z16
+	VFMADD231PS  64(R11), Z9, Z17
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsZ_set_kz2
+	VPXORD       Z18, Z18, Z18
+	VFMADD231PS  Z16, Z0, Z18
+	VMOVUPS      Z18, (R9)
+	VPXORD       Z18, Z18, Z18
+	VFMADD231PS  Z17, Z0, Z18
+	VMOVUPS      Z18, 64(R9)
+	ADDQ         $0x00000080, DX
+	ADDQ         $0x00000080, R9
+	SUBQ         $0x00000020, R10
+	JMP          spmmRowsZ_set_testz2
+
+spmmRowsZ_set_skipz2:
+spmmRowsZ_set_testz1:
+	CMPQ   R10, $0x00000010
+	JL     spmmRowsZ_set_skipz1
+	VPXORD Z19, Z19, Z19
+	XORQ   AX, AX
+
+spmmRowsZ_set_kz1:
+	LEAQ       32(AX), R11
+	CMPQ       R11, DI
+	JGE        spmmRowsZ_set_nopfz1
+	MOVLQSX    (BX)(R11*4), R11
+	IMULQ      R8, R11
+	ADDQ       DX, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 63(R11)
+
+spmmRowsZ_set_nopfz1:
+	MOVLQSX      (BX)(AX*4), R11
+	IMULQ        R8, R11
+	ADDQ         DX, R11
+	VBROADCASTSS (SI)(AX*4), Z9
+	VFMADD231PS  (R11), Z9, Z19
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsZ_set_kz1
+	VPXORD       Z20, Z20, Z20
+	VFMADD231PS  Z19, Z0, Z20
+	VMOVUPS      Z20, (R9)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, R9
+	SUBQ         $0x00000010, R10
+	JMP          spmmRowsZ_set_testz1
+
+spmmRowsZ_set_skipz1:
+	TESTQ  R10, R10
+	JZ     spmmRowsZ_set_row
+	MOVL   $0x00000001, AX
+	SHLXL  R10, AX, AX
+	DECL   AX
+	KMOVW  AX, K1
+	VPXORD Z21, Z21, Z21
+	XORQ   AX, AX
+
+spmmRowsZ_set_kztail:
+	LEAQ       32(AX), R11
+	CMPQ       R11, DI
+	JGE        spmmRowsZ_set_nopfztail
+	MOVLQSX    (BX)(R11*4), R11
+	IMULQ      R8, R11
+	ADDQ       DX, R11
+	PREFETCHT0 (R11)
+	PREFETCHT0 63(R11)
+
+spmmRowsZ_set_nopfztail:
+	MOVLQSX      (BX)(AX*4), R11
+	IMULQ        R8, R11
+	ADDQ         DX, R11
+	VBROADCASTSS (SI)(AX*4), Z9
+	VMOVUPS.Z    (R11), K1, Z24
+	VFMADD231PS  Z24, Z9, Z21
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsZ_set_kztail
+	VPXORD       Z22, Z22, Z22
+	VFMADD231PS  Z21, Z0, Z22
+	VMOVUPS      Z22, K1, (R9)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, R9
+	SUBQ         $0x00000010, R10
+	JMP          spmmRowsZ_set_row
+
+spmmRowsZ_set_zero:
+	VPXORD Z23, Z23, Z23
+
+spmmRowsZ_set_z16:
+	CMPQ    R10, $0x00000010
+	JL      spmmRowsZ_set_ztail
+	VMOVUPS Z23, (R9)
+	ADDQ    $0x00000040, R9
+	SUBQ    $0x00000010, R10
+	JMP     spmmRowsZ_set_z16
+
+spmmRowsZ_set_ztail:
+	TESTQ   R10, R10
+	JZ      spmmRowsZ_set_row
+	MOVL    $0x00000001, AX
+	SHLXL   R10, AX, AX
+	DECL    AX
+	KMOVW   AX, K1
+	VMOVUPS Z23, K1, (R9)
+	JMP     spmmRowsZ_set_row
+
+spmmRowsZ_done:
+	VZEROUPPER
+	RET
+
+// func spmmRowsPermZ(lo int, hi int, rowPtr *int32, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, ldc int, n int, alpha float32, set int, pfn int)
+// Requires: AVX, AVX512F, BMI2, MMX+
+TEXT ·spmmRowsPermZ(SB), NOSPLIT, $8-112
+	MOVQ         lo+0(FP), AX
+	MOVQ         AX, (SP)
+	VBROADCASTSS alpha+88(FP), Z0
+	MOVQ         set+96(FP), AX
+	TESTQ        AX, AX
+	JNZ          spmmRowsPermZ_set_row
+
+spmmRowsPermZ_add_row:
+	MOVQ    (SP), AX
+	MOVQ    hi+8(FP), CX
+	CMPQ    AX, CX
+	JGE     spmmRowsPermZ_done
+	MOVQ    rowPtr+16(FP), CX
+	MOVLQSX (CX)(AX*4), DX
+	MOVLQSX 4(CX)(AX*4), CX
+	SUBQ    DX, CX
+	MOVQ    col+24(FP), BX
+	LEAQ    (BX)(DX*4), BX
+	MOVQ    val+32(FP), SI
+	MOVQ    perm+40(FP), DI
+	LEAQ    (DI)(DX*4), DI
+	MOVQ    pfn+104(FP), R8
+	SUBQ    DX, R8
+	MOVQ    b+48(FP), DX
+	MOVQ    ldb+56(FP), R9
+	SHLQ    $0x02, R9
+	MOVQ    c+64(FP), R10
+	MOVQ    ldc+72(FP), R11
+	IMULQ   AX, R11
+	LEAQ    (R10)(R11*4), R10
+	MOVQ    n+80(FP), R11
+	INCQ    AX
+	MOVQ    AX, (SP)
+	TESTQ   CX, CX
+	JZ      spmmRowsPermZ_add_row
+
+spmmRowsPermZ_add_testz8:
+	CMPQ   R11, $0x00000080
+	JL     spmmRowsPermZ_add_skipz8
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	XORQ   AX, AX
+
+spmmRowsPermZ_add_kz8:
+	LEAQ       16(AX), R12
+	CMPQ       R12, R8
+	JGE        spmmRowsPermZ_add_nopfz8
+	MOVLQSX    (BX)(R12*4), R12
+	IMULQ      R9, R12
+	ADDQ       DX, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 64(R12)
+	PREFETCHT0 128(R12)
+	PREFETCHT0 192(R12)
+	PREFETCHT0 256(R12)
+	PREFETCHT0 320(R12)
+	PREFETCHT0 384(R12)
+	PREFETCHT0 448(R12)
+
+spmmRowsPermZ_add_nopfz8:
+	MOVLQSX      (BX)(AX*4), R12
+	IMULQ        R9, R12
+	ADDQ         DX, R12
+	MOVLQSX      (DI)(AX*4), R13
+	VBROADCASTSS (SI)(R13*4), Z9
+	VFMADD231PS  (R12), Z9, Z1
+	VFMADD231PS  64(R12), Z9, Z2
+	VFMADD231PS  128(R12), Z9, Z3
+	VFMADD231PS  192(R12), Z9, Z4
+	VFMADD231PS  256(R12), Z9, Z5
+	VFMADD231PS  320(R12), Z9, Z6
+	VFMADD231PS  384(R12), Z9, Z7
+	VFMADD231PS  448(R12), Z9, Z8
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsPermZ_add_kz8
+	VMOVUPS      (R10), Z9
+	VFMADD231PS  Z1, Z0, Z9
+	VMOVUPS      Z9, (R10)
+	VMOVUPS      64(R10), Z9
+	VFMADD231PS  Z2, Z0, Z9
+	VMOVUPS      Z9, 64(R10)
+	VMOVUPS      128(R10), Z9
+	VFMADD231PS  Z3, Z0, Z9
+	VMOVUPS      Z9, 128(R10)
+	VMOVUPS      192(R10), Z9
+	VFMADD231PS  Z4, Z0, Z9
+	VMOVUPS      Z9, 192(R10)
+	VMOVUPS      256(R10), Z9
+	VFMADD231PS  Z5, Z0, Z9
+	VMOVUPS      Z9, 256(R10)
+	VMOVUPS      320(R10), Z9
+	VFMADD231PS  Z6, Z0, Z9
+	VMOVUPS      Z9, 320(R10)
+	VMOVUPS      384(R10), Z9
+	VFMADD231PS  Z7, Z0, Z9
+	VMOVUPS      Z9, 384(R10)
+	VMOVUPS      448(R10), Z9
+	VFMADD231PS  Z8, Z0, Z9
+	VMOVUPS      Z9, 448(R10)
+	ADDQ         $0x00000200, DX
+	ADDQ         $0x00000200, R10
+	SUBQ         $0x00000080, R11
+	JMP          spmmRowsPermZ_add_testz8
+
+spmmRowsPermZ_add_skipz8:
+spmmRowsPermZ_add_testz4:
+	CMPQ   R11, $0x00000040
+	JL     spmmRowsPermZ_add_skipz4
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	XORQ   AX, AX
+
+spmmRowsPermZ_add_kz4:
+	LEAQ       16(AX), R12
+	CMPQ       R12, R8
+	JGE        spmmRowsPermZ_add_nopfz4
+	MOVLQSX    (BX)(R12*4), R12
+	IMULQ      R9, R12
+	ADDQ       DX, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 64(R12)
+	PREFETCHT0 128(R12)
+	PREFETCHT0 192(R12)
+
+spmmRowsPermZ_add_nopfz4:
+	MOVLQSX      (BX)(AX*4), R12
+	IMULQ        R9, R12
+	ADDQ         DX, R12
+	MOVLQSX      (DI)(AX*4), R13
+	VBROADCASTSS (SI)(R13*4), Z9
+	VFMADD231PS  (R12), Z9, Z10
+	VFMADD231PS  64(R12), Z9, Z11
+	VFMADD231PS  128(R12), Z9, Z12
+	VFMADD231PS  192(R12), Z9, Z13
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsPermZ_add_kz4
+	VMOVUPS      (R10), Z9
+	VFMADD231PS  Z10, Z0, Z9
+	VMOVUPS      Z9, (R10)
+	VMOVUPS      64(R10), Z9
+	VFMADD231PS  Z11, Z0, Z9
+	VMOVUPS      Z9, 64(R10)
+	VMOVUPS      128(R10), Z9
+	VFMADD231PS  Z12, Z0, Z9
+	VMOVUPS      Z9, 128(R10)
+	VMOVUPS      192(R10), Z9
+	VFMADD231PS  Z13, Z0, Z9
+	VMOVUPS      Z9, 192(R10)
+	ADDQ         $0x00000100, DX
+	ADDQ         $0x00000100, R10
+	SUBQ         $0x00000040, R11
+	JMP          spmmRowsPermZ_add_testz4
+
+spmmRowsPermZ_add_skipz4:
+spmmRowsPermZ_add_testz2:
+	CMPQ   R11, $0x00000020
+	JL     spmmRowsPermZ_add_skipz2
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+	XORQ   AX, AX
+
+spmmRowsPermZ_add_kz2:
+	LEAQ       16(AX), R12
+	CMPQ       R12, R8
+	JGE        spmmRowsPermZ_add_nopfz2
+	MOVLQSX    (BX)(R12*4), R12
+	IMULQ      R9, R12
+	ADDQ       DX, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 64(R12)
+
+spmmRowsPermZ_add_nopfz2:
+	MOVLQSX      (BX)(AX*4), R12
+	IMULQ        R9, R12
+	ADDQ         DX, R12
+	MOVLQSX      (DI)(AX*4), R13
+	VBROADCASTSS (SI)(R13*4), Z9
+	VFMADD231PS  (R12), Z9, Z14
+	VFMADD231PS  64(R12), Z9, Z15
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsPermZ_add_kz2
+	VMOVUPS      (R10), Z9
+	VFMADD231PS  Z14, Z0, Z9
+	VMOVUPS      Z9, (R10)
+	VMOVUPS      64(R10), Z9
+	VFMADD231PS  Z15, Z0, Z9
+	VMOVUPS      Z9, 64(R10)
+	ADDQ         $0x00000080, DX
+	ADDQ         $0x00000080, R10
+	SUBQ         $0x00000020, R11
+	JMP          spmmRowsPermZ_add_testz2
+
+spmmRowsPermZ_add_skipz2:
+spmmRowsPermZ_add_testz1:
+	CMPQ   R11, $0x00000010
+	JL     spmmRowsPermZ_add_skipz1
+	VPXORD Z16, Z16, Z16
+	XORQ   AX, AX
+
+spmmRowsPermZ_add_kz1:
+	LEAQ       32(AX), R12
+	CMPQ       R12, R8
+	JGE        spmmRowsPermZ_add_nopfz1
+	MOVLQSX    (BX)(R12*4), R12
+	IMULQ      R9, R12
+	ADDQ       DX, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 63(R12)
+
+spmmRowsPermZ_add_nopfz1:
+	MOVLQSX      (BX)(AX*4), R12
+	IMULQ        R9, R12
+	ADDQ         DX, R12
+	MOVLQSX      (DI)(AX*4), R13
+	VBROADCASTSS (SI)(R13*4), Z9
+	VFMADD231PS  (R12), Z9, Z16
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsPermZ_add_kz1
+	VMOVUPS      (R10), Z9
+	VFMADD231PS  Z16, Z0, Z9
+	VMOVUPS      Z9, (R10)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000010, R11
+	JMP          spmmRowsPermZ_add_testz1
+
+spmmRowsPermZ_add_skipz1:
+	TESTQ  R11, R11
+	JZ     spmmRowsPermZ_add_row
+	MOVL   $0x00000001, AX
+	SHLXL  R11, AX, AX
+	DECL   AX
+	KMOVW  AX, K1
+	VPXORD Z17, Z17, Z17
+	XORQ   AX, AX
+
+spmmRowsPermZ_add_kztail:
+	LEAQ       32(AX), R12
+	CMPQ       R12, R8
+	JGE        spmmRowsPermZ_add_nopfztail
+	MOVLQSX    (BX)(R12*4), R12
+	IMULQ      R9, R12
+	ADDQ       DX, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 63(R12)
+
+spmmRowsPermZ_add_nopfztail:
+	MOVLQSX      (BX)(AX*4), R12
+	IMULQ        R9, R12
+	ADDQ         DX, R12
+	MOVLQSX      (DI)(AX*4), R13
+	VBROADCASTSS (SI)(R13*4), Z9
+	VMOVUPS.Z    (R12), K1, Z18
+	VFMADD231PS  Z18, Z9, Z17
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsPermZ_add_kztail
+	VMOVUPS.Z    (R10), K1, Z9
+	VFMADD231PS  Z17, Z0, Z9
+	VMOVUPS      Z9, K1, (R10)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000010, R11
+	JMP          spmmRowsPermZ_add_row
+
+spmmRowsPermZ_set_row:
+	MOVQ    (SP), AX
+	MOVQ    hi+8(FP), CX
+	CMPQ    AX, CX
+	JGE     spmmRowsPermZ_done
+	MOVQ    rowPtr+16(FP), CX
+	MOVLQSX (CX)(AX*4), DX
+	MOVLQSX 4(CX)(AX*4), CX
+	SUBQ    DX, CX
+	MOVQ    col+24(FP), BX
+	LEAQ    (BX)(DX*4), BX
+	MOVQ    val+32(FP), SI
+	MOVQ    perm+40(FP), DI
+	LEAQ    (DI)(DX*4), DI
+	MOVQ    pfn+104(FP), R8
+	SUBQ    DX, R8
+	MOVQ    b+48(FP), DX
+	MOVQ    ldb+56(FP), R9
+	SHLQ    $0x02, R9
+	MOVQ    c+64(FP), R10
+	MOVQ    ldc+72(FP), R11
+	IMULQ   AX, R11
+	LEAQ    (R10)(R11*4), R10
+	MOVQ    n+80(FP), R11
+	INCQ    AX
+	MOVQ    AX, (SP)
+	TESTQ   CX, CX
+	JZ      spmmRowsPermZ_set_zero
+
+spmmRowsPermZ_set_testz8:
+	CMPQ   R11, $0x00000080
+	JL     spmmRowsPermZ_set_skipz8
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	XORQ   AX, AX
+
+spmmRowsPermZ_set_kz8:
+	LEAQ       16(AX), R12
+	CMPQ       R12, R8
+	JGE        spmmRowsPermZ_set_nopfz8
+	MOVLQSX    (BX)(R12*4), R12
+	IMULQ      R9, R12
+	ADDQ       DX, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 64(R12)
+	PREFETCHT0 128(R12)
+	PREFETCHT0 192(R12)
+	PREFETCHT0 256(R12)
+	PREFETCHT0 320(R12)
+	PREFETCHT0 384(R12)
+	PREFETCHT0 448(R12)
+
+spmmRowsPermZ_set_nopfz8:
+	MOVLQSX      (BX)(AX*4), R12
+	IMULQ        R9, R12
+	ADDQ         DX, R12
+	MOVLQSX      (DI)(AX*4), R13
+	VBROADCASTSS (SI)(R13*4), Z9
+	VFMADD231PS  (R12), Z9, Z1
+	VFMADD231PS  64(R12), Z9, Z2
+	VFMADD231PS  128(R12), Z9, Z3
+	VFMADD231PS  192(R12), Z9, Z4
+	VFMADD231PS  256(R12), Z9, Z5
+	VFMADD231PS  320(R12), Z9, Z6
+	VFMADD231PS  384(R12), Z9, Z7
+	VFMADD231PS  448(R12), Z9, Z8
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsPermZ_set_kz8
+	VPXORD       Z10, Z10, Z10
+	VFMADD231PS  Z1, Z0, Z10
+	VMOVUPS      Z10, (R10)
+	VPXORD       Z10, Z10, Z10
+	VFMADD231PS  Z2, Z0, Z10
+	VMOVUPS      Z10, 64(R10)
+	VPXORD       Z10, Z10, Z10
+	VFMADD231PS  Z3, Z0, Z10
+	VMOVUPS      Z10, 128(R10)
+	VPXORD       Z10, Z10, Z10
+	VFMADD231PS  Z4, Z0, Z10
+	VMOVUPS      Z10, 192(R10)
+	VPXORD       Z10, Z10, Z10
+	VFMADD231PS  Z5, Z0, Z10
+	VMOVUPS      Z10, 256(R10)
+	VPXORD       Z10, Z10, Z10
+	VFMADD231PS  Z6, Z0, Z10
+	VMOVUPS      Z10, 320(R10)
+	VPXORD       Z10, Z10, Z10
+	VFMADD231PS  Z7, Z0, Z10
+	VMOVUPS      Z10, 384(R10)
+	VPXORD       Z10, Z10, Z10
+	VFMADD231PS  Z8, Z0, Z10
+	VMOVUPS      Z10, 448(R10)
+	ADDQ         $0x00000200, DX
+	ADDQ         $0x00000200, R10
+	SUBQ         $0x00000080, R11
+	JMP          spmmRowsPermZ_set_testz8
+
+spmmRowsPermZ_set_skipz8:
+spmmRowsPermZ_set_testz4:
+	CMPQ   R11, $0x00000040
+	JL     spmmRowsPermZ_set_skipz4
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	XORQ   AX, AX
+
+spmmRowsPermZ_set_kz4:
+	LEAQ       16(AX), R12
+	CMPQ       R12, R8
+	JGE        spmmRowsPermZ_set_nopfz4
+	MOVLQSX    (BX)(R12*4), R12
+	IMULQ      R9, R12
+	ADDQ       DX, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 64(R12)
+	PREFETCHT0 128(R12)
+	PREFETCHT0 192(R12)
+
+spmmRowsPermZ_set_nopfz4:
+	MOVLQSX      (BX)(AX*4), R12
+	IMULQ        R9, R12
+	ADDQ         DX, R12
+	MOVLQSX      (DI)(AX*4), R13
+	VBROADCASTSS (SI)(R13*4), Z9
+	VFMADD231PS  (R12), Z9, Z11
+	VFMADD231PS  64(R12), Z9, Z12
+	VFMADD231PS  128(R12), Z9, Z13
+	VFMADD231PS  192(R12), Z9, Z14
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsPermZ_set_kz4
+	VPXORD       Z15, Z15, Z15
+	VFMADD231PS  Z11, Z0, Z15
+	VMOVUPS      Z15, (R10)
+	VPXORD       Z15, Z15, Z15
+	VFMADD231PS  Z12, Z0, Z15
+	VMOVUPS      Z15, 64(R10)
+	VPXORD       Z15, Z15, Z15
+	VFMADD231PS  Z13, Z0, Z15
+	VMOVUPS      Z15, 128(R10)
+	VPXORD       Z15, Z15, Z15
+	VFMADD231PS  Z14, Z0, Z15
+	VMOVUPS      Z15, 192(R10)
+	ADDQ         $0x00000100, DX
+	ADDQ         $0x00000100, R10
+	SUBQ         $0x00000040, R11
+	JMP          spmmRowsPermZ_set_testz4
+
+spmmRowsPermZ_set_skipz4:
+spmmRowsPermZ_set_testz2:
+	CMPQ   R11, $0x00000020
+	JL     spmmRowsPermZ_set_skipz2
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	XORQ   AX, AX
+
+spmmRowsPermZ_set_kz2:
+	LEAQ       16(AX), R12
+	CMPQ       R12, R8
+	JGE        spmmRowsPermZ_set_nopfz2
+	MOVLQSX    (BX)(R12*4), R12
+	IMULQ      R9, R12
+	ADDQ       DX, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 64(R12)
+
+spmmRowsPermZ_set_nopfz2:
+	MOVLQSX      (BX)(AX*4), R12
+	IMULQ        R9, R12
+	ADDQ         DX, R12
+	MOVLQSX      (DI)(AX*4), R13
+	VBROADCASTSS (SI)(R13*4), Z9
+	VFMADD231PS  (R12), Z9, Z16
+	VFMADD231PS  64(R12), Z9, Z17
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsPermZ_set_kz2
+	VPXORD       Z18, Z18, Z18
+	VFMADD231PS  Z16, Z0, Z18
+	VMOVUPS      Z18, (R10)
+	VPXORD       Z18, Z18, Z18
+	VFMADD231PS  Z17, Z0, Z18
+	VMOVUPS      Z18, 64(R10)
+	ADDQ         $0x00000080, DX
+	ADDQ         $0x00000080, R10
+	SUBQ         $0x00000020, R11
+	JMP          spmmRowsPermZ_set_testz2
+
+spmmRowsPermZ_set_skipz2:
+spmmRowsPermZ_set_testz1:
+	CMPQ   R11, $0x00000010
+	JL     spmmRowsPermZ_set_skipz1
+	VPXORD Z19, Z19, Z19
+	XORQ   AX, AX
+
+spmmRowsPermZ_set_kz1:
+	LEAQ       32(AX), R12
+	CMPQ       R12, R8
+	JGE        spmmRowsPermZ_set_nopfz1
+	MOVLQSX    (BX)(R12*4), R12
+	IMULQ      R9, R12
+	ADDQ       DX, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 63(R12)
+
+spmmRowsPermZ_set_nopfz1:
+	MOVLQSX      (BX)(AX*4), R12
+	IMULQ        R9, R12
+	ADDQ         DX, R12
+	MOVLQSX      (DI)(AX*4), R13
+	VBROADCASTSS (SI)(R13*4), Z9
+	VFMADD231PS  (R12), Z9, Z19
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsPermZ_set_kz1
+	VPXORD       Z20, Z20, Z20
+	VFMADD231PS  Z19, Z0, Z20
+	VMOVUPS      Z20, (R10)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000010, R11
+	JMP          spmmRowsPermZ_set_testz1
+
+spmmRowsPermZ_set_skipz1:
+	TESTQ  R11, R11
+	JZ     spmmRowsPermZ_set_row
+	MOVL   $0x00000001, AX
+	SHLXL  R11, AX, AX
+	DECL   AX
+	KMOVW  AX, K1
+	VPXORD Z21, Z21, Z21
+	XORQ   AX, AX
+
+spmmRowsPermZ_set_kztail:
+	LEAQ       32(AX), R12
+	CMPQ       R12, R8
+	JGE        spmmRowsPermZ_set_nopfztail
+	MOVLQSX    (BX)(R12*4), R12
+	IMULQ      R9, R12
+	ADDQ       DX, R12
+	PREFETCHT0 (R12)
+	PREFETCHT0 63(R12)
+
+spmmRowsPermZ_set_nopfztail:
+	MOVLQSX      (BX)(AX*4), R12
+	IMULQ        R9, R12
+	ADDQ         DX, R12
+	MOVLQSX      (DI)(AX*4), R13
+	VBROADCASTSS (SI)(R13*4), Z9
+	VMOVUPS.Z    (R12), K1, Z24
+	VFMADD231PS  Z24, Z9, Z21
+	INCQ         AX
+	CMPQ         AX, CX
+	JL           spmmRowsPermZ_set_kztail
+	VPXORD       Z22, Z22, Z22
+	VFMADD231PS  Z21, Z0, Z22
+	VMOVUPS      Z22, K1, (R10)
+	ADDQ         $0x00000040, DX
+	ADDQ         $0x00000040, R10
+	SUBQ         $0x00000010, R11
+	JMP          spmmRowsPermZ_set_row
+
+spmmRowsPermZ_set_zero:
+	VPXORD Z23, Z23, Z23
+
+spmmRowsPermZ_set_z16:
+	CMPQ    R11, $0x00000010
+	JL      spmmRowsPermZ_set_ztail
+	VMOVUPS Z23, (R10)
+	ADDQ    $0x00000040, R10
+	SUBQ    $0x00000010, R11
+	JMP     spmmRowsPermZ_set_z16
+
+spmmRowsPermZ_set_ztail:
+	TESTQ   R11, R11
+	JZ      spmmRowsPermZ_set_row
+	MOVL    $0x00000001, AX
+	SHLXL   R11, AX, AX
+	DECL    AX
+	KMOVW   AX, K1
+	VMOVUPS Z23, K1, (R10)
+	JMP     spmmRowsPermZ_set_row
+
+spmmRowsPermZ_done:
+	VZEROUPPER
+	RET

@@ -15,10 +15,11 @@ import (
 var enabled = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // wide is fixed at initialisation like enabled: whether the CPU (and the
-// operating system, for the ZMM state) has AVX-512F, so that GemmRowTiles
-// can run its 12×32 tiles with gemm12x32z (kernels512_amd64.s), whose bits
-// are the AVX2 tiles'.
-var wide = enabled && cpu.X86.HasAVX512F
+// operating system, for the ZMM state) has AVX-512F (and BMI2, which the
+// sparse kernels' lane masks use), so that GemmRowTiles can run its 12×32
+// tiles with gemm12x32z and the sparse row kernels their ZMM forms
+// (kernels512_amd64.s), whose bits are the AVX2 kernels'.
+var wide = enabled && cpu.X86.HasAVX512F && cpu.X86.HasBMI2
 
 // Enabled reports whether the vector kernels can run on this CPU. When it is
 // false, calling any other function of this package panics.
@@ -76,16 +77,37 @@ func GemmTile(rows, cols, kc int, alpha float32, a []float32, rsa, csa int, b []
 // becomes fma(alpha, acc, c) with acc the fused multiply-add chain over k in
 // order from zero. The indices in col and perm are not checked.
 func SpMMRow(alpha float32, col []int32, val []float32, perm []int32, b []float32, ldb int, c []float32) {
+	spmmRowWide(wide, alpha, col, val, perm, b, ldb, c)
+}
+
+// wideMin is the narrowest row the ZMM sparse kernels take (spmmRowZ and
+// the others of kernels512_amd64.s): one vector. Narrower rows (PCGCN's
+// class scores) stay with the AVX2 kernels' narrow blocks.
+const wideMin = 16
+
+// spmmRowWide is SpMMRow, with the ZMM kernels where wide is set and the
+// row has at least wideMin columns: each element's operations are the
+// same, 16 lanes a vector instead of 8.
+func spmmRowWide(wide bool, alpha float32, col []int32, val []float32, perm []int32, b []float32, ldb int, c []float32) {
 	nnz := len(col)
 	if nnz == 0 || len(c) == 0 {
 		return
 	}
+	z := wide && len(c) >= wideMin
 	if perm != nil {
 		_ = perm[nnz-1]
+		if z {
+			spmmRowPermZ(nnz, &col[0], &val[0], &perm[0], &b[0], ldb, &c[0], len(c), alpha, cap(col))
+			return
+		}
 		spmmRowPerm(nnz, &col[0], &val[0], &perm[0], &b[0], ldb, &c[0], len(c), alpha, cap(col))
 		return
 	}
 	_ = val[nnz-1]
+	if z {
+		spmmRowZ(nnz, &col[0], &val[0], nil, &b[0], ldb, &c[0], len(c), alpha, cap(col))
+		return
+	}
 	spmmRow(nnz, &col[0], &val[0], nil, &b[0], ldb, &c[0], len(c), alpha, cap(col))
 }
 
@@ -96,11 +118,17 @@ func SpMMRow(alpha float32, col []int32, val []float32, perm []int32, b []float3
 // without re-slicing and re-checking for every row. Empty rows are left
 // alone. The indices in col and perm are not checked.
 func SpMMRowRange(alpha float32, rowPtr, col []int32, val []float32, perm []int32, b []float32, n int, c []float32, lo, hi int) {
+	spmmRowRangeWide(wide, alpha, rowPtr, col, val, perm, b, n, c, lo, hi)
+}
+
+// spmmRowRangeWide is SpMMRowRange, with the ZMM kernels as spmmRowWide.
+func spmmRowRangeWide(wide bool, alpha float32, rowPtr, col []int32, val []float32, perm []int32, b []float32, n int, c []float32, lo, hi int) {
 	if hi <= lo || n == 0 {
 		return
 	}
 	_, _ = rowPtr[hi], c[hi*n-1]
 	nnz := len(col)
+	z := wide && n >= wideMin
 	for i := lo; i < hi; i++ {
 		s, t := int(rowPtr[i]), int(rowPtr[i+1])
 		if t <= s {
@@ -109,10 +137,18 @@ func SpMMRowRange(alpha float32, rowPtr, col []int32, val []float32, perm []int3
 		_ = col[t-1]
 		if perm != nil {
 			_ = perm[t-1]
+			if z {
+				spmmRowPermZ(t-s, &col[s], &val[0], &perm[s], &b[0], n, &c[i*n], n, alpha, nnz-s)
+				continue
+			}
 			spmmRowPerm(t-s, &col[s], &val[0], &perm[s], &b[0], n, &c[i*n], n, alpha, nnz-s)
 			continue
 		}
 		_ = val[t-1]
+		if z {
+			spmmRowZ(t-s, &col[s], &val[s], nil, &b[0], n, &c[i*n], n, alpha, nnz-s)
+			continue
+		}
 		spmmRow(t-s, &col[s], &val[s], nil, &b[0], n, &c[i*n], n, alpha, nnz-s)
 	}
 }

@@ -16,6 +16,12 @@ import "fmt"
 // are left alone. One call for the whole range: no call, argument spill or
 // clearing pass per row. The indices in col and perm are not checked.
 func SpMMRows(alpha float32, rowPtr, col []int32, val []float32, perm []int32, b []float32, ldb int, c []float32, ldc, n, lo, hi int, set bool) {
+	spmmRowsWide(wide, alpha, rowPtr, col, val, perm, b, ldb, c, ldc, n, lo, hi, set)
+}
+
+// spmmRowsWide is SpMMRows, with the ZMM kernels where wide is set and the
+// rows have at least wideMin columns (see spmmRowWide).
+func spmmRowsWide(wide bool, alpha float32, rowPtr, col []int32, val []float32, perm []int32, b []float32, ldb int, c []float32, ldc, n, lo, hi int, set bool) {
 	if hi <= lo || n == 0 {
 		return
 	}
@@ -39,11 +45,17 @@ func SpMMRows(alpha float32, rowPtr, col []int32, val []float32, perm []int32, b
 		}
 		return
 	}
-	if perm != nil {
+	z := wide && n >= wideMin
+	switch {
+	case perm != nil && z:
+		spmmRowsPermZ(lo, hi, &rowPtr[0], &col[0], &val[0], &perm[0], &b[0], ldb, &c[0], ldc, n, alpha, s, nnz)
+	case perm != nil:
 		spmmRowsPerm(lo, hi, &rowPtr[0], &col[0], &val[0], &perm[0], &b[0], ldb, &c[0], ldc, n, alpha, s, nnz)
-		return
+	case z:
+		spmmRowsZ(lo, hi, &rowPtr[0], &col[0], &val[0], nil, &b[0], ldb, &c[0], ldc, n, alpha, s, nnz)
+	default:
+		spmmRows(lo, hi, &rowPtr[0], &col[0], &val[0], nil, &b[0], ldb, &c[0], ldc, n, alpha, s, nnz)
 	}
-	spmmRows(lo, hi, &rowPtr[0], &col[0], &val[0], nil, &b[0], ldb, &c[0], ldc, n, alpha, s, nnz)
 }
 
 // GemmSmallKRows computes rows [lo, hi) of c = alpha·a·b (+ c) for a dense a

@@ -8,3 +8,23 @@ package simd
 //
 //go:noescape
 func gemm12x32z(kc int, a *float32, rsa int, csa int, b *float32, ldb int, bstride int, c *float32, ldc int, alpha float32)
+
+// spmmRowZ adds alpha times one sparse row times b to c (see SpMMRow).
+//
+//go:noescape
+func spmmRowZ(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32, pfn int)
+
+// spmmRowPermZ adds alpha times one sparse row times b to c (see SpMMRow).
+//
+//go:noescape
+func spmmRowPermZ(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32, pfn int)
+
+// spmmRowsZ computes rows [lo, hi) of alpha·a·b (+ c unless set) for a sparse a (see SpMMRows).
+//
+//go:noescape
+func spmmRowsZ(lo int, hi int, rowPtr *int32, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, ldc int, n int, alpha float32, set int, pfn int)
+
+// spmmRowsPermZ computes rows [lo, hi) of alpha·a·b (+ c unless set) for a sparse a (see SpMMRows).
+//
+//go:noescape
+func spmmRowsPermZ(lo int, hi int, rowPtr *int32, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, ldc int, n int, alpha float32, set int, pfn int)

@@ -19,7 +19,14 @@ var wideFlag = flag.Bool("avx512", false, "emit the AVX-512 kernels instead of t
 // instead of eight, so their bits are the AVX2 kernels' (the numerics tag
 // does not change with them).
 func avx512Kernels() {
+	// the ZMM kernels mask their tails with K registers (tailK): no mask
+	// table, whose VMASKMOVPS cannot reach the registers above 15
+	var masks Mem
 	gemm12x32z()
+	spmmRowKernel("spmmRowZ", false, masks, true)
+	spmmRowKernel("spmmRowPermZ", true, masks, true)
+	spmmRowsKernel("spmmRowsZ", false, false, masks, masks, true)
+	spmmRowsKernel("spmmRowsPermZ", true, false, masks, masks, true)
 }
 
 // gemm12x32z emits a 12-row × 32-column tile of c += alpha·a·b whose two
@@ -66,12 +73,7 @@ func gemm12x32z() {
 	DECQ(kc)
 	JNZ(LabelRef("loop"))
 
-	al := ZMM()
-	alpha, err := Param("alpha").Resolve()
-	if err != nil {
-		panic(err)
-	}
-	VBROADCASTSS(alpha.Addr, al) // from memory: a register above X15 has no legacy MOVSS
+	al := alphaVector(true)
 	pc := Load(Param("c"), GP64())
 	ldc := Load(Param("ldc"), GP64())
 	SHLQ(U8(2), ldc)

@@ -346,6 +346,12 @@ func spmmRow(perm bool, masks Mem) {
 	if perm {
 		name = "spmmRowPerm"
 	}
+	spmmRowKernel(name, perm, masks, false)
+}
+
+// spmmRowKernel emits spmmRow's kernel under name; with zmm (the AVX-512
+// file, avx512.go) its blocks of 16 columns and more are ZMM vectors.
+func spmmRowKernel(name string, perm bool, masks Mem, zmm bool) {
 	kernel(name, "func(nnz int, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, n int, alpha float32, pfn int)",
 		name+" adds alpha times one sparse row times b to c (see SpMMRow).")
 
@@ -364,14 +370,14 @@ func spmmRow(perm bool, masks Mem) {
 	SHLQ(U8(2), ldb)
 	pc := Load(Param("c"), GP64())
 	n := Load(Param("n"), GP64())
-	al := broadcastParam("alpha")
+	al := alphaVector(zmm)
 
 	TESTQ(nnz, nnz)
 	JZ(LabelRef("done"))
 	row := spmmRowBody{
 		nnz: nnz, pcol: pcol, pval: pval, pperm: pperm,
 		pfn: pfn, dist: spmmPrefetch,
-		pb: pb, ldb: ldb, pc: pc, n: n, al: al,
+		pb: pb, ldb: ldb, pc: pc, n: n, al: al, zmm: zmm,
 	}
 	row.columns(masks, "done")
 	Label("done")
@@ -393,37 +399,76 @@ type spmmRowBody struct {
 	pfn            Register
 	dist           int // entries ahead for blocks of 4 or more vectors
 	pb, ldb, pc, n Register
-	al             VecVirtual
-	set            bool // c's row taken as +0 instead of read
+	al             VecVirtual // alpha in every lane: a ZMM register with zmm
+	set            bool       // c's row taken as +0 instead of read
+	// zmm: blocks of 8, 4, 2 and 1 ZMM vectors (16 columns each) come
+	// first, the YMM blocks take what is left (fewer than 16 columns)
+	zmm bool
 }
 
 // columns emits the row's blocks of 8, 4, 2 and 1 vectors of columns while
 // n allows, then a masked block for the last n % 8 columns; it jumps to
 // exit when no columns are left.
 func (r spmmRowBody) columns(masks Mem, exit string) {
+	if r.zmm {
+		for _, w := range []int{8, 4, 2, 1} {
+			tag := fmt.Sprintf("z%d", w)
+			Label(r.labels + "test" + tag)
+			CMPQ(r.n, U32(16*w))
+			JL(LabelRef(r.labels + "skip" + tag))
+			r.block(tag, w, nil, nil)
+			JMP(LabelRef(r.labels + "test" + tag))
+			Label(r.labels + "skip" + tag)
+		}
+		// the last n % 16 columns: one ZMM vector under a lane mask (a
+		// VEX-only VMASKMOVPS cannot reach the registers above 15 that a
+		// ZMM kernel's allocation hands out)
+		TESTQ(r.n, r.n)
+		JZ(LabelRef(exit))
+		r.block("ztail", 1, nil, tailK(r.n))
+		return
+	}
 	for _, w := range []int{8, 4, 2, 1} {
 		tag := fmt.Sprintf("w%d", w)
 		Label(r.labels + "test" + tag)
 		CMPQ(r.n, U32(8*w))
 		JL(LabelRef(r.labels + "skip" + tag))
-		r.block(tag, w, nil)
+		r.block(tag, w, nil, nil)
 		JMP(LabelRef(r.labels + "test" + tag))
 		Label(r.labels + "skip" + tag)
 	}
 	TESTQ(r.n, r.n)
 	JZ(LabelRef(exit))
-	r.block("tail", 1, loadMask(masks, r.n))
+	r.block("tail", 1, loadMask(masks, r.n), nil)
+}
+
+// tailK returns a new mask register with the first n lanes set (n in
+// 1..15, in a general register): the ZMM kernels' tail.
+func tailK(n Register) OpmaskVirtual {
+	one, m := GP32(), GP32()
+	MOVL(U32(1), one)
+	SHLXL(n.(GPVirtual).As32(), one, m)
+	DECL(m)
+	k := K()
+	KMOVW(m, k)
+	return k
 }
 
 // block emits the loop over the row's entries for w vectors of columns
-// starting at pb/pc (one masked vector when mask is given): a chain from
-// zero, one VFMADD231PS per entry in order, then the fold fma(alpha, acc,
-// c); then it advances pb, pc and n.
-func (r spmmRowBody) block(tag string, w int, mask VecVirtual) {
+// starting at pb/pc (one masked vector when mask, or with zmm the lane mask
+// km, is given): a chain from zero, one VFMADD231PS per entry in order,
+// then the fold fma(alpha, acc, c); then it advances pb, pc and n.
+func (r spmmRowBody) block(tag string, w int, mask VecVirtual, km OpmaskVirtual) {
+	vec, vb, al := YMM, 32, r.al // a new vector register, its bytes, alpha
+	if r.zmm {
+		vec, vb = ZMM, 64
+	} else if al.Size() == 64 {
+		al = al.AsY().(VecVirtual)
+	}
 	acc := make([]VecVirtual, w)
 	for v := range acc {
-		acc[v] = YMM()
-		VXORPS(acc[v], acc[v], acc[v])
+		acc[v] = vec()
+		zero(acc[v])
 	}
 	k := GP64()
 	XORQ(k, k)
@@ -435,15 +480,15 @@ func (r spmmRowBody) block(tag string, w int, mask VecVirtual) {
 		// multiply-adds run (prefetches never fault, and only the
 		// index load is guarded)
 		dist := r.dist
-		if w < 4 {
+		if w*vb < 128 {
 			dist = spmmPrefetchNarrow
 		}
-		ahead := prefetchRowAhead(k, r.pfn, r.pcol, r.ldb, r.pb, dist, max(w/2, 1), r.labels+"nopf"+tag)
+		ahead := prefetchRowAhead(k, r.pfn, r.pcol, r.ldb, r.pb, dist, max(w*vb/64, 1), r.labels+"nopf"+tag)
 		// narrow blocks also fetch the line of their last byte: rows
 		// whose width is not a multiple of 16 floats start anywhere
 		// in a line (5 floats: a third of the rows straddle two)
-		if w < 4 {
-			PREFETCHT0(Mem{Base: ahead, Disp: 32*w - 1})
+		if w*vb < 128 {
+			PREFETCHT0(Mem{Base: ahead, Disp: vb*w - 1})
 		}
 		Label(r.labels + "nopf" + tag)
 	}
@@ -451,7 +496,7 @@ func (r spmmRowBody) block(tag string, w int, mask VecVirtual) {
 	MOVLQSX(Mem{Base: r.pcol, Index: k, Scale: 4}, idx)
 	IMULQ(r.ldb, idx)
 	ADDQ(r.pb, idx)
-	x := YMM()
+	x := vec()
 	if r.pperm != nil {
 		p := GP64()
 		MOVLQSX(Mem{Base: r.pperm, Index: k, Scale: 4}, p)
@@ -459,40 +504,60 @@ func (r spmmRowBody) block(tag string, w int, mask VecVirtual) {
 	} else {
 		VBROADCASTSS(Mem{Base: r.pval, Index: k, Scale: 4}, x)
 	}
-	if mask != nil {
+	switch {
+	case km != nil:
+		bt := vec()
+		VMOVUPS_Z(Mem{Base: idx}, km, bt)
+		VFMADD231PS(bt, x, acc[0])
+	case mask != nil:
 		bt := YMM()
 		VMASKMOVPS(Mem{Base: idx}, mask, bt)
 		VFMADD231PS(bt, x, acc[0])
-	} else {
+	default:
 		for v := 0; v < w; v++ {
-			VFMADD231PS(Mem{Base: idx, Disp: 32 * v}, x, acc[v])
+			VFMADD231PS(Mem{Base: idx, Disp: vb * v}, x, acc[v])
 		}
 	}
 	INCQ(k)
 	CMPQ(k, r.nnz)
 	JL(LabelRef(r.labels + "k" + tag))
 
-	t := YMM()
+	t := vec()
 	for v := 0; v < w; v++ {
-		dst := Mem{Base: r.pc, Disp: 32 * v}
+		dst := Mem{Base: r.pc, Disp: vb * v}
 		switch {
 		case r.set:
-			VXORPS(t, t, t)
+			zero(t)
+		case km != nil:
+			VMOVUPS_Z(dst, km, t)
 		case mask != nil:
 			VMASKMOVPS(dst, mask, t)
 		default:
 			VMOVUPS(dst, t)
 		}
-		VFMADD231PS(acc[v], r.al, t)
-		if mask != nil {
+		VFMADD231PS(acc[v], al, t)
+		switch {
+		case km != nil:
+			VMOVUPS(t, km, dst)
+		case mask != nil:
 			VMASKMOVPS(t, mask, dst)
-		} else {
+		default:
 			VMOVUPS(t, dst)
 		}
 	}
-	ADDQ(U32(32*w), r.pb)
-	ADDQ(U32(32*w), r.pc)
-	SUBQ(U32(8*w), r.n)
+	ADDQ(U32(vb*w), r.pb)
+	ADDQ(U32(vb*w), r.pc)
+	SUBQ(U32(vb/4*w), r.n)
+}
+
+// zero clears a vector register: VXORPS for YMM (as the AVX2 kernels
+// always did), VPXORD for ZMM (VXORPS on ZMM needs AVX512DQ).
+func zero(v VecVirtual) {
+	if v.Size() == 64 {
+		VPXORD(v, v, v)
+		return
+	}
+	VXORPS(v, v, v)
 }
 
 // sddmmRow emits out[k] = ⟨a, b[col[k]·ldb : +d]⟩ for k < nnz.
@@ -1113,6 +1178,22 @@ func gpParams(names ...string) []Register {
 func broadcastParam(name string) VecVirtual {
 	v := YMM()
 	VBROADCASTSS(Load(Param(name), XMM()), v)
+	return v
+}
+
+// alphaVector broadcasts the parameter alpha into a new YMM register, or
+// with zmm a ZMM one, from memory: a register above X15 (which a ZMM
+// kernel's allocation may give) has no legacy MOVSS to load it through.
+func alphaVector(zmm bool) VecVirtual {
+	if !zmm {
+		return broadcastParam("alpha")
+	}
+	a, err := Param("alpha").Resolve()
+	if err != nil {
+		panic(err)
+	}
+	v := ZMM()
+	VBROADCASTSS(a.Addr, v)
 	return v
 }
 

@@ -26,9 +26,9 @@ func spmm5Kernels() {
 	for i := 0; i < 8; i++ {
 		DATA(4*i, U32(uint32(i)))
 	}
-	spmmRowsKernel("spmmRows", false, false, masks, idx)
-	spmmRowsKernel("spmmRowsPerm", true, false, masks, idx)
-	spmmRowsKernel("gemmSmallKRowsK", false, true, masks, idx)
+	spmmRowsKernel("spmmRows", false, false, masks, idx, false)
+	spmmRowsKernel("spmmRowsPerm", true, false, masks, idx, false)
+	spmmRowsKernel("gemmSmallKRowsK", false, true, masks, idx, false)
 	gemmTile12x8s(masks)
 }
 
@@ -106,8 +106,10 @@ const spmmRowsPrefetch = 64
 // spmmRowsKernel emits one row-range kernel: sparse rows (rowPtr, col, val,
 // and perm when perm is set) or, dense, rows of k entries of a at columns
 // 0..k−1 (the index table idx). The add and set versions of the row loop
-// are emitted one after the other, chosen once per call.
-func spmmRowsKernel(name string, perm, dense bool, masks, idx Mem) {
+// are emitted one after the other, chosen once per call. With zmm (the
+// AVX-512 file, avx512.go) the rows' blocks of 16 columns and more are ZMM
+// vectors (spmmRowBody.zmm).
+func spmmRowsKernel(name string, perm, dense bool, masks, idx Mem, zmm bool) {
 	if dense {
 		kernel(name, "func(lo int, hi int, a *float32, k int, b *float32, ldb int, c *float32, ldc int, n int, alpha float32, set int)",
 			name+" computes rows [lo, hi) of alpha·a·b (+ c unless set) for a of k ≤ 8 columns (see GemmSmallKRows).")
@@ -118,12 +120,12 @@ func spmmRowsKernel(name string, perm, dense bool, masks, idx Mem) {
 	iLoc := AllocLocal(8)
 	lo := Load(Param("lo"), GP64())
 	MOVQ(lo, iLoc)
-	al := broadcastParam("alpha")
+	al := alphaVector(zmm)
 	set := Load(Param("set"), GP64())
 	TESTQ(set, set)
 	JNZ(LabelRef(name + "_set_row"))
 	for _, mode := range []string{"add", "set"} {
-		spmmRowsLoop(name+"_"+mode, mode == "set", perm, dense, masks, idx, iLoc, al)
+		spmmRowsLoop(name+"_"+mode, mode == "set", perm, dense, masks, idx, iLoc, al, zmm)
 	}
 	Label(name + "_done")
 	VZEROUPPER()
@@ -132,7 +134,7 @@ func spmmRowsKernel(name string, perm, dense bool, masks, idx Mem) {
 
 // spmmRowsLoop emits the loop over the rows of spmmRowsKernel for one mode;
 // it jumps to the kernel's done label when the rows are finished.
-func spmmRowsLoop(p string, set, perm, dense bool, masks, idx, iLoc Mem, al VecVirtual) {
+func spmmRowsLoop(p string, set, perm, dense bool, masks, idx, iLoc Mem, al VecVirtual, zmm bool) {
 	done := p[:len(p)-4] + "_done"
 	Label(p + "_row")
 	i := GP64()
@@ -194,7 +196,7 @@ func spmmRowsLoop(p string, set, perm, dense bool, masks, idx, iLoc Mem, al VecV
 	row := spmmRowBody{
 		labels: p + "_", set: set,
 		nnz: nnz, pcol: pcol, pval: pval, pperm: pperm,
-		pb: pb, ldb: ldb, pc: pc, n: n, al: al,
+		pb: pb, ldb: ldb, pc: pc, n: n, al: al, zmm: zmm,
 	}
 	if !dense {
 		row.pfn, row.dist = rem, spmmRowsPrefetch
@@ -205,7 +207,25 @@ func spmmRowsLoop(p string, set, perm, dense bool, masks, idx, iLoc Mem, al VecV
 	row.columns(masks, p+"_row")
 	JMP(LabelRef(p + "_row"))
 
-	if set {
+	if set && zmm {
+		// an empty row: +0 in its n columns, as the clearing pass left
+		// it, 16 a store and the last under a lane mask
+		Label(p + "_zero")
+		z := ZMM()
+		zero(z)
+		Label(p + "_z16")
+		CMPQ(n, U32(16))
+		JL(LabelRef(p + "_ztail"))
+		VMOVUPS(z, Mem{Base: pc})
+		ADDQ(U32(64), pc)
+		SUBQ(U32(16), n)
+		JMP(LabelRef(p + "_z16"))
+		Label(p + "_ztail")
+		TESTQ(n, n)
+		JZ(LabelRef(p + "_row"))
+		VMOVUPS(z, tailK(n), Mem{Base: pc})
+		JMP(LabelRef(p + "_row"))
+	} else if set {
 		// an empty row: +0 in its n columns, as the clearing pass left it
 		Label(p + "_zero")
 		z := YMM()
