@@ -572,7 +572,9 @@ func (a *fairAnalysis) budgetLine() string {
 	if a.TrialsLo != a.TrialsHi {
 		trials = fmt.Sprintf("from %d to %d trials per search: the budgets are **not** equal yet", a.TrialsLo, a.TrialsHi)
 	}
-	return fmt.Sprintf("**Budget:** %s; CPU time %s in all (search and final training; per model: %s). %d of the %d (dataset, model) searches are saved.",
+	return fmt.Sprintf("**Budget:** %s; CPU time %s in all (search and final training; per model: %s). %d of the %d (dataset, model) searches are saved. "+
+		"The CPU time is what each cell recorded on the build that trained it; the kernels got faster while the study ran (BENCHMARKS.md, \"The fair study's wide models\"), "+
+		"with the same numbers, so it compares the models' costs only roughly: the trials are the budget.",
 		trials, cpuTime(total), strings.Join(per, ", "), a.Saved, a.Total)
 }
 
