@@ -101,18 +101,7 @@ func TestSpMMRowRangeMatchesSpMMRow(t *testing.T) {
 	special := []float32{float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.NaN())}
 	for n := 1; n <= 70; n++ {
 		const rows, bRows = 40, 30
-		rowPtr := make([]int32, rows+1)
-		var col []int32
-		for i := 0; i < rows; i++ {
-			deg := r.IntN(6)
-			if r.IntN(5) == 0 {
-				deg = 0
-			}
-			for _, j := range r.Perm(bRows)[:deg] {
-				col = append(col, int32(j))
-			}
-			rowPtr[i+1] = int32(len(col))
-		}
+		rowPtr, col := randRows(r, rows, bRows, 6)
 		val := randSlice(r, len(col))
 		perm := make([]int32, len(col))
 		for k, p := range r.Perm(len(col)) {

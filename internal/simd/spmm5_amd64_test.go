@@ -24,18 +24,7 @@ func TestSpMMRowsMatchesSpMMRow(t *testing.T) {
 	}
 	for _, n := range widths {
 		const rows, bRows = 40, 30
-		rowPtr := make([]int32, rows+1)
-		var col []int32
-		for i := 0; i < rows; i++ {
-			deg := r.IntN(12)
-			if r.IntN(5) == 0 {
-				deg = 0
-			}
-			for _, j := range r.Perm(bRows)[:deg] {
-				col = append(col, int32(j))
-			}
-			rowPtr[i+1] = int32(len(col))
-		}
+		rowPtr, col := randRows(r, rows, bRows, 12)
 		val := specialSlice(r, len(col))
 		perm := make([]int32, len(col))
 		for k, p := range r.Perm(len(col)) {

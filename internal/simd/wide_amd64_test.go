@@ -28,18 +28,7 @@ func TestWideSparseKernelsMatchAVX2(t *testing.T) {
 	}
 	const rows, bRows = 24, 30
 	for _, n := range widths {
-		rowPtr := make([]int32, rows+1)
-		var col []int32
-		for i := 0; i < rows; i++ {
-			deg := r.IntN(12)
-			if r.IntN(5) == 0 {
-				deg = 0
-			}
-			for _, j := range r.Perm(bRows)[:deg] {
-				col = append(col, int32(j))
-			}
-			rowPtr[i+1] = int32(len(col))
-		}
+		rowPtr, col := randRows(r, rows, bRows, 12)
 		val := specialSlice(r, len(col)+1)
 		perm := make([]int32, len(col))
 		for k, p := range r.Perm(len(col)) {
@@ -95,4 +84,22 @@ func TestWideSparseKernelsMatchAVX2(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randRows returns a random CSR pattern of rows rows over bRows columns:
+// fewer than maxDeg distinct columns a row in random order, a fifth of the
+// rows empty.
+func randRows(r *rand.Rand, rows, bRows, maxDeg int) (rowPtr, col []int32) {
+	rowPtr = make([]int32, rows+1)
+	for i := 0; i < rows; i++ {
+		deg := r.IntN(maxDeg)
+		if r.IntN(5) == 0 {
+			deg = 0
+		}
+		for _, j := range r.Perm(bRows)[:deg] {
+			col = append(col, int32(j))
+		}
+		rowPtr[i+1] = int32(len(col))
+	}
+	return rowPtr, col
 }

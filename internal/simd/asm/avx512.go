@@ -80,10 +80,7 @@ func gemm12x32z() {
 	t := ZMM()
 	for r := 0; r < rows; r++ {
 		for v := 0; v < 2; v++ {
-			dst := Mem{Base: pc, Disp: 64 * v}
-			VMOVUPS(dst, t)
-			VFMADD231PS(acc[r][v], al, t)
-			VMOVUPS(t, dst)
+			foldInto(acc[r][v], al, t, Mem{Base: pc, Disp: 64 * v})
 		}
 		if r+1 < rows {
 			ADDQ(ldc, pc)

@@ -300,9 +300,7 @@ func tileBody(rows int, kind string, masks Mem, twoSrc bool) {
 					VMASKMOVPS(t, mask, dst)
 				}
 			} else {
-				VMOVUPS(dst, t)
-				VFMADD231PS(acc[r][v], al, t)
-				VMOVUPS(t, dst)
+				foldInto(acc[r][v], al, t, dst)
 			}
 		}
 		if r+1 < rows {
@@ -311,6 +309,14 @@ func tileBody(rows int, kind string, masks Mem, twoSrc bool) {
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// foldInto emits dst = fma(alpha, acc, dst) for one whole vector through
+// t: the fold every product kernel ends with (al holds alpha).
+func foldInto(acc, al, t VecVirtual, dst Mem) {
+	VMOVUPS(dst, t)
+	VFMADD231PS(acc, al, t)
+	VMOVUPS(t, dst)
 }
 
 // spmmPrefetch is how many entries ahead spmmRow prefetches the rows of b.
@@ -411,15 +417,7 @@ type spmmRowBody struct {
 // exit when no columns are left.
 func (r spmmRowBody) columns(masks Mem, exit string) {
 	if r.zmm {
-		for _, w := range []int{8, 4, 2, 1} {
-			tag := fmt.Sprintf("z%d", w)
-			Label(r.labels + "test" + tag)
-			CMPQ(r.n, U32(16*w))
-			JL(LabelRef(r.labels + "skip" + tag))
-			r.block(tag, w, nil, nil)
-			JMP(LabelRef(r.labels + "test" + tag))
-			Label(r.labels + "skip" + tag)
-		}
+		r.blocks("z", 16)
 		// the last n % 16 columns: one ZMM vector under a lane mask (a
 		// VEX-only VMASKMOVPS cannot reach the registers above 15 that a
 		// ZMM kernel's allocation hands out)
@@ -428,18 +426,24 @@ func (r spmmRowBody) columns(masks Mem, exit string) {
 		r.block("ztail", 1, nil, tailK(r.n))
 		return
 	}
+	r.blocks("w", 8)
+	TESTQ(r.n, r.n)
+	JZ(LabelRef(exit))
+	r.block("tail", 1, loadMask(masks, r.n), nil)
+}
+
+// blocks emits the row's blocks of 8, 4, 2 and 1 vectors of lanes columns
+// each (labels tagged t8, t4, …), each repeated while n allows.
+func (r spmmRowBody) blocks(t string, lanes int) {
 	for _, w := range []int{8, 4, 2, 1} {
-		tag := fmt.Sprintf("w%d", w)
+		tag := fmt.Sprintf("%s%d", t, w)
 		Label(r.labels + "test" + tag)
-		CMPQ(r.n, U32(8*w))
+		CMPQ(r.n, U32(lanes*w))
 		JL(LabelRef(r.labels + "skip" + tag))
 		r.block(tag, w, nil, nil)
 		JMP(LabelRef(r.labels + "test" + tag))
 		Label(r.labels + "skip" + tag)
 	}
-	TESTQ(r.n, r.n)
-	JZ(LabelRef(exit))
-	r.block("tail", 1, loadMask(masks, r.n), nil)
 }
 
 // tailK returns a new mask register with the first n lanes set (n in

@@ -207,40 +207,31 @@ func spmmRowsLoop(p string, set, perm, dense bool, masks, idx, iLoc Mem, al VecV
 	row.columns(masks, p+"_row")
 	JMP(LabelRef(p + "_row"))
 
-	if set && zmm {
+	if set {
 		// an empty row: +0 in its n columns, as the clearing pass left
-		// it, 16 a store and the last under a lane mask
+		// it, a vector a store and the last few under a mask
+		vec, lanes := YMM, 8
+		if zmm {
+			vec, lanes = ZMM, 16
+		}
 		Label(p + "_zero")
-		z := ZMM()
+		z := vec()
 		zero(z)
-		Label(p + "_z16")
-		CMPQ(n, U32(16))
+		Label(fmt.Sprintf("%s_z%d", p, lanes))
+		CMPQ(n, U32(lanes))
 		JL(LabelRef(p + "_ztail"))
 		VMOVUPS(z, Mem{Base: pc})
-		ADDQ(U32(64), pc)
-		SUBQ(U32(16), n)
-		JMP(LabelRef(p + "_z16"))
+		ADDQ(U32(4*lanes), pc)
+		SUBQ(U32(lanes), n)
+		JMP(LabelRef(fmt.Sprintf("%s_z%d", p, lanes)))
 		Label(p + "_ztail")
 		TESTQ(n, n)
 		JZ(LabelRef(p + "_row"))
-		VMOVUPS(z, tailK(n), Mem{Base: pc})
-		JMP(LabelRef(p + "_row"))
-	} else if set {
-		// an empty row: +0 in its n columns, as the clearing pass left it
-		Label(p + "_zero")
-		z := YMM()
-		VXORPS(z, z, z)
-		Label(p + "_z8")
-		CMPQ(n, U32(8))
-		JL(LabelRef(p + "_ztail"))
-		VMOVUPS(z, Mem{Base: pc})
-		ADDQ(U32(32), pc)
-		SUBQ(U32(8), n)
-		JMP(LabelRef(p + "_z8"))
-		Label(p + "_ztail")
-		TESTQ(n, n)
-		JZ(LabelRef(p + "_row"))
-		VMASKMOVPS(z, loadMask(masks, n), Mem{Base: pc})
+		if zmm {
+			VMOVUPS(z, tailK(n), Mem{Base: pc})
+		} else {
+			VMASKMOVPS(z, loadMask(masks, n), Mem{Base: pc})
+		}
 		JMP(LabelRef(p + "_row"))
 	}
 }
