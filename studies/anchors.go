@@ -157,17 +157,21 @@ func anchorVerdict(rows []anchorRow, want int) string {
 	case len(held) == len(rows) && len(rows) > 0:
 		fmt.Fprintf(&b, "every anchor holds: our classic baselines in Platonov et al.'s setting are within %.0f points of their published numbers: %s.", anchorTolerance, strings.Join(held, "; "))
 	default:
-		parts := []string{}
+		// one falling short settles it; otherwise some are only unfinished
+		parts := []string{"not every anchor is finished yet"}
+		if len(short) > 0 {
+			parts[0] = "not every anchor holds"
+		}
 		if len(held) > 0 {
-			parts = append(parts, fmt.Sprintf("within %.0f points: %s", anchorTolerance, strings.Join(held, "; ")))
+			parts = append(parts, fmt.Sprintf("Within %.0f points: %s", anchorTolerance, strings.Join(held, "; ")))
 		}
 		if len(short) > 0 {
-			parts = append(parts, fmt.Sprintf("more than %.0f points away: %s", anchorTolerance, strings.Join(short, "; ")))
+			parts = append(parts, fmt.Sprintf("More than %.0f points away: %s", anchorTolerance, strings.Join(short, "; ")))
 		}
 		if len(pending) > 0 {
-			parts = append(parts, "not finished: "+strings.Join(pending, "; "))
+			parts = append(parts, "Not finished: "+strings.Join(pending, "; "))
 		}
-		fmt.Fprintf(&b, "not every anchor holds yet. %s.", strings.Join(parts, ". "))
+		fmt.Fprintf(&b, "%s.", strings.Join(parts, ". "))
 	}
 	return b.String()
 }

@@ -21,10 +21,14 @@ func TestAnchorVerdict(t *testing.T) {
 		{"all hold", []anchorRow{row("gcn", "minesweeper", 89.75, 88.0, 10), row("sage", "minesweeper", 93.51, 94.1, 10)},
 			[]string{"every anchor holds", "gcn on minesweeper (88.00 against 89.75)"}, []string{"not every"}},
 		{"one short", []anchorRow{row("gcn", "minesweeper", 89.75, 88.0, 10), row("gcn", "tolokers", 83.64, 81.14, 10)},
-			[]string{"not every anchor holds yet", "more than 2 points away: gcn on tolokers (81.14 against 83.64, -2.50)", "within 2 points: gcn on minesweeper"},
-			[]string{"every anchor holds:"}},
+			[]string{"**Verdict:** not every anchor holds. Within 2 points: gcn on minesweeper", "More than 2 points away: gcn on tolokers (81.14 against 83.64, -2.50)."},
+			[]string{"every anchor holds:", "yet"}},
 		{"one pending", []anchorRow{row("gcn", "minesweeper", 89.75, 89.0, 10), row("sage", "minesweeper", 93.51, 93.4, 3)},
-			[]string{"not every anchor holds yet", "not finished: sage on minesweeper (3 of 10 splits)"}, []string{"every anchor holds:"}},
+			[]string{"**Verdict:** not every anchor is finished yet. Within 2 points: gcn on minesweeper", "Not finished: sage on minesweeper (3 of 10 splits)."},
+			[]string{"every anchor holds", "not every anchor holds"}},
+		{"one short, one pending", []anchorRow{row("gcn", "tolokers", 83.64, 80.0, 10), row("sage", "minesweeper", 93.51, 93.4, 3)},
+			[]string{"**Verdict:** not every anchor holds. More than 2 points away: gcn on tolokers", "Not finished: sage on minesweeper"},
+			[]string{"every anchor holds:", "finished yet"}},
 	}
 	for _, c := range cases {
 		v := anchorVerdict(c.rows, 10)
