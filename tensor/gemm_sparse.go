@@ -33,6 +33,19 @@ const (
 	gemmSparseMaxDensityT = 0.25
 )
 
+// gemmSparseMaxDensityWide and gemmSparseMaxDensityTWide are the bounds
+// where the CPU runs the AVX-512 tiles (simd.Wide), about 1.7× faster than
+// the AVX2 ones while the sparse rows gain less: measured the same way
+// (two runs, with other work on the machine), a·b sparse/tiles 2.8/6.5–7.1
+// ms at 10% non-zeros, 4.9/6.9 at 20%, 6.0/6.6–6.8 at 25%, 7.5–7.7/6.7 at
+// 30%; aᵀ·b 4.1–4.5/6.4–6.6 at 10%, 6.4–6.5/6.5–6.6 at 20%, 7.4–7.7/6.3–7.0
+// at 25% (BENCHMARKS.md, "The fair study's wide models"). The paths give
+// the same bits, so the bound decides speed only.
+const (
+	gemmSparseMaxDensityWide  = 0.27
+	gemmSparseMaxDensityTWide = 0.21
+)
+
 // gemmSparseMinCols is the width of c below which the tiles are kept: a
 // row product of SpMMRow needs some columns to amortise its set-up.
 const gemmSparseMinCols = 32
@@ -49,8 +62,13 @@ func sparseLeft(kd *kernel) bool {
 		return false
 	}
 	density := gemmSparseMaxDensity
-	if kd.transA {
+	switch {
+	case kd.transA && simd.Wide():
+		density = gemmSparseMaxDensityTWide
+	case kd.transA:
 		density = gemmSparseMaxDensityT
+	case simd.Wide():
+		density = gemmSparseMaxDensityWide
 	}
 	data := kd.a.Data
 	stride := 1

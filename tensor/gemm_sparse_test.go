@@ -98,7 +98,7 @@ func BenchmarkGemmSparseLeft(b *testing.B) {
 	}
 	r := newRand(5)
 	const m, k, n = 2708, 512, 512
-	for _, density := range []float64{0.1, 0.2, 0.3} {
+	for _, density := range []float64{0.1, 0.15, 0.2, 0.25, 0.3} {
 		a := randDense(r, m, k)
 		sparsify(a, density, 9)
 		w, g := randDense(r, k, n), randDense(r, m, n)
@@ -110,12 +110,12 @@ func BenchmarkGemmSparseLeft(b *testing.B) {
 			mm, kk int
 		}{{"a·w", false, w, NewDense(m, n), m, k}, {"aᵀ·g", true, g, NewDense(k, n), k, m}} {
 			kd := kernel{transA: tc.transA, alpha: 1, a: a, b: tc.b, c: tc.c, m: tc.mm, n: n, k: tc.kk}
-			b.Run(fmt.Sprintf("%s/density=%.1f/tiles", tc.name, density), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/density=%.2f/tiles", tc.name, density), func(b *testing.B) {
 				for b.Loop() {
 					gemmBlocked(Exec{Threads: 1}, kd)
 				}
 			})
-			b.Run(fmt.Sprintf("%s/density=%.1f/sparse", tc.name, density), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/density=%.2f/sparse", tc.name, density), func(b *testing.B) {
 				for b.Loop() {
 					gemmSparseA(Exec{Threads: 1}, kd)
 				}
@@ -248,6 +248,48 @@ func TestGemmSmallKMatchesTilesBitForBit(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestSparseLeftBoundFollowsTheTiles: with the AVX-512 tiles (simd.Wide)
+// the sparse path stops sooner: an a·b whose left operand holds 28.5%
+// non-zeros (between the two bounds) takes it only where the tiles are the
+// AVX2 ones, and one with 23% (between the two aᵀ·b bounds) transposed
+// likewise; 10% takes it either way.
+func TestSparseLeftBoundFollowsTheTiles(t *testing.T) {
+	if !simd.Enabled() {
+		t.Skip("no vector kernels")
+	}
+	withShare := func(share float64) *Dense {
+		a := NewDense(40, 50) // 2000 floats, scanned whole
+		for i := range int(share * float64(len(a.Data))) {
+			a.Data[(i*7)%len(a.Data)] = 1 + float32(i%5) // 7 is prime to 2000: distinct places
+		}
+		return a
+	}
+	for _, c := range []struct {
+		share        float64
+		transA       bool
+		avx2, avx512 bool
+		name         string
+	}{
+		{0.285, false, true, false, "a·b at 28.5%"},
+		{0.23, true, true, false, "aᵀ·b at 23%"},
+		{0.10, false, true, true, "a·b at 10%"},
+		{0.10, true, true, true, "aᵀ·b at 10%"},
+	} {
+		a := withShare(c.share)
+		kd := kernel{a: a, b: randDense(newRand(4), 50, 64), m: 40, n: 64, k: 50, transA: c.transA}
+		if c.transA {
+			kd.b, kd.m, kd.k = randDense(newRand(4), 40, 64), 50, 40
+		}
+		want := c.avx2
+		if simd.Wide() {
+			want = c.avx512
+		}
+		if got := sparseLeft(&kd); got != want {
+			t.Errorf("%s (wide %v): sparse path %v, want %v", c.name, simd.Wide(), got, want)
 		}
 	}
 }

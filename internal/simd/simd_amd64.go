@@ -25,6 +25,12 @@ var wide = enabled && cpu.X86.HasAVX512F && cpu.X86.HasBMI2
 // false, calling any other function of this package panics.
 func Enabled() bool { return enabled }
 
+// Wide reports whether the AVX-512 forms of the GEMM tile and the sparse
+// row kernels run on this CPU (same bits as the AVX2 ones, faster): callers
+// that choose between a tiled and a sparse path by speed use it to move
+// their crossover.
+func Wide() bool { return wide }
+
 // GemmTile adds alpha·A·B to a rows×cols tile of C, where A is rows×kc with
 // element (r, p) at a[r·rsa+p·csa], B is kc×cols with element (p, j) at
 // b[p·ldb+j] and C has element (r, j) at c[r·ldc+j]. rows must be in

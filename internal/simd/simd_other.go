@@ -6,6 +6,9 @@ package simd
 // amd64, or the purego tag) it is always false.
 func Enabled() bool { return false }
 
+// Wide reports whether the AVX-512 kernels run: never in this build.
+func Wide() bool { return false }
+
 // GemmTile is unavailable in this build; see Enabled.
 func GemmTile(rows, cols, kc int, alpha float32, a []float32, rsa, csa int, b []float32, ldb int, c []float32, ldc int) {
 	panic("simd: GemmTile called without vector support")
