@@ -212,6 +212,11 @@ func (f *reproduceFlags) options(cmd *cobra.Command, start time.Time) (studies.O
 	dataDir, _ := cmd.Flags().GetString("data-dir")
 	progress := progressWriter(cmd, f.quiet)
 	data := datasets.Options{DataDir: dataDir, Offline: f.offline, Progress: progress}
+	// a mistyped --data-dir or $PCGCN_DATA is one line now, not every
+	// dataset failing later (or, with --plan, every saved cell unchecked)
+	if err := data.CheckDataDir(); err != nil {
+		return studies.Options{}, err
+	}
 	metrics, err := reproduceUserGraph(cmd, f, &data)
 	if err != nil {
 		return studies.Options{}, err

@@ -201,3 +201,32 @@ func TestThreadsPerJob(t *testing.T) {
 		}
 	}
 }
+
+// TestReproduceRefusesAMissingDataDir: a mistyped --data-dir (or
+// $PCGCN_DATA, the same check: datasets.Options.CheckDataDir) is one error
+// line before anything is planned or trained;
+// --plan used to count every saved cell of the missing data as unchecked
+// instead.
+func TestReproduceRefusesAMissingDataDir(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "no-such-mirror")
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"plan", []string{"--plan", "--data-dir", missing}, "data directory " + missing + " does not exist"},
+		{"run", []string{"--quick", "--data-dir", missing}, "does not exist"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			results := filepath.Join(dir, c.name)
+			out, err := execCmd(t, newReproduceCmd(), append([]string{"reproduce", "--only", "fair", "--datasets", "texas", "--results", results, "--docs", results}, c.args...)...)
+			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %v (output %q): want one line with %q", err, out, c.want)
+			}
+			if _, err := os.Stat(results); err == nil {
+				t.Errorf("%s was written", results)
+			}
+		})
+	}
+}
