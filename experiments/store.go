@@ -194,7 +194,10 @@ func (s *Store) splitCheckpoint(c Cell, res *Result) *train.Checkpoint {
 }
 
 // savePartial saves the splits of res finished so far, so that a run
-// interrupted in the middle of a long cell resumes at its next split.
+// interrupted in the middle of a long cell resumes at its next split. The
+// partial file is small JSON and meant to be committed with the results: a
+// study spanning sessions on fresh checkouts then keeps its finished splits
+// (the split states are not, being megabytes of parameters).
 func (s *Store) savePartial(res *Result) error {
 	path := s.partialPath(res.Cell)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
