@@ -13,11 +13,15 @@ type Options struct {
 	// Only lists the studies to run (see Names); empty: every study but the
 	// optional ones (fidelity).
 	Only []string
-	// Datasets overrides each study's datasets (intersected with what the
-	// study can use; studies needing the paper's datasets keep theirs when
-	// the intersection is empty). A graph given by path (--data) is added
-	// to every study.
+	// Datasets restricts each study's datasets to the registry names it
+	// lists: a study whose datasets include none of them trains nothing on
+	// this run (its report still renders every saved cell). A graph given
+	// by path (--data) is added to every study.
 	Datasets []string
+	// PathsOnly runs the studies on the graphs Datasets gives by path
+	// alone, not beside each study's registry datasets: what --datasets
+	// naming only your own graph asks for.
+	PathsOnly bool
 	// Models are the models of the main table (default: every registered
 	// model; in quick mode pcgcn, gcn, gat, mlp and linkx).
 	Models []string

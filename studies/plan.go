@@ -34,9 +34,11 @@ func (p *plan) numClasses(name string) (int, error) {
 }
 
 // datasets returns the study's default datasets narrowed by the registry
-// names in Options.Datasets (when that leaves any), plus every dataset given
-// as a path (--data). In quick mode the defaults are the small WebKB graphs,
-// or only the given paths when there are some.
+// names in Options.Datasets (none of the defaults when it names none of
+// them), plus every dataset given as a path (--data); with PathsOnly, the
+// paths alone. In quick mode the defaults are the small WebKB graphs, or
+// only the given paths when there are some, and names outside the defaults
+// are run as given.
 func (p *plan) datasets(defaults []string) []string {
 	var named, paths []string
 	for _, w := range p.opt.Datasets {
@@ -53,6 +55,9 @@ func (p *plan) datasets(defaults []string) []string {
 		named = quickDatasets()
 	}
 	if len(named) == 0 {
+		if p.opt.PathsOnly && len(paths) > 0 {
+			return paths
+		}
 		return append(append([]string{}, defaults...), paths...)
 	}
 	var out []string
@@ -63,12 +68,8 @@ func (p *plan) datasets(defaults []string) []string {
 			}
 		}
 	}
-	if len(out) == 0 {
-		if p.opt.Quick {
-			out = named
-		} else {
-			out = append([]string{}, defaults...)
-		}
+	if len(out) == 0 && p.opt.Quick {
+		out = named
 	}
 	return append(out, paths...)
 }

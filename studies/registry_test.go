@@ -23,8 +23,11 @@ func TestDatasetSelection(t *testing.T) {
 	}{
 		{"defaults", Options{}, defaults},
 		{"narrowed", Options{Datasets: []string{"cora", "texas"}}, []string{"cora"}},
-		{"no overlap keeps defaults", Options{Datasets: []string{"texas"}}, defaults},
+		{"no overlap trains none of the defaults", Options{Datasets: []string{"texas"}}, nil},
+		{"no overlap keeps the user graph", Options{Datasets: []string{"texas", userDir}}, []string{userDir}},
 		{"user graph added", Options{Datasets: []string{userDir}}, append(append([]string{}, defaults...), userDir)},
+		{"user graph alone", Options{Datasets: []string{userDir}, PathsOnly: true}, []string{userDir}},
+		{"user graph alone beside names", Options{Datasets: []string{"cora", userDir}, PathsOnly: true}, []string{"cora", userDir}},
 		{"quick uses small graphs", Options{Quick: true}, []string{"cornell", "texas", "wisconsin"}},
 		{"quick with a user graph uses only it", Options{Quick: true, Datasets: []string{userDir}}, []string{userDir}},
 		{"quick with no overlap uses the names", Options{Quick: true, Datasets: []string{"texas"}}, []string{"texas"}},
@@ -191,5 +194,20 @@ func TestPlanWithoutDataListsEveryCell(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("cells per study %v, want %v", got, want)
+	}
+}
+
+// The reports render the full plan whatever this run trained: a run on an
+// own graph alone (PathsOnly) still reports every registry dataset beside it.
+func TestFullPlanKeepsTheRegistryDatasets(t *testing.T) {
+	userDir := t.TempDir()
+	p := &plan{opt: Options{Datasets: []string{"cora", userDir}, PathsOnly: true}, splits: []int{0}}
+	full := p.fullPlan()
+	want := append(append([]string{}, paperDatasets()...), userDir)
+	if got := full.datasets(paperDatasets()); !reflect.DeepEqual(got, want) {
+		t.Errorf("full plan's datasets %v, want %v", got, want)
+	}
+	if got := p.datasets(paperDatasets()); !reflect.DeepEqual(got, []string{"cora", userDir}) {
+		t.Errorf("this run's datasets %v, want cora and the own graph", got)
 	}
 }

@@ -272,7 +272,7 @@ func (p *plan) hook(all []study) {
 func (p *plan) fullPlan() *plan {
 	full := *p
 	if !p.opt.Quick {
-		full.opt.Datasets, full.opt.Models = nil, nil
+		full.opt.Datasets, full.opt.Models, full.opt.PathsOnly = nil, nil, false
 		for _, d := range p.opt.Datasets {
 			if datasets.IsPath(d) {
 				full.opt.Datasets = append(full.opt.Datasets, d)

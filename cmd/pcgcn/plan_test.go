@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/experiments"
+	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // The plan table shows an unchecked column, and names the datasets it could
@@ -36,5 +39,42 @@ func TestPrintPlanNamesUnopenedDatasets(t *testing.T) {
 	}
 	if j := planJSON(plan, 0); j.Total.Unchecked != 5 || len(j.Total.Unopened) != 2 {
 		t.Errorf("JSON total %+v: want 5 unchecked over texas and cornell", j.Total)
+	}
+}
+
+// --datasets chooses the graphs the studies train: registry names narrow a
+// study's datasets (a study using none of them gets none), --data adds the
+// own graph once even when --datasets names it too, and --datasets naming
+// only own graphs runs the studies on those alone.
+func TestReproduceDatasetsChooseTheGraphs(t *testing.T) {
+	mirror := datatest.Mirror(t)
+	dir := t.TempDir()
+	g := ownGraph(t, "mine", 60, []int{0, 1, 2}, false)
+	for _, c := range []struct {
+		name     string
+		args     []string
+		searches int
+	}{
+		{"the own graph beside the study's twelve", []string{"--data", g}, 13},
+		{"the own graph alone", []string{"--data", g, "--datasets", g}, 1},
+		{"the own graph named by another path", []string{"--data", g, "--datasets", g + string(filepath.Separator) + "."}, 1},
+		{"a registry name and the own graph", []string{"--data", g, "--datasets", "cornell," + g}, 2},
+		{"a path in --datasets alone", []string{"--datasets", g}, 1},
+		{"a registry name the study does not use", []string{"--datasets", "flickr"}, 0},
+		{"registry names", []string{"--datasets", "texas,cornell"}, 2},
+	} {
+		args := append([]string{"reproduce", "--only", "fair", "--plan", "--json", "--models", "mlp", "--data-dir", mirror, "--offline",
+			"--results", filepath.Join(dir, "results"), "--docs", filepath.Join(dir, "docs")}, c.args...)
+		out, errOut, err := pcgcn(args...)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", c.name, err, errOut)
+		}
+		var plan planOutput
+		if err := json.Unmarshal([]byte(out), &plan); err != nil || len(plan.Studies) != 1 {
+			t.Fatalf("%s: plan %q (%v)", c.name, out, err)
+		}
+		if got := plan.Studies[0].Cells; got != c.searches {
+			t.Errorf("%s: %d searches, want %d", c.name, got, c.searches)
+		}
 	}
 }

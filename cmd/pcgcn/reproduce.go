@@ -79,7 +79,7 @@ run it alone on a quiet machine.`,
 	fl := cmd.Flags()
 	fl.StringVar(&f.only, "only", "", "comma-separated studies to run (listed above; default: all but the optional ones)")
 	fl.StringVar(&f.models, "models", "", "comma-separated models of the main table (default: every registered model)")
-	fl.StringVar(&f.datasets, "datasets", "", "comma-separated datasets to restrict the studies to")
+	fl.StringVar(&f.datasets, "datasets", "", "comma-separated datasets to restrict the studies to: a study using none of them trains nothing this run; your own graph, by path, runs beside them, and alone when --datasets names only such paths (--data PATH --datasets PATH: the studies on your graph only)")
 	fl.StringVar(&f.data, "data", "", "run the studies on your own graph (docs/data-format.md) too; studies that compare with a paper number show ours alone")
 	registerSplits(cmd, &f.splits)
 	fl.BoolVar(&f.quick, "quick", false, "2 splits, at most 60 epochs, small graphs: a fast end-to-end check")
@@ -198,12 +198,9 @@ func (f *reproduceFlags) checkModes() error {
 
 // options maps the flags to the reproduction's options.
 func (f *reproduceFlags) options(cmd *cobra.Command, start time.Time) (studies.Options, error) {
-	dsNames := splitList(f.datasets)
-	if f.data != "" {
-		if _, err := os.Stat(f.data); err != nil {
-			return studies.Options{}, fmt.Errorf("--data: %w", err)
-		}
-		dsNames = append(dsNames, f.data)
+	dsNames, pathsOnly, err := f.datasetList()
+	if err != nil {
+		return studies.Options{}, err
 	}
 	splits, err := parseSplits(f.cellSplits(), 10)
 	if err != nil {
@@ -229,9 +226,45 @@ func (f *reproduceFlags) options(cmd *cobra.Command, start time.Time) (studies.O
 	if err != nil {
 		return studies.Options{}, err
 	}
-	return studies.Options{Complexity: complexity, Only: splitList(f.only), Datasets: dsNames, Models: splitList(f.models), Splits: splits,
+	return studies.Options{Complexity: complexity, Only: splitList(f.only), Datasets: dsNames, PathsOnly: pathsOnly, Models: splitList(f.models), Splits: splits,
 		Quick: f.quick, ResultsDir: f.resultsDir, DocsDir: f.docsDir, Data: data, Threads: threads, Jobs: f.jobs, Seed: f.seed,
 		PresetOnly: f.presetOnly, Refresh: f.refresh, Lease: f.work.lease, Metrics: metrics, Progress: progress, Start: start}, nil
+}
+
+// datasetList returns the datasets of --datasets with the --data graph
+// added (once: --datasets may name it too), and whether --datasets names
+// graphs by path only, which then run alone instead of beside each study's
+// registry datasets.
+func (f *reproduceFlags) datasetList() (names []string, pathsOnly bool, err error) {
+	var given []string // registry names in lower case, paths as given
+	for _, d := range strings.Split(f.datasets, ",") {
+		if d = strings.TrimSpace(d); d == "" {
+			continue
+		}
+		if _, err := datasets.Lookup(strings.ToLower(d)); err == nil || !datasets.IsPath(d) {
+			d = strings.ToLower(d)
+		}
+		given = append(given, d)
+	}
+	var own os.FileInfo
+	if f.data != "" {
+		if own, err = os.Stat(f.data); err != nil {
+			return nil, false, fmt.Errorf("--data: %w", err)
+		}
+	}
+	pathsOnly = len(given) > 0
+	for _, d := range given {
+		if !datasets.IsPath(d) {
+			pathsOnly = false
+		} else if fi, err := os.Stat(d); err == nil && own != nil && os.SameFile(fi, own) {
+			continue
+		}
+		names = append(names, d)
+	}
+	if f.data != "" {
+		names = append(names, f.data)
+	}
+	return names, pathsOnly, nil
 }
 
 // cellSplits is --splits as the studies read it: all is the paper
