@@ -6,12 +6,16 @@ import (
 	"path/filepath"
 	"sort"
 	"testing"
+
+	"github.com/pcgcn/pcgcn/models"
 )
 
 // TestSearchPlanPricesRungsAtTheirBudget checks a search's plan against the
 // cells of the same search already trained on a graph of the same size:
 // every rung of the new search is estimated at the seconds per split its
-// rung measured (the median over the rung's cells) times the rung's splits,
+// rung measured (the median over the rung's cells, each divided by its
+// configuration's work, times the mean work of the search's points: the
+// rung's survivors are not known yet) times the rung's splits,
 // not rescaled by the rung's share of the protocol's epochs a second time
 // (which priced a 5-epoch rung at a third of its measured time here, and
 // the fair study's 37-epoch first rungs at 1/27), and the final cell, which
@@ -27,18 +31,29 @@ func TestSearchPlanPricesRungsAtTheirBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	rungs := next.rungsOf(t)
+	reg := models.NewRegistry()
+	points, err := next.Points()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(plan) != len(rungs)+1 {
 		t.Fatalf("plan has %d rows for %d rungs and the final cell", len(plan), len(rungs))
 	}
 	for i, r := range rungs {
 		dir := BudgetDir(root, r.Epochs, next.RungPatience(r.Epochs))
 		var perSplit []float64
-		scanSaved(dir, func(_ string, res *Result) { perSplit = append(perSplit, res.Seconds/float64(len(res.PerSplit))) })
+		scanSaved(dir, func(_ string, res *Result) {
+			perSplit = append(perSplit, res.Seconds/float64(len(res.PerSplit))/configWork(reg, res.Cell))
+		})
 		if len(perSplit) == 0 {
 			t.Fatalf("rung %d: no cells saved under %s", i+1, dir)
 		}
 		sort.Float64s(perSplit)
-		want := perSplit[len(perSplit)/2] * float64(r.Trials*r.Splits)
+		var work float64
+		for _, pt := range points {
+			work += configWork(reg, next.cell(pt, next.Splits[:r.Splits])) / float64(len(points))
+		}
+		want := perSplit[len(perSplit)/2] * work * float64(r.Trials*r.Splits)
 		row := plan[i]
 		if row.SplitsLeft != r.Trials*r.Splits || math.Abs(row.EstSeconds-want) > 1e-6*want {
 			t.Errorf("rung %d (%d epochs, dir %s): %d splits left, estimate %.6f s; want %d and %.6f s (its measured split times %v)",

@@ -215,15 +215,23 @@ func (s *Search) Plan(base *Runner) ([]SearchPlanRow, error) {
 	e, p := s.budget()
 	var rows []SearchPlanRow
 	// price fills row's estimate for cells under rn's budget (epochs), or,
-	// with its points unknown, for trials stand-ins (the first point: a
-	// split's estimate depends on the model and the dataset only).
+	// with its points unknown, for trials stand-ins each priced at the
+	// mean over all the search's points (a split's estimate depends on
+	// the point's width and depth, see Estimator.Work).
 	price := func(rn *Runner, cells []Cell, trials, splits, epochs int, row *SearchPlanRow) {
 		rn.rateStudy = SearchStudy // not the main table's presets beside the final cells
 		if cells == nil {
-			c := s.cell(points[0], s.Splits[:row.Splits])
-			pl := rn.pending([]Cell{c})
+			all := make([]Cell, len(points))
+			for i, pt := range points {
+				all[i] = s.cell(pt, s.Splits[:row.Splits])
+			}
+			pl := rn.pending(all)
+			var mean float64
+			for _, c := range all {
+				mean += pl.cost(c) / float64(len(all))
+			}
 			row.SplitsLeft = trials * splits
-			row.EstSeconds = pl.cost(c) * float64(row.SplitsLeft) * budgetShare(pl.measured, epochs, e)
+			row.EstSeconds = mean * float64(row.SplitsLeft) * budgetShare(pl.measured, epochs, e)
 			return
 		}
 		measured := rn.pending(cells).measured
