@@ -608,11 +608,15 @@ func (a *fairAnalysis) metric(d string) string {
 // table is the tuned results: mean ± std over the splits, the preset's mean
 // beside it, the best per dataset in bold, and the average rank.
 func (a *fairAnalysis) table() string {
-	head := append(append([]string{"model"}, a.in.Datasets...), "avg. rank")
+	models, sets, left := a.shown()
+	head := append(append([]string{"model"}, sets...), "avg. rank")
 	var rows [][]string
 	for m, model := range a.in.Models {
+		if !slices.Contains(models, model) {
+			continue
+		}
 		row := []string{model}
-		for _, d := range a.in.Datasets {
+		for _, d := range sets {
 			t := a.tuned(model, d)
 			cell := ms(t)
 			if !math.IsNaN(t.Mean) && a.Best[d] == model {
@@ -632,10 +636,58 @@ func (a *fairAnalysis) table() string {
 	var b strings.Builder
 	b.WriteString(report.Table(head, leftThenRight(1, len(head)), rows))
 	fmt.Fprintf(&b, "\nEach cell: the tuned point's test %s, mean ± std over the splits, (the preset's mean: the main table's cell); the best tuned mean per dataset in bold, once every model's search on it is saved. Avg. rank: over the datasets where every model has a result (1 best; ties share the mean rank).\n", a.metricLabel())
+	if left != "" {
+		fmt.Fprintf(&b, "\n%s\n", left)
+	}
 	if a.anyOutside() {
 		fmt.Fprintf(&b, "\n%s\n", outsideLegend)
 	}
 	return b.String()
+}
+
+// shown returns the models and datasets the table shows: those with a
+// tuned or a preset result somewhere, in the study's order, and a sentence
+// naming the others (an own graph run with a few models would otherwise
+// show a table of dashes); all of them when nothing is saved at all.
+func (a *fairAnalysis) shown() (models, sets []string, left string) {
+	has := func(model, d string) bool {
+		return !math.IsNaN(a.tuned(model, d).Mean) || !math.IsNaN(a.preset(model, d).Mean)
+	}
+	for _, m := range a.in.Models {
+		if slices.ContainsFunc(a.in.Datasets, func(d string) bool { return has(m, d) }) {
+			models = append(models, m)
+		}
+	}
+	for _, d := range a.in.Datasets {
+		if slices.ContainsFunc(a.in.Models, func(m string) bool { return has(m, d) }) {
+			sets = append(sets, d)
+		}
+	}
+	if len(models) == 0 {
+		return a.in.Models, a.in.Datasets, ""
+	}
+	var parts []string
+	if out := without(a.in.Models, models); len(out) > 0 {
+		parts = append(parts, "the models "+strings.Join(out, ", "))
+	}
+	if out := without(a.in.Datasets, sets); len(out) > 0 {
+		parts = append(parts, "the datasets "+strings.Join(out, ", "))
+	}
+	if len(parts) > 0 {
+		left = "Not shown, with no search saved yet: " + strings.Join(parts, "; ") + "."
+	}
+	return models, sets, left
+}
+
+// without returns the elements of all not in some, in all's order.
+func without(all, some []string) []string {
+	var out []string
+	for _, x := range all {
+		if !slices.Contains(some, x) {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // metricLabel names the metric of the table: "accuracy", or "metric

@@ -483,3 +483,29 @@ func TestFairBoldWaitsForEveryModel(t *testing.T) {
 		}
 	}
 }
+
+// The tuned table leaves out the models and datasets with nothing saved
+// (a run on an own graph with two models showed 16 rows × 13 columns of
+// dashes) and names them; with nothing saved at all it shows everything.
+func TestFairTableLeavesOutWhatIsNotSaved(t *testing.T) {
+	in := fairInput{Datasets: []string{"texas", "mygraph"}, Models: []string{"pcgcn", "gcn", "mlp"}}
+	for _, m := range []string{"gcn", "mlp"} {
+		in.Entries = append(in.Entries, fairEntry{Dataset: "mygraph", Model: m, Trials: 27, Splits: []int{0, 1},
+			Test: []float64{70, 72}, Val: []float64{71, 73}})
+	}
+	got := analyzeFair(in).table()
+	head := strings.SplitN(got, "\n", 2)[0]
+	if head != "| model | mygraph | avg. rank |" {
+		t.Errorf("header %q: want the own graph's column alone", head)
+	}
+	if strings.Contains(got, "| pcgcn |") || !strings.Contains(got, "| gcn | 71.00 ± 1.00 |") || !strings.Contains(got, "| mlp |") {
+		t.Errorf("table:\n%s\nwant the rows of gcn and mlp only", got)
+	}
+	if !strings.Contains(got, "Not shown, with no search saved yet: the models pcgcn; the datasets texas.") {
+		t.Errorf("table:\n%s\nwant the left-out model and dataset named", got)
+	}
+	empty := analyzeFair(fairInput{Datasets: []string{"texas"}, Models: []string{"pcgcn", "gcn"}}).table()
+	if !strings.Contains(empty, "| model | texas | avg. rank |") || !strings.Contains(empty, "| pcgcn |") || strings.Contains(empty, "Not shown") {
+		t.Errorf("nothing saved:\n%s\nwant the whole table and no sentence", empty)
+	}
+}
