@@ -28,18 +28,24 @@ func BenchmarkSpMMStacked(b *testing.B) {
 			for i := range h.Data {
 				h.Data[i] = float32(i%17) * 0.01
 			}
-			out := tensor.NewDense(a.Rows, 64*k)
-			e := tensor.Exec{Threads: 1}
-			b.Run(fmt.Sprintf("%s/SpMM/k=%d", ds, k), func(b *testing.B) {
-				for b.Loop() {
-					tensor.SpMM(e, 1, a, h, 0, out)
-				}
-			})
-			b.Run(fmt.Sprintf("%s/SpMMT/k=%d", ds, k), func(b *testing.B) {
-				for b.Loop() {
-					tensor.SpMMT(e, 1, a, h, 0, out)
-				}
-			})
+			benchSpMMBothWays(b, ds, fmt.Sprintf("k=%d", k), a, h)
 		}
 	}
+}
+
+// benchSpMMBothWays times Â·h and Âᵀ·h on one thread, as the
+// sub-benchmarks <ds>/SpMM/<tag> and <ds>/SpMMT/<tag>.
+func benchSpMMBothWays(b *testing.B, ds, tag string, a *tensor.CSR, h *tensor.Dense) {
+	out := tensor.NewDense(a.Rows, h.Cols)
+	e := tensor.Exec{Threads: 1}
+	b.Run(ds+"/SpMM/"+tag, func(b *testing.B) {
+		for b.Loop() {
+			tensor.SpMM(e, 1, a, h, 0, out)
+		}
+	})
+	b.Run(ds+"/SpMMT/"+tag, func(b *testing.B) {
+		for b.Loop() {
+			tensor.SpMMT(e, 1, a, h, 0, out)
+		}
+	})
 }

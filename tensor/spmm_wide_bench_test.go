@@ -26,18 +26,7 @@ func BenchmarkSpMMWide(b *testing.B) {
 			for i := range h.Data {
 				h.Data[i] = float32(i%17) * 0.01
 			}
-			out := tensor.NewDense(a.Rows, n)
-			e := tensor.Exec{Threads: 1}
-			b.Run(fmt.Sprintf("%s/SpMM/n=%d", ds, n), func(b *testing.B) {
-				for b.Loop() {
-					tensor.SpMM(e, 1, a, h, 0, out)
-				}
-			})
-			b.Run(fmt.Sprintf("%s/SpMMT/n=%d", ds, n), func(b *testing.B) {
-				for b.Loop() {
-					tensor.SpMMT(e, 1, a, h, 0, out)
-				}
-			})
+			benchSpMMBothWays(b, ds, fmt.Sprintf("n=%d", n), a, h)
 		}
 	}
 }
