@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
+	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/experiments"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/report"
@@ -107,10 +109,23 @@ const anchorSecondsPerEpoch = 2.4
 const anchorTolerance = 2.0
 
 // anchorCells are the anchors' cells: the model with Platonov's preset on
-// the dataset's splits of the plan.
+// the dataset's splits of the plan, for the anchors whose dataset and model
+// --datasets and --models keep.
 func anchorCells(p *plan) []experiments.Cell {
+	var named []string // the registry datasets of --datasets (paths have no anchor)
+	for _, d := range p.opt.Datasets {
+		if !datasets.IsPath(d) {
+			named = append(named, d)
+		}
+	}
+	if p.opt.PathsOnly && len(named) == 0 {
+		return nil // your own graphs alone: no anchor is on them
+	}
 	var cells []experiments.Cell
 	for _, a := range anchors() {
+		if len(named) > 0 && !slices.Contains(named, a.Dataset) || len(p.opt.Models) > 0 && !slices.Contains(p.opt.Models, a.Model) {
+			continue
+		}
 		cells = append(cells, experiments.Cell{Study: anchorsName, Dataset: a.Dataset, Model: a.Model,
 			Sets: map[string]string{models.PresetKey: models.PresetPlatonov}, Splits: p.splits})
 	}
@@ -194,8 +209,13 @@ func renderAnchors(p *plan, w io.Writer) error {
 	var rows []anchorRow
 	saved, interrupted := false, 0
 	cells := anchorCells(p)
-	for i, c := range cells {
-		row := anchorRow{anchor: anchors()[i], Mean: math.NaN(), Std: math.NaN()}
+	for _, c := range cells {
+		row := anchorRow{anchor: anchor{Model: c.Model, Dataset: c.Dataset}, Mean: math.NaN(), Std: math.NaN()}
+		for _, a := range anchors() {
+			if a.Model == c.Model && a.Dataset == c.Dataset {
+				row.anchor = a
+			}
+		}
 		if r := rn.LoadExact(c); r != nil {
 			var test []float64
 			for _, sr := range r.PerSplit {

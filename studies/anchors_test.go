@@ -2,6 +2,7 @@ package studies
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -89,5 +90,36 @@ func TestAnchorsNotSaved(t *testing.T) {
 	s := anchorsNotSaved(2, 30)
 	if strings.Contains(s, "Nothing saved") || !strings.Contains(s, "2 of its 30 splits are trained") {
 		t.Errorf("two splits trained: %q", s)
+	}
+}
+
+// --datasets and --models keep the anchors on their datasets and models
+// only; the reports (the full plan) keep all three.
+func TestAnchorCellsFollowDatasetsAndModels(t *testing.T) {
+	own := t.TempDir() // an existing path stands for a --data graph
+	for _, c := range []struct {
+		name             string
+		datasets, models []string
+		want             []string
+	}{
+		{"all", nil, nil, []string{"gcn/minesweeper", "gcn/tolokers", "sage/minesweeper"}},
+		{"a dataset", []string{"tolokers"}, nil, []string{"gcn/tolokers"}},
+		{"a model", nil, []string{"sage"}, []string{"sage/minesweeper"}},
+		{"both", []string{"minesweeper"}, []string{"gcn"}, []string{"gcn/minesweeper"}},
+		{"none of the anchors' datasets", []string{"texas"}, nil, nil},
+		{"an own graph beside them", []string{own}, nil, []string{"gcn/minesweeper", "gcn/tolokers", "sage/minesweeper"}},
+		{"an own graph alone", []string{own}, nil, nil},
+	} {
+		p := &plan{opt: Options{Datasets: c.datasets, Models: c.models, PathsOnly: c.name == "an own graph alone"}, splits: []int{0}}
+		var got []string
+		for _, cell := range anchorCells(p) {
+			got = append(got, cell.Model+"/"+cell.Dataset)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: anchors %v, want %v", c.name, got, c.want)
+		}
+		if n := len(anchorCells(p.fullPlan())); n != len(anchors()) {
+			t.Errorf("%s: the full plan has %d anchors, want all %d", c.name, n, len(anchors()))
+		}
 	}
 }

@@ -86,6 +86,8 @@ func printPlan(w io.Writer, plan []experiments.PlanEntry, workers int) {
 	fmt.Fprintln(w, "(claimed: cells left that a live worker is training, see --worker; resumed: cells left that an interrupted run began, whose finished splits are kept and not counted in the splits left)")
 	for _, e := range plan {
 		switch {
+		case e.Cells == 0 && e.Done == 0:
+			fmt.Fprintf(w, "(%s: nothing to run with these --datasets and --models: none of them is among the study's)\n", e.Study)
 		case e.Unit != "" && e.Shared:
 			fmt.Fprintf(w, "(%s: %s instead of cells, and the splits left of the rungs known so far; --worker processes share them, rung by rung)\n", e.Study, e.Unit)
 		case e.Unit != "":
@@ -93,5 +95,5 @@ func printPlan(w io.Writer, plan []experiments.PlanEntry, workers int) {
 		}
 	}
 	fmt.Fprintf(w, "(stale: saved cells of other numerics than this build's %s, or not recording theirs, which reproduce within their spread, not bit for bit, and --refresh trains them again; and cells saved for other data (a dataset's files changed) or another budget, which are never used and are trained again, on all their splits; another --seed keeps its cells apart, in <results>/seed<N>/)\n", tensor.Numerics())
-	fmt.Fprintln(w, "(estimates: seconds per split per unit of graph size of the same model on the same dataset in saved cells, else of the model on any dataset, at the threads and load of those runs; a model with none gets the median rate of the others, and in a directory with no saved cell each model gets its rate in this project's own reproduction, on 2 cores at 1 thread per cell)")
+	fmt.Fprintln(w, "(estimates: seconds per split per unit of graph size, and of a configuration's width and depth against its preset's (a search's trials, 64 to 512 wide and 1 to 10 deep: layers·(h/64)·(1+h/64)/2), of the same model on the same dataset in saved cells, else of the model on any dataset, at the threads and load of those runs; a model with none gets the median rate of the others, and in a directory with no saved cell each model gets its rate in this project's own reproduction, on 2 cores at 1 thread per cell)")
 }
