@@ -78,3 +78,27 @@ func TestReproduceDatasetsChooseTheGraphs(t *testing.T) {
 		}
 	}
 }
+
+// A run with --data and no --datasets trains the benchmarks too: it says
+// how to run the own graph alone; with --datasets it says nothing.
+func TestReproduceDataSaysHowToRunItAlone(t *testing.T) {
+	mirror := datatest.Mirror(t)
+	dir := t.TempDir()
+	g := ownGraph(t, "mine", 60, []int{0, 1, 2}, false)
+	common := []string{"reproduce", "--only", "stats", "--data-dir", mirror, "--offline",
+		"--results", filepath.Join(dir, "results"), "--docs", filepath.Join(dir, "docs"), "--data", g}
+	_, errOut, err := pcgcn(common...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	if want := "--datasets " + g + " runs the studies on it alone"; !strings.Contains(errOut, want) {
+		t.Errorf("stderr %q: want %q", errOut, want)
+	}
+	_, errOut, err = pcgcn(append(common, "--datasets", g)...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	if strings.Contains(errOut, "runs the studies on it alone") {
+		t.Errorf("with --datasets, stderr %q: want no note", errOut)
+	}
+}

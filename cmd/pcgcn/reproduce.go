@@ -139,6 +139,11 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 		return err
 	}
 	note.setDir(r.ResultsDir())
+	if f.data != "" && strings.TrimSpace(f.datasets) == "" && !f.quick && !f.plan && !f.render && !f.quiet {
+		// --data adds the graph beside every study's datasets: say how
+		// to run it alone before days of training on the benchmarks begin
+		fmt.Fprintf(cmd.ErrOrStderr(), "note: --data adds %s beside each study's datasets; --datasets %s runs the studies on it alone (--plan shows the work first)\n", f.data, f.data)
+	}
 	out := cmd.OutOrStdout()
 	switch {
 	case f.work.on():
