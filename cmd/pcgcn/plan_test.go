@@ -62,6 +62,7 @@ func TestReproduceDatasetsChooseTheGraphs(t *testing.T) {
 		{"a path in --datasets alone", []string{"--datasets", g}, 1},
 		{"a registry name the study does not use", []string{"--datasets", "flickr"}, 0},
 		{"registry names", []string{"--datasets", "texas,cornell"}, 2},
+		{"registry names in capitals", []string{"--datasets", "Texas,CORNELL"}, 2},
 	} {
 		args := append([]string{"reproduce", "--only", "fair", "--plan", "--json", "--models", "mlp", "--data-dir", mirror, "--offline",
 			"--results", filepath.Join(dir, "results"), "--docs", filepath.Join(dir, "docs")}, c.args...)
@@ -100,5 +101,20 @@ func TestReproduceDataSaysHowToRunItAlone(t *testing.T) {
 	}
 	if strings.Contains(errOut, "runs the studies on it alone") {
 		t.Errorf("with --datasets, stderr %q: want no note", errOut)
+	}
+}
+
+// --datasets naming a path that does not exist, or a misspelt registry
+// name, is one error line naming it as typed.
+func TestReproduceDatasetsRefusesWhatIsNotThere(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ arg, want string }{
+		{filepath.Join(dir, "MyGraph"), "--datasets: stat " + filepath.Join(dir, "MyGraph") + ": no such file or directory"},
+		{"Corra", `unknown dataset "Corra"`},
+	} {
+		_, errOut, err := pcgcn("reproduce", "--only", "fair", "--plan", "--datasets", c.arg, "--results", filepath.Join(dir, "results"))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("--datasets %s: error %v (stderr %q), want %q", c.arg, err, errOut, c.want)
+		}
 	}
 }

@@ -246,8 +246,12 @@ func (f *reproduceFlags) datasetList() (names []string, pathsOnly bool, err erro
 		if d = strings.TrimSpace(d); d == "" {
 			continue
 		}
-		if _, err := datasets.Lookup(strings.ToLower(d)); err == nil || !datasets.IsPath(d) {
+		if _, err := datasets.Lookup(strings.ToLower(d)); err == nil {
 			d = strings.ToLower(d)
+		} else if strings.ContainsAny(d, `/\`) || strings.HasPrefix(d, ".") {
+			if _, err := os.Stat(d); err != nil { // a path, not a misspelt name
+				return nil, false, fmt.Errorf("--datasets: %w", err)
+			}
 		}
 		given = append(given, d)
 	}
