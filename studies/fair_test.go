@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -507,5 +508,39 @@ func TestFairTableLeavesOutWhatIsNotSaved(t *testing.T) {
 	empty := analyzeFair(fairInput{Datasets: []string{"texas"}, Models: []string{"pcgcn", "gcn"}}).table()
 	if !strings.Contains(empty, "| model | texas | avg. rank |") || !strings.Contains(empty, "| pcgcn |") || strings.Contains(empty, "Not shown") {
 		t.Errorf("nothing saved:\n%s\nwant the whole table and no sentence", empty)
+	}
+}
+
+// TestFairRunsTheCheapestDatasetFirst: the run order names every dataset of
+// the study once, and the searches run in it, a dataset's models together,
+// with Squirrel (25 of the estimated CPU-hours left in session 50) after
+// Cora, CiteSeer, Actor and Minesweeper (25 together) and Tolokers last.
+func TestFairRunsTheCheapestDatasetFirst(t *testing.T) {
+	order := fairRunOrder()
+	want := append(paperDatasets(), extraDatasets()...)
+	if got := slices.Sorted(slices.Values(order)); !slices.Equal(got, slices.Sorted(slices.Values(want))) {
+		t.Fatalf("run order %v; want each of %v once", order, want)
+	}
+	at := func(d string) int { return slices.Index(order, d) }
+	for _, d := range []string{"cora", "citeseer", "actor", "minesweeper"} {
+		if at(d) > at("squirrel") {
+			t.Errorf("%s runs after squirrel", d)
+		}
+	}
+	if order[len(order)-1] != "tolokers" {
+		t.Errorf("%s runs last, want tolokers", order[len(order)-1])
+	}
+	p := newPlan(Options{Only: []string{fairName}, Models: []string{"mlp", "pcgcn"}, Splits: []int{0, 1}, ResultsDir: t.TempDir()})
+	var seen []string
+	if err := p.eachFairSearch(func(s *experiments.Search) error {
+		if len(seen) == 0 || seen[len(seen)-1] != s.Dataset {
+			seen = append(seen, s.Dataset)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(seen, order) {
+		t.Errorf("searches ran dataset by dataset in %v, want %v", seen, order)
 	}
 }
