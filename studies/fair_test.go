@@ -174,13 +174,18 @@ func TestGapSentence(t *testing.T) {
 		{"preset within a std", 62.4, 62.4, "3.07 points below, within one standard deviation, as the preset already was: no gap beyond the spread for tuning to close"},
 		{"narrowed", 59.4, 61.0, "4.47 points below: tuning narrows the gap by 1.60 points but does not close it"},
 		{"not narrowed", 59.4, 58.0, "7.47 points below: tuning does not narrow the gap"},
-		{"no gap", 64.0, 58.0, ""},
+		{"no gap", 64.0, 63.5, ""},
+		// the preset 1.47 below, inside the paper's 2.4; tuned 7.47 below, outside
+		{"opened", 64.0, 58.0, "On squirrel our preset is 1.47 points below the paper's 65.47, within one standard deviation; tuned, 7.47 points below, beyond it: the search's choice scores 6.00 points below the preset."},
+		{"opened, preset above", 66.0, 58.0, "our preset is 0.53 points above the paper's 65.47, within one standard deviation; tuned, 7.47 points below"},
+		{"opened, preset on the directed graph", 64.0, 58.0, "6.00 points below the preset, whose cell was chosen on the directed graph, which no trial of the search uses (†)."},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := fairGap{Dataset: "squirrel", Paper: p, Preset: meanStd{c.preset, 1}, Tuned: meanStd{c.tuned, 1}}
 			if c.name == "preset within a std" {
 				g.Preset.Std, g.Tuned.Std = 3.5, 3.5
 			}
+			g.PresetOutside = strings.Contains(c.name, "directed")
 			g.Closed, g.PresetClosed = withinStd(p, g.Tuned), withinStd(p, g.Preset)
 			got := gapSentence(g)
 			if c.want == "" && got != "" || !strings.Contains(got, c.want) {
@@ -542,5 +547,41 @@ func TestFairRunsTheCheapestDatasetFirst(t *testing.T) {
 	}
 	if !slices.Equal(seen, order) {
 		t.Errorf("searches ran dataset by dataset in %v, want %v", seen, order)
+	}
+}
+
+// TestFairVerdictSaysWhereTuningOpenedAGap: where the preset is within one
+// standard deviation of the paper's row and the tuned point is not, the
+// verdict says so (and does not count it among the gaps tuning left open);
+// with the tuned point within, it says nothing of the kind.
+func TestFairVerdictSaysWhereTuningOpenedAGap(t *testing.T) {
+	const claim = "On chameleon the tuned PCGCN falls more than one standard deviation below the paper's row, where its preset was within one."
+	paperRow := paper.MainTable()["pcgcn"]["chameleon"]
+	for _, c := range []struct {
+		name   string
+		tuned  float64
+		claims bool
+	}{
+		{"tuned 10 points below", paperRow.Mean - 10, true},
+		{"tuned 1 point below", paperRow.Mean - 1, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := fairCase(5, eightDatasets, means(constant(0, 8)), nil, 0.5)
+			for i := range in.Entries {
+				if e := &in.Entries[i]; e.Model == "pcgcn" && e.Dataset == "chameleon" {
+					for s := range e.Test {
+						e.Preset[s] = paperRow.Mean + e.Test[s] - 60
+						e.Test[s] = c.tuned + e.Test[s] - 60
+					}
+				}
+			}
+			v := analyzeFair(in).verdict()
+			if got := strings.Contains(v, claim); got != c.claims {
+				t.Errorf("verdict %q: says tuning opened a gap on chameleon: %v, want %v", v, got, c.claims)
+			}
+			if strings.Contains(v, "leaves it open on chameleon") {
+				t.Errorf("verdict %q counts chameleon among the gaps tuning left open", v)
+			}
+		})
 	}
 }
