@@ -123,3 +123,28 @@ func TestAnchorCellsFollowDatasetsAndModels(t *testing.T) {
 		}
 	}
 }
+
+// TestAnchorTableShowsCellsInProgress: a saved cell shows its mean and
+// difference; a cell in progress its finished splits, marked, with no mean
+// (one split is not the anchor's number), and the verdict counts them.
+func TestAnchorTableShowsCellsInProgress(t *testing.T) {
+	rows := []anchorRow{
+		{anchor: anchor{Model: "gcn", Dataset: "minesweeper", Published: 89.75}, Splits: 10, Mean: 90.01, Std: 0.5},
+		{anchor: anchor{Model: "gcn", Dataset: "tolokers", Published: 83.64}, Splits: 1, InProgress: true, Mean: math.NaN(), Std: math.NaN()},
+		{anchor: anchor{Model: "sage", Dataset: "minesweeper", Published: 93.51}, Mean: math.NaN(), Std: math.NaN()},
+	}
+	want := [][]string{
+		{"gcn", "minesweeper", "90.01 ± 0.50", "10", "89.75", "+0.26"},
+		{"gcn", "tolokers", "—", "1 (in progress)", "83.64", "—"},
+		{"sage", "minesweeper", "—", "0", "93.51", "—"},
+	}
+	got := anchorTableRows(rows)
+	for i := range want {
+		if i >= len(got) || !slices.Equal(got[i], want[i]) {
+			t.Errorf("row %d: %q, want %q", i, got[min(i, len(got)-1)], want[i])
+		}
+	}
+	if v := anchorVerdict(rows, 10); !strings.Contains(v, "Not finished: gcn on tolokers (1 of 10 splits); sage on minesweeper (0 of 10 splits).") {
+		t.Errorf("verdict %q does not count the split in progress", v)
+	}
+}
