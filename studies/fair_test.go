@@ -136,6 +136,9 @@ func TestFairVerdictNotYet(t *testing.T) {
 	if got := a.verdict(); !strings.Contains(got, "not yet: 39 of the 40") {
 		t.Errorf("verdict with a search missing: %q", got)
 	}
+	if b := a.budgetLine(); !strings.Contains(b, "CPU time 19h30m over the searches saved so far") || strings.Contains(b, "in all") {
+		t.Errorf("budget line with a search missing: %q", b)
+	}
 	if a.Friedman.N != 7 || len(a.Friedman.Ranking.Dropped) != 1 {
 		t.Errorf("ranked on %d datasets, dropped %v: want 7 and chameleon", a.Friedman.N, a.Friedman.Ranking.Dropped)
 	}
