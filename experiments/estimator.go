@@ -4,20 +4,20 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/models"
 )
 
-// Estimator estimates the seconds one split of a cell takes: its graph's
-// size (nodes, adjacency entries and feature non-zeros) times a rate,
-// seconds per split per unit of size, measured in saved cells: the same
-// model's on the same dataset, else the model's median over all datasets
-// (per-dataset presets differ a lot, PCGCN runs hidden 512 on Cora and 64
-// elsewhere, so the model's median alone misjudged such cells
-// several-fold), else, with nothing measured at all, the model's Reference
-// rate, else the median of the known models. It trains and saves nothing.
+// Estimator estimates the seconds one split of a cell takes: the work of an
+// epoch of its configuration on its graph (Work) times a rate, seconds per
+// split per unit of work, measured in saved cells: the same model's on the
+// same dataset, else the model's median over all datasets (per-dataset
+// presets differ a lot, PCGCN runs hidden 512 on Cora and 64 elsewhere, so
+// the model's median alone misjudged such cells several-fold), else, with
+// nothing measured at all, the model's Reference rate, else the median of
+// the known models. It trains and saves nothing.
 type Estimator struct {
-	// Graphs gives the graphs' sizes (a graph that cannot be loaded has
-	// size 1).
+	// Graphs gives the graphs (see Work for one that cannot be loaded).
 	Graphs *GraphCache
 	// Reference are models' rates for a results directory with no saved
 	// cell yet, by model name: data the caller passes (the studies pass
@@ -25,13 +25,15 @@ type Estimator struct {
 	// since models' rates differ by 40× (SGC against a 64-layer GCNII) and
 	// one guessed rate cannot cover them. nil: none.
 	Reference map[string]float64
-	// Work, when not nil, gives the relative cost of a cell's
-	// configuration against its model's preset on its dataset (1 for the
-	// preset; see Runner.configWork): a search's trials span 64 to 512
-	// wide and 1 to 10 layers, several hundred times apart in an epoch's
-	// cost, which a rate per model and dataset alone spread over every
-	// trial alike.
-	Work func(c Cell) float64
+	// Work, when not nil, gives the work of one epoch of a cell's
+	// configuration on its graph (nil when the graph cannot be opened),
+	// the unit the rates are measured in (see cellWork): a search's
+	// trials span 64 to 512 wide and 1 to 10 layers, several hundred
+	// times apart in an epoch's cost, and graphs of the same size in
+	// nodes, edges and features differ as much in what a wide model does
+	// with them. nil: the graph's size (nodes + adjacency entries +
+	// feature non-zeros), the same for every configuration.
+	Work func(c Cell, g *graph.Graph) float64
 
 	// rates holds the measured rates by model and by model and dataset
 	// (pairKey); rate is their resolution, made again after an add.
@@ -40,46 +42,72 @@ type Estimator struct {
 }
 
 // estimator returns a fresh estimator over the runner's graphs and
-// reference rates, pricing configurations by configWork.
+// reference rates, pricing configurations by cellWork.
 func (rn *Runner) estimator() *Estimator {
 	reg := models.NewRegistry()
 	return &Estimator{Graphs: rn.graphCache(), Reference: rn.ReferenceRates,
-		Work: func(c Cell) float64 { return configWork(reg, c) }}
+		Work: func(c Cell, g *graph.Graph) float64 { return cellWork(reg, c, g) }}
 }
 
-// configWork is the cost of c's configuration relative to its model's
-// preset on its dataset: layerWork of each, 1 for a cell without
-// overrides or one that does not resolve. The reference rates and the
-// main table's cells, all presets, are priced as before.
-func configWork(reg *models.Registry, c Cell) float64 {
-	if len(c.Sets) == 0 {
-		return 1
+// cellWork is the work of one epoch of c's configuration (its model's
+// preset on its dataset with c's overrides; a 64-wide, 2-layer stand-in
+// for a model or setting that does not resolve) on g: epochWork.
+func cellWork(reg *models.Registry, c Cell, g *graph.Graph) float64 {
+	b := &models.Common{Hidden: 64, Layers: 2}
+	if spec, err := reg.Get(c.Model); err == nil {
+		if cfg, err := models.Resolve(spec, c.Dataset, models.Sets(c.Sets)...); err == nil {
+			b = cfg.Base()
+		} else if cfg, err := models.Resolve(spec, c.Dataset); err == nil {
+			b = cfg.Base()
+		}
 	}
-	spec, err := reg.Get(c.Model)
-	if err != nil {
-		return 1
-	}
-	cfg, err := models.Resolve(spec, c.Dataset, models.Sets(c.Sets)...)
-	if err != nil {
-		return 1
-	}
-	pre, err := models.Resolve(spec, c.Dataset)
-	if err != nil {
-		return 1
-	}
-	return layerWork(cfg.Base()) / layerWork(pre.Base())
+	return epochWork(b, g)
 }
 
-// layerWork is an epoch's relative cost from a configuration's width h and
-// depth L alone: L·(h/64)·(1 + h/64)/2, a layer's dense product growing as
-// h² and its sparse one as h, equal at 64 wide. Over the fair study's GCN,
-// GraphSAGE and GAT trials on Chameleon (56, 39 and 39 cells, 64–512 wide,
-// 1–10 layers) it takes the spread of the milliseconds per epoch from
-// about 1000× down to about 5× (measured under changing loads and builds).
-func layerWork(b *models.Common) float64 {
-	h := float64(max(b.Hidden, 1)) / 64
-	return float64(max(b.Layers, 1)) * h * (1 + h) / 2
+// featureShare weighs the input layer's product with the features in
+// epochWork against the hidden layers' products: the dense GEMM over
+// thousands of feature columns runs near the tile's peak, while a hidden
+// layer's h² multiply-adds come with its sparse product, normalisation,
+// activation and dropout passes over n×h. Measured in session 50 (one
+// thread, `pcgcn bench`): the epochs of GCN 512 wide (6 residual,
+// layer-normed layers on Chameleon, Squirrel, Actor, Cora, CiteSeer,
+// Minesweeper and Tolokers, 378 to 3394 ms; Platonov et al.'s preset on
+// five of them) are epochWork times one rate within 9% on average (mean
+// |log| deviation 0.09, for any featureShare from 0 to 0.25), against
+// 0.56–0.61 for the graph's size (nodes + edges + feature non-zeros) the
+// estimates used before; and predicting each of the fair study's first six
+// datasets from the other five's saved cells, a cell's seconds come within
+// a mean |log ratio| of 0.69 with 0.25 (0.70 with 0.1), against 0.94.
+const featureShare = 0.25
+
+// epochWork is an epoch's work, in multiply-adds up to the constant each
+// model's rate absorbs, from a configuration's width h and depth L and
+// the graph g: featureShare·nnz(X)·h for the input layer, then per layer
+// N·h² for its dense product and nnz(Â)·h for its sparse one. A graph
+// that cannot be opened (g nil) counts as one node, one edge and one
+// feature, which keeps the configurations' relative costs.
+func epochWork(b *models.Common, g *graph.Graph) float64 {
+	h, l := float64(max(b.Hidden, 1)), float64(max(b.Layers, 1))
+	n, a, x := 1.0, 1.0, 1.0
+	if g != nil {
+		n, a, x = float64(g.N), float64(g.Adj.NNZ()), float64(featureNNZ(g))
+	}
+	return featureShare*x*h + l*(n*h*h+a*h)
 }
+
+// featureNNZ is the number of stored feature values: non-zeros of sparse
+// features, every entry of dense ones.
+func featureNNZ(g *graph.Graph) int {
+	if g.X.Sparse != nil {
+		return g.X.Sparse.NNZ()
+	}
+	return g.X.Cols() * g.N
+}
+
+// unknownRate is the rate of a model when nothing is measured and no
+// reference is given: about the median of studies.ReferenceRates (seconds
+// per split per unit of epochWork, session 50).
+const unknownRate = 2.5e-7
 
 // pairKey is the rates key of a model on a dataset.
 func pairKey(c Cell) string { return c.Model + "\x00" + c.Dataset }
@@ -138,10 +166,10 @@ func (e *Estimator) rateOf(key string) float64 {
 	return e.rate(key)
 }
 
-// modelRates returns the time per split per unit of graph size of a model
-// (or of a model on a dataset, by pairKey): the median over its measured
-// rates, or, for a model without any, its reference rate when nothing at
-// all was measured, else the median over all models (1e-4 when nothing is
+// modelRates returns the time per split per unit of work of a model (or of
+// a model on a dataset, by pairKey): the median over its measured rates,
+// or, for a model without any, its reference rate when nothing at all was
+// measured, else the median over all models (unknownRate when nothing is
 // known).
 func modelRates(rates map[string][]float64, reference map[string]float64) func(model string) float64 {
 	median := func(v []float64) float64 {
@@ -157,7 +185,7 @@ func modelRates(rates map[string][]float64, reference map[string]float64) func(m
 			all = append(all, med[m])
 		}
 	}
-	fallback := 1e-4
+	fallback := unknownRate
 	if len(all) > 0 {
 		fallback = median(all)
 	}
@@ -173,21 +201,19 @@ func modelRates(rates map[string][]float64, reference map[string]float64) func(m
 }
 
 // splitCost estimates the relative cost of training one split of c: the
-// size of the dataset's graph and features (nodes, edges and feature
-// non-zeros), or 1 when the graph cannot be loaded, times the cost of c's
-// configuration against the preset's (Work).
+// work of an epoch of its configuration on its graph (Work), or, without
+// Work, the size of the graph and features (nodes, edges and feature
+// non-zeros; 1 when the graph cannot be loaded).
 func (e *Estimator) splitCost(c Cell) float64 {
-	w := 1.0
-	if e.Work != nil {
-		w = e.Work(c)
-	}
 	g, err := e.Graphs.Graph(c.Dataset)
 	if err != nil {
-		return w
+		g = nil
 	}
-	nnz := g.X.Cols() * g.N
-	if g.X.Sparse != nil {
-		nnz = g.X.Sparse.NNZ()
+	if e.Work != nil {
+		return e.Work(c, g)
 	}
-	return w * float64(g.N+g.Adj.NNZ()+nnz)
+	if g == nil {
+		return 1
+	}
+	return float64(g.N + g.Adj.NNZ() + featureNNZ(g))
 }

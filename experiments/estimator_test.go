@@ -7,27 +7,38 @@ import (
 
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/tensor"
 )
 
-// A search trial is priced by its width and depth against the preset: a
-// rate measured on a 64-wide, 2-layer GCN prices a 512-wide, 10-layer one
-// layerWork's 180 times dearer (8·4.5·10 over 1·1·2), and the preset itself
-// and cells without overrides as before.
+// A search trial is priced by the work of its configuration on its graph:
+// with no graph (one node, edge and feature) a 512-wide, 10-layer GCN does
+// (0.25·512 + 10·(512² + 512)) / (0.25·64 + 2·(64² + 64)) times the work
+// of a 64-wide, 2-layer one, and a rate measured on the small one prices
+// the wide one that much dearer; a cell without overrides is priced as
+// its preset; without Work every configuration costs the same.
 func TestEstimatorPricesConfigurations(t *testing.T) {
 	reg := models.NewRegistry()
 	cell := func(sets map[string]string) Cell {
 		return Cell{Study: "search", Model: "gcn", Dataset: "chameleon", Sets: sets, Splits: []int{0}}
 	}
 	small, wide := cell(map[string]string{"hidden": "64", "layers": "2"}), cell(map[string]string{"hidden": "512", "layers": "10"})
-	if w := configWork(reg, cell(nil)); w != 1 {
-		t.Errorf("the preset's work %v, want 1", w)
+	spec, err := reg.Get("gcn")
+	if err != nil {
+		t.Fatal(err)
 	}
-	ratio := configWork(reg, wide) / configWork(reg, small)
-	if math.Abs(ratio-180) > 1e-9 {
-		t.Errorf("512 wide × 10 layers against 64 × 2: %v times the work, want 180", ratio)
+	preset, err := models.Resolve(spec, "chameleon")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := cellWork(reg, cell(nil), nil), epochWork(preset.Base(), nil); got != want {
+		t.Errorf("the preset's work %v, want %v", got, want)
+	}
+	ratio := cellWork(reg, wide, nil) / cellWork(reg, small, nil)
+	if want := (0.25*512 + 10*(512*512+512)) / (0.25*64 + 2*(64*64+64)); math.Abs(ratio-want) > 1e-9*want {
+		t.Errorf("512 wide × 10 layers against 64 × 2: %v times the work, want %v", ratio, want)
 	}
 	noGraph := NewGraphCache(func(string) (*graph.Graph, error) { return nil, errors.New("no data") })
-	est := &Estimator{Graphs: noGraph, Work: func(c Cell) float64 { return configWork(reg, c) }}
+	est := &Estimator{Graphs: noGraph, Work: func(c Cell, g *graph.Graph) float64 { return cellWork(reg, c, g) }}
 	measured := &Result{Cell: small, PerSplit: make([]SplitResult, 1)}
 	measured.Seconds = 2
 	est.Add(measured)
@@ -41,5 +52,18 @@ func TestEstimatorPricesConfigurations(t *testing.T) {
 	plain.Add(measured)
 	if got := plain.Cost(wide); got != 2 {
 		t.Errorf("without Work every configuration costs the measured %v s, got %v", 2, got)
+	}
+}
+
+// epochWork weighs a graph's parts as its doc says: on a graph of N nodes,
+// A adjacency entries and X feature values, featureShare·X·h + L·(N·h² +
+// A·h), so that a graph with more nodes and edges but fewer features
+// (Tolokers against Chameleon) can cost a wide model more.
+func TestEpochWorkWeighsTheGraph(t *testing.T) {
+	g := &graph.Graph{N: 3, Adj: tensor.FromTriplets(3, 3, []tensor.Triplet{{Row: 0, Col: 1, Val: 1}, {Row: 1, Col: 0, Val: 1}, {Row: 2, Col: 2, Val: 1}}),
+		X: graph.Features{Dense: tensor.NewDense(3, 5)}}
+	b := &models.Common{Hidden: 8, Layers: 2}
+	if got, want := epochWork(b, g), 0.25*15*8+2*(3*64+3*8.0); got != want {
+		t.Errorf("work %v, want %v", got, want)
 	}
 }

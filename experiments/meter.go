@@ -19,7 +19,7 @@ type meter struct {
 	splitsDone, total int
 	start             time.Time
 	// costDone and totalCost weigh splits by their estimated cost (model
-	// rate × graph size); the time left is the cost left at the pace of the
+	// rate × the work of an epoch of the cell's configuration on its graph); the time left is the cost left at the pace of the
 	// cost done, which calibrates the estimate to the machine and its load.
 	costDone, totalCost float64
 	// lastLine is when the meter last wrote a line; a split in training

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/models"
 )
 
@@ -32,6 +33,13 @@ func TestSearchPlanPricesRungsAtTheirBudget(t *testing.T) {
 	}
 	rungs := next.rungsOf(t)
 	reg := models.NewRegistry()
+	graphOf := func(c Cell) *graph.Graph {
+		g, err := rn.graphCache().Graph(c.Dataset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
 	points, err := next.Points()
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +51,7 @@ func TestSearchPlanPricesRungsAtTheirBudget(t *testing.T) {
 		dir := BudgetDir(root, r.Epochs, next.RungPatience(r.Epochs))
 		var perSplit []float64
 		scanSaved(dir, func(_ string, res *Result) {
-			perSplit = append(perSplit, res.Seconds/float64(len(res.PerSplit))/configWork(reg, res.Cell))
+			perSplit = append(perSplit, res.Seconds/float64(len(res.PerSplit))/cellWork(reg, res.Cell, graphOf(res.Cell)))
 		})
 		if len(perSplit) == 0 {
 			t.Fatalf("rung %d: no cells saved under %s", i+1, dir)
@@ -51,7 +59,8 @@ func TestSearchPlanPricesRungsAtTheirBudget(t *testing.T) {
 		sort.Float64s(perSplit)
 		var work float64
 		for _, pt := range points {
-			work += configWork(reg, next.cell(pt, next.Splits[:r.Splits])) / float64(len(points))
+			c := next.cell(pt, next.Splits[:r.Splits])
+			work += cellWork(reg, c, graphOf(c)) / float64(len(points))
 		}
 		want := perSplit[len(perSplit)/2] * work * float64(r.Trials*r.Splits)
 		row := plan[i]

@@ -188,7 +188,7 @@ type SearchPlanRow struct {
 	// SplitsLeft counts the splits left to train, EstSeconds their
 	// estimated time: the seconds of a split of the model under the row's
 	// budget (Runner.Plan's rates, from the searches' cells saved with that
-	// budget, on this dataset or, scaled by graph size, on others) times the
+	// budget, on this dataset or, scaled by the work of an epoch on the graph, on others) times the
 	// splits left. With no cell of that budget saved yet, the rates are
 	// the protocol budget's, scaled by the row's share of its epochs.
 	SplitsLeft int     `json:"splits_left"`

@@ -84,10 +84,10 @@ func shardName(s Shard) string {
 }
 
 // staticCosts estimates each cell's cost for static sharding from what does
-// not change while the plan runs: the graph's size, the number of splits,
-// and the model's rate in saved cells outside the plan (none in a fresh
-// directory: then size alone), so that array tasks started at different
-// times compute the same shares.
+// not change while the plan runs: the work of an epoch of the cell on its
+// graph, the number of splits, and the model's rate in saved cells outside
+// the plan (none in a fresh directory: then work alone), so that array
+// tasks started at different times compute the same shares.
 func (rn *Runner) staticCosts(cells []Cell) []float64 {
 	inPlan := map[string]bool{}
 	for _, c := range cells {

@@ -13,7 +13,8 @@ import (
 var referenceRatesJSON []byte
 
 // ReferenceRates returns each model's time per training split per unit of
-// graph size in the committed reproduction, the data the runner sizes the
+// work (an epoch's multiply-adds, as the experiments estimator counts them)
+// in the committed reproduction, the data the runner sizes the
 // plan of an empty results directory from (experiments.Runner.ReferenceRates;
 // reproduce and tune pass it).
 func ReferenceRates() map[string]float64 {
