@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"runtime/pprof"
 	"slices"
 	"time"
 
@@ -56,7 +54,7 @@ func newBenchCmd() *cobra.Command {
 		seed                  uint64
 		quiet                 bool
 		jsonOut               bool
-		cpuProfile            string
+		prof                  cpuProfileFlag
 		bf                    batchFlags
 	)
 	cmd := &cobra.Command{
@@ -96,18 +94,12 @@ up as long, pass it --warmup with the "warmup_epochs" of the --json line.`,
 			if split < 0 || split >= len(g.Splits) {
 				return fmt.Errorf("--split %d: %s has %d splits", split, g.Name, len(g.Splits))
 			}
-			if cpuProfile != "" {
-				pf, err := os.Create(cpuProfile)
-				if err != nil {
-					return err
-				}
-				defer pf.Close()
-				if err := pprof.StartCPUProfile(pf); err != nil {
-					return err
-				}
-				defer pprof.StopCPUProfile()
-			}
-			times, warmed, err := benchEpochs(g, split, seed, spec, cfg, threads, warmup{epochs: warm, time: warmTime}, epochs, batch)
+			var times []float64
+			var warmed int
+			err = prof.run(func() (err error) {
+				times, warmed, err = benchEpochs(g, split, seed, spec, cfg, threads, warmup{epochs: warm, time: warmTime}, epochs, batch)
+				return err
+			})
 			if err != nil {
 				return err
 			}
@@ -138,7 +130,7 @@ up as long, pass it --warmup with the "warmup_epochs" of the --json line.`,
 	cmd.Flags().DurationVar(&warmTime, "warmup-time", 200*time.Millisecond, "keep running untimed epochs until this much time has passed since the first (0: exactly --warmup epochs); --json reports the count as warmup_epochs")
 	cmd.Flags().IntVar(&split, "split", 0, splitHelp)
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print one JSON line")
-	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
+	prof.register(cmd)
 	bf.register(cmd)
 	return cmd
 }

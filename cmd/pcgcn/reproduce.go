@@ -36,6 +36,7 @@ type reproduceFlags struct {
 
 func newReproduceCmd() *cobra.Command {
 	var f reproduceFlags
+	var prof cpuProfileFlag
 	cmd := &cobra.Command{
 		Use:   "reproduce [--only STUDY,...] [--datasets ...] [--splits 0-9] [--quick]",
 		Short: "Run the paper's experiments and regenerate the reports (docs/report.md, docs/results.md)",
@@ -74,7 +75,9 @@ The complexity study (--only complexity) times runs instead of training
 cells: a plain run takes them, one child process at a time, never --worker;
 run it alone on a quiet machine.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runReproduce(cmd, &f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return prof.run(func() error { return runReproduce(cmd, &f) })
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.only, "only", "", "comma-separated studies to run (listed above; default: all but the optional ones)")
@@ -100,6 +103,7 @@ run it alone on a quiet machine.`,
 	registerCompletion(cmd, "models", completeList(modelNames))
 	registerCompletion(cmd, "datasets", completeList(datasetNames))
 	fl.BoolVar(&f.presetOnly, "preset-only", false, "main table: report each model's preset as is, instead of also training it with feature row normalisation flipped and keeping the candidate with the better validation metric (accuracy, or ROC AUC on a binary graph)")
+	prof.register(cmd)
 	return cmd
 }
 

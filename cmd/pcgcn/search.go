@@ -37,6 +37,7 @@ type searchFlags struct {
 
 func newSearchCmd() *cobra.Command {
 	var f searchFlags
+	var prof cpuProfileFlag
 	cmd := &cobra.Command{
 		Use:   "search NAME|--dataset NAME|--data PATH --model NAME [--trials N] [flags]",
 		Short: "Search a model's hyperparameters by successive halving on validation, with a budget in trials",
@@ -69,7 +70,9 @@ trains nothing and prints the result.`,
 		Example: `  pcgcn search --model gcn --dataset texas --trials 27 --jobs 2
   pcgcn search --model pcgcn --dataset chameleon --trials 9 --space-set lr=log:1e-3:1e-1 --set layers=2 --json
   pcgcn search --model linkx --data mygraph/ --trials 27 --plan`,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runSearch(cmd, &f) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return prof.run(func() error { return runSearch(cmd, &f) })
+		},
 	}
 	f.data.register(cmd)
 	fl := cmd.Flags()
@@ -88,6 +91,7 @@ trains nothing and prints the result.`,
 	registerQuiet(cmd, &f.data.quiet)
 	f.runnerFlags.register(cmd, "directory of the per-trial JSON results (trials saved in <results>[/epochsE-patienceP]/search/)")
 	f.scoreFlags.register(cmd, metricHelp, "print the search as JSON (with --plan: the plan): the rungs with each trial's validation score, the chosen point, its final scores and the budget")
+	prof.register(cmd)
 	return cmd
 }
 

@@ -36,6 +36,7 @@ type trainFlags struct {
 
 func newTrainCmd() *cobra.Command {
 	var f trainFlags
+	var prof cpuProfileFlag
 	cmd := &cobra.Command{
 		Use:   "train NAME|--dataset NAME|--data PATH [flags]",
 		Short: "Train a model on the standard splits and report test accuracy (mean ± std)",
@@ -71,7 +72,7 @@ training loss, training and validation metric in percent, validation loss);
   pcgcn train --dataset texas --splits 0-9 --save out/texas --force --log out/texas-epochs.jsonl
   pcgcn train --data big/ --batch 4096 --fanouts 10,5 --epochs 20 --patience 5
   pcgcn train --dataset squirrel --batch 1024 --fanouts 10,5 --history vr`,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runTrain(cmd, &f) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return prof.run(func() error { return runTrain(cmd, &f) }) },
 	}
 	f.data.register(cmd)
 	f.model.register(cmd)
@@ -87,6 +88,7 @@ training loss, training and validation metric in percent, validation loss);
 		"the same records as the history of --json")
 	registerQuiet(cmd, &f.quiet)
 	f.batch.register(cmd)
+	prof.register(cmd)
 	return cmd
 }
 

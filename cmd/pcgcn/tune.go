@@ -30,6 +30,7 @@ type tuneFlags struct {
 
 func newTuneCmd() *cobra.Command {
 	var f tuneFlags
+	var prof cpuProfileFlag
 	cmd := &cobra.Command{
 		Use:   "tune NAME|--dataset NAME|--data PATH --model NAME --grid KEY=V1,V2,... [flags]",
 		Short: "Grid-search a model's hyperparameters on validation accuracy",
@@ -55,7 +56,7 @@ the same flags afterwards trains nothing and prints the ranking
 (deploy/slurm/README.md).`,
 		Example: `  pcgcn tune --model linkx --dataset actor --grid hidden=64,256,512 --grid lr=0.05,0.01,0.002 --splits 0-2
   pcgcn tune --model gcn --data mygraph/ --grid dropout=0.2,0.5 --set hidden=128 --json`,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runTune(cmd, &f) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return prof.run(func() error { return runTune(cmd, &f) }) },
 	}
 	f.data.register(cmd)
 	fl := cmd.Flags()
@@ -67,6 +68,7 @@ the same flags afterwards trains nothing and prints the ranking
 	registerQuiet(cmd, &f.data.quiet)
 	f.runnerFlags.register(cmd, "directory of the per-point JSON results (points saved in <results>/tune/)")
 	f.scoreFlags.register(cmd, metricHelp, "print the ranked points as JSON (validation and test scores in percent, as in the table)")
+	prof.register(cmd)
 	return cmd
 }
 
