@@ -127,6 +127,9 @@ type PlanEntry struct {
 	// time.
 	Splits     int     `json:"splits_left"`
 	EstSeconds float64 `json:"estimated_seconds"`
+	// ByDataset splits EstSeconds by dataset (a graph given by path under
+	// its path), to show where the time left goes.
+	ByDataset map[string]float64 `json:"estimated_seconds_by_dataset,omitempty"`
 	// Costs are the estimated seconds of each cell left (all its splits),
 	// for an estimate over several workers (see Makespan).
 	Costs []float64 `json:"-"`
@@ -138,6 +141,16 @@ type PlanEntry struct {
 	// (the fair study's searches, rung by rung through the claims), which
 	// otherwise only a plain run takes.
 	Shared bool `json:"-"`
+}
+
+// AddLeft adds seconds of work left on a dataset to EstSeconds and
+// ByDataset.
+func (e *PlanEntry) AddLeft(dataset string, seconds float64) {
+	e.EstSeconds += seconds
+	if e.ByDataset == nil {
+		e.ByDataset = map[string]float64{}
+	}
+	e.ByDataset[dataset] += seconds
 }
 
 // AddUnopened adds a dataset to Unopened, once.
@@ -197,7 +210,7 @@ func (rn *Runner) Plan(cells []Cell) []PlanEntry {
 		}
 		cost := float64(left) * pl.cost(c)
 		e.Splits += left
-		e.EstSeconds += cost
+		e.AddLeft(c.Dataset, cost)
 		e.Costs = append(e.Costs, cost)
 	}
 	plan := make([]PlanEntry, len(order))

@@ -1,7 +1,10 @@
 package studies
 
 import (
+	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -147,4 +150,72 @@ func TestAnchorTableShowsCellsInProgress(t *testing.T) {
 	if v := anchorVerdict(rows, 10); !strings.Contains(v, "Not finished: gcn on tolokers (1 of 10 splits); sage on minesweeper (0 of 10 splits).") {
 		t.Errorf("verdict %q does not count the split in progress", v)
 	}
+}
+
+// TestAnchorsPlanPricesFromASavedAnchor: once an anchor cell is saved, the
+// cells left are priced from its recorded seconds per unit of work (with
+// its evaluation epochs and load), not from the bench's epoch: with GCN on
+// Minesweeper saved at 10,000 s for its 10 splits, GraphSAGE there (the
+// same width and depth on the same graph, with no rate of its own) is
+// estimated at 10,000 s too, and GCN on Tolokers at the work's ratio.
+func TestAnchorsPlanPricesFromASavedAnchor(t *testing.T) {
+	const name = "gcn__minesweeper__preset=platonov.json"
+	rel := filepath.Join("epochs1000-patience1000", anchorsName, name)
+	b, err := os.ReadFile(filepath.Join("..", "results", rel))
+	if err != nil {
+		t.Skipf("the committed anchor cell: %v", err)
+	}
+	var saved map[string]any
+	if err := json.Unmarshal(b, &saved); err != nil {
+		t.Fatal(err)
+	}
+	saved["seconds"] = 10000.0
+	results := t.TempDir()
+	b, err = json.Marshal(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(results, rel)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(results, rel), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt := fairOptions(t, results)
+	opt.Only, opt.Datasets, opt.Models, opt.Quick, opt.Splits = []string{anchorsName}, nil, nil, false, nil
+	r, err := New(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := r.Plan()
+	if len(plan) != 1 || plan[0].Done != 1 {
+		t.Fatalf("plan %+v, want the anchors with GCN on Minesweeper saved", plan)
+	}
+	e := plan[0]
+	if got := e.ByDataset["minesweeper"]; math.Abs(got-10000) > 1e-6 {
+		t.Errorf("GraphSAGE on Minesweeper: %v s left, want the saved GCN's 10000 s", got)
+	}
+	mine, tolo := anchorWork(t, r, "minesweeper"), anchorWork(t, r, "tolokers")
+	if got, want := e.ByDataset["tolokers"], 10000*tolo/mine; math.Abs(got-want) > 1e-6*want {
+		t.Errorf("GCN on Tolokers: %v s left, want %v (10000 s × the work's ratio)", got, want)
+	}
+	if math.Abs(e.EstSeconds-e.ByDataset["minesweeper"]-e.ByDataset["tolokers"]) > 1e-6 || len(e.Costs) != 2 {
+		t.Errorf("estimate %v, costs %v: want the two datasets' sum, one cost per cell left", e.EstSeconds, e.Costs)
+	}
+}
+
+// anchorWork is an epoch's work of Platonov et al.'s setting (512 wide, 3
+// blocks) on a dataset, as experiments' estimator counts it.
+func anchorWork(t *testing.T, r *Reproduction, ds string) float64 {
+	t.Helper()
+	g, err := r.p.runner.Graph(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := g.X.Cols() * g.N
+	if g.X.Sparse != nil {
+		x = g.X.Sparse.NNZ()
+	}
+	const h = 512.0
+	return 0.25*float64(x)*h + 3*(float64(g.N)*h*h+float64(g.Adj.NNZ())*h)
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -44,12 +46,32 @@ func planJSON(plan []experiments.PlanEntry, workers int) planOutput {
 		out.Total.Resumed += e.Resumed
 		out.Total.Splits += e.Splits
 		out.Total.EstSeconds += e.EstSeconds
+		for d, sec := range e.ByDataset {
+			out.Total.AddLeft(d, 0)
+			out.Total.ByDataset[d] += sec
+		}
 		out.Total.Costs = append(out.Total.Costs, e.Costs...)
 	}
 	if workers > 0 {
 		out.Workers, out.WorkersSeconds = workers, experiments.Makespan(out.Total.Costs, workers)
 	}
 	return out
+}
+
+// byDataset lists the time left by dataset, longest first (ties by name).
+func byDataset(m map[string]float64) string {
+	names := slices.Collect(maps.Keys(m))
+	slices.SortFunc(names, func(a, b string) int {
+		if c := cmp.Compare(m[b], m[a]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = n + " " + studies.FormatDuration(seconds(m[n]))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // seconds converts a float number of seconds to a Duration.
@@ -81,6 +103,11 @@ func printPlan(w io.Writer, plan []experiments.PlanEntry, workers int) {
 	if workers > 0 {
 		fmt.Fprintf(w, "with %d workers: about %s (the largest share when the cells left are shared out longest first)\n",
 			workers, studies.FormatDuration(seconds(out.WorkersSeconds)))
+	}
+	for _, e := range plan {
+		if len(e.ByDataset) > 1 {
+			fmt.Fprintf(w, "(%s: estimated time left by dataset: %s)\n", e.Study, byDataset(e.ByDataset))
+		}
 	}
 	fmt.Fprintln(w, "(reused: saved cells answered by a saved result holding more splits than asked for, nothing trained; extended: cells left whose saved result lacks some of the splits asked for, which alone are trained and added to it: a saved result is never replaced by one with fewer splits)")
 	fmt.Fprintln(w, "(claimed: cells left that a live worker is training, see --worker; resumed: cells left that an interrupted run began, whose finished splits are kept and not counted in the splits left)")
