@@ -64,35 +64,31 @@ func cellWork(reg *models.Registry, c Cell, g *graph.Graph) float64 {
 	return epochWork(b, g)
 }
 
-// featureShare weighs the input layer's product with the features in
-// epochWork against the hidden layers' products: the dense GEMM over
-// thousands of feature columns runs near the tile's peak, while a hidden
-// layer's h² multiply-adds come with its sparse product, normalisation,
-// activation and dropout passes over n×h. Measured in session 50 (one
-// thread, `pcgcn bench`): the epochs of GCN 512 wide (6 residual,
-// layer-normed layers on Chameleon, Squirrel, Actor, Cora, CiteSeer,
-// Minesweeper and Tolokers, 378 to 3394 ms; Platonov et al.'s preset on
-// five of them) are epochWork times one rate within 9% on average (mean
-// |log| deviation 0.09, for any featureShare from 0 to 0.25), against
-// 0.56–0.61 for the graph's size (nodes + edges + feature non-zeros) the
-// estimates used before; and predicting each of the fair study's first six
-// datasets from the other five's saved cells, a cell's seconds come within
-// a mean |log ratio| of 0.69 with 0.25 (0.70 with 0.1), against 0.94.
-const featureShare = 0.25
-
 // epochWork is an epoch's work, in multiply-adds up to the constant each
 // model's rate absorbs, from a configuration's width h and depth L and
-// the graph g: featureShare·nnz(X)·h for the input layer, then per layer
-// N·h² for its dense product and nnz(Â)·h for its sparse one. A graph
-// that cannot be opened (g nil) counts as one node, one edge and one
-// feature, which keeps the configurations' relative costs.
+// the graph g: nnz(X)·h for the input layer's product with the features,
+// then per layer N·h² for its dense product and nnz(Â)·h for its sparse
+// one. A graph that cannot be opened (g nil) counts as one node, one edge
+// and one feature, which keeps the configurations' relative costs.
+//
+// Measured in session 50 (one thread, `pcgcn bench`; BENCHMARKS.md "The
+// node order and the heads…"): the epochs of GCN 512 wide (6 residual,
+// layer-normed layers, on Chameleon, Squirrel, Actor, Cora, CiteSeer,
+// Minesweeper and Tolokers, 378 to 3394 ms; Platonov et al.'s preset on
+// five of them) are epochWork times one rate within 9–10% on average (mean
+// |log| deviation 0.09–0.10), against 0.56–0.61 for the graph's size
+// (nodes + adjacency entries + feature values), which weighs a node like
+// one edge where a 512-wide layer weighs it like 512. Predicting each of
+// the fair study's first six datasets from the other five's saved cells, a
+// cell's seconds come within a mean |log ratio| of 0.66, against 0.94 for
+// the size times the configuration's width and depth against its preset.
 func epochWork(b *models.Common, g *graph.Graph) float64 {
 	h, l := float64(max(b.Hidden, 1)), float64(max(b.Layers, 1))
 	n, a, x := 1.0, 1.0, 1.0
 	if g != nil {
 		n, a, x = float64(g.N), float64(g.Adj.NNZ()), float64(featureNNZ(g))
 	}
-	return featureShare*x*h + l*(n*h*h+a*h)
+	return x*h + l*(n*h*h+a*h)
 }
 
 // featureNNZ is the number of stored feature values: non-zeros of sparse

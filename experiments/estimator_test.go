@@ -12,7 +12,7 @@ import (
 
 // A search trial is priced by the work of its configuration on its graph:
 // with no graph (one node, edge and feature) a 512-wide, 10-layer GCN does
-// (0.25·512 + 10·(512² + 512)) / (0.25·64 + 2·(64² + 64)) times the work
+// (512 + 10·(512² + 512)) / (64 + 2·(64² + 64)) times the work
 // of a 64-wide, 2-layer one, and a rate measured on the small one prices
 // the wide one that much dearer; a cell without overrides is priced as
 // its preset; without Work every configuration costs the same.
@@ -34,7 +34,7 @@ func TestEstimatorPricesConfigurations(t *testing.T) {
 		t.Errorf("the preset's work %v, want %v", got, want)
 	}
 	ratio := cellWork(reg, wide, nil) / cellWork(reg, small, nil)
-	if want := (0.25*512 + 10*(512*512+512)) / (0.25*64 + 2*(64*64+64)); math.Abs(ratio-want) > 1e-9*want {
+	if want := (512 + 10*(512*512+512.0)) / (64 + 2*(64*64+64.0)); math.Abs(ratio-want) > 1e-9*want {
 		t.Errorf("512 wide × 10 layers against 64 × 2: %v times the work, want %v", ratio, want)
 	}
 	noGraph := NewGraphCache(func(string) (*graph.Graph, error) { return nil, errors.New("no data") })
@@ -56,14 +56,15 @@ func TestEstimatorPricesConfigurations(t *testing.T) {
 }
 
 // epochWork weighs a graph's parts as its doc says: on a graph of N nodes,
-// A adjacency entries and X feature values, featureShare·X·h + L·(N·h² +
-// A·h), so that a graph with more nodes and edges but fewer features
-// (Tolokers against Chameleon) can cost a wide model more.
+// A adjacency entries and X feature values, X·h + L·(N·h² + A·h), a node
+// weighing h times an edge in each layer, so that a graph of many nodes
+// and few edges (Actor, Minesweeper) can cost a wide model more than one
+// of as many entries in all but fewer nodes.
 func TestEpochWorkWeighsTheGraph(t *testing.T) {
 	g := &graph.Graph{N: 3, Adj: tensor.FromTriplets(3, 3, []tensor.Triplet{{Row: 0, Col: 1, Val: 1}, {Row: 1, Col: 0, Val: 1}, {Row: 2, Col: 2, Val: 1}}),
 		X: graph.Features{Dense: tensor.NewDense(3, 5)}}
 	b := &models.Common{Hidden: 8, Layers: 2}
-	if got, want := epochWork(b, g), 0.25*15*8+2*(3*64+3*8.0); got != want {
+	if got, want := epochWork(b, g), 15*8+2*(3*64+3*8.0); got != want {
 		t.Errorf("work %v, want %v", got, want)
 	}
 }

@@ -217,5 +217,5 @@ func anchorWork(t *testing.T, r *Reproduction, ds string) float64 {
 		x = g.X.Sparse.NNZ()
 	}
 	const h = 512.0
-	return 0.25*float64(x)*h + 3*(float64(g.N)*h*h+float64(g.Adj.NNZ())*h)
+	return float64(x)*h + 3*(float64(g.N)*h*h+float64(g.Adj.NNZ())*h)
 }

@@ -128,9 +128,9 @@ func (p *plan) fairSearches() ([]*experiments.Search, error) {
 // listed (a graph given by path) comes last. The cost is --plan's estimate
 // of a dataset's 16 searches in session 50, from the cells saved by then
 // (CPU-hours, pricing each trial by the work of its configuration on the
-// graph, experiments.Estimator): squirrel-filtered 4.1 (3 searches saved),
-// Cora 9.7, CiteSeer 11.8, Squirrel 23.3, Actor 26.0, Minesweeper 35.7,
-// Tolokers 54.5. Squirrel came right after squirrel-filtered before, by
+// graph, experiments.Estimator): squirrel-filtered 3.0 (3 searches saved),
+// Cora 8.2, CiteSeer 10.1, Squirrel 19.7, Actor 22.0, Minesweeper 30.2,
+// Tolokers 45.9. Squirrel came right after squirrel-filtered before, by
 // node count, ahead of Cora and CiteSeer.
 func fairRunOrder() []string {
 	return []string{"cornell", "texas", "wisconsin", "chameleon-filtered", "chameleon", "squirrel-filtered",
