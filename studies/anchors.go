@@ -163,8 +163,9 @@ func (p *plan) anchorRunner() *experiments.Runner {
 type anchorRow struct {
 	anchor
 	// Splits is how many splits are trained: those of the saved cell, or,
-	// InProgress, those an interrupted run finished (kept in the cell's
-	// partial file), which have no mean shown.
+	// InProgress, those finished so far by a run still going or
+	// interrupted (kept in the cell's partial file), which have no mean
+	// shown.
 	Splits     int
 	InProgress bool
 	Mean, Std  float64
@@ -259,7 +260,7 @@ func renderAnchors(p *plan, w io.Writer) error {
 	fmt.Fprintln(w, report.Table([]string{"model", "dataset", "ours (ROC AUC %)", "splits", "Platonov et al.", "ours − theirs"},
 		[]report.Align{report.Left, report.Left, report.Right, report.Right, report.Right, report.Right}, anchorTableRows(rows)))
 	if slices.ContainsFunc(rows, func(r anchorRow) bool { return r.InProgress }) {
-		fmt.Fprintln(w, "In progress: the splits an interrupted run finished, kept in the cell's partial file; the mean waits for the whole cell.")
+		fmt.Fprintln(w, "In progress: the splits finished so far, kept in the cell's partial file until the cell completes; the mean waits for the whole cell.")
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w, anchorVerdict(rows, len(p.splits)))
