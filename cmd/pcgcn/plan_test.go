@@ -105,16 +105,19 @@ func TestReproduceDataSaysHowToRunItAlone(t *testing.T) {
 }
 
 // --datasets naming a path that does not exist, or a misspelt registry
-// name, is one error line naming it as typed.
+// name, and --models naming no model, are one error line naming the flag
+// and the value as typed.
 func TestReproduceDatasetsRefusesWhatIsNotThere(t *testing.T) {
 	dir := t.TempDir()
-	for _, c := range []struct{ arg, want string }{
-		{filepath.Join(dir, "MyGraph"), "--datasets: stat " + filepath.Join(dir, "MyGraph") + ": no such file or directory"},
-		{"Corra", `unknown dataset "Corra"`},
+	for _, c := range []struct{ flag, arg, want string }{
+		{"--datasets", filepath.Join(dir, "MyGraph"), "--datasets: stat " + filepath.Join(dir, "MyGraph") + ": no such file or directory"},
+		{"--datasets", "Corra", `--datasets: unknown dataset "Corra"`},
+		{"--datasets", "cora,Corra", `--datasets: unknown dataset "Corra"`},
+		{"--models", "gcn,gnc", `--models: unknown model "gnc"`},
 	} {
-		_, errOut, err := pcgcn("reproduce", "--only", "fair", "--plan", "--datasets", c.arg, "--results", filepath.Join(dir, "results"))
+		_, errOut, err := pcgcn("reproduce", "--only", "fair", "--plan", c.flag, c.arg, "--results", filepath.Join(dir, "results"))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("--datasets %s: error %v (stderr %q), want %q", c.arg, err, errOut, c.want)
+			t.Errorf("%s %s: error %v (stderr %q), want %q", c.flag, c.arg, err, errOut, c.want)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/studies"
 	"github.com/pcgcn/pcgcn/tensor"
 )
@@ -215,6 +216,12 @@ func (f *reproduceFlags) options(cmd *cobra.Command, start time.Time) (studies.O
 	if err != nil {
 		return studies.Options{}, err
 	}
+	reg := models.NewRegistry()
+	for _, m := range splitList(f.models) {
+		if _, err := reg.Get(m); err != nil {
+			return studies.Options{}, fmt.Errorf("--models: %w", err)
+		}
+	}
 	dataDir, _ := cmd.Flags().GetString("data-dir")
 	progress := progressWriter(cmd, f.quiet)
 	data := datasets.Options{DataDir: dataDir, Offline: f.offline, Progress: progress}
@@ -253,9 +260,12 @@ func (f *reproduceFlags) datasetList() (names []string, pathsOnly bool, err erro
 		if _, err := datasets.Lookup(strings.ToLower(d)); err == nil {
 			d = strings.ToLower(d)
 		} else if strings.ContainsAny(d, `/\`) || strings.HasPrefix(d, ".") {
-			if _, err := os.Stat(d); err != nil { // a path, not a misspelt name
-				return nil, false, fmt.Errorf("--datasets: %w", err)
+			if _, serr := os.Stat(d); serr != nil { // a path, not a misspelt name
+				return nil, false, fmt.Errorf("--datasets: %w", serr)
 			}
+		} else if !datasets.IsPath(d) { // neither a registry name nor a graph here
+			_, err := datasets.Lookup(d) // the error names it as typed
+			return nil, false, fmt.Errorf("--datasets: %w", err)
 		}
 		given = append(given, d)
 	}
