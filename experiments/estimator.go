@@ -53,20 +53,22 @@ func (rn *Runner) estimator() *Estimator {
 // preset on its dataset with c's overrides; a 64-wide, 2-layer stand-in
 // for a model or setting that does not resolve) on g: epochWork.
 func cellWork(reg *models.Registry, c Cell, g *graph.Graph) float64 {
-	b := &models.Common{Hidden: 64, Layers: 2}
+	h, l := 64, 2
 	if spec, err := reg.Get(c.Model); err == nil {
-		if cfg, err := models.Resolve(spec, c.Dataset, models.Sets(c.Sets)...); err == nil {
-			b = cfg.Base()
-		} else if cfg, err := models.Resolve(spec, c.Dataset); err == nil {
-			b = cfg.Base()
+		cfg, err := models.Resolve(spec, c.Dataset, models.Sets(c.Sets)...)
+		if err != nil {
+			cfg, err = models.Resolve(spec, c.Dataset)
+		}
+		if err == nil {
+			h, l = models.WidthOf(cfg), cfg.Base().Layers
 		}
 	}
-	return epochWork(b, g)
+	return epochWork(h, l, g)
 }
 
 // epochWork is an epoch's work, in multiply-adds up to the constant each
-// model's rate absorbs, from a configuration's width h and depth L and
-// the graph g: nnz(X)·h for the input layer's product with the features,
+// model's rate absorbs, from a configuration's width h (models.WidthOf: a
+// hidden layer's output, all of GAT's heads) and depth L and the graph g: nnz(X)·h for the input layer's product with the features,
 // then per layer N·h² for its dense product and nnz(Â)·h for its sparse
 // one. A graph that cannot be opened (g nil) counts as one node, one edge
 // and one feature, which keeps the configurations' relative costs.
@@ -82,8 +84,8 @@ func cellWork(reg *models.Registry, c Cell, g *graph.Graph) float64 {
 // the fair study's first six datasets from the other five's saved cells, a
 // cell's seconds come within a mean |log ratio| of 0.66, against 0.94 for
 // the size times the configuration's width and depth against its preset.
-func epochWork(b *models.Common, g *graph.Graph) float64 {
-	h, l := float64(max(b.Hidden, 1)), float64(max(b.Layers, 1))
+func epochWork(width, layers int, g *graph.Graph) float64 {
+	h, l := float64(max(width, 1)), float64(max(layers, 1))
 	n, a, x := 1.0, 1.0, 1.0
 	if g != nil {
 		n, a, x = float64(g.N), float64(g.Adj.NNZ()), float64(featureNNZ(g))
@@ -212,4 +214,27 @@ func (e *Estimator) splitCost(c Cell) float64 {
 		return 1
 	}
 	return float64(g.N + g.Adj.NNZ() + featureNNZ(g))
+}
+
+// MeasuredRates returns each model's rate as the estimator measures it
+// (the median over its cells of seconds per split per unit of an epoch's
+// work) in the cells of study saved under the runner's Dir: the table a
+// results directory with no saved cell of its own is priced from
+// (Runner.ReferenceRates; studies/reference_rates.json holds the committed
+// reproduction's, and its test recomputes them with this). A model with no
+// saved cell of the study is absent.
+func (rn *Runner) MeasuredRates(study string) map[string]float64 {
+	est := rn.estimator()
+	scanSaved(rn.Dir, func(_ string, r *Result) {
+		if r.Cell.Study == study {
+			est.Add(r)
+		}
+	})
+	out := map[string]float64{}
+	for key := range est.rates {
+		if !strings.Contains(key, "\x00") {
+			out[key] = est.rateOf(key)
+		}
+	}
+	return out
 }

@@ -30,7 +30,7 @@ func TestEstimatorPricesConfigurations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := cellWork(reg, cell(nil), nil), epochWork(preset.Base(), nil); got != want {
+	if got, want := cellWork(reg, cell(nil), nil), epochWork(preset.Base().Hidden, preset.Base().Layers, nil); got != want {
 		t.Errorf("the preset's work %v, want %v", got, want)
 	}
 	ratio := cellWork(reg, wide, nil) / cellWork(reg, small, nil)
@@ -55,6 +55,24 @@ func TestEstimatorPricesConfigurations(t *testing.T) {
 	}
 }
 
+// GAT's plain form is priced at its layers' whole width, every head: its
+// preset (8 heads of 8 units) does the work of a 64-wide layer, not an
+// 8-wide one (which made a fresh directory's plan of a GAT search, priced
+// from the preset's cells, 160 times its time on Chameleon); in the
+// classic form hidden is the whole width, which the heads split.
+func TestCellWorkCountsEveryHead(t *testing.T) {
+	reg := models.NewRegistry()
+	gat := func(sets map[string]string) float64 {
+		return cellWork(reg, Cell{Model: "gat", Dataset: "chameleon", Sets: sets, Splits: []int{0}}, nil)
+	}
+	if got, want := gat(nil), epochWork(64, 2, nil); got != want {
+		t.Errorf("GAT's preset: work %v, want %v (64 wide)", got, want)
+	}
+	if got, want := gat(map[string]string{"input_linear": "true", "hidden": "64", "heads": "8"}), epochWork(64, 2, nil); got != want {
+		t.Errorf("GAT's classic form, hidden 64 in 8 heads: work %v, want %v", got, want)
+	}
+}
+
 // epochWork weighs a graph's parts as its doc says: on a graph of N nodes,
 // A adjacency entries and X feature values, X·h + L·(N·h² + A·h), a node
 // weighing h times an edge in each layer, so that a graph of many nodes
@@ -63,8 +81,7 @@ func TestEstimatorPricesConfigurations(t *testing.T) {
 func TestEpochWorkWeighsTheGraph(t *testing.T) {
 	g := &graph.Graph{N: 3, Adj: tensor.FromTriplets(3, 3, []tensor.Triplet{{Row: 0, Col: 1, Val: 1}, {Row: 1, Col: 0, Val: 1}, {Row: 2, Col: 2, Val: 1}}),
 		X: graph.Features{Dense: tensor.NewDense(3, 5)}}
-	b := &models.Common{Hidden: 8, Layers: 2}
-	if got, want := epochWork(b, g), 15*8+2*(3*64+3*8.0); got != want {
+	if got, want := epochWork(8, 2, g), 15*8+2*(3*64+3*8.0); got != want {
 		t.Errorf("work %v, want %v", got, want)
 	}
 }

@@ -47,6 +47,16 @@ func (c *GATConfig) Validate() error {
 	})
 }
 
+// LayerWidth is the width of a hidden layer's output: Heads·Hidden in the
+// plain form, whose Hidden is one head's width, and Hidden in the classic
+// form, whose heads split it (see WidthOf).
+func (c *GATConfig) LayerWidth() int {
+	if c.InputLinear {
+		return c.Hidden
+	}
+	return c.Heads * c.Hidden
+}
+
 // GATPreset returns the setting under which the paper's GAT row was measured:
 // the paper's GAT numbers are those of Yan et al. (GGCN, ICDM 2022), whose
 // script Yujun-Yan/Heterophily_and_oversmoothing table_1_GAT.sh runs 2 layers,

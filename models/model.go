@@ -145,6 +145,16 @@ type Config interface {
 	Validate() error
 }
 
+// WidthOf is the width of cfg's hidden layers' output, the h of an epoch's
+// N·h² multiply-adds: Common.Hidden, unless the config says otherwise with
+// a LayerWidth method (GAT's plain form, whose Hidden is one of its heads).
+func WidthOf(cfg Config) int {
+	if w, ok := cfg.(interface{ LayerWidth() int }); ok {
+		return w.LayerWidth()
+	}
+	return cfg.Base().Hidden
+}
+
 // Common are the hyperparameters shared by every model. The lower bounds of
 // Hidden and Layers in their range tags hold for every model whose config
 // does not override them in the tag of its embedded Common
