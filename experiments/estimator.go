@@ -1,11 +1,13 @@
 package experiments
 
 import (
+	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/models"
+	"github.com/pcgcn/pcgcn/train"
 )
 
 // Estimator estimates the seconds one split of a cell takes: the work of an
@@ -218,18 +220,34 @@ func (e *Estimator) splitCost(c Cell) float64 {
 
 // MeasuredRates returns each model's rate as the estimator measures it
 // (the median over its cells of seconds per split per unit of an epoch's
-// work) in the cells of study saved under the runner's Dir: the table a
-// results directory with no saved cell of its own is priced from
-// (Runner.ReferenceRates; studies/reference_rates.json holds the committed
-// reproduction's, and its test recomputes them with this). A model with no
-// saved cell of the study is absent.
+// work) in the cells of study saved under the runner's Dir, in it and in
+// its budget directories (BudgetDir: a search's rungs): the table a results
+// directory with no saved cell of its own is priced from
+// (Runner.ReferenceRates and SearchReferenceRates; studies/reference_rates.json
+// holds the committed reproduction's, and its test recomputes them with
+// this). A cell of another budget than the protocol's (train.DefaultOptions)
+// counts at the protocol's: its rate times the protocol's epochs over its
+// own, the unit in which a plan scales a reference rate to a rung's budget
+// (see Search.Plan). A model with no saved cell of the study is absent.
 func (rn *Runner) MeasuredRates(study string) map[string]float64 {
 	est := rn.estimator()
-	scanSaved(rn.Dir, func(_ string, r *Result) {
-		if r.Cell.Study == study {
-			est.Add(r)
+	protocol := train.DefaultOptions().Epochs
+	add := func(_ string, r *Result) {
+		if r.Cell.Study != study {
+			return
 		}
-	})
+		if r.Epochs > 0 && r.Epochs != protocol {
+			scaled := *r
+			scaled.Seconds *= float64(protocol) / float64(r.Epochs)
+			r = &scaled
+		}
+		est.Add(r)
+	}
+	scanSaved(rn.Dir, add)
+	budgets, _ := filepath.Glob(filepath.Join(rn.Dir, "epochs*-patience*"))
+	for _, dir := range budgets {
+		scanSaved(dir, add)
+	}
 	out := map[string]float64{}
 	for key := range est.rates {
 		if !strings.Contains(key, "\x00") {

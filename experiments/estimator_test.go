@@ -1,13 +1,18 @@
 package experiments
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
+	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/models"
 	"github.com/pcgcn/pcgcn/tensor"
+	"github.com/pcgcn/pcgcn/train"
 )
 
 // A search trial is priced by the work of its configuration on its graph:
@@ -83,5 +88,53 @@ func TestEpochWorkWeighsTheGraph(t *testing.T) {
 		X: graph.Features{Dense: tensor.NewDense(3, 5)}}
 	if got, want := epochWork(8, 2, g), 15*8+2*(3*64+3*8.0); got != want {
 		t.Errorf("work %v, want %v", got, want)
+	}
+}
+
+// MeasuredRates reads a study's cells in the results directory and in its
+// budget directories, counting a cell of another budget at the protocol's
+// (a 100-epoch rung's 0.1 s as 1 s of 1000 epochs: mlp's only cell), and
+// leaves out other studies' cells.
+func TestMeasuredRatesCountRungsAtTheProtocolsBudget(t *testing.T) {
+	dir := t.TempDir()
+	save := func(sub, name string, r Result) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, sub, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cell := func(study, model string) Cell {
+		return Cell{Study: study, Model: model, Dataset: "d", Splits: []int{0}}
+	}
+	result := func(c Cell, seconds float64, epochs int) Result {
+		r := Result{Cell: c, Metric: datasets.Accuracy, PerSplit: make([]SplitResult, 1), Epochs: epochs}
+		r.Seconds = seconds
+		return r
+	}
+	protocol := train.DefaultOptions().Epochs
+	save("search", "a.json", result(cell("search", "gcn"), 1, protocol))
+	save(filepath.Join("epochs100-patience100", "search"), "b.json", result(cell("search", "mlp"), 100/float64(protocol), 100))
+	save("main", "c.json", result(cell("main", "mlp"), 50, protocol))
+	save("main", "d.json", result(cell("main", "gcn"), 50, protocol))
+	rn := &Runner{Dir: dir, Graphs: NewGraphCache(func(string) (*graph.Graph, error) { return nil, errors.New("no data") })}
+	got := rn.MeasuredRates("search")
+	if len(got) != 2 {
+		t.Fatalf("rates %v, want gcn's and mlp's", got)
+	}
+	for _, m := range []string{"gcn", "mlp"} {
+		work := cellWork(models.NewRegistry(), cell("search", m), nil)
+		if want := 1 / work; math.Abs(got[m]-want) > 1e-9*want {
+			t.Errorf("%s's rate %v, want %v: 1 s a split of the protocol's budget", m, got[m], want)
+		}
+	}
+	if main := rn.MeasuredRates("main"); len(main) != 2 || main["gcn"] <= 0 {
+		t.Errorf("the main study's rates %v, want gcn's and mlp's", main)
 	}
 }

@@ -67,10 +67,20 @@ type Runner struct {
 	// embedding's points and its measurements).
 	Outputs func(c Cell, r *train.Result, sr *SplitResult) error
 
-	// ReferenceRates are models' rates (seconds per split per unit of graph
-	// size) for estimates in a results directory with no saved cell yet
-	// (see Estimator.Reference); nil: none.
+	// ReferenceRates are models' rates (seconds per split per unit of an
+	// epoch's work) for estimates in a results directory with no saved cell
+	// yet (see Estimator.Reference); nil: none.
 	ReferenceRates map[string]float64
+	// SearchReferenceRates are the same for a search's trials, at the
+	// protocol's budget (see MeasuredRates), which Search.Plan prices its
+	// rungs and final cell from instead of ReferenceRates when set: a
+	// search's trials run 64 to 512 wide and up to 10 deep, where a model's
+	// preset, whose cells ReferenceRates come from, is often 64 wide and 2
+	// deep, and per unit of work a narrow model pays more for what does not
+	// grow with its width (a fresh directory's plan of an MLP search on
+	// Chameleon came out 14 times its time from the presets' rates). nil:
+	// ReferenceRates.
+	SearchReferenceRates map[string]float64
 	// Graphs is the run's one graph cache, which the studies share (nil:
 	// one of the runner's own, opening datasets with Data).
 	Graphs *GraphCache

@@ -101,3 +101,29 @@ func TestSearchPlanCountsUncheckedWhenTheDataIsGone(t *testing.T) {
 		t.Errorf("without the data: first rung %+v, want its %d trials unchecked and left", r, r.Trials)
 	}
 }
+
+// TestSearchPlanPricesFromTheSearchReference: in a results directory with
+// no saved cell, a search's rungs are priced from SearchReferenceRates when
+// given (the rates of searches' trials), not from ReferenceRates (the
+// presets'), each rung at its share of the protocol's epochs.
+func TestSearchPlanPricesFromTheSearchReference(t *testing.T) {
+	s := toySearch(t, "mlp", searchGraph(t, false))
+	estimate := func(rn *Runner) float64 {
+		t.Helper()
+		plan, err := s.Plan(rn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum float64
+		for _, row := range plan {
+			sum += row.EstSeconds
+		}
+		return sum
+	}
+	presets := map[string]float64{"mlp": 1e-6}
+	alone := estimate(&Runner{Dir: t.TempDir(), ReferenceRates: presets})
+	both := estimate(&Runner{Dir: t.TempDir(), ReferenceRates: presets, SearchReferenceRates: map[string]float64{"mlp": 3e-6}})
+	if alone <= 0 || math.Abs(both-3*alone) > 1e-9*both {
+		t.Errorf("estimate %v s from the search's reference (3e-6), want 3 times the %v s from the presets' (1e-6)", both, alone)
+	}
+}

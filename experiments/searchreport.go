@@ -220,6 +220,9 @@ func (s *Search) Plan(base *Runner) ([]SearchPlanRow, error) {
 	// the point's width and depth, see Estimator.Work).
 	price := func(rn *Runner, cells []Cell, trials, splits, epochs int, row *SearchPlanRow) {
 		rn.rateStudy = SearchStudy // not the main table's presets beside the final cells
+		if rn.SearchReferenceRates != nil {
+			rn.ReferenceRates = rn.SearchReferenceRates
+		}
 		if cells == nil {
 			all := make([]Cell, len(points))
 			for i, pt := range points {

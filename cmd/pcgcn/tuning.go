@@ -44,7 +44,7 @@ func tuningRunner(cmd *cobra.Command, data *dataFlags, r runnerFlags, score scor
 	dataDir, _ := cmd.Flags().GetString("data-dir")
 	progress := progressWriter(cmd, data.quiet)
 	rn := &experiments.Runner{Dir: r.resultsDir, Data: datasets.Options{DataDir: dataDir, Offline: data.offline, Progress: progress},
-		Threads: threads, Jobs: r.jobs, Seed: seed, Progress: progress, ReferenceRates: studies.ReferenceRates()}
+		Threads: threads, Jobs: r.jobs, Seed: seed, Progress: progress, ReferenceRates: studies.ReferenceRates(), SearchReferenceRates: studies.SearchReferenceRates()}
 	if err := data.user.apply(cmd, &rn.Data); err != nil {
 		return nil, err
 	}
