@@ -15,6 +15,9 @@ type Exec struct {
 	// Workers, when set, are parked goroutines that take the chunks instead
 	// of goroutines started per call (see NewWorkers); results are the same.
 	Workers *Workers
+	// Scratch, when set, lends kernels the memory they need beyond their
+	// stacks (see Scratch); results are the same without it.
+	Scratch *Scratch
 }
 
 // Serial is an Exec that runs everything on the calling goroutine.

@@ -46,6 +46,13 @@ func SpMMT(e Exec, alpha float32, a *CSR, b *Dense, beta float32, c *Dense) {
 func spmm(e Exec, alpha float32, rowPtr, colIdx []int32, val []float32, perm []int32, b *Dense, beta float32, c *Dense) {
 	kd := kernel{alpha: alpha, beta: beta, rowPtr: rowPtr, colIdx: colIdx, val: val, perm: perm, b: b, c: c}
 	rows := len(rowPtr) - 1
+	if usePanels(int(rowPtr[rows]), b, alpha, beta) {
+		if buf, ok := e.Scratch.take(b.Rows * spmmPanelCols); ok {
+			defer e.Scratch.release()
+			spmmPanels(e, kd, buf)
+			return
+		}
+	}
 	if e.Serial(rows, int(rowPtr[rows])*max(b.Cols, 1)) {
 		spmmRows(&kd, 0, rows)
 		return

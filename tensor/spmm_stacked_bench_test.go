@@ -37,15 +37,24 @@ func BenchmarkSpMMStacked(b *testing.B) {
 // sub-benchmarks <ds>/SpMM/<tag> and <ds>/SpMMT/<tag>.
 func benchSpMMBothWays(b *testing.B, ds, tag string, a *tensor.CSR, h *tensor.Dense) {
 	out := tensor.NewDense(a.Rows, h.Cols)
-	e := tensor.Exec{Threads: 1}
-	b.Run(ds+"/SpMM/"+tag, func(b *testing.B) {
-		for b.Loop() {
-			tensor.SpMM(e, 1, a, h, 0, out)
-		}
-	})
-	b.Run(ds+"/SpMMT/"+tag, func(b *testing.B) {
-		for b.Loop() {
-			tensor.SpMMT(e, 1, a, h, 0, out)
-		}
-	})
+	for _, v := range []struct {
+		name string
+		e    tensor.Exec
+	}{
+		{"", tensor.Exec{Threads: 1}},
+		// with a Scratch, as training runs: wide products of a dense
+		// enough Â take the packed column panels (spmm_panels.go)
+		{"/scratch", tensor.Exec{Threads: 1, Scratch: &tensor.Scratch{}}},
+	} {
+		b.Run(ds+"/SpMM/"+tag+v.name, func(b *testing.B) {
+			for b.Loop() {
+				tensor.SpMM(v.e, 1, a, h, 0, out)
+			}
+		})
+		b.Run(ds+"/SpMMT/"+tag+v.name, func(b *testing.B) {
+			for b.Loop() {
+				tensor.SpMMT(v.e, 1, a, h, 0, out)
+			}
+		})
+	}
 }

@@ -295,10 +295,10 @@ func (w *Workers) wait() {
 }
 
 // StartExec returns an Exec of threads goroutines (0 or less: GOMAXPROCS)
-// served by parked Workers, and the function that stops them. Use it for a
-// loop of many kernel calls, such as training.
+// served by parked Workers, with a Scratch, and the function that stops
+// them. Use it for a loop of many kernel calls, such as training.
 func StartExec(threads int) (Exec, func()) {
-	e := Exec{Threads: threads}
+	e := Exec{Threads: threads, Scratch: &Scratch{}}
 	if n := e.N(); n > 1 {
 		e.Workers = NewWorkers(n - 1)
 		return e, e.Workers.Close
