@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -13,7 +14,8 @@ import (
 
 // runCell trains c's splits not yet saved in its partial file; a cancelled
 // ctx stops it before its next split (the finished ones are in the partial
-// file).
+// file), and the splits in training at the end of their epoch, with their
+// state saved in their state files.
 func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (*Result, error) {
 	st := rn.store()
 	g, err := st.Graphs.Graph(c.Dataset)
@@ -26,6 +28,9 @@ func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (
 	}
 	opt := rn.options()
 	opt.Heartbeat = func(k, epoch, epochs int, bestVal float64) { p.heartbeat(c, k, epoch, epochs, bestVal) }
+	// a cancelled ctx also ends the splits in training at the end of their
+	// epoch, their state saved (train.Options.Stop), not only the next one
+	opt.Stop = ctx.Done()
 	if rn.Prepare != nil {
 		if g, err = rn.Prepare(c, g, &opt); err != nil {
 			return nil, err
@@ -95,6 +100,9 @@ func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (
 		p.splitDone(c, todo[i], cost)
 		return nil
 	}})
+	if errors.Is(err, train.ErrStopped) && ctx.Err() != nil {
+		return nil, ctx.Err() // as a cancellation before a split: the state is saved
+	}
 	if err != nil {
 		return nil, err
 	}

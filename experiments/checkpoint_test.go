@@ -2,11 +2,15 @@ package experiments
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pcgcn/pcgcn/datasets"
+	"github.com/pcgcn/pcgcn/graph"
 	"github.com/pcgcn/pcgcn/tensor"
 	"github.com/pcgcn/pcgcn/testkit/datatest"
 	"github.com/pcgcn/pcgcn/train"
@@ -108,4 +112,53 @@ func resumeAfterEpoch9(t *testing.T, cpu func() float64) (want, got []*Result, l
 		t.Fatal(err)
 	}
 	return want, got, logBuf.String(), path
+}
+
+// TestStopKeepsTheSplitInTraining: a Runner whose Stop is closed while a
+// split trains (here at epoch 3, by a heartbeat the Prepare hook adds)
+// ends the split at the end of an epoch with its state saved, though no
+// periodic save was due, and returns a cancellation; the same run again
+// resumes the split there and ends with an uninterrupted run's numbers.
+func TestStopKeepsTheSplitInTraining(t *testing.T) {
+	data := datasets.Options{DataDir: datatest.Mirror(t), Offline: true}
+	c := Cell{Study: "s", Dataset: "texas", Model: "gcn", Splits: []int{0}}
+	whole := &Runner{Dir: t.TempDir(), Data: data, Threads: 1, Epochs: 20, Patience: 20}
+	want, err := whole.Run([]Cell{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	var logBuf bytes.Buffer
+	rn := &Runner{Dir: t.TempDir(), Data: data, Threads: 1, Epochs: 20, Patience: 20, Progress: &logBuf, Stop: stop,
+		Prepare: func(_ Cell, g *graph.Graph, opt *train.Options) (*graph.Graph, error) {
+			beat := opt.Heartbeat
+			opt.Heartbeat = func(k, epoch, epochs int, bestVal float64) {
+				if epoch == 3 {
+					close(stop)
+				}
+				beat(k, epoch, epochs, bestVal)
+			}
+			return g, nil
+		}}
+	_, err = rn.Run([]Cell{c})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped run: error %v, want a cancellation", err)
+	}
+	states, _ := filepath.Glob(filepath.Join(rn.Dir, "s", "*.state"))
+	if len(states) != 1 {
+		t.Fatalf("state files %v, want the split's", states)
+	}
+	rn.Stop, rn.Prepare = nil, nil
+	got, err := rn.Run([]Cell{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the stop reaches the split through the context's goroutine: at the
+	// end of epoch 3, or of a later one
+	if !strings.Contains(logBuf.String(), "s gcn/texas split 0: resuming after epoch") || strings.Contains(logBuf.String(), "resuming after epoch 1,") || strings.Contains(logBuf.String(), "resuming after epoch 2,") {
+		t.Errorf("the split did not resume after epoch 3 or later:\n%s", logBuf.String())
+	}
+	if a, b := want[0].PerSplit[0], got[0].PerSplit[0]; a.Test != b.Test || a.Val != b.Val || a.BestEpoch != b.BestEpoch || a.Epochs != b.Epochs {
+		t.Errorf("resumed split: %+v, uninterrupted %+v", b.SplitScores, a.SplitScores)
+	}
 }

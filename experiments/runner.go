@@ -67,6 +67,13 @@ type Runner struct {
 	// embedding's points and its measurements).
 	Outputs func(c Cell, r *train.Result, sr *SplitResult) error
 
+	// Stop, when set, interrupts Run and RunContext once closed, as a
+	// cancelled context does: no further cell starts, and the splits in
+	// training end at the end of their epoch with their state saved, so
+	// that the same run resumes them where they were (a command closes it
+	// at the first Ctrl-C). nil: only the context stops a run.
+	Stop <-chan struct{}
+
 	// ReferenceRates are models' rates (seconds per split per unit of an
 	// epoch's work) for estimates in a results directory with no saved cell
 	// yet (see Estimator.Reference); nil: none.
@@ -105,11 +112,25 @@ func (rn *Runner) Run(cells []Cell) ([]*Result, error) {
 	return rn.RunContext(context.Background(), cells)
 }
 
-// RunContext is Run stopped by ctx: once ctx is cancelled no further cell
-// starts and the cells under way stop before their next split (their
-// finished splits are kept in their partial files, so a later run resumes
+// RunContext is Run stopped by ctx (or Stop): once ctx is cancelled no
+// further cell starts and the cells under way stop at the end of their
+// splits' epochs (their finished splits are kept in their partial files and
+// the splits in training in their state files, so a later run resumes
 // them); it then returns an error wrapping ctx's.
 func (rn *Runner) RunContext(ctx context.Context, cells []Cell) ([]*Result, error) {
+	if rn.Stop != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		stop := rn.Stop
+		go func() {
+			select {
+			case <-stop:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
 	asked := cells
 	pl := rn.pending(cells)
 	cells, out, todo, cost := pl.cells, pl.saved, pl.todo, pl.cost

@@ -200,7 +200,7 @@ func (rn *Runner) WithBudget(epochs, patience int) *Runner {
 	return &Runner{Dir: BudgetDir(rn.Dir, epochs, patience), Data: rn.Data, Threads: rn.Threads, Jobs: rn.Jobs,
 		Seed: rn.Seed, Epochs: epochs, Patience: patience, Refresh: rn.Refresh, Lease: rn.Lease,
 		Progress: rn.Progress, Metrics: rn.Metrics, Extras: rn.Extras, Prepare: rn.Prepare, Outputs: rn.Outputs,
-		ReferenceRates: rn.ReferenceRates, SearchReferenceRates: rn.SearchReferenceRates, Graphs: rn.graphCache()}
+		ReferenceRates: rn.ReferenceRates, SearchReferenceRates: rn.SearchReferenceRates, Stop: rn.Stop, Graphs: rn.graphCache()}
 }
 
 // walk is what the saved cells say of a search: the candidates of every

@@ -53,6 +53,11 @@ type Options struct {
 	// Lease is how long a worker's claim on a cell lives without renewal
 	// (see experiments.Runner.Lease; 0: the default).
 	Lease time.Duration
+	// Stop, when closed, interrupts the run: no further cell starts and the
+	// splits in training save their state at the end of their epoch (see
+	// experiments.Runner.Stop). nil: the run is stopped only by ending the
+	// process, which loses what each split did since its last save.
+	Stop <-chan struct{}
 	// Metrics chooses datasets' metrics (see experiments.Runner.Metrics).
 	Metrics map[string]datasets.Metric
 	// Complexity configures the complexity study's measurements.

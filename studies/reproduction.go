@@ -185,7 +185,7 @@ func newPlanOf(opt Options, all []study) *plan {
 	}
 	p := &plan{opt: opt, all: all, signed: map[string]bool{}, splits: opt.Splits, docs: opt.DocsDir}
 	p.runner = &experiments.Runner{Dir: opt.ResultsDir, Data: opt.Data, Threads: opt.Threads, Jobs: opt.Jobs, Seed: opt.Seed,
-		Progress: opt.Progress, Refresh: opt.Refresh, Lease: opt.Lease, Metrics: opt.Metrics, ReferenceRates: ReferenceRates(), SearchReferenceRates: SearchReferenceRates()}
+		Progress: opt.Progress, Refresh: opt.Refresh, Lease: opt.Lease, Metrics: opt.Metrics, ReferenceRates: ReferenceRates(), SearchReferenceRates: SearchReferenceRates(), Stop: opt.Stop}
 	if opt.Quick {
 		p.splits = opt.Splits[:min(quickSplits, len(opt.Splits))]
 		p.runner.Epochs, p.runner.Patience = quickEpochs, quickPatience

@@ -1,10 +1,12 @@
 package train
 
 import (
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/pcgcn/pcgcn/datasets"
 	"github.com/pcgcn/pcgcn/models"
@@ -153,5 +155,70 @@ func TestCheckpointCarriesCPUSeconds(t *testing.T) {
 		if gotEpoch != 15 || got != want {
 			t.Errorf("counted %v: second resume after epoch %d with %v CPU seconds, want 15 and %v", counted, gotEpoch, got, want)
 		}
+	}
+}
+
+// TestStopSavesTheSplitsState: a split stopped through Options.Stop (closed
+// during epoch 12, with a Checkpoint whose Every would not save for an
+// hour) returns ErrStopped and leaves its state after epoch 12 on disk;
+// the next run resumes at epoch 13 and ends with the uninterrupted run's
+// numbers, bit for bit. Without a Checkpoint, Stop ends the split all the
+// same, and a split at its last epoch ends as usual.
+func TestStopSavesTheSplitsState(t *testing.T) {
+	g, err := datasets.Load("texas", datasets.Options{DataDir: datatest.Mirror(t), Offline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := models.NewRegistry().Get("gcn")
+	cfg := spec.Preset("texas")
+	path := filepath.Join(t.TempDir(), "split.state")
+	opt := DefaultOptions()
+	opt.Epochs, opt.Patience, opt.Threads = 30, 0, 1
+	whole, err := Run(g, 2, spec, cfg, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	opt.Checkpoint = &Checkpoint{Path: func(int) string { return path }, Key: "cell", Every: time.Hour}
+	opt.Stop = stop
+	opt.Heartbeat = func(_, epoch, _ int, _ float64) {
+		if epoch == 12 {
+			close(stop)
+		}
+	}
+	if _, err := Run(g, 2, spec, cfg, opt); !errors.Is(err, ErrStopped) {
+		t.Fatalf("stopped run: error %v, want ErrStopped", err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("the stopped split left no state: %v", err)
+	}
+	first := 0
+	opt.Stop, opt.Heartbeat = nil, func(_, epoch, _ int, _ float64) {
+		if first == 0 {
+			first = epoch
+		}
+	}
+	resumed, err := Run(g, 2, spec, cfg, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first != 13 || resumed.Epochs != whole.Epochs || resumed.BestEpoch != whole.BestEpoch ||
+		resumed.Val != whole.Val || resumed.Test != whole.Test {
+		t.Errorf("resumed at epoch %d (want 13): epochs %d best %d val %v test %v; uninterrupted %d %d %v %v",
+			first, resumed.Epochs, resumed.BestEpoch, resumed.Val, resumed.Test, whole.Epochs, whole.BestEpoch, whole.Val, whole.Test)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the state file outlived the resumed split: %v", err)
+	}
+	closed := make(chan struct{})
+	close(closed)
+	plain := DefaultOptions()
+	plain.Epochs, plain.Patience, plain.Threads, plain.Stop = 30, 0, 1, closed
+	if _, err := Run(g, 2, spec, cfg, plain); !errors.Is(err, ErrStopped) {
+		t.Errorf("without a Checkpoint: error %v, want ErrStopped", err)
+	}
+	plain.Epochs = 1
+	if r, err := Run(g, 2, spec, cfg, plain); err != nil || r.Epochs != 1 {
+		t.Errorf("a stop at the last epoch: %v, %v; want the split's result", r, err)
 	}
 }

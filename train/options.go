@@ -1,6 +1,7 @@
 package train
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/pcgcn/pcgcn/datasets"
@@ -40,6 +41,26 @@ type Options struct {
 	// that a killed run resumes inside the split (full batch only; see
 	// Checkpoint).
 	Checkpoint *Checkpoint `json:"-"`
+	// Stop, when set, interrupts training once closed: a split in training
+	// ends at the end of its current epoch with ErrStopped, after saving
+	// its state when Checkpoint is set (a later run resumes there, bit for
+	// bit), instead of losing what it did since its last save; a split at
+	// its last epoch, or stopped early by Patience, ends as usual.
+	Stop <-chan struct{} `json:"-"`
+}
+
+// ErrStopped is what Run returns for a split that Options.Stop ended before
+// its last epoch.
+var ErrStopped = errors.New("training stopped before the split ended")
+
+// stopped reports whether stop is closed.
+func stopped(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // DefaultOptions are the protocol defaults: up to 1000 epochs with patience

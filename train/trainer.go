@@ -81,6 +81,7 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 	var trainTime, before time.Duration // before: the wall time of a resumed run's earlier part
 	since, first := 0, 1
 	var ck *checkpointer
+	kept := false // the state stays on disk for a later run (Stop)
 	// the CPU seconds carried from earlier runs of the split, this run's
 	// reading at its start, and whether the count is whole
 	var cpuBefore, cpuStart float64
@@ -103,7 +104,11 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 				opt.Checkpoint.Resumed(k, st.Epoch, carried)
 			}
 		}
-		defer ck.remove()
+		defer func() {
+			if !kept {
+				ck.remove()
+			}
+		}()
 	}
 	for epoch := first; epoch <= opt.Epochs; epoch++ {
 		t0 := time.Now()
@@ -136,7 +141,8 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 		if opt.Patience > 0 && since >= opt.Patience {
 			break
 		}
-		if ck != nil && epoch < opt.Epochs && ck.due() {
+		stop := epoch < opt.Epochs && stopped(opt.Stop)
+		if ck != nil && epoch < opt.Epochs && (stop || ck.due()) {
 			st := tr.state(params, best)
 			st.Split, st.Epoch, st.BestEpoch, st.Since = k, epoch, res.BestEpoch, since
 			st.Val, st.Test, st.TestAccuracy, st.BestLoss = res.Val, res.Test, res.TestAccuracy, bestLoss
@@ -145,6 +151,10 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 			if err := ck.save(st); err != nil {
 				return nil, err
 			}
+		}
+		if stop {
+			kept = ck != nil
+			return nil, ErrStopped
 		}
 	}
 	best.restore(params)

@@ -38,6 +38,51 @@ func onInterrupt(w io.Writer, say func() string) (stop func()) {
 	}
 }
 
+// onInterruptSaving is onInterrupt for a command whose runner saves the
+// state of its splits when stopped (experiments.Runner.Stop): the first
+// SIGINT or SIGTERM closes stop and says that the splits in training end
+// at the end of their epoch with their state saved, so that nothing they
+// did is lost; a second one ends the process at once, as onInterrupt does.
+// Call finish when the work has returned: after a signal it prints say's
+// line and exits with status 130 (rather than the run's cancellation
+// error), and it removes the handler.
+func onInterruptSaving(w io.Writer, say func() string) (stop <-chan struct{}, finish func()) {
+	c := make(chan os.Signal, 2)
+	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	closing := make(chan struct{})
+	done := make(chan struct{})
+	var once sync.Once
+	var first os.Signal // written before closing is closed
+	go func() {
+		select {
+		case s := <-c:
+			fmt.Fprintf(w, "\n%v: stopping; the splits in training save their state at the end of their epoch (again to quit at once, losing what they did since their last save)\n", s)
+			first = s
+			close(closing)
+		case <-done:
+			return
+		}
+		select {
+		case s := <-c:
+			fmt.Fprintf(w, "\ninterrupted (%v): %s\n", s, say())
+			os.Exit(interruptedStatus)
+		case <-done:
+		}
+	}()
+	return closing, func() {
+		once.Do(func() {
+			signal.Stop(c)
+			close(done)
+		})
+		select {
+		case <-closing:
+			fmt.Fprintf(w, "interrupted (%v): %s\n", first, say())
+			os.Exit(interruptedStatus)
+		default:
+		}
+	}
+}
+
 // trainState is what an interrupted train has done, for its last line.
 // Holding mu keeps an interrupt from ending the process in the middle of
 // what it guards (saving the model), so nothing is left half-written.

@@ -89,6 +89,13 @@ func TestInterruptSaysWhatWasKept(t *testing.T) {
 			if !strings.Contains(stderr, tc.want) {
 				t.Errorf("stderr lacks %q:\n%s", tc.want, stderr)
 			}
+			// the commands that save their splits' state say so at the
+			// first signal (experiments' TestStopKeepsTheSplitInTraining
+			// checks the state kept)
+			saving := "interrupt: stopping; the splits in training save their state at the end of their epoch"
+			if got := strings.Contains(stderr, saving); got != (tc.name != "train") {
+				t.Errorf("stderr says %q: %v, want %v:\n%s", saving, got, tc.name != "train", stderr)
+			}
 			if code != interruptedStatus {
 				t.Errorf("exit status %d, want %d", code, interruptedStatus)
 			}

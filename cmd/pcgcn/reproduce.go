@@ -129,13 +129,17 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 	// a worker releases its claims on SIGINT and SIGTERM and says so
 	// itself, and the complexity study kills its child and removes its
 	// graph: neither may be cut short by an exit
+	var stop <-chan struct{}
 	if !f.work.on() && !slices.Contains(splitList(f.only), "complexity") {
-		defer onInterrupt(cmd.ErrOrStderr(), note.say)()
+		var finish func()
+		stop, finish = onInterruptSaving(cmd.ErrOrStderr(), note.say)
+		defer finish()
 	}
 	opt, err := f.options(cmd, start)
 	if err != nil {
 		return err
 	}
+	opt.Stop = stop
 	r, err := studies.New(opt)
 	if err != nil {
 		if _, ok := errors.AsType[*studies.UnknownStudyError](err); ok {

@@ -180,9 +180,12 @@ func runSearch(cmd *cobra.Command, f *searchFlags) error {
 	if f.work.on() && f.plan {
 		return fmt.Errorf("give --plan or --worker, not both")
 	}
+	var stop <-chan struct{}
 	if !f.work.on() { // a worker releases its claims on SIGINT and SIGTERM and says so itself
 		note := &reproduceNote{dir: f.resultsDir, trains: !f.plan, unit: "trial"}
-		defer onInterrupt(cmd.ErrOrStderr(), note.say)()
+		var finish func()
+		stop, finish = onInterruptSaving(cmd.ErrOrStderr(), note.say)
+		defer finish()
 	}
 	if f.work.shard != "" {
 		return fmt.Errorf("--shard %s: a search's rung waits for all of the previous one, which a static shard cannot; run --worker processes (claims) instead", flagValue(f.work.shard))
@@ -220,6 +223,7 @@ func runSearch(cmd *cobra.Command, f *searchFlags) error {
 	if err != nil {
 		return err
 	}
+	rn.Stop = stop
 	out := cmd.OutOrStdout()
 	switch {
 	case f.plan:

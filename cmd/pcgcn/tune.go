@@ -91,8 +91,11 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 		return err
 	}
 	note := &reproduceNote{dir: f.resultsDir, trains: true, unit: "grid point"}
+	var stop <-chan struct{}
 	if !f.work.on() { // a worker releases its claims on SIGINT and SIGTERM and says so itself
-		defer onInterrupt(cmd.ErrOrStderr(), note.say)()
+		var finish func()
+		stop, finish = onInterruptSaving(cmd.ErrOrStderr(), note.say)
+		defer finish()
 	}
 	threads, err := threadsPerJob(f.threads, f.jobs)
 	if err != nil {
@@ -130,6 +133,7 @@ func runTune(cmd *cobra.Command, f *tuneFlags) error {
 	if err != nil {
 		return err
 	}
+	rn.Stop = stop
 	rn.Epochs, rn.Patience = f.epochs, f.patience
 	if f.patience == 0 {
 		rn.Patience = f.epochs // Runner: 0 means the protocol default
