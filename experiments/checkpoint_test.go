@@ -60,13 +60,7 @@ func TestResumedSplitCountsEarlierCPU(t *testing.T) {
 // runner's progress log and the state file's path).
 func resumeAfterEpoch9(t *testing.T, cpu func() float64) (want, got []*Result, log, path string) {
 	t.Helper()
-	data := datasets.Options{DataDir: datatest.Mirror(t), Offline: true}
-	c := Cell{Study: "s", Dataset: "texas", Model: "gcn", Splits: []int{0}}
-	whole := &Runner{Dir: t.TempDir(), Data: data, Threads: 1, Epochs: 20, Patience: 20}
-	want, err := whole.Run([]Cell{c})
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, c, want := texasUninterrupted(t)
 	var logBuf bytes.Buffer
 	rn := &Runner{Dir: t.TempDir(), Data: data, Threads: 1, Epochs: 20, Patience: 20, Progress: &logBuf}
 	st := rn.store()
@@ -120,13 +114,7 @@ func resumeAfterEpoch9(t *testing.T, cpu func() float64) (want, got []*Result, l
 // periodic save was due, and returns a cancellation; the same run again
 // resumes the split there and ends with an uninterrupted run's numbers.
 func TestStopKeepsTheSplitInTraining(t *testing.T) {
-	data := datasets.Options{DataDir: datatest.Mirror(t), Offline: true}
-	c := Cell{Study: "s", Dataset: "texas", Model: "gcn", Splits: []int{0}}
-	whole := &Runner{Dir: t.TempDir(), Data: data, Threads: 1, Epochs: 20, Patience: 20}
-	want, err := whole.Run([]Cell{c})
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, c, want := texasUninterrupted(t)
 	stop := make(chan struct{})
 	var logBuf bytes.Buffer
 	rn := &Runner{Dir: t.TempDir(), Data: data, Threads: 1, Epochs: 20, Patience: 20, Progress: &logBuf, Stop: stop,
@@ -140,7 +128,7 @@ func TestStopKeepsTheSplitInTraining(t *testing.T) {
 			}
 			return g, nil
 		}}
-	_, err = rn.Run([]Cell{c})
+	_, err := rn.Run([]Cell{c})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("stopped run: error %v, want a cancellation", err)
 	}
@@ -161,4 +149,19 @@ func TestStopKeepsTheSplitInTraining(t *testing.T) {
 	if a, b := want[0].PerSplit[0], got[0].PerSplit[0]; a.Test != b.Test || a.Val != b.Val || a.BestEpoch != b.BestEpoch || a.Epochs != b.Epochs {
 		t.Errorf("resumed split: %+v, uninterrupted %+v", b.SplitScores, a.SplitScores)
 	}
+}
+
+// texasUninterrupted trains the cell of GCN on texas' split 0 (20 epochs,
+// one thread) without interruption, and returns the data options, the
+// cell and its result, what a resumed run must reproduce.
+func texasUninterrupted(t *testing.T) (datasets.Options, Cell, []*Result) {
+	t.Helper()
+	data := datasets.Options{DataDir: datatest.Mirror(t), Offline: true}
+	c := Cell{Study: "s", Dataset: "texas", Model: "gcn", Splits: []int{0}}
+	whole := &Runner{Dir: t.TempDir(), Data: data, Threads: 1, Epochs: 20, Patience: 20}
+	want, err := whole.Run([]Cell{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, c, want
 }
