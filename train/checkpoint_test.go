@@ -95,12 +95,7 @@ func TestCheckpointResumesBitForBit(t *testing.T) {
 // epoch 9's), Resumed hands them back, and adds the resumed run's part to
 // the next save; a state saved without a clock hands back "unknown" (−1).
 func TestCheckpointCarriesCPUSeconds(t *testing.T) {
-	g, err := datasets.Load("texas", datasets.Options{DataDir: datatest.Mirror(t), Offline: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, _ := models.NewRegistry().Get("gcn")
-	cfg := spec.Preset("texas")
+	g, spec, cfg := texasGCN(t)
 	for _, counted := range []bool{true, false} {
 		dir := t.TempDir()
 		path := filepath.Join(dir, "split.state")
@@ -165,12 +160,7 @@ func TestCheckpointCarriesCPUSeconds(t *testing.T) {
 // numbers, bit for bit. Without a Checkpoint, Stop ends the split all the
 // same, and a split at its last epoch ends as usual.
 func TestStopSavesTheSplitsState(t *testing.T) {
-	g, err := datasets.Load("texas", datasets.Options{DataDir: datatest.Mirror(t), Offline: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, _ := models.NewRegistry().Get("gcn")
-	cfg := spec.Preset("texas")
+	g, spec, cfg := texasGCN(t)
 	path := filepath.Join(t.TempDir(), "split.state")
 	opt := DefaultOptions()
 	opt.Epochs, opt.Patience, opt.Threads = 30, 0, 1

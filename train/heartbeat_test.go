@@ -2,10 +2,6 @@ package train
 
 import (
 	"testing"
-
-	"github.com/pcgcn/pcgcn/datasets"
-	"github.com/pcgcn/pcgcn/models"
-	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
 // TestHeartbeatEveryEpochChangesNothing: Options.Heartbeat is called once
@@ -13,12 +9,7 @@ import (
 // holds the result's), and a run with it gives the numbers of a run
 // without.
 func TestHeartbeatEveryEpochChangesNothing(t *testing.T) {
-	g, err := datasets.Load("texas", datasets.Options{DataDir: datatest.Mirror(t), Offline: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, _ := models.NewRegistry().Get("gcn")
-	cfg := spec.Preset("texas")
+	g, spec, cfg := texasGCN(t)
 	opt := DefaultOptions()
 	opt.Epochs, opt.Patience, opt.Threads = 40, 10, 1
 	plain, err := Run(g, 2, spec, cfg, opt)

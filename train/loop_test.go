@@ -16,12 +16,7 @@ import (
 // `pcgcn bench` did before the Trainer (the seed's children: model,
 // dropout, batches), so bench and Run time and train the same steps.
 func TestTrainerStepsAsWiredByHand(t *testing.T) {
-	g, err := datasets.Load("texas", datasets.Options{DataDir: datatest.Mirror(t), Offline: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, _ := models.NewRegistry().Get("gcn")
-	cfg := spec.Preset("texas")
+	g, spec, cfg := texasGCN(t)
 	for _, batch := range []*BatchOptions{nil, {Size: 32}} {
 		seed := SplitSeed(42, 1)
 		tr, err := NewTrainer(g, g.Splits[1], spec, cfg, TrainerOptions{Seed: seed, Threads: 2, Batch: batch})

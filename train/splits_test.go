@@ -110,17 +110,12 @@ func TestRunEachMatchesRunAlone(t *testing.T) {
 // TestRunEachStopsOnError: an error of Done stops RunEach and is returned;
 // a cancelled context starts nothing.
 func TestRunEachStopsOnError(t *testing.T) {
-	g, err := datasets.Load("texas", datasets.Options{DataDir: datatest.Mirror(t), Offline: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, _ := models.NewRegistry().Get("gcn")
-	cfg := spec.Preset("texas")
+	g, spec, cfg := texasGCN(t)
 	opt := DefaultOptions()
 	opt.Epochs, opt.Threads = 3, 2
 	boom := errors.New("boom")
 	done := 0
-	err = RunEach(context.Background(), g, []int{0, 1, 2, 3, 4}, spec, cfg, opt, SplitHooks{Done: func(int, *Result) error {
+	err := RunEach(context.Background(), g, []int{0, 1, 2, 3, 4}, spec, cfg, opt, SplitHooks{Done: func(int, *Result) error {
 		done++
 		return boom
 	}})

@@ -21,6 +21,18 @@ import (
 	"github.com/pcgcn/pcgcn/testkit/datatest"
 )
 
+// texasGCN returns the real Texas graph with GCN and its preset there, the
+// setup of the tests of a split's training loop.
+func texasGCN(t *testing.T) (*graph.Graph, models.Spec, models.Config) {
+	t.Helper()
+	g, err := datasets.Load("texas", datasets.Options{DataDir: datatest.Mirror(t), Offline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := models.NewRegistry().Get("gcn")
+	return g, spec, spec.Preset("texas")
+}
+
 func loadCornell(t *testing.T) *graph.Graph {
 	t.Helper()
 	g, err := datasets.Load("cornell", datasets.Options{DataDir: datatest.Mirror(t), Offline: true})
