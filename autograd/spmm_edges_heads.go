@@ -26,8 +26,100 @@ func (t *Tape) SpMMEdgesHeads(pattern *tensor.CSR, alpha, z *Var) *Var {
 	o := t.op(t.Alloc(pattern.Rows, z.Cols()), alpha, z)
 	o.csr = pattern
 	o.hp = t.headPerms(pattern, h)
-	t.Exec.ForBalancedArg(pattern.RowPtr, z.Cols(), o, spmmHeadsRows)
+	if !headPanelsPay(pattern, z.Value, h) || !spmmHeadsPanels(t.Exec, o) {
+		t.Exec.ForBalancedArg(pattern.RowPtr, z.Cols(), o, spmmHeadsRows)
+	}
 	return t.done(o, spmmHeadsBack)
+}
+
+// headPanelsPay reports whether the forward product runs head by head over
+// packed copies of Z's head blocks (spmmHeadsPanels): heads of at least 16
+// columns (the 8-column heads have their own all-heads kernel), Z of at
+// least 1 MiB and each row of Z read at least 16 times, as the panelled
+// SpMM of package tensor (spmm_panels.go). Each head's block is the panel:
+// read in place, its rows lie a whole row of Z apart and fall on few L2
+// sets.
+func headPanelsPay(p *tensor.CSR, z *tensor.Dense, h int) bool {
+	ch := z.Cols / h
+	return simd.Enabled() && ch >= 16 && z.Rows > 0 && z.Rows*z.Cols*4 >= 1<<20 && p.NNZ() >= 16*z.Rows
+}
+
+// headPanel is the operand of spmmHeadPanelRows and spmmHeadBackZPanelRows:
+// the op, the head, its packed block of Z (or of ∂out) and the attention
+// values of every head, head-major (head k's nnz values contiguous, in the
+// order the kernel walks them).
+type headPanel struct {
+	o     *Var
+	k     int // the head
+	c0, w int // the panel's first column within the head, and its width
+	panel []float32
+	vals  []float32
+}
+
+// headPanelCols is the widest panel a head is cut into: a head of more
+// columns is packed and computed 64 columns at a time, as package tensor's
+// panelled SpMM does (spmm_panels.go), since a wider panel no longer stays
+// in L2.
+const headPanelCols = 64
+
+// headPanels calls f(c0, w) for the panels, at most headPanelCols wide,
+// that a head of ch columns is cut into.
+func headPanels(ch int, f func(c0, w int)) {
+	for c0 := 0; c0 < ch; c0 += headPanelCols {
+		f(c0, min(headPanelCols, ch-c0))
+	}
+}
+
+// spmmHeadsPanels computes the forward product head by head. First the
+// attention values are copied head-major, in CSR order, so that a head's
+// pass reads its values contiguously and not with a stride of h floats
+// (each pass would otherwise fetch all heads' values); then head k's block
+// of Z is packed into the Exec's Scratch and every row's head-k block is
+// computed from it with simd.SpMMRows (each element SpMMRow's chain over
+// the row's entries in order, as spmmHeadsRowsEach computes it: the same
+// bits). It reports false, computing nothing, when the Scratch is absent or
+// in use.
+func spmmHeadsPanels(e tensor.Exec, o *Var) bool {
+	z, alpha := o.in[1].Value, o.in[0].Value
+	h := len(o.hp.row)
+	width := z.Cols
+	ch := width / h
+	nnz := alpha.Rows
+	buf, ok := e.Scratch.Take(nnz*h + z.Rows*min(ch, headPanelCols))
+	if !ok {
+		return false
+	}
+	defer e.Scratch.Release()
+	vals, panel := buf[:nnz*h], buf[nnz*h:]
+	for q := range nnz {
+		for k, v := range alpha.Data[q*h : (q+1)*h] {
+			vals[k*nnz+q] = v
+		}
+	}
+	hp := &headPanel{o: o, panel: panel, vals: vals}
+	for k := range h {
+		headPanels(ch, func(c0, w int) {
+			from := k*ch + c0
+			for j := range z.Rows {
+				copy(panel[j*w:(j+1)*w], z.Data[j*width+from:j*width+from+w])
+			}
+			hp.k, hp.c0, hp.w = k, c0, w
+			e.ForBalancedArg(o.csr.RowPtr, w, hp, spmmHeadPanelRows)
+		})
+	}
+	return true
+}
+
+// spmmHeadPanelRows computes rows [lo, hi) of one head's block of the
+// output from its packed panel.
+func spmmHeadPanelRows(arg any, lo, hi int) {
+	hp := arg.(*headPanel)
+	o := hp.o
+	width := o.Value.Cols
+	ch := width / len(o.hp.row)
+	nnz := o.csr.NNZ()
+	simd.SpMMRows(1, o.csr.RowPtr, o.csr.ColIdx, hp.vals[hp.k*nnz:(hp.k+1)*nnz], nil, hp.panel, hp.w,
+		o.Value.Data[hp.k*ch+hp.c0:], width, hp.w, lo, hi, true)
 }
 
 // headPerm holds, for a pattern and a head count h, the positions of head
@@ -142,7 +234,9 @@ func spmmHeadsBack(o *Var) {
 	if z.requiresGrad {
 		t.grad(z)
 		o.col = t.columns(o.csr)
-		t.Exec.ForBalancedArg(o.col.ptr, z.Value.Cols, o, spmmHeadsBackZ)
+		if !headPanelsPay(o.csr, o.Grad, len(o.hp.row)) || !spmmHeadsBackZPanels(t.Exec, o) {
+			t.Exec.ForBalancedArg(o.col.ptr, z.Value.Cols, o, spmmHeadsBackZ)
+		}
 	}
 }
 
@@ -270,4 +364,56 @@ func spmmHeadsBackZEach(o *Var, lo, hi int) {
 			}
 		}
 	}
+}
+
+// spmmHeadsBackZPanels adds A_kᵀ·∂out_k into ∂Z head by head, as
+// spmmHeadsPanels computes the forward product: the attention values copied
+// head-major in the column index's order, then head k's block of ∂out
+// packed into the Exec's Scratch and every row of ∂Z's head-k block
+// computed from it through the column index (each element SpMMRow's chain,
+// added to ∂Z as spmmHeadsBackZEach adds it: the same bits). It reports
+// false, computing nothing, when the Scratch is absent or in use.
+func spmmHeadsBackZPanels(e tensor.Exec, o *Var) bool {
+	gy, alpha := o.Grad, o.in[0].Value
+	h := len(o.hp.row)
+	width := gy.Cols
+	ch := width / h
+	nnz := alpha.Rows
+	buf, ok := e.Scratch.Take(nnz*h + gy.Rows*min(ch, headPanelCols))
+	if !ok {
+		return false
+	}
+	defer e.Scratch.Release()
+	vals, panel := buf[:nnz*h], buf[nnz*h:]
+	perm := o.col.perm
+	for q := range nnz {
+		p := int(perm[q]) * h
+		for k, v := range alpha.Data[p : p+h] {
+			vals[k*nnz+q] = v
+		}
+	}
+	hp := &headPanel{o: o, panel: panel, vals: vals}
+	for k := range h {
+		headPanels(ch, func(c0, w int) {
+			from := k*ch + c0
+			for i := range gy.Rows {
+				copy(panel[i*w:(i+1)*w], gy.Data[i*width+from:i*width+from+w])
+			}
+			hp.k, hp.c0, hp.w = k, c0, w
+			e.ForBalancedArg(o.col.ptr, w, hp, spmmHeadBackZPanelRows)
+		})
+	}
+	return true
+}
+
+// spmmHeadBackZPanelRows adds rows [lo, hi) of one head's block of ∂Z from
+// the packed block of ∂out.
+func spmmHeadBackZPanelRows(arg any, lo, hi int) {
+	hp := arg.(*headPanel)
+	o := hp.o
+	width := o.Value.Cols
+	ch := width / len(o.hp.row)
+	nnz := o.csr.NNZ()
+	simd.SpMMRows(1, o.col.ptr, o.col.row, hp.vals[hp.k*nnz:(hp.k+1)*nnz], nil, hp.panel, hp.w,
+		o.in[1].Grad.Data[hp.k*ch+hp.c0:], width, hp.w, lo, hi, false)
 }

@@ -47,8 +47,8 @@ func spmm(e Exec, alpha float32, rowPtr, colIdx []int32, val []float32, perm []i
 	kd := kernel{alpha: alpha, beta: beta, rowPtr: rowPtr, colIdx: colIdx, val: val, perm: perm, b: b, c: c}
 	rows := len(rowPtr) - 1
 	if usePanels(int(rowPtr[rows]), b, alpha, beta) {
-		if buf, ok := e.Scratch.take(b.Rows * spmmPanelCols); ok {
-			defer e.Scratch.release()
+		if buf, ok := e.Scratch.Take(b.Rows * spmmPanelCols); ok {
+			defer e.Scratch.Release()
 			spmmPanels(e, kd, buf)
 			return
 		}

@@ -78,11 +78,11 @@ func TestSpMMPanelsScratchBusy(t *testing.T) {
 	want, got := NewDense(1500, 256), NewDense(1500, 256)
 	SpMM(Exec{Threads: 1}, 1, a, b, 0, want)
 	s := &Scratch{}
-	if _, ok := s.take(1); !ok {
+	if _, ok := s.Take(1); !ok {
 		t.Fatal("a fresh Scratch could not be taken")
 	}
 	SpMM(Exec{Threads: 1, Scratch: s}, 1, a, b, 0, got)
-	s.release()
+	s.Release()
 	for i := range want.Data {
 		if math.Float32bits(want.Data[i]) != math.Float32bits(got.Data[i]) {
 			t.Fatalf("element %d: %v with the Scratch busy, %v without one", i, got.Data[i], want.Data[i])
