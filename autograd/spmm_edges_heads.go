@@ -228,7 +228,9 @@ func spmmHeadsBack(o *Var) {
 			}
 		} else {
 			t.grad(alpha)
-			t.Exec.ForBalancedArg(o.csr.RowPtr, z.Value.Cols, o, spmmHeadsBackAlpha)
+			if len(o.hp.row) < 2 || !headPanelsPay(o.csr, z.Value, len(o.hp.row)) || !spmmHeadsBackAlphaPanels(t.Exec, o) {
+				t.Exec.ForBalancedArg(o.csr.RowPtr, z.Value.Cols, o, spmmHeadsBackAlpha)
+			}
 		}
 	}
 	if z.requiresGrad {
@@ -416,4 +418,64 @@ func spmmHeadBackZPanelRows(arg any, lo, hi int) {
 	nnz := o.csr.NNZ()
 	simd.SpMMRows(1, o.col.ptr, o.col.row, hp.vals[hp.k*nnz:(hp.k+1)*nnz], nil, hp.panel, hp.w,
 		o.in[1].Grad.Data[hp.k*ch+hp.c0:], width, hp.w, lo, hi, false)
+}
+
+// spmmHeadsBackAlphaPanels adds the per-head edge gradients head by head,
+// as spmmHeadsPanels computes the forward product: head k's block of Z
+// packed into the Exec's Scratch, every row's dots with it (simd.SDDMMRow,
+// each dot as spmmHeadsBackAlphaEach computes it) written head-major, and
+// then added to ∂alpha at the strided positions in one pass, so that no
+// head's pass reads and writes all of ∂alpha. Each element of ∂alpha gets
+// the same one addition: the same bits. With one head Z's block is Z, so
+// the caller keeps the row-by-row path. It reports false, computing
+// nothing, when the Scratch is absent or in use.
+func spmmHeadsBackAlphaPanels(e tensor.Exec, o *Var) bool {
+	z := o.in[1].Value
+	h := len(o.hp.row)
+	width := z.Cols
+	ch := width / h
+	nnz := o.csr.NNZ()
+	buf, ok := e.Scratch.Take(nnz*h + z.Rows*ch)
+	if !ok {
+		return false
+	}
+	defer e.Scratch.Release()
+	hp := &headPanel{o: o, vals: buf[:nnz*h], panel: buf[nnz*h:], w: ch}
+	for k := range h {
+		for j := range z.Rows {
+			copy(hp.panel[j*ch:(j+1)*ch], z.Data[j*width+k*ch:j*width+(k+1)*ch])
+		}
+		hp.k = k
+		e.ForBalancedArg(o.csr.RowPtr, ch, hp, spmmHeadBackAlphaPanelRows)
+	}
+	e.ForArg(nnz, nnz*h, hp, addHeadMajor)
+	return true
+}
+
+// spmmHeadBackAlphaPanelRows computes the dots of rows [lo, hi) for one
+// head from its packed block of Z, into the head's stretch of hp.vals.
+func spmmHeadBackAlphaPanelRows(arg any, lo, hi int) {
+	hp := arg.(*headPanel)
+	o := hp.o
+	rp, colIdx := o.csr.RowPtr, o.csr.ColIdx
+	width, ch, nnz := o.Value.Cols, hp.w, o.csr.NNZ()
+	gy, out := o.Grad.Data, hp.vals[hp.k*nnz:(hp.k+1)*nnz]
+	for i := lo; i < hi; i++ {
+		s, e := rp[i], rp[i+1]
+		simd.SDDMMRow(colIdx[s:e], gy[i*width+hp.k*ch:i*width+(hp.k+1)*ch], hp.panel, ch, out[s:e])
+	}
+}
+
+// addHeadMajor adds entries [lo, hi) of the head-major dots in hp.vals to
+// ∂alpha (row-major, nnz×h).
+func addHeadMajor(arg any, lo, hi int) {
+	hp := arg.(*headPanel)
+	h, nnz := len(hp.o.hp.row), hp.o.csr.NNZ()
+	ga := hp.o.in[0].Grad.Data
+	for q := lo; q < hi; q++ {
+		g := ga[q*h : (q+1)*h]
+		for k := range g {
+			g[k] += hp.vals[k*nnz+q]
+		}
+	}
 }
