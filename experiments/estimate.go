@@ -130,6 +130,9 @@ type PlanEntry struct {
 	// ByDataset splits EstSeconds by dataset (a graph given by path under
 	// its path), to show where the time left goes.
 	ByDataset map[string]float64 `json:"estimated_seconds_by_dataset,omitempty"`
+	// ByModel splits EstSeconds by model, to show which models' cells
+	// (or searches) the time left goes to.
+	ByModel map[string]float64 `json:"estimated_seconds_by_model,omitempty"`
 	// Costs are the estimated seconds of each cell left (all its splits),
 	// for an estimate over several workers (see Makespan).
 	Costs []float64 `json:"-"`
@@ -143,14 +146,18 @@ type PlanEntry struct {
 	Shared bool `json:"-"`
 }
 
-// AddLeft adds seconds of work left on a dataset to EstSeconds and
-// ByDataset.
-func (e *PlanEntry) AddLeft(dataset string, seconds float64) {
+// AddLeft adds seconds of work left on a dataset with a model to
+// EstSeconds, ByDataset and ByModel.
+func (e *PlanEntry) AddLeft(dataset, model string, seconds float64) {
 	e.EstSeconds += seconds
 	if e.ByDataset == nil {
 		e.ByDataset = map[string]float64{}
 	}
+	if e.ByModel == nil {
+		e.ByModel = map[string]float64{}
+	}
 	e.ByDataset[dataset] += seconds
+	e.ByModel[model] += seconds
 }
 
 // AddUnopened adds a dataset to Unopened, once.
@@ -210,7 +217,7 @@ func (rn *Runner) Plan(cells []Cell) []PlanEntry {
 		}
 		cost := float64(left) * pl.cost(c)
 		e.Splits += left
-		e.AddLeft(c.Dataset, cost)
+		e.AddLeft(c.Dataset, c.Model, cost)
 		e.Costs = append(e.Costs, cost)
 	}
 	plan := make([]PlanEntry, len(order))

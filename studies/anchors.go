@@ -77,7 +77,7 @@ func anchorsStudy() study {
 					k += len(x.Costs)
 					if x.Splits > 0 {
 						e.Costs = append(e.Costs, cost)
-						e.AddLeft(c.Dataset, cost)
+						e.AddLeft(c.Dataset, c.Model, cost)
 					}
 				}
 			}

@@ -199,6 +199,9 @@ func TestAnchorsPlanPricesFromASavedAnchor(t *testing.T) {
 	if got, want := e.ByDataset["tolokers"], 10000*tolo/mine; math.Abs(got-want) > 1e-6*want {
 		t.Errorf("GCN on Tolokers: %v s left, want %v (10000 s × the work's ratio)", got, want)
 	}
+	if e.ByModel["sage"] != e.ByDataset["minesweeper"] || e.ByModel["gcn"] != e.ByDataset["tolokers"] || len(e.ByModel) != 2 {
+		t.Errorf("by model %v: want GraphSAGE's Minesweeper and GCN's Tolokers", e.ByModel)
+	}
 	if math.Abs(e.EstSeconds-e.ByDataset["minesweeper"]-e.ByDataset["tolokers"]) > 1e-6 || len(e.Costs) != 2 {
 		t.Errorf("estimate %v, costs %v: want the two datasets' sum, one cost per cell left", e.EstSeconds, e.Costs)
 	}

@@ -192,7 +192,7 @@ func fairPlanned(p *plan) experiments.PlanEntry {
 			e.Unchecked++
 			e.AddUnopened(s.Dataset)
 		}
-		e.AddLeft(s.Dataset, left)
+		e.AddLeft(s.Dataset, s.Model, left)
 		e.Costs = append(e.Costs, left)
 	}
 	return e

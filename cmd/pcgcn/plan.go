@@ -46,10 +46,8 @@ func planJSON(plan []experiments.PlanEntry, workers int) planOutput {
 		out.Total.Resumed += e.Resumed
 		out.Total.Splits += e.Splits
 		out.Total.EstSeconds += e.EstSeconds
-		for d, sec := range e.ByDataset {
-			out.Total.AddLeft(d, 0)
-			out.Total.ByDataset[d] += sec
-		}
+		out.Total.ByDataset = addSeconds(out.Total.ByDataset, e.ByDataset)
+		out.Total.ByModel = addSeconds(out.Total.ByModel, e.ByModel)
 		out.Total.Costs = append(out.Total.Costs, e.Costs...)
 	}
 	if workers > 0 {
@@ -58,8 +56,9 @@ func planJSON(plan []experiments.PlanEntry, workers int) planOutput {
 	return out
 }
 
-// byDataset lists the time left by dataset, longest first (ties by name).
-func byDataset(m map[string]float64) string {
+// bySeconds lists the time left by key (dataset or model), longest first
+// (ties by name).
+func bySeconds(m map[string]float64) string {
 	names := slices.Collect(maps.Keys(m))
 	slices.SortFunc(names, func(a, b string) int {
 		if c := cmp.Compare(m[b], m[a]); c != 0 {
@@ -72,6 +71,18 @@ func byDataset(m map[string]float64) string {
 		parts[i] = n + " " + studies.FormatDuration(seconds(m[n]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// addSeconds adds the seconds of from into to by key, making to if it is
+// nil and from is not empty.
+func addSeconds(to, from map[string]float64) map[string]float64 {
+	for k, sec := range from {
+		if to == nil {
+			to = map[string]float64{}
+		}
+		to[k] += sec
+	}
+	return to
 }
 
 // seconds converts a float number of seconds to a Duration.
@@ -106,7 +117,10 @@ func printPlan(w io.Writer, plan []experiments.PlanEntry, workers int) {
 	}
 	for _, e := range plan {
 		if len(e.ByDataset) > 1 {
-			fmt.Fprintf(w, "(%s: estimated time left by dataset: %s)\n", e.Study, byDataset(e.ByDataset))
+			fmt.Fprintf(w, "(%s: estimated time left by dataset: %s)\n", e.Study, bySeconds(e.ByDataset))
+		}
+		if len(e.ByModel) > 1 {
+			fmt.Fprintf(w, "(%s: estimated time left by model: %s)\n", e.Study, bySeconds(e.ByModel))
 		}
 	}
 	fmt.Fprintln(w, "(reused: saved cells answered by a saved result holding more splits than asked for, nothing trained; extended: cells left whose saved result lacks some of the splits asked for, which alone are trained and added to it: a saved result is never replaced by one with fewer splits)")

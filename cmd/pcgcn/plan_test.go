@@ -42,6 +42,36 @@ func TestPrintPlanNamesUnopenedDatasets(t *testing.T) {
 	}
 }
 
+// The plan says where the time left goes, by dataset and by model, in the
+// text (longest first) and in the JSON, whose total sums the studies'.
+func TestPrintPlanSplitsTheTimeLeft(t *testing.T) {
+	var fair, anchors experiments.PlanEntry
+	fair.Study, fair.Cells, anchors.Study, anchors.Cells = "fair", 3, "anchors", 1
+	fair.AddLeft("tolokers", "gat", 7200)
+	fair.AddLeft("tolokers", "gcn", 3600)
+	fair.AddLeft("cora", "gcn", 60)
+	anchors.AddLeft("minesweeper", "sage", 1800)
+	plan := []experiments.PlanEntry{fair, anchors}
+	var b bytes.Buffer
+	printPlan(&b, plan, 0)
+	out := b.String()
+	for _, want := range []string{
+		"(fair: estimated time left by dataset: tolokers 3h0m, cora 1m0s)",
+		"(fair: estimated time left by model: gat 2h0m, gcn 1h1m)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plan:\n%s\nwant %q", out, want)
+		}
+	}
+	if strings.Contains(out, "anchors: estimated time left by") {
+		t.Errorf("plan:\n%s\nwant no split of a study with one dataset and one model", out)
+	}
+	j := planJSON(plan, 0)
+	if j.Total.ByModel["gcn"] != 3660 || j.Total.ByModel["sage"] != 1800 || j.Total.ByDataset["tolokers"] != 10800 || j.Total.EstSeconds != 12660 {
+		t.Errorf("JSON total by model %v, by dataset %v, %v s: want the studies' sums", j.Total.ByModel, j.Total.ByDataset, j.Total.EstSeconds)
+	}
+}
+
 // --datasets chooses the graphs the studies train: registry names narrow a
 // study's datasets (a study using none of them gets none), --data adds the
 // own graph once even when --datasets names it too, and --datasets naming
