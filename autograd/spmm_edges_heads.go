@@ -44,16 +44,21 @@ func headPanelsPay(p *tensor.CSR, z *tensor.Dense, h int) bool {
 	return simd.Enabled() && ch >= 16 && z.Rows > 0 && z.Rows*z.Cols*4 >= 1<<20 && p.NNZ() >= 16*z.Rows
 }
 
-// headPanel is the operand of spmmHeadPanelRows and spmmHeadBackZPanelRows:
-// the op, the head, its packed block of Z (or of ∂out) and the attention
-// values of every head, head-major (head k's nnz values contiguous, in the
-// order the kernel walks them).
+// headPanel is the operand of headPanelRows and spmmHeadBackAlphaPanelRows:
+// the op, the head, the panel's place and width, its packed block of Z (or
+// of ∂out), the attention values of every head, head-major (head k's nnz
+// values contiguous, in the order the kernel walks them), and for
+// headPanelRows the pattern's walk (row pointer and indices, the CSR's or
+// the column index's) and the output.
 type headPanel struct {
-	o     *Var
-	k     int // the head
-	c0, w int // the panel's first column within the head, and its width
-	panel []float32
-	vals  []float32
+	o        *Var
+	k        int // the head
+	c0, w    int // the panel's first column within the head, and its width
+	panel    []float32
+	vals     []float32
+	ptr, idx []int32
+	c        []float32
+	set      bool
 }
 
 // headPanelCols is the widest panel a head is cut into: a head of more
@@ -74,52 +79,64 @@ func headPanels(ch int, f func(c0, w int)) {
 // attention values are copied head-major, in CSR order, so that a head's
 // pass reads its values contiguously and not with a stride of h floats
 // (each pass would otherwise fetch all heads' values); then head k's block
-// of Z is packed into the Exec's Scratch and every row's head-k block is
-// computed from it with simd.SpMMRows (each element SpMMRow's chain over
-// the row's entries in order, as spmmHeadsRowsEach computes it: the same
-// bits). It reports false, computing nothing, when the Scratch is absent or
-// in use.
+// of Z is packed into the Exec's Scratch, at most headPanelCols columns at
+// a time, and every row's head-k block is computed from it with
+// simd.SpMMRows (each element SpMMRow's chain over the row's entries in
+// order, as spmmHeadsRowsEach computes it: the same bits). It reports
+// false, computing nothing, when the Scratch is absent or in use.
 func spmmHeadsPanels(e tensor.Exec, o *Var) bool {
-	z, alpha := o.in[1].Value, o.in[0].Value
+	return headPanelProduct(e, o, o.in[1].Value, nil, o.csr.RowPtr, o.csr.ColIdx, o.Value.Data, true)
+}
+
+// headPanelProduct computes c's head blocks, head by head and panel by
+// panel, as the sum over the pattern's walk (ptr, idx: the CSR's rows, or
+// the column index's columns with perm its positions in CSR order) of the
+// attention values times b's packed rows; set writes c's blocks, otherwise
+// adds to them. It reports false when the Scratch is absent or in use.
+func headPanelProduct(e tensor.Exec, o *Var, b *tensor.Dense, perm, ptr, idx []int32, c []float32, set bool) bool {
+	alpha := o.in[0].Value
 	h := len(o.hp.row)
-	width := z.Cols
+	width := b.Cols
 	ch := width / h
 	nnz := alpha.Rows
-	buf, ok := e.Scratch.Take(nnz*h + z.Rows*min(ch, headPanelCols))
+	buf, ok := e.Scratch.Take(nnz*h + b.Rows*min(ch, headPanelCols))
 	if !ok {
 		return false
 	}
 	defer e.Scratch.Release()
 	vals, panel := buf[:nnz*h], buf[nnz*h:]
 	for q := range nnz {
-		for k, v := range alpha.Data[q*h : (q+1)*h] {
+		p := q
+		if perm != nil {
+			p = int(perm[q])
+		}
+		for k, v := range alpha.Data[p*h : (p+1)*h] {
 			vals[k*nnz+q] = v
 		}
 	}
-	hp := &headPanel{o: o, panel: panel, vals: vals}
+	hp := &headPanel{o: o, panel: panel, vals: vals, ptr: ptr, idx: idx, c: c, set: set}
 	for k := range h {
 		headPanels(ch, func(c0, w int) {
 			from := k*ch + c0
-			for j := range z.Rows {
-				copy(panel[j*w:(j+1)*w], z.Data[j*width+from:j*width+from+w])
+			for j := range b.Rows {
+				copy(panel[j*w:(j+1)*w], b.Data[j*width+from:j*width+from+w])
 			}
 			hp.k, hp.c0, hp.w = k, c0, w
-			e.ForBalancedArg(o.csr.RowPtr, w, hp, spmmHeadPanelRows)
+			e.ForBalancedArg(ptr, w, hp, headPanelRows)
 		})
 	}
 	return true
 }
 
-// spmmHeadPanelRows computes rows [lo, hi) of one head's block of the
-// output from its packed panel.
-func spmmHeadPanelRows(arg any, lo, hi int) {
+// headPanelRows computes rows [lo, hi) of the walk for one panel of one
+// head from its packed block.
+func headPanelRows(arg any, lo, hi int) {
 	hp := arg.(*headPanel)
-	o := hp.o
-	width := o.Value.Cols
-	ch := width / len(o.hp.row)
-	nnz := o.csr.NNZ()
-	simd.SpMMRows(1, o.csr.RowPtr, o.csr.ColIdx, hp.vals[hp.k*nnz:(hp.k+1)*nnz], nil, hp.panel, hp.w,
-		o.Value.Data[hp.k*ch+hp.c0:], width, hp.w, lo, hi, true)
+	width := hp.o.Value.Cols
+	ch := width / len(hp.o.hp.row)
+	nnz := len(hp.vals) / len(hp.o.hp.row)
+	simd.SpMMRows(1, hp.ptr, hp.idx, hp.vals[hp.k*nnz:(hp.k+1)*nnz], nil, hp.panel, hp.w,
+		hp.c[hp.k*ch+hp.c0:], width, hp.w, lo, hi, hp.set)
 }
 
 // headPerm holds, for a pattern and a head count h, the positions of head
@@ -376,48 +393,7 @@ func spmmHeadsBackZEach(o *Var, lo, hi int) {
 // added to ∂Z as spmmHeadsBackZEach adds it: the same bits). It reports
 // false, computing nothing, when the Scratch is absent or in use.
 func spmmHeadsBackZPanels(e tensor.Exec, o *Var) bool {
-	gy, alpha := o.Grad, o.in[0].Value
-	h := len(o.hp.row)
-	width := gy.Cols
-	ch := width / h
-	nnz := alpha.Rows
-	buf, ok := e.Scratch.Take(nnz*h + gy.Rows*min(ch, headPanelCols))
-	if !ok {
-		return false
-	}
-	defer e.Scratch.Release()
-	vals, panel := buf[:nnz*h], buf[nnz*h:]
-	perm := o.col.perm
-	for q := range nnz {
-		p := int(perm[q]) * h
-		for k, v := range alpha.Data[p : p+h] {
-			vals[k*nnz+q] = v
-		}
-	}
-	hp := &headPanel{o: o, panel: panel, vals: vals}
-	for k := range h {
-		headPanels(ch, func(c0, w int) {
-			from := k*ch + c0
-			for i := range gy.Rows {
-				copy(panel[i*w:(i+1)*w], gy.Data[i*width+from:i*width+from+w])
-			}
-			hp.k, hp.c0, hp.w = k, c0, w
-			e.ForBalancedArg(o.col.ptr, w, hp, spmmHeadBackZPanelRows)
-		})
-	}
-	return true
-}
-
-// spmmHeadBackZPanelRows adds rows [lo, hi) of one head's block of ∂Z from
-// the packed block of ∂out.
-func spmmHeadBackZPanelRows(arg any, lo, hi int) {
-	hp := arg.(*headPanel)
-	o := hp.o
-	width := o.Value.Cols
-	ch := width / len(o.hp.row)
-	nnz := o.csr.NNZ()
-	simd.SpMMRows(1, o.col.ptr, o.col.row, hp.vals[hp.k*nnz:(hp.k+1)*nnz], nil, hp.panel, hp.w,
-		o.in[1].Grad.Data[hp.k*ch+hp.c0:], width, hp.w, lo, hi, false)
+	return headPanelProduct(e, o, o.Grad, o.col.perm, o.col.ptr, o.col.row, o.in[1].Grad.Data, false)
 }
 
 // spmmHeadsBackAlphaPanels adds the per-head edge gradients head by head,
