@@ -4,22 +4,47 @@
 // skip: under user-mode emulation (`go test -exec qemu-aarch64-static`,
 // as CI runs the linux/arm64 suite) without a binfmt handler for the
 // foreign architecture, the kernel refuses to start it ("exec format
-// error"), whereas natively it always can.
+// error"), whereas natively it always can. Where the runner says the
+// binary is emulated (EmulatorEnv) and no binfmt handler for qemu is
+// registered, they skip before forking at all: under qemu-user a forked
+// child whose exec fails can hang instead of exiting (a CI run waited 30
+// minutes in wait4 on one), so the probe itself is not safe there.
 package selfexec
 
 import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"testing"
 )
 
+// EmulatorEnv is the environment variable a runner of emulated tests sets
+// to the emulator's name (.ci/run: qemu-aarch64-static for the linux/arm64
+// suite); see Executable.
+const EmulatorEnv = "PCGCN_TEST_EMULATOR"
+
+// binfmtDir is where the kernel lists its binfmt_misc handlers.
+const binfmtDir = "/proc/sys/fs/binfmt_misc"
+
 // Executable returns the path of the running test binary after checking
 // that it can start itself (with no test selected); it skips t when the
-// system refuses to run it, and fails t on any other error.
+// system refuses to run it, or, with EmulatorEnv set, when no qemu binfmt
+// handler is registered (without forking), and fails t on any other error.
 func Executable(t testing.TB) string {
 	t.Helper()
+	return executable(t, binfmtDir)
+}
+
+// executable is Executable with the binfmt_misc directory as a parameter.
+func executable(t testing.TB, binfmt string) string {
+	t.Helper()
+	if emu := os.Getenv(EmulatorEnv); emu != "" {
+		if handlers, _ := filepath.Glob(filepath.Join(binfmt, "qemu-*")); len(handlers) == 0 {
+			t.Skipf("this test binary runs under %s (%s) with no qemu binfmt handler in %s: it could not start itself, and a failed start can hang the emulated fork", emu, EmulatorEnv, binfmt)
+		}
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
