@@ -13726,3 +13726,209 @@ keepNonZeroPerm_done:
 	MOVQ R11, ret+64(FP)
 	VZEROUPPER
 	RET
+
+// func bnSqDev(rows int, cols int, ld int, x *float32, mu *float64, acc *float64)
+// Requires: AVX
+TEXT ·bnSqDev(SB), NOSPLIT, $0-48
+	MOVQ  rows+0(FP), AX
+	MOVQ  cols+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	SHLQ  $0x02, DX
+	IMULQ DX, AX
+	MOVQ  x+24(FP), BX
+	MOVQ  mu+32(FP), SI
+	MOVQ  acc+40(FP), DI
+
+group:
+	CMPQ    CX, $0x08
+	JL      done
+	VMOVUPD (SI), Y0
+	VMOVUPD 32(SI), Y1
+	VMOVUPD (DI), Y2
+	VMOVUPD 32(DI), Y3
+	XORQ    R8, R8
+
+row:
+	VCVTPS2PD (BX)(R8*1), Y4
+	VSUBPD    Y0, Y4, Y4
+	VMULPD    Y4, Y4, Y4
+	VADDPD    Y2, Y4, Y2
+	VCVTPS2PD 16(BX)(R8*1), Y4
+	VSUBPD    Y1, Y4, Y4
+	VMULPD    Y4, Y4, Y4
+	VADDPD    Y3, Y4, Y3
+	ADDQ      DX, R8
+	CMPQ      R8, AX
+	JL        row
+	VMOVUPD   Y2, (DI)
+	VMOVUPD   Y3, 32(DI)
+	ADDQ      $0x20, BX
+	ADDQ      $0x40, SI
+	ADDQ      $0x40, DI
+	SUBQ      $0x08, CX
+	JMP       group
+
+done:
+	VZEROUPPER
+	RET
+
+// func bnOut(rows int, cols int, ld int, x *float32, out *float32, mu *float64, s *float64)
+// Requires: AVX
+TEXT ·bnOut(SB), NOSPLIT, $0-56
+	MOVQ  rows+0(FP), AX
+	MOVQ  cols+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	SHLQ  $0x02, DX
+	IMULQ DX, AX
+	MOVQ  x+24(FP), BX
+	MOVQ  out+32(FP), SI
+	MOVQ  mu+40(FP), DI
+	MOVQ  s+48(FP), R8
+
+group:
+	CMPQ    CX, $0x08
+	JL      done
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD (R8), Y2
+	VMOVUPD 32(R8), Y3
+	XORQ    R9, R9
+
+row:
+	VCVTPS2PD  (BX)(R9*1), Y4
+	VSUBPD     Y0, Y4, Y4
+	VMULPD     Y2, Y4, Y4
+	VCVTPD2PSY Y4, X4
+	VMOVUPS    X4, (SI)(R9*1)
+	VCVTPS2PD  16(BX)(R9*1), Y4
+	VSUBPD     Y1, Y4, Y4
+	VMULPD     Y3, Y4, Y4
+	VCVTPD2PSY Y4, X4
+	VMOVUPS    X4, 16(SI)(R9*1)
+	ADDQ       DX, R9
+	CMPQ       R9, AX
+	JL         row
+	ADDQ       $0x20, BX
+	ADDQ       $0x20, SI
+	ADDQ       $0x40, DI
+	ADDQ       $0x40, R8
+	SUBQ       $0x08, CX
+	JMP        group
+
+done:
+	VZEROUPPER
+	RET
+
+// func bnBackSums(rows int, cols int, ld int, gy *float32, y *float32, sg *float64, sgy *float64)
+// Requires: AVX
+TEXT ·bnBackSums(SB), NOSPLIT, $0-56
+	MOVQ  rows+0(FP), AX
+	MOVQ  cols+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	SHLQ  $0x02, DX
+	IMULQ DX, AX
+	MOVQ  gy+24(FP), BX
+	MOVQ  y+32(FP), SI
+	MOVQ  sg+40(FP), DI
+	MOVQ  sgy+48(FP), R8
+
+group:
+	CMPQ    CX, $0x08
+	JL      done
+	VMOVUPD (DI), Y0
+	VMOVUPD 32(DI), Y1
+	VMOVUPD (R8), Y2
+	VMOVUPD 32(R8), Y3
+	XORQ    R9, R9
+
+row:
+	VCVTPS2PD (BX)(R9*1), Y4
+	VCVTPS2PD (SI)(R9*1), Y5
+	VADDPD    Y4, Y0, Y0
+	VMULPD    Y5, Y4, Y5
+	VADDPD    Y2, Y5, Y2
+	VCVTPS2PD 16(BX)(R9*1), Y4
+	VCVTPS2PD 16(SI)(R9*1), Y5
+	VADDPD    Y4, Y1, Y1
+	VMULPD    Y5, Y4, Y5
+	VADDPD    Y3, Y5, Y3
+	ADDQ      DX, R9
+	CMPQ      R9, AX
+	JL        row
+	VMOVUPD   Y0, (DI)
+	VMOVUPD   Y1, 32(DI)
+	VMOVUPD   Y2, (R8)
+	VMOVUPD   Y3, 32(R8)
+	ADDQ      $0x20, BX
+	ADDQ      $0x20, SI
+	ADDQ      $0x40, DI
+	ADDQ      $0x40, R8
+	SUBQ      $0x08, CX
+	JMP       group
+
+done:
+	VZEROUPPER
+	RET
+
+// func bnBackOut(rows int, cols int, ld int, gy *float32, y *float32, gx *float32, mg *float64, mgy *float64, s *float64)
+// Requires: AVX
+TEXT ·bnBackOut(SB), NOSPLIT, $0-72
+	MOVQ  rows+0(FP), AX
+	MOVQ  cols+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	SHLQ  $0x02, DX
+	IMULQ DX, AX
+	MOVQ  gy+24(FP), BX
+	MOVQ  y+32(FP), SI
+	MOVQ  gx+40(FP), DI
+	MOVQ  mg+48(FP), R8
+	MOVQ  mgy+56(FP), R9
+	MOVQ  s+64(FP), R10
+
+group:
+	CMPQ    CX, $0x08
+	JL      done
+	VMOVUPD (R8), Y0
+	VMOVUPD 32(R8), Y1
+	VMOVUPD (R9), Y2
+	VMOVUPD 32(R9), Y3
+	VMOVUPD (R10), Y4
+	VMOVUPD 32(R10), Y5
+	XORQ    R11, R11
+
+row:
+	VCVTPS2PD  (BX)(R11*1), Y6
+	VCVTPS2PD  (SI)(R11*1), Y7
+	VSUBPD     Y0, Y6, Y6
+	VMULPD     Y2, Y7, Y7
+	VSUBPD     Y7, Y6, Y6
+	VMULPD     Y4, Y6, Y6
+	VCVTPD2PSY Y6, X6
+	VMOVUPS    (DI)(R11*1), X7
+	VADDPS     X7, X6, X6
+	VMOVUPS    X6, (DI)(R11*1)
+	VCVTPS2PD  16(BX)(R11*1), Y6
+	VCVTPS2PD  16(SI)(R11*1), Y7
+	VSUBPD     Y1, Y6, Y6
+	VMULPD     Y3, Y7, Y7
+	VSUBPD     Y7, Y6, Y6
+	VMULPD     Y5, Y6, Y6
+	VCVTPD2PSY Y6, X6
+	VMOVUPS    16(DI)(R11*1), X7
+	VADDPS     X7, X6, X6
+	VMOVUPS    X6, 16(DI)(R11*1)
+	ADDQ       DX, R11
+	CMPQ       R11, AX
+	JL         row
+	ADDQ       $0x20, BX
+	ADDQ       $0x20, SI
+	ADDQ       $0x20, DI
+	ADDQ       $0x40, R8
+	ADDQ       $0x40, R9
+	ADDQ       $0x40, R10
+	SUBQ       $0x08, CX
+	JMP        group
+
+done:
+	VZEROUPPER
+	RET

@@ -588,3 +588,23 @@ func keepNonZero(n8 int, col *int32, val *float32, perm *int32, outCol *int32, o
 //
 //go:noescape
 func keepNonZeroPerm(n8 int, col *int32, val *float32, perm *int32, outCol *int32, outB *int32, masks *uint8, counts *int32) int
+
+// bnSqDev adds the squared deviations from mu of 8k columns of x to acc, down the rows (see BatchNormSqDev8).
+//
+//go:noescape
+func bnSqDev(rows int, cols int, ld int, x *float32, mu *float64, acc *float64)
+
+// bnOut writes the standardised 8k columns of x to out (see BatchNormOut8).
+//
+//go:noescape
+func bnOut(rows int, cols int, ld int, x *float32, out *float32, mu *float64, s *float64)
+
+// bnBackSums adds the column sums of g and of g·y over 8k columns to sg and sgy, down the rows (see BatchNormBackSums8).
+//
+//go:noescape
+func bnBackSums(rows int, cols int, ld int, gy *float32, y *float32, sg *float64, sgy *float64)
+
+// bnBackOut adds batch normalisation's input gradient over 8k columns to gx (see BatchNormBackOut8).
+//
+//go:noescape
+func bnBackOut(rows int, cols int, ld int, gy *float32, y *float32, gx *float32, mg *float64, mgy *float64, s *float64)

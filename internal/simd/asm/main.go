@@ -113,6 +113,7 @@ func main() {
 
 	assign5Kernels()
 	tiny6Kernels()
+	bnormKernels()
 	Generate()
 }
 
