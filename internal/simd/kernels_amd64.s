@@ -13932,3 +13932,284 @@ row:
 done:
 	VZEROUPPER
 	RET
+
+// func lnSums(n int, x0 *float32, x1 *float32, x2 *float32, x3 *float32, sums *float64)
+// Requires: AVX
+TEXT ·lnSums(SB), NOSPLIT, $0-48
+	MOVQ   n+0(FP), AX
+	MOVQ   x0+8(FP), CX
+	MOVQ   x1+16(FP), DX
+	MOVQ   x2+24(FP), BX
+	MOVQ   x3+32(FP), SI
+	VXORPD Y0, Y0, Y0
+	XORQ   DI, DI
+
+quad:
+	LEAQ      4(DI), R8
+	CMPQ      R8, AX
+	JG        single
+	VMOVUPS   (CX)(DI*4), X1
+	VMOVUPS   (DX)(DI*4), X2
+	VMOVUPS   (BX)(DI*4), X3
+	VMOVUPS   (SI)(DI*4), X4
+	VUNPCKLPS X2, X1, X5
+	VUNPCKHPS X2, X1, X1
+	VUNPCKLPS X4, X3, X2
+	VUNPCKHPS X4, X3, X3
+	VMOVLHPS  X2, X5, X4
+	VMOVHLPS  X5, X2, X2
+	VMOVLHPS  X3, X1, X5
+	VMOVHLPS  X1, X3, X1
+	VCVTPS2PD X4, Y3
+	VCVTPS2PD X2, Y2
+	VCVTPS2PD X5, Y4
+	VCVTPS2PD X1, Y1
+	VADDPD    Y3, Y0, Y0
+	VADDPD    Y2, Y0, Y0
+	VADDPD    Y4, Y0, Y0
+	VADDPD    Y1, Y0, Y0
+	MOVQ      R8, DI
+	JMP       quad
+
+single:
+	CMPQ      DI, AX
+	JGE       end
+	VMOVSS    (CX)(DI*4), X1
+	VINSERTPS $0x10, (DX)(DI*4), X1, X1
+	VINSERTPS $0x20, (BX)(DI*4), X1, X1
+	VINSERTPS $0x30, (SI)(DI*4), X1, X1
+	VCVTPS2PD X1, Y1
+	VADDPD    Y1, Y0, Y0
+	INCQ      DI
+	JMP       single
+
+end:
+	MOVQ    sums+40(FP), AX
+	VMOVUPD Y0, (AX)
+	VZEROUPPER
+	RET
+
+// func lnSqDev(n int, x0 *float32, x1 *float32, x2 *float32, x3 *float32, mu *float64, ss *float64)
+// Requires: AVX
+TEXT ·lnSqDev(SB), NOSPLIT, $0-56
+	MOVQ    n+0(FP), AX
+	MOVQ    x0+8(FP), CX
+	MOVQ    x1+16(FP), DX
+	MOVQ    x2+24(FP), BX
+	MOVQ    x3+32(FP), SI
+	MOVQ    mu+40(FP), DI
+	VMOVUPD (DI), Y0
+	VXORPD  Y1, Y1, Y1
+	XORQ    DI, DI
+
+quad:
+	LEAQ      4(DI), R8
+	CMPQ      R8, AX
+	JG        single
+	VMOVUPS   (CX)(DI*4), X2
+	VMOVUPS   (DX)(DI*4), X3
+	VMOVUPS   (BX)(DI*4), X4
+	VMOVUPS   (SI)(DI*4), X5
+	VUNPCKLPS X3, X2, X6
+	VUNPCKHPS X3, X2, X2
+	VUNPCKLPS X5, X4, X3
+	VUNPCKHPS X5, X4, X4
+	VMOVLHPS  X3, X6, X5
+	VMOVHLPS  X6, X3, X3
+	VMOVLHPS  X4, X2, X6
+	VMOVHLPS  X2, X4, X2
+	VCVTPS2PD X5, Y4
+	VCVTPS2PD X3, Y3
+	VCVTPS2PD X6, Y5
+	VCVTPS2PD X2, Y2
+	VSUBPD    Y0, Y4, Y4
+	VMULPD    Y4, Y4, Y4
+	VADDPD    Y4, Y1, Y1
+	VSUBPD    Y0, Y3, Y3
+	VMULPD    Y3, Y3, Y3
+	VADDPD    Y3, Y1, Y1
+	VSUBPD    Y0, Y5, Y5
+	VMULPD    Y5, Y5, Y5
+	VADDPD    Y5, Y1, Y1
+	VSUBPD    Y0, Y2, Y2
+	VMULPD    Y2, Y2, Y2
+	VADDPD    Y2, Y1, Y1
+	MOVQ      R8, DI
+	JMP       quad
+
+single:
+	CMPQ      DI, AX
+	JGE       end
+	VMOVSS    (CX)(DI*4), X2
+	VINSERTPS $0x10, (DX)(DI*4), X2, X2
+	VINSERTPS $0x20, (BX)(DI*4), X2, X2
+	VINSERTPS $0x30, (SI)(DI*4), X2, X2
+	VCVTPS2PD X2, Y2
+	VSUBPD    Y0, Y2, Y2
+	VMULPD    Y2, Y2, Y2
+	VADDPD    Y2, Y1, Y1
+	INCQ      DI
+	JMP       single
+
+end:
+	MOVQ    ss+48(FP), AX
+	VMOVUPD Y1, (AX)
+	VZEROUPPER
+	RET
+
+// func lnBackSums(n int, g0 *float32, g1 *float32, g2 *float32, g3 *float32, y0 *float32, y1 *float32, y2 *float32, y3 *float32, sg *float64, sgy *float64)
+// Requires: AVX
+TEXT ·lnBackSums(SB), NOSPLIT, $0-88
+	MOVQ   n+0(FP), AX
+	MOVQ   g0+8(FP), CX
+	MOVQ   g1+16(FP), DX
+	MOVQ   g2+24(FP), BX
+	MOVQ   g3+32(FP), SI
+	MOVQ   y0+40(FP), DI
+	MOVQ   y1+48(FP), R8
+	MOVQ   y2+56(FP), R9
+	MOVQ   y3+64(FP), R10
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	XORQ   R11, R11
+
+quad:
+	LEAQ      4(R11), R12
+	CMPQ      R12, AX
+	JG        single
+	VMOVUPS   (CX)(R11*4), X2
+	VMOVUPS   (DX)(R11*4), X3
+	VMOVUPS   (BX)(R11*4), X4
+	VMOVUPS   (SI)(R11*4), X5
+	VUNPCKLPS X3, X2, X6
+	VUNPCKHPS X3, X2, X2
+	VUNPCKLPS X5, X4, X3
+	VUNPCKHPS X5, X4, X4
+	VMOVLHPS  X3, X6, X5
+	VMOVHLPS  X6, X3, X3
+	VMOVLHPS  X4, X2, X6
+	VMOVHLPS  X2, X4, X2
+	VCVTPS2PD X5, Y4
+	VCVTPS2PD X3, Y3
+	VCVTPS2PD X6, Y5
+	VCVTPS2PD X2, Y2
+	VMOVUPS   (DI)(R11*4), X6
+	VMOVUPS   (R8)(R11*4), X7
+	VMOVUPS   (R9)(R11*4), X8
+	VMOVUPS   (R10)(R11*4), X9
+	VUNPCKLPS X7, X6, X10
+	VUNPCKHPS X7, X6, X6
+	VUNPCKLPS X9, X8, X7
+	VUNPCKHPS X9, X8, X8
+	VMOVLHPS  X7, X10, X9
+	VMOVHLPS  X10, X7, X7
+	VMOVLHPS  X8, X6, X10
+	VMOVHLPS  X6, X8, X6
+	VCVTPS2PD X9, Y8
+	VCVTPS2PD X7, Y7
+	VCVTPS2PD X10, Y9
+	VCVTPS2PD X6, Y6
+	VADDPD    Y4, Y0, Y0
+	VMULPD    Y4, Y8, Y8
+	VADDPD    Y8, Y1, Y1
+	VADDPD    Y3, Y0, Y0
+	VMULPD    Y3, Y7, Y7
+	VADDPD    Y7, Y1, Y1
+	VADDPD    Y5, Y0, Y0
+	VMULPD    Y5, Y9, Y9
+	VADDPD    Y9, Y1, Y1
+	VADDPD    Y2, Y0, Y0
+	VMULPD    Y2, Y6, Y6
+	VADDPD    Y6, Y1, Y1
+	MOVQ      R12, R11
+	JMP       quad
+
+single:
+	CMPQ      R11, AX
+	JGE       end
+	VMOVSS    (CX)(R11*4), X2
+	VINSERTPS $0x10, (DX)(R11*4), X2, X2
+	VINSERTPS $0x20, (BX)(R11*4), X2, X2
+	VINSERTPS $0x30, (SI)(R11*4), X2, X2
+	VCVTPS2PD X2, Y2
+	VMOVSS    (DI)(R11*4), X3
+	VINSERTPS $0x10, (R8)(R11*4), X3, X3
+	VINSERTPS $0x20, (R9)(R11*4), X3, X3
+	VINSERTPS $0x30, (R10)(R11*4), X3, X3
+	VCVTPS2PD X3, Y3
+	VADDPD    Y2, Y0, Y0
+	VMULPD    Y2, Y3, Y3
+	VADDPD    Y3, Y1, Y1
+	INCQ      R11
+	JMP       single
+
+end:
+	MOVQ    sg+72(FP), AX
+	VMOVUPD Y0, (AX)
+	MOVQ    sgy+80(FP), AX
+	VMOVUPD Y1, (AX)
+	VZEROUPPER
+	RET
+
+// func lnOutRow(n int, x *float32, out *float32, mu float64, s float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·lnOutRow(SB), NOSPLIT, $0-40
+	MOVQ         n+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         out+16(FP), DX
+	MOVSD        mu+24(FP), X0
+	VBROADCASTSD X0, Y0
+	MOVSD        s+32(FP), X1
+	VBROADCASTSD X1, Y1
+	XORQ         BX, BX
+	SHLQ         $0x02, AX
+
+loop:
+	CMPQ       BX, AX
+	JGE        end
+	VCVTPS2PD  (CX)(BX*1), Y2
+	VSUBPD     Y0, Y2, Y2
+	VMULPD     Y1, Y2, Y2
+	VCVTPD2PSY Y2, X2
+	VMOVUPS    X2, (DX)(BX*1)
+	ADDQ       $0x10, BX
+	JMP        loop
+
+end:
+	VZEROUPPER
+	RET
+
+// func lnBackOutRow(n int, gy *float32, y *float32, gx *float32, mg float64, mgy float64, s float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·lnBackOutRow(SB), NOSPLIT, $0-56
+	MOVQ         n+0(FP), AX
+	MOVQ         gy+8(FP), CX
+	MOVQ         y+16(FP), DX
+	MOVQ         gx+24(FP), BX
+	MOVSD        mg+32(FP), X0
+	VBROADCASTSD X0, Y0
+	MOVSD        mgy+40(FP), X1
+	VBROADCASTSD X1, Y1
+	MOVSD        s+48(FP), X2
+	VBROADCASTSD X2, Y2
+	XORQ         SI, SI
+	SHLQ         $0x02, AX
+
+loop:
+	CMPQ       SI, AX
+	JGE        end
+	VCVTPS2PD  (CX)(SI*1), Y3
+	VCVTPS2PD  (DX)(SI*1), Y4
+	VSUBPD     Y0, Y3, Y3
+	VMULPD     Y1, Y4, Y4
+	VSUBPD     Y4, Y3, Y3
+	VMULPD     Y2, Y3, Y3
+	VCVTPD2PSY Y3, X3
+	VADDPS     (BX)(SI*1), X3, X3
+	VMOVUPS    X3, (BX)(SI*1)
+	ADDQ       $0x10, SI
+	JMP        loop
+
+end:
+	VZEROUPPER
+	RET

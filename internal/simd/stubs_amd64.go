@@ -608,3 +608,28 @@ func bnBackSums(rows int, cols int, ld int, gy *float32, y *float32, sg *float64
 //
 //go:noescape
 func bnBackOut(rows int, cols int, ld int, gy *float32, y *float32, gx *float32, mg *float64, mgy *float64, s *float64)
+
+// lnSums writes the float64 sums of four rows of n floats to sums (see LayerNormSums4).
+//
+//go:noescape
+func lnSums(n int, x0 *float32, x1 *float32, x2 *float32, x3 *float32, sums *float64)
+
+// lnSqDev writes the float64 sums of squared deviations from mu of four rows of n floats to ss (see LayerNormSqDev4).
+//
+//go:noescape
+func lnSqDev(n int, x0 *float32, x1 *float32, x2 *float32, x3 *float32, mu *float64, ss *float64)
+
+// lnBackSums writes the float64 sums of four rows of g and of y·g, n floats each, to sg and sgy (see LayerNormBackSums4).
+//
+//go:noescape
+func lnBackSums(n int, g0 *float32, g1 *float32, g2 *float32, g3 *float32, y0 *float32, y1 *float32, y2 *float32, y3 *float32, sg *float64, sgy *float64)
+
+// lnOutRow writes a row standardised with its mean and scale, n a multiple of 4 (see LayerNormOutRow).
+//
+//go:noescape
+func lnOutRow(n int, x *float32, out *float32, mu float64, s float64)
+
+// lnBackOutRow adds a row's layer-normalisation input gradient to gx, n a multiple of 4 (see LayerNormBackOutRow).
+//
+//go:noescape
+func lnBackOutRow(n int, gy *float32, y *float32, gx *float32, mg float64, mgy float64, s float64)

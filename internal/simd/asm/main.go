@@ -114,6 +114,7 @@ func main() {
 	assign5Kernels()
 	tiny6Kernels()
 	bnormKernels()
+	lnormKernels()
 	Generate()
 }
 
