@@ -12,8 +12,8 @@ import (
 )
 
 // TestEdgeOpsHeads8VectorMatchGo compares the 8-head vector paths of
-// EdgeGatherAdd (forward, ∂src, ∂dst) and EdgeSoftmax's backward with their
-// Go loops, bit for bit, on patterns with empty rows and columns, inputs and
+// EdgeGatherAdd (forward, ∂src, ∂dst) and EdgeSoftmax (forward and backward,
+// also with 4 heads) with their Go loops, bit for bit, on patterns with empty rows and columns, inputs and
 // gradients (added into gradients that already hold values) with NaNs of
 // different payloads, ±0, infinities and underflowing products, and the rows
 // split among 1–3 goroutines.
@@ -22,9 +22,10 @@ func TestEdgeOpsHeads8VectorMatchGo(t *testing.T) {
 		t.Skip("no vector kernels in this build")
 	}
 	r := rand.New(rand.NewPCG(8, 37))
-	for _, threads := range []int{1, 2, 3} {
-		t.Run(fmt.Sprintf("threads%d", threads), func(t *testing.T) {
-			const rows, cols, h = 91, 77, 8
+	for _, tc := range [][2]int{{8, 1}, {8, 2}, {8, 3}, {4, 1}, {4, 2}, {4, 3}} {
+		h, threads := tc[0], tc[1]
+		t.Run(fmt.Sprintf("heads%d/threads%d", h, threads), func(t *testing.T) {
+			const rows, cols = 91, 77
 			pat := testkit.RandCSR(rows, cols, 0.05, uint64(threads))
 			tp := NewTape(tensor.Exec{Threads: threads})
 			src, dst := NewParam("src", specialDense(r, rows, h)), NewParam("dst", specialDense(r, cols, h))

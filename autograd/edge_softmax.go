@@ -23,8 +23,8 @@ func (t *Tape) EdgeSoftmax(pattern *tensor.CSR, scores *Var) *Var {
 	switch {
 	case h == 1:
 		tensor.RowSoftmax(t.Exec, pattern, scores.Value.Data, o.Value.Data)
-	case h == 8 && simd.Enabled() && !goFusesFMA:
-		t.Exec.ForBalancedArg(pattern.RowPtr, 8*h, o, edgeSoftmaxHeads8)
+	case vectorHeads(h):
+		t.Exec.ForBalancedArg(pattern.RowPtr, 8*h, o, edgeSoftmaxHeadsVec)
 	case h <= maxStackHeads:
 		t.Exec.ForBalancedArg(pattern.RowPtr, 8*h, o, edgeSoftmaxHeads)
 	default:
@@ -94,23 +94,34 @@ func edgeSoftmaxHeads(arg any, lo, hi int) {
 	}
 }
 
-// edgeSoftmaxHeads8 is edgeSoftmaxHeads for 8 heads with a row's passes in
-// vector kernels (simd.EdgeSoftmaxPre8 and simd.EdgeSoftmaxPost8, the packed
-// form of its Go loops' operations), batched the same way: the same bits.
-func edgeSoftmaxHeads8(arg any, lo, hi int) {
+// vectorHeads reports whether the edge softmax of h heads runs in package
+// simd's kernels (8 or 4 heads, one row entry's heads a vector).
+func vectorHeads(h int) bool {
+	return (h == 8 || h == 4) && simd.Enabled() && !goFusesFMA
+}
+
+// edgeSoftmaxHeadsVec is edgeSoftmaxHeads for 8 or 4 heads with a row's
+// passes in vector kernels (simd.EdgeSoftmaxPre8 and simd.EdgeSoftmaxPost8,
+// or their 4-head forms: the packed form of its Go loops' operations),
+// batched the same way: the same bits.
+func edgeSoftmaxHeadsVec(arg any, lo, hi int) {
 	o := arg.(*Var)
-	rp, sd, od := o.csr.RowPtr, o.in[0].Value.Data, o.Value.Data
+	h, rp, sd, od := o.Value.Cols, o.csr.RowPtr, o.in[0].Value.Data, o.Value.Data
+	pre, post := simd.EdgeSoftmaxPre8, simd.EdgeSoftmaxPost8
+	if h == 4 {
+		pre, post = simd.EdgeSoftmaxPre4, simd.EdgeSoftmaxPost4
+	}
 	for first := lo; first < hi; {
 		last := first
-		for ; last < hi && int(rp[last]-rp[first])*8 < expBatch; last++ {
-			if a, b := 8*int(rp[last]), 8*int(rp[last+1]); a < b {
-				simd.EdgeSoftmaxPre8(sd[a:b], od[a:b])
+		for ; last < hi && int(rp[last]-rp[first])*h < expBatch; last++ {
+			if a, b := h*int(rp[last]), h*int(rp[last+1]); a < b {
+				pre(sd[a:b], od[a:b])
 			}
 		}
-		tensor.ExpNonPosSlice(od[int(rp[first])*8 : int(rp[last])*8])
+		tensor.ExpNonPosSlice(od[int(rp[first])*h : int(rp[last])*h])
 		for i := first; i < last; i++ {
-			if a, b := 8*int(rp[i]), 8*int(rp[i+1]); a < b {
-				simd.EdgeSoftmaxPost8(od[a:b])
+			if a, b := h*int(rp[i]), h*int(rp[i+1]); a < b {
+				post(od[a:b])
 			}
 		}
 		first = last
@@ -156,11 +167,11 @@ func edgeSoftmaxManyHeads(arg any, lo, hi int) {
 
 func edgeSoftmaxBack(o *Var) {
 	t := o.tape
-	if o.Value.Cols == 8 && simd.Enabled() && !goFusesFMA {
+	if vectorHeads(o.Value.Cols) {
 		// the kernel writes every element: a first gradient needs no
 		// zeroing (it adds the updates to +0 itself)
 		if _, beta := t.gradFor(o.in[0]); beta == 0 {
-			t.Exec.ForBalancedArg(o.csr.RowPtr, 16, o, edgeSoftmaxBackRows8First)
+			t.Exec.ForBalancedArg(o.csr.RowPtr, 2*o.Value.Cols, o, edgeSoftmaxBackRowsFirst)
 			return
 		}
 	} else {
@@ -169,34 +180,39 @@ func edgeSoftmaxBack(o *Var) {
 	t.Exec.ForBalancedArg(o.csr.RowPtr, 2*o.Value.Cols, o, edgeSoftmaxBackRows)
 }
 
-// edgeSoftmaxBackRows8First is edgeSoftmaxBackRows for 8 heads into a new,
-// unzeroed gradient buffer: the updates added to +0, a zeroed buffer's bits.
-func edgeSoftmaxBackRows8First(arg any, lo, hi int) {
+// edgeSoftmaxBackRowsFirst is edgeSoftmaxBackRows for 8 or 4 heads into a
+// new, unzeroed gradient buffer: the updates added to +0, a zeroed buffer's
+// bits.
+func edgeSoftmaxBackRowsFirst(arg any, lo, hi int) {
+	edgeSoftmaxBackRowsVec(arg.(*Var), lo, hi, true)
+}
+
+// edgeSoftmaxBackRows adds the gradient of rows [lo, hi): with 8 or 4 heads
+// and the vector kernels by simd.EdgeSoftmaxBack8 or EdgeSoftmaxBack4, the
+// packed form of edgeSoftmaxBackRowsGo's operations (the same bits).
+func edgeSoftmaxBackRows(arg any, lo, hi int) {
 	o := arg.(*Var)
-	rp, od, gy, gs := o.csr.RowPtr, o.Value.Data, o.Grad.Data, o.in[0].Grad.Data
-	for i := lo; i < hi; i++ {
-		a, b := 8*int(rp[i]), 8*int(rp[i+1])
-		simd.EdgeSoftmaxBack8(od[a:b], gy[a:b], gs[a:b], true)
+	switch {
+	case o.Value.Cols == 1 && simd.Enabled() && !goFusesFMA:
+		edgeSoftmaxBackRows1(o, lo, hi)
+	case vectorHeads(o.Value.Cols):
+		edgeSoftmaxBackRowsVec(o, lo, hi, false)
+	default:
+		edgeSoftmaxBackRowsGo(o, lo, hi)
 	}
 }
 
-// edgeSoftmaxBackRows adds the gradient of rows [lo, hi): with 8 heads and
-// the vector kernels by simd.EdgeSoftmaxBack8, the packed form of
-// edgeSoftmaxBackRowsGo's operations (the same bits).
-func edgeSoftmaxBackRows(arg any, lo, hi int) {
-	o := arg.(*Var)
-	if o.Value.Cols == 1 && simd.Enabled() && !goFusesFMA {
-		edgeSoftmaxBackRows1(o, lo, hi)
-		return
+// edgeSoftmaxBackRowsVec runs the 8- or 4-head backward kernel on each row
+// of [lo, hi), with first onto +0 (see simd.EdgeSoftmaxBack8).
+func edgeSoftmaxBackRowsVec(o *Var, lo, hi int, first bool) {
+	h, rp, od, gy, gs := o.Value.Cols, o.csr.RowPtr, o.Value.Data, o.Grad.Data, o.in[0].Grad.Data
+	back := simd.EdgeSoftmaxBack8
+	if h == 4 {
+		back = simd.EdgeSoftmaxBack4
 	}
-	if o.Value.Cols != 8 || !simd.Enabled() || goFusesFMA {
-		edgeSoftmaxBackRowsGo(o, lo, hi)
-		return
-	}
-	rp, od, gy, gs := o.csr.RowPtr, o.Value.Data, o.Grad.Data, o.in[0].Grad.Data
 	for i := lo; i < hi; i++ {
-		a, b := 8*int(rp[i]), 8*int(rp[i+1])
-		simd.EdgeSoftmaxBack8(od[a:b], gy[a:b], gs[a:b], false)
+		a, b := h*int(rp[i]), h*int(rp[i+1])
+		back(od[a:b], gy[a:b], gs[a:b], first)
 	}
 }
 

@@ -207,8 +207,8 @@ func TestEdgeKernels8MatchScalar(t *testing.T) {
 	}
 }
 
-// TestFirstGradientKernelsMatchZeroed checks SDDMMHeads8 and
-// EdgeSoftmaxBack8 with first against the same kernels adding into zeroed
+// TestFirstGradientKernelsMatchZeroed checks SDDMMHeads8,
+// EdgeSoftmaxBack8 and EdgeSoftmaxBack4 with first against the same kernels adding into zeroed
 // buffers, bit for bit (−0 sums included), whatever the buffer held.
 func TestFirstGradientKernelsMatchZeroed(t *testing.T) {
 	requireVector(t)
@@ -239,6 +239,13 @@ func TestFirstGradientKernelsMatchZeroed(t *testing.T) {
 		EdgeSoftmaxBack8(o, g, ws, false)
 		if i := sameBits(s, ws); i >= 0 {
 			t.Fatalf("EdgeSoftmaxBack8 nnz=%d: %d: first %v, zeroed %v", nnz, i, s[i], ws[i])
+		}
+		o4, g4 := o[:4*nnz], g[:4*nnz]
+		s4, ws4 := specialSlice(r, 4*nnz), make([]float32, 4*nnz)
+		EdgeSoftmaxBack4(o4, g4, s4, true)
+		EdgeSoftmaxBack4(o4, g4, ws4, false)
+		if i := sameBits(s4, ws4); i >= 0 {
+			t.Fatalf("EdgeSoftmaxBack4 nnz=%d: %d: first %v, zeroed %v", nnz, i, s4[i], ws4[i])
 		}
 	}
 }

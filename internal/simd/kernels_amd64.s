@@ -5066,9 +5066,9 @@ TEXT ·edgeSoftmaxPost8(SB), NOSPLIT, $0-16
 
 sum:
 	VCVTPS2PD    (CX)(DX*1), Y2
-	VCVTPS2PD    16(CX)(DX*1), Y3
 	VADDPD       Y0, Y2, Y0
-	VADDPD       Y1, Y3, Y1
+	VCVTPS2PD    16(CX)(DX*1), Y2
+	VADDPD       Y1, Y2, Y1
 	ADDQ         $0x20, DX
 	CMPQ         DX, AX
 	JL           sum
@@ -5076,15 +5076,15 @@ sum:
 	VMOVQ        DX, X2
 	VBROADCASTSD X2, Y2
 	VDIVPD       Y0, Y2, Y0
-	VDIVPD       Y1, Y2, Y1
-	VCVTPD2PSY   Y0, X4
-	VCVTPD2PSY   Y1, X0
-	VINSERTF128  $0x01, X0, Y4, Y4
+	VCVTPD2PSY   Y0, X3
+	VDIVPD       Y1, Y2, Y0
+	VCVTPD2PSY   Y0, X0
+	VINSERTF128  $0x01, X0, Y3, Y3
 	XORQ         DX, DX
 
 scale:
 	VMOVUPS (CX)(DX*1), Y0
-	VMULPS  Y4, Y0, Y0
+	VMULPS  Y3, Y0, Y0
 	VMOVUPS Y0, (CX)(DX*1)
 	ADDQ    $0x20, DX
 	CMPQ    DX, AX
@@ -14211,5 +14211,146 @@ loop:
 	JMP        loop
 
 end:
+	VZEROUPPER
+	RET
+
+// func edgeSoftmaxPre4(n int, s *float32, out *float32)
+// Requires: AVX
+TEXT ·edgeSoftmaxPre4(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    s+8(FP), CX
+	MOVQ    out+16(FP), DX
+	SHLQ    $0x04, AX
+	VMOVUPS reluconst<>+0(SB), X0
+	VMOVUPS (CX), X1
+	MOVQ    $0x00000010, BX
+
+max:
+	CMPQ   BX, AX
+	JGE    sub
+	VXORPS (CX)(BX*1), X0, X2
+	VXORPS X0, X1, X1
+	VMINPS X2, X1, X2
+	VMINPS X1, X2, X1
+	VORPS  X2, X1, X1
+	VXORPS X0, X1, X1
+	ADDQ   $0x10, BX
+	JMP    max
+
+sub:
+	XORQ BX, BX
+
+subl:
+	VMOVUPS (CX)(BX*1), X0
+	VSUBPS  X1, X0, X0
+	VMOVUPS X0, (DX)(BX*1)
+	ADDQ    $0x10, BX
+	CMPQ    BX, AX
+	JL      subl
+	VZEROUPPER
+	RET
+
+// func edgeSoftmaxPost4(n int, out *float32)
+// Requires: AVX, AVX2
+TEXT ·edgeSoftmaxPost4(SB), NOSPLIT, $0-16
+	MOVQ   n+0(FP), AX
+	MOVQ   out+8(FP), CX
+	SHLQ   $0x04, AX
+	VXORPD Y0, Y0, Y0
+	XORQ   DX, DX
+
+sum:
+	VCVTPS2PD    (CX)(DX*1), Y1
+	VADDPD       Y0, Y1, Y0
+	ADDQ         $0x10, DX
+	CMPQ         DX, AX
+	JL           sum
+	MOVQ         $0x3ff0000000000000, DX
+	VMOVQ        DX, X1
+	VBROADCASTSD X1, Y1
+	VDIVPD       Y0, Y1, Y0
+	VCVTPD2PSY   Y0, X0
+	XORQ         DX, DX
+
+scale:
+	VMOVUPS (CX)(DX*1), X1
+	VMULPS  X0, X1, X1
+	VMOVUPS X1, (CX)(DX*1)
+	ADDQ    $0x10, DX
+	CMPQ    DX, AX
+	JL      scale
+	VZEROUPPER
+	RET
+
+// func edgeSoftmaxBack4(n int, out *float32, grad *float32, sgrad *float32)
+// Requires: AVX
+TEXT ·edgeSoftmaxBack4(SB), NOSPLIT, $0-32
+	MOVQ   n+0(FP), AX
+	MOVQ   out+8(FP), CX
+	MOVQ   grad+16(FP), DX
+	MOVQ   sgrad+24(FP), BX
+	VXORPS X0, X0, X0
+	XORQ   SI, SI
+	TESTQ  AX, AX
+	JZ     done
+	SHLQ   $0x04, AX
+
+dot:
+	VMOVUPS (CX)(SI*1), X1
+	VMULPS  (DX)(SI*1), X1, X1
+	VADDPS  X0, X1, X0
+	ADDQ    $0x10, SI
+	CMPQ    SI, AX
+	JL      dot
+	XORQ    SI, SI
+
+upd:
+	VMOVUPS (DX)(SI*1), X1
+	VSUBPS  X0, X1, X1
+	VMULPS  (CX)(SI*1), X1, X1
+	VADDPS  (BX)(SI*1), X1, X1
+	VMOVUPS X1, (BX)(SI*1)
+	ADDQ    $0x10, SI
+	CMPQ    SI, AX
+	JL      upd
+
+done:
+	VZEROUPPER
+	RET
+
+// func edgeSoftmaxBack4First(n int, out *float32, grad *float32, sgrad *float32)
+// Requires: AVX
+TEXT ·edgeSoftmaxBack4First(SB), NOSPLIT, $0-32
+	MOVQ   n+0(FP), AX
+	MOVQ   out+8(FP), CX
+	MOVQ   grad+16(FP), DX
+	MOVQ   sgrad+24(FP), BX
+	VXORPS X0, X0, X0
+	XORQ   SI, SI
+	TESTQ  AX, AX
+	JZ     done
+	SHLQ   $0x04, AX
+
+dot:
+	VMOVUPS (CX)(SI*1), X1
+	VMULPS  (DX)(SI*1), X1, X1
+	VADDPS  X0, X1, X0
+	ADDQ    $0x10, SI
+	CMPQ    SI, AX
+	JL      dot
+	XORQ    SI, SI
+
+upd:
+	VMOVUPS (DX)(SI*1), X1
+	VSUBPS  X0, X1, X1
+	VMULPS  (CX)(SI*1), X1, X1
+	VXORPS  X2, X2, X2
+	VADDPS  X2, X1, X1
+	VMOVUPS X1, (BX)(SI*1)
+	ADDQ    $0x10, SI
+	CMPQ    SI, AX
+	JL      upd
+
+done:
 	VZEROUPPER
 	RET

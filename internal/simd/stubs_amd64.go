@@ -633,3 +633,23 @@ func lnOutRow(n int, x *float32, out *float32, mu float64, s float64)
 //
 //go:noescape
 func lnBackOutRow(n int, gy *float32, y *float32, gx *float32, mg float64, mgy float64, s float64)
+
+// edgeSoftmaxPre4 writes one row's scores minus their per-head maxima, 4 heads (see EdgeSoftmaxPre4).
+//
+//go:noescape
+func edgeSoftmaxPre4(n int, s *float32, out *float32)
+
+// edgeSoftmaxPost4 divides one row's exponentials by their per-head float64 sums, 4 heads (see EdgeSoftmaxPost4).
+//
+//go:noescape
+func edgeSoftmaxPost4(n int, out *float32)
+
+// edgeSoftmaxBack4 adds one row's edge softmax gradient for 4 heads (see EdgeSoftmaxBack4).
+//
+//go:noescape
+func edgeSoftmaxBack4(n int, out *float32, grad *float32, sgrad *float32)
+
+// edgeSoftmaxBack4First adds one row's edge softmax gradient for 4 heads (see EdgeSoftmaxBack4).
+//
+//go:noescape
+func edgeSoftmaxBack4First(n int, out *float32, grad *float32, sgrad *float32)

@@ -30,6 +30,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -72,8 +73,8 @@ func main() {
 	sddmmRow(masks)
 	sddmmHeads8(false)
 	sddmmHeads8(true)
-	edgeSoftmaxBack8(false)
-	edgeSoftmaxBack8(true)
+	edgeSoftmaxBack(8, false)
+	edgeSoftmaxBack(8, true)
 	addRows8(false)
 	addRows8(true)
 	gatherAdd8()
@@ -97,8 +98,8 @@ func main() {
 	scaleVec(masks, true) // axpy
 	countNonZero(masks)
 	nonZeroRows(masks)
-	edgeSoftmaxPre8(sc)
-	edgeSoftmaxPost8()
+	edgeSoftmaxPre(8, sc)
+	edgeSoftmaxPost(8)
 	eluBwd(masks)
 	eluFwd(masks)
 	mulVec(masks, false)
@@ -115,6 +116,10 @@ func main() {
 	tiny6Kernels()
 	bnormKernels()
 	lnormKernels()
+	edgeSoftmaxPre(4, sc)
+	edgeSoftmaxPost(4)
+	edgeSoftmaxBack(4, false)
+	edgeSoftmaxBack(4, true)
 	Generate()
 }
 
@@ -1751,50 +1756,52 @@ func sddmmHeads8(first bool) {
 	RET()
 }
 
-// edgeSoftmaxBack8 emits the backward pass of an edge softmax over one row
-// of n entries of 8 heads (autograd's edgeSoftmaxBackRows, eight heads in
-// one vector): dot = Σ_k o_k·g_k from +0 as (o·g) + dot, then s_k = ((g_k −
+// edgeSoftmaxBack emits the backward pass of an edge softmax over one row
+// of n entries of heads (8 or 4) heads (autograd's edgeSoftmaxBackRows, a
+// row entry's heads in one vector: YMM for 8, XMM for 4): dot = Σ_k o_k·g_k from +0 as (o·g) + dot, then s_k = ((g_k −
 // dot)·o_k) + s_k, each operation with the Go loop's first operand.
 //
 // With first, sgrad holds no gradient yet (its buffer is not zeroed): the
 // updates are added to +0 instead, the bits of adding them to a zeroed sgrad.
-func edgeSoftmaxBack8(first bool) {
-	name := "edgeSoftmaxBack8"
+func edgeSoftmaxBack(heads int, first bool) {
+	name := fmt.Sprintf("edgeSoftmaxBack%d", heads)
+	see := name
 	if first {
-		name = "edgeSoftmaxBack8First"
+		name += "First"
 	}
 	kernel(name, "func(n int, out, grad, sgrad *float32)",
-		name+" adds one row's edge softmax gradient for 8 heads (see EdgeSoftmaxBack8).")
+		fmt.Sprintf("%s adds one row's edge softmax gradient for %d heads (see %s).", name, heads, strings.ToUpper(see[:1])+see[1:]))
+	vec, shift, step := headVectors(heads)
 	n := Load(Param("n"), GP64())
 	po := Load(Param("out"), GP64())
 	pg := Load(Param("grad"), GP64()) // g is the goroutine register to the assembler
 	ps := Load(Param("sgrad"), GP64())
-	dot := YMM()
+	dot := vec()
 	VXORPS(dot, dot, dot)
 	k := GP64()
 	XORQ(k, k)
 	TESTQ(n, n)
 	JZ(LabelRef("done"))
-	SHLQ(U8(5), n) // bytes
+	SHLQ(U8(shift), n) // bytes
 	Label("dot")
 	{
-		o, t := YMM(), YMM()
+		o, t := vec(), vec()
 		VMOVUPS(Mem{Base: po, Index: k, Scale: 1}, o)
 		VMULPS(Mem{Base: pg, Index: k, Scale: 1}, o, t)
 		VADDPS(dot, t, dot)
 	}
-	ADDQ(U8(32), k)
+	ADDQ(U8(step), k)
 	CMPQ(k, n)
 	JL(LabelRef("dot"))
 	XORQ(k, k)
 	Label("upd")
 	{
-		u := YMM()
+		u := vec()
 		VMOVUPS(Mem{Base: pg, Index: k, Scale: 1}, u)
 		VSUBPS(dot, u, u)
 		VMULPS(Mem{Base: po, Index: k, Scale: 1}, u, u)
 		if first {
-			z := YMM()
+			z := vec()
 			VXORPS(z, z, z)
 			VADDPS(z, u, u)
 		} else {
@@ -1802,12 +1809,25 @@ func edgeSoftmaxBack8(first bool) {
 		}
 		VMOVUPS(u, Mem{Base: ps, Index: k, Scale: 1})
 	}
-	ADDQ(U8(32), k)
+	ADDQ(U8(step), k)
 	CMPQ(k, n)
 	JL(LabelRef("upd"))
 	Label("done")
 	VZEROUPPER()
 	RET()
+}
+
+// headVectors returns, for an edge kernel of heads (8 or 4) heads a row
+// entry, the constructor of a register holding one entry's heads (YMM or
+// XMM), the shift from entries to bytes and the bytes an entry.
+func headVectors(heads int) (vec func() VecVirtual, shift, step int) {
+	switch heads {
+	case 8:
+		return YMM, 5, 32
+	case 4:
+		return XMM, 4, 16
+	}
+	panic(fmt.Sprintf("asm: edge kernels for %d heads", heads))
 }
 
 // addRows8 emits dst[0:8] = dst + src[r_q·8 : +8] for q < n in order, with
@@ -1886,28 +1906,30 @@ func gatherAdd8() {
 	RET()
 }
 
-// edgeSoftmaxPre8 emits the first pass of an edge softmax over one row of n
-// ≥ 1 entries of 8 heads (autograd's edgeSoftmaxHeads): m = the row's first
+// edgeSoftmaxPre emits the first pass of an edge softmax over one row of n
+// ≥ 1 entries of heads (8 or 4) heads (autograd's edgeSoftmaxHeads): m = the row's first
 // scores, then m = max(m, s_k) for the others as the compiler builds Go's
 // max of two float32 (−(min(min(−m, −s), −m) | min(−m, −s))), and out_k =
 // s_k − m.
-func edgeSoftmaxPre8(rc Mem) {
-	kernel("edgeSoftmaxPre8", "func(n int, s, out *float32)",
-		"edgeSoftmaxPre8 writes one row's scores minus their per-head maxima, 8 heads (see EdgeSoftmaxPre8).")
+func edgeSoftmaxPre(heads int, rc Mem) {
+	name := fmt.Sprintf("edgeSoftmaxPre%d", heads)
+	kernel(name, "func(n int, s, out *float32)",
+		fmt.Sprintf("%s writes one row's scores minus their per-head maxima, %d heads (see EdgeSoftmaxPre%d).", name, heads, heads))
+	vec, shift, step := headVectors(heads)
 	n := Load(Param("n"), GP64())
 	ps := Load(Param("s"), GP64())
 	pout := Load(Param("out"), GP64())
-	SHLQ(U8(5), n) // bytes
-	sign, m := YMM(), YMM()
+	SHLQ(U8(shift), n) // bytes
+	sign, m := vec(), vec()
 	VMOVUPS(rc, sign)
 	VMOVUPS(Mem{Base: ps}, m)
 	k := GP64()
-	MOVQ(U32(32), k)
+	MOVQ(U32(step), k)
 	Label("max")
 	CMPQ(k, n)
 	JGE(LabelRef("sub"))
 	{
-		nv, nm, m1 := YMM(), YMM(), YMM()
+		nv, nm, m1 := vec(), vec(), vec()
 		VXORPS(Mem{Base: ps, Index: k, Scale: 1}, sign, nv) // −s
 		VXORPS(sign, m, nm)                                 // −m
 		VMINPS(nv, nm, m1)                                  // min(−m, −s)
@@ -1915,47 +1937,50 @@ func edgeSoftmaxPre8(rc Mem) {
 		VORPS(m1, nm, nm)
 		VXORPS(sign, nm, m)
 	}
-	ADDQ(U8(32), k)
+	ADDQ(U8(step), k)
 	JMP(LabelRef("max"))
 	Label("sub")
 	XORQ(k, k)
 	Label("subl")
 	{
-		v := YMM()
+		v := vec()
 		VMOVUPS(Mem{Base: ps, Index: k, Scale: 1}, v)
 		VSUBPS(m, v, v)
 		VMOVUPS(v, Mem{Base: pout, Index: k, Scale: 1})
 	}
-	ADDQ(U8(32), k)
+	ADDQ(U8(step), k)
 	CMPQ(k, n)
 	JL(LabelRef("subl"))
 	VZEROUPPER()
 	RET()
 }
 
-// edgeSoftmaxPost8 emits the last pass of an edge softmax over one row of n
-// ≥ 1 entries of 8 heads: the per-head sums in float64 (sum =
+// edgeSoftmaxPost emits the last pass of an edge softmax over one row of n
+// ≥ 1 entries of heads (8 or 4) heads: the per-head sums in float64 (sum =
 // float64(e_k) + sum from +0), inv = float32(1/sum), then out_k = out_k·inv.
-func edgeSoftmaxPost8() {
-	kernel("edgeSoftmaxPost8", "func(n int, out *float32)",
-		"edgeSoftmaxPost8 divides one row's exponentials by their per-head float64 sums, 8 heads (see EdgeSoftmaxPost8).")
+func edgeSoftmaxPost(heads int) {
+	name := fmt.Sprintf("edgeSoftmaxPost%d", heads)
+	kernel(name, "func(n int, out *float32)",
+		fmt.Sprintf("%s divides one row's exponentials by their per-head float64 sums, %d heads (see EdgeSoftmaxPost%d).", name, heads, heads))
+	vec, shift, step := headVectors(heads)
+	halves := heads / 4 // YMM registers of four float64 sums
 	n := Load(Param("n"), GP64())
 	pout := Load(Param("out"), GP64())
-	SHLQ(U8(5), n)
-	lo, hi := YMM(), YMM()
-	VXORPD(lo, lo, lo)
-	VXORPD(hi, hi, hi)
+	SHLQ(U8(shift), n)
+	sums := make([]VecVirtual, halves)
+	for h := range sums {
+		sums[h] = YMM()
+		VXORPD(sums[h], sums[h], sums[h])
+	}
 	k := GP64()
 	XORQ(k, k)
 	Label("sum")
-	{
-		a, b := YMM(), YMM()
-		VCVTPS2PD(Mem{Base: pout, Index: k, Scale: 1}, a)
-		VCVTPS2PD(Mem{Base: pout, Index: k, Scale: 1, Disp: 16}, b)
-		VADDPD(lo, a, lo)
-		VADDPD(hi, b, hi)
+	for h, sum := range sums {
+		a := YMM()
+		VCVTPS2PD(Mem{Base: pout, Index: k, Scale: 1, Disp: 16 * h}, a)
+		VADDPD(sum, a, sum)
 	}
-	ADDQ(U8(32), k)
+	ADDQ(U8(step), k)
 	CMPQ(k, n)
 	JL(LabelRef("sum"))
 	one := YMM()
@@ -1963,23 +1988,27 @@ func edgeSoftmaxPost8() {
 	MOVQ(U64(0x3ff0000000000000), c)
 	VMOVQ(c, one.AsX())
 	VBROADCASTSD(one.AsX(), one)
-	ilo, ihi := YMM(), YMM()
-	VDIVPD(lo, one, ilo)
-	VDIVPD(hi, one, ihi)
-	inv := YMM()
-	VCVTPD2PSY(ilo, inv.AsX())
-	x := XMM()
-	VCVTPD2PSY(ihi, x)
-	VINSERTF128(U8(1), x, inv, inv)
+	inv := vec()
+	for h, sum := range sums {
+		iv := YMM()
+		VDIVPD(sum, one, iv)
+		if h == 0 {
+			VCVTPD2PSY(iv, inv.AsX())
+			continue
+		}
+		x := XMM()
+		VCVTPD2PSY(iv, x)
+		VINSERTF128(U8(1), x, inv, inv)
+	}
 	XORQ(k, k)
 	Label("scale")
 	{
-		v := YMM()
+		v := vec()
 		VMOVUPS(Mem{Base: pout, Index: k, Scale: 1}, v)
 		VMULPS(inv, v, v)
 		VMOVUPS(v, Mem{Base: pout, Index: k, Scale: 1})
 	}
-	ADDQ(U8(32), k)
+	ADDQ(U8(step), k)
 	CMPQ(k, n)
 	JL(LabelRef("scale"))
 	VZEROUPPER()
