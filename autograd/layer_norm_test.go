@@ -112,10 +112,10 @@ func layerNormBackRowsRef(o *Var, lo, hi int) {
 // forward and backward, on inputs mixed with ±0, infinities, NaN payloads
 // and subnormals, with the rows cut into ranges anywhere (as threads cut
 // them, so that rows fall in different lanes and groups), against the
-// one-row Go loops (NaN payloads included), and those against the loops they
-// replaced (a NaN for a NaN: which NaN an addition of two keeps is the
-// compiler's choice of operand order, and the conversions added to the
-// products may move it).
+// one-row Go loops (NaN payloads included, except under -race: see
+// raceBuild), and those against the loops they replaced (a NaN for a NaN:
+// which NaN an addition of two keeps is the compiler's choice of operand
+// order, and the conversions added to the products may move it).
 func TestLayerNormVectorMatchesRows(t *testing.T) {
 	same := func(what string, a, b []float32, anyNaN bool) {
 		t.Helper()
@@ -150,8 +150,8 @@ func TestLayerNormVectorMatchesRows(t *testing.T) {
 					layerNormRowsVec(o, cut, rows, vec)
 					layerNormRowsVec(one, 0, rows, false)
 					layerNormRowsRef(old, 0, rows)
-					same(name+" forward", o.Value.Data, one.Value.Data, false)
-					same(name+" 1/σ", o.aux.Data, one.aux.Data, false)
+					same(name+" forward", o.Value.Data, one.Value.Data, raceBuild)
+					same(name+" 1/σ", o.aux.Data, one.aux.Data, raceBuild)
 					if !goFusesFMA { // the old loops fuse there: other bits
 						same(name+" forward, old loops", one.Value.Data, old.Value.Data, true)
 						same(name+" 1/σ, old loops", one.aux.Data, old.aux.Data, true)
@@ -170,7 +170,7 @@ func TestLayerNormVectorMatchesRows(t *testing.T) {
 					layerNormBackRowsVec(o, cut, rows, vec)
 					layerNormBackRowsVec(one, 0, rows, false)
 					layerNormBackRowsRef(old, 0, rows)
-					same(name+" backward", o.in[0].Grad.Data, one.in[0].Grad.Data, false)
+					same(name+" backward", o.in[0].Grad.Data, one.in[0].Grad.Data, raceBuild)
 					if !goFusesFMA {
 						same(name+" backward, old loops", one.in[0].Grad.Data, old.in[0].Grad.Data, true)
 					}
