@@ -41,6 +41,7 @@ type Tape struct {
 	cols        map[patternKey]*colIndex // column indexes of sparse patterns, kept across Reset
 	heads       map[headKey]*headPerm    // per-head value positions of patterns, kept across Reset
 	red         reduction                // operands of the reduction in progress
+	epi         tensor.Epilogue          // the bias add of MatMulAddRow's product in progress
 	csrs        []*tensor.CSR            // CSR headers handed out (DropoutCSR); the first ncsr are in use
 	ncsr        int
 	zskip       tensor.ZeroSkip // the kept entries of a dropped-out sparse product in progress (SpMM)

@@ -61,9 +61,13 @@ func (l *Linear) Params() []*autograd.Var {
 	return []*autograd.Var{l.W}
 }
 
-// Forward returns x·W + b.
+// Forward returns x·W + b (with a bias, through Tape.MatMulAddRow: the bias
+// added to the product's blocks as the GEMM finishes them).
 func (l *Linear) Forward(t *autograd.Tape, x *autograd.Var) *autograd.Var {
-	return l.bias(t, t.MatMul(x, l.W))
+	if l.B != nil {
+		return t.MatMulAddRow(x, l.W, l.B)
+	}
+	return t.MatMul(x, l.W)
 }
 
 // ForwardInput applies dropout with probability p to the input (a no-op
@@ -75,7 +79,11 @@ func (l *Linear) ForwardInput(t *autograd.Tape, in Input, p float64) *autograd.V
 	if !in.valid() {
 		panic("nn: Linear.ForwardInput needs exactly one of Input.Dense and Input.Sparse")
 	}
-	return l.bias(t, in.Dropout(t, p).MatMul(t, l.W))
+	in = in.Dropout(t, p)
+	if in.Dense != nil && l.B != nil {
+		return t.MatMulAddRow(in.Dense, l.W, l.B)
+	}
+	return l.bias(t, in.MatMul(t, l.W))
 }
 
 func (l *Linear) bias(t *autograd.Tape, h *autograd.Var) *autograd.Var {

@@ -34,43 +34,50 @@ func gemmKernel(fn string, transA, transB bool, alpha float32, a, b *Dense, beta
 // computed by one goroutine with an operation order that depends only on the
 // shapes, so results do not depend on e.Threads.
 func Gemm(e Exec, transA, transB bool, alpha float32, a, b *Dense, beta float32, c *Dense) {
-	kd := gemmKernel("Gemm", transA, transB, alpha, a, b, beta, c)
+	gemm(e, gemmKernel("Gemm", transA, transB, alpha, a, b, beta, c))
+}
+
+// gemm runs kd through the path its shape and the machine call for, and
+// reports whether it ran kd.epi on each block of c as the block was
+// finished (only the cache-blocked tiles do).
+func gemm(e Exec, kd kernel) (epilogueDone bool) {
 	m, n, k := kd.m, kd.n, kd.k
 	if m == 0 || n == 0 {
-		return
+		return true
 	}
-	if alpha == 0 || k == 0 {
+	if kd.alpha == 0 || k == 0 {
 		if e.Serial(m, m*n) {
 			scaleRows(&kd, 0, m)
-			return
+			return false
 		}
 		e.forChunks(m, job{kb: scaleRows}, kd)
-		return
+		return false
 	}
 	if useSplitK(e, &kd) {
 		gemmSplitK(e, kd)
-		return
+		return false
 	}
 	if useSplitKShort(e, &kd) && gemmSplitKShort(e, kd) {
-		return
+		return false
 	}
 	if smallK(&kd) {
 		gemmSmallK(e, kd)
-		return
+		return false
 	}
 	if sparseLeft(&kd) {
 		gemmSparseA(e, kd)
-		return
+		return false
 	}
 	if simd.Enabled() {
 		gemmBlocked(e, kd)
-		return
+		return kd.epi != nil
 	}
 	if e.Serial(m, m*n*k) {
 		gemmPortableRows(&kd, 0, m)
-		return
+		return false
 	}
 	e.runKernel(m, nil, kd, gemmPortableRows)
+	return false
 }
 
 // scaleRows scales rows [lo, hi) of c by beta (Gemm with nothing to add).

@@ -55,13 +55,13 @@ func gemmPanelRange(kd *kernel, plo, phi int) {
 	// Go zeroes the buffer on every call, so small products get a small
 	// one, and those that read op(b) in place none.
 	if readBInPlace(kd.transB, min(phi*simd.TileRows, kd.m)-plo*simd.TileRows) {
-		gemmPanels(plo, phi, nil, kd.transA, kd.transB, kd.alpha, kd.a, kd.b, kd.beta, kd.c, kd.m, kd.n, kd.k)
+		gemmPanels(plo, phi, nil, kd.transA, kd.transB, kd.alpha, kd.a, kd.b, kd.beta, kd.c, kd.m, kd.n, kd.k, kd.epi)
 	} else if min(kd.k, gemmKC)*nbPadded <= gemmSmallPack {
 		var pack [gemmSmallPack]float32
-		gemmPanels(plo, phi, pack[:], kd.transA, kd.transB, kd.alpha, kd.a, kd.b, kd.beta, kd.c, kd.m, kd.n, kd.k)
+		gemmPanels(plo, phi, pack[:], kd.transA, kd.transB, kd.alpha, kd.a, kd.b, kd.beta, kd.c, kd.m, kd.n, kd.k, kd.epi)
 	} else {
 		var pack [gemmKC * gemmNB]float32
-		gemmPanels(plo, phi, pack[:], kd.transA, kd.transB, kd.alpha, kd.a, kd.b, kd.beta, kd.c, kd.m, kd.n, kd.k)
+		gemmPanels(plo, phi, pack[:], kd.transA, kd.transB, kd.alpha, kd.a, kd.b, kd.beta, kd.c, kd.m, kd.n, kd.k, kd.epi)
 	}
 }
 
@@ -73,7 +73,11 @@ const gemmSmallPack = 64 * 64
 // gemmPanels computes the rows of c in panels [plo, phi) for gemmBlocked,
 // packing op(b) into pack, or with pack nil reading it in place (see
 // readBInPlace; op(b) must then be b).
-func gemmPanels(plo, phi int, pack []float32, transA, transB bool, alpha float32, a, b *Dense, beta float32, c *Dense, m, n, k int) {
+//
+// With epi, each block of c (a group of rows, one block of columns) gets
+// epi.F right after the tiles of the last inner block, while its rows are
+// in cache.
+func gemmPanels(plo, phi int, pack []float32, transA, transB bool, alpha float32, a, b *Dense, beta float32, c *Dense, m, n, k int, epi *Epilogue) {
 	rsa, csa := k, 1
 	if transA {
 		rsa, csa = 1, m
@@ -101,6 +105,9 @@ func gemmPanels(plo, phi int, pack []float32, transA, transB bool, alpha float32
 				}
 				simd.GemmRowTiles(i1-i0, nb, kc, alpha, a.Data[i0*rsa+k0*csa:], rsa, csa,
 					bp, ldb, panelOffset(inPlace, 1, kc), c.Data[i0*n+jb:], n)
+				if epi != nil && k0+kc == k {
+					epi.F(epi.Arg, i0, i1, jb, jb+nb)
+				}
 			}
 		}
 	}

@@ -104,7 +104,7 @@ func TestGemmInPlaceBMatchesPacked(t *testing.T) {
 						}
 						want := c0.Clone()
 						pack := make([]float32, gemmKC*gemmNB)
-						gemmPanels(0, 1, pack, transA, false, ab[0], a, b, ab[1], want, m, n, k)
+						gemmPanels(0, 1, pack, transA, false, ab[0], a, b, ab[1], want, m, n, k, nil)
 						for _, th := range []int{1, 2, 3} {
 							e, stop := StartExec(th)
 							got := c0.Clone()

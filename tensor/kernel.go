@@ -16,6 +16,7 @@ type kernel struct {
 	order          []int32 // rows in the order spmmNarrow takes them
 	val, out       []float32
 	pattern        *CSR
+	epi            *Epilogue // GemmEpilogue's work on each finished block of c
 }
 
 // kernelBody computes the part [lo, hi) of a kernel's index range.

@@ -14354,3 +14354,56 @@ upd:
 done:
 	VZEROUPPER
 	RET
+
+// func addScaledRows(rows int, n int, a *float32, b *float32, out *float32, ld int, ca float32, cb float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·addScaledRows(SB), NOSPLIT, $0-56
+	MOVQ         rows+0(FP), AX
+	MOVQ         n+8(FP), CX
+	MOVQ         a+16(FP), DX
+	MOVQ         b+24(FP), BX
+	MOVQ         out+32(FP), SI
+	MOVQ         ld+40(FP), DI
+	SHLQ         $0x02, DI
+	MOVSS        ca+48(FP), X0
+	VBROADCASTSS X0, Y0
+	MOVSS        cb+52(FP), X1
+	VBROADCASTSS X1, Y1
+
+row:
+	XORQ R8, R8
+
+l8:
+	MOVQ    CX, R9
+	SUBQ    R8, R9
+	CMPQ    R9, $0x08
+	JL      tail
+	VMOVUPS (DX)(R8*4), Y2
+	VMOVUPS (BX)(R8*4), Y3
+	VMULPS  Y2, Y0, Y2
+	VMULPS  Y3, Y1, Y3
+	VADDPS  Y3, Y2, Y2
+	VMOVUPS Y2, (SI)(R8*4)
+	ADDQ    $0x08, R8
+	JMP     l8
+
+tail:
+	TESTQ      R9, R9
+	JZ         next
+	LEAQ       tailmask<>+0(SB), R10
+	NEGQ       R9
+	VMOVUPS    32(R10)(R9*4), Y2
+	VMASKMOVPS (DX)(R8*4), Y2, Y3
+	VMASKMOVPS (BX)(R8*4), Y2, Y4
+	VMULPS     Y3, Y0, Y3
+	VMULPS     Y4, Y1, Y4
+	VADDPS     Y4, Y3, Y3
+	VMASKMOVPS Y3, Y2, (SI)(R8*4)
+
+next:
+	ADDQ DI, BX
+	ADDQ DI, SI
+	DECQ AX
+	JNZ  row
+	VZEROUPPER
+	RET

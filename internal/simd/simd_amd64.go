@@ -679,3 +679,18 @@ func EdgeSoftmaxBack1(o, g, s []float32) {
 		edgeSoftmaxBack1(len(o), &o[0], &g[0], &s[0])
 	}
 }
+
+// AddScaledRows is AddScaled over rows rows of len(a) floats: out_r =
+// ca·a + cb·b_r, b_r and out_r the rows of b and out ld floats apart, a the
+// same for every row; each element gets AddScaled's operations, so its
+// bits. b and out may be the same.
+func AddScaledRows(rows int, a, b, out []float32, ld int, ca, cb float32) {
+	n := len(a)
+	if rows <= 0 || n == 0 {
+		return
+	}
+	if ld < n || len(b) < (rows-1)*ld+n || len(out) < (rows-1)*ld+n {
+		panic(fmt.Sprintf("simd: AddScaledRows of %d rows of %d (stride %d) over b %d, out %d floats", rows, n, ld, len(b), len(out)))
+	}
+	addScaledRows(rows, n, &a[0], &b[0], &out[0], ld, ca, cb)
+}

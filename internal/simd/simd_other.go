@@ -159,3 +159,8 @@ func EdgeSoftmaxBack1(o, g, s []float32) {
 func Erf64(x []float64) {
 	panic("simd: Erf64 called without vector support")
 }
+
+// AddScaledRows is unavailable in this build; see Enabled.
+func AddScaledRows(rows int, a, b, out []float32, ld int, ca, cb float32) {
+	panic("simd: AddScaledRows called without vector support")
+}

@@ -653,3 +653,8 @@ func edgeSoftmaxBack4(n int, out *float32, grad *float32, sgrad *float32)
 //
 //go:noescape
 func edgeSoftmaxBack4First(n int, out *float32, grad *float32, sgrad *float32)
+
+// addScaledRows sets out_r = ca·a + cb·b_r for rows rows of n elements, ld floats apart (see AddScaledRows).
+//
+//go:noescape
+func addScaledRows(rows int, n int, a *float32, b *float32, out *float32, ld int, ca float32, cb float32)

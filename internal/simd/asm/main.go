@@ -120,6 +120,7 @@ func main() {
 	edgeSoftmaxPost(4)
 	edgeSoftmaxBack(4, false)
 	edgeSoftmaxBack(4, true)
+	addScaledRows(masks)
 	Generate()
 }
 
