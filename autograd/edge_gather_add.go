@@ -26,25 +26,42 @@ func (t *Tape) EdgeGatherAdd(pattern *tensor.CSR, src, dst *Var) *Var {
 	return t.done(o, edgeGatherAddBack)
 }
 
-// edgeGatherAddRows computes the scores of rows [lo, hi): with 8 heads and
-// the vector kernels one simd.GatherAdd8 call a row, otherwise
-// edgeGatherAddRowsGo; the same bits.
+// edgeGatherAddRows computes the scores of rows [lo, hi): with 8 or 4
+// heads and the vector kernels one simd.GatherAdd8 (or GatherAdd4) call a
+// row, otherwise edgeGatherAddRowsGo; the same bits.
 func edgeGatherAddRows(arg any, lo, hi int) {
 	o := arg.(*Var)
-	if o.Value.Cols == 1 {
+	h := o.Value.Cols
+	if h == 1 {
 		edgeGatherAddRows1(o, lo, hi)
 		return
 	}
-	if o.Value.Cols != 8 || !simd.Enabled() {
+	if !gatherHeads(h) {
 		edgeGatherAddRowsGo(o, lo, hi)
 		return
+	}
+	gather := simd.GatherAdd8
+	if h == 4 {
+		gather = simd.GatherAdd4
 	}
 	rp, ci := o.csr.RowPtr, o.csr.ColIdx
 	od, sd, dd := o.Value.Data, o.in[0].Value.Data, o.in[1].Value.Data
 	for i := lo; i < hi; i++ {
 		a, b := int(rp[i]), int(rp[i+1])
-		simd.GatherAdd8(ci[a:b], sd[8*i:8*i+8], dd, od[8*a:8*b])
+		gather(ci[a:b], sd[h*i:h*i+h], dd, od[h*a:h*b])
 	}
+}
+
+// gatherHeads reports whether EdgeGatherAdd with h heads runs in package
+// simd's kernels (8 or 4 heads, a row entry's heads one vector).
+func gatherHeads(h int) bool { return (h == 8 || h == 4) && simd.Enabled() }
+
+// addHeadRows is simd.AddRows8 or AddRows4 for h heads.
+func addHeadRows(h int) func(n int, idx []int32, src, dst []float32) {
+	if h == 4 {
+		return simd.AddRows4
+	}
+	return simd.AddRows8
 }
 
 // edgeGatherAddRowsGo is edgeGatherAddRows in Go, for any head count.
@@ -77,22 +94,24 @@ func edgeGatherAddBack(o *Var) {
 }
 
 // edgeGatherAddBackSrc sums each row's entries of ∂out into ∂src: with 8
-// heads and the vector kernels by simd.AddRows8, otherwise in Go; the same
-// bits.
+// or 4 heads and the vector kernels by simd.AddRows8 (or AddRows4),
+// otherwise in Go; the same bits.
 func edgeGatherAddBackSrc(arg any, lo, hi int) {
 	o := arg.(*Var)
-	if o.Value.Cols == 1 {
+	h := o.Value.Cols
+	if h == 1 {
 		edgeGatherAddBackSrc1(o, lo, hi)
 		return
 	}
-	if o.Value.Cols != 8 || !simd.Enabled() {
+	if !gatherHeads(h) {
 		edgeGatherAddBackSrcGo(o, lo, hi)
 		return
 	}
+	add := addHeadRows(h)
 	rp, gd, gs := o.csr.RowPtr, o.Grad.Data, o.in[0].Grad.Data
 	for i := lo; i < hi; i++ {
 		a, b := int(rp[i]), int(rp[i+1])
-		simd.AddRows8(b-a, nil, gd[8*a:8*b], gs[8*i:8*i+8])
+		add(b-a, nil, gd[h*a:h*b], gs[h*i:h*i+h])
 	}
 }
 
@@ -110,21 +129,23 @@ func edgeGatherAddBackSrcGo(o *Var, lo, hi int) {
 }
 
 // edgeGatherAddBackDst sums each column's entries of ∂out into ∂dst: with
-// 8 heads and the vector kernels by simd.AddRows8 through the column
-// index's permutation, otherwise in Go; the same bits.
+// 8 or 4 heads and the vector kernels by simd.AddRows8 (or AddRows4)
+// through the column index's permutation, otherwise in Go; the same bits.
 func edgeGatherAddBackDst(arg any, lo, hi int) {
 	o := arg.(*Var)
-	if o.Value.Cols == 1 {
+	h := o.Value.Cols
+	if h == 1 {
 		edgeGatherAddBackDst1(o, lo, hi)
 		return
 	}
-	if o.Value.Cols != 8 || !simd.Enabled() {
+	if !gatherHeads(h) {
 		edgeGatherAddBackDstGo(o, lo, hi)
 		return
 	}
+	add := addHeadRows(h)
 	cols, gd, gt := o.col, o.Grad.Data, o.in[1].Grad.Data
 	for j := lo; j < hi; j++ {
-		simd.AddRows8(0, cols.perm[cols.ptr[j]:cols.ptr[j+1]], gd, gt[8*j:8*j+8])
+		add(0, cols.perm[cols.ptr[j]:cols.ptr[j+1]], gd, gt[h*j:h*j+h])
 	}
 }
 

@@ -39,3 +39,31 @@ func EdgeSoftmaxBack4(o, g, s []float32, first bool) {
 	}
 	edgeSoftmaxBack4(len(o)/4, &o[0], &g[0], &s[0])
 }
+
+// AddRows4 is AddRows8 for rows of 4 floats: dst (4 floats) + each row of
+// src in order (r = q, or idx[q]), dst the first operand. Indices are not
+// checked.
+func AddRows4(n int, idx []int32, src, dst []float32) {
+	_ = dst[3]
+	if idx != nil {
+		if len(idx) > 0 {
+			addRows4Idx(len(idx), &idx[0], &src[0], &dst[0])
+		}
+		return
+	}
+	if n > 0 {
+		_ = src[4*n-1]
+		addRows4(n, &src[0], &dst[0])
+	}
+}
+
+// GatherAdd4 is GatherAdd8 for 4 heads: out[4q : 4q+4] = a + b[col[q]·4 :
+// +4], a the first operand. Indices are not checked.
+func GatherAdd4(col []int32, a, b, out []float32) {
+	n := len(col)
+	if n == 0 {
+		return
+	}
+	_, _ = a[3], out[4*n-1]
+	gatherAdd4(n, &col[0], &a[0], &b[0], &out[0])
+}

@@ -14407,3 +14407,78 @@ next:
 	JNZ  row
 	VZEROUPPER
 	RET
+
+// func addRows4(n int, src *float32, dst *float32)
+// Requires: AVX
+TEXT ·addRows4(SB), NOSPLIT, $0-24
+	MOVQ    n+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    dst+16(FP), DX
+	VMOVUPS (DX), X0
+	XORQ    BX, BX
+	TESTQ   AX, AX
+	JZ      done
+
+row:
+	VADDPS  (CX), X0, X0
+	ADDQ    $0x10, CX
+	INCQ    BX
+	CMPQ    BX, AX
+	JL      row
+	VMOVUPS X0, (DX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func addRows4Idx(n int, idx *int32, src *float32, dst *float32)
+// Requires: AVX
+TEXT ·addRows4Idx(SB), NOSPLIT, $0-32
+	MOVQ    n+0(FP), AX
+	MOVQ    idx+8(FP), CX
+	MOVQ    src+16(FP), DX
+	MOVQ    dst+24(FP), BX
+	VMOVUPS (BX), X0
+	XORQ    SI, SI
+	TESTQ   AX, AX
+	JZ      done
+
+row:
+	MOVLQSX (CX)(SI*4), DI
+	SHLQ    $0x04, DI
+	VADDPS  (DX)(DI*1), X0, X0
+	INCQ    SI
+	CMPQ    SI, AX
+	JL      row
+	VMOVUPS X0, (BX)
+
+done:
+	VZEROUPPER
+	RET
+
+// func gatherAdd4(n int, col *int32, a *float32, b *float32, out *float32)
+// Requires: AVX
+TEXT ·gatherAdd4(SB), NOSPLIT, $0-40
+	MOVQ    n+0(FP), AX
+	MOVQ    col+8(FP), CX
+	MOVQ    a+16(FP), DX
+	MOVQ    b+24(FP), BX
+	MOVQ    out+32(FP), SI
+	VMOVUPS (DX), X0
+	XORQ    DX, DX
+	TESTQ   AX, AX
+	JZ      done
+
+entry:
+	MOVLQSX (CX)(DX*4), DI
+	SHLQ    $0x04, DI
+	VADDPS  (BX)(DI*1), X0, X1
+	VMOVUPS X1, (SI)
+	ADDQ    $0x10, SI
+	INCQ    DX
+	CMPQ    DX, AX
+	JL      entry
+
+done:
+	VZEROUPPER
+	RET

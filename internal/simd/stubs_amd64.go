@@ -658,3 +658,18 @@ func edgeSoftmaxBack4First(n int, out *float32, grad *float32, sgrad *float32)
 //
 //go:noescape
 func addScaledRows(rows int, n int, a *float32, b *float32, out *float32, ld int, ca float32, cb float32)
+
+// addRows4 adds n rows of 4 floats of src to dst in order (see AddRows4).
+//
+//go:noescape
+func addRows4(n int, src *float32, dst *float32)
+
+// addRows4Idx adds n rows of 4 floats of src to dst in order (see AddRows4).
+//
+//go:noescape
+func addRows4Idx(n int, idx *int32, src *float32, dst *float32)
+
+// gatherAdd4 writes a plus the rows of b named by col, 4 floats each (see GatherAdd4).
+//
+//go:noescape
+func gatherAdd4(n int, col *int32, a *float32, b *float32, out *float32)

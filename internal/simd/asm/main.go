@@ -75,9 +75,9 @@ func main() {
 	sddmmHeads8(true)
 	edgeSoftmaxBack(8, false)
 	edgeSoftmaxBack(8, true)
-	addRows8(false)
-	addRows8(true)
-	gatherAdd8()
+	addRows(8, false)
+	addRows(8, true)
+	gatherAdd(8)
 	expNonPos(masks)
 	exp64()
 	log64()
@@ -121,6 +121,9 @@ func main() {
 	edgeSoftmaxBack(4, false)
 	edgeSoftmaxBack(4, true)
 	addScaledRows(masks)
+	addRows(4, false)
+	addRows(4, true)
+	gatherAdd(4)
 	Generate()
 }
 
@@ -1831,17 +1834,19 @@ func headVectors(heads int) (vec func() VecVirtual, shift, step int) {
 	panic(fmt.Sprintf("asm: edge kernels for %d heads", heads))
 }
 
-// addRows8 emits dst[0:8] = dst + src[r_q·8 : +8] for q < n in order, with
-// r_q = q, or idx[q] with idx: the sums of autograd's edgeGatherAdd backward,
-// eight heads in one vector, the accumulator as the first operand.
-func addRows8(withIdx bool) {
-	name := "addRows8"
+// addRows emits dst[0:h] = dst + src[r_q·h : +h] for q < n in order, h =
+// heads (8 or 4), with r_q = q, or idx[q] with idx: the sums of autograd's
+// edgeGatherAdd backward, the heads in one vector, the accumulator as the
+// first operand.
+func addRows(heads int, withIdx bool) {
+	name := fmt.Sprintf("addRows%d", heads)
 	sig := "func(n int, src, dst *float32)"
 	if withIdx {
-		name = "addRows8Idx"
+		name += "Idx"
 		sig = "func(n int, idx *int32, src, dst *float32)"
 	}
-	kernel(name, sig, name+" adds n rows of 8 floats of src to dst in order (see AddRows8).")
+	kernel(name, sig, fmt.Sprintf("%s adds n rows of %d floats of src to dst in order (see AddRows%d).", name, heads, heads))
+	vec, shift, step := headVectors(heads)
 	n := Load(Param("n"), GP64())
 	var pidx Register
 	if withIdx {
@@ -1849,7 +1854,7 @@ func addRows8(withIdx bool) {
 	}
 	psrc := Load(Param("src"), GP64())
 	pdst := Load(Param("dst"), GP64())
-	acc := YMM()
+	acc := vec()
 	VMOVUPS(Mem{Base: pdst}, acc)
 	k := GP64()
 	XORQ(k, k)
@@ -1859,11 +1864,11 @@ func addRows8(withIdx bool) {
 	if withIdx {
 		r := GP64()
 		MOVLQSX(Mem{Base: pidx, Index: k, Scale: 4}, r)
-		SHLQ(U8(5), r)
+		SHLQ(U8(shift), r)
 		VADDPS(Mem{Base: psrc, Index: r, Scale: 1}, acc, acc)
 	} else {
 		VADDPS(Mem{Base: psrc}, acc, acc)
-		ADDQ(U8(32), psrc)
+		ADDQ(U8(step), psrc)
 	}
 	INCQ(k)
 	CMPQ(k, n)
@@ -1874,18 +1879,20 @@ func addRows8(withIdx bool) {
 	RET()
 }
 
-// gatherAdd8 emits out[8q : 8q+8] = a + b[col[q]·8 : +8] for q < n (the
-// edge scores of autograd's EdgeGatherAdd, eight heads in one vector, a as
-// the first operand).
-func gatherAdd8() {
-	kernel("gatherAdd8", "func(n int, col *int32, a, b, out *float32)",
-		"gatherAdd8 writes a plus the rows of b named by col, 8 floats each (see GatherAdd8).")
+// gatherAdd emits out[hq : hq+h] = a + b[col[q]·h : +h] for q < n, h =
+// heads (8 or 4): the edge scores of autograd's EdgeGatherAdd, the heads in
+// one vector, a as the first operand.
+func gatherAdd(heads int) {
+	name := fmt.Sprintf("gatherAdd%d", heads)
+	kernel(name, "func(n int, col *int32, a, b, out *float32)",
+		fmt.Sprintf("%s writes a plus the rows of b named by col, %d floats each (see GatherAdd%d).", name, heads, heads))
+	vec, shift, step := headVectors(heads)
 	n := Load(Param("n"), GP64())
 	pcol := Load(Param("col"), GP64())
 	pa := Load(Param("a"), GP64())
 	pb := Load(Param("b"), GP64())
 	pout := Load(Param("out"), GP64())
-	a := YMM()
+	a := vec()
 	VMOVUPS(Mem{Base: pa}, a)
 	k := GP64()
 	XORQ(k, k)
@@ -1894,11 +1901,11 @@ func gatherAdd8() {
 	Label("entry")
 	r := GP64()
 	MOVLQSX(Mem{Base: pcol, Index: k, Scale: 4}, r)
-	SHLQ(U8(5), r)
-	t := YMM()
+	SHLQ(U8(shift), r)
+	t := vec()
 	VADDPS(Mem{Base: pb, Index: r, Scale: 1}, a, t)
 	VMOVUPS(t, Mem{Base: pout})
-	ADDQ(U8(32), pout)
+	ADDQ(U8(step), pout)
 	INCQ(k)
 	CMPQ(k, n)
 	JL(LabelRef("entry"))
