@@ -27,7 +27,7 @@ func (t *Tape) EdgeGatherAdd(pattern *tensor.CSR, src, dst *Var) *Var {
 }
 
 // edgeGatherAddRows computes the scores of rows [lo, hi): with 8 or 4
-// heads and the vector kernels one simd.GatherAdd8 (or GatherAdd4) call a
+// heads and the vector kernels one simd.GatherAdd call a
 // row, otherwise edgeGatherAddRowsGo; the same bits.
 func edgeGatherAddRows(arg any, lo, hi int) {
 	o := arg.(*Var)
@@ -40,29 +40,17 @@ func edgeGatherAddRows(arg any, lo, hi int) {
 		edgeGatherAddRowsGo(o, lo, hi)
 		return
 	}
-	gather := simd.GatherAdd8
-	if h == 4 {
-		gather = simd.GatherAdd4
-	}
 	rp, ci := o.csr.RowPtr, o.csr.ColIdx
 	od, sd, dd := o.Value.Data, o.in[0].Value.Data, o.in[1].Value.Data
 	for i := lo; i < hi; i++ {
 		a, b := int(rp[i]), int(rp[i+1])
-		gather(ci[a:b], sd[h*i:h*i+h], dd, od[h*a:h*b])
+		simd.GatherAdd(h, ci[a:b], sd[h*i:h*i+h], dd, od[h*a:h*b])
 	}
 }
 
 // gatherHeads reports whether EdgeGatherAdd with h heads runs in package
 // simd's kernels (8 or 4 heads, a row entry's heads one vector).
 func gatherHeads(h int) bool { return (h == 8 || h == 4) && simd.Enabled() }
-
-// addHeadRows is simd.AddRows8 or AddRows4 for h heads.
-func addHeadRows(h int) func(n int, idx []int32, src, dst []float32) {
-	if h == 4 {
-		return simd.AddRows4
-	}
-	return simd.AddRows8
-}
 
 // edgeGatherAddRowsGo is edgeGatherAddRows in Go, for any head count.
 func edgeGatherAddRowsGo(o *Var, lo, hi int) {
@@ -94,7 +82,7 @@ func edgeGatherAddBack(o *Var) {
 }
 
 // edgeGatherAddBackSrc sums each row's entries of ∂out into ∂src: with 8
-// or 4 heads and the vector kernels by simd.AddRows8 (or AddRows4),
+// or 4 heads and the vector kernels by simd.AddRows,
 // otherwise in Go; the same bits.
 func edgeGatherAddBackSrc(arg any, lo, hi int) {
 	o := arg.(*Var)
@@ -107,11 +95,10 @@ func edgeGatherAddBackSrc(arg any, lo, hi int) {
 		edgeGatherAddBackSrcGo(o, lo, hi)
 		return
 	}
-	add := addHeadRows(h)
 	rp, gd, gs := o.csr.RowPtr, o.Grad.Data, o.in[0].Grad.Data
 	for i := lo; i < hi; i++ {
 		a, b := int(rp[i]), int(rp[i+1])
-		add(b-a, nil, gd[h*a:h*b], gs[h*i:h*i+h])
+		simd.AddRows(h, b-a, nil, gd[h*a:h*b], gs[h*i:h*i+h])
 	}
 }
 
@@ -129,7 +116,7 @@ func edgeGatherAddBackSrcGo(o *Var, lo, hi int) {
 }
 
 // edgeGatherAddBackDst sums each column's entries of ∂out into ∂dst: with
-// 8 or 4 heads and the vector kernels by simd.AddRows8 (or AddRows4)
+// 8 or 4 heads and the vector kernels by simd.AddRows
 // through the column index's permutation, otherwise in Go; the same bits.
 func edgeGatherAddBackDst(arg any, lo, hi int) {
 	o := arg.(*Var)
@@ -142,10 +129,9 @@ func edgeGatherAddBackDst(arg any, lo, hi int) {
 		edgeGatherAddBackDstGo(o, lo, hi)
 		return
 	}
-	add := addHeadRows(h)
 	cols, gd, gt := o.col, o.Grad.Data, o.in[1].Grad.Data
 	for j := lo; j < hi; j++ {
-		add(0, cols.perm[cols.ptr[j]:cols.ptr[j+1]], gd, gt[h*j:h*j+h])
+		simd.AddRows(h, 0, cols.perm[cols.ptr[j]:cols.ptr[j+1]], gd, gt[h*j:h*j+h])
 	}
 }
 

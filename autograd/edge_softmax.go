@@ -101,27 +101,23 @@ func vectorHeads(h int) bool {
 }
 
 // edgeSoftmaxHeadsVec is edgeSoftmaxHeads for 8 or 4 heads with a row's
-// passes in vector kernels (simd.EdgeSoftmaxPre8 and simd.EdgeSoftmaxPost8,
-// or their 4-head forms: the packed form of its Go loops' operations),
+// passes in vector kernels (simd.EdgeSoftmaxPre and simd.EdgeSoftmaxPost:
+// the packed form of its Go loops' operations),
 // batched the same way: the same bits.
 func edgeSoftmaxHeadsVec(arg any, lo, hi int) {
 	o := arg.(*Var)
 	h, rp, sd, od := o.Value.Cols, o.csr.RowPtr, o.in[0].Value.Data, o.Value.Data
-	pre, post := simd.EdgeSoftmaxPre8, simd.EdgeSoftmaxPost8
-	if h == 4 {
-		pre, post = simd.EdgeSoftmaxPre4, simd.EdgeSoftmaxPost4
-	}
 	for first := lo; first < hi; {
 		last := first
 		for ; last < hi && int(rp[last]-rp[first])*h < expBatch; last++ {
 			if a, b := h*int(rp[last]), h*int(rp[last+1]); a < b {
-				pre(sd[a:b], od[a:b])
+				simd.EdgeSoftmaxPre(h, sd[a:b], od[a:b])
 			}
 		}
 		tensor.ExpNonPosSlice(od[int(rp[first])*h : int(rp[last])*h])
 		for i := first; i < last; i++ {
 			if a, b := h*int(rp[i]), h*int(rp[i+1]); a < b {
-				post(od[a:b])
+				simd.EdgeSoftmaxPost(h, od[a:b])
 			}
 		}
 		first = last
@@ -188,7 +184,7 @@ func edgeSoftmaxBackRowsFirst(arg any, lo, hi int) {
 }
 
 // edgeSoftmaxBackRows adds the gradient of rows [lo, hi): with 8 or 4 heads
-// and the vector kernels by simd.EdgeSoftmaxBack8 or EdgeSoftmaxBack4, the
+// and the vector kernels by simd.EdgeSoftmaxBack, the
 // packed form of edgeSoftmaxBackRowsGo's operations (the same bits).
 func edgeSoftmaxBackRows(arg any, lo, hi int) {
 	o := arg.(*Var)
@@ -203,16 +199,12 @@ func edgeSoftmaxBackRows(arg any, lo, hi int) {
 }
 
 // edgeSoftmaxBackRowsVec runs the 8- or 4-head backward kernel on each row
-// of [lo, hi), with first onto +0 (see simd.EdgeSoftmaxBack8).
+// of [lo, hi), with first onto +0 (see simd.EdgeSoftmaxBack).
 func edgeSoftmaxBackRowsVec(o *Var, lo, hi int, first bool) {
 	h, rp, od, gy, gs := o.Value.Cols, o.csr.RowPtr, o.Value.Data, o.Grad.Data, o.in[0].Grad.Data
-	back := simd.EdgeSoftmaxBack8
-	if h == 4 {
-		back = simd.EdgeSoftmaxBack4
-	}
 	for i := lo; i < hi; i++ {
 		a, b := h*int(rp[i]), h*int(rp[i+1])
-		back(od[a:b], gy[a:b], gs[a:b], first)
+		simd.EdgeSoftmaxBack(h, od[a:b], gy[a:b], gs[a:b], first)
 	}
 }
 

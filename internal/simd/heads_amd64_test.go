@@ -5,6 +5,7 @@ package simd
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -143,72 +144,101 @@ func TestSDDMMHeads8MatchesSDDMMRow(t *testing.T) {
 	}
 }
 
-// TestEdgeKernels8MatchScalar compares AddRows8, GatherAdd8 and
-// EdgeSoftmaxBack8 with scalar loops of the same operations, bit for bit, on
-// inputs with NaNs, ±0, infinities and subnormals.
-func TestEdgeKernels8MatchScalar(t *testing.T) {
+// TestEdgeKernelsMatchScalar compares AddRows, GatherAdd and
+// EdgeSoftmaxBack, for 4 and 8 heads, with scalar loops of the same
+// operations, bit for bit, on inputs with NaNs, ±0, infinities and
+// subnormals.
+func TestEdgeKernelsMatchScalar(t *testing.T) {
 	requireVector(t)
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{0, 1, 2, 5, 33} {
-		src := specialSlice(r, 8*40)
-		idx := make([]int32, n)
-		for q := range idx {
-			idx[q] = int32(r.IntN(40))
-		}
-		for _, withIdx := range []bool{false, true} {
-			dst := specialSlice(r, 9)
-			want := append([]float32(nil), dst...)
-			var ix []int32
-			if withIdx {
-				ix = idx
+	for _, h := range []int{4, 8} {
+		for _, n := range []int{0, 1, 2, 5, 33} {
+			src := specialSlice(r, h*40)
+			idx := make([]int32, n)
+			for q := range idx {
+				idx[q] = int32(r.IntN(40))
 			}
-			AddRows8(n, ix, src, dst[:8])
-			for q := range n {
-				row := q
+			for _, withIdx := range []bool{false, true} {
+				dst := specialSlice(r, h+1)
+				want := append([]float32(nil), dst...)
+				var ix []int32
 				if withIdx {
-					row = int(idx[q])
+					ix = idx
 				}
-				for c := range 8 {
-					want[c] += src[8*row+c]
+				AddRows(h, n, ix, src, dst[:h])
+				for q := range n {
+					row := q
+					if withIdx {
+						row = int(idx[q])
+					}
+					for c := range h {
+						want[c] += src[h*row+c]
+					}
+				}
+				if i := sameBits(dst, want); i >= 0 {
+					t.Fatalf("AddRows h=%d n=%d idx=%v: %d: %v, want %v", h, n, withIdx, i, dst[i], want[i])
 				}
 			}
-			if i := sameBits(dst, want); i >= 0 {
-				t.Fatalf("AddRows8 n=%d idx=%v: %d: %v, want %v", n, withIdx, i, dst[i], want[i])
+			a, out := specialSlice(r, h), specialSlice(r, h*n+1)
+			want := append([]float32(nil), out...)
+			GatherAdd(h, idx, a, src, out[:h*n])
+			for q := range n {
+				for c := range h {
+					want[h*q+c] = a[c] + src[h*int(idx[q])+c]
+				}
 			}
-		}
-		a, out := specialSlice(r, 8), specialSlice(r, 8*n+1)
-		want := append([]float32(nil), out...)
-		GatherAdd8(idx, a, src, out[:8*n])
-		for q := range n {
-			for c := range 8 {
-				want[8*q+c] = a[c] + src[8*int(idx[q])+c]
+			if i := sameBits(out, want); i >= 0 {
+				t.Fatalf("GatherAdd h=%d n=%d: %d: %v, want %v", h, n, i, out[i], want[i])
 			}
-		}
-		if i := sameBits(out, want); i >= 0 {
-			t.Fatalf("GatherAdd8 n=%d: %d: %v, want %v", n, i, out[i], want[i])
-		}
-		o, g, s := specialSlice(r, 8*n), specialSlice(r, 8*n), specialSlice(r, 8*n)
-		ws := append([]float32(nil), s...)
-		EdgeSoftmaxBack8(o, g, s, false)
-		var dot [8]float32
-		for k := range n {
-			for c := range 8 {
-				dot[c] += o[8*k+c] * g[8*k+c]
+			o, g, s := specialSlice(r, h*n), specialSlice(r, h*n), specialSlice(r, h*n)
+			ws := append([]float32(nil), s...)
+			EdgeSoftmaxBack(h, o, g, s, false)
+			dot := make([]float32, h)
+			for k := range n {
+				for c := range h {
+					dot[c] += o[h*k+c] * g[h*k+c]
+				}
 			}
-		}
-		for k := range n {
-			for c := range 8 {
-				ws[8*k+c] += o[8*k+c] * (g[8*k+c] - dot[c])
+			for k := range n {
+				for c := range h {
+					ws[h*k+c] += o[h*k+c] * (g[h*k+c] - dot[c])
+				}
 			}
-		}
-		if i := sameBits(s, ws); i >= 0 {
-			t.Fatalf("EdgeSoftmaxBack8 n=%d: %d: %v, want %v", n, i, s[i], ws[i])
+			if i := sameBits(s, ws); i >= 0 {
+				t.Fatalf("EdgeSoftmaxBack h=%d n=%d: %d: %v, want %v", h, n, i, s[i], ws[i])
+			}
 		}
 	}
 }
 
-// TestFirstGradientKernelsMatchZeroed checks SDDMMHeads8,
-// EdgeSoftmaxBack8 and EdgeSoftmaxBack4 with first against the same kernels adding into zeroed
+// TestHeadKernelsRejectOtherCounts checks that the multi-head wrappers
+// panic, naming the operation, for a head count without a kernel or a
+// length that is not a multiple of it, instead of reading out of bounds.
+func TestHeadKernelsRejectOtherCounts(t *testing.T) {
+	requireVector(t)
+	f := make([]float32, 16)
+	col := []int32{0, 1}
+	for name, call := range map[string]func(){
+		"EdgeSoftmaxPre":  func() { EdgeSoftmaxPre(2, f[:4], f[4:8]) },
+		"EdgeSoftmaxPost": func() { EdgeSoftmaxPost(8, f[:12]) },
+		"EdgeSoftmaxBack": func() { EdgeSoftmaxBack(4, f[:4], f[:4], f[:8], false) },
+		"AddRows":         func() { AddRows(16, 1, nil, f, f) },
+		"GatherAdd":       func() { GatherAdd(6, col, f, f, f[:12]) },
+	} {
+		func() {
+			defer func() {
+				msg, _ := recover().(string)
+				if !strings.Contains(msg, name) {
+					t.Errorf("%s with a bad head count or length: panic %q, want one naming it", name, msg)
+				}
+			}()
+			call()
+		}()
+	}
+}
+
+// TestFirstGradientKernelsMatchZeroed checks SDDMMHeads8 and
+// EdgeSoftmaxBack (8 and 4 heads) with first against the same kernels adding into zeroed
 // buffers, bit for bit (−0 sums included), whatever the buffer held.
 func TestFirstGradientKernelsMatchZeroed(t *testing.T) {
 	requireVector(t)
@@ -235,17 +265,17 @@ func TestFirstGradientKernelsMatchZeroed(t *testing.T) {
 		o, g := specialSlice(r, 8*nnz), specialSlice(r, 8*nnz)
 		o[0], g[0] = -1e-30, 1e-30 // a −0 update
 		s, ws := specialSlice(r, 8*nnz), make([]float32, 8*nnz)
-		EdgeSoftmaxBack8(o, g, s, true)
-		EdgeSoftmaxBack8(o, g, ws, false)
+		EdgeSoftmaxBack(8, o, g, s, true)
+		EdgeSoftmaxBack(8, o, g, ws, false)
 		if i := sameBits(s, ws); i >= 0 {
-			t.Fatalf("EdgeSoftmaxBack8 nnz=%d: %d: first %v, zeroed %v", nnz, i, s[i], ws[i])
+			t.Fatalf("EdgeSoftmaxBack(8) nnz=%d: %d: first %v, zeroed %v", nnz, i, s[i], ws[i])
 		}
 		o4, g4 := o[:4*nnz], g[:4*nnz]
 		s4, ws4 := specialSlice(r, 4*nnz), make([]float32, 4*nnz)
-		EdgeSoftmaxBack4(o4, g4, s4, true)
-		EdgeSoftmaxBack4(o4, g4, ws4, false)
+		EdgeSoftmaxBack(4, o4, g4, s4, true)
+		EdgeSoftmaxBack(4, o4, g4, ws4, false)
 		if i := sameBits(s4, ws4); i >= 0 {
-			t.Fatalf("EdgeSoftmaxBack4 nnz=%d: %d: first %v, zeroed %v", nnz, i, s4[i], ws4[i])
+			t.Fatalf("EdgeSoftmaxBack(4) nnz=%d: %d: first %v, zeroed %v", nnz, i, s4[i], ws4[i])
 		}
 	}
 }

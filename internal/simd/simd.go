@@ -32,8 +32,8 @@
 // autograd's scalar loop, so either path gives the same bits (only the NaN
 // that survives a NaN plus a NaN is the compiler's choice in the Go loop).
 // The element-wise kernels (AdamStep, ReLU, LeakyReLU, ReLUAddScaledSub,
-// AddScaled, AXPY, and the 8-head edge kernels AddRows8, GatherAdd8 and
-// EdgeSoftmaxBack8) are the packed form of the scalar code the compiler
+// AddScaled, AXPY, and the multi-head edge kernels AddRows, GatherAdd and
+// EdgeSoftmaxBack) are the packed form of the scalar code the compiler
 // makes of optim's and autograd's Go loops at the default GOAMD64 level: the
 // same float32 operations, unfused, in the same order and with the same
 // first operands, so they give those loops' bits, NaN payloads included

@@ -519,82 +519,6 @@ func SDDMMHeads8(col []int32, a, b []float32, ldb int, out []float32, first bool
 	sddmmHeads8(nnz, &col[0], &a[0], &b[0], ldb, &out[0], cap(col))
 }
 
-// EdgeSoftmaxBack8 adds the gradient of an edge softmax over one row of
-// len(o)/8 entries of 8 heads to s: with dot = Σ_k o_k·g_k (from +0, each
-// step (o·g) + dot), s_k = ((g_k − dot)·o_k) + s_k, eight heads a vector.
-// Those are the float32 operations, in order and with the first operands, of
-// the compiler's scalar code for package autograd's loop at the default
-// GOAMD64 level, so the bits are that loop's, NaN payloads included. o, g
-// and s have the same length, a multiple of 8.
-//
-// With first, s's contents are ignored and the updates are added to +0: the
-// bits of a zeroed s, without the zeroing.
-func EdgeSoftmaxBack8(o, g, s []float32, first bool) {
-	if len(o)%8 != 0 || len(g) != len(o) || len(s) != len(o) {
-		panic(fmt.Sprintf("simd: EdgeSoftmaxBack8 on %d, %d and %d floats (want one multiple of 8)", len(o), len(g), len(s)))
-	}
-	if len(o) == 0 {
-		return
-	}
-	if first {
-		edgeSoftmaxBack8First(len(o)/8, &o[0], &g[0], &s[0])
-		return
-	}
-	edgeSoftmaxBack8(len(o)/8, &o[0], &g[0], &s[0])
-}
-
-// AddRows8 adds to dst (8 floats) the rows src[r·8 : r·8+8] in order, r = q
-// for q < n, or r = idx[q] when idx is not nil (then n = len(idx)): each
-// element is dst + row with dst as the first operand, as the compiler's
-// scalar code for `dst[c] += row[c]`. Indices are not checked.
-func AddRows8(n int, idx []int32, src, dst []float32) {
-	_ = dst[7]
-	if idx != nil {
-		if len(idx) > 0 {
-			addRows8Idx(len(idx), &idx[0], &src[0], &dst[0])
-		}
-		return
-	}
-	if n > 0 {
-		_ = src[8*n-1]
-		addRows8(n, &src[0], &dst[0])
-	}
-}
-
-// GatherAdd8 sets out[8q : 8q+8] = a + b[col[q]·8 : +8] for every q, a (8
-// floats) as the first operand of each sum. Indices are not checked.
-func GatherAdd8(col []int32, a, b, out []float32) {
-	n := len(col)
-	if n == 0 {
-		return
-	}
-	_, _ = a[7], out[8*n-1]
-	gatherAdd8(n, &col[0], &a[0], &b[0], &out[0])
-}
-
-// EdgeSoftmaxPre8 is the first pass of package autograd's edge softmax over
-// one row of len(s)/8 ≥ 1 entries of 8 heads: m = the per-head maximum of
-// the row's scores (Go's max of two float32, as the compiler builds it, from
-// the first entry on), then out_k = s_k − m, the Go loop's bits. s and out
-// have the same length, a positive multiple of 8.
-func EdgeSoftmaxPre8(s, out []float32) {
-	if len(s) == 0 || len(s)%8 != 0 || len(out) != len(s) {
-		panic(fmt.Sprintf("simd: EdgeSoftmaxPre8 on %d and %d floats (want one positive multiple of 8)", len(s), len(out)))
-	}
-	edgeSoftmaxPre8(len(s)/8, &s[0], &out[0])
-}
-
-// EdgeSoftmaxPost8 is the last pass of package autograd's edge softmax over
-// one row of len(out)/8 ≥ 1 entries of 8 heads: the per-head sums of out in
-// float64 (float64(e) + sum, from +0, in entry order), inv =
-// float32(1/sum), then out_k = out_k·inv, the Go loop's bits.
-func EdgeSoftmaxPost8(out []float32) {
-	if len(out) == 0 || len(out)%8 != 0 {
-		panic(fmt.Sprintf("simd: EdgeSoftmaxPost8 on %d floats (want a positive multiple of 8)", len(out)))
-	}
-	edgeSoftmaxPost8(len(out)/8, &out[0])
-}
-
 // ELUBackward adds the ELU gradient to gx: gx + gy where x > 0 (NaN is
 // not), ((y + alpha)·gy) + gx elsewhere, the float32 operations and first
 // operands of the compiler's scalar code for package autograd's loop at the
@@ -666,7 +590,7 @@ func ColSums8(rows, cols, ld int, g, mul []float32, sums []float64) int {
 	return done
 }
 
-// EdgeSoftmaxBack1 is EdgeSoftmaxBack8 for one head: over one row's
+// EdgeSoftmaxBack1 is EdgeSoftmaxBack for one head: over one row's
 // entries, dot = Σ_k o_k·g_k from +0 as (o·g) + dot in entry order, then s_k
 // = ((g_k − dot)·o_k) + s_k, the operations and first operands of package
 // autograd's Go loop at the default GOAMD64 level. o, g and s have the same

@@ -109,31 +109,6 @@ func SDDMMHeads8(col []int32, a, b []float32, ldb int, out []float32, first bool
 	panic("simd: SDDMMHeads8 called without vector support")
 }
 
-// EdgeSoftmaxBack8 is unavailable in this build; see Enabled.
-func EdgeSoftmaxBack8(o, g, s []float32, first bool) {
-	panic("simd: EdgeSoftmaxBack8 called without vector support")
-}
-
-// AddRows8 is unavailable in this build; see Enabled.
-func AddRows8(n int, idx []int32, src, dst []float32) {
-	panic("simd: AddRows8 called without vector support")
-}
-
-// GatherAdd8 is unavailable in this build; see Enabled.
-func GatherAdd8(col []int32, a, b, out []float32) {
-	panic("simd: GatherAdd8 called without vector support")
-}
-
-// EdgeSoftmaxPre8 is unavailable in this build; see Enabled.
-func EdgeSoftmaxPre8(s, out []float32) {
-	panic("simd: EdgeSoftmaxPre8 called without vector support")
-}
-
-// EdgeSoftmaxPost8 is unavailable in this build; see Enabled.
-func EdgeSoftmaxPost8(out []float32) {
-	panic("simd: EdgeSoftmaxPost8 called without vector support")
-}
-
 // ELUBackward is unavailable in this build; see Enabled.
 func ELUBackward(gy, x, y, gx []float32, alpha float32) {
 	panic("simd: ELUBackward called without vector support")

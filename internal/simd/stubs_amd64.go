@@ -159,27 +159,27 @@ func sddmmHeads8(nnz int, col *int32, a *float32, b *float32, ldb int, out *floa
 //go:noescape
 func sddmmHeads8First(nnz int, col *int32, a *float32, b *float32, ldb int, out *float32, pfn int)
 
-// edgeSoftmaxBack8 adds one row's edge softmax gradient for 8 heads (see EdgeSoftmaxBack8).
+// edgeSoftmaxBack8 adds one row's edge softmax gradient for 8 heads (see EdgeSoftmaxBack).
 //
 //go:noescape
 func edgeSoftmaxBack8(n int, out *float32, grad *float32, sgrad *float32)
 
-// edgeSoftmaxBack8First adds one row's edge softmax gradient for 8 heads (see EdgeSoftmaxBack8).
+// edgeSoftmaxBack8First adds one row's edge softmax gradient for 8 heads (see EdgeSoftmaxBack).
 //
 //go:noescape
 func edgeSoftmaxBack8First(n int, out *float32, grad *float32, sgrad *float32)
 
-// addRows8 adds n rows of 8 floats of src to dst in order (see AddRows8).
+// addRows8 adds n rows of 8 floats of src to dst in order (see AddRows).
 //
 //go:noescape
 func addRows8(n int, src *float32, dst *float32)
 
-// addRows8Idx adds n rows of 8 floats of src to dst in order (see AddRows8).
+// addRows8Idx adds n rows of 8 floats of src to dst in order (see AddRows).
 //
 //go:noescape
 func addRows8Idx(n int, idx *int32, src *float32, dst *float32)
 
-// gatherAdd8 writes a plus the rows of b named by col, 8 floats each (see GatherAdd8).
+// gatherAdd8 writes a plus the rows of b named by col, 8 floats each (see GatherAdd).
 //
 //go:noescape
 func gatherAdd8(n int, col *int32, a *float32, b *float32, out *float32)
@@ -304,12 +304,12 @@ func countNonZero(n int, x *float32) int
 //go:noescape
 func nonZeroRows(rows int, x *float32, ld int, w0 int, w1 int, out *uint16)
 
-// edgeSoftmaxPre8 writes one row's scores minus their per-head maxima, 8 heads (see EdgeSoftmaxPre8).
+// edgeSoftmaxPre8 writes one row's scores minus their per-head maxima, 8 heads (see EdgeSoftmaxPre).
 //
 //go:noescape
 func edgeSoftmaxPre8(n int, s *float32, out *float32)
 
-// edgeSoftmaxPost8 divides one row's exponentials by their per-head float64 sums, 8 heads (see EdgeSoftmaxPost8).
+// edgeSoftmaxPost8 divides one row's exponentials by their per-head float64 sums, 8 heads (see EdgeSoftmaxPost).
 //
 //go:noescape
 func edgeSoftmaxPost8(n int, out *float32)
@@ -634,22 +634,22 @@ func lnOutRow(n int, x *float32, out *float32, mu float64, s float64)
 //go:noescape
 func lnBackOutRow(n int, gy *float32, y *float32, gx *float32, mg float64, mgy float64, s float64)
 
-// edgeSoftmaxPre4 writes one row's scores minus their per-head maxima, 4 heads (see EdgeSoftmaxPre4).
+// edgeSoftmaxPre4 writes one row's scores minus their per-head maxima, 4 heads (see EdgeSoftmaxPre).
 //
 //go:noescape
 func edgeSoftmaxPre4(n int, s *float32, out *float32)
 
-// edgeSoftmaxPost4 divides one row's exponentials by their per-head float64 sums, 4 heads (see EdgeSoftmaxPost4).
+// edgeSoftmaxPost4 divides one row's exponentials by their per-head float64 sums, 4 heads (see EdgeSoftmaxPost).
 //
 //go:noescape
 func edgeSoftmaxPost4(n int, out *float32)
 
-// edgeSoftmaxBack4 adds one row's edge softmax gradient for 4 heads (see EdgeSoftmaxBack4).
+// edgeSoftmaxBack4 adds one row's edge softmax gradient for 4 heads (see EdgeSoftmaxBack).
 //
 //go:noescape
 func edgeSoftmaxBack4(n int, out *float32, grad *float32, sgrad *float32)
 
-// edgeSoftmaxBack4First adds one row's edge softmax gradient for 4 heads (see EdgeSoftmaxBack4).
+// edgeSoftmaxBack4First adds one row's edge softmax gradient for 4 heads (see EdgeSoftmaxBack).
 //
 //go:noescape
 func edgeSoftmaxBack4First(n int, out *float32, grad *float32, sgrad *float32)
@@ -659,17 +659,17 @@ func edgeSoftmaxBack4First(n int, out *float32, grad *float32, sgrad *float32)
 //go:noescape
 func addScaledRows(rows int, n int, a *float32, b *float32, out *float32, ld int, ca float32, cb float32)
 
-// addRows4 adds n rows of 4 floats of src to dst in order (see AddRows4).
+// addRows4 adds n rows of 4 floats of src to dst in order (see AddRows).
 //
 //go:noescape
 func addRows4(n int, src *float32, dst *float32)
 
-// addRows4Idx adds n rows of 4 floats of src to dst in order (see AddRows4).
+// addRows4Idx adds n rows of 4 floats of src to dst in order (see AddRows).
 //
 //go:noescape
 func addRows4Idx(n int, idx *int32, src *float32, dst *float32)
 
-// gatherAdd4 writes a plus the rows of b named by col, 4 floats each (see GatherAdd4).
+// gatherAdd4 writes a plus the rows of b named by col, 4 floats each (see GatherAdd).
 //
 //go:noescape
 func gatherAdd4(n int, col *int32, a *float32, b *float32, out *float32)

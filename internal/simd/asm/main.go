@@ -30,7 +30,6 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -1769,12 +1768,11 @@ func sddmmHeads8(first bool) {
 // updates are added to +0 instead, the bits of adding them to a zeroed sgrad.
 func edgeSoftmaxBack(heads int, first bool) {
 	name := fmt.Sprintf("edgeSoftmaxBack%d", heads)
-	see := name
 	if first {
 		name += "First"
 	}
 	kernel(name, "func(n int, out, grad, sgrad *float32)",
-		fmt.Sprintf("%s adds one row's edge softmax gradient for %d heads (see %s).", name, heads, strings.ToUpper(see[:1])+see[1:]))
+		fmt.Sprintf("%s adds one row's edge softmax gradient for %d heads (see EdgeSoftmaxBack).", name, heads))
 	vec, shift, step := headVectors(heads)
 	n := Load(Param("n"), GP64())
 	po := Load(Param("out"), GP64())
@@ -1845,7 +1843,7 @@ func addRows(heads int, withIdx bool) {
 		name += "Idx"
 		sig = "func(n int, idx *int32, src, dst *float32)"
 	}
-	kernel(name, sig, fmt.Sprintf("%s adds n rows of %d floats of src to dst in order (see AddRows%d).", name, heads, heads))
+	kernel(name, sig, fmt.Sprintf("%s adds n rows of %d floats of src to dst in order (see AddRows).", name, heads))
 	vec, shift, step := headVectors(heads)
 	n := Load(Param("n"), GP64())
 	var pidx Register
@@ -1885,7 +1883,7 @@ func addRows(heads int, withIdx bool) {
 func gatherAdd(heads int) {
 	name := fmt.Sprintf("gatherAdd%d", heads)
 	kernel(name, "func(n int, col *int32, a, b, out *float32)",
-		fmt.Sprintf("%s writes a plus the rows of b named by col, %d floats each (see GatherAdd%d).", name, heads, heads))
+		fmt.Sprintf("%s writes a plus the rows of b named by col, %d floats each (see GatherAdd).", name, heads))
 	vec, shift, step := headVectors(heads)
 	n := Load(Param("n"), GP64())
 	pcol := Load(Param("col"), GP64())
@@ -1922,7 +1920,7 @@ func gatherAdd(heads int) {
 func edgeSoftmaxPre(heads int, rc Mem) {
 	name := fmt.Sprintf("edgeSoftmaxPre%d", heads)
 	kernel(name, "func(n int, s, out *float32)",
-		fmt.Sprintf("%s writes one row's scores minus their per-head maxima, %d heads (see EdgeSoftmaxPre%d).", name, heads, heads))
+		fmt.Sprintf("%s writes one row's scores minus their per-head maxima, %d heads (see EdgeSoftmaxPre).", name, heads))
 	vec, shift, step := headVectors(heads)
 	n := Load(Param("n"), GP64())
 	ps := Load(Param("s"), GP64())
@@ -1969,7 +1967,7 @@ func edgeSoftmaxPre(heads int, rc Mem) {
 func edgeSoftmaxPost(heads int) {
 	name := fmt.Sprintf("edgeSoftmaxPost%d", heads)
 	kernel(name, "func(n int, out *float32)",
-		fmt.Sprintf("%s divides one row's exponentials by their per-head float64 sums, %d heads (see EdgeSoftmaxPost%d).", name, heads, heads))
+		fmt.Sprintf("%s divides one row's exponentials by their per-head float64 sums, %d heads (see EdgeSoftmaxPost).", name, heads))
 	vec, shift, step := headVectors(heads)
 	halves := heads / 4 // YMM registers of four float64 sums
 	n := Load(Param("n"), GP64())
