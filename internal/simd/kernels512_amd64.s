@@ -1833,3 +1833,90 @@ spmmRowsPermZ_set_ztail:
 spmmRowsPermZ_done:
 	VZEROUPPER
 	RET
+
+// func compressNonPos(n int, x *float32, out *float32) int
+// Requires: AVX, AVX512F, BMI2, POPCNT
+TEXT ·compressNonPos(SB), NOSPLIT, $0-32
+	MOVQ   n+0(FP), AX
+	MOVQ   x+8(FP), CX
+	MOVQ   out+16(FP), DX
+	MOVQ   DX, BX
+	VPXORD Z0, Z0, Z0
+
+c16:
+	CMPQ          AX, $0x10
+	JL            ctail
+	VMOVUPS       (CX), Z1
+	VCMPPS        $0x1a, Z0, Z1, K1
+	VCOMPRESSPS.Z Z1, K1, Z1
+	VMOVUPS       Z1, (DX)
+	KMOVW         K1, SI
+	POPCNTL       SI, SI
+	LEAQ          (DX)(SI*4), DX
+	ADDQ          $0x40, CX
+	SUBQ          $0x10, AX
+	JMP           c16
+
+ctail:
+	TESTQ         AX, AX
+	JZ            cdone
+	MOVL          $0x00000001, SI
+	SHLXL         AX, SI, AX
+	DECL          AX
+	KMOVW         AX, K1
+	VMOVUPS.Z     (CX), K1, Z1
+	VCMPPS        $0x1a, Z0, Z1, K1, K1
+	VCOMPRESSPS.Z Z1, K1, Z0
+	VMOVUPS       Z0, (DX)
+	KMOVW         K1, AX
+	POPCNTL       AX, AX
+	LEAQ          (DX)(AX*4), DX
+
+cdone:
+	SUBQ BX, DX
+	SHRQ $0x02, DX
+	MOVQ DX, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func expandNonPos(n int, x *float32, buf *float32, y *float32)
+// Requires: AVX, AVX512F, BMI2, POPCNT
+TEXT ·expandNonPos(SB), NOSPLIT, $0-32
+	MOVQ   n+0(FP), AX
+	MOVQ   x+8(FP), CX
+	MOVQ   buf+16(FP), DX
+	MOVQ   y+24(FP), BX
+	VPXORD Z0, Z0, Z0
+
+e16:
+	CMPQ      AX, $0x10
+	JL        etail
+	VMOVUPS   (CX), Z1
+	VCMPPS    $0x1a, Z0, Z1, K1
+	VMOVUPS   (DX), Z2
+	VEXPANDPS Z2, K1, Z1
+	VMOVUPS   Z1, (BX)
+	KMOVW     K1, SI
+	POPCNTL   SI, SI
+	LEAQ      (DX)(SI*4), DX
+	ADDQ      $0x40, CX
+	ADDQ      $0x40, BX
+	SUBQ      $0x10, AX
+	JMP       e16
+
+etail:
+	TESTQ     AX, AX
+	JZ        edone
+	MOVL      $0x00000001, SI
+	SHLXL     AX, SI, AX
+	DECL      AX
+	KMOVW     AX, K1
+	VMOVUPS.Z (CX), K1, Z1
+	VCMPPS    $0x1a, Z0, Z1, K1, K2
+	VMOVUPS   (DX), Z0
+	VEXPANDPS Z0, K2, Z1
+	VMOVUPS   Z1, K1, (BX)
+
+edone:
+	VZEROUPPER
+	RET

@@ -538,13 +538,44 @@ func ELUBackward(gy, x, y, gx []float32, alpha float32) {
 // math.Expm1 (FreeBSD's algorithm, pure Go on amd64) computed operation for
 // operation in float64, four lanes at a time, every branch its inputs can
 // take evaluated and blended, so each element gets the scalar loop's bits at
-// the default GOAMD64 level. x and y have the same length.
+// the default GOAMD64 level. x and y have the same length; y may be x.
+//
+// With AVX-512 the inputs that reach the exponential (x ≤ 0, −0, NaN) are
+// first packed together (see eluWide), so it runs on them alone.
 func ELU(x, y []float32, alpha float32) {
 	if len(y) != len(x) {
 		panic(fmt.Sprintf("simd: ELU on %d and %d floats", len(x), len(y)))
 	}
-	if len(x) > 0 {
-		eluFwd(len(x), &x[0], &y[0], alpha)
+	eluWide(wide, x, y, alpha)
+}
+
+// eluChunk is how many inputs eluWide packs at a time: its buffer, 8 KiB
+// and the 16 floats of slack that compressNonPos and expandNonPos's full
+// vector stores and loads need, stays in L1 between the three passes.
+const eluChunk = 2048
+
+// eluWide is ELU, through the AVX-512 packing passes where wide is set and
+// there are at least 64 inputs. eluFwd's float64 expm1 costs as much for a
+// positive input, whose result it then throws away, as for one that needs
+// it; packed, a layer's pre-activations (about half positive) take half the
+// exponentials. Each lane's result is eluFwd's on its input either way, so
+// the bits do not change.
+func eluWide(wide bool, x, y []float32, alpha float32) {
+	n := len(x)
+	if n == 0 {
+		return
+	}
+	if !wide || n < 64 {
+		eluFwd(n, &x[0], &y[0], alpha)
+		return
+	}
+	var buf [eluChunk + 16]float32
+	for lo := 0; lo < n; lo += eluChunk {
+		hi := min(lo+eluChunk, n)
+		if c := compressNonPos(hi-lo, &x[lo], &buf[0]); c > 0 {
+			eluFwd(c, &buf[0], &buf[0], alpha)
+		}
+		expandNonPos(hi-lo, &x[lo], &buf[0], &y[lo])
 	}
 }
 

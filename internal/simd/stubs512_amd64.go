@@ -28,3 +28,13 @@ func spmmRowsZ(lo int, hi int, rowPtr *int32, col *int32, val *float32, perm *in
 //
 //go:noescape
 func spmmRowsPermZ(lo int, hi int, rowPtr *int32, col *int32, val *float32, perm *int32, b *float32, ldb int, c *float32, ldc int, n int, alpha float32, set int, pfn int)
+
+// compressNonPos copies the floats of x[:n] that are not > 0, in order, to out and returns how many (see ELU).
+//
+//go:noescape
+func compressNonPos(n int, x *float32, out *float32) int
+
+// expandNonPos sets y[:n] to x where x > 0 and elsewhere to the next float of buf, in order (see ELU).
+//
+//go:noescape
+func expandNonPos(n int, x *float32, buf *float32, y *float32)

@@ -103,3 +103,65 @@ func randRows(r *rand.Rand, rows, bRows, maxDeg int) (rowPtr, col []int32) {
 	}
 	return rowPtr, col
 }
+
+// TestELUPackedMatchesUnpacked runs ELU's forward both ways on a CPU with
+// AVX-512F: with the inputs that reach the exponential packed together
+// (compressNonPos, eluFwd on the buffer, expandNonPos) it must give the bits
+// of eluFwd over the whole slice, on lengths around the 16-lane rounds and
+// the chunk of eluChunk inputs, on mixes of specialSlice's values with
+// negative NaNs and large negatives, on slices all positive and all not,
+// in place (y = x), and without writing past y's end.
+func TestELUPackedMatchesUnpacked(t *testing.T) {
+	requireVector(t)
+	if !wide {
+		t.Skip("no AVX-512F on this CPU: the packing kernels cannot run here")
+	}
+	r := rand.New(rand.NewPCG(7, 64))
+	mixed := func(n int) []float32 {
+		x := specialSlice(r, n)
+		for i := range x {
+			switch r.IntN(10) {
+			case 0:
+				x[i] = math.Float32frombits(0xffc00000 | uint32(r.IntN(1<<22))) // a negative NaN
+			case 1:
+				x[i] *= 50
+			}
+		}
+		return x
+	}
+	allOne := func(sign float32) func(int) []float32 {
+		return func(n int) []float32 {
+			x := make([]float32, n)
+			for i := range x {
+				x[i] = sign * (r.Float32() + 1e-3)
+			}
+			return x
+		}
+	}
+	const sentinel = 12345.5
+	for name, gen := range map[string]func(int) []float32{"mixed": mixed, "positive": allOne(1), "negative": allOne(-1)} {
+		for _, n := range []int{1, 15, 16, 17, 63, 64, 65, 100, eluChunk - 1, eluChunk, eluChunk + 1, 3*eluChunk + 17, 5000} {
+			for _, alpha := range []float32{1, 0.7} {
+				x := gen(n)
+				want := make([]float32, n)
+				eluWide(false, x, want, alpha)
+				got := make([]float32, n+1)
+				got[n] = sentinel
+				eluWide(true, x, got[:n], alpha)
+				if i := sameBits(got[:n], want); i >= 0 {
+					t.Fatalf("%s n=%d alpha=%v: element %d (x %#x): packed %#x, unpacked %#x", name, n, alpha, i,
+						math.Float32bits(x[i]), math.Float32bits(got[i]), math.Float32bits(want[i]))
+				}
+				if got[n] != sentinel {
+					t.Fatalf("%s n=%d: the packed path wrote past y's end", name, n)
+				}
+				inPlace := append([]float32(nil), x...)
+				eluWide(true, inPlace, inPlace, alpha)
+				if i := sameBits(inPlace, want); i >= 0 {
+					t.Fatalf("%s n=%d alpha=%v in place: element %d: %#x, want %#x", name, n, alpha, i,
+						math.Float32bits(inPlace[i]), math.Float32bits(want[i]))
+				}
+			}
+		}
+	}
+}

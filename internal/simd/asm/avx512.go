@@ -27,6 +27,7 @@ func avx512Kernels() {
 	spmmRowKernel("spmmRowPermZ", true, masks, true)
 	spmmRowsKernel("spmmRowsZ", false, false, masks, masks, true)
 	spmmRowsKernel("spmmRowsPermZ", true, false, masks, masks, true)
+	eluCompactKernels()
 }
 
 // gemm12x32z emits a 12-row × 32-column tile of c += alpha·a·b whose two
@@ -86,6 +87,122 @@ func gemm12x32z() {
 			ADDQ(ldc, pc)
 		}
 	}
+	VZEROUPPER()
+	RET()
+}
+
+// eluCompactKernels emits the two passes around eluFwd that let ELU's
+// forward compute its float64 expm1 only for the inputs that need it
+// (x ≤ 0, −0 and NaN: about half of a layer's pre-activations), sixteen
+// lanes a round: compressNonPos packs those inputs, in order, into a
+// buffer, eluFwd runs on the packed buffer, and expandNonPos puts its
+// results back in their lanes, x in the others. Every lane's value comes
+// from eluFwd's operations on its own input, so the bits are the unpacked
+// kernel's. The packing goes through a register and one full store (the
+// memory form of VCOMPRESSPS is microcoded on Intel's cores), so the
+// buffer must hold 16 floats past the last input packed into it.
+func eluCompactKernels() {
+	compressNonPos()
+	expandNonPos()
+}
+
+// notPositive sets k to the lanes of x (among those of within, when it is
+// not nil) that are not > 0: predicate NGT_UQ, true for NaN.
+func notPositive(x, zero VecVirtual, within OpmaskVirtual) OpmaskVirtual {
+	k := K()
+	if within != nil {
+		VCMPPS(U8(0x1a), zero, x, within, k)
+	} else {
+		VCMPPS(U8(0x1a), zero, x, k)
+	}
+	return k
+}
+
+// advanceByLanes adds to p four bytes for each lane set in k.
+func advanceByLanes(p Register, k OpmaskVirtual) {
+	c := GP32()
+	KMOVW(k, c)
+	POPCNTL(c, c)
+	LEAQ(Mem{Base: p, Index: c.As64(), Scale: 4}, p)
+}
+
+func compressNonPos() {
+	kernel("compressNonPos", "func(n int, x, out *float32) int",
+		"compressNonPos copies the floats of x[:n] that are not > 0, in order, to out and returns how many (see ELU).")
+	n, px, po := Load(Param("n"), GP64()), Load(Param("x"), GP64()), Load(Param("out"), GP64())
+	start := GP64()
+	MOVQ(po, start)
+	z := ZMM()
+	zero(z)
+	Label("c16")
+	CMPQ(n, U8(16))
+	JL(LabelRef("ctail"))
+	{
+		x, p := ZMM(), ZMM()
+		VMOVUPS(Mem{Base: px}, x)
+		k := notPositive(x, z, nil)
+		VCOMPRESSPS_Z(x, k, p)
+		VMOVUPS(p, Mem{Base: po})
+		advanceByLanes(po, k)
+	}
+	ADDQ(U8(64), px)
+	SUBQ(U8(16), n)
+	JMP(LabelRef("c16"))
+	Label("ctail")
+	TESTQ(n, n)
+	JZ(LabelRef("cdone"))
+	{
+		kt := tailK(n)
+		x, p := ZMM(), ZMM()
+		VMOVUPS_Z(Mem{Base: px}, kt, x)
+		k := notPositive(x, z, kt)
+		VCOMPRESSPS_Z(x, k, p)
+		VMOVUPS(p, Mem{Base: po})
+		advanceByLanes(po, k)
+	}
+	Label("cdone")
+	SUBQ(start, po)
+	SHRQ(U8(2), po)
+	Store(po, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+func expandNonPos() {
+	kernel("expandNonPos", "func(n int, x, buf, y *float32)",
+		"expandNonPos sets y[:n] to x where x > 0 and elsewhere to the next float of buf, in order (see ELU).")
+	n, px, pb, py := Load(Param("n"), GP64()), Load(Param("x"), GP64()), Load(Param("buf"), GP64()), Load(Param("y"), GP64())
+	z := ZMM()
+	zero(z)
+	Label("e16")
+	CMPQ(n, U8(16))
+	JL(LabelRef("etail"))
+	{
+		x, b := ZMM(), ZMM()
+		VMOVUPS(Mem{Base: px}, x)
+		k := notPositive(x, z, nil)
+		VMOVUPS(Mem{Base: pb}, b)
+		VEXPANDPS(b, k, x)
+		VMOVUPS(x, Mem{Base: py})
+		advanceByLanes(pb, k)
+	}
+	ADDQ(U8(64), px)
+	ADDQ(U8(64), py)
+	SUBQ(U8(16), n)
+	JMP(LabelRef("e16"))
+	Label("etail")
+	TESTQ(n, n)
+	JZ(LabelRef("edone"))
+	{
+		kt := tailK(n)
+		x, b := ZMM(), ZMM()
+		VMOVUPS_Z(Mem{Base: px}, kt, x)
+		k := notPositive(x, z, kt)
+		VMOVUPS(Mem{Base: pb}, b)
+		VEXPANDPS(b, k, x)
+		VMOVUPS(x, kt, Mem{Base: py})
+	}
+	Label("edone")
 	VZEROUPPER()
 	RET()
 }
