@@ -126,6 +126,39 @@ func advanceByLanes(p Register, k OpmaskVirtual) {
 	LEAQ(Mem{Base: p, Index: c.As64(), Scale: 4}, p)
 }
 
+// laneRounds emits a loop over n floats sixteen a round, labels prefix+"16"
+// and prefix+"tail": body(nil) on each whole round, then the pointers ps
+// advanced by 64 bytes; then, for the last n mod 16 when there are any,
+// body with their lane mask. It falls through to prefix+"done", which the
+// caller places after.
+func laneRounds(prefix string, n Register, ps []Register, body func(within OpmaskVirtual)) {
+	Label(prefix + "16")
+	CMPQ(n, U8(16))
+	JL(LabelRef(prefix + "tail"))
+	body(nil)
+	for _, p := range ps {
+		ADDQ(U8(64), p)
+	}
+	SUBQ(U8(16), n)
+	JMP(LabelRef(prefix + "16"))
+	Label(prefix + "tail")
+	TESTQ(n, n)
+	JZ(LabelRef(prefix + "done"))
+	body(tailK(n))
+}
+
+// loadLanes loads sixteen floats at p, or the lanes of within (the others
+// zero) when it is not nil.
+func loadLanes(p Register, within OpmaskVirtual) VecVirtual {
+	x := ZMM()
+	if within != nil {
+		VMOVUPS_Z(Mem{Base: p}, within, x)
+	} else {
+		VMOVUPS(Mem{Base: p}, x)
+	}
+	return x
+}
+
 func compressNonPos() {
 	kernel("compressNonPos", "func(n int, x, out *float32) int",
 		"compressNonPos copies the floats of x[:n] that are not > 0, in order, to out and returns how many (see ELU).")
@@ -134,32 +167,13 @@ func compressNonPos() {
 	MOVQ(po, start)
 	z := ZMM()
 	zero(z)
-	Label("c16")
-	CMPQ(n, U8(16))
-	JL(LabelRef("ctail"))
-	{
-		x, p := ZMM(), ZMM()
-		VMOVUPS(Mem{Base: px}, x)
-		k := notPositive(x, z, nil)
+	laneRounds("c", n, []Register{px}, func(within OpmaskVirtual) {
+		x, p := loadLanes(px, within), ZMM()
+		k := notPositive(x, z, within)
 		VCOMPRESSPS_Z(x, k, p)
 		VMOVUPS(p, Mem{Base: po})
 		advanceByLanes(po, k)
-	}
-	ADDQ(U8(64), px)
-	SUBQ(U8(16), n)
-	JMP(LabelRef("c16"))
-	Label("ctail")
-	TESTQ(n, n)
-	JZ(LabelRef("cdone"))
-	{
-		kt := tailK(n)
-		x, p := ZMM(), ZMM()
-		VMOVUPS_Z(Mem{Base: px}, kt, x)
-		k := notPositive(x, z, kt)
-		VCOMPRESSPS_Z(x, k, p)
-		VMOVUPS(p, Mem{Base: po})
-		advanceByLanes(po, k)
-	}
+	})
 	Label("cdone")
 	SUBQ(start, po)
 	SHRQ(U8(2), po)
@@ -174,34 +188,18 @@ func expandNonPos() {
 	n, px, pb, py := Load(Param("n"), GP64()), Load(Param("x"), GP64()), Load(Param("buf"), GP64()), Load(Param("y"), GP64())
 	z := ZMM()
 	zero(z)
-	Label("e16")
-	CMPQ(n, U8(16))
-	JL(LabelRef("etail"))
-	{
-		x, b := ZMM(), ZMM()
-		VMOVUPS(Mem{Base: px}, x)
-		k := notPositive(x, z, nil)
+	laneRounds("e", n, []Register{px, py}, func(within OpmaskVirtual) {
+		x, b := loadLanes(px, within), ZMM()
+		k := notPositive(x, z, within)
 		VMOVUPS(Mem{Base: pb}, b)
 		VEXPANDPS(b, k, x)
-		VMOVUPS(x, Mem{Base: py})
-		advanceByLanes(pb, k)
-	}
-	ADDQ(U8(64), px)
-	ADDQ(U8(64), py)
-	SUBQ(U8(16), n)
-	JMP(LabelRef("e16"))
-	Label("etail")
-	TESTQ(n, n)
-	JZ(LabelRef("edone"))
-	{
-		kt := tailK(n)
-		x, b := ZMM(), ZMM()
-		VMOVUPS_Z(Mem{Base: px}, kt, x)
-		k := notPositive(x, z, kt)
-		VMOVUPS(Mem{Base: pb}, b)
-		VEXPANDPS(b, k, x)
-		VMOVUPS(x, kt, Mem{Base: py})
-	}
+		if within != nil {
+			VMOVUPS(x, within, Mem{Base: py})
+		} else {
+			VMOVUPS(x, Mem{Base: py})
+			advanceByLanes(pb, k) // the tail reads buf no more
+		}
+	})
 	Label("edone")
 	VZEROUPPER()
 	RET()
