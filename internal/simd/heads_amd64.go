@@ -9,16 +9,16 @@ import "fmt"
 // operation takes the head count, as the generators in asm do; any other
 // count panics.
 
-// checkHeads panics unless h is 4 or 8 and every length is a multiple of h
-// (and, with positive, at least h), naming the operation.
-func checkHeads(op string, h int, positive bool, lens ...int) {
-	ok := h == 4 || h == 8
-	for _, n := range lens {
-		ok = ok && n%h == 0 && n == lens[0] && (!positive || n > 0)
+// checkHeads panics unless h is 4 or 8 and the lengths a, b and c (pass a
+// again for an operand fewer) are one multiple of h (and, with positive, at
+// least h), naming the operation. Not variadic: the slice of a variadic
+// call escapes into the panic's message and would be allocated on every
+// call, one a row of the graph.
+func checkHeads(op string, h int, positive bool, a, b, c int) {
+	if (h == 4 || h == 8) && a%h == 0 && a == b && a == c && (!positive || a > 0) {
+		return
 	}
-	if !ok {
-		panic(fmt.Sprintf("simd: %s for %d heads on %v floats (want 4 or 8 heads and one multiple of the head count)", op, h, lens))
-	}
+	panic(fmt.Sprintf("simd: %s for %d heads on %d, %d and %d floats (want 4 or 8 heads and one multiple of the head count)", op, h, a, b, c))
 }
 
 // EdgeSoftmaxPre is the first pass of package autograd's edge softmax over
@@ -27,7 +27,7 @@ func checkHeads(op string, h int, positive bool, lens ...int) {
 // builds it, from the first entry on), then out_k = s_k − m, the Go loop's
 // bits. s and out have the same length, a positive multiple of h.
 func EdgeSoftmaxPre(h int, s, out []float32) {
-	checkHeads("EdgeSoftmaxPre", h, true, len(s), len(out))
+	checkHeads("EdgeSoftmaxPre", h, true, len(s), len(out), len(s))
 	if h == 4 {
 		edgeSoftmaxPre4(len(s)/4, &s[0], &out[0])
 		return
@@ -40,7 +40,7 @@ func EdgeSoftmaxPre(h int, s, out []float32) {
 // of out in float64 (float64(e) + sum, from +0, in entry order), inv =
 // float32(1/sum), then out_k = out_k·inv, the Go loop's bits.
 func EdgeSoftmaxPost(h int, out []float32) {
-	checkHeads("EdgeSoftmaxPost", h, true, len(out))
+	checkHeads("EdgeSoftmaxPost", h, true, len(out), len(out), len(out))
 	if h == 4 {
 		edgeSoftmaxPost4(len(out)/4, &out[0])
 		return
@@ -81,7 +81,7 @@ func EdgeSoftmaxBack(h int, o, g, s []float32, first bool) {
 // len(idx)): each element is dst + row with dst as the first operand, as the
 // compiler's scalar code for `dst[c] += row[c]`. Indices are not checked.
 func AddRows(h, n int, idx []int32, src, dst []float32) {
-	checkHeads("AddRows", h, true, len(dst[:h]))
+	checkHeads("AddRows", h, true, h, h, len(dst[:h]))
 	if idx != nil {
 		n = len(idx)
 	}
@@ -108,7 +108,7 @@ func AddRows(h, n int, idx []int32, src, dst []float32) {
 // not checked.
 func GatherAdd(h int, col []int32, a, b, out []float32) {
 	n := len(col)
-	checkHeads("GatherAdd", h, true, len(a[:h]))
+	checkHeads("GatherAdd", h, true, h, h, len(a[:h]))
 	if n == 0 {
 		return
 	}

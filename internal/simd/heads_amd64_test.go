@@ -279,3 +279,25 @@ func TestFirstGradientKernelsMatchZeroed(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadKernelsAllocateNothing: the multi-head wrappers run once a row of
+// the graph, so their checks must not allocate (a variadic check whose
+// slice escaped into its panic message allocated on every call).
+func TestHeadKernelsAllocateNothing(t *testing.T) {
+	requireVector(t)
+	f, g, s := make([]float32, 32), make([]float32, 32), make([]float32, 32)
+	col := []int32{0, 1, 2, 3}
+	for _, h := range []int{4, 8} {
+		allocs := testing.AllocsPerRun(20, func() {
+			EdgeSoftmaxPre(h, f, g)
+			EdgeSoftmaxPost(h, g)
+			EdgeSoftmaxBack(h, f, g, s, false)
+			AddRows(h, 2, nil, f, s)
+			AddRows(h, 0, col, f, s)
+			GatherAdd(h, col, f, g, s[:h*len(col)])
+		})
+		if allocs != 0 {
+			t.Errorf("%d heads: %v allocations a round of the wrappers, want none", h, allocs)
+		}
+	}
+}
