@@ -54,7 +54,10 @@ func gemmPanelRange(kd *kernel, plo, phi int) {
 	nbPadded := (min(kd.n, gemmNB) + simd.TileCols - 1) / simd.TileCols * simd.TileCols
 	// Go zeroes the buffer on every call, so small products get a small
 	// one, and those that read op(b) in place none.
-	if readBInPlace(kd.transB, min(phi*simd.TileRows, kd.m)-plo*simd.TileRows) {
+	rows := min(phi*simd.TileRows, kd.m) - plo*simd.TileRows
+	if !readBInPlace(kd.transB, rows) && useTransAPanels(kd, rows) {
+		gemmTransARange(kd, plo, phi)
+	} else if readBInPlace(kd.transB, min(phi*simd.TileRows, kd.m)-plo*simd.TileRows) {
 		gemmPanels(plo, phi, nil, kd.transA, kd.transB, kd.alpha, kd.a, kd.b, kd.beta, kd.c, kd.m, kd.n, kd.k, kd.epi)
 	} else if min(kd.k, gemmKC)*nbPadded <= gemmSmallPack {
 		var pack [gemmSmallPack]float32

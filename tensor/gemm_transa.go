@@ -1,0 +1,87 @@
+package tensor
+
+import "github.com/pcgcn/pcgcn/internal/simd"
+
+// The transposed-left products (a weight gradient Hᵀ·∂out: op(a) = aᵀ, a
+// n×m with n the graph's nodes) read op(a)'s row tile in place as twelve
+// consecutive floats per inner index, the next twelve m floats on. For m a
+// multiple of 256 those lines are 1–2 KiB apart and fall on one or two L1
+// sets, so no tile call keeps its 256 inner indices' lines (BENCHMARKS.md,
+// session 54): each call read them again from L2, while the NN products'
+// in-place rows stay in L1. gemmPanelsTransA packs the tile instead (one
+// 16-float vector a step) and runs it against b's block 512 columns wide,
+// packed once per block of the inner index, so a packed tile serves up to
+// 16 tile calls. Only where op(a)'s values are read from changes: every
+// element of c gets the tiles, chains and folds of gemmPanels, in the same
+// order along the inner index.
+const (
+	// gemmTNCols is the width of the blocks of op(b) that gemmPanelsTransA
+	// packs: 512 columns, the widest hidden layer of the searches (a
+	// 512 KiB buffer on the goroutine's stack, held in L2).
+	gemmTNCols = 512
+	// gemmTNMin is the fewest multiply-adds of a product that takes
+	// gemmPanelsTransA: the buffers are zeroed on every call (Go zeroes a
+	// stack array), 512 KiB, a few microseconds, against 32M multiply-adds.
+	gemmTNMin = 1 << 25
+)
+
+// useTransAPanels reports whether gemmPanelRange runs rows of kd through
+// gemmPanelsTransA: a transposed left operand, b's blocks packed, at least
+// a 12-row tile in the piece, c at least 128 columns wide (a packed tile
+// then serves four or more tile calls), a product of at least gemmTNMin
+// multiply-adds, and no epilogue (whose blocks are at most gemmNB wide).
+func useTransAPanels(kd *kernel, rows int) bool {
+	return kd.transA && kd.epi == nil && rows >= 2*simd.TileRows && kd.n >= 128 && kd.m*kd.n*kd.k >= gemmTNMin
+}
+
+// gemmTransARange runs the row panels [plo, phi) of gemmBlocked through
+// gemmPanelsTransA with its buffers on the goroutine's stack.
+func gemmTransARange(kd *kernel, plo, phi int) {
+	var bpack [gemmKC * gemmTNCols]float32
+	var apack [gemmKC * simd.TileCols]float32
+	gemmPanelsTransA(plo, phi, bpack[:], apack[:], kd)
+}
+
+// gemmPanelsTransA computes the rows of c in row panels [plo, phi) for a
+// transposed a: for each block of gemmKC inner indices and of gemmTNCols
+// columns, op(b)'s block is packed (packB), then each tile of twelve rows
+// (fewer for the last) is packed p-major, 16 floats a step (packATile), and
+// multiplied by the whole block in one simd.GemmRowTiles call. The rows are
+// scaled by beta just before their first tile.
+func gemmPanelsTransA(plo, phi int, bpack, apack []float32, kd *kernel) {
+	const w = simd.TileCols
+	m, n, k := kd.m, kd.n, kd.k
+	c := kd.c.Data
+	r0, r1 := plo*simd.TileRows, min(phi*simd.TileRows, m)
+	for k0 := 0; k0 < k; k0 += gemmKC {
+		kc := min(gemmKC, k-k0)
+		for jb := 0; jb < n; jb += gemmTNCols {
+			nb := min(gemmTNCols, n-jb)
+			packB(bpack, kd.b, kd.transB, k0, kc, jb, nb)
+			for i0 := r0; i0 < r1; i0 += 2 * simd.TileRows {
+				rows := min(2*simd.TileRows, r1-i0)
+				if k0 == 0 && jb == 0 {
+					scaleRow(c[i0*n:(i0+rows)*n], kd.beta)
+				}
+				packATile(apack, kd.a.Data, m, i0, rows, k0, kc)
+				simd.GemmRowTiles(rows, nb, kc, kd.alpha, apack, 1, w, bpack, w, kc*w, c[i0*n+jb:], n)
+			}
+		}
+	}
+}
+
+// packATile copies rows [i0, i0+rows) of op(a) = aᵀ (a with m columns) at
+// inner indices [k0, k0+kc) into dst p-major, 16 floats a step: dst[16p+r]
+// = a[(k0+p)·m + i0 + r] for r < rows (the lanes past rows are left as
+// they are; the tiles do not read them). Sixteen floats a step in one
+// vector copy where the row of a has them, else one at a time.
+func packATile(dst, a []float32, m, i0, rows, k0, kc int) {
+	const w = simd.TileCols
+	if i0+w <= m {
+		simd.PackPanels16(dst, a[k0*m+i0:], m, kc, 1, kc*w)
+		return
+	}
+	for p := range kc {
+		copy(dst[p*w:p*w+rows], a[(k0+p)*m+i0:(k0+p)*m+i0+rows])
+	}
+}
