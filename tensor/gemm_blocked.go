@@ -34,7 +34,9 @@ func gemmBlocked(e Exec, kd kernel) {
 	m, n, k := kd.m, kd.n, kd.k
 	panels := (m + simd.TileRows - 1) / simd.TileRows
 	if e.Serial(panels, m*n*k) {
-		gemmPanelRange(&kd, 0, panels)
+		if !gemmTransAScratch(e, &kd, panels) {
+			gemmPanelRange(&kd, 0, panels)
+		}
 		return
 	}
 	e.runKernelMin(panels, gemmMinPanels, kd, gemmPanelRange)
@@ -54,10 +56,7 @@ func gemmPanelRange(kd *kernel, plo, phi int) {
 	nbPadded := (min(kd.n, gemmNB) + simd.TileCols - 1) / simd.TileCols * simd.TileCols
 	// Go zeroes the buffer on every call, so small products get a small
 	// one, and those that read op(b) in place none.
-	rows := min(phi*simd.TileRows, kd.m) - plo*simd.TileRows
-	if !readBInPlace(kd.transB, rows) && useTransAPanels(kd, rows) {
-		gemmTransARange(kd, plo, phi)
-	} else if readBInPlace(kd.transB, min(phi*simd.TileRows, kd.m)-plo*simd.TileRows) {
+	if readBInPlace(kd.transB, min(phi*simd.TileRows, kd.m)-plo*simd.TileRows) {
 		gemmPanels(plo, phi, nil, kd.transA, kd.transB, kd.alpha, kd.a, kd.b, kd.beta, kd.c, kd.m, kd.n, kd.k, kd.epi)
 	} else if min(kd.k, gemmKC)*nbPadded <= gemmSmallPack {
 		var pack [gemmSmallPack]float32
@@ -99,15 +98,25 @@ func gemmPanels(plo, phi int, pack []float32, transA, transB bool, alpha float32
 			}
 			for i0 := r0; i0 < r1; i0 += gemmScaleRows {
 				i1 := min(i0+gemmScaleRows, r1)
-				if k0 == 0 && jb == 0 {
+				set := k0 == 0 && beta == 0
+				if k0 == 0 && jb == 0 && !set {
 					// scaled just before its tiles, the rows are still
 					// in L1 when the tiles read them (scaling the whole
 					// piece first wrote a million-row c out to memory
 					// and read it back)
 					scaleRow(c.Data[i0*n:i1*n], beta)
 				}
-				simd.GemmRowTiles(i1-i0, nb, kc, alpha, a.Data[i0*rsa+k0*csa:], rsa, csa,
-					bp, ldb, panelOffset(inPlace, 1, kc), c.Data[i0*n+jb:], n)
+				// with beta 0 the first inner block's tiles write their
+				// blocks as onto zeros, without a pass that zeroes them
+				// (direct calls: through a func value the stack's
+				// packing buffer would escape)
+				if set {
+					simd.GemmRowTilesSet(i1-i0, nb, kc, alpha, a.Data[i0*rsa+k0*csa:], rsa, csa,
+						bp, ldb, panelOffset(inPlace, 1, kc), c.Data[i0*n+jb:], n)
+				} else {
+					simd.GemmRowTiles(i1-i0, nb, kc, alpha, a.Data[i0*rsa+k0*csa:], rsa, csa,
+						bp, ldb, panelOffset(inPlace, 1, kc), c.Data[i0*n+jb:], n)
+				}
 				if epi != nil && k0+kc == k {
 					epi.F(epi.Arg, i0, i1, jb, jb+nb)
 				}

@@ -11,35 +11,50 @@ import "github.com/pcgcn/pcgcn/internal/simd"
 // in-place rows stay in L1. gemmPanelsTransA packs the tile instead (one
 // 16-float vector a step) and runs it against b's block 512 columns wide,
 // packed once per block of the inner index, so a packed tile serves up to
-// 16 tile calls. Only where op(a)'s values are read from changes: every
+// 16 tile calls. It runs where a serial product finds the Exec's Scratch
+// free (gemmTransAScratch). Only where op(a)'s values are read from changes: every
 // element of c gets the tiles, chains and folds of gemmPanels, in the same
 // order along the inner index.
 const (
 	// gemmTNCols is the width of the blocks of op(b) that gemmPanelsTransA
 	// packs: 512 columns, the widest hidden layer of the searches (a
-	// 512 KiB buffer on the goroutine's stack, held in L2).
+	// 512 KiB buffer, held in L2). 128 columns, whose buffer Go would keep
+	// on a goroutine's stack, gained a tenth of what 512 gain.
 	gemmTNCols = 512
 	// gemmTNMin is the fewest multiply-adds of a product that takes
-	// gemmPanelsTransA: the buffers are zeroed on every call (Go zeroes a
-	// stack array), 512 KiB, a few microseconds, against 32M multiply-adds.
+	// gemmPanelsTransA, where packing each tile once a block pays.
 	gemmTNMin = 1 << 25
 )
 
-// useTransAPanels reports whether gemmPanelRange runs rows of kd through
-// gemmPanelsTransA: a transposed left operand, b's blocks packed, at least
-// a 12-row tile in the piece, c at least 128 columns wide (a packed tile
-// then serves four or more tile calls), a product of at least gemmTNMin
-// multiply-adds, and no epilogue (whose blocks are at most gemmNB wide).
+// useTransAPanels reports whether a product kd of rows rows of c takes
+// gemmPanelsTransA: a transposed left operand, b's blocks packed (more than
+// one row panel), c at least 128 columns wide (a packed tile then serves
+// four or more tile calls), a product of at least gemmTNMin multiply-adds,
+// and no epilogue (whose blocks are at most gemmNB wide).
 func useTransAPanels(kd *kernel, rows int) bool {
-	return kd.transA && kd.epi == nil && rows >= 2*simd.TileRows && kd.n >= 128 && kd.m*kd.n*kd.k >= gemmTNMin
+	return kd.transA && kd.epi == nil && !readBInPlace(kd.transB, rows) && rows >= 2*simd.TileRows &&
+		kd.n >= 128 && kd.m*kd.n*kd.k >= gemmTNMin
 }
 
-// gemmTransARange runs the row panels [plo, phi) of gemmBlocked through
-// gemmPanelsTransA with its buffers on the goroutine's stack.
-func gemmTransARange(kd *kernel, plo, phi int) {
-	var bpack [gemmKC * gemmTNCols]float32
-	var apack [gemmKC * simd.TileCols]float32
-	gemmPanelsTransA(plo, phi, bpack[:], apack[:], kd)
+// gemmTransAScratch runs a serial product's row panels [0, panels) through
+// gemmPanelsTransA with its buffers in the Exec's Scratch (528 KiB: more
+// than Go keeps on a goroutine's stack, and a training step must not
+// allocate), and reports whether it did. Without a Scratch, with it in use,
+// or for a product that useTransAPanels turns down, it does nothing and
+// gemmBlocked takes gemmPanels, which gives the same bits. The pieces of a
+// parallel product take gemmPanels too: one Scratch cannot serve them all.
+func gemmTransAScratch(e Exec, kd *kernel, panels int) bool {
+	if !useTransAPanels(kd, kd.m) {
+		return false
+	}
+	const bn = gemmKC * gemmTNCols
+	buf, ok := e.Scratch.Take(bn + gemmKC*simd.TileCols)
+	if !ok {
+		return false
+	}
+	defer e.Scratch.Release()
+	gemmPanelsTransA(0, panels, buf[:bn], buf[bn:], kd)
+	return true
 }
 
 // gemmPanelsTransA computes the rows of c in row panels [plo, phi) for a
@@ -47,7 +62,8 @@ func gemmTransARange(kd *kernel, plo, phi int) {
 // columns, op(b)'s block is packed (packB), then each tile of twelve rows
 // (fewer for the last) is packed p-major, 16 floats a step (packATile), and
 // multiplied by the whole block in one simd.GemmRowTiles call. The rows are
-// scaled by beta just before their first tile.
+// scaled by beta just before their first tile (with beta 0, the first inner
+// block's tiles write onto zeros: simd.GemmRowTilesSet).
 func gemmPanelsTransA(plo, phi int, bpack, apack []float32, kd *kernel) {
 	const w = simd.TileCols
 	m, n, k := kd.m, kd.n, kd.k
@@ -60,11 +76,16 @@ func gemmPanelsTransA(plo, phi int, bpack, apack []float32, kd *kernel) {
 			packB(bpack, kd.b, kd.transB, k0, kc, jb, nb)
 			for i0 := r0; i0 < r1; i0 += 2 * simd.TileRows {
 				rows := min(2*simd.TileRows, r1-i0)
-				if k0 == 0 && jb == 0 {
+				set := k0 == 0 && kd.beta == 0
+				if k0 == 0 && jb == 0 && !set {
 					scaleRow(c[i0*n:(i0+rows)*n], kd.beta)
 				}
 				packATile(apack, kd.a.Data, m, i0, rows, k0, kc)
-				simd.GemmRowTiles(rows, nb, kc, kd.alpha, apack, 1, w, bpack, w, kc*w, c[i0*n+jb:], n)
+				if set {
+					simd.GemmRowTilesSet(rows, nb, kc, kd.alpha, apack, 1, w, bpack, w, kc*w, c[i0*n+jb:], n)
+				} else {
+					simd.GemmRowTiles(rows, nb, kc, kd.alpha, apack, 1, w, bpack, w, kc*w, c[i0*n+jb:], n)
+				}
 			}
 		}
 	}

@@ -15,7 +15,9 @@ import (
 // float at a time), inner lengths across and between gemmKC blocks, widths
 // not a multiple of 16 and past one gemmTNCols block, a transposed b, beta
 // 0 (over NaNs in c), 1 and 0.5, signed zeros, infinities, NaN payloads and
-// subnormals in the operands, at 1 and 3 threads.
+// subnormals in the operands; called directly, and through Gemm serial with
+// a Scratch (the panels), with the Scratch busy and at 3 threads (gemmPanels
+// either way).
 func TestGemmTransAPanelsBitForBit(t *testing.T) {
 	if !simd.Enabled() {
 		t.Skip("no vector kernels: Gemm takes its portable loops")
@@ -53,9 +55,22 @@ func TestGemmTransAPanelsBitForBit(t *testing.T) {
 				pack := make([]float32, gemmKC*gemmNB)
 				panels := (cs.m + simd.TileRows - 1) / simd.TileRows
 				gemmPanels(0, panels, pack, true, cs.transB, alpha, a, b, beta, want, cs.m, cs.n, cs.k, nil)
-				for _, threads := range []int{1, 3} {
+				// the panels themselves, then Gemm serial with a Scratch
+				// (which takes them), busy Scratch and 3 threads (which
+				// do not)
+				direct := c0.Clone()
+				kd := gemmKernel("test", true, cs.transB, alpha, a, b, beta, direct)
+				gemmPanelsTransA(0, panels, make([]float32, gemmKC*gemmTNCols), make([]float32, gemmKC*simd.TileCols), &kd)
+				if i := bitsEqual(direct.Data, want.Data); i >= 0 {
+					t.Fatalf("%d×%d·%d×%d transB %v, alpha %v, beta %v: gemmPanelsTransA element %d: %v (%#x), in place %v (%#x)", cs.m, cs.k, cs.k, cs.n, cs.transB, alpha, beta,
+						i, direct.Data[i], math.Float32bits(direct.Data[i]), want.Data[i], math.Float32bits(want.Data[i]))
+				}
+				busy := &Scratch{}
+				busy.Take(1)
+				for _, e := range []Exec{{Threads: 1, Scratch: &Scratch{}}, {Threads: 1, Scratch: busy}, {Threads: 3, Scratch: &Scratch{}}} {
+					threads := e.Threads
 					got := c0.Clone()
-					Gemm(Exec{Threads: threads}, true, cs.transB, alpha, a, b, beta, got)
+					Gemm(e, true, cs.transB, alpha, a, b, beta, got)
 					name := fmt.Sprintf("%d×%d·%d×%d transB %v, alpha %v, beta %v, %d threads", cs.m, cs.k, cs.k, cs.n, cs.transB, alpha, beta, threads)
 					if i := bitsEqual(got.Data, want.Data); i >= 0 {
 						t.Fatalf("%s: element %d: %v (%#x), in place %v (%#x)", name, i, got.Data[i], math.Float32bits(got.Data[i]), want.Data[i], math.Float32bits(want.Data[i]))
@@ -63,5 +78,27 @@ func TestGemmTransAPanelsBitForBit(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestGemmTransAPanelsAllocateNothing: gemmPanelsTransA's buffers are the
+// Exec's Scratch, grown once (on a goroutine's stack Go would put their
+// 528 KiB on the heap every product).
+func TestGemmTransAPanelsAllocateNothing(t *testing.T) {
+	if !simd.Enabled() {
+		t.Skip("no vector kernels: Gemm takes its portable loops")
+	}
+	a, b := randOperands(newRand(55), 128, 2048, 128, true, false)
+	c := NewDense(128, 128)
+	kd := gemmKernel("test", true, false, 1, a, b, 0, c)
+	if !useTransAPanels(&kd, 128) {
+		t.Fatal("128×2048·2048×128 is not a product of gemmPanelsTransA; the test checks nothing")
+	}
+	e := Exec{Threads: 1, Scratch: &Scratch{}}
+	if n := testing.AllocsPerRun(3, func() { Gemm(e, true, false, 1, a, b, 0, c) }); n != 0 {
+		t.Errorf("%v allocations a product, want none", n)
+	}
+	if cap(e.Scratch.buf) < gemmKC*gemmTNCols {
+		t.Errorf("the Scratch holds %d floats: Gemm did not run gemmPanelsTransA in it", cap(e.Scratch.buf))
 	}
 }

@@ -104,14 +104,37 @@ func GemmTile12x8s(cols, kc int, alpha float32, a []float32, rsa, csa int, b []f
 // operations; what goes is checkTile and the re-slicing per tile (about 40
 // instructions a call, several thousand calls a product).
 func GemmRowTiles(rows, nb, kc int, alpha float32, a []float32, rsa, csa int, b []float32, ldb, bstride int, c []float32, ldc int) {
-	gemmRowTiles(wide, rows, nb, kc, alpha, a, rsa, csa, b, ldb, bstride, c, ldc)
+	gemmRowTiles(wide, false, rows, nb, kc, alpha, a, rsa, csa, b, ldb, bstride, c, ldc)
+}
+
+// GemmRowTilesSet is GemmRowTiles onto a block of c whose contents are
+// ignored: each element gets the bits that GemmRowTiles gives after the
+// block is zeroed (c = fma(alpha, Σ, +0)), without the zeroing pass and,
+// in the 12×32 tiles (gemm12x32zSet), without reading c at all; the other
+// tiles zero their own part of the block just before they run, while it is
+// in cache. Package tensor's products with beta 0 use it for their first
+// block of the inner index.
+func GemmRowTilesSet(rows, nb, kc int, alpha float32, a []float32, rsa, csa int, b []float32, ldb, bstride int, c []float32, ldc int) {
+	gemmRowTiles(wide, true, rows, nb, kc, alpha, a, rsa, csa, b, ldb, bstride, c, ldc)
+}
+
+// clearTile zeroes the rows × cols block of c at pc (row stride ldc), the
+// part of a GemmRowTilesSet block that a tile other than gemm12x32zSet is
+// about to fold into.
+func clearTile(c []float32, at, rows, cols, ldc int) {
+	for r := range rows {
+		clear(c[at+r*ldc : at+r*ldc+cols])
+	}
 }
 
 // gemmRowTiles is GemmRowTiles, with the AVX-512 tiles where wide is set:
 // twelve rows by each pair of whole 16-column panels at once (gemm12x32z),
 // the same operations on each element as the 6×16 tiles, which take the
 // rest (the rows short of twelve, an odd panel, the last partial one).
-func gemmRowTiles(wide bool, rows, nb, kc int, alpha float32, a []float32, rsa, csa int, b []float32, ldb, bstride int, c []float32, ldc int) {
+//
+// With set, every tile's block of c is written as if zeroed first (see
+// GemmRowTilesSet).
+func gemmRowTiles(wide, set bool, rows, nb, kc int, alpha float32, a []float32, rsa, csa int, b []float32, ldb, bstride int, c []float32, ldc int) {
 	if rows <= 0 || nb <= 0 {
 		return
 	}
@@ -124,12 +147,19 @@ func gemmRowTiles(wide bool, rows, nb, kc int, alpha float32, a []float32, rsa, 
 	}
 	for i0 := 0; i0 < rows; {
 		if nb <= 8 && rows-i0 >= 2*TileRows {
+			if set {
+				clearTile(c, i0*ldc, 2*TileRows, nb, ldc)
+			}
 			gemm12x8s(kc, &a[i0*rsa], rsa, csa, &b[0], ldb, &c[i0*ldc], ldc, alpha, nb)
 			i0 += 2 * TileRows
 			continue
 		}
 		if pairs := nb / (2 * TileCols); wide && pairs > 0 && rows-i0 >= 2*TileRows {
 			for q := 0; q < 2*pairs; q += 2 {
+				if set {
+					gemm12x32zSet(kc, &a[i0*rsa], rsa, csa, &b[q*bstride], ldb, bstride, &c[i0*ldc+q*TileCols], ldc, alpha)
+					continue
+				}
 				gemm12x32z(kc, &a[i0*rsa], rsa, csa, &b[q*bstride], ldb, bstride, &c[i0*ldc+q*TileCols], ldc, alpha)
 			}
 			for i := i0; i < i0+2*TileRows; i += TileRows {
@@ -137,6 +167,9 @@ func gemmRowTiles(wide bool, rows, nb, kc int, alpha float32, a []float32, rsa, 
 					cols := TileCols
 					if q == nq-1 {
 						cols = last
+					}
+					if set {
+						clearTile(c, i*ldc+q*TileCols, TileRows, cols, ldc)
 					}
 					gemmTileUnchecked(TileRows, cols, kc, alpha, &a[i*rsa], rsa, csa, &b[q*bstride], ldb, &c[i*ldc+q*TileCols], ldc)
 				}
@@ -149,6 +182,9 @@ func gemmRowTiles(wide bool, rows, nb, kc int, alpha float32, a []float32, rsa, 
 			cols := TileCols
 			if q == nq-1 {
 				cols = last
+			}
+			if set {
+				clearTile(c, i0*ldc+q*TileCols, h, cols, ldc)
 			}
 			gemmTileUnchecked(h, cols, kc, alpha, &a[i0*rsa], rsa, csa, &b[q*bstride], ldb, &c[i0*ldc+q*TileCols], ldc)
 		}

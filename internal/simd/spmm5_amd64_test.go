@@ -150,7 +150,8 @@ func TestGemmTile12x8sMatchesTwoTiles(t *testing.T) {
 // matrix whose other floats must stay as they were.
 //
 // Where the CPU has AVX-512F it checks both ways GemmRowTiles runs: with
-// the 12×32 tiles of gemm12x32z and without them.
+// the 12×32 tiles of gemm12x32z and without them. Each case also runs
+// GemmRowTilesSet's form against the block zeroed first.
 func TestGemmRowTilesMatchesGemmTile(t *testing.T) {
 	requireVector(t)
 	ways := []bool{false}
@@ -193,10 +194,29 @@ func testGemmRowTiles(t *testing.T, wide bool) {
 							GemmTile(h, min(TileCols, nb-q*TileCols), kc, alpha, a[i0*rsa:], rsa, csa, b[q*bstride:], ldb, want[i0*ldc+q*TileCols:], ldc)
 						}
 					}
-					gemmRowTiles(wide, rows, nb, kc, alpha, a, rsa, csa, b, ldb, bstride, got, ldc)
+					gemmRowTiles(wide, false, rows, nb, kc, alpha, a, rsa, csa, b, ldb, bstride, got, ldc)
 					if q := sameBits(got, want); q >= 0 {
 						t.Fatalf("wide %v rows %d nb %d kc %d packed %v trans %v: c[%d] = %v (%#x), GemmTile gives %v (%#x)",
 							wide, rows, nb, kc, packed, trans, q, got[q], math.Float32bits(got[q]), want[q], math.Float32bits(want[q]))
+					}
+					// set: the bits of the block zeroed, then the tiles;
+					// c's old values (NaNs among them) play no part, and
+					// nothing outside the block changes
+					wantSet := append([]float32(nil), c0...)
+					for r := range rows {
+						clear(wantSet[r*ldc : r*ldc+nb])
+					}
+					for i0 := 0; i0 < rows; i0 += TileRows {
+						h := min(TileRows, rows-i0)
+						for q := 0; q*TileCols < nb; q++ {
+							GemmTile(h, min(TileCols, nb-q*TileCols), kc, alpha, a[i0*rsa:], rsa, csa, b[q*bstride:], ldb, wantSet[i0*ldc+q*TileCols:], ldc)
+						}
+					}
+					gotSet := append([]float32(nil), c0...)
+					gemmRowTiles(wide, true, rows, nb, kc, alpha, a, rsa, csa, b, ldb, bstride, gotSet, ldc)
+					if q := sameBits(gotSet, wantSet); q >= 0 {
+						t.Fatalf("set, wide %v rows %d nb %d kc %d packed %v trans %v: c[%d] = %v (%#x), zeroed then GemmTile gives %v (%#x)",
+							wide, rows, nb, kc, packed, trans, q, gotSet[q], math.Float32bits(gotSet[q]), wantSet[q], math.Float32bits(wantSet[q]))
 					}
 				}
 			}

@@ -21,3 +21,8 @@ func GemmTile12x8s(cols, kc int, alpha float32, a []float32, rsa, csa int, b []f
 func GemmRowTiles(rows, nb, kc int, alpha float32, a []float32, rsa, csa int, b []float32, ldb, bstride int, c []float32, ldc int) {
 	panic("simd: GemmRowTiles called without vector support")
 }
+
+// GemmRowTilesSet is unavailable in this build; see Enabled.
+func GemmRowTilesSet(rows, nb, kc int, alpha float32, a []float32, rsa, csa int, b []float32, ldb, bstride int, c []float32, ldc int) {
+	panic("simd: GemmRowTilesSet called without vector support")
+}

@@ -9,6 +9,11 @@ package simd
 //go:noescape
 func gemm12x32z(kc int, a *float32, rsa int, csa int, b *float32, ldb int, bstride int, c *float32, ldc int, alpha float32)
 
+// gemm12x32zSet computes a 12-row × 32-column tile of c = alpha·a·b + (+0) over two panels of b, bstride floats apart, with AVX-512, without reading c (see GemmRowTilesSet).
+//
+//go:noescape
+func gemm12x32zSet(kc int, a *float32, rsa int, csa int, b *float32, ldb int, bstride int, c *float32, ldc int, alpha float32)
+
 // spmmRowZ adds alpha times one sparse row times b to c (see SpMMRow).
 //
 //go:noescape

@@ -22,7 +22,8 @@ func avx512Kernels() {
 	// the ZMM kernels mask their tails with K registers (tailK): no mask
 	// table, whose VMASKMOVPS cannot reach the registers above 15
 	var masks Mem
-	gemm12x32z()
+	gemm12x32z(false)
+	gemm12x32z(true)
 	spmmRowKernel("spmmRowZ", false, masks, true)
 	spmmRowKernel("spmmRowPermZ", true, masks, true)
 	spmmRowsKernel("spmmRowsZ", false, false, masks, masks, true)
@@ -37,9 +38,15 @@ func avx512Kernels() {
 // multiply-add per p in order, then c = fma(alpha, acc, c). Twenty-four ZMM
 // accumulators, two rows of b and a broadcast of a: 27 of the 32 registers,
 // and 24 FMAs per 14 loads, where gemm6x16 does 12 per 8 on half the lanes.
-func gemm12x32z() {
-	kernel("gemm12x32z", "func(kc int, a *float32, rsa, csa int, b *float32, ldb, bstride int, c *float32, ldc int, alpha float32)",
-		"gemm12x32z computes a 12-row × 32-column tile of c += alpha·a·b over two panels of b, bstride floats apart, with AVX-512 (see GemmRowTiles).")
+//
+// With set (gemm12x32zSet), c's tile is not read: each element is written
+// as fma(alpha, acc, +0), the bits of the fold into a c zeroed first.
+func gemm12x32z(set bool) {
+	name, doc := "gemm12x32z", "gemm12x32z computes a 12-row × 32-column tile of c += alpha·a·b over two panels of b, bstride floats apart, with AVX-512 (see GemmRowTiles)."
+	if set {
+		name, doc = "gemm12x32zSet", "gemm12x32zSet computes a 12-row × 32-column tile of c = alpha·a·b + (+0) over two panels of b, bstride floats apart, with AVX-512, without reading c (see GemmRowTilesSet)."
+	}
+	kernel(name, "func(kc int, a *float32, rsa, csa int, b *float32, ldb, bstride int, c *float32, ldc int, alpha float32)", doc)
 	kc, pa, rsa, csa, pb, ldb := tileParams()
 	bs := Load(Param("bstride"), GP64())
 	SHLQ(U8(2), bs)
@@ -81,7 +88,14 @@ func gemm12x32z() {
 	t := ZMM()
 	for r := 0; r < rows; r++ {
 		for v := 0; v < 2; v++ {
-			foldInto(acc[r][v], al, t, Mem{Base: pc, Disp: 64 * v})
+			dst := Mem{Base: pc, Disp: 64 * v}
+			if set {
+				zero(t)
+				VFMADD231PS(acc[r][v], al, t)
+				VMOVUPS(t, dst)
+				continue
+			}
+			foldInto(acc[r][v], al, t, dst)
 		}
 		if r+1 < rows {
 			ADDQ(ldc, pc)
