@@ -33,10 +33,11 @@ const GemmBlockK = gemmKC
 func gemmBlocked(e Exec, kd kernel) {
 	m, n, k := kd.m, kd.n, kd.k
 	panels := (m + simd.TileRows - 1) / simd.TileRows
+	if gemmTransAScratch(e, &kd, panels) {
+		return
+	}
 	if e.Serial(panels, m*n*k) {
-		if !gemmTransAScratch(e, &kd, panels) {
-			gemmPanelRange(&kd, 0, panels)
-		}
+		gemmPanelRange(&kd, 0, panels)
 		return
 	}
 	e.runKernelMin(panels, gemmMinPanels, kd, gemmPanelRange)

@@ -11,8 +11,8 @@ import "github.com/pcgcn/pcgcn/internal/simd"
 // in-place rows stay in L1. gemmPanelsTransA packs the tile instead (one
 // 16-float vector a step) and runs it against b's block 512 columns wide,
 // packed once per block of the inner index, so a packed tile serves up to
-// 16 tile calls. It runs where a serial product finds the Exec's Scratch
-// free (gemmTransAScratch). Only where op(a)'s values are read from changes: every
+// 16 tile calls. It runs where a product finds the Exec's Scratch free
+// (gemmTransAScratch). Only where op(a)'s values are read from changes: every
 // element of c gets the tiles, chains and folds of gemmPanels, in the same
 // order along the inner index.
 const (
@@ -36,25 +36,52 @@ func useTransAPanels(kd *kernel, rows int) bool {
 		kd.n >= 128 && kd.m*kd.n*kd.k >= gemmTNMin
 }
 
-// gemmTransAScratch runs a serial product's row panels [0, panels) through
-// gemmPanelsTransA with its buffers in the Exec's Scratch (528 KiB: more
-// than Go keeps on a goroutine's stack, and a training step must not
-// allocate), and reports whether it did. Without a Scratch, with it in use,
-// or for a product that useTransAPanels turns down, it does nothing and
-// gemmBlocked takes gemmPanels, which gives the same bits. The pieces of a
-// parallel product take gemmPanels too: one Scratch cannot serve them all.
+// gemmTransAFloats is the Scratch one piece of gemmPanelsTransA needs: a
+// block of op(b) and a packed tile.
+const gemmTransAFloats = gemmKC*gemmTNCols + gemmKC*simd.TileCols
+
+// gemmTransAScratch runs a product's row panels [0, panels) through
+// gemmPanelsTransA, with its buffers in the Exec's Scratch (528 KiB a
+// piece: more than Go keeps on a goroutine's stack, and a training step
+// must not allocate), and reports whether it did. A parallel product is cut
+// as gemmBlocked cuts it, into pieces of at least gemmMinPanels row panels
+// and at most one a thread, each with its own part of the Scratch. Without
+// a Scratch, with it in use, or for a product that useTransAPanels turns
+// down, it does nothing and gemmBlocked takes gemmPanels, which gives the
+// same bits.
 func gemmTransAScratch(e Exec, kd *kernel, panels int) bool {
 	if !useTransAPanels(kd, kd.m) {
 		return false
 	}
-	const bn = gemmKC * gemmTNCols
-	buf, ok := e.Scratch.Take(bn + gemmKC*simd.TileCols)
+	pieces := 1
+	if !e.Serial(panels, kd.m*kd.n*kd.k) {
+		pieces = max(1, min(e.N(), panels/gemmMinPanels))
+	}
+	buf, ok := e.Scratch.Take(pieces * gemmTransAFloats)
 	if !ok {
 		return false
 	}
 	defer e.Scratch.Release()
-	gemmPanelsTransA(0, panels, buf[:bn], buf[bn:], kd)
+	if pieces == 1 {
+		gemmPanelsTransA(0, panels, buf[:gemmKC*gemmTNCols], buf[gemmKC*gemmTNCols:], kd)
+		return true
+	}
+	pk := *kd
+	pk.out = buf // each piece's buffers, gemmTransAFloats apiece
+	e.runKernelMin(pieces, 1, pk, gemmTransAPieces)
 	return true
+}
+
+// gemmTransAPieces runs pieces [lo, hi) of a parallel gemmTransAScratch:
+// piece p takes the p-th of len(kd.out)/gemmTransAFloats equal shares of
+// the row panels, and the p-th share of kd.out as its buffers.
+func gemmTransAPieces(kd *kernel, lo, hi int) {
+	pieces := len(kd.out) / gemmTransAFloats
+	panels := (kd.m + simd.TileRows - 1) / simd.TileRows
+	for p := lo; p < hi; p++ {
+		buf := kd.out[p*gemmTransAFloats : (p+1)*gemmTransAFloats]
+		gemmPanelsTransA(p*panels/pieces, (p+1)*panels/pieces, buf[:gemmKC*gemmTNCols], buf[gemmKC*gemmTNCols:], kd)
+	}
 }
 
 // gemmPanelsTransA computes the rows of c in row panels [plo, phi) for a

@@ -15,13 +15,16 @@ import (
 // float at a time), inner lengths across and between gemmKC blocks, widths
 // not a multiple of 16 and past one gemmTNCols block, a transposed b, beta
 // 0 (over NaNs in c), 1 and 0.5, signed zeros, infinities, NaN payloads and
-// subnormals in the operands; called directly, and through Gemm serial with
-// a Scratch (the panels), with the Scratch busy and at 3 threads (gemmPanels
-// either way).
+// subnormals in the operands; called directly, and through Gemm with a
+// Scratch at 1 and 3 threads and with parked Workers (the panels, in pieces
+// where the product has enough rows), and with the Scratch busy
+// (gemmPanels).
 func TestGemmTransAPanelsBitForBit(t *testing.T) {
 	if !simd.Enabled() {
 		t.Skip("no vector kernels: Gemm takes its portable loops")
 	}
+	workers, stop := StartExec(2)
+	defer stop()
 	r := newRand(54)
 	cases := []struct {
 		m, k, n int
@@ -32,6 +35,7 @@ func TestGemmTransAPanelsBitForBit(t *testing.T) {
 		{100, 1300, 300, false, 0.0005},
 		{64, 700, 768, false, 0.0005},
 		{60, 1100, 520, true, 0.0005},
+		{400, 600, 160, false, 0.0005}, // 67 row panels: two or three pieces in parallel
 	}
 	for _, cs := range cases {
 		a, b := randOperands(r, cs.m, cs.k, cs.n, true, cs.transB)
@@ -67,7 +71,7 @@ func TestGemmTransAPanelsBitForBit(t *testing.T) {
 				}
 				busy := &Scratch{}
 				busy.Take(1)
-				for _, e := range []Exec{{Threads: 1, Scratch: &Scratch{}}, {Threads: 1, Scratch: busy}, {Threads: 3, Scratch: &Scratch{}}} {
+				for _, e := range []Exec{{Threads: 1, Scratch: &Scratch{}}, {Threads: 1, Scratch: busy}, {Threads: 3, Scratch: &Scratch{}}, workers, {Threads: 3, Scratch: busy}} {
 					threads := e.Threads
 					got := c0.Clone()
 					Gemm(e, true, cs.transB, alpha, a, b, beta, got)
@@ -98,7 +102,18 @@ func TestGemmTransAPanelsAllocateNothing(t *testing.T) {
 	if n := testing.AllocsPerRun(3, func() { Gemm(e, true, false, 1, a, b, 0, c) }); n != 0 {
 		t.Errorf("%v allocations a product, want none", n)
 	}
-	if cap(e.Scratch.buf) < gemmKC*gemmTNCols {
+	if cap(e.Scratch.buf) < gemmTransAFloats {
 		t.Errorf("the Scratch holds %d floats: Gemm did not run gemmPanelsTransA in it", cap(e.Scratch.buf))
+	}
+	// in parallel, on parked Workers: two pieces, each its own share
+	a2, b2 := randOperands(newRand(56), 400, 1024, 128, true, false)
+	c2 := NewDense(400, 128)
+	pe, stop := StartExec(2)
+	defer stop()
+	if n := testing.AllocsPerRun(3, func() { Gemm(pe, true, false, 1, a2, b2, 0, c2) }); n != 0 {
+		t.Errorf("in parallel: %v allocations a product, want none", n)
+	}
+	if cap(pe.Scratch.buf) < 2*gemmTransAFloats {
+		t.Errorf("in parallel, the Scratch holds %d floats: Gemm did not run two pieces of gemmPanelsTransA", cap(pe.Scratch.buf))
 	}
 }
