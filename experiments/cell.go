@@ -143,6 +143,11 @@ type SplitResult struct {
 	// Recorded only when one cell trains at a time in the process (Jobs ≤ 1)
 	// on a system with getrusage; absent from cells saved before it was.
 	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
+	// ContinuedCPUSeconds is the part of CPUSeconds a shorter run of the
+	// split spent, whose end state this one continued (Runner.CarryDir; its
+	// epochs are ContinuedEpochs, its wall time ContinuedSeconds): that run's
+	// own cell records it too.
+	ContinuedCPUSeconds float64 `json:"continued_cpu_seconds,omitempty"`
 	// Nodes holds per-node outputs when the study kept them.
 	Nodes *NodeOutputs `json:"nodes,omitempty"`
 	// Points are 2-D coordinates of every node's embedding (t-SNE) when the

@@ -60,6 +60,15 @@ func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (
 		mu.Unlock()
 		p.resumedSplit(c, k, epoch)
 	}
+	if rn.CarryDir != "" {
+		opt.Checkpoint.Carry = st.splitCarry(c, res, rn.CarryDir, rn.CarryKeep)
+		opt.Checkpoint.Carry.Continued = func(k, epoch int, cpuSeconds float64) {
+			mu.Lock()
+			carried[k] = cpuSeconds
+			mu.Unlock()
+			p.continuedSplit(c, k, epoch)
+		}
+	}
 	if part := rn.resumable(c); part != nil {
 		res.PerSplit = part.PerSplit
 		res.Numerics = part.Numerics
@@ -74,7 +83,7 @@ func (rn *Runner) runCell(ctx context.Context, c Cell, p *meter, cost float64) (
 	// the splits side by side on a small graph (train.RunEach: each split's
 	// numbers are those it gets alone), saved and reported in order
 	err = train.RunEach(ctx, g, todo, spec, cfg, opt, train.SplitHooks{Done: func(i int, r *train.Result) error {
-		sr := SplitResult{SplitScores: r.Scores(), CPUSeconds: cpu()}
+		sr := SplitResult{SplitScores: r.Scores(), CPUSeconds: cpu(), ContinuedCPUSeconds: max(r.ContinuedCPUSeconds, 0)}
 		mu.Lock()
 		if before, ok := carried[todo[i]]; ok {
 			sr.CPUSeconds += before

@@ -130,6 +130,17 @@ func (m *meter) resumedSplit(c Cell, k, epoch int) {
 	}
 }
 
+// continuedSplit says that split k of c continues at epoch+1 from the
+// state a shorter run of it kept at its end (train.Carry).
+func (m *meter) continuedSplit(c Cell, k, epoch int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.w != nil {
+		fmt.Fprintf(m.w, "%s %s/%s%s split %d: continuing after epoch %d, where a shorter run of it ended\n",
+			c.Study, c.Model, c.Dataset, variantSuffix(c), k, epoch)
+	}
+}
+
 // finish writes the run's summary line; a run with no cell in its plan (a
 // study whose cells another runner trains) writes none.
 func (m *meter) finish() {

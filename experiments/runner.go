@@ -67,6 +67,15 @@ type Runner struct {
 	// embedding's points and its measurements).
 	Outputs func(c Cell, r *train.Result, sr *SplitResult) error
 
+	// CarryDir, when set, is where each split of a cell keeps its state at
+	// its end (with CarryKeep) and whence a run of the same cell with a
+	// larger budget continues it instead of training its first epochs again,
+	// with the same numbers (train.Carry): a search's rungs, whose promoted
+	// trials train the previous rung's splits again for more epochs (see
+	// Search.RungRunner). "": every split starts from its first epoch.
+	CarryDir  string
+	CarryKeep bool
+
 	// Stop, when set, interrupts Run and RunContext once closed, as a
 	// cancelled context does: no further cell starts, and the splits in
 	// training end at the end of their epoch with their state saved, so

@@ -19,8 +19,10 @@ import (
 // rung's survivors are not known yet) times the rung's splits,
 // not rescaled by the rung's share of the protocol's epochs a second time
 // (which priced a 5-epoch rung at a third of its measured time here, and
-// the fair study's 37-epoch first rungs at 1/27), and the final cell, which
-// here is the last rung's cell, is not counted a second time.
+// the fair study's 37-epoch first rungs at 1/27), but for the splits that
+// continue the previous rung's, priced at their epochs beyond it (split 0
+// of rung 2 at 4 of its 9 epochs); and the final cell, which here is the
+// last rung's cell, is not counted a second time.
 func TestSearchPlanPricesRungsAtTheirBudget(t *testing.T) {
 	root := t.TempDir()
 	rn := &Runner{Dir: root, Threads: 1}
@@ -63,6 +65,10 @@ func TestSearchPlanPricesRungsAtTheirBudget(t *testing.T) {
 			work += cellWork(reg, c, graphOf(c)) / float64(len(points))
 		}
 		want := perSplit[len(perSplit)/2] * work * float64(r.Trials*r.Splits)
+		if i > 0 { // the first splits continue the previous rung's: priced at their epochs beyond it
+			prev := rungs[i-1]
+			want *= 1 - float64(min(prev.Splits, r.Splits))/float64(r.Splits)*float64(prev.Epochs)/float64(r.Epochs)
+		}
 		row := plan[i]
 		if row.SplitsLeft != r.Trials*r.Splits || math.Abs(row.EstSeconds-want) > 1e-6*want {
 			t.Errorf("rung %d (%d epochs, dir %s): %d splits left, estimate %.6f s; want %d and %.6f s (its measured split times %v)",
@@ -125,5 +131,30 @@ func TestSearchPlanPricesFromTheSearchReference(t *testing.T) {
 	both := estimate(&Runner{Dir: t.TempDir(), ReferenceRates: presets, SearchReferenceRates: map[string]float64{"mlp": 3e-6}})
 	if alone <= 0 || math.Abs(both-3*alone) > 1e-9*both {
 		t.Errorf("estimate %v s from the search's reference (3e-6), want 3 times the %v s from the presets' (1e-6)", both, alone)
+	}
+}
+
+// TestSearchPlanPricesContinuedSplits: a rung's splits that continue where
+// the previous rung ended them are priced at their epochs beyond it, and
+// so are the final cell's that continue the last rung's (here a final of 20
+// epochs after a last rung of 15 on all 3 splits: a quarter of its time);
+// a search from scratch prices every split whole.
+func TestSearchPlanPricesContinuedSplits(t *testing.T) {
+	data := searchGraph(t, false)
+	plan := func(fromScratch bool) []SearchPlanRow {
+		s := toySearch(t, "mlp", data)
+		s.Epochs, s.Patience, s.FromScratch = 20, 20, fromScratch
+		rows, err := s.Plan(&Runner{Dir: t.TempDir(), ReferenceRates: map[string]float64{"mlp": 1e-6}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rows
+	}
+	carried, scratch := plan(false), plan(true)
+	want := []float64{1, 1 - 1.0/2*5/9, 1 - 2.0/3*9/15, 1 - 15.0/20}
+	for i, w := range want {
+		if got := carried[i].EstSeconds / scratch[i].EstSeconds; math.Abs(got-w) > 1e-9 || scratch[i].EstSeconds <= 0 {
+			t.Errorf("%s: priced at %v of its time from scratch (%v s), want %v", carried[i].Name, got, scratch[i].EstSeconds, w)
+		}
 	}
 }

@@ -468,3 +468,106 @@ func TestSearchWithPreset(t *testing.T) {
 		t.Errorf("the preset's cell sets %v", last.Sets)
 	}
 }
+
+// countStates counts the end states under a search's carry directory.
+func countStates(t *testing.T, rn *Runner) int {
+	t.Helper()
+	n := 0
+	filepath.WalkDir(CarryDir(rn), func(path string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(path, ".state") {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+// savedScores returns every split saved under dir by cell file (relative)
+// and split: its scores, epochs and the epochs it continued.
+func savedScores(t *testing.T, dir string) map[string][5]float64 {
+	t.Helper()
+	out := map[string][5]float64{}
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".json") {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		var r Result
+		if err := json.Unmarshal(b, &r); err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		for _, sr := range r.PerSplit {
+			out[fmt.Sprintf("%s#%d", rel, sr.Split)] = [5]float64{sr.Val, sr.Test, float64(sr.BestEpoch), float64(sr.Epochs), float64(sr.ContinuedEpochs)}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestSearchContinuesRungs: a search's promoted trials continue the
+// previous rung's splits where it ended them (rung 1's 5 epochs on split 0
+// in rung 2, rung 2's 9 on splits 0 and 1 in the last rung), with every
+// score, epoch count and the choice of the same search trained from
+// scratch; the report counts each epoch once; the end states of the trials
+// a complete rung did not promote are removed, and none is left at the end.
+func TestSearchContinuesRungs(t *testing.T) {
+	data := searchGraph(t, false)
+	scratch := toySearch(t, "mlp", data)
+	scratch.FromScratch = true
+	scratchRunner := &Runner{Dir: t.TempDir(), Threads: 1}
+	a := runSearch(t, scratch, scratchRunner)
+	if n := countStates(t, scratchRunner); n != 0 {
+		t.Errorf("a search from scratch kept %d end states", n)
+	}
+
+	s := toySearch(t, "mlp", data)
+	rn := &Runner{Dir: t.TempDir(), Threads: 1}
+	cells, err := s.RungCells(rn, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RungRunner(rn, s.rungsOf(t)[0]).Run(cells); err != nil {
+		t.Fatal(err)
+	}
+	if n := countStates(t, rn); n != 9 {
+		t.Errorf("after rung 1: %d end states, want one for each of its 9 trials", n)
+	}
+	s.pruneCarry(rn)
+	if n := countStates(t, rn); n != 3 {
+		t.Errorf("rung 1 complete: %d end states, want the 3 promoted trials'", n)
+	}
+	b := runSearch(t, s, rn)
+	if n := countStates(t, rn); n != 0 {
+		t.Errorf("%d end states left after the search", n)
+	}
+	if a.Chosen.ID != b.Chosen.ID || !reflect.DeepEqual(valScores(a), valScores(b)) || !reflect.DeepEqual(a.Final, b.Final) {
+		t.Errorf("the search continuing its rungs differs from the one from scratch:\n%+v\n%+v", b, a)
+	}
+	got, want := savedScores(t, rn.Dir), savedScores(t, scratchRunner.Dir)
+	continued := 0
+	for k, w := range want {
+		g := got[k]
+		continued += int(g[4])
+		if w[4] != 0 || [4]float64(g[:4]) != [4]float64(w[:4]) {
+			t.Errorf("%s: continuing %v, from scratch %v", k, g, w)
+		}
+		rung2 := strings.HasPrefix(k, "epochs9-")
+		last := strings.HasPrefix(k, "epochs15-")
+		if e := map[bool]float64{true: 5, false: 9}[rung2]; (rung2 && strings.HasSuffix(k, "#0") || last && !strings.HasSuffix(k, "#2")) != (g[4] == e) {
+			t.Errorf("%s continued %v epochs", k, g[4])
+		}
+	}
+	if len(got) != len(want) || continued != 3*5+2*9 {
+		t.Errorf("%d splits saved, %d epochs continued; from scratch %d, want 33 continued", len(got), continued, len(want))
+	}
+	if d := a.Budget.EpochsTrained - b.Budget.EpochsTrained; d != continued {
+		t.Errorf("the report counts %d epochs less than from scratch, want the %d continued", d, continued)
+	}
+}

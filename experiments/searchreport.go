@@ -82,14 +82,18 @@ type SearchBudget struct {
 	FinalSplitEpochs int `json:"final_split_epochs"`
 	SplitEpochsDone  int `json:"split_epochs_done"`
 	// EpochsTrained counts the epochs the saved splits ran (early stopping
-	// ends some before their budget), each saved split once.
+	// ends some before their budget), each saved split once, and of a split
+	// that continued where the previous rung ended it (Runner.CarryDir)
+	// only those it trained itself.
 	EpochsTrained int `json:"epochs_trained"`
 	// Seconds is the training time the saved cells record (each split's
-	// wall time, each once; with one thread per job, its CPU time).
+	// wall time, each once, a continued split's own part; with one thread
+	// per job, its CPU time).
 	Seconds float64 `json:"seconds"`
 	// CPUSeconds is the CPU time the saved cells record (SplitResult's
-	// CPUSeconds: recorded by runs training one cell at a time), the
-	// budget's cost on this machine whatever its load.
+	// CPUSeconds: recorded by runs training one cell at a time; a continued
+	// split's own part), the budget's cost on this machine whatever its
+	// load.
 	CPUSeconds float64 `json:"cpu_seconds"`
 }
 
@@ -114,9 +118,11 @@ func (s *Search) Report(base *Runner) (*SearchReport, error) {
 				continue
 			}
 			seen[key] = true
-			rep.Budget.Seconds += sr.Seconds
-			rep.Budget.CPUSeconds += sr.CPUSeconds
-			rep.Budget.EpochsTrained += sr.Epochs
+			// a split continued from a shorter run's end state (Runner.CarryDir)
+			// counts only its own part: the shorter run's cell has the rest
+			rep.Budget.Seconds += sr.Seconds - sr.ContinuedSeconds
+			rep.Budget.CPUSeconds += sr.CPUSeconds - sr.ContinuedCPUSeconds
+			rep.Budget.EpochsTrained += sr.Epochs - sr.ContinuedEpochs
 		}
 	}
 	for i, r := range w.rungs {
@@ -218,7 +224,25 @@ func (s *Search) Plan(base *Runner) ([]SearchPlanRow, error) {
 	// with its points unknown, for trials stand-ins each priced at the
 	// mean over all the search's points (a split's estimate depends on
 	// the point's width and depth, see Estimator.Work).
-	price := func(rn *Runner, cells []Cell, trials, splits, epochs int, row *SearchPlanRow) {
+	//
+	// A split that continues where the previous rung of prev epochs ended
+	// it (the first cont of a cell's splits, see RungRunner) is priced at
+	// the share of its epochs beyond prev: a split's rates are of every
+	// epoch its result holds, and early stopping often ends the longer run
+	// sooner than its budget, so this share overestimates its time.
+	price := func(rn *Runner, cells []Cell, trials, splits, epochs, cont, prev int, row *SearchPlanRow) {
+		if s.FromScratch {
+			cont = 0
+		}
+		// rest is the share of a cell's time left when left of its n splits
+		// are: the last ones, of which the first cont continue
+		rest := func(n, left int) float64 {
+			if left <= 0 {
+				return 1
+			}
+			c := max(0, min(cont, n)-(n-left))
+			return 1 - float64(c)/float64(left)*float64(prev)/float64(epochs)
+		}
 		rn.rateStudy = SearchStudy // not the main table's presets beside the final cells
 		if rn.SearchReferenceRates != nil {
 			rn.ReferenceRates = rn.SearchReferenceRates
@@ -234,15 +258,17 @@ func (s *Search) Plan(base *Runner) ([]SearchPlanRow, error) {
 				mean += pl.cost(c) / float64(len(all))
 			}
 			row.SplitsLeft = trials * splits
-			row.EstSeconds = mean * float64(row.SplitsLeft) * budgetShare(pl.measured, epochs, e)
+			row.EstSeconds = mean * float64(row.SplitsLeft) * budgetShare(pl.measured, epochs, e) * rest(splits, splits)
 			return
 		}
 		measured := rn.pending(cells).measured
-		for _, pe := range rn.Plan(cells) {
+		for i, pe := range rn.Plan(cells) {
 			row.Done += pe.Done
 			row.Unchecked += pe.Unchecked
 			row.SplitsLeft += pe.Splits
-			row.EstSeconds += pe.EstSeconds * budgetShare(measured, epochs, e)
+			if pe.Splits > 0 {
+				row.EstSeconds += pe.EstSeconds * budgetShare(measured, epochs, e) * rest(len(cells[i].Splits), pe.Splits)
+			}
 		}
 	}
 	for i, r := range w.rungs {
@@ -255,15 +281,22 @@ func (s *Search) Plan(base *Runner) ([]SearchPlanRow, error) {
 				cells[j] = s.cell(pt, s.Splits[:r.Splits])
 			}
 		}
-		price(s.RungRunner(base, r), cells, r.Trials, r.Splits, r.Epochs, &row)
+		cont, prev := 0, 0
+		if i > 0 {
+			cont, prev = w.rungs[i-1].Splits, w.rungs[i-1].Epochs
+		}
+		price(s.RungRunner(base, r), cells, r.Trials, r.Splits, r.Epochs, cont, prev, &row)
 		rows = append(rows, row)
 	}
 	row := SearchPlanRow{Name: "final", Trials: 1, Splits: len(s.Splits), Epochs: e, Patience: p}
 	// with the final's budget, the last rung trains a part of the final
 	// cell (its first splits): those are the last rung's row
 	left := len(s.Splits)
-	if last := w.rungs[len(w.rungs)-1]; last.Epochs == e && s.RungPatience(last.Epochs) == p {
+	last := w.rungs[len(w.rungs)-1]
+	cont := last.Splits // the final continues the last rung's splits
+	if last.Epochs == e && s.RungPatience(last.Epochs) == p {
 		left -= last.Splits
+		cont = 0
 	}
 	var cells []Cell
 	if _, final, ok, err := s.Chosen(base); err != nil {
@@ -272,7 +305,7 @@ func (s *Search) Plan(base *Runner) ([]SearchPlanRow, error) {
 		row.Known = true
 		cells = []Cell{final}
 	}
-	price(s.FinalRunner(base), cells, 1, left, e, &row)
+	price(s.FinalRunner(base), cells, 1, left, e, cont, last.Epochs, &row)
 	return append(rows, row), nil
 }
 

@@ -193,6 +193,25 @@ func (s *Store) splitCheckpoint(c Cell, res *Result) *train.Checkpoint {
 	}
 }
 
+// splitCarry is the train.Carry of c's splits under dir (a search's carry
+// directory, see Runner.CarryDir): the state file of split k at
+// dir/<study>/<key>.split<k>.state, kept at the end of the split when keep
+// is set, under the key of splitCheckpoint without the budget, so that a
+// run of c with more epochs continues it.
+func (s *Store) splitCarry(c Cell, res *Result, dir string, keep bool) *train.Carry {
+	cfg, _ := json.Marshal(res.Config)
+	return &train.Carry{
+		Path: func(k int) string { return carryPath(dir, c, k) },
+		Key:  fmt.Sprintf("%s %s %v seed %d %s", c.Key(), cfg, res.Data, res.Seed, res.Numerics),
+		Keep: keep,
+	}
+}
+
+// carryPath is the end state file of split k of c under dir (splitCarry).
+func carryPath(dir string, c Cell, k int) string {
+	return filepath.Join(dir, c.Study, fmt.Sprintf("%s.split%d.state", c.Key(), k))
+}
+
 // savePartial saves the splits of res finished so far, so that a run
 // interrupted in the middle of a long cell resumes at its next split. The
 // partial file is small JSON and meant to be committed with the results: a

@@ -608,7 +608,8 @@ func (a *fairAnalysis) budgetLine() string {
 	}
 	return fmt.Sprintf("**Budget:** %s; %s (search and final training; per model: %s). %d of the %d (dataset, model) searches are saved. "+
 		"The CPU time is what each cell recorded on the build that trained it; the kernels got faster while the study ran (BENCHMARKS.md, \"The fair study's wide models\"), "+
-		"with the same numbers, so it compares the models' costs only roughly: the trials are the budget.",
+		"with the same numbers, and the later searches continue a promoted trial's splits where the previous rung ended them instead of training their first epochs again "+
+		"(the same numbers too; each epoch is counted once), so it compares the models' costs only roughly: the trials are the budget.",
 		trials, spent, strings.Join(per, ", "), a.Saved, a.Total)
 }
 

@@ -42,6 +42,10 @@ type Checkpoint struct {
 	// the split had spent by then (see CPU); cpuSeconds is negative when
 	// unknown: the state was saved by a run without CPU.
 	Resumed func(k, epoch int, cpuSeconds float64)
+	// Carry, when set, starts a split without a saved state of its own
+	// where a shorter run of it ended, and keeps the state at the end of
+	// this one for a longer run (see Carry).
+	Carry *Carry
 }
 
 // runState is what a Checkpoint's file holds (gob).
@@ -57,6 +61,16 @@ type runState struct {
 	Params, Best             [][]float32
 	Adam                     optim.AdamState
 	RNG                      []byte
+	// End marks a state kept at the end of a run (Carry.Keep), and Epochs
+	// and Patience are that run's budget.
+	End              bool
+	Epochs, Patience int
+	// ContinuedEpochs, ContinuedNanos and ContinuedCPU are the part of
+	// Epoch, ElapsedNanos and CPUSeconds that a shorter run trained, whose
+	// end state the split continued (Carry; ContinuedCPU −1: not counted).
+	ContinuedEpochs int
+	ContinuedNanos  int64
+	ContinuedCPU    float64
 }
 
 // checkpointer saves and loads one split's state for Run.
@@ -89,15 +103,23 @@ func (ck *checkpointer) due() bool { return time.Since(ck.last) >= ck.c.Every }
 
 // save writes st atomically.
 func (ck *checkpointer) save(st *runState) error {
-	st.Key = ck.c.Key
+	if err := saveState(ck.path, ck.c.Key, st); err != nil {
+		return err
+	}
+	ck.last = time.Now()
+	return nil
+}
+
+// saveState writes st under key to path atomically (gob).
+func saveState(path, key string, st *runState) error {
+	st.Key = key
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(st); err != nil {
 		return err
 	}
-	if err := atomicfile.Write(ck.path, buf.Bytes()); err != nil {
-		return fmt.Errorf("checkpoint of split %d: %w", st.Split, err)
+	if err := atomicfile.Write(path, buf.Bytes()); err != nil {
+		return fmt.Errorf("state of split %d: %w", st.Split, err)
 	}
-	ck.last = time.Now()
 	return nil
 }
 

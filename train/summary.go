@@ -25,12 +25,17 @@ type SplitScores struct {
 	// recorded).
 	TestAcc    float64 `json:"test_acc,omitempty"`
 	MsPerEpoch float64 `json:"ms_per_epoch,omitempty"`
+	// ContinuedEpochs and ContinuedSeconds are the epochs and wall time of
+	// a shorter run whose end state the split continued (Result's), part of
+	// Epochs and Seconds; absent for a split trained from its first epoch.
+	ContinuedEpochs  int     `json:"continued_epochs,omitempty"`
+	ContinuedSeconds float64 `json:"continued_seconds,omitempty"`
 }
 
 // Scores returns r's numbers in percent.
 func (r *Result) Scores() SplitScores {
 	return SplitScores{Split: r.Split, Val: 100 * r.Val, Test: 100 * r.Test, BestEpoch: r.BestEpoch, Epochs: r.Epochs, Seconds: r.Seconds,
-		TestAcc: 100 * r.TestAccuracy, MsPerEpoch: r.MsPerEpoch}
+		TestAcc: 100 * r.TestAccuracy, MsPerEpoch: r.MsPerEpoch, ContinuedEpochs: r.ContinuedEpochs, ContinuedSeconds: r.ContinuedSeconds}
 }
 
 // Scores are the numbers of several splits as every result records them:

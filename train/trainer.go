@@ -32,6 +32,15 @@ type Result struct {
 	Seconds float64 `json:"seconds"`
 	// MsPerEpoch is the mean time of a training step (forward, backward, Adam).
 	MsPerEpoch float64 `json:"ms_per_epoch"`
+	// ContinuedEpochs is how many of Epochs a shorter run of the split
+	// trained, whose end state this run continued (Checkpoint.Carry): 0 for
+	// a split trained from its first epoch. ContinuedSeconds is that run's
+	// wall time and ContinuedCPUSeconds its CPU time (−1: not counted), both
+	// included in this run's: Seconds and MsPerEpoch count every epoch of
+	// the result, as an uninterrupted run's would.
+	ContinuedEpochs     int     `json:"continued_epochs,omitempty"`
+	ContinuedSeconds    float64 `json:"continued_seconds,omitempty"`
+	ContinuedCPUSeconds float64 `json:"continued_cpu_seconds,omitempty"`
 
 	// Model is the trained model, restored to its best-validation parameters.
 	Model models.Model `json:"-"`
@@ -91,17 +100,25 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 		if opt.Checkpoint.CPU != nil {
 			cpuStart = opt.Checkpoint.CPU()
 		}
-		if st := ck.load(k); st != nil && tr.restore(st, params, best) == nil {
+		st, resumed := ck.load(k), opt.Checkpoint.Resumed
+		if st == nil && opt.Checkpoint.Carry != nil {
+			st, resumed = loadCarried(opt.Checkpoint.Carry, k, opt.Epochs, opt.Patience), opt.Checkpoint.Carry.Continued
+		}
+		if st != nil && tr.restore(st, params, best) == nil {
 			first, since, bestLoss = st.Epoch+1, st.Since, st.BestLoss
 			res.Epochs, res.BestEpoch, res.Val, res.Test, res.TestAccuracy = st.Epoch, st.BestEpoch, st.Val, st.Test, st.TestAccuracy
 			trainTime, before = time.Duration(st.TrainNanos), time.Duration(st.ElapsedNanos)
 			cpuBefore, cpuKnown = st.CPUSeconds, st.CPUKnown
-			if opt.Checkpoint.Resumed != nil {
+			res.ContinuedEpochs, res.ContinuedSeconds, res.ContinuedCPUSeconds = st.ContinuedEpochs, time.Duration(st.ContinuedNanos).Seconds(), st.ContinuedCPU
+			if opt.Patience > 0 && since >= opt.Patience {
+				first = opt.Epochs + 1 // a continued state this run's patience ends at once
+			}
+			if resumed != nil {
 				carried := -1.0
 				if cpuKnown {
 					carried = cpuBefore
 				}
-				opt.Checkpoint.Resumed(k, st.Epoch, carried)
+				resumed(k, st.Epoch, carried)
 			}
 		}
 		defer func() {
@@ -109,6 +126,17 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 				ck.remove()
 			}
 		}()
+	}
+	// stateAt is the split's state after epoch (a checkpoint's, or the
+	// end state a longer run continues)
+	stateAt := func(epoch, since int, bestLoss float64) *runState {
+		st := tr.state(params, best)
+		st.Split, st.Epoch, st.BestEpoch, st.Since = k, epoch, res.BestEpoch, since
+		st.Val, st.Test, st.TestAccuracy, st.BestLoss = res.Val, res.Test, res.TestAccuracy, bestLoss
+		st.TrainNanos, st.ElapsedNanos = int64(trainTime), int64(before+time.Since(start))
+		st.CPUSeconds, st.CPUKnown = ck.cpuSpent(cpuBefore, cpuStart, cpuKnown)
+		st.ContinuedEpochs, st.ContinuedNanos, st.ContinuedCPU = res.ContinuedEpochs, int64(res.ContinuedSeconds*1e9), res.ContinuedCPUSeconds
+		return st
 	}
 	for epoch := first; epoch <= opt.Epochs; epoch++ {
 		t0 := time.Now()
@@ -143,18 +171,20 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 		}
 		stop := epoch < opt.Epochs && stopped(opt.Stop)
 		if ck != nil && epoch < opt.Epochs && (stop || ck.due()) {
-			st := tr.state(params, best)
-			st.Split, st.Epoch, st.BestEpoch, st.Since = k, epoch, res.BestEpoch, since
-			st.Val, st.Test, st.TestAccuracy, st.BestLoss = res.Val, res.Test, res.TestAccuracy, bestLoss
-			st.TrainNanos, st.ElapsedNanos = int64(trainTime), int64(before+time.Since(start))
-			st.CPUSeconds, st.CPUKnown = ck.cpuSpent(cpuBefore, cpuStart, cpuKnown)
-			if err := ck.save(st); err != nil {
+			if err := ck.save(stateAt(epoch, since, bestLoss)); err != nil {
 				return nil, err
 			}
 		}
 		if stop {
 			kept = ck != nil
 			return nil, ErrStopped
+		}
+	}
+	if c := opt.Checkpoint; ck != nil && c.Carry != nil && c.Carry.Keep {
+		st := stateAt(res.Epochs, since, bestLoss)
+		st.End, st.Epochs, st.Patience = true, opt.Epochs, opt.Patience
+		if err := saveState(c.Carry.Path(k), c.Carry.Key, st); err != nil {
+			return nil, err
 		}
 	}
 	best.restore(params)

@@ -30,6 +30,7 @@ type searchFlags struct {
 	minEpochs, maxEpochs int
 	plan                 bool
 	withPreset           bool
+	fromScratch          bool
 	protocolFlags
 	runnerFlags
 	scoreFlags
@@ -62,6 +63,14 @@ Each trial of each rung is a cell saved under <results>/epochsE-patienceP/search
 finishes, so an interrupted search resumes and a repeated one trains
 nothing. --plan lists the rungs, what is saved and an estimate of the rest.
 
+A promoted trial does not train the previous rung's splits again from their
+first epoch: each split keeps its state at its end (parameters, Adam's
+moments, the dropout generator's position) under <results>/carry/, and the
+next rung continues it, with the numbers a run from scratch gives, bit for
+bit; the states nothing will continue are removed as the search goes on, all
+of them at its end. --from-scratch keeps none (for a disk too small for a
+rung's parameters).
+
 On a cluster: any number of 'search --worker' processes on one shared
 --results directory train the rungs between them through the claims, each
 rung once the previous one is complete (--shard is refused: a rung waits for
@@ -86,6 +95,7 @@ trains nothing and prints the result.`,
 	fl.IntVar(&f.maxSplits, "max-splits", 0, "splits of the last rung (0: every split of --splits)")
 	fl.IntVar(&f.minEpochs, "min-epochs", 0, "epochs of the first rung (0: --max-epochs / eta^(rungs−1), at least 1)")
 	fl.IntVar(&f.maxEpochs, "max-epochs", 0, "epochs of the last rung (0: --epochs, so that the last rung's cell is part of the final cell)")
+	fl.BoolVar(&f.fromScratch, "from-scratch", false, "train every rung's splits from their first epoch instead of continuing where the previous rung ended them (the same numbers, more time; no states kept under <results>/carry/)")
 	fl.BoolVar(&f.plan, "plan", false, "train nothing: list the rungs and the final cell, the cells saved and the splits left, with an estimate of their time")
 	f.protocolFlags.register(cmd)
 	registerQuiet(cmd, &f.data.quiet)
@@ -215,7 +225,7 @@ func runSearch(cmd *cobra.Command, f *searchFlags) error {
 		patience = f.epochs // never stop early
 	}
 	s := &experiments.Search{Model: spec.Name, Dataset: name, Space: sp, Fixed: fixed, Seed: f.seed, WithPreset: f.withPreset, Schedule: sched,
-		Splits: splits, Epochs: f.epochs, Patience: patience}
+		Splits: splits, Epochs: f.epochs, Patience: patience, FromScratch: f.fromScratch}
 	if err := s.Validate(); err != nil {
 		return err
 	}
