@@ -31,7 +31,8 @@ type Carry struct {
 	Key string
 	// Keep saves the split's state in Path(k) when the run ends (at its
 	// last epoch or where early stopping ended it), replacing the state it
-	// continued, if any.
+	// continued, if any; a state that cannot be written is not kept, and
+	// the split's result stands.
 	Keep bool
 	// Continued, when set, is called when split k starts from a shorter
 	// run's end state, with that run's last epoch and the CPU seconds the

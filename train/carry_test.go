@@ -192,3 +192,17 @@ func TestContinues(t *testing.T) {
 		}
 	}
 }
+
+// TestCarryKeepFailureKeepsTheResult: an end state that cannot be written
+// (its directory is a file) is not kept, and the split's result stands.
+func TestCarryKeepFailureKeepsTheResult(t *testing.T) {
+	g, spec, cfg := texasGCN(t)
+	file := filepath.Join(t.TempDir(), "a file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := &Carry{Path: func(int) string { return filepath.Join(file, "end.state") }, Key: "cell", Keep: true}
+	got, _ := carryRun(t, g, spec, cfg, 15, 0, c)
+	scratch, _ := carryRun(t, g, spec, cfg, 15, 0, nil)
+	sameRun(t, "with an unwritable end state", got, scratch)
+}

@@ -183,9 +183,10 @@ func Run(g *graph.Graph, k int, spec models.Spec, cfg models.Config, opt Options
 	if c := opt.Checkpoint; ck != nil && c.Carry != nil && c.Carry.Keep {
 		st := stateAt(res.Epochs, since, bestLoss)
 		st.End, st.Epochs, st.Patience = true, opt.Epochs, opt.Patience
-		if err := saveState(c.Carry.Path(k), c.Carry.Key, st); err != nil {
-			return nil, err
-		}
+		// a state that cannot be written (a full disk) is not kept: a longer
+		// run then trains from its first epoch (or from the state this one
+		// continued), with the same numbers; the split's result stands
+		_ = saveState(c.Carry.Path(k), c.Carry.Key, st)
 	}
 	best.restore(params)
 	res.Seconds = (before + time.Since(start)).Seconds()
