@@ -46,8 +46,12 @@ func SpMMT(e Exec, alpha float32, a *CSR, b *Dense, beta float32, c *Dense) {
 func spmm(e Exec, alpha float32, rowPtr, colIdx []int32, val []float32, perm []int32, b *Dense, beta float32, c *Dense) {
 	kd := kernel{alpha: alpha, beta: beta, rowPtr: rowPtr, colIdx: colIdx, val: val, perm: perm, b: b, c: c}
 	rows := len(rowPtr) - 1
-	if usePanels(int(rowPtr[rows]), b, alpha, beta) {
-		if buf, ok := e.Scratch.Take(b.Rows * spmmPanelCols); ok {
+	if nnz := int(rowPtr[rows]); usePanels(nnz, b, alpha, beta) {
+		n := b.Rows * spmmPanelCols
+		if perm != nil {
+			n += nnz // the values in the transposed order: see spmmPanels
+		}
+		if buf, ok := e.Scratch.Take(n); ok {
 			defer e.Scratch.Release()
 			spmmPanels(e, kd, buf)
 			return
