@@ -122,22 +122,21 @@ func (m *meter) resumed(c Cell, n int, cost float64) {
 // resumedSplit says that split k of c continues at epoch+1 from the state
 // an interrupted run saved (train.Checkpoint).
 func (m *meter) resumedSplit(c Cell, k, epoch int) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.w != nil {
-		fmt.Fprintf(m.w, "%s %s/%s%s split %d: resuming after epoch %d, from the state an interrupted run saved\n",
-			c.Study, c.Model, c.Dataset, variantSuffix(c), k, epoch)
-	}
+	m.splitNote(c, k, fmt.Sprintf("resuming after epoch %d, from the state an interrupted run saved", epoch))
 }
 
 // continuedSplit says that split k of c continues at epoch+1 from the
 // state a shorter run of it kept at its end (train.Carry).
 func (m *meter) continuedSplit(c Cell, k, epoch int) {
+	m.splitNote(c, k, fmt.Sprintf("continuing after epoch %d, where a shorter run of it ended", epoch))
+}
+
+// splitNote writes a line about split k of c.
+func (m *meter) splitNote(c Cell, k int, note string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.w != nil {
-		fmt.Fprintf(m.w, "%s %s/%s%s split %d: continuing after epoch %d, where a shorter run of it ended\n",
-			c.Study, c.Model, c.Dataset, variantSuffix(c), k, epoch)
+		fmt.Fprintf(m.w, "%s %s/%s%s split %d: %s\n", c.Study, c.Model, c.Dataset, variantSuffix(c), k, note)
 	}
 }
 

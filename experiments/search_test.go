@@ -115,11 +115,11 @@ func TestSearchDeterministic(t *testing.T) {
 	}
 }
 
-// savedSplits returns every split saved under dir (whole and partial
-// files) by file and split, with its validation score and wall time.
-func savedSplits(t *testing.T, dir string) map[string][2]float64 {
+// eachSavedSplit calls f with every split saved under dir (whole and
+// partial files): the file's path without .json (and .partial) and the
+// split's result.
+func eachSavedSplit(t *testing.T, dir string, f func(name string, sr SplitResult)) {
 	t.Helper()
-	out := map[string][2]float64{}
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".json") {
 			return err
@@ -132,15 +132,24 @@ func savedSplits(t *testing.T, dir string) map[string][2]float64 {
 		if err := json.Unmarshal(b, &r); err != nil {
 			return err
 		}
-		name := strings.TrimSuffix(strings.TrimSuffix(path, ".json"), ".partial")
 		for _, sr := range r.PerSplit {
-			out[fmt.Sprintf("%s#%d", name, sr.Split)] = [2]float64{sr.Val, sr.Seconds}
+			f(strings.TrimSuffix(strings.TrimSuffix(path, ".json"), ".partial"), sr)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// savedSplits returns every split saved under dir (whole and partial
+// files) by file and split, with its validation score and wall time.
+func savedSplits(t *testing.T, dir string) map[string][2]float64 {
+	t.Helper()
+	out := map[string][2]float64{}
+	eachSavedSplit(t, dir, func(name string, sr SplitResult) {
+		out[fmt.Sprintf("%s#%d", name, sr.Split)] = [2]float64{sr.Val, sr.Seconds}
+	})
 	return out
 }
 
@@ -487,27 +496,10 @@ func countStates(t *testing.T, rn *Runner) int {
 func savedScores(t *testing.T, dir string) map[string][5]float64 {
 	t.Helper()
 	out := map[string][5]float64{}
-	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".json") {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		var r Result
-		if err := json.Unmarshal(b, &r); err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		for _, sr := range r.PerSplit {
-			out[fmt.Sprintf("%s#%d", rel, sr.Split)] = [5]float64{sr.Val, sr.Test, float64(sr.BestEpoch), float64(sr.Epochs), float64(sr.ContinuedEpochs)}
-		}
-		return nil
+	eachSavedSplit(t, dir, func(name string, sr SplitResult) {
+		rel, _ := filepath.Rel(dir, name+".json")
+		out[fmt.Sprintf("%s#%d", rel, sr.Split)] = [5]float64{sr.Val, sr.Test, float64(sr.BestEpoch), float64(sr.Epochs), float64(sr.ContinuedEpochs)}
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return out
 }
 

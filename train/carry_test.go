@@ -33,19 +33,19 @@ func carryRun(t *testing.T, g *graph.Graph, spec models.Spec, cfg models.Config,
 	return r, first
 }
 
-// sameRun fails unless a and b have the same numbers and parameters, bit
-// for bit.
+// sameRun fails unless a and b (the reference: an uninterrupted run, or
+// one from scratch) have the same numbers and parameters, bit for bit.
 func sameRun(t *testing.T, what string, a, b *Result) {
 	t.Helper()
 	if a.Epochs != b.Epochs || a.BestEpoch != b.BestEpoch || a.Val != b.Val || a.Test != b.Test || a.TestAccuracy != b.TestAccuracy {
-		t.Fatalf("%s: epochs %d best %d val %v test %v; from scratch %d %d %v %v", what,
+		t.Fatalf("%s: epochs %d best %d val %v test %v; the reference %d %d %v %v", what,
 			a.Epochs, a.BestEpoch, a.Val, a.Test, b.Epochs, b.BestEpoch, b.Val, b.Test)
 	}
 	ps, qs := a.Model.Params(), b.Model.Params()
 	for i := range ps {
 		for j, v := range ps[i].Value.Data {
 			if math.Float32bits(v) != math.Float32bits(qs[i].Value.Data[j]) {
-				t.Fatalf("%s: parameter %s[%d] %v, from scratch %v", what, ps[i].Name, j, v, qs[i].Value.Data[j])
+				t.Fatalf("%s: parameter %s[%d] %v, the reference %v", what, ps[i].Name, j, v, qs[i].Value.Data[j])
 			}
 		}
 	}

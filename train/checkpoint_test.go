@@ -2,7 +2,7 @@ package train
 
 import (
 	"errors"
-	"math"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -72,19 +72,7 @@ func TestCheckpointResumesBitForBit(t *testing.T) {
 				if firstEpoch != want {
 					t.Errorf("key %q: the run began at epoch %d, want %d", key, firstEpoch, want)
 				}
-				if resumed.Epochs != whole.Epochs || resumed.BestEpoch != whole.BestEpoch || resumed.Val != whole.Val ||
-					resumed.Test != whole.Test || resumed.TestAccuracy != whole.TestAccuracy {
-					t.Errorf("key %q: resumed epochs %d best %d val %v test %v; whole %d %d %v %v", key,
-						resumed.Epochs, resumed.BestEpoch, resumed.Val, resumed.Test, whole.Epochs, whole.BestEpoch, whole.Val, whole.Test)
-				}
-				ps, wps := resumed.Model.Params(), whole.Model.Params()
-				for i := range ps {
-					for j, v := range ps[i].Value.Data {
-						if math.Float32bits(v) != math.Float32bits(wps[i].Value.Data[j]) {
-							t.Fatalf("key %q: parameter %s[%d] %v resumed, %v whole", key, ps[i].Name, j, v, wps[i].Value.Data[j])
-						}
-					}
-				}
+				sameRun(t, fmt.Sprintf("key %q: resumed", key), resumed, whole)
 			}
 		})
 	}
