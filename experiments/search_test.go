@@ -559,7 +559,8 @@ func TestSearchContinuesRungs(t *testing.T) {
 	if len(got) != len(want) || continued != 3*5+2*9 {
 		t.Errorf("%d splits saved, %d epochs continued; from scratch %d, want 33 continued", len(got), continued, len(want))
 	}
-	if d := a.Budget.EpochsTrained - b.Budget.EpochsTrained; d != continued {
-		t.Errorf("the report counts %d epochs less than from scratch, want the %d continued", d, continued)
+	if d := a.Budget.EpochsTrained - b.Budget.EpochsTrained; d != continued || b.Budget.EpochsContinued != continued || a.Budget.EpochsContinued != 0 {
+		t.Errorf("the report counts %d epochs less than from scratch and %d continued (from scratch %d), want the %d continued",
+			d, b.Budget.EpochsContinued, a.Budget.EpochsContinued, continued)
 	}
 }

@@ -86,6 +86,10 @@ type SearchBudget struct {
 	// that continued where the previous rung ended it (Runner.CarryDir)
 	// only those it trained itself.
 	EpochsTrained int `json:"epochs_trained"`
+	// EpochsContinued counts the epochs the saved splits took over from
+	// the previous rung's end states instead of training them again
+	// (Runner.CarryDir): the saving of continuing the rungs.
+	EpochsContinued int `json:"epochs_continued"`
 	// Seconds is the training time the saved cells record (each split's
 	// wall time, each once, a continued split's own part; with one thread
 	// per job, its CPU time).
@@ -123,6 +127,7 @@ func (s *Search) Report(base *Runner) (*SearchReport, error) {
 			rep.Budget.Seconds += sr.Seconds - sr.ContinuedSeconds
 			rep.Budget.CPUSeconds += sr.CPUSeconds - sr.ContinuedCPUSeconds
 			rep.Budget.EpochsTrained += sr.Epochs - sr.ContinuedEpochs
+			rep.Budget.EpochsContinued += sr.ContinuedEpochs
 		}
 	}
 	for i, r := range w.rungs {

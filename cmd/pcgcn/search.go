@@ -322,8 +322,12 @@ func printSearch(w io.Writer, s *experiments.Search, rep *experiments.SearchRepo
 			rep.Final.Epochs, rep.Final.Patience, rep.Final.ValMean, rep.Final.ValStd, rep.Final.TestMean, rep.Final.TestStd, rep.Final.Metric)
 	}
 	b := rep.Budget
-	fmt.Fprintf(w, "budget: %d trials, %d rungs, %d split-epochs (+%d for the final cell); %d epochs trained, %s of training recorded\n",
-		b.Trials, b.Rungs, b.SplitEpochs, b.FinalSplitEpochs, b.EpochsTrained, studies.FormatDuration(time.Duration(b.Seconds*float64(time.Second))))
+	continued := ""
+	if b.EpochsContinued > 0 {
+		continued = fmt.Sprintf(" (and %d continued from the previous rung instead of trained again)", b.EpochsContinued)
+	}
+	fmt.Fprintf(w, "budget: %d trials, %d rungs, %d split-epochs (+%d for the final cell); %d epochs trained%s, %s of training recorded\n",
+		b.Trials, b.Rungs, b.SplitEpochs, b.FinalSplitEpochs, b.EpochsTrained, continued, studies.FormatDuration(time.Duration(b.Seconds*float64(time.Second))))
 }
 
 // printSearchPlan prints --plan: each rung and the final cell.
