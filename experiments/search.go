@@ -368,23 +368,31 @@ func (s *Search) Run(ctx context.Context, base *Runner) (*SearchReport, error) {
 
 // pruneCarry removes the end states nothing will continue: those of the
 // trials a complete rung did not promote, and once the final cell is saved,
-// every one of the search's (see RungRunner). Nothing is lost by a state
-// removed too early or a removal that fails: a split without one trains
-// from its first epoch, with the same numbers.
+// every one of the search's, with the temporary files of writes a killed
+// process left (see RungRunner). Nothing is lost by a state removed too
+// early or a removal that fails: a split without one trains from its first
+// epoch, with the same numbers.
 func (s *Search) pruneCarry(base *Runner) {
 	w, err := s.walk(base)
 	if err != nil {
 		return
 	}
 	dir := CarryDir(base)
+	_, final, ok, err := s.Chosen(base)
+	done := err == nil && ok && s.FinalRunner(base).LoadExact(final) != nil
 	remove := func(p search.Point, splits int) {
 		c := s.cell(p, nil)
 		for _, k := range s.Splits[:splits] {
-			os.Remove(carryPath(dir, c, k))
+			path := carryPath(dir, c, k)
+			os.Remove(path)
+			if done { // atomicfile's temporary files of this state
+				tmps, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*"))
+				for _, tmp := range tmps {
+					os.Remove(tmp)
+				}
+			}
 		}
 	}
-	_, final, ok, err := s.Chosen(base)
-	done := err == nil && ok && s.FinalRunner(base).LoadExact(final) != nil
 	for i, promoted := range w.promoted {
 		for _, p := range w.cands[i] {
 			if done || !slices.Contains(promoted, p.ID) {

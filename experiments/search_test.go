@@ -535,9 +535,19 @@ func TestSearchContinuesRungs(t *testing.T) {
 	if n := countStates(t, rn); n != 3 {
 		t.Errorf("rung 1 complete: %d end states, want the 3 promoted trials'", n)
 	}
+	// a write of an end state that a killed process left half done
+	cells, _ = s.RungCells(rn, 1)
+	half := carryPath(CarryDir(rn), cells[0], 0)
+	half = filepath.Join(filepath.Dir(half), "."+filepath.Base(half)+".tmp-123")
+	if err := os.WriteFile(half, []byte("half a state"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	b := runSearch(t, s, rn)
 	if n := countStates(t, rn); n != 0 {
 		t.Errorf("%d end states left after the search", n)
+	}
+	if _, err := os.Stat(half); !os.IsNotExist(err) {
+		t.Errorf("the half-written state outlived the search: %v", err)
 	}
 	if a.Chosen.ID != b.Chosen.ID || !reflect.DeepEqual(valScores(a), valScores(b)) || !reflect.DeepEqual(a.Final, b.Final) {
 		t.Errorf("the search continuing its rungs differs from the one from scratch:\n%+v\n%+v", b, a)
